@@ -1,0 +1,59 @@
+# Two commands matter: `make run` (set up and serve on SQLite) and `make test`.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+UV_VERSION := 0.13.8
+LOCK_HASH := $(shell sha1sum requirements.lock | cut -c1-12)
+STAMP := $(VENV)/.installed-$(LOCK_HASH)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run setup test lint format bench system-deps-run system-deps-test messages
+
+run: setup
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+setup: system-deps-run $(STAMP) messages
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_catalog
+
+test: system-deps-test $(STAMP) messages
+	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+bench: system-deps-test $(STAMP) messages
+	$(PY) bench/run.py
+
+messages: $(STAMP)
+	@if [ -d locale ]; then $(PY) manage.py compilemessages --ignore=.venv -v0; fi
+
+system-deps-run:
+	@scripts/install-system-deps run
+
+system-deps-test:
+	@scripts/install-system-deps test
+
+$(PY):
+	"$$(scripts/find-python)" -m venv $(VENV)
+
+# Reinstall only when the lock file changes.
+$(STAMP): requirements.lock | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(VENV)/bin/uv pip install --quiet --python $(PY) -r requirements.lock
+	# Put the project on the venv's path so `pytest` finds the tests.real_services plugin.
+	$(PY) -c 'import site, pathlib; pathlib.Path(site.getsitepackages()[0], "gputco-project.pth").write_text("$(CURDIR)\n")'
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+# Regenerate the lock file after editing pyproject.toml dependencies.
+lock: | $(PY)
+	$(PY) -m pip install --quiet uv==$(UV_VERSION)
+	$(VENV)/bin/uv pip compile pyproject.toml --extra dev --python-version 3.12 -o requirements.lock

@@ -1,0 +1,261 @@
+"""What can be bought or rented, at what price, according to whom and since when.
+
+Every price and spec row carries its provenance (`source`, `source_url`, `as_of`) and
+`is_estimate` where no public source exists, so that the app can show where a figure
+comes from and how old it is.
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Currency(models.TextChoices):
+    USD = "USD", "USD"
+    EUR = "EUR", "EUR"
+
+
+class Provenance(models.Model):
+    source = models.CharField(_("source"), max_length=300)
+    source_url = models.URLField(_("source URL"), blank=True)
+    as_of = models.DateField(_("as of"))
+    is_estimate = models.BooleanField(_("estimate"), default=False)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def age_days(self) -> int:
+        return (timezone.localdate() - self.as_of).days
+
+    @property
+    def is_stale(self) -> bool:
+        return self.age_days > settings.PRICE_STALE_AFTER_DAYS
+
+
+def _non_negative(field: str, model: str) -> models.CheckConstraint:
+    return models.CheckConstraint(
+        condition=Q(**{f"{field}__gte": 0}), name=f"{model}_{field}_non_negative"
+    )
+
+
+def _positive(field: str, model: str) -> models.CheckConstraint:
+    return models.CheckConstraint(
+        condition=Q(**{f"{field}__gt": 0}), name=f"{model}_{field}_positive"
+    )
+
+
+class Gpu(Provenance):
+    key = models.SlugField(_("key"), max_length=40, unique=True)
+    name = models.CharField(_("name"), max_length=80)
+    vendor = models.CharField(_("vendor"), max_length=40, default="NVIDIA")
+    form_factor = models.CharField(_("form factor"), max_length=20)
+    memory_gb = models.DecimalField(_("memory (GB)"), max_digits=7, decimal_places=1)
+    memory_type = models.CharField(_("memory type"), max_length=20, blank=True)
+    memory_bandwidth_tbps = models.DecimalField(
+        _("memory bandwidth (TB/s)"), max_digits=6, decimal_places=3
+    )
+    bf16_tflops = models.DecimalField(_("dense BF16 TFLOPS"), max_digits=8, decimal_places=1)
+    fp8_tflops = models.DecimalField(
+        _("dense FP8 TFLOPS"), max_digits=8, decimal_places=1, null=True, blank=True
+    )
+    fp4_tflops = models.DecimalField(
+        _("dense FP4 TFLOPS"), max_digits=8, decimal_places=1, null=True, blank=True
+    )
+    tdp_w = models.PositiveIntegerField(_("TDP (W)"))
+    nvlink_generation = models.CharField(_("NVLink generation"), max_length=20, blank=True)
+    nvlink_bandwidth_gbps = models.PositiveIntegerField(
+        _("NVLink bandwidth (GB/s)"), null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("GPU")
+        verbose_name_plural = _("GPUs")
+        constraints = [
+            _positive("memory_gb", "gpu"),
+            _positive("memory_bandwidth_tbps", "gpu"),
+            _positive("bf16_tflops", "gpu"),
+            _positive("tdp_w", "gpu"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Cooling(models.TextChoices):
+    AIR = "air", _("air")
+    LIQUID = "liquid", _("liquid")
+
+
+class ServerModel(Provenance):
+    key = models.SlugField(_("key"), max_length=60, unique=True)
+    vendor = models.CharField(_("vendor"), max_length=40)
+    sku = models.CharField(_("SKU"), max_length=60)
+    name = models.CharField(_("name"), max_length=120)
+    gpu = models.ForeignKey(Gpu, on_delete=models.PROTECT, related_name="servers")
+    gpu_count = models.PositiveSmallIntegerField(_("GPUs"))
+    rack_units = models.PositiveSmallIntegerField(_("rack units"))
+    max_power_kw = models.DecimalField(_("max power (kW)"), max_digits=6, decimal_places=2)
+    idle_power_kw = models.DecimalField(_("idle power (kW)"), max_digits=6, decimal_places=2)
+    cooling = models.CharField(_("cooling"), max_length=10, choices=Cooling.choices)
+    cpu = models.CharField(_("CPU"), max_length=120, blank=True)
+    ram = models.CharField(_("RAM"), max_length=60, blank=True)
+    network = models.CharField(_("network"), max_length=120, blank=True)
+    list_price = models.DecimalField(_("list price"), max_digits=12, decimal_places=2)
+    currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+    price_source = models.CharField(_("price source"), max_length=300, blank=True)
+    price_is_estimate = models.BooleanField(_("price is an estimate"), default=True)
+
+    class Meta:
+        ordering = ["vendor", "sku", "gpu__name"]
+        verbose_name = _("server model")
+        constraints = [
+            models.UniqueConstraint(fields=["sku", "gpu"], name="server_sku_gpu_unique"),
+            _positive("gpu_count", "server"),
+            _positive("rack_units", "server"),
+            _positive("max_power_kw", "server"),
+            _non_negative("idle_power_kw", "server"),
+            _non_negative("list_price", "server"),
+            models.CheckConstraint(
+                condition=Q(idle_power_kw__lte=models.F("max_power_kw")),
+                name="server_idle_not_above_max",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.vendor} {self.sku} ({self.gpu_count}× {self.gpu.name})"
+
+
+class PricingTerm(models.TextChoices):
+    ON_DEMAND = "on_demand", _("on-demand")
+    RESERVED_1Y = "reserved_1y", _("1-year commitment")
+    RESERVED_3Y = "reserved_3y", _("3-year commitment")
+    SPOT = "spot", _("spot")
+    CAPACITY_BLOCK = "capacity_block", _("capacity block")
+
+
+class CloudOffering(Provenance):
+    key = models.SlugField(_("key"), max_length=80, unique=True)
+    provider = models.CharField(_("provider"), max_length=40)
+    instance_type = models.CharField(_("instance type"), max_length=60)
+    region = models.CharField(_("region"), max_length=40)
+    gpu = models.ForeignKey(Gpu, on_delete=models.PROTECT, related_name="cloud_offerings")
+    gpu_count = models.PositiveSmallIntegerField(_("GPUs"))
+    term = models.CharField(_("pricing term"), max_length=20, choices=PricingTerm.choices)
+    price_per_hour = models.DecimalField(
+        _("price per instance-hour"), max_digits=10, decimal_places=4
+    )
+    currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+
+    class Meta:
+        ordering = ["provider", "instance_type", "term"]
+        verbose_name = _("cloud offering")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["provider", "instance_type", "region", "term"],
+                name="cloud_offering_unique_term",
+            ),
+            _positive("gpu_count", "cloud"),
+            _non_negative("price_per_hour", "cloud"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.provider} {self.instance_type} ({self.get_term_display()})"
+
+    @property
+    def price_per_gpu_hour(self) -> Decimal:
+        return self.price_per_hour / self.gpu_count
+
+
+class SiteKind(models.TextChoices):
+    COLOCATION = "colocation", _("colocation")
+    ON_PREMISES = "on_premises", _("on-premises server room")
+
+
+class Site(Provenance):
+    key = models.SlugField(_("key"), max_length=40, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    kind = models.CharField(_("kind"), max_length=20, choices=SiteKind.choices)
+    country = models.CharField(_("country"), max_length=2)
+    electricity_price_per_kwh = models.DecimalField(
+        _("electricity price per kWh"), max_digits=8, decimal_places=4
+    )
+    pue = models.DecimalField(_("PUE"), max_digits=4, decimal_places=2)
+    colocation_per_kw_month = models.DecimalField(
+        _("colocation per kW-month"), max_digits=8, decimal_places=2
+    )
+    rack_power_limit_kw = models.DecimalField(
+        _("rack power limit (kW)"), max_digits=6, decimal_places=1
+    )
+    carbon_g_per_kwh = models.PositiveIntegerField(_("grid carbon intensity (gCO2/kWh)"))
+    currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("site")
+        constraints = [
+            _non_negative("electricity_price_per_kwh", "site"),
+            _non_negative("colocation_per_kw_month", "site"),
+            _positive("rack_power_limit_kw", "site"),
+            models.CheckConstraint(condition=Q(pue__gte=1), name="site_pue_at_least_one"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ItemCategory(models.TextChoices):
+    NETWORKING = "networking", _("networking")
+    STORAGE = "storage", _("storage")
+    INSTALLATION = "installation", _("installation")
+    SUPPORT = "support", _("support")
+
+
+class PricingUnit(models.TextChoices):
+    PER_SERVER = "per_server", _("per server")
+    PER_CLUSTER = "per_cluster", _("per cluster")
+    PERCENT_OF_HARDWARE_PER_YEAR = "pct_hw_year", _("% of hardware per year")
+
+
+class InfrastructureItem(Provenance):
+    key = models.SlugField(_("key"), max_length=60, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    category = models.CharField(_("category"), max_length=20, choices=ItemCategory.choices)
+    unit = models.CharField(_("pricing unit"), max_length=20, choices=PricingUnit.choices)
+    price = models.DecimalField(
+        _("price (or % for percentage items)"), max_digits=12, decimal_places=2
+    )
+    currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+
+    class Meta:
+        ordering = ["category", "name"]
+        verbose_name = _("infrastructure or service item")
+        constraints = [_non_negative("price", "item")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class FxRate(Provenance):
+    """How many units of `quote` one unit of `base` buys on `as_of` (EUR→USD 1.08)."""
+
+    base = models.CharField(_("base currency"), max_length=3, choices=Currency.choices)
+    quote = models.CharField(_("quote currency"), max_length=3, choices=Currency.choices)
+    rate = models.DecimalField(_("rate"), max_digits=12, decimal_places=6)
+
+    class Meta:
+        ordering = ["base", "quote", "-as_of"]
+        verbose_name = _("FX rate")
+        constraints = [
+            models.UniqueConstraint(fields=["base", "quote", "as_of"], name="fx_unique_per_day"),
+            _positive("rate", "fx"),
+            models.CheckConstraint(condition=~Q(base=models.F("quote")), name="fx_distinct_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"1 {self.base} = {self.rate} {self.quote} ({self.as_of})"

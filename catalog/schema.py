@@ -1,0 +1,293 @@
+"""The columns of each catalog data file and how each cell is read and checked.
+
+One spec per kind of row serves the seed loader (`load_catalog`) and anything else that
+reads price lists, so a file that loads here means the same thing everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from django.db import models
+from django.utils import timezone
+
+from .models import (
+    CloudOffering,
+    Cooling,
+    Currency,
+    FxRate,
+    Gpu,
+    InfrastructureItem,
+    ItemCategory,
+    PricingTerm,
+    PricingUnit,
+    ServerModel,
+    Site,
+    SiteKind,
+)
+
+
+class CellError(ValueError):
+    """A cell that cannot be read; the message says why in plain words."""
+
+
+Parser = Callable[[str], object]
+
+
+def text(raw: str) -> str:
+    if not raw:
+        raise CellError("is empty")
+    return raw
+
+
+def optional_text(raw: str) -> str:
+    return raw
+
+
+def _decimal(raw: str) -> Decimal:
+    if not raw:
+        raise CellError("is empty")
+    try:
+        value = Decimal(raw.replace(",", "") if raw.count(",") and "." in raw else raw)
+    except InvalidOperation as exc:
+        raise CellError(f"{raw!r} is not a number") from exc
+    if not value.is_finite():
+        raise CellError(f"{raw!r} is not a finite number")
+    return value
+
+
+def decimal_non_negative(raw: str) -> Decimal:
+    value = _decimal(raw)
+    if value < 0:
+        raise CellError(f"{raw} is negative")
+    return value
+
+
+def decimal_positive(raw: str) -> Decimal:
+    value = _decimal(raw)
+    if value <= 0:
+        raise CellError(f"{raw} must be greater than zero")
+    return value
+
+
+def optional_decimal_positive(raw: str) -> Decimal | None:
+    return decimal_positive(raw) if raw else None
+
+
+def int_positive(raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise CellError(f"{raw!r} is not a whole number") from exc
+    if value <= 0:
+        raise CellError(f"{raw} must be greater than zero")
+    return value
+
+
+def optional_int_positive(raw: str) -> int | None:
+    return int_positive(raw) if raw else None
+
+
+def boolean(raw: str) -> bool:
+    lowered = raw.lower()
+    if lowered in {"true", "yes", "1"}:
+        return True
+    if lowered in {"false", "no", "0", ""}:
+        return False
+    raise CellError(f"{raw!r} is not true or false")
+
+
+def past_date(raw: str) -> date:
+    try:
+        value = date.fromisoformat(raw)
+    except ValueError as exc:
+        raise CellError(f"{raw!r} is not a date in YYYY-MM-DD form") from exc
+    if value > timezone.localdate():
+        raise CellError(f"{raw} is in the future")
+    return value
+
+
+def choice(choices: type[models.TextChoices]) -> Parser:
+    allowed = [str(value) for value in choices.values]
+
+    def parse(raw: str) -> str:
+        if raw not in allowed:
+            raise CellError(f"{raw!r} is not one of {', '.join(allowed)}")
+        return raw
+
+    return parse
+
+
+def country_code(raw: str) -> str:
+    if len(raw) != 2 or not raw.isalpha():
+        raise CellError(f"{raw!r} is not a two-letter country code")
+    return raw.upper()
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A cell that names another catalog row by its key (a GPU by `h100-sxm`)."""
+
+    model: type[models.Model]
+    label: str
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    parse: Parser | Reference
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    kind: str
+    label: str
+    model: type[models.Model]
+    filename: str
+    columns: tuple[Column, ...]
+    # The first tuple finds the existing row; every tuple must be unique within a file.
+    unique: tuple[tuple[str, ...], ...] = field(default=(("key",),))
+
+    @property
+    def column_names(self) -> list[str]:
+        return [column.name for column in self.columns]
+
+    @property
+    def lookup(self) -> tuple[str, ...]:
+        return self.unique[0]
+
+
+PROVENANCE = (
+    Column("source", text),
+    Column("source_url", optional_text),
+    Column("as_of", past_date),
+    Column("is_estimate", boolean),
+)
+
+GPUS = TableSpec(
+    kind="gpus",
+    label="GPUs",
+    model=Gpu,
+    filename="gpus.csv",
+    columns=(
+        Column("key", text),
+        Column("name", text),
+        Column("vendor", text),
+        Column("form_factor", text),
+        Column("memory_gb", decimal_positive),
+        Column("memory_type", optional_text),
+        Column("memory_bandwidth_tbps", decimal_positive),
+        Column("bf16_tflops", decimal_positive),
+        Column("fp8_tflops", optional_decimal_positive),
+        Column("fp4_tflops", optional_decimal_positive),
+        Column("tdp_w", int_positive),
+        Column("nvlink_generation", optional_text),
+        Column("nvlink_bandwidth_gbps", optional_int_positive),
+        *PROVENANCE,
+    ),
+)
+
+SERVERS = TableSpec(
+    kind="servers",
+    label="server models",
+    model=ServerModel,
+    filename="servers.csv",
+    columns=(
+        Column("key", text),
+        Column("vendor", text),
+        Column("sku", text),
+        Column("name", text),
+        Column("gpu", Reference(Gpu, "GPU")),
+        Column("gpu_count", int_positive),
+        Column("rack_units", int_positive),
+        Column("max_power_kw", decimal_positive),
+        Column("idle_power_kw", decimal_non_negative),
+        Column("cooling", choice(Cooling)),
+        Column("cpu", optional_text),
+        Column("ram", optional_text),
+        Column("network", optional_text),
+        Column("list_price", decimal_non_negative),
+        Column("currency", choice(Currency)),
+        Column("price_source", optional_text),
+        Column("price_is_estimate", boolean),
+        *PROVENANCE,
+    ),
+    unique=(("key",), ("sku", "gpu")),
+)
+
+CLOUD = TableSpec(
+    kind="cloud",
+    label="cloud offerings",
+    model=CloudOffering,
+    filename="cloud_offerings.csv",
+    columns=(
+        Column("key", text),
+        Column("provider", text),
+        Column("instance_type", text),
+        Column("region", text),
+        Column("gpu", Reference(Gpu, "GPU")),
+        Column("gpu_count", int_positive),
+        Column("term", choice(PricingTerm)),
+        Column("price_per_hour", decimal_non_negative),
+        Column("currency", choice(Currency)),
+        *PROVENANCE,
+    ),
+    unique=(("key",), ("provider", "instance_type", "region", "term")),
+)
+
+SITES = TableSpec(
+    kind="sites",
+    label="sites",
+    model=Site,
+    filename="sites.csv",
+    columns=(
+        Column("key", text),
+        Column("name", text),
+        Column("kind", choice(SiteKind)),
+        Column("country", country_code),
+        Column("electricity_price_per_kwh", decimal_non_negative),
+        Column("pue", decimal_positive),
+        Column("colocation_per_kw_month", decimal_non_negative),
+        Column("rack_power_limit_kw", decimal_positive),
+        Column("carbon_g_per_kwh", int_positive),
+        Column("currency", choice(Currency)),
+        *PROVENANCE,
+    ),
+)
+
+ITEMS = TableSpec(
+    kind="items",
+    label="infrastructure and service items",
+    model=InfrastructureItem,
+    filename="items.csv",
+    columns=(
+        Column("key", text),
+        Column("name", text),
+        Column("category", choice(ItemCategory)),
+        Column("unit", choice(PricingUnit)),
+        Column("price", decimal_non_negative),
+        Column("currency", choice(Currency)),
+        *PROVENANCE,
+    ),
+)
+
+FX = TableSpec(
+    kind="fx",
+    label="FX rates",
+    model=FxRate,
+    filename="fx_rates.csv",
+    columns=(
+        Column("base", choice(Currency)),
+        Column("quote", choice(Currency)),
+        Column("rate", decimal_positive),
+        *PROVENANCE,
+    ),
+    unique=(("base", "quote", "as_of"),),
+)
+
+# Load order matters: servers and cloud offerings refer to GPUs by key.
+ALL_SPECS: tuple[TableSpec, ...] = (GPUS, SERVERS, CLOUD, SITES, ITEMS, FX)
+SPECS_BY_KIND = {spec.kind: spec for spec in ALL_SPECS}

@@ -1,0 +1,37 @@
+"""Number and money formatting that follows the active language (1,234.50 vs 1.234,50)."""
+
+from decimal import Decimal
+
+from django import template
+from django.utils import formats, translation
+
+register = template.Library()
+
+SYMBOLS = {"USD": "$", "EUR": "€"}
+
+
+def format_money(value: Decimal | float | int | None, currency: str, decimals: int = 2) -> str:
+    if value is None:
+        return "–"
+    number = formats.number_format(value, decimals, use_l10n=True, force_grouping=True)
+    symbol = SYMBOLS.get(currency, currency + " ")
+    # Dutch writes a space between symbol and amount ("€ 1.234,50"); English does not.
+    separator = "\u00a0" if translation.get_language() == "nl" else ""
+    return f"{symbol}{separator}{number}"
+
+
+@register.filter
+def money(value: Decimal | float | int | None, currency: str) -> str:
+    return format_money(value, currency)
+
+
+@register.filter
+def money0(value: Decimal | float | int | None, currency: str) -> str:
+    return format_money(value, currency, decimals=0)
+
+
+@register.filter
+def number(value: Decimal | float | int | None, decimals: int = 0) -> str:
+    if value is None:
+        return "–"
+    return formats.number_format(value, decimals, use_l10n=True, force_grouping=True)

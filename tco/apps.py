@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TcoConfig(AppConfig):
+    name = "tco"
+    verbose_name = "TCO analysis"

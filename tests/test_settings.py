@@ -1,0 +1,65 @@
+"""Settings come from the environment; production passes Django's deployment checks."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# Set by the test run itself; a deployment would not have them.
+TEST_ONLY_VARIABLES = {"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE", "EMAIL_BACKEND"}
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in TEST_ONLY_VARIABLES}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_settings_pass_check_deploy_without_warnings() -> None:
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        SECRET_KEY="a-real-secret-" + "x7Q!p" * 12,
+        ALLOWED_HOSTS="tco.example.com",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_production_settings_refuse_to_start_without_a_secret() -> None:
+    result = run_manage(
+        "check",
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        SECRET_KEY="",
+        ALLOWED_HOSTS="tco.example.com",
+    )
+    assert result.returncode != 0
+
+
+def test_local_settings_default_to_sqlite_and_eager_tasks() -> None:
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER)"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in TEST_ONLY_VARIABLES}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings.local"},
+    )
+    assert result.stdout.split() == ["django.db.backends.sqlite3", "True"], result.stderr
