@@ -2,7 +2,7 @@
 
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -42,3 +42,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
         {"status": "ok" if healthy else "degraded", "database": database, "broker": broker},
         status=200 if healthy else 503,
     )
+
+
+@require_GET
+def ping(request: HttpRequest) -> HttpResponse:
+    """The cheapest possible Django response: the baseline for latency benchmarks."""
+    return HttpResponse("ok", content_type="text/plain")

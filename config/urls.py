@@ -2,12 +2,14 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import TemplateView
 
-from .health import healthz
+from .health import healthz, ping
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="pages/home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
+    path("ping", ping, name="ping"),
     path("catalog/", include("catalog.urls")),
+    path("calculator/", include("tco.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

@@ -35,3 +35,11 @@ def number(value: Decimal | float | int | None, decimals: int = 0) -> str:
     if value is None:
         return "–"
     return formats.number_format(value, decimals, use_l10n=True, force_grouping=True)
+
+
+@register.filter
+def percent(value: float | None, decimals: int = 0) -> str:
+    """0.423 → "42 %" (en) / "42 %" (nl), with the locale's decimal mark."""
+    if value is None:
+        return "–"
+    return formats.number_format(value * 100, decimals, use_l10n=True) + "\u00a0%"

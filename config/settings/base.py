@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import dj_database_url
+import plotly
 from django.utils.translation import gettext_lazy as _
 
 from .env import env_bool, env_int, env_list, env_str
@@ -85,7 +86,8 @@ USE_THOUSAND_SEPARATOR = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# plotly.min.js is served from the installed plotly package: one version, no second copy.
+STATICFILES_DIRS = [BASE_DIR / "static", Path(plotly.__file__).parent / "package_data"]
 
 # Background work: Celery on Redis. Without REDIS_URL the tasks run eagerly in-process
 # so that the one-command local run works with no broker.

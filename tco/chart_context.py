@@ -1,0 +1,75 @@
+"""The calculator's charts in the reader's language, ready to embed in a page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from tco.charts import ChartLabels, all_charts, figure_payload
+from tco.engine import ScenarioResult
+
+# Plotly's `separators`: decimal mark, then thousands separator.
+SEPARATORS = {"en": ".,", "nl": ",."}
+
+
+def chart_labels() -> ChartLabels:
+    """ChartLabels translated into the active language."""
+    return ChartLabels(
+        cumulative_title=_("Cumulative cost over time"),
+        breakdown_title=_("On-prem cost by year"),
+        utilization_title=_("Total cost over the horizon by utilization"),
+        tornado_title=_("What moves the saving from buying instead of renting {option}"),
+        month=_("Month"),
+        year=_("Year"),
+        year_tick=_("Year {year}"),
+        cost=_("Cost ({currency})"),
+        cumulative_cost=_("Cumulative cost ({currency})"),
+        total_cost=_("Total cost ({currency})"),
+        utilization=_("Utilization"),
+        onprem=_("On-prem"),
+        break_even=_("Break-even"),
+        break_even_annotation=_("Break-even {percent} %"),
+        crossover=_("Crossover"),
+        crossover_annotation=_("Month {month}"),
+        current_utilization=_("Planned utilization"),
+        purchase=_("Purchase"),
+        lease=_("Lease"),
+        energy=_("Energy"),
+        colocation=_("Colocation"),
+        support=_("Support"),
+        staff=_("Staff"),
+        software=_("Software"),
+        insurance=_("Insurance"),
+        residual=_("Residual value"),
+        net_total=_("Net total"),
+        tornado_axis=_("NPV saving of buying ({currency})"),
+        tornado_low=_("Input −{pct} %"),
+        tornado_high=_("Input +{pct} %"),
+        base=_("Base"),
+        input_value=_("Input value"),
+        input_names=(
+            ("electricity_price_per_kwh", _("Electricity price")),
+            ("pue", _("PUE")),
+            ("utilization", _("Utilization")),
+            ("server_price", _("Hardware price")),
+            ("cloud_price_scale", _("Cloud prices")),
+            ("support_pct_per_year", _("Support %")),
+            ("horizon_months", _("Horizon")),
+            ("discount_rate", _("Discount rate")),
+            ("colocation_per_kw_month", _("Colocation price")),
+            ("staff_annual_cost", _("Staff cost")),
+        ),
+    )
+
+
+def chart_payloads(result: ScenarioResult, language: str | None) -> dict[str, dict[str, Any]]:
+    figures = all_charts(result, chart_labels(), SEPARATORS.get((language or "en")[:2], ".,"))
+    return {
+        name: {
+            "figure": figure_payload(figure),
+            "element_id": f"chart-{name}",
+            "title": figure.layout.title.text or name,
+        }
+        for name, figure in figures.items()
+    }

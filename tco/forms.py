@@ -1,0 +1,275 @@
+"""The self-serve calculator form: bounds, messages, and its translation into a scenario."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from catalog.models import PricingTerm
+from tco.scenario_io import CatalogSnapshot
+
+from .presets import PRESETS
+
+KINDS = [
+    ("pretrain", _("Pre-training")),
+    ("full_finetune", _("Full fine-tuning")),
+    ("lora", _("LoRA fine-tuning")),
+    ("qlora", _("QLoRA fine-tuning")),
+    ("inference", _("Inference serving")),
+]
+PRECISIONS = [("bf16", "BF16"), ("fp8", "FP8"), ("fp4", "FP4")]
+OPTIMIZERS = [
+    ("adam_mixed", _("Adam, mixed precision (16 bytes/parameter)")),
+    ("adam_fp32", _("Adam, fp32")),
+    ("adam_8bit", _("8-bit Adam")),
+    ("sgd_momentum", _("SGD with momentum")),
+]
+SHARDINGS = [
+    ("auto", _("Choose for me")),
+    ("ddp", "DDP"),
+    ("zero1", "ZeRO-1"),
+    ("zero2", "ZeRO-2"),
+    ("zero3", _("ZeRO-3 / FSDP")),
+]
+INTERCONNECTS = [
+    ("infiniband", "InfiniBand"),
+    ("roce", _("RoCE (Ethernet with RDMA)")),
+    ("ethernet", _("Ethernet")),
+]
+HORIZONS = [(3, _("3 years")), (4, _("4 years")), (5, _("5 years"))]
+CURRENCIES = [("EUR", "EUR (€)"), ("USD", "USD ($)")]
+PROVIDERS = ["AWS", "Google Cloud", "Azure", "Lambda", "CoreWeave", "RunPod"]
+
+# Fields shown to every buyer; everything else sits under "Advanced".
+BASIC_FIELDS = (
+    "kind",
+    "params_billion",
+    "tokens_billion",
+    "deadline_days",
+    "target_tokens_per_second",
+    "server",
+    "site",
+    "horizon_years",
+    "currency",
+)
+TRAINING_KINDS = {"pretrain", "full_finetune", "lora", "qlora"}
+
+
+def _number(
+    label: str,
+    low: float,
+    high: float,
+    *,
+    step: str = "any",
+    required: bool = True,
+    help_text: str = "",
+    integer: bool = False,
+) -> forms.Field:
+    widget = forms.NumberInput(
+        attrs={
+            "step": "1" if integer else step,
+            "min": low,
+            "max": high,
+            "inputmode": "numeric" if integer else "decimal",
+        }
+    )
+    field_class = forms.IntegerField if integer else forms.FloatField
+    return field_class(
+        label=label,
+        min_value=low,
+        max_value=high,
+        required=required,
+        widget=widget,
+        help_text=help_text,
+    )
+
+
+class CalculatorForm(forms.Form):
+    preset = forms.CharField(required=False, widget=forms.HiddenInput)
+    kind = forms.ChoiceField(label=_("Workload"), choices=KINDS)
+    params_billion = _number(_("Model size (billion parameters)"), 0.1, 2000)
+    tokens_billion = _number(
+        _("Training tokens (billions)"),
+        0.001,
+        100_000,
+        required=False,
+        help_text=_("Chinchilla-optimal is about 20 tokens per parameter."),
+    )
+    deadline_days = _number(
+        _("Deadline (days)"),
+        0.1,
+        3650,
+        required=False,
+        help_text=_("Leave empty to size for memory only."),
+    )
+    target_tokens_per_second = _number(
+        _("Target output tokens per second"), 1, 10_000_000, required=False
+    )
+    server = forms.ChoiceField(label=_("Server model"))
+    site = forms.ChoiceField(label=_("Site"))
+    horizon_years = forms.TypedChoiceField(label=_("Horizon"), choices=HORIZONS, coerce=int)
+    currency = forms.ChoiceField(label=_("Reporting currency"), choices=CURRENCIES)
+
+    # Advanced
+    utilization_pct = _number(
+        _("Expected utilization (%)"),
+        1,
+        100,
+        help_text=_("Share of hours the servers do useful work."),
+    )
+    precision = forms.ChoiceField(label=_("Precision"), choices=PRECISIONS)
+    optimizer = forms.ChoiceField(label=_("Optimizer"), choices=OPTIMIZERS)
+    sharding = forms.ChoiceField(label=_("Sharding (ZeRO stage)"), choices=SHARDINGS)
+    sequence_length = _number(_("Sequence length (tokens)"), 128, 1_048_576, integer=True)
+    interconnect = forms.ChoiceField(label=_("Network between servers"), choices=INTERCONNECTS)
+    mfu_pct = _number(
+        _("Model FLOPs utilization, MFU (%)"),
+        5,
+        80,
+        help_text=_("Default 40 %: Meta reports 38–43 % for Llama 3 405B."),
+    )
+    goodput_pct = _number(
+        _("Goodput (%)"),
+        10,
+        100,
+        help_text=_("Default 90 %: share of time spent training, not recovering."),
+    )
+    context_tokens = _number(_("Context length (tokens)"), 128, 1_048_576, integer=True)
+    concurrency = _number(_("Concurrent sequences"), 1, 100_000, integer=True)
+    serving_efficiency_pct = _number(
+        _("Serving efficiency (%)"),
+        5,
+        100,
+        help_text=_("Share of the memory-bandwidth ceiling reached."),
+    )
+    electricity_price = _number(
+        _("Electricity price per kWh (site currency)"),
+        0,
+        5,
+        required=False,
+        help_text=_("Empty: the site's price."),
+    )
+    pue = _number(_("PUE"), 1.0, 3.0, required=False, help_text=_("Empty: the site's PUE."))
+    colocation_price = _number(
+        _("Colocation per kW-month (site currency)"),
+        0,
+        5000,
+        required=False,
+        help_text=_("Empty: the site's price."),
+    )
+    discount_rate_pct = _number(_("Discount rate (%)"), 0, 50)
+    providers = forms.MultipleChoiceField(
+        label=_("Cloud providers"),
+        choices=[(p, p) for p in PROVIDERS],
+        widget=forms.CheckboxSelectMultiple,
+    )
+    terms = forms.MultipleChoiceField(
+        label=_("Cloud pricing terms"),
+        choices=PricingTerm.choices,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args: Any, catalog: CatalogSnapshot, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.catalog = catalog
+        servers = sorted(
+            catalog.servers.values(), key=lambda s: (s.gpu.bf16_tflops, s.vendor, s.sku)
+        )
+        self.fields["server"].choices = [("auto", _("The cheapest that fits"))] + [
+            (s.key, f"{s.vendor} {s.sku} · {s.gpu_count}× {s.gpu.name}") for s in servers
+        ]
+        self.fields["site"].choices = [(s.key, s.name) for s in catalog.sites.values()]
+
+    @property
+    def basic_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in BASIC_FIELDS]
+
+    @property
+    def advanced_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name not in BASIC_FIELDS and name != "preset"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        kind = data.get("kind")
+        if (
+            kind in TRAINING_KINDS
+            and not data.get("tokens_billion")
+            and "tokens_billion" not in self.errors
+        ):
+            self.add_error("tokens_billion", _("Enter how many tokens the run trains on."))
+        if (
+            kind == "inference"
+            and not data.get("target_tokens_per_second")
+            and "target_tokens_per_second" not in self.errors
+        ):
+            self.add_error("target_tokens_per_second", _("Enter the throughput to serve."))
+        return data
+
+    def offering_keys(self, gpu_key: str) -> list[str]:
+        """Catalog offerings of the server's GPU, limited to the chosen providers and terms."""
+        data = self.cleaned_data
+        return [
+            offer.key
+            for offer in sorted(
+                self.catalog.offerings.values(), key=lambda o: (o.provider, o.instance_type, o.term)
+            )
+            if offer.gpu.key == gpu_key
+            and offer.provider in data["providers"]
+            and offer.term in data["terms"]
+        ]
+
+    def to_document(self, server_key: str) -> dict[str, Any]:
+        """The scenario document (docs/scenario.md) this form describes, for one server model."""
+        data = self.cleaned_data
+        server = self.catalog.servers[server_key]
+        kind = data["kind"]
+        workload: dict[str, Any] = {
+            "kind": kind,
+            "params_billion": data["params_billion"],
+            "precision": data["precision"],
+        }
+        if kind in TRAINING_KINDS:
+            workload.update(
+                tokens_billion=data["tokens_billion"],
+                deadline_days=data.get("deadline_days"),
+                optimizer=data["optimizer"],
+                sequence_length=data["sequence_length"],
+                interconnect=data["interconnect"],
+                mfu=data["mfu_pct"] / 100,
+                goodput=data["goodput_pct"] / 100,
+            )
+            if data["sharding"] != "auto":
+                workload["sharding"] = data["sharding"]
+        else:
+            workload.update(
+                target_tokens_per_second=data["target_tokens_per_second"],
+                context_tokens=data["context_tokens"],
+                concurrent_sequences=data["concurrency"],
+                serving_efficiency=data["serving_efficiency_pct"] / 100,
+            )
+        site: dict[str, Any] = {"key": data["site"]}
+        for form_field, spec_field in (
+            ("electricity_price", "electricity_price_per_kwh"),
+            ("pue", "pue"),
+            ("colocation_price", "colocation_per_kw_month"),
+        ):
+            if data.get(form_field) is not None:
+                site[spec_field] = data[form_field]
+        return {
+            "name": str(dict(self.fields["kind"].choices).get(kind, kind)),
+            "workload": workload,
+            "server": server.key,
+            "site": site,
+            "cloud_offerings": self.offering_keys(server.gpu.key),
+            "finance": {
+                "horizon_months": data["horizon_years"] * 12,
+                "utilization": data["utilization_pct"] / 100,
+                "discount_rate": data["discount_rate_pct"] / 100,
+                "reporting_currency": data["currency"],
+            },
+        }
+
+
+PRESET_CHOICES = [(p.slug, p.title) for p in PRESETS]

@@ -1,0 +1,81 @@
+"""The workloads buyers ask about most, as starting points for the calculator form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+
+@dataclass(frozen=True)
+class Preset:
+    slug: str
+    title: Promise
+    values: dict[str, Any]
+
+
+COMMON: dict[str, Any] = {
+    "server": "auto",
+    "site": "nl-colo-amsterdam",
+    "horizon_years": 5,
+    "currency": "EUR",
+    "utilization_pct": 70,
+    "precision": "bf16",
+    "optimizer": "adam_mixed",
+    "sharding": "auto",
+    "sequence_length": 4096,
+    "interconnect": "infiniband",
+    "mfu_pct": 40,
+    "goodput_pct": 90,
+    "discount_rate_pct": 8,
+    "providers": ["AWS", "Google Cloud", "Azure", "Lambda", "CoreWeave", "RunPod"],
+    "terms": ["on_demand", "reserved_3y"],
+    "context_tokens": 8192,
+    "concurrency": 64,
+    "serving_efficiency_pct": 50,
+}
+
+PRESETS: tuple[Preset, ...] = (
+    Preset(
+        "pretrain-7b",
+        _("Pre-train a 7B model on 1T tokens in 30 days"),
+        {"kind": "pretrain", "params_billion": 7, "tokens_billion": 1000, "deadline_days": 30},
+    ),
+    Preset(
+        "pretrain-70b",
+        _("Pre-train 70B on 2T tokens"),
+        {"kind": "pretrain", "params_billion": 70, "tokens_billion": 2000, "deadline_days": 90},
+    ),
+    Preset(
+        "finetune-8b",
+        _("Full fine-tune 8B"),
+        {"kind": "full_finetune", "params_billion": 8, "tokens_billion": 5, "deadline_days": 3},
+    ),
+    Preset(
+        "lora-70b",
+        _("LoRA fine-tune 70B"),
+        {"kind": "lora", "params_billion": 70, "tokens_billion": 1, "deadline_days": 2},
+    ),
+    Preset(
+        "serve-70b",
+        _("Serve a 70B model at 5,000 tokens/s"),
+        {
+            "kind": "inference",
+            "params_billion": 70,
+            "target_tokens_per_second": 5000,
+            "precision": "fp8",
+        },
+    ),
+)
+PRESETS_BY_SLUG = {preset.slug: preset for preset in PRESETS}
+DEFAULT_PRESET = PRESETS[0]
+
+
+def preset_data(slug: str) -> dict[str, Any] | None:
+    """The full form data of a preset, or None for an unknown slug."""
+    preset = PRESETS_BY_SLUG.get(slug)
+    if preset is None:
+        return None
+    return {**COMMON, **preset.values, "preset": slug}

@@ -1,0 +1,392 @@
+"""Scenario documents (JSON-shaped dicts) → engine `Scenario`, with catalog defaults.
+
+One format serves the command line (`manage.py tco estimate --input scenario.json`) and the
+web calculator (its form produces the same dict), so both describe a scenario the same way.
+The format is documented in docs/scenario.md. Every problem is reported as a
+`ScenarioError` whose `field` is a dotted path (`workload.params_billion`,
+`cloud_offerings[1]`), so the caller can put the message next to the right input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass
+from datetime import date
+from enum import Enum
+from typing import Any
+
+from catalog.models import CloudOffering, FxRate, InfrastructureItem, ServerModel, Site
+from catalog.selectors import latest_fx_rate
+from tco.engine import (
+    CloudOfferingSpec,
+    CloudTerm,
+    FinanceInputs,
+    FxRates,
+    GpuSpec,
+    InvalidInput,
+    Money,
+    Scenario,
+    ServerSpec,
+    SiteSpec,
+    Workload,
+)
+
+TOP_LEVEL_KEYS = {"name", "workload", "server", "site", "cloud_offerings", "servers", "finance"}
+
+# Catalog pricing terms → engine billing terms.
+TERMS = {
+    "on_demand": CloudTerm.ON_DEMAND,
+    "reserved_1y": CloudTerm.COMMITTED_1Y,
+    "reserved_3y": CloudTerm.COMMITTED_3Y,
+    "spot": CloudTerm.SPOT,
+    "capacity_block": CloudTerm.CAPACITY_BLOCK,
+}
+
+# Catalog items that supply the on-prem cost defaults (finance fields may override them).
+DEFAULT_ITEMS = {
+    "networking_per_server": "ib-ndr-400g-per-node",
+    "installation_per_server": "installation-per-server",
+    "support_pct_per_year": "support-10pct",
+}
+
+
+class ScenarioError(ValueError):
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """One figure the analysis used, with where it came from (shown to buyers)."""
+
+    label: str
+    value: str
+    source: str
+    as_of: date | None
+    is_estimate: bool
+
+
+@dataclass(frozen=True)
+class CatalogSnapshot:
+    """The catalog rows a scenario may refer to, read once (five queries, any catalog size)."""
+
+    servers: dict[str, ServerModel]
+    sites: dict[str, Site]
+    offerings: dict[str, CloudOffering]
+    items: dict[str, InfrastructureItem]
+    fx_row: FxRate | None
+
+    @classmethod
+    def load(cls) -> CatalogSnapshot:
+        return cls(
+            servers={s.key: s for s in ServerModel.objects.select_related("gpu")},
+            sites={s.key: s for s in Site.objects.all()},
+            offerings={o.key: o for o in CloudOffering.objects.select_related("gpu")},
+            items={i.key: i for i in InfrastructureItem.objects.all()},
+            fx_row=latest_fx_rate("EUR", "USD"),
+        )
+
+
+@dataclass(frozen=True)
+class BuiltScenario:
+    scenario: Scenario
+    assumptions: tuple[Assumption, ...]
+    server_model: ServerModel
+    site: Site | None
+    offerings: tuple[CloudOffering, ...]
+
+
+# --- generic conversion of a dict into an engine dataclass --------------------------------
+
+
+def _convert(path: str, value: Any, annotation: Any) -> Any:
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if value is None:
+            if len(options) < len(typing.get_args(annotation)):
+                return None
+            raise ScenarioError(path, "may not be null")
+        return _convert(path, value, options[0])
+    if value is None:
+        raise ScenarioError(path, "may not be null")
+    if annotation is bool:
+        if not isinstance(value, bool):
+            raise ScenarioError(path, f"expected true or false, got {value!r}")
+        return value
+    if annotation is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float) and value.is_integer():
+                return int(value)
+            raise ScenarioError(path, f"expected a whole number, got {value!r}")
+        return value
+    if annotation is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ScenarioError(path, f"expected a number, got {value!r}")
+        return float(value)
+    if annotation is str:
+        if not isinstance(value, str):
+            raise ScenarioError(path, f"expected text, got {value!r}")
+        return value
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        allowed = [member.value for member in annotation]
+        if value not in allowed:
+            raise ScenarioError(path, f"must be one of {', '.join(map(str, allowed))}")
+        return annotation(value)
+    if dataclasses.is_dataclass(annotation) and isinstance(annotation, type):
+        return build_dataclass(path, annotation, value)
+    raise ScenarioError(path, "cannot be set in a scenario file")
+
+
+def build_dataclass(
+    path: str, cls: type[Any], data: Any, defaults: dict[str, Any] | None = None
+) -> Any:
+    """Build `cls` from `data`, refusing unknown keys and wrong types, naming the field."""
+    if not isinstance(data, dict):
+        raise ScenarioError(path, f"expected an object, got {data!r}")
+    hints = typing.get_type_hints(cls)
+    fields = {f.name for f in dataclasses.fields(cls) if f.init}
+    unknown = sorted(set(data) - fields)
+    if unknown:
+        raise ScenarioError(_join(path, unknown[0]), "unknown field")
+    kwargs = dict(defaults or {})
+    for name, value in data.items():
+        kwargs[name] = _convert(_join(path, name), value, hints[name])
+    try:
+        return cls(**kwargs)
+    except InvalidInput as exc:
+        raise ScenarioError(_join(path, exc.field), exc.message) from exc
+    except TypeError as exc:  # a required field is missing
+        missing = [
+            f.name
+            for f in dataclasses.fields(cls)
+            if f.init
+            and f.name not in kwargs
+            and f.default is dataclasses.MISSING
+            and f.default_factory is dataclasses.MISSING
+        ]
+        raise ScenarioError(_join(path, missing[0] if missing else ""), "is required") from exc
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path and name else path or name
+
+
+# --- catalog rows → engine specs -------------------------------------------------------
+
+
+def _reference(path: str, value: Any) -> tuple[str, dict[str, Any]]:
+    """A catalog reference is a key, or an object with "key" and fields to override."""
+    if isinstance(value, str):
+        return value, {}
+    if isinstance(value, dict) and isinstance(value.get("key"), str):
+        overrides = dict(value)
+        return overrides.pop("key"), overrides
+    raise ScenarioError(path, 'expected a catalog key or an object with a "key"')
+
+
+def _float(value: Any) -> float:
+    return float(value) if value is not None else 0.0
+
+
+def server_spec(model: ServerModel, path: str, overrides: dict[str, Any]) -> ServerSpec:
+    gpu = model.gpu
+    gpu_spec = GpuSpec(
+        name=gpu.name,
+        memory_gb=float(gpu.memory_gb),
+        memory_bandwidth_tbps=float(gpu.memory_bandwidth_tbps),
+        bf16_tflops=float(gpu.bf16_tflops),
+        fp8_tflops=float(gpu.fp8_tflops) if gpu.fp8_tflops is not None else None,
+        fp4_tflops=float(gpu.fp4_tflops) if gpu.fp4_tflops is not None else None,
+        tdp_w=float(gpu.tdp_w),
+    )
+    base = {
+        "name": f"{model.vendor} {model.sku}",
+        "gpu": gpu_spec,
+        "gpus_per_server": model.gpu_count,
+        "rack_units": model.rack_units,
+        "max_power_kw": float(model.max_power_kw),
+        "idle_power_kw": float(model.idle_power_kw),
+        "liquid_cooled": model.cooling == "liquid",
+        "price": Money(float(model.list_price), model.currency),
+    }
+    overrides = dict(overrides)
+    price = overrides.pop("list_price", None)
+    if price is not None:
+        base["price"] = build_dataclass(
+            f"{path}.list_price", Money, {"amount": price, "currency": model.currency}
+        )
+    return build_dataclass(path, ServerSpec, overrides, defaults=base)
+
+
+def site_spec(site: Site, path: str, overrides: dict[str, Any]) -> SiteSpec:
+    base = {
+        "name": site.name,
+        "electricity_price_per_kwh": float(site.electricity_price_per_kwh),
+        "pue": float(site.pue),
+        "colocation_per_kw_month": float(site.colocation_per_kw_month),
+        "rack_power_limit_kw": float(site.rack_power_limit_kw),
+        "currency": site.currency,
+        "carbon_kg_per_kwh": site.carbon_g_per_kwh / 1000.0,
+    }
+    return build_dataclass(path, SiteSpec, overrides, defaults=base)
+
+
+def offering_spec(offer: CloudOffering, path: str, overrides: dict[str, Any]) -> CloudOfferingSpec:
+    base = {
+        "provider": offer.provider,
+        "instance_type": offer.instance_type,
+        "term": TERMS[offer.term],
+        "gpus_per_instance": offer.gpu_count,
+        "price_per_hour": float(offer.price_per_hour),
+        "currency": offer.currency,
+    }
+    return build_dataclass(path, CloudOfferingSpec, overrides, defaults=base)
+
+
+def _finance_defaults(items: dict[str, InfrastructureItem], fx: FxRates) -> dict[str, Any]:
+    defaults: dict[str, Any] = {"fx": fx, "currency": "USD"}
+    for field, key in DEFAULT_ITEMS.items():
+        item = items.get(key)
+        if item is None:
+            continue
+        price = float(item.price)
+        defaults[field] = price / 100.0 if item.unit == "pct_hw_year" else price
+    return defaults
+
+
+def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> BuiltScenario:
+    """Turn a scenario document into an engine `Scenario` plus the assumptions it used."""
+    catalog = catalog or CatalogSnapshot.load()
+    if not isinstance(document, dict):
+        raise ScenarioError("scenario", "expected a JSON object")
+    unknown = sorted(set(document) - TOP_LEVEL_KEYS)
+    if unknown:
+        raise ScenarioError(unknown[0], "unknown field")
+    for required in ("workload", "server", "site", "cloud_offerings"):
+        if required not in document:
+            raise ScenarioError(required, "is required")
+
+    server_key, server_overrides = _reference("server", document["server"])
+    model = catalog.servers.get(server_key)
+    if model is None:
+        raise ScenarioError("server", f"unknown server model {server_key!r}")
+    site_key, site_overrides = _reference("site", document["site"])
+    site = catalog.sites.get(site_key)
+    if site is None:
+        raise ScenarioError("site", f"unknown site {site_key!r}")
+
+    raw_offerings = document["cloud_offerings"]
+    if not isinstance(raw_offerings, list) or not raw_offerings:
+        raise ScenarioError("cloud_offerings", "expected a list of one or more catalog keys")
+    references = [_reference(f"cloud_offerings[{i}]", v) for i, v in enumerate(raw_offerings)]
+    found = catalog.offerings
+    offerings: list[CloudOffering] = []
+    for index, (key, _overrides) in enumerate(references):
+        if key not in found:
+            raise ScenarioError(f"cloud_offerings[{index}]", f"unknown cloud offering {key!r}")
+        offerings.append(found[key])
+
+    fx_row = catalog.fx_row
+    fx = FxRates(usd_per_eur=float(fx_row.rate)) if fx_row else FxRates()
+    items = catalog.items
+    finance_data = document.get("finance", {})
+    finance = build_dataclass(
+        "finance", FinanceInputs, finance_data, defaults=_finance_defaults(items, fx)
+    )
+    name = document.get("name", "scenario")
+    if not isinstance(name, str):
+        raise ScenarioError("name", "expected text")
+    servers = document.get("servers")
+    if servers is not None:
+        servers = _convert("servers", servers, int)
+    try:
+        scenario = Scenario(
+            workload=build_dataclass("workload", Workload, document["workload"]),
+            server=server_spec(model, "server", server_overrides),
+            site=site_spec(site, "site", site_overrides),
+            cloud_offerings=tuple(
+                offering_spec(offer, f"cloud_offerings[{i}]", references[i][1])
+                for i, offer in enumerate(offerings)
+            ),
+            finance=finance,
+            servers=servers,
+            name=name,
+        )
+    except InvalidInput as exc:
+        raise ScenarioError(exc.field, exc.message) from exc
+    assumptions = _assumptions(model, site, offerings, items, fx_row, finance_data)
+    return BuiltScenario(scenario, assumptions, model, site, tuple(offerings))
+
+
+def _assumptions(
+    model: ServerModel,
+    site: Site,
+    offerings: list[CloudOffering],
+    items: dict[str, InfrastructureItem],
+    fx_row: Any,
+    finance_data: dict[str, Any],
+) -> tuple[Assumption, ...]:
+    rows = [
+        Assumption(
+            f"{model.vendor} {model.sku} list price",
+            f"{model.list_price} {model.currency}",
+            model.price_source or model.source,
+            model.as_of,
+            model.price_is_estimate,
+        ),
+        Assumption(
+            f"{model.vendor} {model.sku} power (idle / max)",
+            f"{model.idle_power_kw} / {model.max_power_kw} kW",
+            model.source,
+            model.as_of,
+            model.is_estimate,
+        ),
+        Assumption(
+            f"{model.gpu.name} specifications",
+            f"{model.gpu.memory_gb} GB, {model.gpu.bf16_tflops} dense BF16 TFLOPS",
+            model.gpu.source,
+            model.gpu.as_of,
+            model.gpu.is_estimate,
+        ),
+        Assumption(
+            f"{site.name}: electricity, PUE, colocation",
+            f"{site.electricity_price_per_kwh} {site.currency}/kWh, PUE {site.pue}, "
+            f"{site.colocation_per_kw_month} {site.currency}/kW-month",
+            site.source,
+            site.as_of,
+            site.is_estimate,
+        ),
+    ]
+    rows += [
+        Assumption(
+            str(offer),
+            f"{offer.price_per_hour} {offer.currency}/instance-hour",
+            offer.source,
+            offer.as_of,
+            offer.is_estimate,
+        )
+        for offer in offerings
+    ]
+    for field, key in DEFAULT_ITEMS.items():
+        item = items.get(key)
+        if item is not None and field not in finance_data:
+            value = (
+                f"{item.price} %" if item.unit == "pct_hw_year" else f"{item.price} {item.currency}"
+            )
+            rows.append(Assumption(item.name, value, item.source, item.as_of, item.is_estimate))
+    if fx_row is not None:
+        rows.append(
+            Assumption(
+                "EUR/USD exchange rate",
+                f"1 EUR = {fx_row.rate} USD",
+                fx_row.source,
+                fx_row.as_of,
+                fx_row.is_estimate,
+            )
+        )
+    return tuple(rows)

@@ -1,0 +1,226 @@
+"""The self-serve calculator over HTTP: presets, validation, partial updates, query count."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from catalog.models import CloudOffering, Gpu
+from tco.forms import CalculatorForm
+from tco.presets import PRESETS, preset_data
+
+pytestmark = pytest.mark.django_db
+
+
+def get(client: Client, params: dict[str, Any] | None = None, **headers: Any) -> str:
+    response = client.get("/calculator/", params or {}, **headers)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def field_error(html: str, field: str) -> str:
+    match = re.search(rf'id="error-{field}"[^>]*>(.*?)</div>', html, re.S)
+    assert match, field
+    return re.sub(r"<[^>]+>", "", match.group(1)).strip()
+
+
+@pytest.mark.parametrize("preset", [p.slug for p in PRESETS])
+def test_every_preset_gives_a_recommendation(
+    client: Client, seed_catalog: object, preset: str
+) -> None:
+    html = get(client, {"preset": preset})
+    assert "Recommendation" in html, preset
+    assert "Own servers (on-prem)" in html
+    assert html.count('data-chart="') == 4
+    assert "Assumptions and sources" in html
+    if preset_data(preset)["kind"] == "inference":
+        assert "Per million tokens" in html and "Throughput capacity" in html
+    else:
+        assert "Run time" in html
+
+
+def test_page_without_parameters_shows_the_default_preset(
+    client: Client, seed_catalog: object
+) -> None:
+    html = get(client)
+    assert "Recommendation" in html
+    assert 'name="params_billion" value="7"' in html
+
+
+def test_result_url_encodes_its_inputs(client: Client, seed_catalog: object) -> None:
+    """Submitting a preset's values as a URL reproduces the preset's result."""
+    data = preset_data("serve-70b")
+    assert data is not None
+    query = urlencode(data, doseq=True)
+    by_url = client.get(f"/calculator/?{query}").content.decode()
+    by_preset = get(client, {"preset": "serve-70b"})
+    table = re.compile(r'<table class="tco">.*?</table>', re.S)
+    assert table.search(by_url).group(0) == table.search(by_preset).group(0)  # type: ignore[union-attr]
+
+
+def test_changing_an_input_changes_the_result(client: Client, seed_catalog: object) -> None:
+    data = preset_data("pretrain-7b")
+    assert data is not None
+    small = get(client, {**data, "server": "smc-821ge-tnhr-h100"})
+    big = get(client, {**data, "server": "smc-821ge-tnhr-h100", "tokens_billion": 4000})
+    servers = re.compile(r"<strong>(\d+) × Supermicro SYS-821GE-TNHR</strong>")
+    assert int(servers.search(big).group(1)) > int(servers.search(small).group(1))  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("params_billion", "-5", "greater than or equal to 0.1"),
+        ("params_billion", "seven", "Enter a number."),
+        ("params_billion", "1e400", "Enter a number."),
+        ("utilization_pct", "150", "less than or equal to 100"),
+        ("deadline_days", "0", "greater than or equal to 0.1"),
+        ("server", "no-such-server", "Select a valid choice."),
+        ("horizon_years", "7", "Select a valid choice."),
+        ("currency", "GBP", "Select a valid choice."),
+        ("tokens_billion", "", "Enter how many tokens the run trains on."),
+        ("pue", "0.5", "greater than or equal to 1.0"),
+    ],
+)
+def test_invalid_input_is_explained_next_to_the_field(
+    client: Client, seed_catalog: object, field: str, value: str, message: str
+) -> None:
+    data = preset_data("pretrain-7b")
+    assert data is not None
+    html = get(client, {**data, field: value})
+    assert message in field_error(html, field)
+    assert "Please correct the marked fields." in html
+    assert "Recommendation" not in html
+
+
+def test_dutch_messages_and_numbers(client: Client, seed_catalog: object) -> None:
+    data = preset_data("pretrain-7b")
+    assert data is not None
+    html = get(client, {**data, "params_billion": "-5"}, HTTP_ACCEPT_LANGUAGE="nl")
+    assert "Zorg ervoor dat deze waarde minstens 0.1 is." in field_error(html, "params_billion")
+    html = get(client, {"preset": "pretrain-7b"}, HTTP_ACCEPT_LANGUAGE="nl")
+    assert re.search(r"€\u00a0\d{1,3}(\.\d{3})+<", html), "Dutch thousands separator"
+
+
+def test_impossible_request_gets_a_plain_explanation(client: Client, seed_catalog: object) -> None:
+    data = preset_data("pretrain-70b")
+    assert data is not None
+    html = get(
+        client, {**data, "params_billion": 2000, "tokens_billion": 100000, "deadline_days": 1}
+    )
+    assert "This request cannot be met as it stands" in html
+    assert "No server in the catalog can run this workload" in html
+
+
+def test_no_cloud_offering_for_the_choice_is_explained(
+    client: Client, seed_catalog: object
+) -> None:
+    data = preset_data("pretrain-7b")
+    assert data is not None
+    html = get(client, {**data, "server": "smc-822gs-nbrt-b200", "providers": ["Azure"]})
+    assert "No cloud prices for B200" in html
+
+
+def test_htmx_request_returns_results_and_out_of_band_errors(
+    client: Client, seed_catalog: object
+) -> None:
+    data = preset_data("pretrain-7b")
+    assert data is not None
+    html = get(client, data, HTTP_HX_REQUEST="true")
+    assert html.lstrip().startswith('<section id="results"')
+    assert "<form" not in html
+    assert 'id="error-params_billion" role="alert" hx-swap-oob="true"' in html
+    bad = get(client, {**data, "params_billion": "-1"}, HTTP_HX_REQUEST="true")
+    assert "greater than or equal to 0.1" in field_error(bad, "params_billion")
+
+
+def test_query_count_is_bounded_and_independent_of_catalog_size(
+    client: Client, seed_catalog: object
+) -> None:
+    with CaptureQueriesContext(connection) as before:
+        get(client, {"preset": "pretrain-7b"})
+    gpu = Gpu.objects.get(key="h100-sxm")
+    CloudOffering.objects.bulk_create(
+        CloudOffering(
+            key=f"extra-{i}",
+            provider="Extra",
+            instance_type=f"x{i}",
+            region="r",
+            gpu=gpu,
+            gpu_count=8,
+            term="on_demand",
+            price_per_hour=40 + i,
+            currency="USD",
+            source="test",
+            as_of=timezone.localdate(),
+        )
+        for i in range(50)
+    )
+    with CaptureQueriesContext(connection) as after:
+        get(client, {"preset": "pretrain-7b"})
+    assert len(after) == len(before) <= 10
+
+
+def test_only_get_is_allowed(client: Client, seed_catalog: object) -> None:
+    assert client.post("/calculator/", {"preset": "pretrain-7b"}).status_code == 405
+
+
+FIELD_NAMES = sorted(CalculatorForm.base_fields)
+browser_values = st.one_of(
+    st.text(max_size=30),
+    st.integers(min_value=-(10**30), max_value=10**30).map(str),
+    st.floats(allow_nan=True, allow_infinity=True).map(str),
+    st.sampled_from(
+        [
+            "",
+            "0",
+            "-0",
+            "1e308",
+            "nan",
+            "inf",
+            "auto",
+            "pretrain",
+            "inference",
+            "AWS",
+            "spot",
+            "EUR",
+            "3",
+            "0.0001",
+            "99999999999",
+        ]
+    ),
+)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    changes=st.dictionaries(st.sampled_from(FIELD_NAMES), browser_values, max_size=5),
+    preset=st.sampled_from([p.slug for p in PRESETS]),
+)
+def test_nothing_a_browser_can_send_causes_an_error_page(
+    client: Client, seed_catalog: object, changes: dict[str, str], preset: str
+) -> None:
+    data = preset_data(preset)
+    assert data is not None
+    params = {**data, **{k: v.replace("\x00", "") for k, v in changes.items()}}
+    response = client.get("/calculator/", params)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert (
+        "Recommendation" in html
+        or "Please correct the marked fields." in html
+        or "This request cannot be met as it stands" in html
+    )

@@ -1,0 +1,81 @@
+"""The calculator in headless Chromium: preset, live update, charts, Dutch, validation."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def servers_headline(page: Any) -> str:
+    return page.locator(".recommendation .headline").inner_text()
+
+
+def test_calculator_flow_in_chromium(live_server: Any, page: Any, seed_catalog: object) -> None:
+    page.goto(f"{live_server.url}/calculator/")
+    page.get_by_role("link", name="Serve a 70B model at 5,000 tokens/s").click()
+    page.wait_for_selector(".recommendation")
+    assert page.locator("#id_kind").input_value() == "inference"
+    # Every chart is drawn by Plotly.
+    page.wait_for_function("document.querySelectorAll('[data-drawn=true]').length === 4")
+    assert page.locator(".plot .main-svg").count() >= 4
+    before = servers_headline(page)
+
+    # Change a field: htmx swaps in new results without a page load, and the URL follows.
+    page.evaluate("window.__marker = 'same page'")
+    page.fill("#id_target_tokens_per_second", "40000")
+    page.locator("#id_target_tokens_per_second").dispatch_event("change")
+    page.wait_for_function(
+        "(before) => document.querySelector('.recommendation .headline').innerText !== before",
+        arg=before,
+    )
+    assert page.evaluate("window.__marker") == "same page"
+    assert "target_tokens_per_second=40000" in page.url
+    page.wait_for_function("document.querySelectorAll('[data-drawn=true]').length === 4")
+
+    # An invalid value: the message appears next to the field.
+    page.fill("#id_params_billion", "-3")
+    page.locator("#id_params_billion").dispatch_event("change")
+    page.wait_for_selector("#error-params_billion span")
+    assert "greater than or equal to 0.1" in page.locator("#error-params_billion").inner_text()
+
+    # Switch to Dutch: labels and number formats follow.
+    page.goto(f"{live_server.url}/calculator/?preset=pretrain-7b")
+    page.select_option("#language-select", "nl")
+    page.wait_for_selector("html[lang=nl]")
+    assert (
+        page.locator("label[for=id_params_billion]").inner_text()
+        != "Model size (billion parameters)"
+    )
+    assert page.get_by_role("heading", name="Advies").is_visible()
+    total = page.locator("table.tco tr.onprem td").first.inner_text()
+    assert re.fullmatch(r"€\s\d{1,3}(\.\d{3})+", total), total
+
+
+def test_calculator_works_without_javascript(
+    live_server: Any, chromium: Any, seed_catalog: object
+) -> None:
+    context = chromium.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/calculator/?preset=lora-70b")
+    assert "Recommendation" in page.content()
+    page.fill("#id_params_billion", "8")
+    page.get_by_role("button", name="Calculate").click()
+    page.wait_for_load_state()
+    assert "params_billion=8" in page.url
+    assert "Recommendation" in page.content()
+    context.close()
+
+
+def test_calculator_fits_a_phone(live_server: Any, chromium: Any, seed_catalog: object) -> None:
+    context = chromium.new_context(viewport={"width": 375, "height": 740})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/calculator/?preset=pretrain-7b")
+    page.wait_for_selector(".recommendation")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    page.screenshot(path="/tmp/calculator-phone.png", full_page=False)
+    context.close()
+    assert width <= 375
