@@ -1,0 +1,609 @@
+"""Plotly figures from engine results: pure functions, no Django, no database.
+
+Every builder takes a :class:`~tco.engine.ScenarioResult`, a :class:`ChartLabels`
+(already-translated strings; English defaults) and Plotly's ``separators``
+string (decimal mark then thousands mark: ``".,"`` for English, ``",."`` for
+Dutch) and returns a ``go.Figure``. The web page embeds the figures with
+``Plotly.newPlot`` (see :func:`figure_payload` and :data:`PLOTLY_CONFIG`); the PDF
+export renders the same figures to static SVG.
+
+Labels may contain ``str.format`` fields: ``{currency}`` in axis titles,
+``{option}`` in the tornado title, ``{month}``, ``{year}``, ``{percent}`` and
+``{pct}`` where noted on :class:`ChartLabels`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from tco.engine import ScenarioResult, sweep
+
+__all__ = [
+    "PLOTLY_CONFIG",
+    "ChartLabels",
+    "all_charts",
+    "cumulative_cost_chart",
+    "figure_payload",
+    "onprem_breakdown_chart",
+    "tornado_chart",
+    "utilization_chart",
+]
+
+# Okabe-Ito: distinguishable with the common colour-vision deficiencies.
+ONPREM_COLOR = "#0072B2"
+CLOUD_COLORS = ("#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#999999", "#000000")
+CLOUD_DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot")
+COMPONENT_COLORS: Mapping[str, str] = {
+    "hardware": "#0072B2",
+    "lease": "#56B4E9",
+    "energy": "#E69F00",
+    "colocation": "#D55E00",
+    "support": "#009E73",
+    "staff": "#CC79A7",
+    "software": "#F0E442",
+    "insurance": "#999999",
+    "residual": "#000000",
+}
+_AXIS_STYLE = {
+    "gridcolor": "#EBF0F8",
+    "linecolor": "#EBF0F8",
+    "zerolinecolor": "#C8D4E3",
+    "zerolinewidth": 1,
+    "ticks": "",
+    "automargin": True,
+}
+# A small white template: Plotly's stock templates cost ~10 ms a figure to validate.
+TEMPLATE: dict[str, Any] = {
+    "layout": {
+        "font": {"color": "#2a3f5f"},
+        "paper_bgcolor": "white",
+        "plot_bgcolor": "white",
+        "colorway": list(CLOUD_COLORS),
+        "hoverlabel": {"align": "left"},
+        "xaxis": _AXIS_STYLE,
+        "yaxis": _AXIS_STYLE,
+    }
+}
+LOW_COLOR = "#56B4E9"
+HIGH_COLOR = "#D55E00"
+UTILIZATION_POINTS = 101
+
+PLOTLY_CONFIG: dict[str, Any] = {
+    "responsive": True,
+    "displaylogo": False,
+    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
+}
+"""Suggested ``config`` argument for ``Plotly.newPlot`` on the web page."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChartLabels:
+    """Every user-visible string of the charts, already translated by the caller."""
+
+    cumulative_title: str = "Cumulative cost over time"
+    breakdown_title: str = "On-prem cost by year"
+    utilization_title: str = "Total cost over the horizon by utilization"
+    tornado_title: str = "What moves the saving from buying instead of renting {option}"
+    month: str = "Month"
+    year: str = "Year"
+    year_tick: str = "Year {year}"  # {year}: 1, 2, ...
+    cost: str = "Cost ({currency})"
+    cumulative_cost: str = "Cumulative cost ({currency})"
+    total_cost: str = "Total cost ({currency})"
+    utilization: str = "Utilization"
+    onprem: str = "On-prem"
+    break_even: str = "Break-even"
+    break_even_annotation: str = "Break-even {percent} %"  # {percent}: whole number
+    crossover: str = "Crossover"
+    crossover_annotation: str = "Month {month}"
+    current_utilization: str = "Planned utilization"
+    purchase: str = "Purchase"
+    lease: str = "Lease"
+    energy: str = "Energy"
+    colocation: str = "Colocation"
+    support: str = "Support"
+    staff: str = "Staff"
+    software: str = "Software"
+    insurance: str = "Insurance"
+    residual: str = "Residual value"
+    net_total: str = "Net total"
+    tornado_axis: str = "NPV saving of buying ({currency})"
+    tornado_low: str = "Input −{pct} %"  # {pct}: the tornado swing, e.g. 20
+    tornado_high: str = "Input +{pct} %"
+    base: str = "Base"
+    input_value: str = "Input value"
+    # (engine input name, translated label) pairs for the tornado bars, e.g.
+    # (("pue", "PUE"), ("utilization", "Benutting")); unknown names keep the engine's label.
+    input_names: tuple[tuple[str, str], ...] = ()
+
+    def component(self, column: str) -> str:
+        """Label of an on-prem cash-flow column."""
+        if column == "hardware":
+            return self.purchase
+        value = getattr(self, column, None)
+        return value if isinstance(value, str) else column.replace("_", " ").capitalize()
+
+
+DEFAULT_LABELS = ChartLabels()
+
+
+# --- shared helpers -----------------------------------------------------------------
+
+
+def _check_separators(separators: str) -> str:
+    if len(separators) != 2 or separators[0] == separators[1]:
+        raise ValueError(
+            f"separators must be two different characters (decimal, thousands), "
+            f"e.g. '.,' or ',.', got {separators!r}."
+        )
+    return separators
+
+
+def _money(axis: str, currency: str) -> str:
+    """Hover fragment for an amount, e.g. ``%{y:,.0f} USD`` (honours layout.separators)."""
+    return f"%{{{axis}:,.0f}} {currency}"
+
+
+def _layout(title: str, separators: str, **extra: Any) -> dict[str, Any]:
+    """Responsive, phone-friendly layout: small margins, horizontal legend at the bottom."""
+    layout: dict[str, Any] = {
+        "title": {
+            "text": title,
+            "x": 0.0,
+            "xref": "container",  # the full width: long titles fit better on phones
+            "xanchor": "left",
+            "y": 1.0,
+            "yref": "paper",
+            "yanchor": "bottom",
+            "pad": {"l": 8, "b": 16},
+            "font": {"size": 15},
+            "automargin": True,
+        },
+        "separators": _check_separators(separators),
+        "autosize": True,
+        "margin": {"l": 8, "r": 8, "t": 48, "b": 8, "pad": 0},
+        "legend": {
+            "orientation": "h",
+            "x": 0.0,
+            "xanchor": "left",
+            "y": -0.18,
+            "yanchor": "top",
+        },
+        "font": {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"},
+        "template": TEMPLATE,
+        "hoverlabel": {"namelength": -1},
+    }
+    layout.update(extra)
+    return layout
+
+
+def _axis(title: str, **extra: Any) -> dict[str, Any]:
+    return {"title": {"text": title}, "automargin": True, **extra}
+
+
+def _cloud_style(index: int) -> tuple[str, str]:
+    return CLOUD_COLORS[index % len(CLOUD_COLORS)], CLOUD_DASHES[index % len(CLOUD_DASHES)]
+
+
+def _figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> go.Figure:
+    return go.Figure(data=data, layout=layout)
+
+
+# --- 1. cumulative cost -------------------------------------------------------------
+
+
+def cumulative_cost_chart(
+    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+) -> go.Figure:
+    """Cumulative spend by month: on-prem and each cloud option, crossovers marked.
+
+    Traces: on-prem line, one line per cloud option, then one marker trace
+    (named ``labels.crossover``, grouped with its option) per option that
+    has a payback month; the marker sits on the on-prem curve at that month.
+    """
+    cur = result.currency
+    on = result.onprem.cashflow
+    months = on.index.to_numpy().tolist()
+    on_cum = on["cumulative"].to_numpy()
+    money = _money("y", cur)
+    data: list[dict[str, Any]] = [
+        {
+            "type": "scatter",
+            "mode": "lines",
+            "name": labels.onprem,
+            "legendgroup": "onprem",
+            "x": months,
+            "y": on_cum.tolist(),
+            "line": {"color": ONPREM_COLOR, "width": 3},
+            "hovertemplate": f"{money}<extra>{labels.onprem}</extra>",
+        }
+    ]
+    markers: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
+    for k, option in enumerate(result.cloud_options):
+        color, dash = _cloud_style(k)
+        cf = option.cashflow
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "name": option.name,
+                "legendgroup": f"cloud{k}",
+                "x": cf.index.to_numpy().tolist(),
+                "y": cf["cumulative"].to_numpy().tolist(),
+                "line": {"color": color, "width": 2, "dash": dash},
+                "hovertemplate": f"{money}<extra>{option.name}</extra>",
+            }
+        )
+        month = option.payback_month
+        if month is None or not 0 <= month < len(on_cum):
+            continue
+        y = float(on_cum[month])
+        markers.append(
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "name": labels.crossover,
+                "legendgroup": f"cloud{k}",
+                "showlegend": False,
+                "x": [month],
+                "y": [y],
+                "marker": {
+                    "symbol": "diamond",
+                    "size": 12,
+                    "color": color,
+                    "line": {"color": "#000000", "width": 1},
+                },
+                "hovertemplate": (
+                    f"{labels.crossover}: {labels.month} %{{x}}<br>{money}"
+                    f"<extra>{option.name}</extra>"
+                ),
+            }
+        )
+        annotations.append(
+            {
+                "x": month,
+                "y": y,
+                "text": labels.crossover_annotation.format(month=month),
+                "showarrow": True,
+                "arrowhead": 2,
+                "arrowcolor": color,
+                "ax": 24 + 8 * len(annotations),
+                "ay": -36 - 24 * len(annotations),  # staggered: crossovers often lie close
+                "font": {"size": 11, "color": color},
+                "bgcolor": "rgba(255,255,255,0.8)",
+            }
+        )
+    layout = _layout(
+        labels.cumulative_title,
+        separators,
+        xaxis=_axis(labels.month, dtick=12, rangemode="tozero"),
+        yaxis=_axis(labels.cumulative_cost.format(currency=cur), tickformat=",.0f"),
+        hovermode="x unified",
+        annotations=annotations,
+    )
+    return _figure(data + markers, layout)
+
+
+# --- 2. on-prem breakdown -----------------------------------------------------------
+
+
+def onprem_breakdown_chart(
+    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+) -> go.Figure:
+    """On-prem spend per year, stacked by component (residual value below zero).
+
+    Month 0 (the purchase) counts in year 1; months 1-12 are year 1, 13-24
+    year 2, and so on (a partial last year keeps its months). Components that
+    are zero in every month are left out. The last trace is the net total per
+    year (markers), which equals the sum of the bars.
+    """
+    cur = result.currency
+    cf = result.onprem.cashflow
+    months = cf.index.to_numpy()
+    years = np.maximum(1, np.ceil(months / 12.0)).astype(np.int64)
+    n_years = int(years.max())
+    ticks = [labels.year_tick.format(year=y) for y in range(1, n_years + 1)]
+    components = [c for c in cf.columns if c not in ("total", "cumulative")]
+    values = cf[components].to_numpy()
+    per_year = np.zeros((n_years, len(components)))
+    np.add.at(per_year, years - 1, values)
+    money = _money("y", cur)
+    data: list[dict[str, Any]] = []
+    for j, column in enumerate(components):
+        if not np.any(values[:, j]):
+            continue
+        name = labels.component(column)
+        data.append(
+            {
+                "type": "bar",
+                "name": name,
+                "x": ticks,
+                "y": per_year[:, j].tolist(),
+                "marker": {"color": COMPONENT_COLORS.get(column, "#999999")},
+                "hovertemplate": f"{money}<extra>{name}</extra>",
+            }
+        )
+    data.append(
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "name": labels.net_total,
+            "x": ticks,
+            "y": per_year.sum(axis=1).tolist(),
+            "marker": {
+                "symbol": "line-ew",
+                "size": 28,
+                "line": {"width": 3, "color": "#000000"},
+            },
+            "hovertemplate": f"{money}<extra>{labels.net_total}</extra>",
+        }
+    )
+    layout = _layout(
+        labels.breakdown_title,
+        separators,
+        barmode="relative",
+        xaxis=_axis(labels.year, type="category"),
+        yaxis=_axis(labels.cost.format(currency=cur), tickformat=",.0f"),
+        hovermode="x unified",
+    )
+    return _figure(data, layout)
+
+
+# --- 3. total cost against utilization ----------------------------------------------
+
+
+def utilization_chart(
+    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+) -> go.Figure:
+    """Total cost over the horizon at 0-100 % utilization; break-even points marked.
+
+    The curves come from one vectorized :func:`tco.engine.sweep` call over 101
+    utilizations plus each break-even point. Traces: on-prem line, one line per
+    cloud option, then one marker trace (named ``labels.break_even``) per
+    option whose break-even utilization lies within 0-100 %, at x = that
+    utilization and y = the on-prem total there. x is a fraction (0-1)
+    shown as a percentage.
+    """
+    cur = result.currency
+    grid = np.linspace(0.0, 1.0, UTILIZATION_POINTS)
+    crossings = [
+        (k, float(o.break_even_utilization))
+        for k, o in enumerate(result.cloud_options)
+        if o.break_even_utilization is not None and 0.0 <= o.break_even_utilization <= 1.0
+    ]
+    points = np.concatenate([grid, [u for _, u in crossings]])
+    swept = sweep(result.cost_model, {"utilization": points})
+    n = UTILIZATION_POINTS
+    x = grid.tolist()
+    money = _money("y", cur)
+    pct_hover = "%{x:.0%}"
+    data: list[dict[str, Any]] = [
+        {
+            "type": "scatter",
+            "mode": "lines",
+            "name": labels.onprem,
+            "legendgroup": "onprem",
+            "x": x,
+            "y": swept.onprem_total[:n].tolist(),
+            "line": {"color": ONPREM_COLOR, "width": 3},
+            "hovertemplate": f"{money}<extra>{labels.onprem}</extra>",
+        }
+    ]
+    for k, option in enumerate(result.cloud_options):
+        color, dash = _cloud_style(k)
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "name": option.name,
+                "legendgroup": f"cloud{k}",
+                "x": x,
+                "y": swept.cloud_total[k, :n].tolist(),
+                "line": {"color": color, "width": 2, "dash": dash},
+                "hovertemplate": f"{money}<extra>{option.name}</extra>",
+            }
+        )
+    annotations: list[dict[str, Any]] = []
+    for i, (k, u) in enumerate(crossings):
+        color, _ = _cloud_style(k)
+        y = float(swept.onprem_total[n + i])
+        name = result.cloud_options[k].name
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "name": labels.break_even,
+                "legendgroup": f"cloud{k}",
+                "showlegend": False,
+                "x": [u],
+                "y": [y],
+                "marker": {
+                    "symbol": "circle",
+                    "size": 12,
+                    "color": color,
+                    "line": {"color": "#000000", "width": 1},
+                },
+                "hovertemplate": (
+                    f"{labels.break_even}: {pct_hover}<br>{money}<extra>{name}</extra>"
+                ),
+            }
+        )
+        annotations.append(
+            {
+                "x": u,
+                "y": y,
+                "text": labels.break_even_annotation.format(percent=round(u * 100)),
+                "showarrow": True,
+                "arrowhead": 2,
+                "arrowcolor": color,
+                "ax": -30 - 8 * i,
+                "ay": -40 - 24 * i,
+                "font": {"size": 11, "color": color},
+                "bgcolor": "rgba(255,255,255,0.8)",
+            }
+        )
+    planned = float(np.asarray(result.cost_model.utilization, dtype=np.float64).reshape(()))
+    shapes = [
+        {
+            "type": "line",
+            "xref": "x",
+            "yref": "paper",
+            "x0": planned,
+            "x1": planned,
+            "y0": 0,
+            "y1": 1,
+            "line": {"color": "#666666", "width": 1, "dash": "dot"},
+        }
+    ]
+    annotations.append(
+        {
+            "x": planned,
+            "y": 1,
+            "xref": "x",
+            "yref": "paper",
+            "text": labels.current_utilization,
+            "showarrow": False,
+            "xanchor": "right" if planned > 0.5 else "left",
+            "yanchor": "top",
+            "font": {"size": 10, "color": "#666666"},
+        }
+    )
+    layout = _layout(
+        labels.utilization_title,
+        separators,
+        xaxis=_axis(labels.utilization, tickformat=".0%", range=[-0.01, 1.03], dtick=0.1),
+        yaxis=_axis(labels.total_cost.format(currency=cur), tickformat=",.0f", rangemode="tozero"),
+        hovermode="x unified",
+        annotations=annotations,
+        shapes=shapes,
+    )
+    return _figure(data, layout)
+
+
+# --- 4. tornado ---------------------------------------------------------------------
+
+
+def tornado_chart(
+    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+) -> go.Figure:
+    """Sensitivity tornado: NPV saving with each input at its low and high value.
+
+    Two bar traces (low, high), horizontal, starting at the base value; the
+    category order is largest swing first, drawn at the top.
+    """
+    _check_separators(separators)
+    cur = result.currency
+    t = result.tornado
+    bars = sorted(t.bars, key=lambda b: b.swing, reverse=True)
+    names = dict(labels.input_names)
+    categories = [names.get(b.input_name, b.label) for b in bars]
+    base = t.base_value
+    pct = result.scenario.finance.tornado_pct * 100
+    pct_text = f"{pct:.0f}" if math.isclose(pct, round(pct)) else f"{pct:.1f}"
+    money = _money("customdata[0]", cur)
+    data: list[dict[str, Any]] = []
+    for name, color, values, inputs in (
+        (
+            labels.tornado_low.format(pct=pct_text),
+            LOW_COLOR,
+            [b.low_value for b in bars],
+            [b.low_input for b in bars],
+        ),
+        (
+            labels.tornado_high.format(pct=pct_text),
+            HIGH_COLOR,
+            [b.high_value for b in bars],
+            [b.high_input for b in bars],
+        ),
+    ):
+        data.append(
+            {
+                "type": "bar",
+                "orientation": "h",
+                "name": name,
+                "y": categories,
+                "x": [v - base for v in values],
+                "base": base,
+                "customdata": [[v, i] for v, i in zip(values, inputs, strict=True)],
+                "marker": {"color": color},
+                "hovertemplate": (
+                    f"%{{y}}<br>{labels.input_value}: %{{customdata[1]:,.4~g}}<br>"
+                    f"{money}<extra>{name}</extra>"
+                ),
+            }
+        )
+    layout = _layout(
+        labels.tornado_title.format(option=t.reference_option),
+        separators,
+        barmode="overlay",
+        xaxis=_axis(labels.tornado_axis.format(currency=cur), tickformat=",.0f"),
+        yaxis=_axis(
+            "",
+            type="category",
+            categoryorder="array",
+            categoryarray=categories,
+            autorange="reversed",
+        ),
+        shapes=[
+            {
+                "type": "line",
+                "xref": "x",
+                "yref": "paper",
+                "x0": base,
+                "x1": base,
+                "y0": 0,
+                "y1": 1,
+                "line": {"color": "#000000", "width": 1},
+            }
+        ],
+        annotations=[
+            {
+                "x": base,
+                "y": 1,
+                "xref": "x",
+                "yref": "paper",
+                "yanchor": "bottom",
+                "text": f"{labels.base}: {_format_amount(base, separators)} {cur}",
+                "showarrow": False,
+                "font": {"size": 10},
+            }
+        ],
+        bargap=0.25,
+    )
+    return _figure(data, layout)
+
+
+def _format_amount(value: float, separators: str) -> str:
+    """Whole amount with the thousands mark of ``separators`` (for static text)."""
+    return f"{value:,.0f}".replace(",", separators[1])
+
+
+# --- bundles ------------------------------------------------------------------------
+
+
+def all_charts(
+    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+) -> dict[str, go.Figure]:
+    """The four figures of a result, keyed ``cumulative``, ``breakdown``, ``utilization``,
+    ``tornado``."""
+    _check_separators(separators)
+    return {
+        "cumulative": cumulative_cost_chart(result, labels, separators),
+        "breakdown": onprem_breakdown_chart(result, labels, separators),
+        "utilization": utilization_chart(result, labels, separators),
+        "tornado": tornado_chart(result, labels, separators),
+    }
+
+
+def figure_payload(fig: go.Figure) -> dict[str, Any]:
+    """``{"data": [...], "layout": {...}}``, JSON-safe, for ``Plotly.newPlot``."""
+    payload: dict[str, Any] = json.loads(fig.to_json())
+    return {"data": payload["data"], "layout": payload["layout"]}

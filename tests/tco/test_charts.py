@@ -1,0 +1,396 @@
+"""Charts: real engine results in, Plotly figures with the right numbers out."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from tco.charts import (
+    ChartLabels,
+    all_charts,
+    cumulative_cost_chart,
+    figure_payload,
+    onprem_breakdown_chart,
+    tornado_chart,
+    utilization_chart,
+)
+from tco.engine import (
+    CloudOfferingSpec,
+    CloudTerm,
+    FinanceInputs,
+    FxRates,
+    GpuSpec,
+    LeaseTerms,
+    Money,
+    Scenario,
+    ScenarioResult,
+    ServerSpec,
+    SiteSpec,
+    Workload,
+    WorkloadKind,
+    evaluate,
+)
+
+H100 = GpuSpec(
+    name="H100 SXM5",
+    memory_gb=80.0,
+    memory_bandwidth_tbps=3.35,
+    bf16_tflops=989.0,
+    fp8_tflops=1979.0,
+    fp4_tflops=None,
+    tdp_w=700.0,
+)
+SERVER = ServerSpec(
+    name="HGX H100 8-GPU",
+    gpu=H100,
+    gpus_per_server=8,
+    rack_units=8,
+    max_power_kw=10.2,
+    idle_power_kw=3.0,
+    liquid_cooled=False,
+    price=Money(300_000.0, "USD"),
+)
+SITE = SiteSpec(
+    electricity_price_per_kwh=0.18,
+    pue=1.3,
+    colocation_per_kw_month=150.0,
+    rack_power_limit_kw=40.0,
+    currency="EUR",
+    name="NL colocation",
+)
+CLOUDS = (
+    CloudOfferingSpec("AWS", "p5.48xlarge", CloudTerm.ON_DEMAND, 8, 55.04),
+    CloudOfferingSpec("GCP", "a3-highgpu-8g", CloudTerm.COMMITTED_3Y, 8, 38.86),
+    CloudOfferingSpec("CoreWeave", "8x H100", CloudTerm.ON_DEMAND, 8, 49.24),
+)
+WORKLOAD = Workload(
+    kind=WorkloadKind.PRETRAIN, params_billion=7.0, tokens_billion=1000.0, deadline_days=30.0
+)
+FINANCE = FinanceInputs(
+    horizon_months=60,
+    discount_rate=0.08,
+    utilization=0.70,
+    reporting_currency="USD",
+    fx=FxRates(usd_per_eur=1.08),
+)
+
+DUTCH = ChartLabels(
+    cumulative_title="Cumulatieve kosten",
+    breakdown_title="On-prem kosten per jaar",
+    utilization_title="Totale kosten naar benutting",
+    tornado_title="Gevoeligheid t.o.v. {option}",
+    month="Maand",
+    year="Jaar",
+    year_tick="Jaar {year}",
+    cost="Kosten ({currency})",
+    cumulative_cost="Cumulatieve kosten ({currency})",
+    total_cost="Totale kosten ({currency})",
+    utilization="Benutting",
+    onprem="Eigen servers",
+    break_even="Omslagpunt",
+    crossover="Kruispunt",
+    crossover_annotation="Maand {month}",
+    purchase="Aankoop",
+    energy="Energie",
+    tornado_low="Invoer −{pct} %",
+    tornado_high="Invoer +{pct} %",
+    input_names=(("pue", "PUE (NL)"), ("utilization", "Benutting")),
+)
+
+
+def make_scenario(**finance: Any) -> Scenario:
+    return Scenario(
+        workload=WORKLOAD,
+        server=SERVER,
+        site=SITE,
+        cloud_offerings=CLOUDS,
+        finance=dataclasses.replace(FINANCE, **finance),
+        servers=6,
+        name="7B pre-training on 6 H100 servers",
+    )
+
+
+@pytest.fixture(scope="module")
+def result() -> ScenarioResult:
+    return evaluate(make_scenario())
+
+
+@pytest.fixture(scope="module")
+def figures(result: ScenarioResult) -> dict[str, go.Figure]:
+    return all_charts(result, ChartLabels(), ".,")
+
+
+def traces(fig: go.Figure, name: str) -> list[Any]:
+    return [t for t in fig.data if t.name == name]
+
+
+# --- bundle and layout ----------------------------------------------------------------
+
+
+def test_all_charts_returns_the_four_figures(figures: dict[str, go.Figure]) -> None:
+    assert list(figures) == ["cumulative", "breakdown", "utilization", "tornado"]
+    for fig in figures.values():
+        assert isinstance(fig, go.Figure)
+        layout = fig.layout
+        assert layout.autosize is True
+        assert layout.legend.orientation == "h"
+        assert layout.legend.y < 0  # below the plot: works on narrow screens
+        assert layout.margin.l <= 20 and layout.margin.r <= 20
+        assert layout.separators == ".,"
+        assert layout.title.text
+
+
+def test_titles_and_hover_show_the_currency(figures: dict[str, go.Figure]) -> None:
+    assert figures["cumulative"].layout.title.text == "Cumulative cost over time"
+    assert figures["cumulative"].layout.yaxis.title.text == "Cumulative cost (USD)"
+    assert figures["breakdown"].layout.yaxis.title.text == "Cost (USD)"
+    assert figures["utilization"].layout.yaxis.title.text == "Total cost (USD)"
+    assert figures["tornado"].layout.xaxis.title.text == "NPV saving of buying (USD)"
+    for fig in figures.values():
+        for trace in fig.data:
+            assert " USD" in trace.hovertemplate, trace.name
+
+
+# --- cumulative cost ------------------------------------------------------------------
+
+
+def test_cumulative_has_one_line_per_option_ending_at_its_total(
+    result: ScenarioResult, figures: dict[str, go.Figure]
+) -> None:
+    fig = figures["cumulative"]
+    lines = [t for t in fig.data if t.mode == "lines"]
+    assert [t.name for t in lines] == ["On-prem", *(o.name for o in result.cloud_options)]
+    assert len(lines) == 1 + len(CLOUDS)
+    totals = [result.onprem.total_cost, *(o.total_cost for o in result.cloud_options)]
+    for line, total in zip(lines, totals, strict=True):
+        assert list(line.x) == list(range(FINANCE.horizon_months + 1))
+        assert line.y[-1] == pytest.approx(total, rel=1e-12)
+    # On-prem starts with the purchase; cloud bills start at zero in month 0.
+    assert lines[0].y[0] == pytest.approx(result.onprem.cashflow["total"].iloc[0])
+    assert all(line.y[0] == 0 for line in lines[1:])
+
+
+def test_crossover_markers_sit_at_the_payback_month(
+    result: ScenarioResult, figures: dict[str, go.Figure]
+) -> None:
+    fig = figures["cumulative"]
+    markers = traces(fig, "Crossover")
+    with_payback = [o for o in result.cloud_options if o.payback_month is not None]
+    assert with_payback, "the reference scenario pays back against every cloud"
+    assert len(markers) == len(with_payback)
+    on_cum = result.onprem.cashflow["cumulative"]
+    cloud_lines = {t.name: t for t in fig.data if t.mode == "lines"}
+    for marker, option in zip(markers, with_payback, strict=True):
+        month = option.payback_month
+        assert month is not None
+        assert list(marker.x) == [month]
+        assert marker.y[0] == pytest.approx(on_cum.iloc[month])
+        # At the crossover on-prem has spent no more than the cloud; a month earlier, more.
+        cloud_y = cloud_lines[option.name].y
+        assert marker.y[0] <= cloud_y[month]
+        assert on_cum.iloc[month - 1] > cloud_y[month - 1]
+        assert marker.showlegend is False
+        assert option.name in marker.hovertemplate
+    texts = [a.text for a in fig.layout.annotations]
+    assert texts == [f"Month {o.payback_month}" for o in with_payback]
+    assert [a.x for a in fig.layout.annotations] == [o.payback_month for o in with_payback]
+
+
+def test_no_crossover_marker_when_on_prem_never_pays_back() -> None:
+    # Hardly used servers never catch up with pay-per-hour clouds.
+    result = evaluate(make_scenario(utilization=0.05))
+    on_demand = [o for o in result.cloud_options if o.payback_month is None]
+    assert on_demand
+    fig = cumulative_cost_chart(result, ChartLabels(), ".,")
+    expected = sum(o.payback_month is not None for o in result.cloud_options)
+    assert len(traces(fig, "Crossover")) == expected
+    assert len(fig.layout.annotations) == expected
+
+
+# --- on-prem breakdown ----------------------------------------------------------------
+
+
+def yearly_totals(result: ScenarioResult) -> np.ndarray:
+    cf = result.onprem.cashflow
+    years = np.maximum(1, np.ceil(cf.index.to_numpy() / 12)).astype(int)
+    return cf["total"].groupby(years).sum().to_numpy()
+
+
+def test_breakdown_stacks_sum_to_the_yearly_cash_flow(
+    result: ScenarioResult, figures: dict[str, go.Figure]
+) -> None:
+    fig = figures["breakdown"]
+    bars = [t for t in fig.data if t.type == "bar"]
+    assert fig.layout.barmode == "relative"
+    assert [t.name for t in bars] == [
+        "Purchase",
+        "Energy",
+        "Colocation",
+        "Support",
+        "Staff",
+        "Insurance",
+        "Residual value",
+    ]  # lease and software are zero here, so they are left out
+    ticks = [f"Year {y}" for y in range(1, 6)]
+    for bar in bars:
+        assert list(bar.x) == ticks
+    stacked = np.sum([bar.y for bar in bars], axis=0)
+    expected = yearly_totals(result)
+    np.testing.assert_allclose(stacked, expected, rtol=1e-12)
+    assert stacked.sum() == pytest.approx(result.onprem.total_cost)
+    (net,) = traces(fig, "Net total")
+    np.testing.assert_allclose(net.y, expected, rtol=1e-12)
+    purchase = traces(fig, "Purchase")[0]
+    assert purchase.y[0] == pytest.approx(result.onprem.cashflow["hardware"].iloc[0])
+    assert list(purchase.y[1:]) == [0, 0, 0, 0]
+    residual = traces(fig, "Residual value")[0]
+    assert residual.y[-1] < 0 and list(residual.y[:-1]) == [0, 0, 0, 0]
+
+
+def test_breakdown_of_a_leased_partial_year_horizon() -> None:
+    result = evaluate(make_scenario(horizon_months=30, lease=LeaseTerms(0.07, 36)))
+    fig = onprem_breakdown_chart(result, ChartLabels(), ".,")
+    names = [t.name for t in fig.data if t.type == "bar"]
+    assert "Lease" in names and "Purchase" not in names
+    bars = [t for t in fig.data if t.type == "bar"]
+    assert list(bars[0].x) == ["Year 1", "Year 2", "Year 3"]
+    np.testing.assert_allclose(
+        np.sum([b.y for b in bars], axis=0), yearly_totals(result), rtol=1e-12
+    )
+
+
+# --- utilization ----------------------------------------------------------------------
+
+
+def test_utilization_curves_match_the_scenario_totals(
+    result: ScenarioResult, figures: dict[str, go.Figure]
+) -> None:
+    fig = figures["utilization"]
+    lines = [t for t in fig.data if t.mode == "lines"]
+    assert [t.name for t in lines] == ["On-prem", *(o.name for o in result.cloud_options)]
+    for line in lines:
+        assert len(line.x) == 101
+        assert line.x[0] == 0 and line.x[-1] == 1
+    # The planned utilization (70 %) is grid point 70: the curves pass through the totals.
+    assert lines[0].x[70] == pytest.approx(0.70)
+    totals = [result.onprem.total_cost, *(o.total_cost for o in result.cloud_options)]
+    for line, total in zip(lines, totals, strict=True):
+        assert line.y[70] == pytest.approx(total, rel=1e-9)
+    # A committed cloud bills every hour whatever the use: a flat line.
+    gcp = lines[2]
+    assert max(gcp.y) == pytest.approx(min(gcp.y))
+    assert fig.layout.xaxis.tickformat == ".0%"
+    assert fig.layout.shapes[0].x0 == pytest.approx(0.70)
+
+
+def test_break_even_markers_sit_where_the_lines_cross(
+    result: ScenarioResult, figures: dict[str, go.Figure]
+) -> None:
+    fig = figures["utilization"]
+    markers = traces(fig, "Break-even")
+    in_range = [
+        o
+        for o in result.cloud_options
+        if o.break_even_utilization is not None and 0 <= o.break_even_utilization <= 1
+    ]
+    # AWS and CoreWeave on demand cross; GCP committed never does below 100 %.
+    assert [o.name for o in in_range] == [CLOUDS[0].name, CLOUDS[2].name]
+    assert len(markers) == len(in_range)
+    for marker, option in zip(markers, in_range, strict=True):
+        u = option.break_even_utilization
+        assert u is not None
+        assert marker.x[0] == u
+        # Independently: re-run the whole engine at that utilization.
+        at_u = evaluate(make_scenario(utilization=u))
+        assert marker.y[0] == pytest.approx(at_u.onprem.total_cost, rel=1e-4)
+        cloud_at_u = next(o for o in at_u.cloud_options if o.name == option.name)
+        assert marker.y[0] == pytest.approx(cloud_at_u.total_cost, rel=1e-4)
+        assert option.name in marker.hovertemplate
+    labelled = [a.text for a in fig.layout.annotations if a.showarrow]
+    assert labelled == [
+        f"Break-even {round((o.break_even_utilization or 0) * 100)} %" for o in in_range
+    ]
+
+
+# --- tornado --------------------------------------------------------------------------
+
+
+def test_tornado_bars_are_ordered_by_swing_from_the_base(
+    result: ScenarioResult, figures: dict[str, go.Figure]
+) -> None:
+    fig = figures["tornado"]
+    t = result.tornado
+    low, high = fig.data
+    assert (low.name, high.name) == ("Input −20 %", "Input +20 %")
+    assert low.orientation == high.orientation == "h"
+    by_swing = sorted(t.bars, key=lambda b: b.swing, reverse=True)
+    assert list(low.y) == [b.label for b in by_swing]
+    assert list(fig.layout.yaxis.categoryarray) == [b.label for b in by_swing]
+    assert fig.layout.yaxis.autorange == "reversed"  # largest swing on top
+    swings = [abs(h - lo) for lo, h in zip(low.x, high.x, strict=True)]
+    assert swings == sorted(swings, reverse=True)
+    assert low.base == high.base == pytest.approx(t.base_value)
+    for b, dx_low, dx_high in zip(by_swing, low.x, high.x, strict=True):
+        assert t.base_value + dx_low == pytest.approx(b.low_value)
+        assert t.base_value + dx_high == pytest.approx(b.high_value)
+    assert t.reference_option in fig.layout.title.text
+    assert fig.layout.shapes[0].x0 == pytest.approx(t.base_value)
+
+
+# --- labels, separators, payload ------------------------------------------------------
+
+
+def test_translated_labels_and_dutch_separators(result: ScenarioResult) -> None:
+    figs = all_charts(result, DUTCH, ",.")
+    assert all(f.layout.separators == ",." for f in figs.values())
+    assert figs["cumulative"].layout.title.text == "Cumulatieve kosten"
+    assert figs["cumulative"].layout.xaxis.title.text == "Maand"
+    assert figs["cumulative"].data[0].name == "Eigen servers"
+    assert len(traces(figs["cumulative"], "Kruispunt")) == 3
+    assert figs["cumulative"].layout.annotations[0].text.startswith("Maand ")
+    assert figs["breakdown"].data[0].name == "Aankoop"
+    assert figs["breakdown"].data[0].x[0] == "Jaar 1"
+    assert figs["utilization"].layout.xaxis.title.text == "Benutting"
+    assert len(traces(figs["utilization"], "Omslagpunt")) == 2
+    tornado = figs["tornado"]
+    assert tornado.data[0].name == "Invoer −20 %"
+    assert "Benutting" in tornado.data[0].y and "PUE (NL)" in tornado.data[0].y
+    assert "Electricity price" in tornado.data[0].y  # untranslated names keep the engine's
+    # Static text formatted in Python follows the thousands mark too.
+    base_text = tornado.layout.annotations[0].text
+    assert "." in base_text and "," not in base_text
+
+
+@pytest.mark.parametrize("bad", ["", ".", "..", "., "])
+def test_invalid_separators_are_rejected(result: ScenarioResult, bad: str) -> None:
+    with pytest.raises(ValueError, match="separators"):
+        tornado_chart(result, ChartLabels(), bad)
+
+
+def test_payload_is_json_for_plotly_new_plot(figures: dict[str, go.Figure]) -> None:
+    for name, fig in figures.items():
+        payload = figure_payload(fig)
+        assert set(payload) == {"data", "layout"}
+        text = json.dumps(payload, allow_nan=False)
+        again = json.loads(text)
+        assert len(again["data"]) == len(fig.data), name
+        assert again["layout"]["separators"] == ".,"
+    cumulative = figure_payload(figures["cumulative"])
+    assert cumulative["data"][0]["name"] == "On-prem"
+    assert isinstance(cumulative["data"][0]["y"], list)  # plain arrays, not base64 blobs
+    assert not math.isnan(cumulative["data"][0]["y"][-1])
+
+
+def test_defaults_are_english_labels_and_english_separators(result: ScenarioResult) -> None:
+    fig = utilization_chart(result)
+    assert fig.layout.separators == ".,"
+    assert fig.data[0].name == "On-prem"
+    # Pay-per-hour clouds cost nothing at 0 % utilization; owned servers still cost money.
+    assert fig.data[1].y[0] == 0
+    assert fig.data[0].y[0] > 0
