@@ -10,6 +10,7 @@ The format is documented in docs/scenario.md. Every problem is reported as a
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from dataclasses import dataclass
@@ -142,13 +143,18 @@ def _convert(path: str, value: Any, annotation: Any) -> Any:
     raise ScenarioError(path, "cannot be set in a scenario file")
 
 
+@functools.cache
+def _type_hints(cls: type[Any]) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
 def build_dataclass(
     path: str, cls: type[Any], data: Any, defaults: dict[str, Any] | None = None
 ) -> Any:
     """Build `cls` from `data`, refusing unknown keys and wrong types, naming the field."""
     if not isinstance(data, dict):
         raise ScenarioError(path, f"expected an object, got {data!r}")
-    hints = typing.get_type_hints(cls)
+    hints = _type_hints(cls)
     fields = {f.name for f in dataclasses.fields(cls) if f.init}
     unknown = sorted(set(data) - fields)
     if unknown:

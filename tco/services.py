@@ -15,8 +15,11 @@ from tco.engine import (
     DoesNotFit,
     EngineError,
     ScenarioResult,
+    build_cost_model,
     evaluate,
+    onprem_totals,
     result_to_dict,
+    size_workload,
 )
 from tco.forms import CalculatorForm
 from tco.scenario_io import Assumption, BuiltScenario, ScenarioError, build_scenario
@@ -73,27 +76,25 @@ class CalculatorOutcome:
 
 
 def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
-    """Evaluate a valid calculator form: the chosen server, or every catalog server on "auto"."""
+    """Evaluate a valid calculator form: the chosen server, or every catalog server on "auto".
+
+    On "auto" each candidate is only sized and costed in closed form (no monthly tables,
+    cloud comparison or tornado); the full evaluation runs once, for the cheapest.
+    """
     chosen = form.cleaned_data["server"]
     keys = list(form.catalog.servers) if chosen == "auto" else [chosen]
     candidates: list[Candidate] = []
-    best: tuple[float, BuiltScenario, ScenarioResult] | None = None
+    best: tuple[float, BuiltScenario] | None = None
     for key in keys:
         server = form.catalog.servers[key]
         document = form.to_document(key)
         if not document["cloud_offerings"]:
-            candidates.append(
-                Candidate(
-                    server,
-                    None,
-                    _("No cloud prices for %(gpu)s with the chosen providers and terms.")
-                    % {"gpu": server.gpu.name},
-                )
-            )
+            reason = _("No cloud prices for %(gpu)s with the chosen providers and terms.")
+            candidates.append(Candidate(server, None, reason % {"gpu": server.gpu.name}))
             continue
         try:
             built = build_scenario(document, form.catalog)
-            result = evaluate(built.scenario)
+            total = onprem_total(built)
         except ScenarioError as exc:
             return _field_problem(exc.field, exc.message)
         except (DoesNotFit, DeadlineInfeasible) as exc:
@@ -101,18 +102,29 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
             continue
         except EngineError as exc:
             return CalculatorOutcome(problem=str(exc))
-        total = result.onprem.total_cost
         candidates.append(Candidate(server, total, ""))
         if best is None or total < best[0]:
-            best = (total, built, result)
+            best = (total, built)
     if best is None:
         reasons = " ".join(dict.fromkeys(c.reason for c in candidates if c.reason))
         return CalculatorOutcome(
             problem=_("No server in the catalog can run this workload: ") + reasons
         )
-    _total, built, result = best
+    built = best[1]
+    try:
+        result = evaluate(built.scenario)
+    except EngineError as exc:
+        return CalculatorOutcome(problem=str(exc))
     candidates.sort(key=lambda c: (c.onprem_total is None, c.onprem_total or 0.0))
     return CalculatorOutcome(analysis=Analysis(built, result, result_to_dict(result), candidates))
+
+
+def onprem_total(built: BuiltScenario) -> float:
+    """On-prem total over the horizon for the fleet the workload needs (closed form)."""
+    scenario = built.scenario
+    sizing = size_workload(scenario.workload, scenario.server, scenario.servers)
+    model = build_cost_model(scenario, sizing.servers_required)
+    return float(onprem_totals(model).total)
 
 
 def _field_problem(path: str, message: str) -> CalculatorOutcome:

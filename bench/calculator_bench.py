@@ -1,0 +1,419 @@
+"""Latency of the calculator's result page, served by gunicorn, beside a trivial Django view.
+
+Issue target: the result page for a preset (``/calculator/?preset=pretrain-7b``), served by
+gunicorn with 2 workers under 16 concurrent clients, has a p95 latency under 150 ms and at
+least 30 % of the throughput of a trivial Django view (``/ping``) on the same server.
+
+The script is self-contained and leaves nothing behind: it creates a temporary directory
+with a SQLite database, migrates it, loads the seed catalog, starts gunicorn on a free
+loopback port, drives both URLs with 16 client threads on keep-alive-capable
+``http.client`` connections (bounded by a request count and a time limit per endpoint),
+prints the figures beside their targets, then stops gunicorn and removes the directory.
+
+It is a report, not a test: it exits 0 when a target is missed and non-zero only when the
+benchmark could not run (setup failed, a response was not 200 or not the expected page).
+
+Options (environment): ``BENCH_CALC_REQUESTS`` (per endpoint, default 400),
+``BENCH_CALC_SECONDS`` (time limit per endpoint, default 10), ``BENCH_CALC_PRESET``
+(default ``pretrain-7b``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import math
+import os
+import secrets
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+HOST = "127.0.0.1"
+WORKERS = 2
+CLIENTS = 16
+WARMUP_REQUESTS = 32
+MEASURED_REQUESTS = int(os.environ.get("BENCH_CALC_REQUESTS", "400"))
+TIME_LIMIT_S = float(os.environ.get("BENCH_CALC_SECONDS", "10"))
+PRESET = os.environ.get("BENCH_CALC_PRESET", "pretrain-7b")
+
+CALCULATOR_PATH = f"/calculator/?preset={PRESET}"
+PING_PATH = "/ping"
+RESULT_MARKER = b"Recommendation"
+
+TARGET_P95_MS = 150.0
+TARGET_THROUGHPUT_RATIO = 0.30
+
+# Production settings store static files with whitenoise's CompressedManifestStaticFilesStorage,
+# which needs `collectstatic` into STATIC_ROOT; STATIC_ROOT is fixed at <project>/staticfiles
+# (not overridable from the environment), and writing there would leave files behind. So the
+# server runs the local settings with DEBUG=false: same middleware, apps and templates, plain
+# static storage.
+SETTINGS_MODULE = "config.settings.local"
+SETTINGS_NOTE = (
+    "config.settings.local with DEBUG=false (config.settings.production needs collectstatic "
+    "into a STATIC_ROOT that the environment cannot redirect)"
+)
+
+
+class BenchError(RuntimeError):
+    """The benchmark could not run (as opposed to: it ran and missed a target)."""
+
+
+# ---------------------------------------------------------------------------- statistics
+
+
+def percentile(values: Sequence[float], pct: float) -> float:
+    """The pct-th percentile (0-100) with linear interpolation between closest ranks."""
+    if not values:
+        raise ValueError("percentile of no values")
+    ordered = sorted(values)
+    rank = (len(ordered) - 1) * pct / 100.0
+    low = math.floor(rank)
+    high = math.ceil(rank)
+    if low == high:
+        return ordered[low]
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+@dataclass(frozen=True)
+class Measurement:
+    label: str
+    latencies_s: tuple[float, ...]
+    elapsed_s: float
+
+    @property
+    def count(self) -> int:
+        return len(self.latencies_s)
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.latencies_s) * 1000.0
+
+    @property
+    def p95_ms(self) -> float:
+        return percentile(self.latencies_s, 95) * 1000.0
+
+    @property
+    def throughput(self) -> float:
+        return self.count / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+
+# ---------------------------------------------------------------------------- load generator
+
+Check = Callable[[int, bytes], str | None]
+
+
+def check_ok_text(expected: bytes) -> Check:
+    def check(status: int, body: bytes) -> str | None:
+        if status != 200:
+            return f"HTTP {status}"
+        if body.strip() != expected:
+            return f"body {body[:80]!r}, expected {expected!r}"
+        return None
+
+    return check
+
+
+def check_page(marker: bytes) -> Check:
+    def check(status: int, body: bytes) -> str | None:
+        if status != 200:
+            return f"HTTP {status}"
+        if marker not in body:
+            return f"{marker.decode()!r} not in the {len(body)}-byte page"
+        return None
+
+    return check
+
+
+def run_load(
+    port: int,
+    path: str,
+    check: Check,
+    *,
+    clients: int,
+    max_requests: int,
+    time_limit_s: float,
+    label: str = "",
+    host: str = HOST,
+) -> Measurement:
+    """Send GET `path` from `clients` threads until `max_requests` or `time_limit_s`.
+
+    Each thread keeps one ``http.client`` connection (re-opened by http.client when the
+    server closes it, as gunicorn's sync workers do after every response). Latency is
+    measured from sending the request to having read the whole body.
+    """
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        raise BenchError("this benchmark only talks to the loopback interface")
+    lock = threading.Lock()
+    issued = 0
+    latencies: list[float] = []
+    errors: list[str] = []
+    start_barrier = threading.Barrier(clients + 1)
+    deadline = 0.0
+
+    def take_ticket() -> bool:
+        nonlocal issued
+        with lock:
+            if errors or issued >= max_requests or time.perf_counter() >= deadline:
+                return False
+            issued += 1
+            return True
+
+    def client() -> None:
+        conn = http.client.HTTPConnection(host, port, timeout=60)
+        mine: list[float] = []
+        try:
+            start_barrier.wait()
+            while take_ticket():
+                t0 = time.perf_counter()
+                try:
+                    conn.request("GET", path, headers={"Accept-Language": "en"})
+                    response = conn.getresponse()
+                    body = response.read()
+                except (OSError, http.client.HTTPException) as exc:
+                    # One retry on a fresh connection: a keep-alive socket the server has
+                    # just closed is not a failed request.
+                    conn.close()
+                    try:
+                        conn.request("GET", path, headers={"Accept-Language": "en"})
+                        response = conn.getresponse()
+                        body = response.read()
+                    except (OSError, http.client.HTTPException) as exc2:
+                        with lock:
+                            errors.append(f"{exc.__class__.__name__} then {exc2!r}")
+                        return
+                elapsed = time.perf_counter() - t0
+                problem = check(response.status, body)
+                if problem is not None:
+                    with lock:
+                        errors.append(f"GET {path}: {problem}")
+                    return
+                mine.append(elapsed)
+        finally:
+            conn.close()
+            with lock:
+                latencies.extend(mine)
+
+    threads = [threading.Thread(target=client, daemon=True) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    deadline = time.perf_counter() + time_limit_s
+    t_start = time.perf_counter()
+    start_barrier.wait()
+    for thread in threads:
+        thread.join(time_limit_s + 120)
+    elapsed = time.perf_counter() - t_start
+    if any(thread.is_alive() for thread in threads):
+        raise BenchError(f"GET {path}: client threads did not finish")
+    if errors:
+        raise BenchError(f"{len(errors)} failed request(s); first: {errors[0]}")
+    if not latencies:
+        raise BenchError(f"GET {path}: no request completed")
+    return Measurement(label or path, tuple(latencies), elapsed)
+
+
+# ---------------------------------------------------------------------------- server setup
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def server_env(tmp: Path) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"REDIS_URL", "DATABASE_URL", "DJANGO_SETTINGS_MODULE", "STATIC_ROOT"}
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE=SETTINGS_MODULE,
+        DATABASE_URL=f"sqlite:///{tmp / 'bench.sqlite3'}",
+        SECRET_KEY=secrets.token_urlsafe(48),  # 64 characters
+        DEBUG="false",
+        ALLOWED_HOSTS=HOST,
+        SECURE_SSL_REDIRECT="false",
+        EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
+        LOG_LEVEL="WARNING",
+        PYTHONDONTWRITEBYTECODE="1",
+    )
+    return env
+
+
+def run_manage(args: list[str], env: dict[str, str]) -> None:
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if result.returncode != 0:
+        raise BenchError(
+            f"manage.py {' '.join(args)} failed ({result.returncode}):\n"
+            f"{result.stdout[-2000:]}{result.stderr[-2000:]}"
+        )
+
+
+def gunicorn_command(port: int) -> list[str]:
+    venv_gunicorn = Path(sys.executable).with_name("gunicorn")
+    launcher = (
+        [str(venv_gunicorn)] if venv_gunicorn.exists() else [sys.executable, "-m", "gunicorn"]
+    )
+    return [
+        *launcher,
+        "config.wsgi:application",
+        "--workers",
+        str(WORKERS),
+        "--bind",
+        f"{HOST}:{port}",
+        "--log-level",
+        "warning",
+    ]
+
+
+def wait_until_serving(proc: subprocess.Popen[bytes], port: int, log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            tail = log.read_text(errors="replace")[-3000:]
+            raise BenchError(f"gunicorn exited with {proc.returncode}:\n{tail}")
+        try:
+            conn = http.client.HTTPConnection(HOST, port, timeout=5)
+            conn.request("GET", PING_PATH)
+            response = conn.getresponse()
+            response.read()
+            conn.close()
+            if response.status == 200:
+                return
+            raise BenchError(f"GET {PING_PATH} answered {response.status} at startup")
+        except OSError:
+            time.sleep(0.2)
+    tail = log.read_text(errors="replace")[-3000:]
+    raise BenchError(f"gunicorn did not answer within 60 s:\n{tail}")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the gunicorn master we started (it stops its workers), then its process group."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+    # The master ran in its own session: clear any worker it left behind.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+# ---------------------------------------------------------------------------- report
+
+
+def report_line(m: Measurement, width: int) -> str:
+    return (
+        f"{m.label + ':':<{width}} median {m.median_ms:.1f} ms, p95 {m.p95_ms:.1f} ms, "
+        f"{m.throughput:.0f} req/s  ({m.count} requests in {m.elapsed_s:.1f} s)"
+    )
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def main() -> int:
+    tmp = Path(tempfile.mkdtemp(prefix="gputco-calcbench-"))
+    proc: subprocess.Popen[bytes] | None = None
+    log_file = None
+    try:
+        env = server_env(tmp)
+        run_manage(["migrate", "--noinput", "-v0"], env)
+        run_manage(["load_catalog"], env)
+
+        port = free_port()
+        log = tmp / "gunicorn.log"
+        log_file = log.open("wb")
+        proc = subprocess.Popen(
+            gunicorn_command(port),
+            cwd=ROOT,
+            env=env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        wait_until_serving(proc, port, log)
+
+        calc_check = check_page(RESULT_MARKER)
+        ping_check = check_ok_text(b"ok")
+        # Warm both workers' caches (imports, templates, catalog queries) before measuring.
+        for path, check in ((CALCULATOR_PATH, calc_check), (PING_PATH, ping_check)):
+            run_load(
+                port,
+                path,
+                check,
+                clients=CLIENTS,
+                max_requests=WARMUP_REQUESTS,
+                time_limit_s=TIME_LIMIT_S,
+            )
+
+        bounds = dict(clients=CLIENTS, max_requests=MEASURED_REQUESTS, time_limit_s=TIME_LIMIT_S)
+        calc = run_load(
+            port, CALCULATOR_PATH, calc_check, label=f"calculator result page ({PRESET})", **bounds
+        )
+        ping = run_load(port, PING_PATH, ping_check, label=f"trivial view ({PING_PATH})", **bounds)
+
+        cores = os.cpu_count() or 0
+        print(f"settings: {SETTINGS_NOTE}; SQLite in a temporary directory; no REDIS_URL")
+        print(
+            f"server: gunicorn, {WORKERS} sync workers, {HOST}:{port}; load: {CLIENTS} client "
+            f"threads (http.client; the sync workers close every connection, so each request "
+            f"includes a TCP connect); {WARMUP_REQUESTS} warm-up requests, then up to "
+            f"{MEASURED_REQUESTS} requests or {TIME_LIMIT_S:g} s per endpoint"
+        )
+        print(
+            f"note: the load generator runs on the same {cores}-core machine as the server, "
+            "so it takes CPU from the workers (most for the cheap /ping)"
+        )
+        width = max(len(calc.label), len(ping.label)) + 1
+        ok_p95 = calc.p95_ms < TARGET_P95_MS
+        target = f"[target p95 < {TARGET_P95_MS:.0f} ms: {verdict(ok_p95)}]"
+        print(f"{report_line(calc, width)}   {target}")
+        print(report_line(ping, width))
+        ratio = calc.throughput / ping.throughput if ping.throughput else 0.0
+        ok_ratio = ratio >= TARGET_THROUGHPUT_RATIO
+        print(
+            f"throughput ratio: {ratio * 100:.1f} % of the trivial view   "
+            f"[target >= {TARGET_THROUGHPUT_RATIO * 100:.0f} %: {verdict(ok_ratio)}]"
+        )
+        print(
+            f"latency ratio: median {calc.median_ms / ping.median_ms:.1f}x, "
+            f"p95 {calc.p95_ms / ping.p95_ms:.1f}x the trivial view's"
+        )
+        return 0
+    except (BenchError, subprocess.SubprocessError, OSError) as exc:
+        print(f"calculator benchmark could not run: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if proc is not None:
+            stop(proc)
+        if log_file is not None:
+            log_file.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
