@@ -1,0 +1,64 @@
+"""A cloud option as a month-by-month cash-flow table (single scenario)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from tco.engine.costmodel import CloudCostParams, CostModel, cloud_cost_per_month
+from tco.engine.inputs import CloudOfferingSpec
+from tco.engine.onprem import scalar
+from tco.engine.units import FxRates
+
+CLOUD_COLUMNS = ("compute", "storage_egress")
+
+
+def cloud_params(offering: CloudOfferingSpec, fx: FxRates, currency: str) -> CloudCostParams:
+    """Normalise an offering: per-instance price in the reporting currency.
+
+    A per-GPU price of €3.00 on a 1-GPU offering with $1.10/€ is $3.30 an hour.
+
+    >>> from tco.engine.inputs import CloudTerm, PriceBasis
+    >>> o = CloudOfferingSpec("Acme", "h100", CloudTerm.SPOT, 1, 3.0, "EUR",
+    ...     PriceBasis.GPU_HOUR, spot_interruption_overhead=0.2)
+    >>> p = cloud_params(o, FxRates(usd_per_eur=1.10), "USD")
+    >>> round(float(p.price_per_instance_hour), 2), p.usage_multiplier, p.committed
+    (3.3, 1.2, 0.0)
+    """
+    return CloudCostParams(
+        name=offering.name,
+        price_per_instance_hour=fx.convert(
+            offering.price_per_instance_hour, offering.currency, currency
+        ),
+        gpus_per_instance=float(offering.gpus_per_instance),
+        committed=1.0 if offering.term.is_committed else 0.0,
+        usage_multiplier=offering.usage_multiplier,
+        uplift_pct=offering.storage_egress_uplift_pct,
+    )
+
+
+def cloud_cashflow(model: CostModel, cloud: CloudCostParams) -> pd.DataFrame:
+    """Monthly cloud bill, months 0..H (month 0 is empty: nothing is bought upfront).
+
+    2 instances on demand at $10/h, 50 % utilization, 12 months:
+    2 × 730 × 0.5 × 10 = $7,300 a month, $87,600 in total.
+
+    >>> m = CostModel(servers=2, gpus_per_server=8, server_price=1.0, idle_power_kw=0.0,
+    ...     max_power_kw=1.0, pue=1.0, electricity_price_per_kwh=0.0,
+    ...     colocation_per_kw_month=0.0, utilization=0.5, horizon_months=12, discount_rate=0.0)
+    >>> df = cloud_cashflow(m, CloudCostParams("od", 10.0, 8, 0.0))
+    >>> df["compute"].iloc[1], df["cumulative"].iloc[-1]
+    (np.float64(7300.0), np.float64(87600.0))
+    """
+    compute, uplift = cloud_cost_per_month(model, cloud)
+    h = round(scalar(model.horizon_months, "horizon_months"))
+    block = np.zeros((h + 1, 4))
+    block[1:, 0] = scalar(compute, "compute")
+    block[1:, 1] = scalar(uplift, "storage_egress")
+    block[:, 2] = block[:, 0] + block[:, 1]
+    block[:, 3] = np.cumsum(block[:, 2])
+    return pd.DataFrame(
+        block,
+        columns=[*CLOUD_COLUMNS, "total", "cumulative"],
+        index=pd.RangeIndex(h + 1, name="month"),
+    )

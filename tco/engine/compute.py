@@ -1,0 +1,119 @@
+"""Training compute and time, scaling efficiency, inference throughput."""
+
+from __future__ import annotations
+
+import math
+
+from tco.engine.errors import InvalidInput
+from tco.engine.inputs import Interconnect, Recompute, WorkloadKind
+from tco.engine.units import HOURS_PER_DAY, SECONDS_PER_HOUR
+
+SCALING_ALPHA: dict[Interconnect, float] = {
+    Interconnect.NVLINK: 0.01,
+    Interconnect.INFINIBAND: 0.02,
+    Interconnect.ROCE: 0.04,
+    Interconnect.ETHERNET: 0.10,
+}
+"""Loss of efficiency per doubling of servers, by interconnect (planning values).
+
+At 2,048 servers (16,384 GPUs) InfiniBand gives 1/(1 + 0.02·11) = 0.82; the
+measured MFU of large runs already includes part of this, so alpha is small.
+"""
+
+
+def training_flops(params: float, tokens: float, kind: WorkloadKind, recompute: Recompute) -> float:
+    """Total training FLOPs: 6·N·D (forward 2ND + backward 4ND, Kaplan et al.).
+
+    Full activation recomputation repeats the forward pass: 8·N·D. LoRA and
+    QLoRA skip weight gradients of the frozen base, so backward is ~2ND: 4·N·D
+    (6·N·D with full recompute). 7 B params on 1 T tokens: 6 × 7e9 × 1e12 = 4.2e22.
+
+    >>> training_flops(7e9, 1e12, WorkloadKind.PRETRAIN, Recompute.SELECTIVE)
+    4.2e+22
+    >>> training_flops(7e9, 1e12, WorkloadKind.PRETRAIN, Recompute.FULL)
+    5.6e+22
+    >>> training_flops(7e9, 1e9, WorkloadKind.LORA, Recompute.NONE)
+    2.8e+19
+    """
+    if kind is WorkloadKind.INFERENCE:
+        raise InvalidInput("kind", "Inference has no training compute.")
+    per_token_param = 4.0 if kind in (WorkloadKind.LORA, WorkloadKind.QLORA) else 6.0
+    if recompute is Recompute.FULL:
+        per_token_param += 2.0
+    return per_token_param * params * tokens
+
+
+def scaling_efficiency(servers: float, interconnect: Interconnect) -> float:
+    """Fraction of linear speed-up kept across servers: 1 / (1 + α·log2(servers)).
+
+    One server (NVLink inside the node) is 1.0. With InfiniBand (α = 0.02),
+    16 servers: 1 / (1 + 0.02·4) = 0.9259.
+
+    >>> scaling_efficiency(1, Interconnect.ETHERNET)
+    1.0
+    >>> round(scaling_efficiency(16, Interconnect.INFINIBAND), 4)
+    0.9259
+    >>> round(scaling_efficiency(16, Interconnect.ETHERNET), 4)
+    0.7143
+    """
+    if servers < 1:
+        raise InvalidInput("servers", "At least one server is needed.")
+    return 1.0 / (1.0 + SCALING_ALPHA[interconnect] * math.log2(servers))
+
+
+def training_hours(
+    flops: float,
+    gpus: int,
+    peak_tflops: float,
+    mfu: float,
+    scaling: float = 1.0,
+    goodput: float = 0.9,
+) -> float:
+    """Wall-clock hours = FLOPs / (GPUs × peak × MFU × scaling × goodput).
+
+    4.2e22 FLOPs on 48 H100s (989 TFLOPS bf16), MFU 0.4, scaling 1, goodput 0.9:
+    4.2e22 / (48 × 989e12 × 0.4 × 0.9) / 3600 = 682.7 hours.
+
+    >>> round(training_hours(4.2e22, 48, 989.0, 0.4, 1.0, 0.9), 1)
+    682.7
+    """
+    rate = gpus * peak_tflops * 1e12 * mfu * scaling * goodput
+    if rate <= 0:
+        raise InvalidInput("gpus", "The effective compute rate must be greater than zero.")
+    return flops / rate / SECONDS_PER_HOUR
+
+
+def hours_to_days(hours: float) -> float:
+    """Hours to days (24 h each).
+
+    >>> hours_to_days(48.0)
+    2.0
+    """
+    return hours / HOURS_PER_DAY
+
+
+def decode_tokens_per_second(
+    gpus: int,
+    memory_bandwidth_tbps: float,
+    peak_tflops: float,
+    active_params: float,
+    bytes_per_param: float,
+    concurrent_sequences: int,
+    efficiency: float,
+) -> float:
+    """First-order decode throughput of one model replica spread over ``gpus``.
+
+    Each decode step streams the active weights once: steps/s ≤ BW / weight
+    bytes, tokens/s = steps/s × sequences; capped by compute at 2 × active
+    params FLOPs per token; then × serving efficiency. 8 B at bf16 on one H100
+    (3.35 TB/s, 989 TFLOPS), 32 sequences, efficiency 0.5:
+    memory bound 3.35e12 / 16e9 × 32 = 6,700 tok/s; compute bound
+    989e12 / 16e9 = 61,812 tok/s; × 0.5 = 3,350 tok/s.
+
+    >>> decode_tokens_per_second(1, 3.35, 989.0, 8e9, 2.0, 32, 0.5)
+    3350.0
+    """
+    weight_bytes = active_params * bytes_per_param
+    memory_bound = gpus * memory_bandwidth_tbps * 1e12 / weight_bytes * concurrent_sequences
+    compute_bound = gpus * peak_tflops * 1e12 / (2.0 * active_params)
+    return min(memory_bound, compute_bound) * efficiency

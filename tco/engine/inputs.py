@@ -1,0 +1,492 @@
+"""Typed, validated inputs of the engine.
+
+Every dataclass checks itself in ``__post_init__`` and raises
+:class:`~tco.engine.errors.InvalidInput` naming the field, so that an
+impossible value is caught where it enters, not deep inside a formula.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from tco.engine.errors import InvalidInput
+from tco.engine.units import FxRates, Money, check_currency
+
+
+class WorkloadKind(StrEnum):
+    PRETRAIN = "pretrain"
+    FULL_FINETUNE = "full_finetune"
+    LORA = "lora"
+    QLORA = "qlora"
+    INFERENCE = "inference"
+
+    @property
+    def is_training(self) -> bool:
+        return self is not WorkloadKind.INFERENCE
+
+
+class Precision(StrEnum):
+    """Numeric format of the tensor maths (and of the weights when serving)."""
+
+    BF16 = "bf16"
+    FP8 = "fp8"
+    FP4 = "fp4"
+
+    @property
+    def bytes_per_param(self) -> float:
+        return {"bf16": 2.0, "fp8": 1.0, "fp4": 0.5}[self.value]
+
+
+class Optimizer(StrEnum):
+    """Optimizer; sets bytes per parameter for weights, gradients and state K."""
+
+    ADAM_MIXED = "adam_mixed"
+    ADAM_FP32 = "adam_fp32"
+    SGD_MOMENTUM = "sgd_momentum"
+    ADAM_8BIT = "adam_8bit"
+
+    @property
+    def weight_grad_state_bytes(self) -> tuple[float, float, float]:
+        """(weight bytes, gradient bytes, optimizer-state bytes K) per parameter.
+
+        Mixed-precision Adam: bf16 weights and gradients, K = 12 (fp32 master,
+        momentum, variance; ZeRO paper). Pure fp32 Adam: 4 + 4 + 8. SGD with
+        momentum: K = 8 (fp32 master + momentum). 8-bit Adam: K = 6 (fp32
+        master + two 1-byte moments).
+        """
+        return {
+            "adam_mixed": (2.0, 2.0, 12.0),
+            "adam_fp32": (4.0, 4.0, 8.0),
+            "sgd_momentum": (2.0, 2.0, 8.0),
+            "adam_8bit": (2.0, 2.0, 6.0),
+        }[self.value]
+
+
+class Sharding(StrEnum):
+    DDP = "ddp"
+    ZERO1 = "zero1"
+    ZERO2 = "zero2"
+    ZERO3 = "zero3"  # also PyTorch FSDP (full shard)
+
+
+class Recompute(StrEnum):
+    NONE = "none"
+    SELECTIVE = "selective"
+    FULL = "full"
+
+
+class Interconnect(StrEnum):
+    """Network between servers; sets how fast scaling efficiency falls."""
+
+    NVLINK = "nvlink"  # rack-scale NVLink domain (e.g. NVL72)
+    INFINIBAND = "infiniband"
+    ROCE = "roce"
+    ETHERNET = "ethernet"
+
+
+class CloudTerm(StrEnum):
+    ON_DEMAND = "on_demand"
+    COMMITTED_1Y = "committed_1y"
+    COMMITTED_3Y = "committed_3y"
+    SPOT = "spot"
+    CAPACITY_BLOCK = "capacity_block"
+
+    @property
+    def is_committed(self) -> bool:
+        return self in (CloudTerm.COMMITTED_1Y, CloudTerm.COMMITTED_3Y)
+
+
+class PriceBasis(StrEnum):
+    INSTANCE_HOUR = "instance_hour"
+    GPU_HOUR = "gpu_hour"
+
+
+# --- validation helpers -------------------------------------------------------
+
+
+def _finite(name: str, value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise InvalidInput(name, f"Enter a finite number, got {value!r}.")
+
+
+def require_positive(name: str, value: float, what: str = "This value") -> None:
+    _finite(name, value)
+    if value <= 0:
+        raise InvalidInput(name, f"{what} must be greater than zero, got {value}.")
+
+
+def require_non_negative(name: str, value: float, what: str = "This value") -> None:
+    _finite(name, value)
+    if value < 0:
+        raise InvalidInput(name, f"{what} cannot be negative, got {value}.")
+
+
+def require_fraction(name: str, value: float, what: str, *, allow_zero: bool = True) -> None:
+    _finite(name, value)
+    low_ok = value >= 0 if allow_zero else value > 0
+    if not low_ok or value > 1:
+        bound = "0" if allow_zero else "just above 0"
+        raise InvalidInput(
+            name, f"{what} must be between {bound} and 1 (i.e. 0-100 %), got {value}."
+        )
+
+
+def require_int(name: str, value: int, low: int, high: int | None = None, what: str = "") -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(name, f"{what or 'This value'} must be a whole number, got {value!r}.")
+    if value < low or (high is not None and value > high):
+        upper = f" and at most {high}" if high is not None else ""
+        raise InvalidInput(
+            name, f"{what or 'This value'} must be at least {low}{upper}, got {value}."
+        )
+
+
+# --- hardware -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GpuSpec:
+    """One GPU; tensor throughput is *dense* (NVIDIA's sparse figures halved)."""
+
+    name: str
+    memory_gb: float
+    memory_bandwidth_tbps: float
+    bf16_tflops: float
+    fp8_tflops: float | None
+    fp4_tflops: float | None
+    tdp_w: float
+
+    def __post_init__(self) -> None:
+        require_positive("memory_gb", self.memory_gb, "GPU memory")
+        require_positive("memory_bandwidth_tbps", self.memory_bandwidth_tbps, "Memory bandwidth")
+        require_positive("bf16_tflops", self.bf16_tflops, "BF16 throughput")
+        if self.fp8_tflops is not None:
+            require_positive("fp8_tflops", self.fp8_tflops, "FP8 throughput")
+        if self.fp4_tflops is not None:
+            require_positive("fp4_tflops", self.fp4_tflops, "FP4 throughput")
+        require_positive("tdp_w", self.tdp_w, "GPU power (TDP)")
+
+    def peak_tflops(self, precision: Precision) -> float | None:
+        """Dense peak at ``precision``, or None when the GPU lacks that format."""
+        return {
+            Precision.BF16: self.bf16_tflops,
+            Precision.FP8: self.fp8_tflops,
+            Precision.FP4: self.fp4_tflops,
+        }[precision]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSpec:
+    """A GPU server (e.g. an HGX/DGX 8-GPU system) and its purchase price."""
+
+    name: str
+    gpu: GpuSpec
+    gpus_per_server: int
+    rack_units: int
+    max_power_kw: float
+    idle_power_kw: float
+    liquid_cooled: bool
+    price: Money
+
+    def __post_init__(self) -> None:
+        require_int("gpus_per_server", self.gpus_per_server, 1, 1024, "GPUs per server")
+        require_int("rack_units", self.rack_units, 1, 60, "Rack units")
+        require_positive("max_power_kw", self.max_power_kw, "Maximum server power")
+        require_non_negative("idle_power_kw", self.idle_power_kw, "Idle server power")
+        if self.idle_power_kw > self.max_power_kw:
+            raise InvalidInput(
+                "idle_power_kw",
+                f"Idle power ({self.idle_power_kw} kW) cannot exceed maximum power "
+                f"({self.max_power_kw} kW).",
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class SiteSpec:
+    """Where owned servers run: energy price, PUE, colocation, rack limits.
+
+    Colocation is billed per provisioned IT kW by default (servers x max kW);
+    set ``colocation_billed_on_facility_kw`` when the contract bills IT kW x PUE.
+    """
+
+    electricity_price_per_kwh: float
+    pue: float
+    colocation_per_kw_month: float
+    rack_power_limit_kw: float
+    currency: str = "USD"
+    carbon_kg_per_kwh: float | None = None
+    rack_units_limit: int = 42
+    colocation_billed_on_facility_kw: bool = False
+    name: str = "site"
+
+    def __post_init__(self) -> None:
+        require_non_negative(
+            "electricity_price_per_kwh", self.electricity_price_per_kwh, "Electricity price"
+        )
+        _finite("pue", self.pue)
+        if not 1.0 <= self.pue <= 3.0:
+            raise InvalidInput(
+                "pue",
+                f"PUE must be between 1.0 (every watt reaches IT) and 3.0, got {self.pue}.",
+            )
+        require_non_negative(
+            "colocation_per_kw_month", self.colocation_per_kw_month, "Colocation price"
+        )
+        require_positive("rack_power_limit_kw", self.rack_power_limit_kw, "Rack power limit")
+        check_currency("currency", self.currency)
+        if self.carbon_kg_per_kwh is not None:
+            require_non_negative("carbon_kg_per_kwh", self.carbon_kg_per_kwh, "Carbon intensity")
+        require_int("rack_units_limit", self.rack_units_limit, 1, 60, "Usable rack units")
+
+
+@dataclass(frozen=True, slots=True)
+class CloudOfferingSpec:
+    """A rentable GPU instance at one billing term.
+
+    ``price_per_hour`` is per instance-hour, or per GPU-hour when
+    ``price_basis`` is GPU_HOUR (normalised to the instance internally).
+    """
+
+    provider: str
+    instance_type: str
+    term: CloudTerm
+    gpus_per_instance: int
+    price_per_hour: float
+    currency: str = "USD"
+    price_basis: PriceBasis = PriceBasis.INSTANCE_HOUR
+    spot_interruption_overhead: float = 0.15
+    storage_egress_uplift_pct: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.term, CloudTerm):
+            raise InvalidInput("term", f"Unknown billing term {self.term!r}.")
+        require_int("gpus_per_instance", self.gpus_per_instance, 1, 1024, "GPUs per instance")
+        require_positive("price_per_hour", self.price_per_hour, "Cloud price per hour")
+        check_currency("currency", self.currency)
+        require_non_negative(
+            "spot_interruption_overhead", self.spot_interruption_overhead, "Spot overhead"
+        )
+        require_non_negative(
+            "storage_egress_uplift_pct", self.storage_egress_uplift_pct, "Storage/egress uplift"
+        )
+
+    @property
+    def name(self) -> str:
+        return f"{self.provider} {self.instance_type} ({self.term.value})"
+
+    @property
+    def price_per_instance_hour(self) -> float:
+        """Price of one whole instance for one hour, in the offering's currency."""
+        if self.price_basis is PriceBasis.GPU_HOUR:
+            return self.price_per_hour * self.gpus_per_instance
+        return self.price_per_hour
+
+    @property
+    def usage_multiplier(self) -> float:
+        """Hours billed per hour of useful work (spot loses work to interruptions)."""
+        return 1.0 + self.spot_interruption_overhead if self.term is CloudTerm.SPOT else 1.0
+
+
+# --- workload -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ModelShape:
+    """Transformer shape; when unknown the engine derives one (see memory.py)."""
+
+    layers: int
+    hidden_size: int
+    attention_heads: int
+    kv_heads: int
+
+    def __post_init__(self) -> None:
+        require_int("layers", self.layers, 1, 10_000, "Layers")
+        require_int("hidden_size", self.hidden_size, 1, 1_000_000, "Hidden size")
+        require_int("attention_heads", self.attention_heads, 1, 10_000, "Attention heads")
+        require_int("kv_heads", self.kv_heads, 1, self.attention_heads, "KV heads")
+
+    @property
+    def head_dim(self) -> float:
+        return self.hidden_size / self.attention_heads
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """What the buyer wants to run. Defaults are documented in docs/methodology.md."""
+
+    kind: WorkloadKind
+    params_billion: float
+    tokens_billion: float | None = None
+    deadline_days: float | None = None
+    active_params_billion: float | None = None  # MoE: parameters used per token
+    precision: Precision = Precision.BF16
+    optimizer: Optimizer = Optimizer.ADAM_MIXED
+    sharding: Sharding | None = None  # None: the engine picks DDP or ZeRO-3
+    recompute: Recompute = Recompute.SELECTIVE
+    shape: ModelShape | None = None
+    sequence_length: int = 4096
+    micro_batch_size: int = 1
+    tensor_parallel: int | None = None  # None: smallest GPU count over 1, 2, 4, 8
+    framework_overhead_gb: float = 3.0
+    mfu: float = 0.40
+    goodput: float = 0.90
+    interconnect: Interconnect = Interconnect.INFINIBAND
+    lora_adapter_fraction: float = 0.005
+    target_tokens_per_second: float | None = None
+    context_tokens: int = 8192
+    concurrent_sequences: int = 32
+    kv_cache_bytes: float = 2.0
+    serving_efficiency: float = 0.5
+    inference_overhead_fraction: float = 0.2
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, WorkloadKind):
+            raise InvalidInput("kind", f"Unknown workload kind {self.kind!r}.")
+        require_positive("params_billion", self.params_billion, "Model size")
+        if self.active_params_billion is not None:
+            require_positive("active_params_billion", self.active_params_billion, "Active params")
+            if self.active_params_billion > self.params_billion:
+                raise InvalidInput(
+                    "active_params_billion",
+                    "Active parameters per token cannot exceed the total parameter count.",
+                )
+        if self.kind.is_training:
+            if self.tokens_billion is None:
+                raise InvalidInput("tokens_billion", "A training run needs its token count.")
+            require_positive("tokens_billion", self.tokens_billion, "Training tokens")
+        if self.deadline_days is not None:
+            require_positive("deadline_days", self.deadline_days, "The deadline")
+        require_int("sequence_length", self.sequence_length, 1, 10_000_000, "Sequence length")
+        require_int("micro_batch_size", self.micro_batch_size, 1, 100_000, "Micro-batch size")
+        if self.tensor_parallel is not None:
+            require_int("tensor_parallel", self.tensor_parallel, 1, 1024, "Tensor-parallel degree")
+        require_non_negative(
+            "framework_overhead_gb", self.framework_overhead_gb, "Framework overhead"
+        )
+        require_fraction("mfu", self.mfu, "MFU", allow_zero=False)
+        require_fraction("goodput", self.goodput, "Goodput", allow_zero=False)
+        require_fraction(
+            "lora_adapter_fraction",
+            self.lora_adapter_fraction,
+            "Adapter fraction",
+            allow_zero=False,
+        )
+        if self.target_tokens_per_second is not None:
+            require_positive(
+                "target_tokens_per_second", self.target_tokens_per_second, "Target tokens/s"
+            )
+        require_int("context_tokens", self.context_tokens, 1, 100_000_000, "Context length")
+        require_int("concurrent_sequences", self.concurrent_sequences, 1, 1_000_000, "Concurrency")
+        require_positive("kv_cache_bytes", self.kv_cache_bytes, "KV-cache bytes per value")
+        require_fraction(
+            "serving_efficiency", self.serving_efficiency, "Serving efficiency", allow_zero=False
+        )
+        require_non_negative(
+            "inference_overhead_fraction", self.inference_overhead_fraction, "Overhead fraction"
+        )
+
+    @property
+    def params(self) -> float:
+        return self.params_billion * 1e9
+
+    @property
+    def active_params(self) -> float:
+        active = self.active_params_billion or self.params_billion
+        return active * 1e9
+
+    @property
+    def tokens(self) -> float:
+        return (self.tokens_billion or 0.0) * 1e9
+
+
+# --- money over time ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseTerms:
+    """Financing: an annuity replaces the upfront purchase."""
+
+    annual_rate: float
+    term_months: int
+
+    def __post_init__(self) -> None:
+        require_non_negative("annual_rate", self.annual_rate, "Lease interest rate")
+        if self.annual_rate > 1:
+            raise InvalidInput("annual_rate", "Enter the lease rate as a fraction, e.g. 0.07.")
+        require_int("term_months", self.term_months, 1, 240, "Lease term (months)")
+
+
+@dataclass(frozen=True, slots=True)
+class FinanceInputs:
+    """Horizon, discounting, utilization and the on-prem cost items.
+
+    Amounts are in ``currency``; results are in ``reporting_currency``.
+    """
+
+    horizon_months: int = 60
+    discount_rate: float = 0.08
+    utilization: float = 0.70
+    reporting_currency: str = "USD"
+    fx: FxRates = field(default_factory=FxRates)
+    currency: str = "USD"
+    networking_per_server: float = 30_000.0
+    storage_total: float = 0.0
+    installation_per_server: float = 5_000.0
+    spares_pct: float = 0.0
+    support_pct_per_year: float = 0.15
+    staff_fte: float = 0.5
+    staff_annual_cost: float = 150_000.0
+    software_per_gpu_year: float = 0.0
+    insurance_pct_per_year: float = 0.005
+    residual_pct: float = 0.10
+    lease: LeaseTerms | None = None
+    tornado_pct: float = 0.20
+
+    def __post_init__(self) -> None:
+        require_int("horizon_months", self.horizon_months, 12, 120, "The horizon (months)")
+        require_non_negative("discount_rate", self.discount_rate, "Discount rate")
+        if self.discount_rate > 1:
+            raise InvalidInput("discount_rate", "Enter the discount rate as a fraction, e.g. 0.08.")
+        require_fraction("utilization", self.utilization, "Utilization")
+        check_currency("reporting_currency", self.reporting_currency)
+        check_currency("currency", self.currency)
+        for name in (
+            "networking_per_server",
+            "storage_total",
+            "installation_per_server",
+            "staff_fte",
+            "staff_annual_cost",
+            "software_per_gpu_year",
+        ):
+            require_non_negative(name, getattr(self, name))
+        for name in ("spares_pct", "support_pct_per_year", "insurance_pct_per_year"):
+            require_fraction(name, getattr(self, name), name.replace("_", " ").capitalize())
+        require_fraction("residual_pct", self.residual_pct, "Residual value")
+        require_fraction("tornado_pct", self.tornado_pct, "Tornado swing", allow_zero=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """Everything :func:`tco.engine.evaluate` needs.
+
+    ``servers`` fixes the fleet size; when None the engine sizes it from the
+    workload (memory fit, deadline, target throughput).
+    """
+
+    workload: Workload
+    server: ServerSpec
+    site: SiteSpec
+    cloud_offerings: tuple[CloudOfferingSpec, ...]
+    finance: FinanceInputs = field(default_factory=FinanceInputs)
+    servers: int | None = None
+    name: str = "scenario"
+
+    def __post_init__(self) -> None:
+        # Accept a list from callers but keep the frozen scenario hashable-friendly.
+        object.__setattr__(self, "cloud_offerings", tuple(self.cloud_offerings))
+        if not self.cloud_offerings:
+            raise InvalidInput("cloud_offerings", "Add at least one cloud offering to compare.")
+        if self.servers is not None:
+            require_int("servers", self.servers, 1, 100_000, "Number of servers")

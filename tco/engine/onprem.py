@@ -1,0 +1,80 @@
+"""The on-prem option as a month-by-month cash-flow table (single scenario)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from tco.engine.costmodel import CostModel, onprem_monthly
+from tco.engine.errors import InvalidInput
+from tco.engine.finance import lease_balance
+
+ONPREM_COLUMNS = (
+    "hardware",
+    "lease",
+    "energy",
+    "colocation",
+    "support",
+    "staff",
+    "software",
+    "insurance",
+    "residual",
+)
+
+
+def scalar(value: object, field: str) -> float:
+    """A model field as a float; the table path works on one scenario at a time."""
+    array = np.asarray(value, dtype=np.float64)
+    if array.size != 1:
+        raise InvalidInput(field, "The cash-flow table needs a single scenario, not an array.")
+    return float(array.reshape(()))
+
+
+def onprem_cashflow(model: CostModel) -> pd.DataFrame:
+    """Monthly on-prem cash flows, months 0..H, plus ``total`` and ``cumulative``.
+
+    Built as one numpy block and one DataFrame so a scenario stays cheap.
+    One $100,000 server, 12 months, $500 a month of colocation, nothing else:
+
+    >>> m = CostModel(servers=1, gpus_per_server=8, server_price=100_000.0,
+    ...     idle_power_kw=0.0, max_power_kw=1.0, pue=1.0, electricity_price_per_kwh=0.0,
+    ...     colocation_per_kw_month=500.0, utilization=0.5, horizon_months=12,
+    ...     discount_rate=0.0)
+    >>> df = onprem_cashflow(m)
+    >>> len(df), df["hardware"].iloc[0], df["colocation"].iloc[12], df["cumulative"].iloc[-1]
+    (13, np.float64(100000.0), np.float64(500.0), np.float64(106000.0))
+    """
+    mo = onprem_monthly(model)
+    h = round(scalar(model.horizon_months, "horizon_months"))
+    leased = scalar(model.leased, "leased") >= 0.5
+    block = np.zeros((h + 1, len(ONPREM_COLUMNS) + 2))
+    col = {name: i for i, name in enumerate(ONPREM_COLUMNS)}
+    upfront = scalar(mo.upfront, "upfront")
+    if leased:
+        term = round(scalar(model.lease_term_months, "lease_term_months"))
+        paid = min(term, h)
+        block[1 : paid + 1, col["lease"]] = scalar(mo.lease_payment, "lease_payment")
+        # A lease running past the horizon is paid off in the last month.
+        block[h, col["lease"]] += scalar(
+            lease_balance(upfront, model.lease_annual_rate, term, paid), "lease_balance"
+        )
+    else:
+        block[0, col["hardware"]] = upfront
+    for name, amount in (
+        ("energy", mo.energy),
+        ("colocation", mo.colocation),
+        ("support", mo.support),
+        ("staff", mo.staff),
+        ("software", mo.software),
+        ("insurance", mo.insurance),
+    ):
+        block[1:, col[name]] = scalar(amount, name)
+    block[h, col["residual"]] = -scalar(mo.residual, "residual")
+    n = len(ONPREM_COLUMNS)
+    block[:, n] = block[:, :n].sum(axis=1)
+    block[:, n + 1] = np.cumsum(block[:, n])
+    return pd.DataFrame(
+        block,
+        columns=[*ONPREM_COLUMNS, "total", "cumulative"],
+        index=pd.RangeIndex(h + 1, name="month"),
+    )

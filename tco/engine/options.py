@@ -1,0 +1,159 @@
+"""Single-scenario comparison: the on-prem option against each cloud offering."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from tco.engine.cloud import cloud_cashflow
+from tco.engine.costmodel import CostModel, break_even_lines, delivered_gpu_hours
+from tco.engine.finance import (
+    break_even_utilization,
+    discount_factor,
+    monthly_discount_rate,
+    payback_month,
+)
+from tco.engine.onprem import onprem_cashflow, scalar
+from tco.engine.units import HOURS_PER_MONTH, SECONDS_PER_HOUR
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class OnPremResult:
+    name: str
+    total_cost: float
+    npv: float
+    upfront_cost: float
+    monthly_opex: float
+    cost_per_gpu_hour: float | None
+    cost_per_million_tokens: float | None
+    cashflow: pd.DataFrame
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CloudOptionResult:
+    name: str
+    instances: int
+    total_cost: float
+    npv: float
+    break_even_utilization: float | None
+    break_even_note: str
+    payback_month: int | None
+    cost_per_gpu_hour: float | None
+    cost_per_million_tokens: float | None
+    cashflow: pd.DataFrame
+
+
+def table_npv(cashflow: pd.DataFrame, annual_rate: float) -> float:
+    """NPV of a table's ``total`` column, month m discounted by (1 + i)^−m."""
+    months = np.arange(len(cashflow), dtype=np.float64)
+    factors = discount_factor(monthly_discount_rate(annual_rate), months)
+    return float(cashflow["total"].to_numpy() @ factors)
+
+
+def describe_break_even(
+    u_star: float, onprem_slope_minus_cloud_slope: float, onprem_minus_cloud_at_zero: float
+) -> str:
+    """Plain-English meaning of a break-even utilization.
+
+    >>> describe_break_even(0.43, -1.0, 1.0)
+    'On-prem is cheaper above 43 % utilization.'
+    >>> describe_break_even(1.4, -1.0, 1.0)
+    'Cloud is cheaper at every utilization up to 100 % (break-even would be 140 %).'
+    >>> describe_break_even(-0.2, -1.0, -1.0)
+    'On-prem is cheaper at every utilization.'
+    """
+    if math.isnan(u_star):
+        return (
+            "On-prem is cheaper at every utilization."
+            if onprem_minus_cloud_at_zero < 0
+            else "Cloud is cheaper or equal at every utilization."
+        )
+    pct = f"{u_star * 100:,.0f} %"
+    if onprem_slope_minus_cloud_slope < 0:  # cloud cost grows faster with use
+        if u_star <= 0:
+            return "On-prem is cheaper at every utilization."
+        if u_star >= 1:
+            return f"Cloud is cheaper at every utilization up to 100 % (break-even would be {pct})."
+        return f"On-prem is cheaper above {pct} utilization."
+    # Committed cloud: flat bill, on-prem energy grows with use.
+    if u_star >= 1:
+        return "On-prem is cheaper at every utilization."
+    if u_star <= 0:
+        return "Cloud is cheaper at every utilization."
+    return f"On-prem is cheaper below {pct} utilization."
+
+
+def _per_unit(total: float, units: float, scale: float) -> float | None:
+    return total / units * scale if units > 0 else None
+
+
+def compare_options(
+    model: CostModel, tokens_per_second: float | None = None, onprem_name: str = "On-prem"
+) -> tuple[OnPremResult, tuple[CloudOptionResult, ...]]:
+    """Cash-flow tables, totals, NPV, break-even and payback for one scenario.
+
+    Totals and NPV come from the monthly tables; break-even from the shared
+    closed-form core (tests check the two agree).
+    """
+    rate = scalar(model.discount_rate, "discount_rate")
+    gpu_hours = scalar(delivered_gpu_hours(model), "gpu_hours")
+    tokens_millions = (
+        tokens_per_second
+        * SECONDS_PER_HOUR
+        * HOURS_PER_MONTH
+        * scalar(model.horizon_months, "horizon_months")
+        * scalar(model.utilization, "utilization")
+        / 1e6
+        if tokens_per_second
+        else 0.0
+    )
+    on_df = onprem_cashflow(model)
+    on_total = float(on_df["total"].sum())
+    first_month_opex = on_df.iloc[1] if len(on_df) > 1 else on_df.iloc[0]
+    onprem = OnPremResult(
+        name=onprem_name,
+        total_cost=on_total,
+        npv=table_npv(on_df, rate),
+        upfront_cost=float(on_df["hardware"].iloc[0]),
+        monthly_opex=float(
+            first_month_opex[["energy", "colocation", "support", "staff", "software", "insurance"]]
+            .to_numpy()
+            .sum()
+        ),
+        cost_per_gpu_hour=_per_unit(on_total, gpu_hours, 1.0),
+        cost_per_million_tokens=_per_unit(on_total, tokens_millions, 1.0),
+        cashflow=on_df,
+    )
+    on_cum = on_df["cumulative"].to_numpy()
+    results = []
+    for cloud in model.clouds:
+        df = cloud_cashflow(model, cloud)
+        total = float(df["total"].sum())
+        a, b, c, d = break_even_lines(model, cloud)
+        u_star = scalar(break_even_utilization(a, b, c, d), "break_even")
+        slope_gap, gap0 = scalar(b - d, "slope"), scalar(a - c, "gap")
+        results.append(
+            CloudOptionResult(
+                name=cloud.name,
+                instances=int(
+                    np.ceil(
+                        scalar(model.servers, "servers")
+                        * scalar(model.gpus_per_server, "gpus_per_server")
+                        / scalar(cloud.gpus_per_instance, "gpus_per_instance")
+                        - 1e-9
+                    )
+                ),
+                total_cost=total,
+                npv=table_npv(df, rate),
+                break_even_utilization=None if math.isnan(u_star) else u_star,
+                break_even_note=describe_break_even(u_star, slope_gap, gap0),
+                payback_month=payback_month(on_cum, df["cumulative"].to_numpy()),
+                cost_per_gpu_hour=_per_unit(total, gpu_hours, 1.0),
+                cost_per_million_tokens=_per_unit(total, tokens_millions, 1.0),
+                cashflow=df,
+            )
+        )
+    return onprem, tuple(results)

@@ -1,0 +1,66 @@
+"""Compute, time and throughput formulas against hand calculations."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tco.engine import (
+    Interconnect,
+    InvalidInput,
+    Recompute,
+    WorkloadKind,
+    decode_tokens_per_second,
+    scaling_efficiency,
+    training_flops,
+    training_hours,
+)
+
+
+def test_training_flops_six_and_eight_nd() -> None:
+    # Llama 3 8B on 15T tokens: 6 × 8e9 × 15e12 = 7.2e23
+    assert training_flops(8e9, 15e12, WorkloadKind.PRETRAIN, Recompute.NONE) == 7.2e23
+    # full recomputation: 8 × 8e9 × 15e12 = 9.6e23
+    assert training_flops(8e9, 15e12, WorkloadKind.PRETRAIN, Recompute.FULL) == 9.6e23
+    # full fine-tuning is still 6ND; LoRA 4ND
+    assert training_flops(1e9, 1e9, WorkloadKind.FULL_FINETUNE, Recompute.NONE) == 6e18
+    assert training_flops(1e9, 1e9, WorkloadKind.QLORA, Recompute.NONE) == 4e18
+    with pytest.raises(InvalidInput):
+        training_flops(1e9, 1e9, WorkloadKind.INFERENCE, Recompute.NONE)
+
+
+def test_scaling_efficiency_falls_with_servers_and_slower_networks() -> None:
+    # 1 / (1 + 0.02 × log2 64) = 1 / 1.12 = 0.892857
+    assert scaling_efficiency(64, Interconnect.INFINIBAND) == pytest.approx(1 / 1.12)
+    # RoCE: 1 / (1 + 0.04 × 6) = 0.806452
+    assert scaling_efficiency(64, Interconnect.ROCE) == pytest.approx(1 / 1.24)
+    for ic in Interconnect:
+        assert scaling_efficiency(1, ic) == 1.0
+        values = [scaling_efficiency(n, ic) for n in (1, 2, 8, 64, 1024)]
+        assert values == sorted(values, reverse=True)
+    order = [scaling_efficiency(32, ic) for ic in Interconnect]
+    assert order == sorted(order, reverse=True)  # nvlink > ib > roce > ethernet
+
+
+def test_training_hours() -> None:
+    # Llama-3-8B-like: 7.2e23 FLOPs on 1024 H100 (989 TFLOPS), MFU 0.4, eff 1, goodput 0.9
+    # 7.2e23 / (1024 × 989e12 × 0.4 × 0.9) = 1,974,848 s = 548.57 h
+    hours = training_hours(7.2e23, 1024, 989.0, 0.4, 1.0, 0.9)
+    assert hours == pytest.approx(7.2e23 / (1024 * 989e12 * 0.36) / 3600)
+    assert hours == pytest.approx(548.57, abs=0.01)
+    with pytest.raises(InvalidInput):
+        training_hours(1e20, 0, 989.0, 0.4)
+
+
+def test_decode_throughput_memory_and_compute_bounds() -> None:
+    # 70 B fp8 over 8 H100: weight bytes 70e9; memory bound 8 × 3.35e12 / 70e9 × 64 = 24,502.9
+    # compute bound 8 × 1979e12 / 1.4e11 = 113,085.7; × 0.5 → 12,251.4 tok/s
+    tps = decode_tokens_per_second(8, 3.35, 1979.0, 70e9, 1.0, 64, 0.5)
+    assert tps == pytest.approx(8 * 3.35e12 / 70e9 * 64 * 0.5)
+    # very large batch becomes compute bound: 1 GPU, 1 B params, 10,000 sequences
+    # memory 3.35e12 / 2e9 × 10,000 = 1.675e7; compute 989e12 / 2e9 = 494,500 → × 1.0
+    assert decode_tokens_per_second(1, 3.35, 989.0, 1e9, 2.0, 10_000, 1.0) == pytest.approx(
+        494_500.0
+    )
+    assert math.isfinite(tps)

@@ -1,0 +1,204 @@
+"""Sizing: memory fit, deadline, inference replicas, parallelism plan."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from tco.engine import (
+    DeadlineInfeasible,
+    DoesNotFit,
+    GpuSpec,
+    InvalidInput,
+    ModelShape,
+    Money,
+    Precision,
+    Recompute,
+    ServerSpec,
+    Sharding,
+    Workload,
+    WorkloadKind,
+    size_workload,
+)
+from tco.engine.compute import scaling_efficiency, training_hours
+from tco.engine.inputs import Interconnect
+from tco.engine.sizing import servers_for_deadline
+
+
+def pretrain(**kw: object) -> Workload:
+    base: dict[str, object] = dict(
+        kind=WorkloadKind.PRETRAIN, params_billion=7.0, tokens_billion=1000.0
+    )
+    base.update(kw)
+    return Workload(**base)  # type: ignore[arg-type]
+
+
+def test_seven_b_needs_zero3_and_two_gpus_to_fit(server: ServerSpec) -> None:
+    # Default shape L=33, h=4224, s=4096, b=1, selective:
+    # activations 33 × 4096 × 4224 × 34 = 19.412 GB; free = 80 − 19.412 − 3 = 57.588 GB
+    # DDP 112 GB > 57.6 → ZeRO-3; N = ceil(112 / 57.588) = 2 GPUs
+    r = size_workload(pretrain(), server)
+    assert r.sharding is Sharding.ZERO3
+    assert r.memory.activations_gb == pytest.approx(33 * 4096 * 4224 * 34 / 1e9)
+    assert r.gpus_to_fit == 2
+    assert r.servers_required == 1 and r.gpus_required == 8
+    assert r.memory.model_states_gb == pytest.approx(112 / 8)
+    # time on 8 GPUs: 4.2e22 / (8 × 989e12 × 0.4 × 0.9) / 3600 = 4096 h
+    assert r.training_hours == pytest.approx(4.2e22 / (8 * 989e12 * 0.36) / 3600)
+    assert r.training_days == pytest.approx(r.training_hours / 24)  # type: ignore[operator]
+
+
+def test_deadline_drives_server_count(server: ServerSpec) -> None:
+    r = size_workload(pretrain(deadline_days=30.0), server)
+    # 5 servers: 682.66 × 48/40 / (1/(1 + 0.02 log2 5)) = 829 h > 720; 6 servers: 718 h
+    assert r.servers_required == 6
+    assert r.training_hours is not None and r.training_hours <= 720.0
+    eff5 = scaling_efficiency(5, Interconnect.INFINIBAND)
+    assert training_hours(4.2e22, 40, 989.0, 0.4, eff5, 0.9) > 720.0
+
+
+def test_deadline_search_matches_linear_scan() -> None:
+    w = pretrain(interconnect=Interconnect.ETHERNET)
+    for deadline in (50.0, 400.0, 3000.0, 20_000.0):
+        found = servers_for_deadline(4.2e22, deadline, 8, 989.0, w)
+        linear = next(
+            s
+            for s in range(1, 10_001)
+            if training_hours(
+                4.2e22, 8 * s, 989.0, 0.4, scaling_efficiency(s, Interconnect.ETHERNET), 0.9
+            )
+            <= deadline
+        )
+        assert found == linear
+
+
+def test_impossible_deadline(server: ServerSpec) -> None:
+    with pytest.raises(DeadlineInfeasible, match="deadline"):
+        size_workload(pretrain(params_billion=70.0, tokens_billion=1e6, deadline_days=1.0), server)
+
+
+def test_small_model_uses_ddp(server: ServerSpec) -> None:
+    # 1 B × 16 B = 16 GB fits next to activations → plain DDP
+    r = size_workload(pretrain(params_billion=1.0, tokens_billion=20.0), server)
+    assert r.sharding is Sharding.DDP
+    assert r.gpus_to_fit == 1
+    assert r.memory.model_states_gb == pytest.approx(16.0)
+    assert "DDP" in r.parallelism.strategy and r.parallelism.reason
+
+
+def test_ddp_forced_on_too_large_model_does_not_fit(server: ServerSpec) -> None:
+    with pytest.raises(DoesNotFit, match="ZeRO-3"):
+        size_workload(pretrain(sharding=Sharding.DDP, tensor_parallel=1), server)
+    # tensor parallel 2: 112 / 2 = 56 GB + activations 4096·4224·22·33 = 12.6 GB + 3 < 80
+    r = size_workload(pretrain(sharding=Sharding.DDP), server)
+    assert r.parallelism.tensor_parallel == 2 and r.memory.model_states_gb == pytest.approx(56.0)
+    assert r.gpus_to_fit == 2
+
+
+def test_activations_too_large(server: ServerSpec) -> None:
+    # 7 B, micro-batch 64: even tensor parallel 8 leaves 64 × 4096 × 4224 × 13 × 33 = 475 GB
+    with pytest.raises(DoesNotFit, match="micro-batch"):
+        size_workload(pretrain(micro_batch_size=64), server)
+
+
+def test_servers_override(server: ServerSpec) -> None:
+    r = size_workload(pretrain(), server, servers=4)
+    assert r.servers_required == 4 and r.gpus_required == 32
+    big = pretrain(params_billion=70.0)
+    with pytest.raises(DoesNotFit):
+        size_workload(big, server, servers=1)
+
+
+def test_large_model_recommends_3d_parallelism(server: ServerSpec) -> None:
+    r = size_workload(pretrain(params_billion=175.0, tokens_billion=300.0), server)
+    assert r.servers_required >= 2
+    assert r.parallelism.tensor_parallel == 8
+    assert "pipeline" in r.parallelism.strategy
+
+
+def test_auto_tensor_parallel_picks_fewest_gpus(server: ServerSpec) -> None:
+    # 70 B default shape (L=71, h=9088), s=4096, selective recompute, ZeRO-3:
+    # t=1: activations 4096·9088·34·71 = 89.9 GB > 80 → does not fit
+    # t=2: 58.1 GB act, free 18.9 → 560/18.9 → 30 × 2 = 60 GPUs
+    # t=4: 42.3 GB act, free 34.7 → 280/34.7 → 9 × 4 = 36 GPUs
+    # t=8: 34.4 GB act, free 42.6 → 140/42.6 → 4 × 8 = 32 GPUs  ← fewest
+    r = size_workload(pretrain(params_billion=70.0), server)
+    assert r.parallelism.tensor_parallel == 8
+    assert r.gpus_to_fit == 32
+    with pytest.raises(DoesNotFit, match="Activations"):
+        size_workload(pretrain(params_billion=70.0, tensor_parallel=1), server)
+
+
+def test_tensor_parallel_must_divide_server(server: ServerSpec) -> None:
+    with pytest.raises(InvalidInput) as err:
+        size_workload(pretrain(tensor_parallel=3), server)
+    assert err.value.field == "tensor_parallel"
+    r = size_workload(pretrain(tensor_parallel=2), server)
+    assert r.parallelism.tensor_parallel == 2
+
+
+def test_fp4_training_on_h100_is_rejected(server: ServerSpec) -> None:
+    with pytest.raises(InvalidInput) as err:
+        size_workload(pretrain(precision=Precision.FP4), server)
+    assert err.value.field == "precision"
+
+
+def test_lora_and_qlora_fit_on_one_gpu(server: ServerSpec) -> None:
+    # QLoRA 70 B: 47.3 GB states + activations (full recompute) fits one 80 GB GPU
+    shape = ModelShape(80, 8192, 64, 8)
+    q = Workload(
+        WorkloadKind.QLORA,
+        70.0,
+        tokens_billion=0.1,
+        shape=shape,
+        recompute=Recompute.FULL,
+        lora_adapter_fraction=0.01,
+    )
+    r = size_workload(q, server)
+    assert r.gpus_to_fit == 1 and r.sharding is Sharding.DDP
+    # 2 × 4096 × 8192 × 80 = 5.37 GB activations
+    assert r.memory.total_gb == pytest.approx(47.31125 + 2 * 4096 * 8192 * 80 / 1e9 + 3.0)
+    # LoRA 70 B in bf16 (151 GB) needs ZeRO-3 over several GPUs
+    lora = dataclasses.replace(q, kind=WorkloadKind.LORA)
+    r2 = size_workload(lora, server)
+    assert r2.sharding is Sharding.ZERO3 and r2.gpus_to_fit >= 2
+
+
+def test_inference_70b_needs_tensor_parallel(server: ServerSpec) -> None:
+    # 70 B bf16: 140 + 28 + KV(2·80·8·128·2·8192·32 = 85.9) = 253.9 GB → 4 GPUs
+    w = Workload(
+        WorkloadKind.INFERENCE,
+        70.0,
+        shape=ModelShape(80, 8192, 64, 8),
+        target_tokens_per_second=10_000.0,
+    )
+    r = size_workload(w, server)
+    assert r.gpus_per_replica == 4
+    # per replica: 4 × 3.35e12 / 140e9 × 32 × 0.5 = 1,531.4 tok/s → 7 replicas → 28 GPUs → 4 servers
+    assert r.tokens_per_second_per_replica == pytest.approx(4 * 3.35e12 / 140e9 * 32 * 0.5)
+    assert r.servers_required == 4 and r.replicas == 8
+    assert r.tokens_per_second_capacity == pytest.approx(8 * r.tokens_per_second_per_replica)
+    assert r.memory_per_gpu_gb == pytest.approx((140 + 28 + 85.899345920) / 4)
+    assert "Tensor parallel" in r.parallelism.strategy
+
+
+def test_inference_huge_model_pipelines_across_servers(server: ServerSpec) -> None:
+    w = Workload(WorkloadKind.INFERENCE, 1000.0, precision=Precision.FP8)
+    r = size_workload(w, server)
+    assert r.gpus_per_replica is not None and r.gpus_per_replica > 8
+    assert r.parallelism.pipeline_parallel == r.gpus_per_replica // 8
+
+
+def test_inference_fp4_on_h100_uses_bf16_peak_with_note(server: ServerSpec) -> None:
+    w = Workload(WorkloadKind.INFERENCE, 8.0, precision=Precision.FP4)
+    r = size_workload(w, server)
+    assert any("no FP4" in n for n in r.notes)
+
+
+def test_b200_fp4_training_is_allowed() -> None:
+    b200 = GpuSpec("B200", 180.0, 7.7, 2250.0, 4500.0, 9000.0, 1000.0)
+    srv = ServerSpec("HGX B200", b200, 8, 10, 14.3, 4.0, False, Money(500_000.0))
+    r = size_workload(pretrain(precision=Precision.FP4), srv)
+    # 4.2e22 / (8 × 9000e12 × 0.36) / 3600 = 450.1 h
+    assert r.training_hours == pytest.approx(4.2e22 / (8 * 9000e12 * 0.36) / 3600)
