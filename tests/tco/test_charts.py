@@ -21,64 +21,13 @@ from tco.charts import (
     utilization_chart,
 )
 from tco.engine import (
-    CloudOfferingSpec,
-    CloudTerm,
-    FinanceInputs,
-    FxRates,
-    GpuSpec,
     LeaseTerms,
-    Money,
     Scenario,
     ScenarioResult,
-    ServerSpec,
-    SiteSpec,
-    Workload,
-    WorkloadKind,
     evaluate,
 )
-
-H100 = GpuSpec(
-    name="H100 SXM5",
-    memory_gb=80.0,
-    memory_bandwidth_tbps=3.35,
-    bf16_tflops=989.0,
-    fp8_tflops=1979.0,
-    fp4_tflops=None,
-    tdp_w=700.0,
-)
-SERVER = ServerSpec(
-    name="HGX H100 8-GPU",
-    gpu=H100,
-    gpus_per_server=8,
-    rack_units=8,
-    max_power_kw=10.2,
-    idle_power_kw=3.0,
-    liquid_cooled=False,
-    price=Money(300_000.0, "USD"),
-)
-SITE = SiteSpec(
-    electricity_price_per_kwh=0.18,
-    pue=1.3,
-    colocation_per_kw_month=150.0,
-    rack_power_limit_kw=40.0,
-    currency="EUR",
-    name="NL colocation",
-)
-CLOUDS = (
-    CloudOfferingSpec("AWS", "p5.48xlarge", CloudTerm.ON_DEMAND, 8, 55.04),
-    CloudOfferingSpec("GCP", "a3-highgpu-8g", CloudTerm.COMMITTED_3Y, 8, 38.86),
-    CloudOfferingSpec("CoreWeave", "8x H100", CloudTerm.ON_DEMAND, 8, 49.24),
-)
-WORKLOAD = Workload(
-    kind=WorkloadKind.PRETRAIN, params_billion=7.0, tokens_billion=1000.0, deadline_days=30.0
-)
-FINANCE = FinanceInputs(
-    horizon_months=60,
-    discount_rate=0.08,
-    utilization=0.70,
-    reporting_currency="USD",
-    fx=FxRates(usd_per_eur=1.08),
-)
+from tco.engine.examples import CLOUD_OFFERINGS as CLOUDS
+from tco.engine.examples import reference_scenario
 
 DUTCH = ChartLabels(
     cumulative_title="Cumulatieve kosten",
@@ -105,12 +54,11 @@ DUTCH = ChartLabels(
 
 
 def make_scenario(**finance: Any) -> Scenario:
-    return Scenario(
-        workload=WORKLOAD,
-        server=SERVER,
-        site=SITE,
-        cloud_offerings=CLOUDS,
-        finance=dataclasses.replace(FINANCE, **finance),
+    """The engine's reference scenario on a fixed fleet of 6 servers."""
+    reference = reference_scenario()
+    return dataclasses.replace(
+        reference,
+        finance=dataclasses.replace(reference.finance, **finance),
         servers=6,
         name="7B pre-training on 6 H100 servers",
     )
@@ -169,7 +117,7 @@ def test_cumulative_has_one_line_per_option_ending_at_its_total(
     assert len(lines) == 1 + len(CLOUDS)
     totals = [result.onprem.total_cost, *(o.total_cost for o in result.cloud_options)]
     for line, total in zip(lines, totals, strict=True):
-        assert list(line.x) == list(range(FINANCE.horizon_months + 1))
+        assert list(line.x) == list(range(reference_scenario().finance.horizon_months + 1))
         assert line.y[-1] == pytest.approx(total, rel=1e-12)
     # On-prem starts with the purchase; cloud bills start at zero in month 0.
     assert lines[0].y[0] == pytest.approx(result.onprem.cashflow["total"].iloc[0])
