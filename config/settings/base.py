@@ -4,6 +4,7 @@ from pathlib import Path
 
 import dj_database_url
 import plotly
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 from .env import env_bool, env_int, env_list, env_str
@@ -105,6 +106,16 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 5 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 4 * 60
 CELERY_TIMEZONE = TIME_ZONE
+# Periodic work run by `celery beat` (Procfile). Task names are strings so that settings
+# import no application code.
+CELERY_BEAT_SCHEDULE = {
+    "notify-stale-prices": {
+        "task": "catalog.tasks.notify_stale_prices",
+        "schedule": crontab(hour=7, minute=0),
+    },
+    "expire-quotes": {"task": "quotes.tasks.expire_quotes", "schedule": crontab(hour=0, minute=5)},
+    "requeue-stuck-outbox": {"task": "quotes.tasks.requeue_stuck_outbox", "schedule": 60.0},
+}
 
 # Email: one "default" mailer (Django 6.1 MAILERS), SMTP unless EMAIL_BACKEND says otherwise.
 MAILERS = {
