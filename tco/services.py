@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.http import QueryDict
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -22,7 +23,14 @@ from tco.engine import (
     size_workload,
 )
 from tco.forms import CalculatorForm
-from tco.scenario_io import Assumption, BuiltScenario, ScenarioError, build_scenario
+from tco.presets import DEFAULT_PRESET, preset_data
+from tco.scenario_io import (
+    Assumption,
+    BuiltScenario,
+    CatalogSnapshot,
+    ScenarioError,
+    build_scenario,
+)
 
 # Scenario paths (docs/scenario.md) → the calculator field that sets them.
 FORM_FIELD_FOR_PATH = {
@@ -73,6 +81,36 @@ class CalculatorOutcome:
     problem: str | None = None
     field_errors: dict[str, str] = field(default_factory=dict)
     non_field_errors: list[str] = field(default_factory=list)
+
+
+def form_data(query: QueryDict) -> QueryDict:
+    """The submitted fields; or a preset's values when only a preset (or nothing) is given."""
+    submitted = {key for key in query if key != "preset"}
+    if submitted:
+        return query
+    values = preset_data(query.get("preset", "")) or preset_data(DEFAULT_PRESET.slug) or {}
+    data = QueryDict(mutable=True)
+    for key, value in values.items():
+        if isinstance(value, list):
+            data.setlist(key, [str(v) for v in value])
+        else:
+            data[key] = str(value)
+    return data
+
+
+def analyse_query(query: QueryDict) -> tuple[CalculatorForm, CalculatorOutcome]:
+    """Run the calculator on URL parameters (a result URL's query string).
+
+    The form comes back bound, with any engine-detected problems attached to its fields,
+    so callers (the calculator page, quotes started from a result) render or store both.
+    """
+    form = CalculatorForm(form_data(query), catalog=CatalogSnapshot.load())
+    outcome = analyse_form(form) if form.is_valid() else CalculatorOutcome()
+    for name, message in outcome.field_errors.items():
+        form.add_error(name, message)
+    for message in outcome.non_field_errors:
+        form.add_error(None, message)
+    return form, outcome
 
 
 def analyse_form(form: CalculatorForm) -> CalculatorOutcome:

@@ -8,43 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.views.decorators.http import require_GET
 
-from tco.scenario_io import CatalogSnapshot
-
 from .chart_context import chart_payloads
-from .forms import PRESET_CHOICES, CalculatorForm
-from .presets import DEFAULT_PRESET, preset_data
-from .services import CalculatorOutcome, analyse_form
-
-
-def form_data(query: QueryDict) -> QueryDict:
-    """The submitted fields; or a preset's values when only a preset (or nothing) is given."""
-    submitted = {key for key in query if key != "preset"}
-    if submitted:
-        return query
-    values = preset_data(query.get("preset", "")) or preset_data(DEFAULT_PRESET.slug) or {}
-    data = QueryDict(mutable=True)
-    for key, value in values.items():
-        if isinstance(value, list):
-            data.setlist(key, [str(v) for v in value])
-        else:
-            data[key] = str(value)
-    return data
+from .forms import PRESET_CHOICES
+from .services import analyse_query
 
 
 @require_GET
 def calculator(request: HttpRequest) -> HttpResponse:
-    catalog = CatalogSnapshot.load()
-    form = CalculatorForm(form_data(request.GET), catalog=catalog)
-    outcome = analyse_form(form) if form.is_valid() else CalculatorOutcome()
-    for name, message in outcome.field_errors.items():
-        form.add_error(name, message)
-    for message in outcome.non_field_errors:
-        form.add_error(None, message)
+    form, outcome = analyse_query(request.GET)
     context: dict[str, Any] = {
         "form": form,
         "outcome": outcome,
