@@ -3,6 +3,7 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 
 from .health import healthz, ping
+from .language import switch_language
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="pages/home.html"), name="home"),
@@ -10,6 +11,6 @@ urlpatterns = [
     path("ping", ping, name="ping"),
     path("catalog/", include("catalog.urls")),
     path("calculator/", include("tco.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("language/", switch_language, name="switch_language"),
     path("admin/", admin.site.urls),
 ]

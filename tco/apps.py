@@ -1,6 +1,29 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_delete, post_save
 
 
 class TcoConfig(AppConfig):
     name = "tco"
     verbose_name = "TCO analysis"
+
+    def ready(self) -> None:
+        # Any catalog write invalidates cached calculator pages (tco/page_cache.py).
+        from catalog import models as catalog_models
+
+        from .page_cache import bump_catalog_generation
+
+        for model in (
+            catalog_models.Gpu,
+            catalog_models.ServerModel,
+            catalog_models.CloudOffering,
+            catalog_models.Site,
+            catalog_models.InfrastructureItem,
+            catalog_models.FxRate,
+        ):
+            for signal in (post_save, post_delete):
+                signal.connect(
+                    bump_catalog_generation,
+                    sender=model,
+                    weak=False,
+                    dispatch_uid=f"tco-cache-{signal is post_save}-{model.__name__}",
+                )

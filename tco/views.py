@@ -15,10 +15,12 @@ from django.views.decorators.http import require_GET
 
 from .chart_context import chart_payloads
 from .forms import PRESET_CHOICES
+from .page_cache import cache_anonymous_page
 from .services import analyse_query
 
 
 @require_GET
+@cache_anonymous_page
 def calculator(request: HttpRequest) -> HttpResponse:
     form, outcome = analyse_query(request.GET)
     context: dict[str, Any] = {

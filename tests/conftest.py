@@ -19,6 +19,16 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def empty_cache(request: pytest.FixtureRequest) -> None:
+    """Each test starts with an empty shared cache (it lives in the suite's Redis)."""
+    if request.config.pluginmanager.is_blocked("django"):
+        return  # engine-only run: no Django, no cache
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def seed_catalog(db: None) -> Any:
     """The shipped seed catalog, loaded through the real loader."""

@@ -90,9 +90,24 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # plotly.min.js is served from the installed plotly package: one version, no second copy.
 STATICFILES_DIRS = [BASE_DIR / "static", Path(plotly.__file__).parent / "package_data"]
 
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+
+REDIS_URL = env_str("REDIS_URL", "")
+
+# Shared cache (rendered public pages, catalog generation): Redis when configured,
+# otherwise per process (the one-process local run).
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+# Seconds an anonymous calculator result page is served from the cache (0: never).
+CALCULATOR_PAGE_CACHE_SECONDS = env_int("CALCULATOR_PAGE_CACHE_SECONDS", 600)
+
 # Background work: Celery on Redis. Without REDIS_URL the tasks run eagerly in-process
 # so that the one-command local run works with no broker.
-REDIS_URL = env_str("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL

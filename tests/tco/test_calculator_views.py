@@ -144,8 +144,9 @@ def test_htmx_request_returns_results_and_out_of_band_errors(
 
 
 def test_query_count_is_bounded_and_independent_of_catalog_size(
-    client: Client, seed_catalog: object
+    client: Client, seed_catalog: object, settings: Any
 ) -> None:
+    settings.CALCULATOR_PAGE_CACHE_SECONDS = 0  # measure the work, not the cache
     with CaptureQueriesContext(connection) as before:
         get(client, {"preset": "pretrain-7b"})
     gpu = Gpu.objects.get(key="h100-sxm")
@@ -224,3 +225,50 @@ def test_nothing_a_browser_can_send_causes_an_error_page(
         or "Please correct the marked fields." in html
         or "This request cannot be met as it stands" in html
     )
+
+
+def test_anonymous_result_pages_are_served_from_the_cache(
+    client: Client, seed_catalog: object
+) -> None:
+    first = client.get("/calculator/", {"preset": "pretrain-7b"})
+    assert first["X-Page-Cache"] == "miss"
+    assert not first.cookies  # no per-visitor token or session was rendered into it
+    with CaptureQueriesContext(connection) as queries:
+        second = client.get("/calculator/", {"preset": "pretrain-7b"})
+    assert second["X-Page-Cache"] == "hit" and len(queries) == 0
+    assert second.content == first.content
+    # Language and fragment requests are cached separately.
+    dutch = client.get("/calculator/", {"preset": "pretrain-7b"}, HTTP_ACCEPT_LANGUAGE="nl")
+    assert dutch["X-Page-Cache"] == "miss" and 'lang="nl"' in dutch.content.decode()
+    fragment = client.get("/calculator/", {"preset": "pretrain-7b"}, HTTP_HX_REQUEST="true")
+    assert fragment["X-Page-Cache"] == "miss" and "<form" not in fragment.content.decode()
+
+
+def test_a_catalog_price_change_invalidates_cached_pages(
+    client: Client, seed_catalog: object
+) -> None:
+    params = {**(preset_data("pretrain-7b") or {}), "server": "smc-821ge-tnhr-h100"}
+    before = get(client, params)
+    assert "AWS p5.48xlarge" in before
+    offer = CloudOffering.objects.get(key="aws-p5-48xlarge-od")
+    offer.price_per_hour = offer.price_per_hour * 2
+    offer.save()
+    response = client.get("/calculator/", params)
+    assert response["X-Page-Cache"] == "miss"
+    assert response.content.decode() != before
+
+
+def test_signed_in_users_always_get_a_fresh_page(
+    admin_client: Client, seed_catalog: object
+) -> None:
+    admin_client.get("/calculator/", {"preset": "pretrain-7b"})
+    response = admin_client.get("/calculator/", {"preset": "pretrain-7b"})
+    assert "X-Page-Cache" not in response
+
+
+def test_language_switch_is_a_get_that_sets_the_cookie(client: Client, db: None) -> None:
+    response = client.get("/language/", {"language": "nl", "next": "/calculator/?preset=lora-70b"})
+    assert response.status_code == 302 and response["Location"] == "/calculator/?preset=lora-70b"
+    assert response.cookies["django_language"].value == "nl"
+    unsafe = client.get("/language/", {"language": "xx", "next": "https://evil.example/"})
+    assert unsafe["Location"] == "/" and "django_language" not in unsafe.cookies
