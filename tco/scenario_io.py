@@ -15,8 +15,14 @@ import types
 import typing
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from enum import Enum
 from typing import Any
+
+from django.utils import formats
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from catalog.models import CloudOffering, FxRate, InfrastructureItem, ServerModel, Site
 from catalog.selectors import latest_fx_rate
@@ -60,15 +66,37 @@ class ScenarioError(ValueError):
         super().__init__(f"{field}: {message}")
 
 
+YOUR_INPUT = _("Your input")
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A number with its unit, formatted for the reader's language when shown."""
+
+    value: float | Decimal
+    unit: str
+    decimals: int = 2
+
+    def __str__(self) -> str:
+        number = formats.number_format(
+            self.value, self.decimals, use_l10n=True, force_grouping=True
+        )
+        return f"{number}\u00a0{self.unit}" if self.unit else number
+
+
 @dataclass(frozen=True)
 class Assumption:
     """One figure the analysis used, with where it came from (shown to buyers)."""
 
-    label: str
-    value: str
-    source: str
+    label: str | Promise
+    amounts: tuple[Amount, ...]
+    source: str | Promise
     as_of: date | None
     is_estimate: bool
+
+    @property
+    def value(self) -> str:
+        return " / ".join(str(amount) for amount in self.amounts)
 
 
 @dataclass(frozen=True)
@@ -325,71 +353,94 @@ def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> Bui
         )
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
-    assumptions = _assumptions(model, site, offerings, items, fx_row, finance_data)
+    assumptions = _assumptions(scenario, model, site, offerings, items, fx_row, finance_data)
     return BuiltScenario(scenario, assumptions, model, site, tuple(offerings))
 
 
 def _assumptions(
+    scenario: Scenario,
     model: ServerModel,
     site: Site,
     offerings: list[CloudOffering],
     items: dict[str, InfrastructureItem],
-    fx_row: Any,
+    fx_row: FxRate | None,
     finance_data: dict[str, Any],
 ) -> tuple[Assumption, ...]:
+    """Every figure the analysis used, from the final specs (so overrides show as such)."""
+    server, site_spec, finance = scenario.server, scenario.site, scenario.finance
+    name = f"{model.vendor} {model.sku}"
+
+    def provenance(
+        catalog_value: Any, used: Any, row: Any, *, price: bool = False
+    ) -> dict[str, Any]:
+        if float(catalog_value) != float(used):
+            return {"source": YOUR_INPUT, "as_of": None, "is_estimate": False}
+        if price and isinstance(row, ServerModel):
+            return {
+                "source": row.price_source or row.source,
+                "as_of": row.as_of,
+                "is_estimate": row.price_is_estimate,
+            }
+        return {"source": row.source, "as_of": row.as_of, "is_estimate": row.is_estimate}
+
     rows = [
         Assumption(
-            f"{model.vendor} {model.sku} list price",
-            f"{model.list_price} {model.currency}",
-            model.price_source or model.source,
-            model.as_of,
-            model.price_is_estimate,
+            format_lazy(_("{server} price"), server=name),
+            (Amount(server.price.amount, server.price.currency, 0),),
+            **provenance(model.list_price, server.price.amount, model, price=True),
         ),
         Assumption(
-            f"{model.vendor} {model.sku} power (idle / max)",
-            f"{model.idle_power_kw} / {model.max_power_kw} kW",
-            model.source,
-            model.as_of,
-            model.is_estimate,
+            format_lazy(_("{server} power, idle and maximum"), server=name),
+            (Amount(server.idle_power_kw, "kW", 1), Amount(server.max_power_kw, "kW", 1)),
+            **provenance(
+                model.max_power_kw + model.idle_power_kw,
+                server.max_power_kw + server.idle_power_kw,
+                model,
+            ),
         ),
         Assumption(
-            f"{model.gpu.name} specifications",
-            f"{model.gpu.memory_gb} GB, {model.gpu.bf16_tflops} dense BF16 TFLOPS",
-            model.gpu.source,
-            model.gpu.as_of,
-            model.gpu.is_estimate,
+            format_lazy(_("{gpu}: memory and dense BF16 throughput"), gpu=model.gpu.name),
+            (Amount(server.gpu.memory_gb, "GB", 0), Amount(server.gpu.bf16_tflops, "TFLOPS", 0)),
+            source=model.gpu.source,
+            as_of=model.gpu.as_of,
+            is_estimate=model.gpu.is_estimate,
         ),
         Assumption(
-            f"{site.name}: electricity, PUE, colocation",
-            f"{site.electricity_price_per_kwh} {site.currency}/kWh, PUE {site.pue}, "
-            f"{site.colocation_per_kw_month} {site.currency}/kW-month",
-            site.source,
-            site.as_of,
-            site.is_estimate,
+            format_lazy(_("{site}: electricity price"), site=site.name),
+            (Amount(site_spec.electricity_price_per_kwh, f"{site_spec.currency}/kWh", 4),),
+            **provenance(site.electricity_price_per_kwh, site_spec.electricity_price_per_kwh, site),
+        ),
+        Assumption(
+            format_lazy(_("{site}: PUE"), site=site.name),
+            (Amount(site_spec.pue, "", 2),),
+            **provenance(site.pue, site_spec.pue, site),
+        ),
+        Assumption(
+            format_lazy(_("{site}: colocation per kW-month"), site=site.name),
+            (Amount(site_spec.colocation_per_kw_month, site_spec.currency, 0),),
+            **provenance(site.colocation_per_kw_month, site_spec.colocation_per_kw_month, site),
         ),
     ]
-    rows += [
-        Assumption(
-            str(offer),
-            f"{offer.price_per_hour} {offer.currency}/instance-hour",
-            offer.source,
-            offer.as_of,
-            offer.is_estimate,
+    for offer, spec in zip(offerings, scenario.cloud_offerings, strict=True):
+        rows.append(
+            Assumption(
+                str(offer),
+                (Amount(spec.price_per_instance_hour, f"{spec.currency}/h", 2),),
+                **provenance(offer.price_per_hour, spec.price_per_instance_hour, offer),
+            )
         )
-        for offer in offerings
-    ]
     for field, key in DEFAULT_ITEMS.items():
         item = items.get(key)
-        if item is not None and field not in finance_data:
-            value = (
-                f"{item.price} %" if item.unit == "pct_hw_year" else f"{item.price} {item.currency}"
-            )
-            rows.append(Assumption(item.name, value, item.source, item.as_of, item.is_estimate))
+        if item is None or field in finance_data:
+            continue
+        is_pct = item.unit == "pct_hw_year"
+        amount = Amount(item.price, "%" if is_pct else item.currency, 1 if is_pct else 0)
+        rows.append(Assumption(item.name, (amount,), item.source, item.as_of, item.is_estimate))
     if fx_row is not None:
         rows.append(
             Assumption(
-                "EUR/USD exchange rate",
-                f"1 EUR = {fx_row.rate} USD",
+                _("Exchange rate, US dollars per euro"),
+                (Amount(finance.fx.usd_per_eur, "USD/EUR", 4),),
                 fx_row.source,
                 fx_row.as_of,
                 fx_row.is_estimate,

@@ -272,3 +272,24 @@ def test_language_switch_is_a_get_that_sets_the_cookie(client: Client, db: None)
     assert response.cookies["django_language"].value == "nl"
     unsafe = client.get("/language/", {"language": "xx", "next": "https://evil.example/"})
     assert unsafe["Location"] == "/" and "django_language" not in unsafe.cookies
+
+
+def test_assumptions_show_overrides_as_the_buyers_input_in_their_number_format(
+    client: Client, seed_catalog: object
+) -> None:
+    data = {**(preset_data("pretrain-7b") or {}), "server": "smc-821ge-tnhr-h100"}
+    html = get(client, {**data, "electricity_price": "0.25"}, HTTP_ACCEPT_LANGUAGE="nl")
+    rows = re.findall(
+        r"<tr[^>]*>\s*<th scope=\"row\">(.*?)</th><td>(.*?)</td>\s*<td class=\"source\">(.*?)</td>",
+        html,
+        re.S,
+    )
+    by_label = {re.sub(r"\s+", " ", label): (value, source) for label, value, source in rows}
+    electricity = next(
+        v for k, v in by_label.items() if "elektriciteit" in k.lower() or "electricity" in k.lower()
+    )
+    assert electricity[0] == "0,2500\u00a0EUR/kWh"
+    assert "Uw invoer" in electricity[1] or "Your input" in electricity[1]
+    price = next(v for k, v in by_label.items() if "SYS-821GE-TNHR" in k)
+    assert price[0] == "280.000\u00a0USD"
+    assert "Estimate" in price[1]
