@@ -181,6 +181,19 @@ class CalculatorForm(forms.Form):
             (s.key, f"{s.vendor} {s.sku} · {s.gpu_count}× {s.gpu.name}") for s in servers
         ]
         self.fields["site"].choices = [(s.key, s.name) for s in catalog.sites.values()]
+        self._show_site_defaults()
+
+    def _show_site_defaults(self) -> None:
+        """Put the chosen site's own figures in the empty override fields as placeholders."""
+        site = self.catalog.sites.get(str(self.data.get("site", "")))
+        if site is None:
+            return
+        for name, value in (
+            ("electricity_price", site.electricity_price_per_kwh),
+            ("pue", site.pue),
+            ("colocation_price", site.colocation_per_kw_month),
+        ):
+            self.fields[name].widget.attrs["placeholder"] = f"{value.normalize():f}"
 
     @property
     def basic_fields(self) -> list[forms.BoundField]:

@@ -293,3 +293,12 @@ def test_assumptions_show_overrides_as_the_buyers_input_in_their_number_format(
     price = next(v for k, v in by_label.items() if "SYS-821GE-TNHR" in k)
     assert price[0] == "280.000\u00a0USD"
     assert "Estimate" in price[1]
+
+
+def test_site_overrides_show_the_sites_own_figures_as_placeholders(
+    client: Client, seed_catalog: object
+) -> None:
+    html = get(client, {"preset": "pretrain-7b"})
+    assert re.search(r'name="electricity_price"[^>]*placeholder="0.18"', html)
+    assert re.search(r'name="pue"[^>]*placeholder="1.3"', html)
+    assert re.search(r'name="colocation_price"[^>]*placeholder="150"', html)
