@@ -1,8 +1,42 @@
-from django.contrib import admin
+from typing import Any
 
-from .models import CloudOffering, FxRate, Gpu, InfrastructureItem, ServerModel, Site
+from django.contrib import admin
+from django.db import models, transaction
+from django.http import HttpRequest
+
+from . import services
+from .models import (
+    CloudOffering,
+    FxRate,
+    Gpu,
+    InfrastructureItem,
+    PriceChange,
+    PriceImport,
+    ServerModel,
+    Site,
+    StalePriceNotice,
+)
+from .schema import PRICE_SPECS_BY_KIND
 
 PROVENANCE_FIELDS = ("source", "source_url", "as_of", "is_estimate")
+
+
+class PriceHistoryAdmin(admin.ModelAdmin):
+    """Price edits made here are kept in the price history like imported ones."""
+
+    price_kind = ""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        spec = PRICE_SPECS_BY_KIND[self.price_kind]
+        old = None
+        if change:
+            manager: models.Manager[Any] = type(obj)._default_manager
+            old = manager.filter(pk=obj.pk).values_list(spec.price_field, flat=True).first()
+        with transaction.atomic():
+            super().save_model(request, obj, form, change)
+            services.record_price_edit(
+                spec=spec, instance=obj, old_price=old, created=not change, user=request.user
+            )
 
 
 @admin.register(Gpu)
@@ -23,7 +57,8 @@ class GpuAdmin(admin.ModelAdmin):
 
 
 @admin.register(ServerModel)
-class ServerModelAdmin(admin.ModelAdmin):
+class ServerModelAdmin(PriceHistoryAdmin):
+    price_kind = "servers"
     list_display = (
         "sku",
         "name",
@@ -42,7 +77,8 @@ class ServerModelAdmin(admin.ModelAdmin):
 
 
 @admin.register(CloudOffering)
-class CloudOfferingAdmin(admin.ModelAdmin):
+class CloudOfferingAdmin(PriceHistoryAdmin):
+    price_kind = "cloud"
     list_display = (
         "provider",
         "instance_type",
@@ -78,15 +114,54 @@ class SiteAdmin(admin.ModelAdmin):
 
 
 @admin.register(InfrastructureItem)
-class InfrastructureItemAdmin(admin.ModelAdmin):
+class InfrastructureItemAdmin(PriceHistoryAdmin):
+    price_kind = "items"
     list_display = ("name", "category", "unit", "price", "currency", "as_of", "is_estimate")
     list_filter = ("category", "unit", "currency", "is_estimate")
     search_fields = ("key", "name", "source")
 
 
 @admin.register(FxRate)
-class FxRateAdmin(admin.ModelAdmin):
+class FxRateAdmin(PriceHistoryAdmin):
+    price_kind = "fx"
     list_display = ("base", "quote", "rate", "as_of", "is_estimate")
     list_filter = ("base", "quote", "is_estimate")
     search_fields = ("source",)
     date_hierarchy = "as_of"
+
+
+@admin.register(PriceChange)
+class PriceChangeAdmin(admin.ModelAdmin):
+    list_display = (
+        "kind",
+        "key",
+        "old_value",
+        "new_value",
+        "currency",
+        "effective_from",
+        "changed_by",
+        "changed_at",
+    )
+    list_filter = ("kind", "currency")
+    search_fields = ("key", "source")
+    date_hierarchy = "effective_from"
+
+    # History is written by the catalog writer only; the admin shows it.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(PriceImport)
+class PriceImportAdmin(admin.ModelAdmin):
+    list_display = ("filename", "kind", "status", "uploaded_by", "created_at", "decided_at")
+    list_filter = ("kind", "status")
+    exclude = ("content",)
+    readonly_fields = ("kind", "filename", "uploaded_by", "created_at", "decided_at", "summary")
+
+
+@admin.register(StalePriceNotice)
+class StalePriceNoticeAdmin(admin.ModelAdmin):
+    list_display = ("sent_on", "stale_count", "recipient_count")

@@ -1,24 +1,46 @@
-"""Read catalog data files, check every cell, and write them in one transaction.
+"""Read catalog data files, check every cell, compare with the catalog, write all or nothing.
 
-A file with any error writes nothing: the whole load is one transaction and is only
-attempted once every row of every file has passed its checks. Row numbers are those a
-spreadsheet shows: the header is row 1, the first data row is row 2.
+One path serves the seed loader (`load_catalog`, CSV files) and the staff price import
+(`import_prices`, /catalog/import/, CSV or XLSX): `read_table` turns the bytes of a file
+into a header and rows of text, `validate_rows` checks each cell against a `TableSpec`,
+`diff_table` compares the rows with the catalog (new, changed, unchanged) and
+`write_plans` writes them, with their price history, in one transaction.
+
+A file with any error writes nothing: writing is only attempted once every row of every
+file has passed its checks. Row numbers are those a spreadsheet shows: the header is
+row 1, the first data row is row 2, for CSV and XLSX alike.
 """
 
 from __future__ import annotations
 
-import csv
 import io
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from django.db import IntegrityError, models, transaction
+import pandas as pd
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import DataError, IntegrityError, models, transaction
+from django.db.models.signals import post_save
 
+from .models import PriceChange
 from .schema import ALL_SPECS, CellError, Reference, TableSpec
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
+
+FILE_FORMATS = ("csv", "xlsx")
+
+# pandas reports a ragged CSV row as "Expected 13 fields in line 7, saw 14".
+_RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+# Control characters (NUL among them) cannot be stored by PostgreSQL or written to XLSX.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# A date typed into Excel comes back from pandas as "2025-07-01 00:00:00".
+_MIDNIGHT = re.compile(r"^(\d{4}-\d{2}-\d{2}) 00:00:00$")
 
 
 @dataclass(frozen=True)
@@ -69,6 +91,14 @@ class LoadSummary:
         ]
 
 
+# --- reading -------------------------------------------------------------------------
+
+
+def file_format_of(filename: str) -> str | None:
+    suffix = Path(filename).suffix.lower().lstrip(".")
+    return suffix if suffix in FILE_FORMATS else None
+
+
 def read_csv_text(data: bytes, file: str) -> tuple[str | None, list[RowError]]:
     try:
         return data.decode("utf-8-sig"), []
@@ -77,17 +107,126 @@ def read_csv_text(data: bytes, file: str) -> tuple[str | None, list[RowError]]:
         return None, [RowError(file, row, "", "the file is not UTF-8 text (save it as CSV UTF-8)")]
 
 
-def parse_table(
-    spec: TableSpec,
-    text: str,
+@dataclass
+class RawTable:
+    """A file as text cells: the header (row 1) and the data rows (row 2 onwards)."""
+
+    header: list[str]
+    rows: list[list[str]]
+
+
+def read_table(
+    data: bytes,
     file: str,
+    *,
+    file_format: str = "csv",
+    max_rows: int | None = None,
+    sheet: str | None = None,
+) -> tuple[RawTable | None, list[RowError]]:
+    """Read CSV (UTF-8) or XLSX bytes into text cells; never raises on bad input.
+
+    Cells stay text (pandas dtype=str, no NA guessing) so that every value is checked by
+    the same parsers whatever the file type. At most `max_rows` data rows are read: a
+    longer file is refused without reading the rest. For a workbook, the sheet named
+    `sheet` is read if there is one (an export of every kind has one sheet per kind),
+    otherwise the first.
+    """
+    limit = None if max_rows is None else max_rows + 2  # header + one row too many
+    try:
+        if file_format == "xlsx":
+            frame = _read_xlsx(data, sheet, limit)
+        else:
+            text, errors = read_csv_text(data, file)
+            if text is None:
+                return None, errors
+            frame = pd.read_csv(
+                io.StringIO(text),
+                header=None,
+                dtype=str,
+                keep_default_na=False,
+                skip_blank_lines=False,  # keeps row numbers equal to the file's lines
+                nrows=limit,
+            )
+    except _NotAWorkbook:
+        return None, [RowError(file, 1, "", "the file is not an Excel workbook (.xlsx)")]
+    except pd.errors.EmptyDataError:
+        return None, [RowError(file, 1, "", "the file is empty")]
+    except pd.errors.ParserError as exc:
+        ragged = _RAGGED.search(str(exc))
+        if ragged:
+            expected, line, saw = ragged.groups()
+            reason = f"has {saw} cells, expected {expected}"
+            return None, [RowError(file, int(line), "", reason)]
+        return None, [RowError(file, 1, "", f"the file cannot be read as CSV ({exc})")]
+    except (ValueError, UnicodeError, OverflowError, MemoryError) as exc:
+        return None, [RowError(file, 1, "", f"the file cannot be read ({exc})")]
+
+    cells = [
+        ["" if cell is None else str(cell) for cell in row]
+        for row in frame.fillna("").to_numpy(dtype=object).tolist()
+    ]
+    if not cells:
+        return None, [RowError(file, 1, "", "the file is empty")]
+    if file_format == "xlsx":
+        cells = _tidy_sheet(cells)
+    if max_rows is not None and len(cells) - 1 > max_rows:
+        reason = f"the file has more than {max_rows:,} data rows; split it into smaller files"
+        return None, [RowError(file, max_rows + 2, "", reason)]
+    return RawTable(header=cells[0], rows=cells[1:]), []
+
+
+class _NotAWorkbook(Exception):
+    pass
+
+
+def _read_xlsx(data: bytes, sheet: str | None, limit: int | None) -> pd.DataFrame:
+    try:
+        workbook = pd.ExcelFile(io.BytesIO(data), engine="openpyxl")
+    except Exception as exc:  # zipfile, XML and openpyxl errors: any of them means "not xlsx"
+        raise _NotAWorkbook from exc
+    with workbook:
+        names = [str(name) for name in workbook.sheet_names]
+        chosen = sheet if sheet in names else names[0]
+        try:
+            return pd.read_excel(
+                workbook,
+                sheet_name=chosen,
+                header=None,
+                dtype=str,
+                keep_default_na=False,
+                nrows=limit,
+            )
+        except (pd.errors.EmptyDataError, ValueError):
+            raise
+        except Exception as exc:  # a damaged sheet inside a valid zip
+            raise _NotAWorkbook from exc
+
+
+def _tidy_sheet(cells: list[list[str]]) -> list[list[str]]:
+    """Undo what Excel does to text: typed dates become datetimes, wide unused columns."""
+    width = len(cells[0])
+    while width and not any(row[width - 1].strip() for row in cells):
+        width -= 1
+    return [[_MIDNIGHT.sub(r"\1", cell) for cell in row[:width]] for row in cells]
+
+
+# --- checking --------------------------------------------------------------------------
+
+
+def validate_rows(
+    spec: TableSpec,
+    file: str,
+    header: Sequence[str],
+    rows: Iterable[Sequence[str]],
     known_keys: dict[type[models.Model], set[str]],
 ) -> tuple[ParsedTable, list[RowError]]:
-    """Check the header and every cell of one file; return the parsed rows and all errors."""
+    """Check the header and every cell of one table; return the parsed rows and all errors.
+
+    `rows` are the data rows as text, numbered from 2 (the header is row 1).
+    """
     table = ParsedTable(spec, file)
     errors: list[RowError] = []
-    reader = csv.reader(io.StringIO(text))
-    header = [name.strip() for name in next(reader, [])]
+    header = [name.strip() for name in header]
     missing = [name for name in spec.column_names if name not in header]
     extra = [name for name in header if name not in spec.column_names]
     errors += [RowError(file, 1, name, "column is missing") for name in missing]
@@ -97,8 +236,15 @@ def parse_table(
     if errors:
         return table, errors
 
+    # The model's own field limits (text length, digits, decimal places, slug keys), so
+    # that a value the database would refuse is reported here, on its row and column.
+    model_fields = {
+        column.name: spec.model._meta.get_field(column.name)
+        for column in spec.columns
+        if not isinstance(column.parse, Reference)
+    }
     seen: dict[tuple[str, ...], dict[tuple[object, ...], int]] = {u: {} for u in spec.unique}
-    for row_number, cells in enumerate(reader, start=2):
+    for row_number, cells in enumerate(rows, start=2):
         if not any(cell.strip() for cell in cells):
             continue
         if len(cells) != len(header):
@@ -111,6 +257,10 @@ def parse_table(
         row_errors: list[RowError] = []
         for column in spec.columns:
             cell = raw[column.name]
+            if _CONTROL.search(cell):
+                reason = "contains control characters"
+                row_errors.append(RowError(file, row_number, column.name, reason))
+                continue
             if isinstance(column.parse, Reference):
                 if cell not in known_keys.get(column.parse.model, set()):
                     reason = f"unknown {column.parse.label} {cell!r}" if cell else "is empty"
@@ -118,9 +268,19 @@ def parse_table(
                 values[column.name] = cell
                 continue
             try:
-                values[column.name] = column.parse(cell)
+                value = column.parse(cell)
+                model_fields[column.name].run_validators(value)
             except CellError as exc:
                 row_errors.append(RowError(file, row_number, column.name, str(exc)))
+            except ValidationError as exc:
+                reason = " ".join(str(message) for message in exc.messages)
+                row_errors.append(RowError(file, row_number, column.name, reason))
+            else:
+                values[column.name] = value
+        if not row_errors and spec.row_check is not None:
+            row_errors += [
+                RowError(file, row_number, name, reason) for name, reason in spec.row_check(values)
+            ]
         if not row_errors:
             for unique in spec.unique:
                 identity = tuple(values[name] for name in unique)
@@ -144,41 +304,273 @@ def parse_table(
     return table, errors
 
 
-def _resolve_references(spec: TableSpec, values: dict[str, Any]) -> dict[str, Any]:
-    resolved = dict(values)
-    for column in spec.columns:
-        if isinstance(column.parse, Reference):
-            resolved[column.name] = column.parse.model._default_manager.get(key=values[column.name])
-    return resolved
+def gpu_keys() -> dict[type[models.Model], set[str]]:
+    from .models import Gpu
+
+    return {Gpu: set(Gpu.objects.values_list("key", flat=True))}
 
 
-def _write_table(table: ParsedTable, summary: LoadSummary) -> None:
+# --- comparing with the catalog ---------------------------------------------------------
+
+NEW = "new"
+CHANGED = "changed"
+UNCHANGED = "unchanged"
+
+
+@dataclass
+class RowDiff:
+    """One checked row beside the catalog row it would create or update."""
+
+    spec: TableSpec
+    row: int
+    values: dict[str, Any]
+    existing: models.Model | None
+    changed: tuple[str, ...] = ()
+    # The price before this row takes effect: the current price of a changed row, for a
+    # new FX rate the rate of the day before; None when the row brings a first price.
+    old_price: Decimal | None = None
+
+    @property
+    def status(self) -> str:
+        if self.existing is None:
+            return NEW
+        return CHANGED if self.changed else UNCHANGED
+
+    @property
+    def new_price(self) -> Decimal | None:
+        name = self.spec.price_field
+        return self.values[name] if name else None
+
+    @property
+    def price_changed(self) -> bool:
+        name = self.spec.price_field
+        return name is not None and name in self.changed
+
+    @property
+    def records_price(self) -> bool:
+        """Whether writing this row adds a line to the price history."""
+        return self.spec.price_field is not None and (self.existing is None or self.price_changed)
+
+    @property
+    def pct_change(self) -> float | None:
+        if self.old_price is None or self.new_price is None or self.old_price == 0:
+            return None
+        return float((self.new_price - self.old_price) / self.old_price)
+
+    @property
+    def history_key(self) -> str:
+        return self.spec.history_key(self.values)
+
+    @property
+    def label(self) -> str:
+        return ", ".join(str(self.values[name]) for name in self.spec.lookup)
+
+
+def _comparable(row: models.Model, name: str, references: set[str]) -> Any:
+    if name in references:
+        return getattr(row, name).key
+    return getattr(row, name)
+
+
+def diff_table(table: ParsedTable) -> tuple[list[RowDiff], list[RowError]]:
+    """Compare checked rows with the catalog (one query); report conflicts with it.
+
+    Conflicts only the catalog can reveal: a row that takes another row's unique
+    identity (an SKU and GPU already used under another key), and a price change dated
+    before the current price, which would rewrite history instead of adding to it.
+    """
     spec = table.spec
-    manager = spec.model._default_manager
-    created = updated = unchanged = 0
-    for _row_number, values in table.rows:
-        fields = _resolve_references(spec, values)
-        lookup = {name: fields[name] for name in spec.lookup}
-        existing = manager.filter(**lookup).first()
-        if existing is None:
-            manager.create(**fields)
-            created += 1
+    references = {c.name for c in spec.columns if isinstance(c.parse, Reference)}
+    rows = spec.model._default_manager.all()
+    existing_rows = list(rows.select_related(*references) if references else rows)
+    current = {
+        row.pk: {name: _comparable(row, name, references) for name in spec.column_names}
+        for row in existing_rows
+    }
+    by_pk = {row.pk: row for row in existing_rows}
+    by_lookup = {tuple(c[name] for name in spec.lookup): pk for pk, c in current.items()}
+
+    diffs: list[RowDiff] = []
+    errors: list[RowError] = []
+    for row_number, values in table.rows:
+        pk = by_lookup.get(tuple(values[name] for name in spec.lookup))
+        if pk is None:
+            diffs.append(RowDiff(spec, row_number, values, None))
             continue
-        changed = [name for name, value in fields.items() if getattr(existing, name) != value]
-        if changed:
-            for name in changed:
-                setattr(existing, name, fields[name])
-            existing.save(update_fields=changed)
-            updated += 1
-        else:
-            unchanged += 1
-    summary.created[spec.kind] = created
+        changed = tuple(name for name in spec.column_names if values[name] != current[pk][name])
+        old = current[pk][spec.price_field] if spec.price_field else None
+        diff = RowDiff(spec, row_number, values, by_pk[pk], changed, old)
+        if diff.price_changed and values["as_of"] < current[pk]["as_of"]:
+            errors.append(
+                RowError(
+                    table.file,
+                    row_number,
+                    "as_of",
+                    f"{values['as_of']} is before the date of the current price "
+                    f"({current[pk]['as_of']}); a price change takes effect on or after it",
+                )
+            )
+        diffs.append(diff)
+
+    errors += _identity_conflicts(table, diffs, current)
+    if spec.kind == "fx":
+        _previous_fx_rates(diffs, current)
+    return diffs, errors
+
+
+def _identity_conflicts(
+    table: ParsedTable, diffs: list[RowDiff], current: dict[Any, dict[str, Any]]
+) -> list[RowError]:
+    spec = table.spec
+    errors: list[RowError] = []
+    lookups_in_file = {tuple(d.values[n] for n in spec.lookup): d for d in diffs}
+    for unique in spec.unique[1:]:
+        owners = {
+            tuple(c[n] for n in unique): tuple(c[n] for n in spec.lookup) for c in current.values()
+        }
+        for diff in diffs:
+            identity = tuple(diff.values[n] for n in unique)
+            owner = owners.get(identity)
+            mine = tuple(diff.values[n] for n in spec.lookup)
+            if owner is None or owner == mine:
+                continue
+            moved = lookups_in_file.get(owner)
+            if moved is not None and tuple(moved.values[n] for n in unique) != identity:
+                continue  # the file gives the other row a new identity at the same time
+            errors.append(
+                RowError(
+                    table.file,
+                    diff.row,
+                    ", ".join(unique),
+                    f"already used by {', '.join(map(str, owner))} in the catalog",
+                )
+            )
+    return errors
+
+
+def _previous_fx_rates(diffs: list[RowDiff], current: dict[Any, dict[str, Any]]) -> None:
+    """Give each new FX rate the rate it follows: the pair's latest rate before its date."""
+    rates: dict[tuple[str, str], dict[date, Decimal]] = {}
+    for values in current.values():
+        rates.setdefault((values["base"], values["quote"]), {})[values["as_of"]] = values["rate"]
+    for diff in diffs:
+        pair = (diff.values["base"], diff.values["quote"])
+        rates.setdefault(pair, {})[diff.values["as_of"]] = diff.values["rate"]
+    for diff in diffs:
+        if diff.existing is not None:
+            continue
+        history = rates[(diff.values["base"], diff.values["quote"])]
+        earlier = [day for day in history if day < diff.values["as_of"]]
+        diff.old_price = history[max(earlier)] if earlier else None
+
+
+# --- writing ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WriteContext:
+    """Who is writing and why, for the price history."""
+
+    source: str
+    changed_by: AbstractBaseUser | None = None
+
+
+def _write_table(
+    spec: TableSpec, diffs: list[RowDiff], context: WriteContext, summary: LoadSummary
+) -> None:
+    manager = spec.model._default_manager
+    references = {c.name: c.parse.model for c in spec.columns if isinstance(c.parse, Reference)}
+    # Referenced rows are looked up now, not when checked: a GPU may have been created by
+    # an earlier table of the same load.
+    pks = {
+        name: dict(
+            model._default_manager.filter(
+                key__in={d.values[name] for d in diffs if d.status != UNCHANGED}
+            ).values_list("key", "pk")
+        )
+        for name, model in references.items()
+    }
+
+    def fields(values: dict[str, Any]) -> dict[str, Any]:
+        resolved = dict(values)
+        for name in references:
+            if name in resolved:
+                resolved[f"{name}_id"] = pks[name][resolved.pop(name)]
+        return resolved
+
+    new = [spec.model(**fields(d.values)) for d in diffs if d.status == NEW]
+    created = manager.bulk_create(new, batch_size=1000)
+    # bulk_create sends no signals; listeners (the calculator's page cache) must still
+    # learn that the catalog changed.
+    for instance in created:
+        post_save.send(
+            sender=spec.model,
+            instance=instance,
+            created=True,
+            update_fields=None,
+            raw=False,
+            using=manager.db,
+        )
+    updated = 0
+    for diff in diffs:
+        if diff.status != CHANGED:
+            continue
+        instance = diff.existing
+        assert instance is not None
+        resolved = fields({name: diff.values[name] for name in diff.changed})
+        for name, value in resolved.items():
+            setattr(instance, name, value)
+        instance.save(update_fields=list(diff.changed))
+        updated += 1
+
+    PriceChange.objects.bulk_create(
+        [
+            PriceChange(
+                kind=spec.kind,
+                key=diff.history_key,
+                field=spec.price_field,
+                old_value=diff.old_price,
+                new_value=diff.new_price,
+                currency=spec.history_currency(diff.values),
+                effective_from=diff.values["as_of"],
+                changed_by=context.changed_by,
+                source=context.source[:300],
+            )
+            for diff in diffs
+            if diff.records_price
+        ],
+        batch_size=1000,
+    )
+    summary.created[spec.kind] = len(created)
     summary.updated[spec.kind] = updated
-    summary.unchanged[spec.kind] = unchanged
+    summary.unchanged[spec.kind] = sum(1 for d in diffs if d.status == UNCHANGED)
+
+
+def write_plans(
+    plans: Sequence[tuple[TableSpec, list[RowDiff]]],
+    context: WriteContext,
+    *,
+    dry_run: bool = False,
+) -> LoadSummary:
+    """Write checked and compared tables in one transaction, in order; all or nothing."""
+    summary = LoadSummary()
+    try:
+        with transaction.atomic():
+            for spec, diffs in plans:
+                _write_table(spec, diffs, context, summary)
+            if dry_run:
+                transaction.set_rollback(True)
+    except (IntegrityError, DataError) as exc:
+        error = RowError("catalog", 0, "", f"rejected by the database: {exc}")
+        raise CatalogLoadError([error]) from exc
+    return summary
 
 
 def load_tables(
-    sources: Iterable[tuple[TableSpec, str, bytes]], *, dry_run: bool = False
+    sources: Iterable[tuple[TableSpec, str, bytes]],
+    *,
+    dry_run: bool = False,
+    context: WriteContext | None = None,
 ) -> LoadSummary:
     """Check every (spec, file name, content) source, then write them all or nothing.
 
@@ -187,17 +579,15 @@ def load_tables(
     """
     from .models import Gpu
 
-    known_keys: dict[type[models.Model], set[str]] = {
-        Gpu: set(Gpu.objects.values_list("key", flat=True))
-    }
+    known_keys = gpu_keys()
     tables: list[ParsedTable] = []
     errors: list[RowError] = []
     for spec, file, data in sources:
-        text, decode_errors = read_csv_text(data, file)
-        if text is None:
-            errors += decode_errors
+        raw, read_errors = read_table(data, file, file_format=file_format_of(file) or "csv")
+        if raw is None:
+            errors += read_errors
             continue
-        table, table_errors = parse_table(spec, text, file, known_keys)
+        table, table_errors = validate_rows(spec, file, raw.header, raw.rows, known_keys)
         errors += table_errors
         tables.append(table)
         if spec.model is Gpu:
@@ -205,17 +595,14 @@ def load_tables(
     if errors:
         raise CatalogLoadError(errors)
 
-    summary = LoadSummary()
-    try:
-        with transaction.atomic():
-            for table in tables:
-                _write_table(table, summary)
-            if dry_run:
-                transaction.set_rollback(True)
-    except IntegrityError as exc:
-        error = RowError("catalog", 0, "", f"rejected by the database: {exc}")
-        raise CatalogLoadError([error]) from exc
-    return summary
+    plans: list[tuple[TableSpec, list[RowDiff]]] = []
+    for table in tables:
+        diffs, diff_errors = diff_table(table)
+        errors += diff_errors
+        plans.append((table.spec, diffs))
+    if errors:
+        raise CatalogLoadError(errors)
+    return write_plans(plans, context or WriteContext(source="load_catalog"), dry_run=dry_run)
 
 
 def load_catalog(
@@ -232,4 +619,4 @@ def load_catalog(
         sources.append((spec, spec.filename, path.read_bytes()))
     if missing:
         raise CatalogLoadError(missing)
-    return load_tables(sources, dry_run=dry_run)
+    return load_tables(sources, dry_run=dry_run, context=WriteContext(source="load_catalog"))

@@ -259,3 +259,116 @@ class FxRate(Provenance):
 
     def __str__(self) -> str:
         return f"1 {self.base} = {self.rate} {self.quote} ({self.as_of})"
+
+
+class PriceKind(models.TextChoices):
+    """The kinds of price list that staff import and export (TableSpec kinds)."""
+
+    CLOUD = "cloud", _("cloud offerings")
+    SERVERS = "servers", _("server models")
+    ITEMS = "items", _("infrastructure and service items")
+    FX = "fx", _("FX rates")
+
+
+class PriceChange(models.Model):
+    """One price taking a new value from a date on: the history behind every current price.
+
+    Written by the catalog writer whenever a row is created with a price or its price
+    changes (seed loads, imports), never edited afterwards. `key` is the row's key; FX
+    rates use the pair (`EUR-USD`) so that successive daily rows form one history.
+    `old_value` is empty for the first price of a row.
+    """
+
+    kind = models.CharField(_("kind"), max_length=10, choices=PriceKind.choices)
+    key = models.CharField(_("key"), max_length=80)
+    field = models.CharField(_("field"), max_length=30)
+    old_value = models.DecimalField(
+        _("old value"), max_digits=18, decimal_places=6, null=True, blank=True
+    )
+    new_value = models.DecimalField(_("new value"), max_digits=18, decimal_places=6)
+    currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+    effective_from = models.DateField(_("effective from"))
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("changed by"),
+    )
+    changed_at = models.DateTimeField(_("changed at"), default=timezone.now)
+    source = models.CharField(_("source"), max_length=300)
+
+    class Meta:
+        ordering = ["kind", "key", "effective_from", "changed_at", "id"]
+        verbose_name = _("price change")
+        indexes = [models.Index(fields=["kind", "key", "effective_from"])]
+
+    def __str__(self) -> str:
+        change = f"{self.old_value} → {self.new_value}"
+        return f"{self.kind} {self.key}: {change} ({self.effective_from})"
+
+    @property
+    def age_days(self) -> int:
+        return (timezone.localdate() - self.effective_from).days
+
+    @property
+    def pct_change(self) -> float | None:
+        if not self.old_value:
+            return None
+        return float((self.new_value - self.old_value) / self.old_value)
+
+
+class ImportStatus(models.TextChoices):
+    PENDING = "pending", _("pending")
+    APPLIED = "applied", _("applied")
+    DISCARDED = "discarded", _("discarded")
+
+
+class PriceImport(models.Model):
+    """An uploaded price list awaiting a decision.
+
+    The file itself is kept so that the preview → apply flow survives across requests
+    without a second upload, and so that applying re-checks the file against the catalog
+    as it is then, not as it was when the preview was shown.
+    """
+
+    kind = models.CharField(_("kind"), max_length=10, choices=PriceKind.choices)
+    filename = models.CharField(_("file name"), max_length=255)
+    content = models.BinaryField(_("content"))
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("uploaded by"),
+    )
+    created_at = models.DateTimeField(_("uploaded at"), default=timezone.now)
+    status = models.CharField(
+        _("status"), max_length=10, choices=ImportStatus.choices, default=ImportStatus.PENDING
+    )
+    decided_at = models.DateTimeField(_("applied or discarded at"), null=True, blank=True)
+    summary = models.JSONField(_("summary"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("price import")
+
+    def __str__(self) -> str:
+        return f"{self.filename} ({self.kind}, {self.status})"
+
+
+class StalePriceNotice(models.Model):
+    """The day staff were told about stale prices: at most one mail round per day."""
+
+    sent_on = models.DateField(_("sent on"), unique=True)
+    stale_count = models.PositiveIntegerField(_("stale prices"))
+    recipient_count = models.PositiveIntegerField(_("recipients"))
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-sent_on"]
+        verbose_name = _("stale-price notice")
+
+    def __str__(self) -> str:
+        return f"{self.sent_on}: {self.stale_count} stale price(s)"

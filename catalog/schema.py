@@ -150,6 +150,10 @@ class TableSpec:
     columns: tuple[Column, ...]
     # The first tuple finds the existing row; every tuple must be unique within a file.
     unique: tuple[tuple[str, ...], ...] = field(default=(("key",),))
+    # The column whose changes are kept as price history (None: not a price list).
+    price_field: str | None = None
+    # Checks that involve more than one cell of a row: (values) → [(column, reason)].
+    row_check: Callable[[dict[str, object]], list[tuple[str, str]]] | None = None
 
     @property
     def column_names(self) -> list[str]:
@@ -158,6 +162,28 @@ class TableSpec:
     @property
     def lookup(self) -> tuple[str, ...]:
         return self.unique[0]
+
+    def history_key(self, values: dict[str, object]) -> str:
+        """The price history a row belongs to: its key, or for FX rates the pair."""
+        if "key" in values:
+            return str(values["key"])
+        return f"{values['base']}-{values['quote']}"
+
+    def history_currency(self, values: dict[str, object]) -> str:
+        return str(values.get("currency") or values.get("quote"))
+
+
+def _idle_not_above_max(values: dict[str, object]) -> list[tuple[str, str]]:
+    idle, peak = values["idle_power_kw"], values["max_power_kw"]
+    if isinstance(idle, Decimal) and isinstance(peak, Decimal) and idle > peak:
+        return [("idle_power_kw", f"{idle} is above max_power_kw {peak}")]
+    return []
+
+
+def _distinct_currencies(values: dict[str, object]) -> list[tuple[str, str]]:
+    if values["base"] == values["quote"]:
+        return [("quote", "is the same currency as base")]
+    return []
 
 
 PROVENANCE = (
@@ -216,6 +242,8 @@ SERVERS = TableSpec(
         *PROVENANCE,
     ),
     unique=(("key",), ("sku", "gpu")),
+    price_field="list_price",
+    row_check=_idle_not_above_max,
 )
 
 CLOUD = TableSpec(
@@ -236,6 +264,7 @@ CLOUD = TableSpec(
         *PROVENANCE,
     ),
     unique=(("key",), ("provider", "instance_type", "region", "term")),
+    price_field="price_per_hour",
 )
 
 SITES = TableSpec(
@@ -272,6 +301,7 @@ ITEMS = TableSpec(
         Column("currency", choice(Currency)),
         *PROVENANCE,
     ),
+    price_field="price",
 )
 
 FX = TableSpec(
@@ -286,8 +316,13 @@ FX = TableSpec(
         *PROVENANCE,
     ),
     unique=(("base", "quote", "as_of"),),
+    price_field="rate",
+    row_check=_distinct_currencies,
 )
 
 # Load order matters: servers and cloud offerings refer to GPUs by key.
 ALL_SPECS: tuple[TableSpec, ...] = (GPUS, SERVERS, CLOUD, SITES, ITEMS, FX)
 SPECS_BY_KIND = {spec.kind: spec for spec in ALL_SPECS}
+# The price lists staff import and export (`import_prices`, /catalog/import/).
+PRICE_SPECS: tuple[TableSpec, ...] = (CLOUD, SERVERS, ITEMS, FX)
+PRICE_SPECS_BY_KIND = {spec.kind: spec for spec in PRICE_SPECS}

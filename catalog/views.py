@@ -1,9 +1,20 @@
-from django.conf import settings
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from typing import Any
 
-from . import selectors
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from . import selectors, services
+from .forms import PriceImportForm
+from .models import ImportStatus, PriceImport, PriceKind
+from .schema import PRICE_SPECS_BY_KIND
+
+# Rows per category shown on a preview page; the counts are always complete.
+PREVIEW_ROWS = 500
 
 
 @require_GET
@@ -18,3 +29,138 @@ def catalog_overview(request: HttpRequest) -> HttpResponse:
         "stale_after_days": settings.PRICE_STALE_AFTER_DAYS,
     }
     return render(request, "catalog/overview.html", context)
+
+
+def _import_page(
+    request: HttpRequest,
+    form: PriceImportForm,
+    preview: services.ImportPreview | None = None,
+) -> HttpResponse:
+    context = {
+        "form": form,
+        "preview": preview,
+        "imports": selectors.recent_imports(),
+        "kinds": PriceKind.choices,
+        "max_bytes": settings.PRICE_IMPORT_MAX_BYTES,
+        "max_rows": settings.PRICE_IMPORT_MAX_ROWS,
+        "preview_rows": PREVIEW_ROWS,
+    }
+    return render(request, "catalog/import.html", context)
+
+
+@staff_member_required
+@require_http_methods(["GET", "POST"])
+def price_import(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return _import_page(request, PriceImportForm())
+    form = PriceImportForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _import_page(request, form)
+    upload = form.cleaned_data["file"]
+    preview, price_import = services.create_price_import(
+        kind=form.cleaned_data["kind"],
+        filename=upload.name,
+        data=upload.read(),
+        uploaded_by=request.user,
+    )
+    if price_import is None:
+        return _import_page(request, form, preview)
+    return redirect("catalog:import_detail", pk=price_import.pk)
+
+
+def _detail_page(
+    request: HttpRequest,
+    price_import: PriceImport,
+    preview: services.ImportPreview | None = None,
+) -> HttpResponse:
+    pending = price_import.status == ImportStatus.PENDING
+    if preview is None and pending:
+        preview = services.pending_preview(price_import)
+    context = {
+        "price_import": price_import,
+        "pending": pending,
+        "preview": preview,
+        "preview_rows": PREVIEW_ROWS,
+    }
+    return render(request, "catalog/import_detail.html", context)
+
+
+@staff_member_required
+@require_GET
+def price_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    price_import = get_object_or_404(PriceImport, pk=pk)
+    return _detail_page(request, price_import)
+
+
+@staff_member_required
+@require_POST
+def price_import_apply(request: HttpRequest, pk: int) -> HttpResponse:
+    price_import = get_object_or_404(PriceImport.objects.defer("content"), pk=pk)
+    try:
+        outcome = services.apply_price_import(price_import_id=pk, user=request.user)
+    except services.PriceImportError as exc:
+        price_import.refresh_from_db()
+        return _detail_page(request, price_import, exc.preview)
+    if outcome.applied:
+        assert outcome.preview is not None
+        counts = outcome.preview.counts()
+        messages.success(
+            request,
+            _("Import applied: %(new)d new, %(changed)d changed, %(unchanged)d unchanged.")
+            % counts,
+        )
+    else:
+        messages.warning(
+            request,
+            _("This import was already %(status)s; nothing was changed.")
+            % {"status": ImportStatus(outcome.status).label},
+        )
+    return redirect("catalog:import_detail", pk=pk)
+
+
+@staff_member_required
+@require_POST
+def price_import_discard(request: HttpRequest, pk: int) -> HttpResponse:
+    get_object_or_404(PriceImport.objects.defer("content"), pk=pk)
+    if services.discard_price_import(price_import_id=pk):
+        messages.success(request, _("Import discarded; nothing was changed."))
+    else:
+        messages.warning(request, _("This import was no longer pending; nothing was changed."))
+    return redirect("catalog:import")
+
+
+@staff_member_required
+@require_GET
+def price_export(request: HttpRequest) -> HttpResponse:
+    kind = request.GET.get("kind", "all")
+    file_format = request.GET.get("format", "xlsx" if kind == "all" else "csv")
+    if kind not in {"all", *PRICE_SPECS_BY_KIND} or file_format not in {"csv", "xlsx"}:
+        return HttpResponseBadRequest(
+            _("Choose kind=all, cloud, servers, items or fx and format=csv or xlsx.")
+        )
+    export = services.export_price_list(kind=kind, file_format=file_format)
+    response = HttpResponse(export.content, content_type=export.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{export.filename}"'
+    return response
+
+
+@require_GET
+def price_history(request: HttpRequest, kind: str, key: str) -> HttpResponse:
+    if kind not in PRICE_SPECS_BY_KIND:
+        raise Http404
+    row = selectors.current_price_row(kind, key)
+    history = selectors.price_history(kind, key)
+    if row is None and not history:
+        raise Http404
+    spec = PRICE_SPECS_BY_KIND[kind]
+    context: dict[str, Any] = {
+        "kind": kind,
+        "kind_label": PriceKind(kind).label,
+        "key": key,
+        "row": row,
+        "price": getattr(row, spec.price_field or "", None) if row else None,
+        "currency": (spec.history_currency(vars(row)) if row else None),
+        "history": history,
+        "stale_after_days": settings.PRICE_STALE_AFTER_DAYS,
+    }
+    return render(request, "catalog/price_history.html", context)

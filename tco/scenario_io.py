@@ -25,7 +25,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import CloudOffering, FxRate, InfrastructureItem, ServerModel, Site
-from catalog.selectors import latest_fx_rate
+from catalog.selectors import fx_rate_on, latest_fx_rate, price_history_index, price_in_effect
 from tco.engine import (
     CloudOfferingSpec,
     CloudTerm,
@@ -40,7 +40,16 @@ from tco.engine import (
     Workload,
 )
 
-TOP_LEVEL_KEYS = {"name", "workload", "server", "site", "cloud_offerings", "servers", "finance"}
+TOP_LEVEL_KEYS = {
+    "name",
+    "as_of",
+    "workload",
+    "server",
+    "site",
+    "cloud_offerings",
+    "servers",
+    "finance",
+}
 
 # Catalog pricing terms → engine billing terms.
 TERMS = {
@@ -101,23 +110,50 @@ class Assumption:
 
 @dataclass(frozen=True)
 class CatalogSnapshot:
-    """The catalog rows a scenario may refer to, read once (five queries, any catalog size)."""
+    """The catalog rows a scenario may refer to, read once (five queries, any catalog size).
+
+    With `as_of`, prices are those in effect on that date according to the price history
+    (one more query): each server, cloud offering and item carries its price of that day
+    and that price's effective date as `as_of`, and the FX rate is the one of that day.
+    The rows are changed in memory only, never saved.
+    """
 
     servers: dict[str, ServerModel]
     sites: dict[str, Site]
     offerings: dict[str, CloudOffering]
     items: dict[str, InfrastructureItem]
     fx_row: FxRate | None
+    as_of: date | None = None
 
     @classmethod
-    def load(cls) -> CatalogSnapshot:
-        return cls(
+    def load(cls, as_of: date | None = None) -> CatalogSnapshot:
+        snapshot = cls(
             servers={s.key: s for s in ServerModel.objects.select_related("gpu")},
             sites={s.key: s for s in Site.objects.all()},
             offerings={o.key: o for o in CloudOffering.objects.select_related("gpu")},
             items={i.key: i for i in InfrastructureItem.objects.all()},
-            fx_row=latest_fx_rate("EUR", "USD"),
+            fx_row=latest_fx_rate("EUR", "USD")
+            if as_of is None
+            else fx_rate_on("EUR", "USD", as_of),
+            as_of=as_of,
         )
+        if as_of is not None:
+            snapshot._use_prices_of(as_of)
+        return snapshot
+
+    def _use_prices_of(self, day: date) -> None:
+        history = price_history_index(("servers", "cloud", "items"))
+        rows: list[tuple[str, dict[str, Any], str]] = [
+            ("servers", self.servers, "list_price"),
+            ("cloud", self.offerings, "price_per_hour"),
+            ("items", self.items, "price"),
+        ]
+        for kind, by_key, field in rows:
+            for key, row in by_key.items():
+                in_effect = price_in_effect(history.get((kind, key), []), day)
+                if in_effect is not None:
+                    setattr(row, field, in_effect.value)
+                    row.as_of = in_effect.effective_from
 
 
 @dataclass(frozen=True)
@@ -294,13 +330,19 @@ def _finance_defaults(items: dict[str, InfrastructureItem], fx: FxRates) -> dict
 
 
 def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> BuiltScenario:
-    """Turn a scenario document into an engine `Scenario` plus the assumptions it used."""
-    catalog = catalog or CatalogSnapshot.load()
+    """Turn a scenario document into an engine `Scenario` plus the assumptions it used.
+
+    A document with `as_of` is priced with the prices in effect on that date; `catalog`
+    is used only when it was read for the same date.
+    """
     if not isinstance(document, dict):
         raise ScenarioError("scenario", "expected a JSON object")
     unknown = sorted(set(document) - TOP_LEVEL_KEYS)
     if unknown:
         raise ScenarioError(unknown[0], "unknown field")
+    as_of = _as_of(document.get("as_of"))
+    if catalog is None or catalog.as_of != as_of:
+        catalog = CatalogSnapshot.load(as_of=as_of)
     for required in ("workload", "server", "site", "cloud_offerings"):
         if required not in document:
             raise ScenarioError(required, "is required")
@@ -355,6 +397,17 @@ def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> Bui
         raise ScenarioError(exc.field, exc.message) from exc
     assumptions = _assumptions(scenario, model, site, offerings, items, fx_row, finance_data)
     return BuiltScenario(scenario, assumptions, model, site, tuple(offerings))
+
+
+def _as_of(value: Any) -> date | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise ScenarioError("as_of", "expected a date in YYYY-MM-DD form")
 
 
 def _assumptions(

@@ -43,3 +43,13 @@ def percent(value: float | None, decimals: int = 0) -> str:
     if value is None:
         return "–"
     return formats.number_format(value * 100, decimals, use_l10n=True) + "\u00a0%"
+
+
+@register.filter
+def price(value: Decimal | float | int | None) -> str:
+    """A price with as many decimals as it has (at least 2, at most 6): 63.296, 55.04."""
+    if value is None:
+        return "–"
+    exponent = Decimal(str(value)).normalize().as_tuple().exponent
+    decimals = min(6, max(2, -exponent if isinstance(exponent, int) else 2))
+    return formats.number_format(value, decimals, use_l10n=True, force_grouping=True)

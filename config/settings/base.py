@@ -152,6 +152,10 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "proposals@localhost")
 
 # Product rules
 PRICE_STALE_AFTER_DAYS = env_int("PRICE_STALE_AFTER_DAYS", 180)
+# Price files larger than this are refused before they are read (bytes; default 5 MB),
+# and files with more data rows than this are refused after reading that many.
+PRICE_IMPORT_MAX_BYTES = env_int("PRICE_IMPORT_MAX_BYTES", 5 * 1024 * 1024)
+PRICE_IMPORT_MAX_ROWS = env_int("PRICE_IMPORT_MAX_ROWS", 50_000)
 
 LOGGING = {
     "version": 1,

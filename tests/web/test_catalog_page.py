@@ -8,7 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from catalog.models import CloudOffering, Gpu
+from catalog.models import CloudOffering, Gpu, InfrastructureItem, ServerModel
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,9 @@ def test_catalog_page_shows_gpus_servers_and_prices_with_age(
 def test_stale_prices_are_flagged_and_fresh_ones_are_not(
     client: Client, seed_catalog: object
 ) -> None:
-    CloudOffering.objects.all().update(as_of=timezone.localdate() - timedelta(days=10))
+    # Cloud, server and item prices all show their age and are flagged when stale.
+    for model in (CloudOffering, ServerModel, InfrastructureItem):
+        model.objects.all().update(as_of=timezone.localdate() - timedelta(days=10))
     assert 'class="badge stale"' not in client.get("/catalog/").content.decode()
     CloudOffering.objects.filter(key="aws-p5-48xlarge-od").update(
         as_of=timezone.localdate() - timedelta(days=181)
@@ -47,6 +49,12 @@ def test_stale_prices_are_flagged_and_fresh_ones_are_not(
     html = client.get("/catalog/").content.decode()
     assert html.count('class="badge stale"') == 1
     assert "181 days" in html
+    ServerModel.objects.filter(key="nvidia-dgx-h100").update(
+        as_of=timezone.localdate() - timedelta(days=200)
+    )
+    html = client.get("/catalog/").content.decode()
+    assert html.count('class="badge stale"') == 2
+    assert "200 days" in html
 
 
 def test_dutch_visitors_get_dutch_number_formats(client: Client, seed_catalog: object) -> None:

@@ -1,0 +1,57 @@
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from catalog.schema import PRICE_SPECS_BY_KIND
+from catalog.services import PriceImportError, check_upload, import_price_file
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a price list (CSV or XLSX) for cloud offerings, server models, "
+        "infrastructure items or FX rates: all rows or none, with price history."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path)
+        parser.add_argument("--kind", required=True, choices=sorted(PRICE_SPECS_BY_KIND))
+        parser.add_argument(
+            "--dry-run", action="store_true", help="check and show the changes, write nothing"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path: Path = options["file"]
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            raise CommandError(f"{path}: cannot be read ({exc.strerror})") from exc
+        # The size is checked before the file is read, so a huge file is never loaded.
+        refused = check_upload(filename=path.name, size=size)
+        if refused:
+            raise CommandError("\n".join(error.reason for error in refused))
+        try:
+            preview = import_price_file(
+                kind=options["kind"],
+                filename=path.name,
+                data=path.read_bytes(),
+                source=f"import_prices {path}"[:300],
+                dry_run=options["dry_run"],
+            )
+        except PriceImportError as exc:
+            for line in exc.preview.lines():
+                self.stdout.write(line)
+            for error in exc.preview.errors:
+                self.stderr.write(str(error))
+            raise CommandError(
+                f"{len(exc.preview.errors)} problem(s) found; nothing was imported."
+            ) from exc
+        for line in preview.lines():
+            self.stdout.write(line)
+        changed = len(preview.new) + len(preview.changed)
+        if options["dry_run"]:
+            self.stdout.write(f"Dry run: {changed} row(s) would change; nothing was written.")
+        else:
+            self.stdout.write(
+                self.style.SUCCESS(f"Imported {path.name}: {changed} row(s) changed.")
+            )

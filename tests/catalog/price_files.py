@@ -1,0 +1,61 @@
+"""Helpers for the price import tests: exported files to edit, and the catalog's state."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import openpyxl
+
+from catalog.models import (
+    CloudOffering,
+    FxRate,
+    Gpu,
+    InfrastructureItem,
+    PriceChange,
+    PriceImport,
+    ServerModel,
+    Site,
+)
+from catalog.services import export_price_list
+
+MODELS = (Gpu, ServerModel, CloudOffering, Site, InfrastructureItem, FxRate, PriceChange)
+
+
+def catalog_state() -> dict[str, list[dict[str, Any]]]:
+    """Every catalog row and history entry: equal before and after means nothing changed."""
+    return {model.__name__: list(model.objects.order_by("pk").values()) for model in MODELS} | {
+        "PriceImport": list(PriceImport.objects.order_by("pk").values("pk", "status"))
+    }
+
+
+def exported_rows(kind: str) -> list[list[str]]:
+    """The current price list of one kind as CSV rows (header first)."""
+    content = export_price_list(kind=kind, file_format="csv").content.decode("utf-8-sig")
+    return list(csv.reader(io.StringIO(content)))
+
+
+def csv_bytes(rows: list[list[str]]) -> bytes:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def xlsx_bytes(rows: list[list[Any]]) -> bytes:
+    workbook = openpyxl.Workbook()
+    for row in rows:
+        workbook.active.append(row)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def set_cell(rows: list[list[str]], key: str, column: str, value: str) -> int:
+    """Set one cell of the row whose first cell is `key`; return its spreadsheet row."""
+    index = rows[0].index(column)
+    for number, row in enumerate(rows, start=1):
+        if row[0] == key:
+            row[index] = value
+            return number
+    raise KeyError(key)
