@@ -11,6 +11,8 @@ urlpatterns = [
     path("ping", ping, name="ping"),
     path("catalog/", include("catalog.urls")),
     path("calculator/", include("tco.urls")),
+    path("quotes/", include("quotes.urls")),
+    path("accounts/", include("django.contrib.auth.urls")),
     path("language/", switch_language, name="switch_language"),
     path("admin/", admin.site.urls),
 ]

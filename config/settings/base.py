@@ -7,7 +7,7 @@ import plotly
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
-from .env import env_bool, env_int, env_list, env_str
+from .env import env_bool, env_int, env_list, env_str, redis_url_with_db
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -27,6 +27,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "catalog",
     "tco",
+    "quotes",
 ]
 
 MIDDLEWARE = [
@@ -96,9 +97,14 @@ REDIS_URL = env_str("REDIS_URL", "")
 
 # Shared cache (rendered public pages, catalog generation): Redis when configured,
 # otherwise per process (the one-process local run).
+# The cache gets its own Redis database (REDIS_CACHE_DB, default 1) so that clearing it can
+# never drop Celery's queued tasks, which live in REDIS_URL's database.
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url_with_db(REDIS_URL, env_int("REDIS_CACHE_DB", 1)),
+        }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -121,6 +127,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 5 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 4 * 60
 CELERY_TIMEZONE = TIME_ZONE
+# With acks_late, Redis redelivers an unacknowledged task (a worker killed mid-task) after
+# this many seconds; it must exceed the longest task (the time limit above).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
 # Periodic work run by `celery beat` (Procfile). Task names are strings so that settings
 # import no application code.
 CELERY_BEAT_SCHEDULE = {
@@ -152,6 +161,23 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "proposals@localhost")
 
 # Product rules
 PRICE_STALE_AFTER_DAYS = env_int("PRICE_STALE_AFTER_DAYS", 180)
+
+# Sign-in (sales engineers); quote pages need the "sales" group or staff.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "quotes:list"
+LOGOUT_REDIRECT_URL = "home"
+
+# Quotes (docs/quotes.md)
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")  # absolute links in emails
+QUOTE_VALIDITY_DAYS = env_int("QUOTE_VALIDITY_DAYS", 30)
+QUOTES_LEAD_REQUESTS_PER_HOUR = env_int("QUOTES_LEAD_REQUESTS_PER_HOUR", 5)
+QUOTES_EMAIL_MAX_RETRIES = env_int("QUOTES_EMAIL_MAX_RETRIES", 8)
+QUOTES_RETRY_BASE_SECONDS = float(env_str("QUOTES_RETRY_BASE_SECONDS", "5"))
+QUOTES_REQUEUE_AFTER_SECONDS = env_int("QUOTES_REQUEUE_AFTER_SECONDS", 120)
+QUOTES_SENDING_LEASE_SECONDS = env_int("QUOTES_SENDING_LEASE_SECONDS", 600)
+# The PDF's charts: kaleido drives this Chromium and never downloads one of its own.
+CHROMIUM_PATH = env_str("CHROMIUM_PATH", "/usr/bin/chromium")
+PDF_CHART_TABS = env_int("PDF_CHART_TABS", 3)  # one Chromium tab per PDF chart
 # Price files larger than this are refused before they are read (bytes; default 5 MB),
 # and files with more data rows than this are refused after reading that many.
 PRICE_IMPORT_MAX_BYTES = env_int("PRICE_IMPORT_MAX_BYTES", 5 * 1024 * 1024)
@@ -162,4 +188,16 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # PDF rendering libraries log every step at INFO; keep their warnings only.
+    "loggers": {
+        name: {"level": "WARNING"}
+        for name in (
+            "weasyprint",
+            "weasyprint.progress",
+            "fontTools",
+            "kaleido",
+            "choreographer",
+            "logistro",
+        )
+    },
 }

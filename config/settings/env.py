@@ -1,6 +1,7 @@
 """Typed readers for settings that come from the environment (and nowhere else)."""
 
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -41,3 +42,9 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def redis_url_with_db(url: str, db: int) -> str:
+    """`url` pointing at Redis database `db` (redis://host:6379/0 → redis://host:6379/1)."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{db}", parts.query, parts.fragment))

@@ -1,0 +1,326 @@
+"""Customers, quotes with their revisions and lines, leads, PDF renders and the email outbox.
+
+A quote is a number and a customer; what is offered lives in its revisions (A, B, …).
+A draft revision can be edited; sending freezes it: its lines, prices and the TCO
+analysis are copied into ``QuoteRevision.snapshot`` and the services refuse any change
+afterwards (docs/quotes.md). Rows are addressed in URLs by a random UUID
+(``public_id``), never by their sequential primary key.
+
+State changes go through quotes/services.py only; these classes hold data and small
+read-only helpers.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from catalog.models import Currency
+
+from .vat import COUNTRY_CHOICES
+
+
+def _public_id() -> models.UUIDField:
+    return models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+
+
+class Team(models.Model):
+    """A sales team: its members see (only) the team's customers, quotes and renders."""
+
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="sales_teams", blank=True
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("team")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Language(models.TextChoices):
+    EN = "en", _("English")
+    NL = "nl", _("Dutch")
+
+
+class Customer(models.Model):
+    public_id = _public_id()
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="customers")
+    company = models.CharField(_("company"), max_length=200)
+    contact_name = models.CharField(_("contact name"), max_length=200)
+    email = models.EmailField(_("email"))
+    country = models.CharField(_("country"), max_length=2, choices=COUNTRY_CHOICES)
+    vat_number = models.CharField(_("VAT number"), max_length=30, blank=True)
+    language = models.CharField(
+        _("preferred language"), max_length=2, choices=Language.choices, default=Language.EN
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["company"]
+        verbose_name = _("customer")
+
+    def __str__(self) -> str:
+        return f"{self.company} ({self.contact_name})"
+
+
+class QuoteCounter(models.Model):
+    """The last quote number handed out in a year; locked with SELECT … FOR UPDATE."""
+
+    year = models.PositiveIntegerField(primary_key=True)
+    last_number = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.year}: {self.last_number}"
+
+
+class Quote(models.Model):
+    public_id = _public_id()
+    number = models.CharField(_("number"), max_length=20, unique=True)
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="quotes")
+    customer = models.ForeignKey(Customer, on_delete=models.PROTECT, related_name="quotes")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_quotes"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("quote")
+
+    def __str__(self) -> str:
+        return self.number
+
+
+class Status(models.TextChoices):
+    DRAFT = "draft", _("draft")
+    SENT = "sent", _("sent")
+    VIEWED = "viewed", _("viewed")
+    ACCEPTED = "accepted", _("accepted")
+    DECLINED = "declined", _("declined")
+    EXPIRED = "expired", _("expired")
+
+
+class QuoteRevision(models.Model):
+    public_id = _public_id()
+    quote = models.ForeignKey(Quote, on_delete=models.CASCADE, related_name="revisions")
+    seq = models.PositiveIntegerField()  # 1, 2, 3 … → letters A, B, C …
+    letter = models.CharField(_("revision"), max_length=3)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+    vat_rate = models.DecimalField(_("VAT rate (%)"), max_digits=5, decimal_places=2)
+    vat_kind = models.CharField(_("VAT treatment"), max_length=20)
+    valid_until = models.DateField(_("valid until"))
+    terms = models.TextField(_("terms"), blank=True)
+    # The calculator analysis the quote was started from (query string, summary, chart
+    # figures, assumptions); see services.tco_snapshot. Empty for quotes built by hand.
+    tco = models.JSONField(_("TCO analysis"), null=True, blank=True)
+    # Everything the buyer sees, frozen when the revision is sent (services.quote_send).
+    snapshot = models.JSONField(_("snapshot"), null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    sent_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    viewed_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by_name = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["quote", "seq"]
+        verbose_name = _("quote revision")
+        constraints = [
+            models.UniqueConstraint(fields=["quote", "seq"], name="revision_seq_unique"),
+            models.CheckConstraint(
+                condition=Q(status="draft") | Q(snapshot__isnull=False),
+                name="revision_sent_has_snapshot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.quote.number}-{self.letter}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.quote.number} rev. {self.letter}"
+
+    @property
+    def is_draft(self) -> bool:
+        return self.status == Status.DRAFT
+
+
+class LineKind(models.TextChoices):
+    SERVER = "server", _("server")
+    NETWORKING = "networking", _("networking")
+    STORAGE = "storage", _("storage")
+    INSTALLATION = "installation", _("installation")
+    SUPPORT = "support", _("support")
+
+
+class QuoteLine(models.Model):
+    revision = models.ForeignKey(QuoteRevision, on_delete=models.CASCADE, related_name="lines")
+    position = models.PositiveIntegerField()
+    kind = models.CharField(_("kind"), max_length=20, choices=LineKind.choices)
+    catalog_key = models.CharField(_("catalog item"), max_length=80)
+    description = models.CharField(_("description"), max_length=300)
+    quantity = models.DecimalField(_("quantity"), max_digits=10, decimal_places=2)
+    # Copied from the catalog (converted to the quote's currency) when the line is added.
+    unit_price = models.DecimalField(_("unit price"), max_digits=14, decimal_places=2)
+    discount_pct = models.DecimalField(_("discount %"), max_digits=5, decimal_places=2)
+    optional = models.BooleanField(_("optional"), default=False)
+    price_as_of = models.DateField(_("price as of"), null=True, blank=True)
+    price_is_estimate = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["revision", "position"]
+        constraints = [
+            models.CheckConstraint(condition=Q(quantity__gt=0), name="line_quantity_positive"),
+            models.CheckConstraint(condition=Q(unit_price__gte=0), name="line_price_non_negative"),
+            models.CheckConstraint(
+                condition=Q(discount_pct__gte=0) & Q(discount_pct__lte=100),
+                name="line_discount_0_100",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.quantity} × {self.description}"
+
+
+class Lead(models.Model):
+    """A calculator visitor who asked for the analysis as a PDF (seen by sales engineers)."""
+
+    public_id = _public_id()
+    name = models.CharField(_("name"), max_length=200)
+    company = models.CharField(_("company"), max_length=200)
+    email = models.EmailField(_("email"))
+    consent_at = models.DateTimeField(_("consent given at"))
+    language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    tco = models.JSONField(_("TCO analysis"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("lead")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.company})"
+
+
+class RenderStatus(models.TextChoices):
+    PENDING = "pending", _("waiting")
+    RENDERING = "rendering", _("rendering")
+    DONE = "done", _("ready")
+    FAILED = "failed", _("failed")
+
+
+class ProposalRender(models.Model):
+    """A proposal PDF: for one sent revision (in one language) or for one lead.
+
+    Stored once with its SHA-256; a revision is rendered at most once per language and
+    the bytes never change after status DONE (services.render_execute).
+    """
+
+    public_id = _public_id()
+    revision = models.ForeignKey(
+        QuoteRevision, on_delete=models.CASCADE, null=True, blank=True, related_name="renders"
+    )
+    lead = models.OneToOneField(
+        Lead, on_delete=models.CASCADE, null=True, blank=True, related_name="render"
+    )
+    language = models.CharField(max_length=2, choices=Language.choices)
+    status = models.CharField(
+        max_length=10, choices=RenderStatus.choices, default=RenderStatus.PENDING
+    )
+    pdf = models.BinaryField(null=True, blank=True, editable=False)
+    sha256 = models.CharField(max_length=64, blank=True)
+    pages = models.PositiveIntegerField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    rendered_at = models.DateTimeField(null=True, blank=True)
+    render_seconds = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["revision", "language"],
+                condition=Q(revision__isnull=False),
+                name="one_render_per_revision_language",
+            ),
+            models.CheckConstraint(
+                condition=Q(revision__isnull=False) ^ Q(lead__isnull=False),
+                name="render_for_revision_xor_lead",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"PDF {self.public_id} ({self.status})"
+
+    @property
+    def filename(self) -> str:
+        if self.revision_id:
+            return f"{self.revision.quote.number}-{self.revision.letter}.pdf"
+        return "gpu-tco-analysis.pdf"
+
+
+class OutboxStatus(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    SENDING = "sending", _("sending")
+    SENT = "sent", _("sent")
+    FAILED = "failed", _("failed")
+
+
+class EmailKind(models.TextChoices):
+    PROPOSAL = "proposal", _("proposal to buyer")
+    LEAD_PDF = "lead_pdf", _("calculator PDF")
+    DECISION = "decision", _("decision notice to owner")
+
+
+class OutboxEmail(models.Model):
+    """One email to send, recorded before anything is enqueued (see docs/quotes.md)."""
+
+    public_id = _public_id()
+    idempotency_key = models.CharField(max_length=120, unique=True)
+    kind = models.CharField(max_length=10, choices=EmailKind.choices)
+    to_email = models.EmailField()
+    subject = models.CharField(max_length=300)
+    body = models.TextField()
+    # Fixed when the row is created, so every attempt carries the same Message-ID.
+    message_id = models.CharField(max_length=200)
+    render = models.ForeignKey(
+        ProposalRender, on_delete=models.PROTECT, null=True, blank=True, related_name="emails"
+    )
+    revision = models.ForeignKey(
+        QuoteRevision, on_delete=models.CASCADE, null=True, blank=True, related_name="emails"
+    )
+    lead = models.ForeignKey(
+        Lead, on_delete=models.CASCADE, null=True, blank=True, related_name="emails"
+    )
+    status = models.CharField(
+        max_length=10, choices=OutboxStatus.choices, default=OutboxStatus.QUEUED
+    )
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    sending_started_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("outbox email")
+        indexes = [models.Index(fields=["status", "updated_at"], name="outbox_status_updated")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} → {self.to_email} ({self.status})"

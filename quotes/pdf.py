@@ -1,0 +1,335 @@
+"""Proposal PDFs with WeasyPrint; charts as static SVG from the web page's Plotly figures.
+
+- The input is a snapshot (JSON, see services.revision_snapshot / lead_snapshot), never
+  live catalog rows, so a PDF can be rendered again from a sent revision at any time and
+  shows the same content.
+- Charts: the Plotly figures stored in the snapshot are exported to SVG by kaleido with
+  one headless Chromium per process, started on first use and kept warm (starting
+  Chromium costs ~2 s; a warm chart costs ~0.15 s). The process id is checked so that a
+  forked Celery child starts its own browser instead of sharing its parent's.
+- WeasyPrint fetches only through :class:`StaticOnlyFetcher`: the app's own static files
+  and the chart SVGs of this render; any other URL (http, file, data, ftp …) is refused,
+  so nothing a user types can make the server fetch from the network or read a file.
+- Text from customers reaches the template as plain strings and is auto-escaped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import logging
+import mimetypes
+import os
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import plotly
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.utils import translation
+from weasyprint import HTML
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from .vat import vat_note
+
+logger = logging.getLogger(__name__)
+
+# Resources in the document are addressed under this origin; it is never resolved.
+INTERNAL_ORIGIN = "https://proposal.internal/"
+CHART_PREFIX = INTERNAL_ORIGIN + "charts/"
+PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+CHART_SIZE = {"width": 900, "height": 440}
+
+
+# --- URL fetcher -------------------------------------------------------------------------
+
+
+class FetchRefused(ValueError):
+    pass
+
+
+class StaticOnlyFetcher(URLFetcher):
+    """Serves ``<INTERNAL_ORIGIN>static/<path>`` from the app's static files and
+    ``<INTERNAL_ORIGIN>charts/<name>.svg`` from this render's charts; refuses the rest."""
+
+    def __init__(self, charts: Mapping[str, bytes] | None = None) -> None:
+        super().__init__(allowed_protocols=["https"], allow_redirects=False)
+        self.charts = dict(charts or {})
+        self.refused: list[str] = []
+
+    def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
+        static_prefix = INTERNAL_ORIGIN + settings.STATIC_URL.lstrip("/")
+        if url.startswith(CHART_PREFIX):
+            name = url.removeprefix(CHART_PREFIX).removesuffix(".svg")
+            if name in self.charts:
+                return URLFetcherResponse(url, self.charts[name], {"Content-Type": "image/svg+xml"})
+        elif url.startswith(static_prefix):
+            relative = url.removeprefix(static_prefix).split("?")[0].split("#")[0]
+            if relative and ".." not in relative.split("/"):
+                found = finders.find(relative)
+                if isinstance(found, str) and os.path.isfile(found):
+                    content_type = mimetypes.guess_type(found)[0] or "application/octet-stream"
+                    return URLFetcherResponse(
+                        url, Path(found).read_bytes(), {"Content-Type": content_type}
+                    )
+        self.refused.append(url)
+        raise FetchRefused(f"refused to fetch {url!r}: only the app's static files")
+
+    def __call__(self, url: str) -> URLFetcherResponse:
+        return self.fetch(url)
+
+
+# --- charts: a warm Chromium per process -------------------------------------------------
+
+
+def _browser_class() -> type:
+    from choreographer.browsers.chromium import Chromium
+
+    class QuietChromium(Chromium):  # type: ignore[misc]
+        """Chromium without background network traffic (this host has no internet)."""
+
+        def get_cli(self) -> list[str]:
+            return [
+                *super().get_cli(),
+                "--disable-background-networking",
+                "--disable-quic",
+                "--disable-domain-reliability",
+            ]
+
+    return QuietChromium
+
+
+TAB_RELOAD_EVERY = 100
+
+
+def _kaleido_class() -> type:
+    from kaleido import Kaleido
+
+    class WarmTabsKaleido(Kaleido):  # type: ignore[misc]
+        """Kaleido that does not reload its tab after every figure.
+
+        Stock kaleido reloads the tab (re-parsing plotly.js: ~0.3 s of CPU a figure) after
+        each export; its page renders every figure into a fresh element that Plotly.purge
+        removes, so a reload every TAB_RELOAD_EVERY figures is enough to bound memory.
+        """
+
+        async def _return_kaleido_tab(self, tab: Any) -> None:
+            uses = self.__dict__.setdefault("_tab_uses", {})
+            uses[id(tab)] = uses.get(id(tab), 0) + 1
+            if uses[id(tab)] % TAB_RELOAD_EVERY == 0:
+                await super()._return_kaleido_tab(tab)
+            else:
+                await self.tabs_ready.put(tab)
+
+    return WarmTabsKaleido
+
+
+class WarmChartRenderer:
+    """One kaleido (headless Chromium) per process, opened lazily and reused."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pid: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._kaleido: Any = None
+        self._atexit_registered = False
+
+    @property
+    def is_warm(self) -> bool:
+        return self._kaleido is not None and self._pid == os.getpid()
+
+    def _open(self) -> None:
+        path = settings.CHROMIUM_PATH
+        if not Path(path).is_file():
+            # Never let kaleido look for (or download) a browser of its own.
+            raise RuntimeError(f"Chromium not found at {path} (CHROMIUM_PATH)")
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=loop.run_forever, name="kaleido-loop", daemon=True)
+        thread.start()
+
+        async def open_browser() -> Any:
+            instance = _kaleido_class()(
+                n=settings.PDF_CHART_TABS,
+                path=path,
+                browser_cls=_browser_class(),
+                mathjax=False,
+                plotlyjs=str(PLOTLY_JS),
+                timeout=60,
+            )
+            await instance.open()
+            return instance
+
+        self._kaleido = asyncio.run_coroutine_threadsafe(open_browser(), loop).result(90)
+        self._loop = loop
+        self._pid = os.getpid()
+        if not self._atexit_registered:
+            atexit.register(self.close)
+            self._atexit_registered = True
+
+    def _discard(self) -> None:
+        loop, instance, pid = self._loop, self._kaleido, self._pid
+        self._loop = self._kaleido = self._pid = None
+        if loop is not None and instance is not None and pid == os.getpid():
+            try:
+                asyncio.run_coroutine_threadsafe(instance.close(), loop).result(15)
+            except Exception:
+                logger.warning("kaleido did not close cleanly", exc_info=True)
+            loop.call_soon_threadsafe(loop.stop)
+
+    def svgs(self, figures: Mapping[str, Mapping[str, Any]]) -> dict[str, bytes]:
+        """SVG bytes of each figure (Plotly JSON: {"data": …, "layout": …})."""
+        if not figures:
+            return {}
+        with self._lock:
+            if not self.is_warm:
+                self._kaleido = None  # a forked child must not touch its parent's browser
+                self._open()
+            instance, loop = self._kaleido, self._loop
+            assert loop is not None
+
+            async def render_all() -> list[bytes]:
+                return await asyncio.gather(
+                    *(
+                        instance.calc_fig(dict(fig), opts={"format": "svg", **CHART_SIZE})
+                        for fig in figures.values()
+                    )
+                )
+
+            try:
+                rendered = asyncio.run_coroutine_threadsafe(render_all(), loop).result(120)
+            except Exception:
+                self._discard()  # a broken browser is restarted on the next call
+                raise
+        return dict(zip(figures.keys(), rendered, strict=True))
+
+    def close(self) -> None:
+        with self._lock:
+            self._discard()
+
+
+CHARTS = WarmChartRenderer()
+
+
+# --- documents ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RenderedPdf:
+    pdf: bytes
+    pages: int
+
+
+def _html_to_pdf(html: str, charts: Mapping[str, bytes]) -> RenderedPdf:
+    fetcher = StaticOnlyFetcher(charts)
+    document = HTML(string=html, base_url=INTERNAL_ORIGIN, url_fetcher=fetcher).render()
+    if fetcher.refused:
+        logger.warning("PDF render refused %d URL(s): %s", len(fetcher.refused), fetcher.refused)
+    return RenderedPdf(document.write_pdf(), len(document.pages))
+
+
+def _dec(value: Any) -> Decimal | None:
+    return None if value is None else Decimal(str(value))
+
+
+def _tco_context(tco: Mapping[str, Any] | None) -> dict[str, Any]:
+    if not tco:
+        return {"tco": None}
+    assumptions = [
+        {**a, "as_of": date.fromisoformat(a["as_of"]) if a.get("as_of") else None}
+        for a in tco.get("assumptions", [])
+    ]
+    return {
+        "tco": tco,
+        "s": tco["summary"],
+        "cur": tco["summary"].get("currency", "EUR"),
+        "executive": tco.get("executive") or {},
+        "assumptions": assumptions,
+        "stale_count": sum(1 for a in assumptions if a.get("stale")),
+        "chart_names": list((tco.get("figures") or {}).keys()),
+    }
+
+
+def _charts_for(tco: Mapping[str, Any] | None, with_charts: bool) -> dict[str, bytes]:
+    if not with_charts or not tco or not tco.get("figures"):
+        return {}
+    return CHARTS.svgs(tco["figures"])
+
+
+def _placeholders(tco: Mapping[str, Any] | None, charts: Mapping[str, bytes]) -> list[str]:
+    """Without charts (the benchmark's baseline), boxes of the same size keep the length."""
+    if charts or not tco:
+        return []
+    return list((tco.get("figures") or {}).keys())
+
+
+def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    lines = [
+        {
+            **line,
+            "quantity": Decimal(line["quantity"]),
+            "unit_price": Decimal(line["unit_price"]),
+            "discount_pct": Decimal(line["discount_pct"]),
+            "amount": Decimal(line["amount"]),
+        }
+        for line in snapshot["lines"]
+    ]
+    totals = {key: Decimal(value) for key, value in snapshot["totals"].items()}
+    return {
+        "doc": snapshot,
+        "kind": "proposal",
+        "number": snapshot["number"],
+        "customer": snapshot["customer"],
+        "lines": lines,
+        "has_optional": any(line["optional"] for line in lines),
+        "totals": totals,
+        "currency": snapshot["currency"],
+        "vat_rate": Decimal(snapshot["vat"]["rate"]),
+        "vat_note": vat_note(snapshot["vat"]["kind"]),
+        "valid_until": date.fromisoformat(snapshot["valid_until"]),
+        "issued": date.fromisoformat(snapshot["issued"]),
+        **_tco_context(snapshot.get("tco")),
+    }
+
+
+def render_revision(
+    snapshot: Mapping[str, Any], *, language: str, with_charts: bool = True
+) -> RenderedPdf:
+    """The proposal of a sent revision, in the buyer's language."""
+    tco = snapshot.get("tco")
+    charts = _charts_for(tco, with_charts)
+    with translation.override(language):
+        context = revision_context(snapshot)
+        context["charts"] = list(charts)
+        context["placeholders"] = _placeholders(tco, charts)
+        html = render_to_string("quotes/pdf/proposal.html", context)
+    return _html_to_pdf(html, charts)
+
+
+def render_lead(
+    snapshot: Mapping[str, Any], *, language: str, with_charts: bool = True
+) -> RenderedPdf:
+    """The calculator analysis for a lead: the same document without priced lines."""
+    tco = snapshot.get("tco")
+    charts = _charts_for(tco, with_charts)
+    with translation.override(language):
+        context = {
+            "doc": snapshot,
+            "kind": "analysis",
+            "customer": {
+                "company": snapshot["lead"]["company"],
+                "contact_name": snapshot["lead"]["name"],
+            },
+            "issued": date.fromisoformat(snapshot["issued"]),
+            "lines": [],
+            **_tco_context(tco),
+        }
+        context["charts"] = list(charts)
+        context["placeholders"] = _placeholders(tco, charts)
+        html = render_to_string("quotes/pdf/proposal.html", context)
+    return _html_to_pdf(html, charts)

@@ -1,0 +1,71 @@
+"""Celery tasks: thin. They receive ids, call a service, retry with backoff, record failure.
+
+acks_late and reject_on_worker_lost are set globally (config/settings/base.py): a task
+whose worker dies is delivered again, so every task here is safe to run twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import shared_task
+from celery.signals import worker_process_shutdown
+from django.conf import settings
+
+from . import services
+
+logger = logging.getLogger(__name__)
+
+RENDER_MAX_RETRIES = 3
+
+
+def backoff(retries: int) -> float:
+    """Seconds before retry number ``retries + 1``: base × 2^retries, at most 10 minutes."""
+    return float(min(settings.QUOTES_RETRY_BASE_SECONDS * 2**retries, 600))
+
+
+@shared_task(bind=True, max_retries=RENDER_MAX_RETRIES)
+def render_proposal(self: Any, render_id: int) -> str:
+    try:
+        render = services.render_execute(render_id=render_id)
+    except Exception as exc:
+        if self.request.retries >= self.max_retries:
+            logger.exception("render %s failed for good", render_id)
+            services.render_mark_failed(render_id=render_id, error=f"{type(exc).__name__}: {exc}")
+            return "failed"
+        raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from exc
+    return "missing" if render is None else render.status
+
+
+@shared_task(bind=True)
+def send_email(self: Any, outbox_id: int) -> str:
+    try:
+        return services.outbox_deliver(outbox_id=outbox_id)
+    except services.TransientDeliveryError as exc:
+        if self.request.retries >= settings.QUOTES_EMAIL_MAX_RETRIES:
+            services.outbox_mark_failed(outbox_id=outbox_id, error=str(exc))
+            return "failed"
+        raise self.retry(
+            exc=exc,
+            countdown=backoff(self.request.retries),
+            max_retries=settings.QUOTES_EMAIL_MAX_RETRIES,
+        ) from exc
+
+
+@shared_task
+def expire_quotes() -> int:
+    return services.quotes_expire()
+
+
+@shared_task
+def requeue_stuck_outbox() -> int:
+    return services.outbox_requeue_stuck()
+
+
+@worker_process_shutdown.connect
+def close_chromium(**_kwargs: Any) -> None:
+    """Stop this worker process's warm Chromium with the process."""
+    from .pdf import CHARTS
+
+    CHARTS.close()

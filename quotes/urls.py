@@ -1,0 +1,33 @@
+from django.urls import path
+
+from . import views
+
+app_name = "quotes"
+urlpatterns = [
+    path("", views.quote_list, name="list"),
+    path("new/", views.quote_new, name="new"),
+    path("customers/", views.customer_list, name="customers"),
+    path("customers/new/", views.customer_new, name="customer_new"),
+    path("leads/", views.lead_list, name="leads"),
+    path("<uuid:public_id>/", views.quote_detail, name="detail"),
+    path("revisions/<uuid:public_id>/lines/", views.line_add, name="line_add"),
+    path(
+        "revisions/<uuid:public_id>/lines/<int:line_id>/delete/",
+        views.line_remove,
+        name="line_remove",
+    ),
+    path("revisions/<uuid:public_id>/edit/", views.revision_edit, name="revision_edit"),
+    path("revisions/<uuid:public_id>/send/", views.revision_send, name="send"),
+    path("revisions/<uuid:public_id>/resend/", views.revision_resend, name="resend"),
+    path("revisions/<uuid:public_id>/revise/", views.revision_revise, name="revise"),
+    path("revisions/<uuid:public_id>/status/", views.revision_status, name="status"),
+    path("pdf/<uuid:public_id>/", views.render_pdf, name="pdf"),
+    # Public: signed buyer links and the calculator's PDF request.
+    path("p/<str:token>/", views.buyer_view, name="buyer"),
+    path("p/<str:token>/decide/", views.buyer_decide, name="buyer_decide"),
+    path("p/<str:token>/pdf/", views.buyer_pdf, name="buyer_pdf"),
+    path("analysis-pdf/form/", views.lead_form, name="lead_form"),
+    path("analysis-pdf/", views.lead_request, name="lead_request"),
+    path("analysis-pdf/<str:token>/", views.lead_status, name="lead_status"),
+    path("analysis-pdf/<str:token>/pdf/", views.lead_pdf, name="lead_pdf"),
+]

@@ -1,0 +1,455 @@
+"""Quote pages (sales engineers), buyer pages (signed links) and the calculator's PDF request.
+
+Views parse input with a form, call a service or selector, and render or redirect.
+Anonymous users and users outside the "sales" group get 403 on the sales pages; rows of
+another team are 404 (selectors scope every read to the user's teams).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from . import selectors, services
+from .forms import (
+    ActionForm,
+    CustomerForm,
+    DecisionForm,
+    LeadForm,
+    LineForm,
+    QuoteFilterForm,
+    QuoteStartForm,
+    RevisionForm,
+)
+from .models import RenderStatus, Status
+from .vat import vat_note
+
+View = Callable[..., HttpResponse]
+
+
+def sales_required(view: View) -> View:
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not services.is_sales(request.user):
+            return render(request, "quotes/forbidden.html", status=403)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _form_errors(form: Any) -> str:
+    return " ".join(f"{error}" for errors in form.errors.values() for error in errors)
+
+
+def _client_ip(request: HttpRequest) -> str | None:
+    return request.META.get("REMOTE_ADDR") or None
+
+
+# --- sales pages -------------------------------------------------------------------------
+
+
+@require_GET
+@sales_required
+def quote_list(request: HttpRequest) -> HttpResponse:
+    form = QuoteFilterForm(request.GET)
+    search = status = ""
+    if form.is_valid():
+        search, status = form.cleaned_data["q"], form.cleaned_data["status"]
+    quotes = selectors.quote_list(user=request.user, search=search, status=status)[:200]
+    return render(request, "quotes/list.html", {"form": form, "quotes": quotes})
+
+
+@require_http_methods(["GET", "POST"])
+@sales_required
+def quote_new(request: HttpRequest) -> HttpResponse:
+    team = services.team_for(user=request.user)
+    customers = selectors.customer_list(user=request.user)
+    calc = request.GET.get("calc", "")
+    form = QuoteStartForm(
+        request.POST or None,
+        customers=customers,
+        initial={"calc": calc, "language": translation.get_language() or "en"},
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            with transaction.atomic():
+                customer = data["customer"]
+                if customer is None:
+                    if team is None:
+                        raise services.QuoteError(_("You are not in a sales team yet."))
+                    customer = services.customer_create(
+                        team=team,
+                        company=data["company"],
+                        contact_name=data["contact_name"],
+                        email=data["email"],
+                        country=data["country"],
+                        vat_number=data["vat_number"],
+                        language=data["language"],
+                    )
+                if data["calc"] or request.POST.get("from_calculator"):
+                    quote = services.quote_create_from_calculator(
+                        customer=customer, owner=request.user, query=data["calc"]
+                    )
+                else:
+                    quote = services.quote_create(
+                        customer=customer, owner=request.user, currency=data["currency"] or "EUR"
+                    )
+        except services.QuoteError as exc:
+            form.add_error(None, str(exc))
+        except ValidationError as exc:  # model validation of the new customer
+            form.add_error(None, " ".join(exc.messages))
+        else:
+            messages.success(request, _("Quote %(number)s created.") % {"number": quote.number})
+            return redirect("quotes:detail", public_id=quote.public_id)
+    return render(
+        request, "quotes/new.html", {"form": form, "calc": calc, "has_team": team is not None}
+    )
+
+
+@require_GET
+@sales_required
+def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    quote = selectors.quote_detail(user=request.user, public_id=public_id)
+    revisions = list(quote.revisions.all())
+    current = revisions[0]
+    lines = list(current.lines.all())
+    totals = (
+        services.totals_for(lines=lines, vat_rate=current.vat_rate) if current.is_draft else None
+    )
+    context = {
+        "quote": quote,
+        "revisions": revisions,
+        "current": current,
+        "lines": lines,
+        "totals": totals,
+        "snapshot": current.snapshot,
+        "vat_note": vat_note(current.vat_kind),
+        "line_form": LineForm(choices=services.catalog_choices()) if current.is_draft else None,
+        "revision_form": RevisionForm(
+            initial={"valid_until": current.valid_until, "terms": current.terms}
+        ),
+        "action_key": uuid.uuid4(),
+        "delivery": selectors.delivery_state(revision=current),
+        "buyer_url": (
+            services.buyer_url(revision=current)
+            if current.status in (Status.SENT, Status.VIEWED)
+            else None
+        ),
+    }
+    return render(request, "quotes/detail.html", context)
+
+
+def _revision_action(
+    request: HttpRequest, public_id: uuid.UUID, action: Callable[[Any], str | None]
+) -> HttpResponse:
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    try:
+        message = action(revision)
+    except services.QuoteError as exc:
+        messages.error(request, str(exc))
+    else:
+        if message:
+            messages.success(request, message)
+    return redirect("quotes:detail", public_id=revision.quote.public_id)
+
+
+@require_POST
+@sales_required
+def line_add(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    form = LineForm(request.POST, choices=services.catalog_choices())
+
+    def add(revision: Any) -> str:
+        if not form.is_valid():
+            raise services.QuoteError(_form_errors(form))
+        data = form.cleaned_data
+        services.revision_add_line(
+            revision=revision,
+            catalog_key=data["catalog_key"],
+            quantity=data["quantity"],
+            discount_pct=data["discount_pct"] or 0,
+            optional=data["optional"],
+        )
+        return _("Line added.")
+
+    return _revision_action(request, public_id, add)
+
+
+@require_POST
+@sales_required
+def line_remove(request: HttpRequest, public_id: uuid.UUID, line_id: int) -> HttpResponse:
+    def remove(revision: Any) -> str:
+        services.revision_remove_line(revision=revision, line_id=line_id)
+        return _("Line removed.")
+
+    return _revision_action(request, public_id, remove)
+
+
+@require_POST
+@sales_required
+def revision_edit(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    form = RevisionForm(request.POST)
+
+    def edit(revision: Any) -> str:
+        if not form.is_valid():
+            raise services.QuoteError(_form_errors(form))
+        services.revision_update(
+            revision=revision,
+            valid_until=form.cleaned_data["valid_until"],
+            terms=form.cleaned_data["terms"],
+        )
+        return _("Saved.")
+
+    return _revision_action(request, public_id, edit)
+
+
+@require_POST
+@sales_required
+def revision_send(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    form = ActionForm(request.POST)
+
+    def send(revision: Any) -> str:
+        if not form.is_valid():
+            raise services.QuoteError(_("The form has expired; reload the page and try again."))
+        email = services.quote_send(
+            revision=revision,
+            actor=request.user,
+            idempotency_key=str(form.cleaned_data["idempotency_key"]),
+        )
+        return _("Revision sent to %(email)s: the PDF is being prepared.") % {
+            "email": email.to_email
+        }
+
+    return _revision_action(request, public_id, send)
+
+
+@require_POST
+@sales_required
+def revision_resend(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    form = ActionForm(request.POST)
+
+    def resend(revision: Any) -> str:
+        if not form.is_valid():
+            raise services.QuoteError(_("The form has expired; reload the page and try again."))
+        email = services.revision_resend(
+            revision=revision,
+            actor=request.user,
+            idempotency_key=str(form.cleaned_data["idempotency_key"]),
+        )
+        return _("Sent again to %(email)s.") % {"email": email.to_email}
+
+    return _revision_action(request, public_id, resend)
+
+
+@require_POST
+@sales_required
+def revision_revise(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    def revise(revision: Any) -> str:
+        new = services.quote_revise(revision=revision, actor=request.user)
+        return _("Revision %(letter)s is a draft.") % {"letter": new.letter}
+
+    return _revision_action(request, public_id, revise)
+
+
+@never_cache
+@require_GET
+@sales_required
+def revision_status(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    """The delivery badge; htmx polls it until the email is sent (or failed)."""
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    return render(
+        request,
+        "quotes/_delivery.html",
+        {"current": revision, "delivery": selectors.delivery_state(revision=revision)},
+    )
+
+
+@require_GET
+@sales_required
+def render_pdf(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    render_row = selectors.render_for_user(user=request.user, public_id=public_id)
+    return _pdf_response(render_row)
+
+
+def _pdf_response(render_row: Any) -> HttpResponse:
+    if render_row.status != RenderStatus.DONE or not render_row.pdf:
+        return HttpResponse(_("The PDF is not ready yet."), status=404, content_type="text/plain")
+    response = HttpResponse(bytes(render_row.pdf), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{render_row.filename}"'
+    response["X-Content-SHA256"] = render_row.sha256
+    return response
+
+
+@require_GET
+@sales_required
+def customer_list(request: HttpRequest) -> HttpResponse:
+    customers = selectors.customer_list(user=request.user)
+    return render(request, "quotes/customers.html", {"customers": customers})
+
+
+@require_http_methods(["GET", "POST"])
+@sales_required
+def customer_new(request: HttpRequest) -> HttpResponse:
+    form = CustomerForm(request.POST or None)
+    team = services.team_for(user=request.user)
+    if request.method == "POST" and form.is_valid():
+        if team is None:
+            form.add_error(None, _("You are not in a sales team yet."))
+        else:
+            data = form.cleaned_data
+            services.customer_create(team=team, **data)
+            messages.success(request, _("Customer saved."))
+            return redirect("quotes:customers")
+    return render(request, "quotes/customer_new.html", {"form": form})
+
+
+@require_GET
+@sales_required
+def lead_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "quotes/leads.html", {"leads": selectors.lead_list()[:200]})
+
+
+# --- buyer pages (signed links, no login) ------------------------------------------------
+
+
+def _buyer_revision(request: HttpRequest, token: str) -> tuple[Any, HttpResponse | None]:
+    try:
+        return services.revision_from_token(token=token), None
+    except services.BuyerLinkExpired as exc:
+        return None, render(
+            request, "quotes/buyer_invalid.html", {"reason": str(exc), "expired": True}, status=410
+        )
+    except services.BuyerLinkInvalid as exc:
+        return None, render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+
+
+def _buyer_context(revision: Any, token: str, form: DecisionForm | None = None) -> dict[str, Any]:
+    from .pdf import revision_context
+
+    return {
+        **revision_context(revision.snapshot),
+        "revision": revision,
+        "token": token,
+        "form": form or DecisionForm(),
+        "open": revision.status in (Status.SENT, Status.VIEWED)
+        and services.revision_is_latest(revision=revision),
+    }
+
+
+@never_cache
+@require_GET
+def buyer_view(request: HttpRequest, token: str) -> HttpResponse:
+    revision, problem = _buyer_revision(request, token)
+    if problem:
+        return problem
+    services.revision_mark_viewed(revision=revision)
+    with translation.override(revision.snapshot.get("language", "en")):
+        return render(request, "quotes/buyer.html", _buyer_context(revision, token))
+
+
+@require_POST
+def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
+    revision, problem = _buyer_revision(request, token)
+    if problem:
+        return problem
+    form = DecisionForm(request.POST)
+    with translation.override(revision.snapshot.get("language", "en")):
+        if form.is_valid():
+            try:
+                revision = services.revision_decide(
+                    revision=revision,
+                    accept=form.cleaned_data["decision"] == "accept",
+                    name=form.cleaned_data["name"],
+                )
+            except services.QuoteError as exc:
+                form.add_error(None, str(exc))
+            else:
+                return render(request, "quotes/buyer_done.html", {"revision": revision})
+        return render(
+            request, "quotes/buyer.html", _buyer_context(revision, token, form), status=400
+        )
+
+
+@require_GET
+def buyer_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    revision, problem = _buyer_revision(request, token)
+    if problem:
+        return problem
+    render_row = revision.renders.filter(status=RenderStatus.DONE).first()
+    if render_row is None:
+        return HttpResponse(_("The PDF is not ready yet."), status=404, content_type="text/plain")
+    return _pdf_response(render_row)
+
+
+# --- the calculator's "email me this as PDF" ---------------------------------------------
+
+
+@never_cache
+@require_GET
+def lead_form(request: HttpRequest) -> HttpResponse:
+    """The form, fetched on demand so that cached calculator pages carry no CSRF token."""
+    context = {"query": request.GET.urlencode(), "show_form": True}
+    template = "quotes/_lead_form.html" if request.htmx else "quotes/lead_page.html"
+    return render(request, template, context)
+
+
+@require_POST
+def lead_request(request: HttpRequest) -> HttpResponse:
+    form = LeadForm(request.POST)
+    template = "quotes/_lead_status.html" if request.htmx else "quotes/lead_page.html"
+    if not form.is_valid():
+        return render(request, template, {"form": form, "error": True}, status=400)
+    data = form.cleaned_data
+    try:
+        lead = services.lead_request_pdf(
+            name=data["name"],
+            company=data["company"],
+            email=data["email"],
+            query=data["query"],
+            language=translation.get_language() or "en",
+            ip_address=_client_ip(request),
+            idempotency_key=str(data["idempotency_key"]),
+        )
+    except services.RateLimited as exc:
+        return render(request, template, {"form": form, "problem": str(exc)}, status=429)
+    except services.QuoteError as exc:
+        return render(request, template, {"form": form, "problem": str(exc)}, status=400)
+    token = services.lead_token(lead=lead)
+    context = {"lead": lead, "token": token, "delivery": selectors.lead_delivery_state(lead=lead)}
+    return render(request, template, context)
+
+
+@never_cache
+@require_GET
+def lead_status(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        lead = services.lead_from_token(token=token)
+    except services.BuyerLinkInvalid as exc:
+        return render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+    context = {"lead": lead, "token": token, "delivery": selectors.lead_delivery_state(lead=lead)}
+    template = "quotes/_lead_status.html" if request.htmx else "quotes/lead_page.html"
+    return render(request, template, context)
+
+
+@require_GET
+def lead_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        lead = services.lead_from_token(token=token)
+    except services.BuyerLinkInvalid as exc:
+        return render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+    render_row = getattr(lead, "render", None)
+    if render_row is None:
+        return HttpResponse(_("The PDF is not ready yet."), status=404, content_type="text/plain")
+    return _pdf_response(render_row)

@@ -1,0 +1,195 @@
+"""The proposal PDF: content, language, escaping, the URL fetcher, stored renders."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from weasyprint import HTML
+
+from catalog.models import InfrastructureItem, ServerModel
+from quotes import pdf, services
+from quotes.models import ProposalRender, RenderStatus
+
+from .conftest import pdf_text, send
+
+pytestmark = pytest.mark.django_db
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\u00a0", " "))
+
+
+@pytest.fixture
+def sent_revision(draft_quote: Any, sales_user: Any) -> Any:
+    revision = draft_quote.revisions.get()
+    send(revision, sales_user)
+    revision.refresh_from_db()
+    return revision
+
+
+def test_proposal_pdf_holds_number_customer_totals_and_page_numbers(sent_revision: Any) -> None:
+    render = services.render_execute(render_id=ProposalRender.objects.get().pk)
+    assert render is not None and render.status == RenderStatus.DONE
+    text, pages = pdf_text(bytes(render.pdf))
+    flat = _flat(text)
+    snapshot = sent_revision.snapshot
+    assert snapshot["number"] in flat
+    assert "Deep Learning BV" in flat and "Jan de Vries" in flat
+    total = Decimal(snapshot["totals"]["total"])
+    assert f"€{total:,.2f}" in flat  # English formatting: €1,234,567.89
+    assert "Executive summary" in flat and "Assumptions and sources" in flat
+    assert 5 <= pages <= 8 and render.pages == pages
+    for page in range(1, pages + 1):
+        assert f"page {page} of {pages}" in flat
+    assert "1 of " in flat
+    assert render.sha256 and len(render.sha256) == 64
+
+
+def test_dutch_customers_get_a_dutch_proposal(sent_revision: Any, customer: Any) -> None:
+    document = pdf.render_revision(sent_revision.snapshot, language="nl", with_charts=False)
+    text, pages = pdf_text(document.pdf)
+    flat = _flat(text)
+    assert f"pagina 1 van {pages}" in flat
+    assert "Voorstel" in flat and "Geldig tot" in flat
+    total = Decimal(sent_revision.snapshot["totals"]["total"])
+    dutch = f"{total:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
+    assert f"€ {dutch}" in flat
+
+
+def test_customer_text_is_escaped_and_never_fetched(
+    seed_catalog: object, sales_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from quotes.models import Team
+
+    hostile = services.customer_create(
+        team=Team.objects.get(name="Benelux"),
+        company="<img src=http://example.com/x>",
+        contact_name='<link rel=stylesheet href="file:///etc/passwd">',
+        email="evil@buyer.example",
+        country="DE",
+        vat_number="DE123456789",
+    )
+    quote = services.quote_create_from_calculator(
+        customer=hostile, owner=sales_user, query="preset=finetune-8b"
+    )
+    revision = quote.revisions.get()
+    send(revision, sales_user)
+    revision.refresh_from_db()
+
+    fetched: list[str] = []
+    original = pdf.StaticOnlyFetcher.fetch
+
+    def spy(self: pdf.StaticOnlyFetcher, url: str, headers: Any = None) -> Any:
+        fetched.append(url)
+        return original(self, url, headers)
+
+    monkeypatch.setattr(pdf.StaticOnlyFetcher, "fetch", spy)
+    document = pdf.render_revision(revision.snapshot, language="en", with_charts=False)
+    flat = _flat(pdf_text(document.pdf)[0])
+    assert "<img src=http://example.com/x>" in flat  # printed as text, not an image
+    assert "VAT reverse-charged" in flat
+    assert not [u for u in fetched if "example.com" in u or u.startswith("file:")]
+    assert any(u.endswith("css/proposal.css") for u in fetched)
+
+
+def test_url_fetcher_serves_only_static_files_and_charts() -> None:
+    fetcher = pdf.StaticOnlyFetcher({"cumulative": b"<svg/>"})
+    css = fetcher.fetch(pdf.INTERNAL_ORIGIN + "static/css/proposal.css")
+    assert b"@page" in css.read()
+    assert fetcher.fetch(pdf.CHART_PREFIX + "cumulative.svg").read() == b"<svg/>"
+    for url in (
+        "http://example.com/x",
+        "https://example.com/static/css/proposal.css",
+        "file:///etc/passwd",
+        "ftp://example.com/x",
+        "data:text/plain,hello",
+        pdf.INTERNAL_ORIGIN + "static/../config/settings/base.py",
+        pdf.INTERNAL_ORIGIN + "static/does-not-exist.css",
+        pdf.INTERNAL_ORIGIN + "admin/",
+        pdf.CHART_PREFIX + "other.svg",
+        "http://169.254.169.254/latest/meta-data/",
+    ):
+        with pytest.raises(pdf.FetchRefused):
+            fetcher.fetch(url)
+    assert len(fetcher.refused) == 10
+
+
+def test_weasyprint_never_reaches_the_network_through_the_fetcher() -> None:
+    fetcher = pdf.StaticOnlyFetcher()
+    html = (
+        '<link rel="stylesheet" href="http://127.0.0.1:9/evil.css">'
+        '<img src="https://example.com/x.png"><img src="file:///etc/hostname">'
+        '<p style="background: url(http://example.com/bg.png)">x</p>'
+    )
+    HTML(string=html, base_url=pdf.INTERNAL_ORIGIN, url_fetcher=fetcher).write_pdf()
+    assert set(fetcher.refused) == {
+        "http://127.0.0.1:9/evil.css",
+        "https://example.com/x.png",
+        "file:///etc/hostname",
+        "http://example.com/bg.png",
+    }
+
+
+def test_a_stored_pdf_never_changes_after_catalog_price_changes(sent_revision: Any) -> None:
+    render_id = ProposalRender.objects.get().pk
+    first = services.render_execute(render_id=render_id)
+    assert first is not None
+    stored, digest = bytes(first.pdf), first.sha256
+
+    ServerModel.objects.update(list_price=Decimal("1.00"))
+    InfrastructureItem.objects.update(price=Decimal("1.00"))
+
+    again = services.render_execute(render_id=render_id)  # a redelivered render task
+    assert again is not None
+    assert bytes(again.pdf) == stored and again.sha256 == digest
+    sent_revision.refresh_from_db()
+    # A fresh render from the frozen snapshot shows the same prices and totals.
+    fresh = _flat(
+        pdf_text(pdf.render_revision(sent_revision.snapshot, language="en", with_charts=False).pdf)[
+            0
+        ]
+    )
+    old = _flat(pdf_text(stored)[0])
+    for line in sent_revision.snapshot["lines"]:
+        amount = f"€{Decimal(line['amount']):,.2f}"
+        assert amount in fresh and amount in old
+    assert "€1.00" not in fresh
+
+
+def test_lead_analysis_pdf_has_no_prices(seed_catalog: object) -> None:
+    lead = services.lead_request_pdf(
+        name="Kim",
+        company="<b>Startup</b>",
+        email="kim@startup.example",
+        query="preset=serve-70b",
+        language="en",
+        ip_address="10.1.1.1",
+        idempotency_key="k1",
+    )
+    document = pdf.render_lead(services.lead_snapshot(lead=lead), language="en", with_charts=False)
+    flat = _flat(pdf_text(document.pdf)[0])
+    assert "GPU cost analysis" in flat and "<b>Startup</b>" in flat
+    assert "Subtotal" not in flat and "page 1 of" in flat
+
+
+def test_a_quote_built_by_hand_has_no_analysis_pages(
+    seed_catalog: object, customer: Any, sales_user: Any
+) -> None:
+    quote = services.quote_create(customer=customer, owner=sales_user, currency="USD")
+    revision = quote.revisions.get()
+    services.revision_add_line(
+        revision=revision,
+        catalog_key="item:installation-per-server",
+        quantity=Decimal(2),
+        discount_pct=Decimal("10"),
+    )
+    send(revision, sales_user)
+    revision.refresh_from_db()
+    document = pdf.render_revision(revision.snapshot, language="en")
+    flat = _flat(pdf_text(document.pdf)[0])
+    assert quote.number in flat and "$9,000.00" in flat  # 2 × 5,000 less 10 %
+    assert "$10,890.00" in flat  # with 21 % VAT
+    assert "Executive summary" not in flat and f"page 1 of {document.pages}" in flat

@@ -1,0 +1,424 @@
+"""Quote pages over HTTP: permissions, the builder, buyer links, the calculator's PDF form."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core import signing
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from quotes import services
+from quotes.models import Lead, OutboxEmail, ProposalRender, Quote, QuoteRevision, Status
+
+from .conftest import send
+
+pytestmark = pytest.mark.django_db
+
+
+def sales_urls(quote: Quote) -> list[tuple[str, str]]:
+    """Every sales-only URL for one quote, with its method."""
+    revision = quote.revisions.order_by("-seq").first()
+    assert revision is not None
+    line = revision.lines.first()
+    render = ProposalRender.objects.filter(revision=revision).first()
+    rid = revision.public_id
+    urls = [
+        ("get", reverse("quotes:list")),
+        ("get", reverse("quotes:new")),
+        ("post", reverse("quotes:new")),
+        ("get", reverse("quotes:customers")),
+        ("get", reverse("quotes:customer_new")),
+        ("post", reverse("quotes:customer_new")),
+        ("get", reverse("quotes:leads")),
+        ("get", reverse("quotes:detail", args=[quote.public_id])),
+        ("post", reverse("quotes:line_add", args=[rid])),
+        ("post", reverse("quotes:line_remove", args=[rid, line.pk if line else 1])),
+        ("post", reverse("quotes:revision_edit", args=[rid])),
+        ("post", reverse("quotes:send", args=[rid])),
+        ("post", reverse("quotes:resend", args=[rid])),
+        ("post", reverse("quotes:revise", args=[rid])),
+        ("get", reverse("quotes:status", args=[rid])),
+    ]
+    if render is not None:
+        urls.append(("get", reverse("quotes:pdf", args=[render.public_id])))
+    return urls
+
+
+def fresh_ip() -> str:
+    """A client address of its own: rate-limit counters live in the suite's shared cache."""
+    value = uuid.uuid4().int
+    return f"10.{value % 250}.{(value >> 8) % 250}.{(value >> 16) % 250 + 1}"
+
+
+OBJECT_URL_NAMES = ("/quotes/revisions/", "/quotes/pdf/")
+
+
+@pytest.fixture
+def sent_quote(draft_quote: Any, sales_user: Any) -> Quote:
+    send(draft_quote.revisions.get(), sales_user)
+    return draft_quote
+
+
+def test_anonymous_visitors_get_403_on_every_quote_url(client: Client, sent_quote: Quote) -> None:
+    for method, url in sales_urls(sent_quote):
+        response = getattr(client, method)(url)
+        assert response.status_code == 403, (method, url)
+    assert "Log in" in client.get(reverse("quotes:list")).content.decode()
+
+
+def test_users_outside_sales_get_403(
+    client: Client, sent_quote: Quote, make_sales_user: Any
+) -> None:
+    client.force_login(make_sales_user("bob", sales=False))
+    for method, url in sales_urls(sent_quote):
+        assert getattr(client, method)(url).status_code == 403, (method, url)
+
+
+def test_another_teams_engineer_gets_404_and_sees_nothing(
+    client: Client, sent_quote: Quote, make_sales_user: Any
+) -> None:
+    client.force_login(make_sales_user("olaf", team="Nordics"))
+    for method, url in sales_urls(sent_quote):
+        response = getattr(client, method)(url)
+        if url.startswith(OBJECT_URL_NAMES) or "/quotes/" + str(sent_quote.public_id) in url:
+            assert response.status_code == 404, (method, url)
+        else:
+            assert response.status_code in (200, 302, 400), (method, url)
+    assert sent_quote.number not in client.get(reverse("quotes:list")).content.decode()
+    assert "Deep Learning BV" not in client.get(reverse("quotes:customers")).content.decode()
+    revision = sent_quote.revisions.get()
+    assert revision.status == Status.SENT and revision.lines.count() > 0
+
+
+def test_team_mates_and_staff_see_the_quote(
+    client: Client, sent_quote: Quote, make_sales_user: Any, admin_user: Any
+) -> None:
+    client.force_login(make_sales_user("bea"))  # same team
+    assert client.get(reverse("quotes:detail", args=[sent_quote.public_id])).status_code == 200
+    client.force_login(admin_user)
+    assert client.get(reverse("quotes:detail", args=[sent_quote.public_id])).status_code == 200
+
+
+def test_quote_urls_use_random_ids(sent_quote: Quote) -> None:
+    revision = sent_quote.revisions.get()
+    for url in (
+        reverse("quotes:detail", args=[sent_quote.public_id]),
+        reverse("quotes:send", args=[revision.public_id]),
+    ):
+        assert str(sent_quote.pk) not in url.split("/") and re.search(r"[0-9a-f-]{36}", url)
+    assert sent_quote.public_id.version == 4
+
+
+def test_list_search_and_status_filter(
+    client: Client, sales_user: Any, draft_quote: Quote, customer: Any
+) -> None:
+    other = services.quote_create(customer=customer, owner=sales_user)
+    send(draft_quote.revisions.get(), sales_user)
+    client.force_login(sales_user)
+    html = client.get(reverse("quotes:list"), {"status": "sent"}).content.decode()
+    assert draft_quote.number in html and other.number not in html
+    html = client.get(reverse("quotes:list"), {"q": other.number}).content.decode()
+    assert other.number in html and draft_quote.number not in html
+    html = client.get(reverse("quotes:list"), {"q": "deep learning"}).content.decode()
+    assert other.number in html and draft_quote.number in html
+
+
+def test_list_query_count_does_not_grow_with_quotes(
+    client: Client, sales_user: Any, customer: Any
+) -> None:
+    client.force_login(sales_user)
+    services.quote_create(customer=customer, owner=sales_user)
+    with CaptureQueriesContext(connection) as few:
+        client.get(reverse("quotes:list"))
+    for _ in range(5):
+        services.quote_create(customer=customer, owner=sales_user)
+    with CaptureQueriesContext(connection) as many:
+        client.get(reverse("quotes:list"))
+    assert len(many) == len(few)
+
+
+def test_start_a_quote_from_a_calculator_result(
+    client: Client, seed_catalog: object, sales_user: Any
+) -> None:
+    client.force_login(sales_user)
+    page = client.get("/calculator/", {"preset": "pretrain-7b"}).content.decode()
+    assert 'id="start-quote"' in page and 'id="email-pdf-link"' in page
+    form = client.get(reverse("quotes:new"), {"calc": "preset=pretrain-7b"})
+    assert form.status_code == 200 and 'value="preset=pretrain-7b"' in form.content.decode()
+    response = client.post(
+        reverse("quotes:new"),
+        {
+            "calc": "preset=pretrain-7b",
+            "company": "Tensor GmbH",
+            "contact_name": "Lena",
+            "email": "lena@tensor.example",
+            "country": "DE",
+            "vat_number": "DE999999999",
+            "language": "en",
+        },
+    )
+    assert response.status_code == 302
+    quote = Quote.objects.get(customer__company="Tensor GmbH")
+    revision = quote.revisions.get()
+    assert revision.vat_kind == "reverse_charge" and revision.tco["query"] == "preset=pretrain-7b"
+    detail = client.get(response["Location"]).content.decode()
+    assert quote.number in detail and "VAT reverse-charged" in detail and "Send to buyer" in detail
+
+
+def test_anonymous_calculator_pages_stay_cacheable(client: Client, seed_catalog: object) -> None:
+    page = client.get("/calculator/", {"preset": "pretrain-7b"})
+    html = page.content.decode()
+    assert 'id="email-pdf-link"' in html and 'id="start-quote"' not in html
+    assert "csrfmiddlewaretoken" not in html and not page.cookies
+
+
+def test_send_view_freezes_and_enqueues_on_commit(
+    client: Client, draft_quote: Quote, sales_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    client.force_login(sales_user)
+    revision = draft_quote.revisions.get()
+    key = str(uuid.uuid4())
+    url = reverse("quotes:send", args=[revision.public_id])
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert client.post(url, {"idempotency_key": key}).status_code == 302
+        assert client.post(url, {"idempotency_key": key}).status_code == 302  # double click
+    assert len(callbacks) == 1
+    revision.refresh_from_db()
+    assert revision.status == Status.SENT
+    assert OutboxEmail.objects.filter(revision=revision).count() == 1
+    status = client.get(reverse("quotes:status", args=[revision.public_id])).content.decode()
+    assert 'data-state="rendering"' in status and 'hx-trigger="every 1s"' in status
+
+
+def test_sent_revisions_refuse_edits_through_the_views(
+    client: Client, sent_quote: Quote, sales_user: Any
+) -> None:
+    client.force_login(sales_user)
+    revision = sent_quote.revisions.get()
+    before = list(revision.lines.values_list("pk", "unit_price"))
+    response = client.post(
+        reverse("quotes:line_add", args=[revision.public_id]),
+        {"catalog_key": "item:installation-per-server", "quantity": "1", "discount_pct": "0"},
+        follow=True,
+    )
+    assert "cannot change" in response.content.decode()
+    assert list(revision.lines.values_list("pk", "unit_price")) == before
+    client.post(reverse("quotes:revise", args=[revision.public_id]))
+    assert sent_quote.revisions.count() == 2
+
+
+def test_buyer_page_accept_and_notify(
+    client: Client, sent_quote: Quote, django_capture_on_commit_callbacks: Any
+) -> None:
+    revision = sent_quote.revisions.get()
+    token = services.buyer_link_token(revision=revision)
+    page = client.get(reverse("quotes:buyer", args=[token]))
+    assert page.status_code == 200 and sent_quote.number in page.content.decode()
+    revision.refresh_from_db()
+    assert revision.status == Status.VIEWED
+    with django_capture_on_commit_callbacks() as callbacks:
+        done = client.post(
+            reverse("quotes:buyer_decide", args=[token]), {"name": "Jan", "decision": "accept"}
+        )
+    assert done.status_code == 200 and "accepted by Jan" in done.content.decode()
+    assert len(callbacks) == 1  # the owner's notice
+    revision.refresh_from_db()
+    assert revision.status == Status.ACCEPTED and revision.decided_by_name == "Jan"
+    again = client.post(
+        reverse("quotes:buyer_decide", args=[token]), {"name": "Eve", "decision": "decline"}
+    )
+    assert again.status_code == 400
+    revision.refresh_from_db()
+    assert revision.status == Status.ACCEPTED
+
+
+def test_tampered_and_expired_buyer_links_are_refused(
+    client: Client, sent_quote: Quote, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    revision = sent_quote.revisions.get()
+    token = services.buyer_link_token(revision=revision)
+    payload, signature = token.rsplit(":", 1)
+    tampered = [
+        payload + ":" + signature[::-1],
+        ("B" if payload[0] == "A" else "A") + payload[1:] + ":" + signature,
+        "nonsense",
+        signing.dumps({"r": str(revision.public_id), "a": 10**9}),
+    ]
+    for bad in tampered:
+        for name in ("quotes:buyer", "quotes:buyer_pdf"):
+            response = client.get(reverse(name, args=[bad]))
+            assert response.status_code == 404, bad
+            assert "not valid" in response.content.decode()
+        post = client.post(
+            reverse("quotes:buyer_decide", args=[bad]), {"name": "x", "decision": "accept"}
+        )
+        assert post.status_code == 404
+    later = timezone.now() + timedelta(days=365)
+    monkeypatch.setattr(signing.time, "time", lambda: later.timestamp())
+    expired = client.get(reverse("quotes:buyer", args=[token]))
+    assert expired.status_code == 410 and "expired" in expired.content.decode()
+    revision.refresh_from_db()
+    assert revision.status == Status.SENT
+
+
+def test_email_me_this_as_pdf_creates_a_lead(
+    client: Client, seed_catalog: object, sales_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    form = client.get(reverse("quotes:lead_form"), {"preset": "lora-70b"}, HTTP_HX_REQUEST="true")
+    html = form.content.decode()
+    assert "csrfmiddlewaretoken" in html and 'value="preset=lora-70b"' in html
+    key = re.search(r'name="idempotency_key" value="([^"]+)"', html)
+    assert key
+    data = {
+        "name": "Kim",
+        "company": "Startup",
+        "email": "kim@startup.example",
+        "consent": "on",
+        "query": "preset=lora-70b",
+        "idempotency_key": key.group(1),
+    }
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = client.post(
+            reverse("quotes:lead_request"), data, HTTP_HX_REQUEST="true", REMOTE_ADDR=fresh_ip()
+        )
+        repeat = client.post(
+            reverse("quotes:lead_request"), data, HTTP_HX_REQUEST="true", REMOTE_ADDR=fresh_ip()
+        )
+    assert response.status_code == 200 and repeat.status_code == 200
+    assert "Preparing your PDF" in response.content.decode()
+    assert len(callbacks) == 1 and Lead.objects.count() == 1
+    lead = Lead.objects.get()
+    assert lead.tco["query"] == "preset=lora-70b"
+    client.force_login(sales_user)
+    assert "kim@startup.example" in client.get(reverse("quotes:leads")).content.decode()
+
+
+def test_email_me_this_as_pdf_explains_problems(
+    client: Client, seed_catalog: object, settings: Any
+) -> None:
+    address = f"kim-{uuid.uuid4().hex[:8]}@startup.example"
+    base = {"name": "Kim", "company": "Startup", "email": address, "query": "preset=lora-70b"}
+    url = reverse("quotes:lead_request")
+
+    def post(**extra: Any) -> Any:
+        return client.post(
+            url, {**base, "idempotency_key": uuid.uuid4(), **extra}, REMOTE_ADDR=fresh_ip()
+        )
+
+    no_consent = post()
+    assert no_consent.status_code == 400 and "Please agree" in no_consent.content.decode()
+    bad_query = post(consent="on", query="kind=pretrain&params_billion=-1")
+    assert bad_query.status_code == 400 and "form-errors" in bad_query.content.decode()
+    settings.QUOTES_LEAD_REQUESTS_PER_HOUR = 2  # the refused request above counted
+    assert post(consent="on").status_code == 200
+    limited = post(consent="on")
+    assert limited.status_code == 429 and "try again in an hour" in limited.content.decode()
+
+
+# --- nothing a browser can post gives a 500 -----------------------------------------------
+
+browser_text = st.one_of(
+    st.text(max_size=60),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "-1",
+            "0",
+            "1e9",
+            "NaN",
+            "Infinity",
+            "1,5",
+            "101",
+            "2026-02-30",
+            "server:does-not-exist",
+            "item:support-10pct",
+            "accept",
+            "decline",
+            "<script>alert(1)</script>",
+            "\x00",
+            "💥" * 300,
+            str(uuid.uuid4()),
+        ]
+    ),
+)
+
+
+def _form(fields: list[str]) -> st.SearchStrategy[dict[str, str]]:
+    return st.dictionaries(st.sampled_from(fields), browser_text, max_size=len(fields))
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    target=st.sampled_from(
+        ["new", "line_add", "revision_edit", "send", "resend", "revise", "line_remove"]
+    ),
+    data=_form(
+        [
+            "calc",
+            "customer",
+            "company",
+            "contact_name",
+            "email",
+            "country",
+            "vat_number",
+            "language",
+            "currency",
+            "catalog_key",
+            "quantity",
+            "discount_pct",
+            "optional",
+            "valid_until",
+            "terms",
+            "idempotency_key",
+        ]
+    ),
+)
+def test_nothing_posted_to_the_quote_builder_gives_a_500(
+    client: Client, draft_quote: Quote, sales_user: Any, target: str, data: dict[str, str]
+) -> None:
+    client.force_login(sales_user)
+    revision = draft_quote.revisions.order_by("-seq").first()
+    assert revision is not None
+    if target == "new":
+        url = reverse("quotes:new")
+    elif target == "line_remove":
+        url = reverse("quotes:line_remove", args=[revision.public_id, 999999])
+    else:
+        url = reverse(f"quotes:{target}", args=[revision.public_id])
+    response = client.post(url, data)
+    assert response.status_code < 500
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    buyer=_form(["name", "decision"]),
+    lead=_form(["name", "company", "email", "consent", "query", "idempotency_key"]),
+)
+def test_nothing_posted_by_buyers_or_visitors_gives_a_500(
+    client: Client, sent_quote: Quote, buyer: dict[str, str], lead: dict[str, str]
+) -> None:
+    revision = QuoteRevision.objects.get(quote=sent_quote)
+    token = services.buyer_link_token(revision=revision)
+    response = client.post(reverse("quotes:buyer_decide", args=[token]), buyer)
+    assert response.status_code < 500
+    response = client.post(reverse("quotes:lead_request"), lead)
+    assert response.status_code < 500
