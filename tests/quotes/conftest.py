@@ -3,10 +3,12 @@ Celery worker processes on the suite's Redis and test database."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import email
 import email.policy
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -234,8 +236,13 @@ def worker_env(smtp: SmtpServer, **extra: str) -> dict[str, str]:
     return env
 
 
+# Worker logs live in one directory that goes away with the test run.
+WORKER_LOGS = Path(tempfile.mkdtemp(prefix="gputco-worker-logs-"))
+atexit.register(shutil.rmtree, WORKER_LOGS, True)
+
+
 def start_worker(smtp: SmtpServer, concurrency: int = 1, **extra: str) -> Worker:
-    log = Path(tempfile.mkstemp(prefix="gputco-worker-", suffix=".log")[1])
+    log = Path(tempfile.mkstemp(prefix="worker-", suffix=".log", dir=WORKER_LOGS)[1])
     process = subprocess.Popen(
         [
             str(CELERY),
@@ -277,7 +284,7 @@ def start_worker(smtp: SmtpServer, concurrency: int = 1, **extra: str) -> Worker
 def purge_broker() -> None:
     """Forget tasks left in the suite's Redis by earlier tests (their rows are gone).
 
-    Only Celery's keys: the same Redis database holds the suite's cache."""
+    Only Celery's keys, so nothing else the suite keeps in that database is touched."""
     import redis
 
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
