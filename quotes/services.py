@@ -34,7 +34,7 @@ from django.db.models import F, Max, Q
 from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 from catalog.models import InfrastructureItem, PricingUnit, ServerModel
@@ -155,6 +155,11 @@ def executive_summary(summary: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def plain(value: Decimal) -> str:
+    """A Decimal as plain digits without exponent or trailing zeros: 10.00 → "10"."""
+    return format(value.normalize(), "f")
+
+
 def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
     """A JSON-safe copy of a calculator analysis, with the PDF's charts as Plotly JSON.
 
@@ -168,39 +173,39 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
     limit = settings.PRICE_STALE_AFTER_DAYS
     today = timezone.localdate()
     with translation.override(language):
+        # Built in the buyer's language: labels, amounts in their number format, charts.
         figures = all_charts(analysis.result, chart_labels(), SEPARATORS.get(language, ".,"))
         payloads = {name: figure_payload(figures[name]) for name in PDF_CHARTS}
-    server = analysis.built.server_model
-    summary = analysis.summary
-    snapshot = {
-        "query": query,
-        "language": language,
-        "computed_at": timezone.now().isoformat(),
-        "summary": summary,
-        "executive": executive_summary(summary),
-        "server": {
-            "key": server.key,
-            "vendor": server.vendor,
-            "sku": server.sku,
-            "name": server.name,
-            "gpu": server.gpu.name,
-            "gpu_count": server.gpu_count,
-        },
-        "assumptions": [
-            {
-                "label": a.label,
-                "value": a.value,
-                "source": a.source,
-                "as_of": a.as_of.isoformat() if a.as_of else None,
-                "is_estimate": a.is_estimate,
-                "stale": bool(a.as_of and (today - a.as_of).days > limit),
-            }
-            for a in analysis.built.assumptions
-        ],
-        "figures": payloads,
-    }
-    # Plain JSON now (lazy translations resolved in the buyer's language), not at save time.
-    with translation.override(language):
+        server = analysis.built.server_model
+        summary = analysis.summary
+        snapshot = {
+            "query": query,
+            "language": language,
+            "computed_at": timezone.now().isoformat(),
+            "summary": summary,
+            "executive": executive_summary(summary),
+            "server": {
+                "key": server.key,
+                "vendor": server.vendor,
+                "sku": server.sku,
+                "name": server.name,
+                "gpu": server.gpu.name,
+                "gpu_count": server.gpu_count,
+            },
+            "assumptions": [
+                {
+                    "label": a.label,
+                    "value": a.value,
+                    "source": a.source,
+                    "as_of": a.as_of.isoformat() if a.as_of else None,
+                    "is_estimate": a.is_estimate,
+                    "stale": bool(a.as_of and (today - a.as_of).days > limit),
+                }
+                for a in analysis.built.assumptions
+            ],
+            "figures": payloads,
+        }
+        # Plain JSON now (lazy translations resolved in the buyer's language).
         return json.loads(json.dumps(snapshot, cls=DjangoJSONEncoder))
 
 
@@ -399,7 +404,7 @@ def revision_add_line(
             unit = hardware * item.price / HUNDRED
             description = _("%(name)s: %(pct)s %% of hardware per year") % {
                 "name": item.name,
-                "pct": item.price.normalize(),
+                "pct": formats.number_format(plain(item.price), use_l10n=True),
             }
         else:
             unit = _to_currency(item.price, item.currency, revision.currency)
@@ -479,9 +484,9 @@ def _line_snapshot(line: QuoteLine) -> dict[str, Any]:
         "kind": line.kind,
         "catalog_key": line.catalog_key,
         "description": line.description,
-        "quantity": str(line.quantity.normalize()),
+        "quantity": plain(line.quantity),
         "unit_price": str(line.unit_price),
-        "discount_pct": str(line.discount_pct.normalize()),
+        "discount_pct": plain(line.discount_pct),
         "optional": line.optional,
         "amount": str(line_amount(line.quantity, line.unit_price, line.discount_pct)),
         "price_as_of": line.price_as_of.isoformat() if line.price_as_of else None,
@@ -514,7 +519,7 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
         "valid_until": revision.valid_until.isoformat(),
         "issued": timezone.localdate().isoformat(),
         "terms": revision.terms,
-        "vat": {"rate": str(revision.vat_rate.normalize()), "kind": revision.vat_kind},
+        "vat": {"rate": plain(revision.vat_rate), "kind": revision.vat_kind},
         "lines": lines,
         "totals": {
             "subtotal": str(totals.subtotal),

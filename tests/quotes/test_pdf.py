@@ -193,3 +193,27 @@ def test_a_quote_built_by_hand_has_no_analysis_pages(
     assert quote.number in flat and "$9,000.00" in flat  # 2 × 5,000 less 10 %
     assert "$10,890.00" in flat  # with 21 % VAT
     assert "Executive summary" not in flat and f"page 1 of {document.pages}" in flat
+
+
+def test_dutch_buyers_get_dutch_numbers_in_the_frozen_analysis(
+    seed_catalog: object, sales_user: Any
+) -> None:
+    from quotes.models import Team
+
+    buyer = services.customer_create(
+        team=Team.objects.get(name="Benelux"),
+        company="Voorbeeld AI B.V.",
+        contact_name="Anna de Vries",
+        email="anna@example.nl",
+        country="NL",
+        language="nl",
+    )
+    quote = services.quote_create_from_calculator(
+        customer=buyer, owner=sales_user, query="preset=pretrain-7b"
+    )
+    revision = quote.revisions.get()
+    values = [a["value"] for a in revision.tco["assumptions"]]
+    assert "0,1800\u00a0EUR/kWh" in values  # the Amsterdam site's price, decimal comma
+    support = revision.lines.get(catalog_key="item:support-10pct")
+    assert "10 % of hardware per year" in support.description
+    assert "E+" not in support.description
