@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -107,11 +108,43 @@ def price_changed_since(*, kind: str, key: str, since: date | dt.datetime) -> bo
     that same day counts; a re-price that turns out to change nothing is cheaper than a
     missed change. First prices (no old value) are not changes.
     """
-    if not isinstance(since, dt.datetime):
-        since = timezone.make_aware(dt.datetime.combine(since, dt.time.min))
+    since = _moment(since)
     return PriceChange.objects.filter(
         kind=kind, key=key, old_value__isnull=False, changed_at__gt=since
     ).exists()
+
+
+def _moment(since: date | dt.datetime) -> dt.datetime:
+    """A `date` means the start of that day (local time); see price_changed_since."""
+    if isinstance(since, dt.datetime):
+        return since
+    return timezone.make_aware(dt.datetime.combine(since, dt.time.min))
+
+
+def prices_changed_since(
+    *, since: Mapping[tuple[str, str], date | dt.datetime]
+) -> dict[tuple[str, str], dt.datetime]:
+    """price_changed_since for many rows at once, in one query.
+
+    `since` maps (kind, key) to the time that row's price was used. Returns, for each row
+    whose price changed after that time (same rules as price_changed_since), when the
+    newest such change was recorded; rows without a later change are left out.
+    """
+    moments = {pair: _moment(when) for pair, when in since.items()}
+    if not moments:
+        return {}
+    changes = PriceChange.objects.filter(
+        kind__in={kind for kind, _key in moments},
+        key__in={key for _kind, key in moments},
+        old_value__isnull=False,
+        changed_at__gt=min(moments.values()),
+    ).values_list("kind", "key", "changed_at")
+    latest: dict[tuple[str, str], dt.datetime] = {}
+    for kind, key, changed_at in changes:
+        pair = (kind, key)
+        if pair in moments and changed_at > moments[pair]:
+            latest[pair] = max(changed_at, latest.get(pair, changed_at))
+    return latest
 
 
 @dataclass(frozen=True)

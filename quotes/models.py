@@ -17,6 +17,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Currency
@@ -178,6 +179,9 @@ class QuoteLine(models.Model):
     optional = models.BooleanField(_("optional"), default=False)
     price_as_of = models.DateField(_("price as of"), null=True, blank=True)
     price_is_estimate = models.BooleanField(default=False)
+    # When unit_price was copied from the catalog (kept by a revise, renewed by a
+    # re-price): catalog price changes recorded after it make a draft line out of date.
+    priced_at = models.DateTimeField(_("priced at"), default=timezone.now)
 
     class Meta:
         ordering = ["revision", "position"]

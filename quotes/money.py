@@ -29,3 +29,21 @@ def line_amount(quantity: Decimal | int, unit_price: Decimal, discount_pct: Deci
     """
     exact = Decimal(quantity) * unit_price * (HUNDRED - discount_pct) / HUNDRED
     return to_cents(exact)
+
+
+def convert(amount: Decimal, source: str, target: str, eur_usd: Decimal | None) -> Decimal:
+    """An amount in `source` currency in `target` (EUR or USD), not rounded.
+
+    `eur_usd` is how many USD one EUR buys (the catalog's EUR/USD rate); it is needed only
+    when the currencies differ.
+
+    >>> to_cents(convert(Decimal("116"), "USD", "EUR", Decimal("1.16")))
+    Decimal('100.00')
+    >>> convert(Decimal("100"), "EUR", "USD", Decimal("1.16"))
+    Decimal('116.00')
+    """
+    if source == target:
+        return amount
+    if eur_usd is None:
+        raise ValueError("an EUR/USD rate is needed to convert")
+    return amount / eur_usd if source == "USD" else amount * eur_usd

@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
-from .models import Customer, Lead, OutboxEmail, ProposalRender, Quote, QuoteLine, QuoteRevision
+from catalog.models import InfrastructureItem, PricingUnit, ServerModel
+from catalog.selectors import latest_fx_rate, prices_changed_since
+
+from .models import (
+    Customer,
+    Lead,
+    LineKind,
+    OutboxEmail,
+    ProposalRender,
+    Quote,
+    QuoteLine,
+    QuoteRevision,
+)
+from .money import HUNDRED, convert, to_cents
 
 
 def _team_filter(user: Any, prefix: str = "") -> Q:
@@ -132,3 +149,152 @@ def _state(email: OutboxEmail | None) -> dict[str, Any]:
         "done": state in ("sent", "failed"),
         "pdf_ready": render is not None and render.status == "done",
     }
+
+
+# --- catalog prices that changed after a draft's lines were priced ----------------------
+
+# Price-history kinds (catalog.models.PriceKind) behind each line kind; a line's
+# catalog_key is "server:<ServerModel.key>" or "item:<InfrastructureItem.key>".
+PRICE_KIND_OF_LINE = {
+    LineKind.SERVER: "servers",
+    LineKind.NETWORKING: "items",
+    LineKind.STORAGE: "items",
+    LineKind.INSTALLATION: "items",
+    LineKind.SUPPORT: "items",
+}
+# The one rate lines are converted with (services._to_currency): its history key.
+FX_PAIR = ("EUR", "USD")
+FX_KEY = ("fx", "EUR-USD")
+
+
+@dataclass(frozen=True)
+class LinePriceChange:
+    """A draft line whose catalog price changed after it was priced, and today's price."""
+
+    line: QuoteLine
+    unit_price: Decimal  # in the quote's currency, rounded to cents, as when added
+    price_as_of: date | None
+    price_is_estimate: bool
+    item: InfrastructureItem | None = None  # set for "% of hardware" items
+
+    @property
+    def old_unit_price(self) -> Decimal:
+        return self.line.unit_price
+
+
+def _catalog_row(
+    line: QuoteLine, servers: dict[str, ServerModel], items: dict[str, InfrastructureItem]
+) -> ServerModel | InfrastructureItem | None:
+    prefix, _sep, key = line.catalog_key.partition(":")
+    if prefix == "server":
+        return servers.get(key)
+    if prefix == "item":
+        return items.get(key)
+    return None
+
+
+def _is_percent(row: Any) -> bool:
+    return (
+        isinstance(row, InfrastructureItem) and row.unit == PricingUnit.PERCENT_OF_HARDWARE_PER_YEAR
+    )
+
+
+def revision_price_changes(
+    *, revision: QuoteRevision, lines: Iterable[QuoteLine] | None = None
+) -> list[LinePriceChange]:
+    """The lines of a draft whose catalog price changed after their `priced_at`.
+
+    A line depends on the price of its catalog row (price-history kind per line kind, see
+    PRICE_KIND_OF_LINE) and, when the row is priced in another currency than the quote,
+    on the EUR/USD rate. A "% of hardware" item also depends on the revision's server
+    lines: when one of them is re-priced, so is the item (recomputed on the new hardware
+    total). Lines whose catalog row is gone, or that cannot be priced today (no rate, no
+    hardware), are left out.
+
+    Sent revisions are frozen: always an empty list, without a query. Otherwise a bounded
+    number of queries whatever the line count: the lines (unless given), the servers, the
+    items, one for the price history of all of them, and the EUR/USD rate if needed.
+    """
+    if not revision.is_draft:
+        return []
+    lines = list(lines) if lines is not None else list(revision.lines.order_by("position"))
+    keys: dict[str, set[str]] = {"server": set(), "item": set()}
+    for line in lines:
+        prefix, _sep, key = line.catalog_key.partition(":")
+        if prefix in keys:
+            keys[prefix].add(key)
+    servers = (
+        {s.key: s for s in ServerModel.objects.filter(key__in=keys["server"])}
+        if keys["server"]
+        else {}
+    )
+    items = (
+        {i.key: i for i in InfrastructureItem.objects.filter(key__in=keys["item"])}
+        if keys["item"]
+        else {}
+    )
+
+    def depends_on(line: QuoteLine, row: Any) -> list[tuple[str, str]]:
+        pairs = [(PRICE_KIND_OF_LINE[LineKind(line.kind)], row.key)]
+        if not _is_percent(row) and row.currency != revision.currency:
+            pairs.append(FX_KEY)
+        return pairs
+
+    rows = {line.pk: _catalog_row(line, servers, items) for line in lines}
+    since: dict[tuple[str, str], datetime] = {}
+    for line in lines:
+        row = rows[line.pk]
+        if row is None:
+            continue
+        for pair in depends_on(line, row):
+            since[pair] = min(since.get(pair, line.priced_at), line.priced_at)
+    changed_at = prices_changed_since(since=since)
+
+    def changed(line: QuoteLine) -> bool:
+        row = rows[line.pk]
+        return row is not None and any(
+            pair in changed_at and changed_at[pair] > line.priced_at
+            for pair in depends_on(line, row)
+        )
+
+    fx_rate: Decimal | None = None
+    if any(
+        changed(line)
+        and not _is_percent(rows[line.pk])
+        and rows[line.pk].currency != revision.currency  # type: ignore[union-attr]
+        for line in lines
+    ):
+        fx = latest_fx_rate(*FX_PAIR)
+        fx_rate = fx.rate if fx is not None else None
+
+    found: dict[int, LinePriceChange] = {}
+    for line in lines:
+        row = rows[line.pk]
+        if row is None or _is_percent(row) or not changed(line):
+            continue
+        if isinstance(row, ServerModel):
+            price, as_of, estimate = row.list_price, row.as_of, row.price_is_estimate
+        else:
+            price, as_of, estimate = row.price, row.as_of, row.is_estimate
+        if row.currency != revision.currency and fx_rate is None:
+            continue
+        unit = to_cents(convert(price, row.currency, revision.currency, fx_rate))
+        found[line.pk] = LinePriceChange(line, unit, as_of, estimate)
+
+    hardware_lines = [line for line in lines if line.kind == LineKind.SERVER and not line.optional]
+    hardware = sum(
+        (
+            line.quantity * (found[line.pk].unit_price if line.pk in found else line.unit_price)
+            for line in hardware_lines
+        ),
+        Decimal(0),
+    )
+    hardware_changed = any(line.pk in found for line in hardware_lines)
+    for line in lines:
+        row = rows[line.pk]
+        if not _is_percent(row) or not (changed(line) or hardware_changed) or not hardware:
+            continue
+        assert isinstance(row, InfrastructureItem)
+        unit = to_cents(hardware * row.price / HUNDRED)
+        found[line.pk] = LinePriceChange(line, unit, row.as_of, row.is_estimate, item=row)
+    return [found[line.pk] for line in lines if line.pk in found]

@@ -56,7 +56,8 @@ from .models import (
     Status,
     Team,
 )
-from .money import HUNDRED, line_amount, to_cents
+from .money import HUNDRED, convert, line_amount, to_cents
+from .selectors import revision_price_changes
 from .vat import vat_for
 
 logger = logging.getLogger(__name__)
@@ -349,7 +350,7 @@ def _to_currency(amount: Decimal, source: str, target: str) -> Decimal:
     fx = latest_fx_rate("EUR", "USD")
     if fx is None:
         raise QuoteError(_("No EUR/USD exchange rate in the catalog."))
-    return amount / fx.rate if source == "USD" else amount * fx.rate
+    return convert(amount, source, target, fx.rate)
 
 
 def catalog_choices() -> list[tuple[str, str]]:
@@ -402,10 +403,7 @@ def revision_add_line(
             if not hardware:
                 raise QuoteError(_("Add the servers first: this item is priced per hardware."))
             unit = hardware * item.price / HUNDRED
-            description = _("%(name)s: %(pct)s %% of hardware per year") % {
-                "name": item.name,
-                "pct": formats.number_format(plain(item.price), use_l10n=True),
-            }
+            description = _percent_description(item)
         else:
             unit = _to_currency(item.price, item.currency, revision.currency)
             description = item.name
@@ -424,10 +422,50 @@ def revision_add_line(
         optional=optional,
         price_as_of=as_of,
         price_is_estimate=estimate,
+        priced_at=timezone.now(),
     )
     line.full_clean(exclude=["revision"])
     line.save()
     return line
+
+
+def _percent_description(item: InfrastructureItem) -> str:
+    return _("%(name)s: %(pct)s %% of hardware per year") % {
+        "name": item.name,
+        "pct": formats.number_format(plain(item.price), use_l10n=True),
+    }
+
+
+@transaction.atomic
+def revision_reprice(*, revision: QuoteRevision, actor: AbstractBaseUser) -> int:
+    """Give the draft's out-of-date lines today's catalog prices; returns how many lines.
+
+    The lines are those of selectors.revision_price_changes (a catalog price or the
+    EUR/USD rate changed after the line was priced): each takes the current price,
+    converted to the quote's currency as when a line is added, with its date and estimate
+    flag, and is marked priced now. Quantities, discounts and options stay; the totals
+    follow from the lines. A sent revision is refused (RevisionLocked).
+    """
+    revision = _locked_revision(revision)
+    _ensure_draft(revision)
+    now = timezone.now()
+    changes = revision_price_changes(revision=revision)
+    for change in changes:
+        line = change.line
+        line.unit_price = change.unit_price
+        line.price_as_of = change.price_as_of
+        line.price_is_estimate = change.price_is_estimate
+        line.priced_at = now
+        fields = ["unit_price", "price_as_of", "price_is_estimate", "priced_at"]
+        if change.item is not None:  # "% of hardware": the percentage may have changed
+            line.description = _percent_description(change.item)[:300]
+            fields.append("description")
+        line.save(update_fields=fields)
+    if changes:
+        logger.info(
+            "%s re-priced %d line(s) of revision %s", actor, len(changes), revision.public_id
+        )
+    return len(changes)
 
 
 @transaction.atomic
@@ -725,6 +763,7 @@ def quote_revise(*, revision: QuoteRevision, actor: AbstractBaseUser) -> QuoteRe
                 optional=line.optional,
                 price_as_of=line.price_as_of,
                 price_is_estimate=line.price_is_estimate,
+                priced_at=line.priced_at,
             )
             for line in latest.lines.order_by("position")
         ]
@@ -1035,5 +1074,6 @@ __all__ = [
     "revision_add_line",
     "revision_decide",
     "revision_from_token",
+    "revision_reprice",
     "totals_for",
 ]

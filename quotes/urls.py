@@ -20,6 +20,7 @@ urlpatterns = [
     path("revisions/<uuid:public_id>/send/", views.revision_send, name="send"),
     path("revisions/<uuid:public_id>/resend/", views.revision_resend, name="resend"),
     path("revisions/<uuid:public_id>/revise/", views.revision_revise, name="revise"),
+    path("revisions/<uuid:public_id>/reprice/", views.revision_reprice, name="reprice"),
     path("revisions/<uuid:public_id>/status/", views.revision_status, name="status"),
     path("pdf/<uuid:public_id>/", views.render_pdf, name="pdf"),
     # Public: signed buyer links and the calculator's PDF request.

@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -143,6 +144,8 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         ),
         "action_key": uuid.uuid4(),
         "delivery": selectors.delivery_state(revision=current),
+        # Drafts only (a sent revision is frozen); everyone who sees the page may edit it.
+        "price_changes": selectors.revision_price_changes(revision=current, lines=lines),
         "buyer_url": (
             services.buyer_url(revision=current)
             if current.status in (Status.SENT, Status.VIEWED)
@@ -261,6 +264,22 @@ def revision_revise(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         return _("Revision %(letter)s is a draft.") % {"letter": new.letter}
 
     return _revision_action(request, public_id, revise)
+
+
+@require_POST
+@sales_required
+def revision_reprice(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    def reprice(revision: Any) -> str:
+        count = services.revision_reprice(revision=revision, actor=request.user)
+        if not count:
+            return _("The prices of this revision are up to date.")
+        return ngettext(
+            "%(count)d line re-priced at the current catalog price.",
+            "%(count)d lines re-priced at the current catalog prices.",
+            count,
+        ) % {"count": count}
+
+    return _revision_action(request, public_id, reprice)
 
 
 @never_cache

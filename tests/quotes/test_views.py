@@ -47,6 +47,7 @@ def sales_urls(quote: Quote) -> list[tuple[str, str]]:
         ("post", reverse("quotes:send", args=[rid])),
         ("post", reverse("quotes:resend", args=[rid])),
         ("post", reverse("quotes:revise", args=[rid])),
+        ("post", reverse("quotes:reprice", args=[rid])),
         ("get", reverse("quotes:status", args=[rid])),
     ]
     if render is not None:
