@@ -146,23 +146,10 @@ def bench_render(owner: Any, team: Any) -> tuple[float, float, int, int]:
 
 
 def start_worker(log: Path) -> subprocess.Popen[bytes]:
+    from tests.real_services import celery_worker_command
+
     process = subprocess.Popen(
-        [
-            str(ROOT / ".venv" / "bin" / "celery"),
-            "-A",
-            "config",
-            "worker",
-            "--pool=prefork",
-            "--concurrency=2",
-            "-Q",
-            "celery",
-            "--without-heartbeat",
-            "--without-gossip",
-            "--without-mingle",
-            "--loglevel=INFO",
-            "-n",
-            f"bench-{uuid.uuid4().hex[:6]}@%h",
-        ],
+        celery_worker_command(concurrency=2, name=f"bench-{uuid.uuid4().hex[:6]}"),
         cwd=ROOT,
         env={**os.environ, "LOG_LEVEL": "INFO", "PYTHONUNBUFFERED": "1"},
         stdout=log.open("wb"),

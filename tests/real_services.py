@@ -17,6 +17,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -74,6 +75,27 @@ class RunningServices:
 
 RUNNING = RunningServices()
 atexit.register(RUNNING.stop)
+
+
+def celery_worker_command(*, concurrency: int, name: str) -> list[str]:
+    """A real Celery worker on the default queue, quiet about cluster chatter (tests, bench)."""
+    celery = Path(sys.executable).with_name("celery")
+    return [
+        str(celery),
+        "-A",
+        "config",
+        "worker",
+        "--pool=prefork",
+        f"--concurrency={concurrency}",
+        "-Q",
+        "celery",
+        "--without-heartbeat",
+        "--without-gossip",
+        "--without-mingle",
+        "--loglevel=INFO",
+        "-n",
+        f"{name}@%h",
+    ]
 
 
 def _postgres_bindir() -> Path:

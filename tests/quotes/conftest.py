@@ -24,10 +24,9 @@ from urllib.parse import quote as urlquote
 
 import pytest
 
-from tests.real_services import free_port
+from tests.real_services import celery_worker_command, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-CELERY = ROOT / ".venv" / "bin" / "celery"
 
 
 # --- people, teams, quotes ---------------------------------------------------------------
@@ -244,22 +243,7 @@ atexit.register(shutil.rmtree, WORKER_LOGS, True)
 def start_worker(smtp: SmtpServer, concurrency: int = 1, **extra: str) -> Worker:
     log = Path(tempfile.mkstemp(prefix="worker-", suffix=".log", dir=WORKER_LOGS)[1])
     process = subprocess.Popen(
-        [
-            str(CELERY),
-            "-A",
-            "config",
-            "worker",
-            "--pool=prefork",
-            f"--concurrency={concurrency}",
-            "-Q",
-            "celery",
-            "--without-heartbeat",
-            "--without-gossip",
-            "--without-mingle",
-            "--loglevel=INFO",
-            "-n",
-            f"test-{uuid.uuid4().hex[:8]}@%h",
-        ],
+        celery_worker_command(concurrency=concurrency, name=f"test-{uuid.uuid4().hex[:8]}"),
         cwd=ROOT,
         env=worker_env(smtp, **extra),
         stdout=log.open("wb"),
