@@ -21,7 +21,7 @@ import logging
 import mimetypes
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -297,18 +297,33 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def render_revision(
-    snapshot: Mapping[str, Any], *, language: str, with_charts: bool = True
+def _render_proposal(
+    tco: Mapping[str, Any] | None,
+    context_of: Callable[[], dict[str, Any]],
+    *,
+    language: str,
+    with_charts: bool,
 ) -> RenderedPdf:
-    """The proposal of a sent revision, in the buyer's language."""
-    tco = snapshot.get("tco")
+    """The proposal template in `language`, with the snapshot's charts (or placeholders)."""
     charts = _charts_for(tco, with_charts)
     with translation.override(language):
-        context = revision_context(snapshot)
+        context = context_of()
         context["charts"] = list(charts)
         context["placeholders"] = _placeholders(tco, charts)
         html = render_to_string("quotes/pdf/proposal.html", context)
     return _html_to_pdf(html, charts)
+
+
+def render_revision(
+    snapshot: Mapping[str, Any], *, language: str, with_charts: bool = True
+) -> RenderedPdf:
+    """The proposal of a sent revision, in the buyer's language."""
+    return _render_proposal(
+        snapshot.get("tco"),
+        lambda: revision_context(snapshot),
+        language=language,
+        with_charts=with_charts,
+    )
 
 
 def render_lead(
@@ -316,9 +331,9 @@ def render_lead(
 ) -> RenderedPdf:
     """The calculator analysis for a lead: the same document without priced lines."""
     tco = snapshot.get("tco")
-    charts = _charts_for(tco, with_charts)
-    with translation.override(language):
-        context = {
+
+    def context_of() -> dict[str, Any]:
+        return {
             "doc": snapshot,
             "kind": "analysis",
             "customer": {
@@ -329,7 +344,5 @@ def render_lead(
             "lines": [],
             **_tco_context(tco),
         }
-        context["charts"] = list(charts)
-        context["placeholders"] = _placeholders(tco, charts)
-        html = render_to_string("quotes/pdf/proposal.html", context)
-    return _html_to_pdf(html, charts)
+
+    return _render_proposal(tco, context_of, language=language, with_charts=with_charts)
