@@ -15,6 +15,7 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.core.mail import make_msgid
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -291,6 +292,10 @@ class EmailKind(models.TextChoices):
     DECISION = "decision", _("decision notice to owner")
 
 
+def new_message_id() -> str:
+    return make_msgid(domain="proposals.gputco")
+
+
 class OutboxEmail(models.Model):
     """One email to send, recorded before anything is enqueued (see docs/quotes.md)."""
 
@@ -301,7 +306,8 @@ class OutboxEmail(models.Model):
     subject = models.CharField(max_length=300)
     body = models.TextField()
     # Fixed when the row is created, so every attempt carries the same Message-ID.
-    message_id = models.CharField(max_length=200)
+    # Fixed when the row is created, so a resent copy carries the same Message-ID.
+    message_id = models.CharField(max_length=200, default=new_message_id)
     render = models.ForeignKey(
         ProposalRender, on_delete=models.PROTECT, null=True, blank=True, related_name="emails"
     )

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.core.cache import cache
-from django.core.mail import EmailMessage, mailers, make_msgid
+from django.core.mail import EmailMessage, mailers
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
@@ -667,7 +667,6 @@ def _proposal_email(*, revision: QuoteRevision, render: ProposalRender, key: str
         to_email=customer.email,
         subject=subject,
         body=body,
-        message_id=make_msgid(domain="proposals.gputco"),
         render=render,
         revision=revision,
     )
@@ -816,7 +815,6 @@ def revision_decide(*, revision: QuoteRevision, accept: bool, name: str) -> Quot
             to_email=owner.email,
             subject=subject[:300],
             body=body,
-            message_id=make_msgid(domain="proposals.gputco"),
             revision=revision,
         )
         _enqueue("send_email", email.pk)
@@ -898,7 +896,6 @@ def lead_request_pdf(
         to_email=lead.email,
         subject=subject,
         body=body,
-        message_id=make_msgid(domain="proposals.gputco"),
         render=render,
         lead=lead,
     )
