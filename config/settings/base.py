@@ -32,6 +32,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the request: NUL and control characters never reach a view.
+    "config.middleware.RejectControlCharactersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -68,6 +70,15 @@ DATABASES = {
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Local mode with more than one user (or a worker thread): writers take the lock at
+    # BEGIN (no "database is locked" when a read transaction upgrades to a write), wait up
+    # to 20 s for each other, and readers do not block the writer (write-ahead log).
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": env_int("SQLITE_BUSY_TIMEOUT_SECONDS", 20),
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -1,0 +1,88 @@
+"""Request hardening that applies to every URL, in one place.
+
+`RejectControlCharactersMiddleware` answers 400 to any request whose path, query string
+keys or values, form field names or values, or uploaded file names contain a NUL or another
+control character, before a view (and so the database) sees them. PostgreSQL cannot store
+NUL in a text column and raises `DataError` (a 500) when one reaches a query; the other
+control characters have no meaning in any of our inputs. Form fields may contain tab and
+line breaks (text areas); paths and query strings may not contain any control character.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.utils.translation import gettext as _
+
+# C0 controls, DEL and C1 controls.
+_ANY_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# The same, but tab, line feed and carriage return are allowed (text areas).
+_CONTROL_EXCEPT_WHITESPACE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Unpaired surrogates cannot be encoded as UTF-8 and make PostgreSQL drivers raise.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def has_control_characters(value: str, *, allow_whitespace: bool = False) -> bool:
+    """True if `value` holds a character no input of ours may contain.
+
+    >>> has_control_characters("aws\\x00")
+    True
+    >>> has_control_characters("line one\\nline two", allow_whitespace=True)
+    False
+    >>> has_control_characters("tab\\there")
+    True
+    """
+    pattern = _CONTROL_EXCEPT_WHITESPACE if allow_whitespace else _ANY_CONTROL
+    return bool(pattern.search(value) or _SURROGATE.search(value))
+
+
+def _bad_pairs(pairs: Iterable[tuple[str, list[str]]], *, allow_whitespace: bool) -> str | None:
+    for key, values in pairs:
+        if has_control_characters(key):
+            return key
+        for value in values:
+            if has_control_characters(value, allow_whitespace=allow_whitespace):
+                return key
+    return None
+
+
+def _printable(name: str) -> str:
+    return name.encode("unicode_escape").decode("ascii")[:60]
+
+
+def _reject(where: str) -> HttpResponse:
+    message = _("The request was refused: %(where)s contains a control character.") % {
+        "where": where
+    }
+    return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+
+
+class RejectControlCharactersMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        problem = self.problem(request)
+        if problem:
+            return _reject(problem)
+        return self.get_response(request)
+
+    @staticmethod
+    def problem(request: HttpRequest) -> str | None:
+        if has_control_characters(request.path):
+            return _("the address")
+        key = _bad_pairs(request.GET.lists(), allow_whitespace=False)
+        if key is not None:
+            return _("the query parameter “%(name)s”") % {"name": _printable(key)}
+        if request.method == "POST":
+            key = _bad_pairs(request.POST.lists(), allow_whitespace=True)
+            if key is not None:
+                return _("the form field “%(name)s”") % {"name": _printable(key)}
+            for field, uploads in request.FILES.lists():
+                if has_control_characters(field) or any(
+                    has_control_characters(upload.name or "") for upload in uploads
+                ):
+                    return _("the uploaded file name")
+        return None
