@@ -1,9 +1,10 @@
 """Local mode (SQLite) with more than one writer: no "database is locked".
 
 Runs in a subprocess with the local settings on a fresh SQLite file: eight threads take
-quote numbers at the same time, each after a read in the same transaction. With SQLite's default deferred transactions the second
-writer fails at once ("database is locked") when its read lock cannot be upgraded; with
-immediate transactions and a busy timeout the writers queue and every number is unique.
+quote numbers at the same time, each after a read in the same transaction. With SQLite's
+default deferred transactions the second writer fails at once ("database is locked")
+when its read lock cannot be upgraded; with immediate transactions and a busy timeout
+the writers queue and every number is unique.
 """
 
 from __future__ import annotations
