@@ -31,6 +31,8 @@ from typing import Any
 import plotly
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.utils import translation
 from weasyprint import HTML
@@ -54,6 +56,35 @@ class FetchRefused(ValueError):
     pass
 
 
+def static_file_path(relative: str) -> Path | None:
+    """The file behind a static name as `{% static %}` wrote it, or None.
+
+    The finders serve plain names (development, tests). In production `{% static %}` writes
+    hashed names (`css/proposal.3f2a….css`, ManifestStaticFilesStorage) that exist only in
+    STATIC_ROOT after `collectstatic`: the storage backend resolves those, and the manifest
+    maps a hashed name back to its source file when the collected copy is missing.
+    """
+    if not relative or ".." in relative.split("/") or relative.startswith("/"):
+        return None
+    found = finders.find(relative)
+    if isinstance(found, str) and os.path.isfile(found):
+        return Path(found)
+    try:
+        if staticfiles_storage.exists(relative):
+            path = Path(staticfiles_storage.path(relative))
+            if path.is_file():
+                return path
+    except (NotImplementedError, SuspiciousFileOperation, ValueError):
+        pass  # a storage without local paths, or a name outside STATIC_ROOT
+    hashed_files = getattr(staticfiles_storage, "hashed_files", None) or {}
+    for original, hashed in hashed_files.items():
+        if hashed == relative:
+            found = finders.find(original)
+            if isinstance(found, str) and os.path.isfile(found):
+                return Path(found)
+    return None
+
+
 class StaticOnlyFetcher(URLFetcher):
     """Serves ``<INTERNAL_ORIGIN>static/<path>`` from the app's static files and
     ``<INTERNAL_ORIGIN>charts/<name>.svg`` from this render's charts; refuses the rest."""
@@ -71,13 +102,10 @@ class StaticOnlyFetcher(URLFetcher):
                 return URLFetcherResponse(url, self.charts[name], {"Content-Type": "image/svg+xml"})
         elif url.startswith(static_prefix):
             relative = url.removeprefix(static_prefix).split("?")[0].split("#")[0]
-            if relative and ".." not in relative.split("/"):
-                found = finders.find(relative)
-                if isinstance(found, str) and os.path.isfile(found):
-                    content_type = mimetypes.guess_type(found)[0] or "application/octet-stream"
-                    return URLFetcherResponse(
-                        url, Path(found).read_bytes(), {"Content-Type": content_type}
-                    )
+            found = static_file_path(relative)
+            if found is not None:
+                content_type = mimetypes.guess_type(found.name)[0] or "application/octet-stream"
+                return URLFetcherResponse(url, found.read_bytes(), {"Content-Type": content_type})
         self.refused.append(url)
         raise FetchRefused(f"refused to fetch {url!r}: only the app's static files")
 

@@ -1,0 +1,60 @@
+"""Production parity of the PDF: hashed static names (ManifestStaticFilesStorage).
+
+With `collectstatic` and a manifest storage, `{% static 'css/proposal.css' %}` becomes
+`css/proposal.<hash>.css`; the fetcher used to refuse that name, and production proposals
+rendered without their stylesheet (fewer pages, no cover layout) while the tests, on plain
+static files, passed.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+
+from quotes import pdf
+
+from .conftest import pdf_text, send
+
+pytestmark = pytest.mark.django_db
+
+MANIFEST = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+}
+
+
+def test_proposal_is_styled_with_hashed_static_names(
+    draft_quote: Any, sales_user: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    revision = draft_quote.revisions.get()
+    send(revision, sales_user)
+    revision.refresh_from_db()
+    plain = pdf.render_revision(revision.snapshot, language="en", with_charts=False)
+    plain_text, plain_pages = pdf_text(plain.pdf)
+
+    with override_settings(STORAGES=MANIFEST, STATIC_ROOT=str(tmp_path / "static")):
+        call_command("collectstatic", interactive=False, verbosity=0)
+        from django.contrib.staticfiles.storage import staticfiles_storage
+
+        hashed = staticfiles_storage.url("css/proposal.css")
+        assert re.search(r"css/proposal\.[0-9a-f]{12}\.css$", hashed), hashed
+        with caplog.at_level(logging.WARNING, logger="quotes.pdf"):
+            document = pdf.render_revision(revision.snapshot, language="en", with_charts=False)
+        name = hashed.removeprefix("/static/")
+        served = pdf.static_file_path(name)
+        collected = Path(staticfiles_storage.path(name))
+    assert "refused" not in caplog.text, caplog.text
+    text, pages = pdf_text(document.pdf)
+    assert pages == plain_pages >= 5
+    # A styled element: `.brand { text-transform: uppercase }` and the footer margin box
+    # `@bottom-left { content: "GPU TCO" }` both come from proposal.css only.
+    assert "GPU TCO · GPU SERVERS AND CLUSTERS" in text
+    assert text.count("GPU TCO") == plain_text.count("GPU TCO") >= pages
+    # The collected, hashed file is what was served.
+    assert served == collected
