@@ -6,7 +6,7 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import selectors, services
 from .forms import PriceImportForm
@@ -17,7 +17,7 @@ from .schema import PRICE_SPECS_BY_KIND
 PREVIEW_ROWS = 500
 
 
-@require_GET
+@require_safe
 def catalog_overview(request: HttpRequest) -> HttpResponse:
     context = {
         "gpus": selectors.gpu_list(),
@@ -86,7 +86,7 @@ def _detail_page(
 
 
 @staff_member_required
-@require_GET
+@require_safe
 def price_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
     price_import = get_object_or_404(PriceImport, pk=pk)
     return _detail_page(request, price_import)
@@ -130,7 +130,7 @@ def price_import_discard(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @staff_member_required
-@require_GET
+@require_safe
 def price_export(request: HttpRequest) -> HttpResponse:
     kind = request.GET.get("kind", "all")
     file_format = request.GET.get("format", "xlsx" if kind == "all" else "csv")
@@ -144,7 +144,7 @@ def price_export(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def price_history(request: HttpRequest, kind: str, key: str) -> HttpResponse:
     if kind not in PRICE_SPECS_BY_KIND:
         raise Http404

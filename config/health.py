@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 
 def _database_status() -> str:
@@ -33,7 +33,7 @@ def _broker_status() -> str:
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     database = _database_status()
     broker = _broker_status()
@@ -44,7 +44,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     )
 
 
-@require_GET
+@require_safe
 def ping(request: HttpRequest) -> HttpResponse:
     """The cheapest possible Django response: the baseline for latency benchmarks."""
     return HttpResponse("ok", content_type="text/plain")

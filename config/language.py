@@ -9,13 +9,13 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 LANGUAGE_CODES = {code for code, _name in settings.LANGUAGES}
 
 
 @never_cache
-@require_GET
+@require_safe
 def switch_language(request: HttpRequest) -> HttpResponse:
     target = request.GET.get("next", "/")
     if not url_has_allowed_host_and_scheme(

@@ -21,7 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import selectors, services
 from .forms import (
@@ -61,7 +61,7 @@ def _client_ip(request: HttpRequest) -> str | None:
 # --- sales pages -------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @sales_required
 def quote_list(request: HttpRequest) -> HttpResponse:
     form = QuoteFilterForm(request.GET)
@@ -120,7 +120,7 @@ def quote_new(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 @sales_required
 def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     quote = selectors.quote_detail(user=request.user, public_id=public_id)
@@ -283,7 +283,7 @@ def revision_reprice(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse
 
 
 @never_cache
-@require_GET
+@require_safe
 @sales_required
 def revision_status(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     """The delivery badge; htmx polls it until the email is sent (or failed)."""
@@ -295,7 +295,7 @@ def revision_status(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 @sales_required
 def render_pdf(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     render_row = selectors.render_for_user(user=request.user, public_id=public_id)
@@ -311,7 +311,7 @@ def _pdf_response(render_row: Any) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 @sales_required
 def customer_list(request: HttpRequest) -> HttpResponse:
     customers = selectors.customer_list(user=request.user)
@@ -334,7 +334,7 @@ def customer_new(request: HttpRequest) -> HttpResponse:
     return render(request, "quotes/customer_new.html", {"form": form})
 
 
-@require_GET
+@require_safe
 @sales_required
 def lead_list(request: HttpRequest) -> HttpResponse:
     return render(request, "quotes/leads.html", {"leads": selectors.lead_list()[:200]})
@@ -368,7 +368,7 @@ def _buyer_context(revision: Any, token: str, form: DecisionForm | None = None) 
 
 
 @never_cache
-@require_GET
+@require_safe
 def buyer_view(request: HttpRequest, token: str) -> HttpResponse:
     revision, problem = _buyer_revision(request, token)
     if problem:
@@ -401,7 +401,7 @@ def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
         )
 
 
-@require_GET
+@require_safe
 def buyer_pdf(request: HttpRequest, token: str) -> HttpResponse:
     revision, problem = _buyer_revision(request, token)
     if problem:
@@ -416,7 +416,7 @@ def buyer_pdf(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @never_cache
-@require_GET
+@require_safe
 def lead_form(request: HttpRequest) -> HttpResponse:
     """The form, fetched on demand so that cached calculator pages carry no CSRF token."""
     context = {"query": request.GET.urlencode(), "show_form": True}
@@ -451,7 +451,7 @@ def lead_request(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@require_GET
+@require_safe
 def lead_status(request: HttpRequest, token: str) -> HttpResponse:
     try:
         lead = services.lead_from_token(token=token)
@@ -462,7 +462,7 @@ def lead_status(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, template, context)
 
 
-@require_GET
+@require_safe
 def lead_pdf(request: HttpRequest, token: str) -> HttpResponse:
     try:
         lead = services.lead_from_token(token=token)

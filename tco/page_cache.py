@@ -5,9 +5,9 @@ the fragment, and the catalog. The catalog part is a generation number that ever
 write bumps (see `bump_catalog_generation`, connected in TcoConfig.ready), so a price
 change is visible at once; the timeout only bounds memory.
 
-Pages are cached only when rendering them set no cookie and used no CSRF token, so no
-visitor ever receives another visitor's token or session; signed-in users always get a
-fresh page.
+Pages are cached only when rendering them set no cookie and used no CSRF token or CSP
+nonce, so no visitor ever receives another visitor's token, session or nonce; signed-in
+users always get a fresh page.
 """
 
 from __future__ import annotations
@@ -66,6 +66,8 @@ def cache_anonymous_page(view: View) -> View:
             response.status_code == 200
             and not response.cookies
             and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
+            # A page that used its CSP nonce must not be replayed with another response's.
+            and not getattr(request, "_csp_nonce", None)
         )
         if cacheable:
             cache.set(key, (response.content, response["Content-Type"]), timeout=seconds)

@@ -11,7 +11,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from .chart_context import chart_payloads
 from .forms import PRESET_CHOICES
@@ -19,7 +19,7 @@ from .page_cache import cache_anonymous_page
 from .services import analyse_query
 
 
-@require_GET
+@require_safe
 @cache_anonymous_page
 def calculator(request: HttpRequest) -> HttpResponse:
     form, outcome = analyse_query(request.GET)

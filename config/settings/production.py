@@ -25,3 +25,10 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+
+# Mail leaves over TLS unless the environment says otherwise (STARTTLS; EMAIL_USE_SSL for
+# implicit TLS on port 465).
+if MAILERS["default"]["BACKEND"].endswith("smtp.EmailBackend"):  # noqa: F405
+    _use_ssl = env_bool("EMAIL_USE_SSL", False)
+    MAILERS["default"]["OPTIONS"]["use_ssl"] = _use_ssl  # noqa: F405
+    MAILERS["default"]["OPTIONS"]["use_tls"] = env_bool("EMAIL_USE_TLS", not _use_ssl)  # noqa: F405
