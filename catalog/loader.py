@@ -29,7 +29,15 @@ from django.db import DataError, IntegrityError, models, transaction
 from django.db.models.signals import post_save
 
 from .models import PriceChange
-from .schema import ALL_SPECS, CellError, Reference, TableSpec
+from .schema import (
+    ALL_SPECS,
+    NUMERIC_PARSERS,
+    CellError,
+    Reference,
+    TableSpec,
+    decimal_comma_cell,
+    unneutralise,
+)
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -113,6 +121,17 @@ class RawTable:
 
     header: list[str]
     rows: list[list[str]]
+    # Semicolon-separated with decimal commas (how Dutch or German Excel saves "CSV").
+    decimal_comma: bool = False
+
+    @property
+    def notes(self) -> list[str]:
+        if not self.decimal_comma:
+            return []
+        return [
+            "read as a semicolon-separated file with decimal commas (1234,5), as Dutch or "
+            "German Excel saves CSV; numbers with a point are refused"
+        ]
 
 
 def read_table(
@@ -132,6 +151,7 @@ def read_table(
     otherwise the first.
     """
     limit = None if max_rows is None else max_rows + 2  # header + one row too many
+    decimal_comma = False
     try:
         if file_format == "xlsx":
             frame = _read_xlsx(data, sheet, limit)
@@ -139,8 +159,10 @@ def read_table(
             text, errors = read_csv_text(data, file)
             if text is None:
                 return None, errors
+            decimal_comma = _semicolon_separated(text)
             frame = pd.read_csv(
                 io.StringIO(text),
+                sep=";" if decimal_comma else ",",
                 header=None,
                 dtype=str,
                 keep_default_na=False,
@@ -172,7 +194,17 @@ def read_table(
     if max_rows is not None and len(cells) - 1 > max_rows:
         reason = f"the file has more than {max_rows:,} data rows; split it into smaller files"
         return None, [RowError(file, max_rows + 2, "", reason)]
-    return RawTable(header=cells[0], rows=cells[1:]), []
+    return RawTable(header=cells[0], rows=cells[1:], decimal_comma=decimal_comma), []
+
+
+def _semicolon_separated(text: str) -> bool:
+    """Is the header row separated by semicolons rather than commas?
+
+    >>> _semicolon_separated("key;price_per_hour;currency\\n"), _semicolon_separated("a,b\\n")
+    (True, False)
+    """
+    header = text.split("\n", 1)[0]
+    return header.count(";") > header.count(",")
 
 
 class _NotAWorkbook(Exception):
@@ -219,10 +251,13 @@ def validate_rows(
     header: Sequence[str],
     rows: Iterable[Sequence[str]],
     known_keys: dict[type[models.Model], set[str]],
+    *,
+    decimal_comma: bool = False,
 ) -> tuple[ParsedTable, list[RowError]]:
     """Check the header and every cell of one table; return the parsed rows and all errors.
 
-    `rows` are the data rows as text, numbered from 2 (the header is row 1).
+    `rows` are the data rows as text, numbered from 2 (the header is row 1). With
+    `decimal_comma`, numeric cells are written 1234,5 and may not contain a point.
     """
     table = ParsedTable(spec, file)
     errors: list[RowError] = []
@@ -256,7 +291,7 @@ def validate_rows(
         values: dict[str, Any] = {}
         row_errors: list[RowError] = []
         for column in spec.columns:
-            cell = raw[column.name]
+            cell = unneutralise(raw[column.name])
             if _CONTROL.search(cell):
                 reason = "contains control characters"
                 row_errors.append(RowError(file, row_number, column.name, reason))
@@ -268,6 +303,8 @@ def validate_rows(
                 values[column.name] = cell
                 continue
             try:
+                if decimal_comma and column.parse in NUMERIC_PARSERS and cell:
+                    cell = decimal_comma_cell(cell)
                 value = column.parse(cell)
                 model_fields[column.name].run_validators(value)
             except CellError as exc:
@@ -587,7 +624,9 @@ def load_tables(
         if raw is None:
             errors += read_errors
             continue
-        table, table_errors = validate_rows(spec, file, raw.header, raw.rows, known_keys)
+        table, table_errors = validate_rows(
+            spec, file, raw.header, raw.rows, known_keys, decimal_comma=raw.decimal_comma
+        )
         errors += table_errors
         tables.append(table)
         if spec.model is Gpu:

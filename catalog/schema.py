@@ -6,6 +6,7 @@ reads price lists, so a file that loads here means the same thing everywhere.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -29,6 +30,26 @@ from .models import (
     SiteKind,
 )
 
+# A spreadsheet treats a cell starting with one of these as a formula (or the start of
+# one): exported text cells that start with them are neutralised, see `neutralise`.
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(text: str) -> str:
+    """Text for a CSV cell that no spreadsheet will run as a formula.
+
+    >>> neutralise('=HYPERLINK("http://evil.example","x")'), neutralise("h100-sxm")
+    ('\'=HYPERLINK("http://evil.example","x")', 'h100-sxm')
+    """
+    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
+
+
+def unneutralise(text: str) -> str:
+    """The text an export neutralised, read back: `'=x` → `=x` (other text unchanged)."""
+    if text.startswith("'") and text[1:].startswith(FORMULA_TRIGGERS):
+        return text[1:]
+    return text
+
 
 class CellError(ValueError):
     """A cell that cannot be read; the message says why in plain words."""
@@ -47,16 +68,81 @@ def optional_text(raw: str) -> str:
     return raw
 
 
+# A plain number: ASCII digits, an optional decimal point, an optional exponent (Excel
+# writes very small or large numbers as 1E-05). No signs other than a leading one, no
+# grouping separators, no underscores, no other scripts' digits.
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?", re.ASCII)
+_PLAIN_INTEGER = re.compile(r"[+-]?[0-9]+", re.ASCII)
+
+
+def _number_problem(raw: str) -> str:
+    """Why `raw` is not a plain number, in words that tell the reader what to write."""
+    if raw.strip("+-").lower() in {"inf", "infinity", "nan", "snan"}:
+        return f"{raw!r} is not a finite number"
+    if any(ch.isdigit() and not ch.isascii() for ch in raw):
+        return f"{raw!r} has digits other than 0-9; type the number with 0-9"
+    if "_" in raw:
+        return f"{raw!r} contains an underscore; write the number without separators"
+    if "," in raw and "." in raw:
+        return (
+            f"{raw!r} is ambiguous (1.234,5 or 1,234.5?); write it without thousands "
+            "separators and with a decimal point, e.g. 1234.5"
+        )
+    if "," in raw:
+        return (
+            f"{raw!r} has a comma; write numbers with a decimal point and no thousands "
+            "separators, e.g. 1234.5"
+        )
+    return f"{raw!r} is not a number"
+
+
 def _decimal(raw: str) -> Decimal:
+    """A cell as a Decimal, strictly.
+
+    >>> _decimal("1234.5"), _decimal("1E-05")
+    (Decimal('1234.5'), Decimal('0.00001'))
+    >>> for bad in ("1.234,5", "1,234.5", "1_000", "\u0661\u0662", "12,5"):
+    ...     try:
+    ...         _decimal(bad)
+    ...     except CellError as exc:
+    ...         print(str(exc).split(";")[0])
+    '1.234,5' is ambiguous (1.234,5 or 1,234.5?)
+    '1,234.5' is ambiguous (1.234,5 or 1,234.5?)
+    '1_000' contains an underscore
+    '١٢' has digits other than 0-9
+    '12,5' has a comma
+    """
     if not raw:
         raise CellError("is empty")
+    if not _PLAIN_NUMBER.fullmatch(raw):
+        raise CellError(_number_problem(raw))
     try:
-        value = Decimal(raw.replace(",", "") if raw.count(",") and "." in raw else raw)
-    except InvalidOperation as exc:
+        value = Decimal(raw)
+    except InvalidOperation as exc:  # pragma: no cover - the pattern admits only numbers
         raise CellError(f"{raw!r} is not a number") from exc
     if not value.is_finite():
         raise CellError(f"{raw!r} is not a finite number")
-    return value
+    return value.normalize() if "e" in raw.lower() else value
+
+
+def decimal_comma_cell(raw: str) -> str:
+    """A number from a decimal-comma file (1234,5) in the plain form (1234.5).
+
+    Such files (semicolon-separated, as Dutch or German Excel saves CSV) may not use a
+    point at all: "1.234" would be one thousand two hundred and thirty-four to their
+    author and 1.234 to us, so it is refused rather than guessed.
+
+    >>> decimal_comma_cell("1234,5"), decimal_comma_cell("7")
+    ('1234.5', '7')
+    """
+    if "." in raw:
+        raise CellError(
+            f"{raw!r} has a point, but this file uses decimal commas; write it without "
+            "thousands separators, e.g. 1234,5"
+        )
+    if raw.count(",") > 1:
+        raise CellError(f"{raw!r} is not a number")
+    return raw.replace(",", ".")
 
 
 def decimal_non_negative(raw: str) -> Decimal:
@@ -78,10 +164,12 @@ def optional_decimal_positive(raw: str) -> Decimal | None:
 
 
 def int_positive(raw: str) -> int:
-    try:
-        value = int(raw)
-    except ValueError as exc:
-        raise CellError(f"{raw!r} is not a whole number") from exc
+    if not _PLAIN_INTEGER.fullmatch(raw):
+        problem = _number_problem(raw) if raw else "is empty"
+        if problem.endswith("is not a number"):
+            problem = f"{raw!r} is not a whole number"
+        raise CellError(problem)
+    value = int(raw)
     if value <= 0:
         raise CellError(f"{raw} must be greater than zero")
     return value
@@ -318,6 +406,17 @@ FX = TableSpec(
     unique=(("base", "quote", "as_of"),),
     price_field="rate",
     row_check=_distinct_currencies,
+)
+
+# Parsers of numeric cells: a decimal-comma file's cells are converted before these run.
+NUMERIC_PARSERS: frozenset[Parser] = frozenset(
+    {
+        decimal_non_negative,
+        decimal_positive,
+        optional_decimal_positive,
+        int_positive,
+        optional_int_positive,
+    }
 )
 
 # Load order matters: servers and cloud offerings refer to GPUs by key.

@@ -40,7 +40,7 @@ from .loader import (
     write_plans,
 )
 from .models import ImportStatus, PriceImport, StalePriceNotice
-from .schema import PRICE_SPECS, PRICE_SPECS_BY_KIND, Reference, TableSpec
+from .schema import PRICE_SPECS, PRICE_SPECS_BY_KIND, Reference, TableSpec, neutralise
 
 # How many rows of each category the summary stored with an import keeps (the counts are
 # always complete); the preview page recomputes the full lists from the stored file.
@@ -115,6 +115,8 @@ class ImportPreview:
     changed: list[PreviewRow] = field(default_factory=list)
     unchanged: list[PreviewRow] = field(default_factory=list)
     errors: list[RowError] = field(default_factory=list)
+    # How the file was read, when that is not the plain format (decimal commas, …).
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -148,6 +150,7 @@ class ImportPreview:
                 for row in self.price_changes[:SUMMARY_ROWS]
             ],
             "errors": [str(error) for error in self.errors[:SUMMARY_ROWS]],
+            "notes": self.notes,
         }
 
     def lines(self) -> list[str]:
@@ -157,6 +160,7 @@ class ImportPreview:
             f"({counts['price_changes']} price changes), {counts['unchanged']} unchanged, "
             f"{counts['errors']} error(s)"
         ]
+        lines += [f"  note: {note}" for note in self.notes]
         lines += [f"  {row.label}: {row.change_text()}" for row in self.price_changes]
         lines += [
             f"  {row.label}: new at {_plain(row.new_price)} {row.currency}" for row in self.new
@@ -218,7 +222,10 @@ def _prepare(*, kind: str, filename: str, data: bytes) -> tuple[ImportPreview, l
     if raw is None:
         preview.errors += errors
         return preview, []
-    table, errors = validate_rows(spec, filename, raw.header, raw.rows, gpu_keys())
+    preview.notes += raw.notes
+    table, errors = validate_rows(
+        spec, filename, raw.header, raw.rows, gpu_keys(), decimal_comma=raw.decimal_comma
+    )
     if errors:
         preview.errors += errors
         return preview, []
@@ -380,9 +387,16 @@ XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 def _csv_bytes(spec: TableSpec) -> bytes:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    # CRLF as RFC 4180 has it: the writer then also quotes a cell holding a lone CR,
+    # which would otherwise split the row for every reader.
+    writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(spec.column_names)
-    writer.writerows([cell_text(value) for value in row] for row in export_values(spec))
+    # Text that a spreadsheet would run as a formula gets a leading apostrophe (the
+    # import removes it again); numbers and dates are never text here.
+    writer.writerows(
+        [cell_text(value) if _is_number(value) else neutralise(cell_text(value)) for value in row]
+        for row in export_values(spec)
+    )
     # With a byte-order mark Excel opens the file as UTF-8 (€, –); the import accepts both.
     return buffer.getvalue().encode("utf-8-sig")
 
@@ -405,6 +419,11 @@ def _xlsx_bytes(specs: Sequence[TableSpec]) -> bytes:
                 else:
                     row.append(ILLEGAL_CHARACTERS_RE.sub("", cell_text(value)))
             sheet.append(row)
+            # openpyxl turns any string starting with "=" into a live formula: every text
+            # cell is written as a string, whatever it starts with.
+            for cell in sheet[sheet.max_row]:
+                if isinstance(cell.value, str):
+                    cell.data_type = "s"
         # Text columns are formatted as text so that Excel does not turn a typed date or
         # key into something else.
         for index, column in enumerate(spec.columns, start=1):
@@ -414,6 +433,10 @@ def _xlsx_bytes(specs: Sequence[TableSpec]) -> bytes:
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, Decimal | int | float) and not isinstance(value, bool)
 
 
 def _numeric(spec: TableSpec) -> set[str]:
