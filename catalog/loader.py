@@ -86,17 +86,26 @@ class LoadSummary:
     created: dict[str, int] = field(default_factory=dict)
     updated: dict[str, int] = field(default_factory=dict)
     unchanged: dict[str, int] = field(default_factory=dict)
+    # Seed rows not loaded because the catalog holds a newer row (kind → keys).
+    kept_newer: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def changed(self) -> int:
         return sum(self.created.values()) + sum(self.updated.values())
 
     def lines(self) -> list[str]:
-        return [
+        lines = [
             f"{kind}: {self.created.get(kind, 0)} new, {self.updated.get(kind, 0)} changed, "
             f"{self.unchanged.get(kind, 0)} unchanged"
             for kind in self.created
         ]
+        lines += [
+            f"{kind}: kept {len(keys)} newer price(s) from imports, skipped the older seed "
+            f"row(s): {', '.join(keys)}"
+            for kind, keys in self.kept_newer.items()
+            if keys
+        ]
+        return lines
 
 
 # --- reading -------------------------------------------------------------------------
@@ -409,7 +418,9 @@ def _comparable(row: models.Model, name: str, references: set[str]) -> Any:
     return getattr(row, name)
 
 
-def diff_table(table: ParsedTable) -> tuple[list[RowDiff], list[RowError]]:
+def diff_table(
+    table: ParsedTable, *, keep_newer: list[str] | None = None
+) -> tuple[list[RowDiff], list[RowError]]:
     """Compare checked rows with the catalog (one query); report conflicts with it.
 
     Conflicts only the catalog can reveal: a row that takes another row's unique
@@ -437,6 +448,10 @@ def diff_table(table: ParsedTable) -> tuple[list[RowDiff], list[RowError]]:
         changed = tuple(name for name in spec.column_names if values[name] != current[pk][name])
         old = current[pk][spec.price_field] if spec.price_field else None
         diff = RowDiff(spec, row_number, values, by_pk[pk], changed, old)
+        if keep_newer is not None and changed and values["as_of"] < current[pk]["as_of"]:
+            # The seed is older than what staff imported since: keep the catalog's row.
+            keep_newer.append(diff.history_key)
+            continue
         if diff.price_changed and values["as_of"] < current[pk]["as_of"]:
             errors.append(
                 RowError(
@@ -608,10 +623,13 @@ def load_tables(
     *,
     dry_run: bool = False,
     context: WriteContext | None = None,
+    keep_newer: bool = False,
 ) -> LoadSummary:
     """Check every (spec, file name, content) source, then write them all or nothing.
 
     Sources are processed in order, so a later file may refer to keys an earlier one adds.
+    With `keep_newer`, a row whose catalog counterpart is dated after it is skipped (and
+    listed in the summary) instead of refused: the seed never undoes a later import.
     Raises CatalogLoadError listing every problem found; nothing is written then.
     """
     from .models import Gpu
@@ -635,13 +653,19 @@ def load_tables(
         raise CatalogLoadError(errors)
 
     plans: list[tuple[TableSpec, list[RowDiff]]] = []
+    kept_newer: dict[str, list[str]] = {}
     for table in tables:
-        diffs, diff_errors = diff_table(table)
+        kept: list[str] | None = [] if keep_newer else None
+        diffs, diff_errors = diff_table(table, keep_newer=kept)
         errors += diff_errors
         plans.append((table.spec, diffs))
+        if kept:
+            kept_newer[table.spec.kind] = kept
     if errors:
         raise CatalogLoadError(errors)
-    return write_plans(plans, context or WriteContext(source="load_catalog"), dry_run=dry_run)
+    summary = write_plans(plans, context or WriteContext(source="load_catalog"), dry_run=dry_run)
+    summary.kept_newer = kept_newer
+    return summary
 
 
 def load_catalog(
@@ -658,4 +682,8 @@ def load_catalog(
         sources.append((spec, spec.filename, path.read_bytes()))
     if missing:
         raise CatalogLoadError(missing)
-    return load_tables(sources, dry_run=dry_run, context=WriteContext(source="load_catalog"))
+    # Staff imports after the seed are newer than it: re-running the load (every `make
+    # run`) keeps them instead of failing.
+    return load_tables(
+        sources, dry_run=dry_run, context=WriteContext(source="load_catalog"), keep_newer=True
+    )
