@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import time
 from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.conf import settings
+from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
 from .models import Customer, Status
@@ -106,8 +110,18 @@ class DecisionForm(forms.Form):
         return name
 
 
+LEAD_FORM_SALT = "quotes.lead-form"
+# A URL, an address or markup in a name: spam wants those in the email we would send.
+_NOT_A_NAME = re.compile(r"https?:|://|www\.|@|[<>{}\[\]\\/]|\.(com|net|org|ru|io)\b", re.I)
+
+
+def lead_form_stamp() -> str:
+    """The signed time the lead form was handed out (its `started` field)."""
+    return signing.TimestampSigner(salt=LEAD_FORM_SALT).sign("lead-form")
+
+
 class LeadForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = forms.CharField(label=_("Name"), max_length=100)
     company = forms.CharField(label=_("Company"), max_length=200)
     email = forms.EmailField(label=_("Email"))
     consent = forms.BooleanField(
@@ -116,12 +130,40 @@ class LeadForm(forms.Form):
     )
     query = forms.CharField(widget=forms.HiddenInput, required=False, max_length=4000)
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput)
+    # Anti-abuse: a field people do not see (bots fill it in) and the time the form was
+    # handed out (bots post at once).
+    website = forms.CharField(required=False, max_length=200)
+    started = forms.CharField(widget=forms.HiddenInput, max_length=200)
 
     def clean_name(self) -> str:
-        return _strip_required(self.cleaned_data["name"])
+        name = _strip_required(self.cleaned_data["name"])
+        if _NOT_A_NAME.search(name):
+            raise forms.ValidationError(_("Please type just your name."))
+        return name
 
     def clean_company(self) -> str:
         return _strip_required(self.cleaned_data["company"])
+
+    def clean_website(self) -> str:
+        if self.cleaned_data["website"]:
+            raise forms.ValidationError(_("This request looks automated and was not sent."))
+        return ""
+
+    def clean_started(self) -> str:
+        stamp = self.cleaned_data["started"]
+        signer = signing.TimestampSigner(salt=LEAD_FORM_SALT)
+        expired = _("The form has expired; reload the page and try again.")
+        try:
+            signer.unsign(stamp, max_age=24 * 3600)
+            # The signed time itself (unsign with max_age only bounds it from above).
+            issued = signing.b62_decode(stamp.rsplit(signer.sep, 2)[1])
+        except (signing.BadSignature, IndexError, ValueError) as exc:
+            raise forms.ValidationError(expired) from exc
+        if time.time() - issued < settings.QUOTES_LEAD_MIN_FILL_SECONDS:
+            raise forms.ValidationError(
+                _("That was quick: please check your details and send the form again.")
+            )
+        return stamp
 
 
 def _strip_required(value: str) -> str:

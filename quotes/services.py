@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import time
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -833,14 +834,24 @@ def quotes_expire(*, today: date | None = None) -> int:
 
 
 def lead_rate_limited(*, email: str, ip: str | None) -> bool:
-    """Naive per-hour limits per address and per IP (cache counters)."""
-    limit = settings.QUOTES_LEAD_REQUESTS_PER_HOUR
+    """Per-hour limits per recipient address, per client address and for everyone together.
+
+    Counters live in the shared cache (Redis in production, so every web process counts
+    together); each request counts against every limit, refused ones included.
+    """
+    per_hour = settings.QUOTES_LEAD_REQUESTS_PER_HOUR
     hour = int(time.time() // 3600)
-    keys = [f"quotes:lead:email:{hashlib.sha256(email.lower().encode()).hexdigest()}:{hour}"]
+    limits = [
+        (
+            f"quotes:lead:email:{hashlib.sha256(email.lower().encode()).hexdigest()}:{hour}",
+            per_hour,
+        ),
+        (f"quotes:lead:all:{hour}", settings.QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL),
+    ]
     if ip:
-        keys.append(f"quotes:lead:ip:{ip}:{hour}")
+        limits.append((f"quotes:lead:ip:{ip}:{hour}", per_hour))
     limited = False
-    for key in keys:
+    for key, limit in limits:
         cache.add(key, 0, timeout=3700)
         try:
             count = cache.incr(key)
@@ -848,6 +859,32 @@ def lead_rate_limited(*, email: str, ip: str | None) -> bool:
             count = 1
         limited = limited or count > limit
     return limited
+
+
+def calculator_analysis(*, query: str) -> tuple[Any, str]:
+    """The analysis of a result URL's query and its canonical query (validated inputs only)."""
+    from tco.canonical import canonical_query
+    from tco.services import analyse_query
+
+    form, outcome = analyse_query(QueryDict(query))
+    if outcome.analysis is None:
+        raise QuoteError(
+            outcome.problem
+            or _("The calculator inputs are not valid; open the calculator and try again.")
+        )
+    return outcome.analysis, canonical_query(form)
+
+
+def display_name(name: str) -> str:
+    """A visitor's name as it may appear in an email we send: letters, spaces and . ' -
+    only (no links, addresses or markup), at most 60 characters.
+
+    >>> display_name("Ann-Marie O'Neil"), display_name("Win $$$ at http://spam.example <b>")
+    ("Ann-Marie O'Neil", 'Win at http spam.example b')
+    """
+    kept = "".join(ch if ch.isalpha() or ch in " .'-" else " " for ch in name)
+    kept = re.sub(r"\.{2,}", ".", " ".join(kept.split()))
+    return kept[:60].strip()
 
 
 @transaction.atomic
@@ -867,7 +904,8 @@ def lead_request_pdf(
         return existing.lead
     if lead_rate_limited(email=email, ip=ip_address):
         raise RateLimited(_("Too many requests for this address; please try again in an hour."))
-    analysis = analyse_calculator_query(query=query)
+    # Only the validated calculator inputs, re-serialised, go further: never the raw query.
+    analysis, canonical = calculator_analysis(query=query)
     lead = Lead.objects.create(
         name=name.strip(),
         company=company.strip(),
@@ -875,19 +913,20 @@ def lead_request_pdf(
         consent_at=timezone.now(),
         language=language,
         ip_address=ip_address,
-        tco=tco_snapshot(analysis=analysis, query=query, language=language),
+        tco=tco_snapshot(analysis=analysis, query=canonical, language=language),
     )
     render = ProposalRender.objects.create(lead=lead, language=language)
     with translation.override(language):
         subject = _("Your GPU cost analysis")
+        # A fixed template: the only visitor text in it is the sanitised name.
         body = render_to_string(
             "quotes/email/lead.txt",
             {
-                "lead": lead,
+                "name": display_name(lead.name),
                 "calculator_url": settings.SITE_URL.rstrip("/")
                 + reverse("tco:calculator")
                 + "?"
-                + query,
+                + canonical,
             },
         )
     OutboxEmail.objects.create(

@@ -23,6 +23,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from config.client_ip import client_ip
+
 from . import selectors, services
 from .forms import (
     ActionForm,
@@ -33,6 +35,7 @@ from .forms import (
     QuoteFilterForm,
     QuoteStartForm,
     RevisionForm,
+    lead_form_stamp,
 )
 from .models import RenderStatus, Status
 from .vat import vat_note
@@ -52,10 +55,6 @@ def sales_required(view: View) -> View:
 
 def _form_errors(form: Any) -> str:
     return " ".join(f"{error}" for errors in form.errors.values() for error in errors)
-
-
-def _client_ip(request: HttpRequest) -> str | None:
-    return request.META.get("REMOTE_ADDR") or None
 
 
 # --- sales pages -------------------------------------------------------------------------
@@ -419,7 +418,7 @@ def buyer_pdf(request: HttpRequest, token: str) -> HttpResponse:
 @require_safe
 def lead_form(request: HttpRequest) -> HttpResponse:
     """The form, fetched on demand so that cached calculator pages carry no CSRF token."""
-    context = {"query": request.GET.urlencode(), "show_form": True}
+    context = {"query": request.GET.urlencode(), "show_form": True, "started": lead_form_stamp()}
     template = "quotes/_lead_form.html" if request.htmx else "quotes/lead_page.html"
     return render(request, template, context)
 
@@ -438,7 +437,7 @@ def lead_request(request: HttpRequest) -> HttpResponse:
             email=data["email"],
             query=data["query"],
             language=translation.get_language() or "en",
-            ip_address=_client_ip(request),
+            ip_address=client_ip(request),
             idempotency_key=str(data["idempotency_key"]),
         )
     except services.RateLimited as exc:

@@ -208,7 +208,14 @@ LOGOUT_REDIRECT_URL = "home"
 # Quotes (docs/quotes.md)
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")  # absolute links in emails
 QUOTE_VALIDITY_DAYS = env_int("QUOTE_VALIDITY_DAYS", 30)
+# "Email me this as PDF": per hour, per recipient address and per client address, and for
+# everyone together; the form must have been open this many seconds (bots post at once).
 QUOTES_LEAD_REQUESTS_PER_HOUR = env_int("QUOTES_LEAD_REQUESTS_PER_HOUR", 5)
+QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL = env_int("QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL", 200)
+QUOTES_LEAD_MIN_FILL_SECONDS = env_int("QUOTES_LEAD_MIN_FILL_SECONDS", 3)
+# Reverse proxies in front of the app that append to X-Forwarded-For (config/client_ip.py):
+# 0 = clients connect directly and REMOTE_ADDR is the client.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 QUOTES_EMAIL_MAX_RETRIES = env_int("QUOTES_EMAIL_MAX_RETRIES", 8)
 QUOTES_RETRY_BASE_SECONDS = float(env_str("QUOTES_RETRY_BASE_SECONDS", "5"))
 QUOTES_REQUEUE_AFTER_SECONDS = env_int("QUOTES_REQUEUE_AFTER_SECONDS", 120)

@@ -28,3 +28,6 @@ if os.environ.get("CELERY_VISIBILITY_TIMEOUT"):
         "unacked_restore_interval": 1,
         "unacked_restore_throttle": 1,
     }
+
+# Tests post the lead form right after fetching it; the fill-time check has its own test.
+QUOTES_LEAD_MIN_FILL_SECONDS = 0

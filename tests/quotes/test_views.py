@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from quotes import services
+from quotes.forms import lead_form_stamp
 from quotes.models import Lead, OutboxEmail, ProposalRender, Quote, QuoteRevision, Status
 
 from .conftest import send
@@ -279,7 +280,8 @@ def test_email_me_this_as_pdf_creates_a_lead(
     html = form.content.decode()
     assert "csrfmiddlewaretoken" in html and 'value="preset=lora-70b"' in html
     key = re.search(r'name="idempotency_key" value="([^"]+)"', html)
-    assert key
+    started = re.search(r'name="started" value="([^"]+)"', html)
+    assert key and started
     data = {
         "name": "Kim",
         "company": "Startup",
@@ -287,6 +289,7 @@ def test_email_me_this_as_pdf_creates_a_lead(
         "consent": "on",
         "query": "preset=lora-70b",
         "idempotency_key": key.group(1),
+        "started": started.group(1),
     }
     with django_capture_on_commit_callbacks() as callbacks:
         response = client.post(
@@ -299,7 +302,9 @@ def test_email_me_this_as_pdf_creates_a_lead(
     assert "Preparing your PDF" in response.content.decode()
     assert len(callbacks) == 1 and Lead.objects.count() == 1
     lead = Lead.objects.get()
-    assert lead.tco["query"] == "preset=lora-70b"
+    # The validated inputs, re-serialised (the preset's values), never the raw query.
+    assert lead.tco["query"].startswith("preset=lora-70b&kind=")
+    assert "params_billion=70" in lead.tco["query"]
     client.force_login(sales_user)
     assert "kim@startup.example" in client.get(reverse("quotes:leads")).content.decode()
 
@@ -308,7 +313,13 @@ def test_email_me_this_as_pdf_explains_problems(
     client: Client, seed_catalog: object, settings: Any
 ) -> None:
     address = f"kim-{uuid.uuid4().hex[:8]}@startup.example"
-    base = {"name": "Kim", "company": "Startup", "email": address, "query": "preset=lora-70b"}
+    base = {
+        "name": "Kim",
+        "company": "Startup",
+        "email": address,
+        "query": "preset=lora-70b",
+        "started": lead_form_stamp(),
+    }
     url = reverse("quotes:lead_request")
 
     def post(**extra: Any) -> Any:
