@@ -88,6 +88,23 @@ def price_history(kind: str, key: str) -> list[PriceChange]:
     )
 
 
+def public_change_source(source: str) -> str:
+    """How a price change came about, for readers who are not staff: the kind of change,
+    without file names, paths or import numbers (those stay on the staff pages).
+
+    >>> [public_change_source(s) for s in ("load_catalog", "price import #3: acme.csv",
+    ...  "import_prices /srv/x.csv", "admin", "")]
+    ['seed catalog', 'price list import', 'price list import', 'catalog edit', 'catalog update']
+    """
+    if source.startswith("load_catalog"):
+        return "seed catalog"
+    if source.startswith(("price import", "import_prices")):
+        return "price list import"
+    if source.startswith("admin"):
+        return "catalog edit"
+    return "catalog update"
+
+
 def current_price_row(kind: str, key: str) -> Model | None:
     """The catalog row whose price is current: by key, or the newest rate of an FX pair."""
     spec = PRICE_SPECS_BY_KIND.get(kind)

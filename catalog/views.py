@@ -162,5 +162,8 @@ def price_history(request: HttpRequest, kind: str, key: str) -> HttpResponse:
         "currency": (spec.history_currency(vars(row)) if row else None),
         "history": history,
         "stale_after_days": settings.PRICE_STALE_AFTER_DAYS,
+        # Who changed a price and from which file is for staff; everyone else reads
+        # "staff" and the kind of change.
+        "show_authors": request.user.is_staff,
     }
     return render(request, "catalog/price_history.html", context)

@@ -209,6 +209,10 @@ class Lead(models.Model):
     consent_at = models.DateTimeField(_("consent given at"))
     language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
     ip_address = models.GenericIPAddressField(null=True, blank=True)
+    # The sales team that follows the lead up; only its members (and staff) see the lead.
+    team = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="leads", null=True, blank=True
+    )
     tco = models.JSONField(_("TCO analysis"))
     created_at = models.DateTimeField(auto_now_add=True)
 

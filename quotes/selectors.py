@@ -101,10 +101,13 @@ def customer_list(*, user: Any) -> QuerySet[Customer]:
     return Customer.objects.filter(_team_filter(user)).select_related("team").distinct()
 
 
-def lead_list() -> QuerySet[Lead]:
-    return Lead.objects.prefetch_related(
-        Prefetch("emails", queryset=OutboxEmail.objects.order_by("-created_at"))
-    ).order_by("-created_at")
+def lead_list(*, user: Any) -> QuerySet[Lead]:
+    """The leads of the user's teams (staff: all, including leads no team was given)."""
+    return (
+        Lead.objects.filter(_team_filter(user))
+        .prefetch_related(Prefetch("emails", queryset=OutboxEmail.objects.order_by("-created_at")))
+        .order_by("-created_at")
+    )
 
 
 def delivery_state(*, revision: QuoteRevision) -> dict[str, Any]:

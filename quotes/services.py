@@ -31,7 +31,7 @@ from django.core.cache import cache
 from django.core.mail import EmailMessage, mailers
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max, Q
+from django.db.models import Count, F, Max, Q
 from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -887,6 +887,19 @@ def display_name(name: str) -> str:
     return kept[:60].strip()
 
 
+def lead_team() -> Team | None:
+    """The sales team a new calculator lead goes to.
+
+    QUOTES_LEADS_TEAM names it when set; otherwise leads go round the teams (the team with
+    the fewest leads, by name on a tie). Without any team the lead is seen by staff only.
+    """
+    if settings.QUOTES_LEADS_TEAM:
+        named = Team.objects.filter(name=settings.QUOTES_LEADS_TEAM).first()
+        if named is not None:
+            return named
+    return Team.objects.annotate(lead_count=Count("leads")).order_by("lead_count", "name").first()
+
+
 @transaction.atomic
 def lead_request_pdf(
     *,
@@ -913,6 +926,7 @@ def lead_request_pdf(
         consent_at=timezone.now(),
         language=language,
         ip_address=ip_address,
+        team=lead_team(),
         tco=tco_snapshot(analysis=analysis, query=canonical, language=language),
     )
     render = ProposalRender.objects.create(lead=lead, language=language)

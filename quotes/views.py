@@ -336,7 +336,9 @@ def customer_new(request: HttpRequest) -> HttpResponse:
 @require_safe
 @sales_required
 def lead_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "quotes/leads.html", {"leads": selectors.lead_list()[:200]})
+    return render(
+        request, "quotes/leads.html", {"leads": selectors.lead_list(user=request.user)[:200]}
+    )
 
 
 # --- buyer pages (signed links, no login) ------------------------------------------------

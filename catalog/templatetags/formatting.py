@@ -4,6 +4,7 @@ from decimal import Decimal
 
 from django import template
 from django.utils import formats, translation
+from django.utils.translation import gettext_lazy as _
 
 register = template.Library()
 
@@ -53,3 +54,19 @@ def price(value: Decimal | float | int | None) -> str:
     exponent = Decimal(str(value)).normalize().as_tuple().exponent
     decimals = min(6, max(2, -exponent if isinstance(exponent, int) else 2))
     return formats.number_format(value, decimals, use_l10n=True, force_grouping=True)
+
+
+_PUBLIC_SOURCES = {
+    "seed catalog": _("seed catalog"),
+    "price list import": _("price list import"),
+    "catalog edit": _("catalog edit"),
+    "catalog update": _("catalog update"),
+}
+
+
+@register.filter
+def public_source(source: str) -> str:
+    """The kind of a price change, without file names (catalog.selectors)."""
+    from catalog.selectors import public_change_source
+
+    return str(_PUBLIC_SOURCES[public_change_source(source or "")])

@@ -213,6 +213,8 @@ QUOTE_VALIDITY_DAYS = env_int("QUOTE_VALIDITY_DAYS", 30)
 QUOTES_LEAD_REQUESTS_PER_HOUR = env_int("QUOTES_LEAD_REQUESTS_PER_HOUR", 5)
 QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL = env_int("QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL", 200)
 QUOTES_LEAD_MIN_FILL_SECONDS = env_int("QUOTES_LEAD_MIN_FILL_SECONDS", 3)
+# The sales team (by name) that gets calculator leads; empty: round the teams.
+QUOTES_LEADS_TEAM = env_str("QUOTES_LEADS_TEAM", "")
 # Reverse proxies in front of the app that append to X-Forwarded-For (config/client_ip.py):
 # 0 = clients connect directly and REMOTE_ADDR is the client.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
