@@ -35,6 +35,7 @@ ENGLISH: dict[str, str] = {
         "deadline or for serving unless the work tolerates interruptions."
     ),
     "cloud_gpu_cannot_run": "This offering's GPU cannot run the workload: {reason}",
+    "cloud_gpu_lacks_precision": "The {gpu} has no {precision} tensor cores.",
 }
 
 

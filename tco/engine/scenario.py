@@ -92,6 +92,13 @@ def offering_fit(
     gpu = offering.gpu
     if gpu is None or gpu == server.gpu:
         return OfferingFit(run_hours=sizing.training_hours)
+    if gpu.peak_tflops(workload.precision) is None:
+        return OfferingFit(
+            problem=Note(
+                "cloud_gpu_lacks_precision",
+                {"gpu": gpu.name, "precision": workload.precision.value},
+            )
+        )
     node = max(offering.gpus_per_instance, server.gpus_per_server)
     virtual = ServerSpec(
         name=offering.name,
@@ -311,6 +318,7 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
     onprem, clouds = compare_options(
         model,
         sizing.tokens_per_second_capacity,
+        onprem_name=OWN_NAME,
         target_tokens_per_second=scenario.workload.target_tokens_per_second,
     )
     fin, server, site = scenario.finance, scenario.server, scenario.site
