@@ -117,6 +117,24 @@ def verdict_headline(verdict: Mapping[str, Any], currency: str) -> str:
     return _("Buy: %(servers)s × %(server)s.") % values
 
 
+def npv_caveat(summary: Mapping[str, Any]) -> str:
+    """When discounting reverses the ranking: a close call, said plainly."""
+    verdict = summary.get("verdict") or {}
+    p = verdict.get("params") or {}
+    if not p.get("npv_best"):
+        return ""
+    option = option_label(
+        {"kind": _KIND_OF.get(p.get("npv_best_kind"), "cloud"), "name": p["npv_best"]}
+    )
+    return _(
+        "A close call: in today's money (net present value) %(option)s costs less, because "
+        "it spreads the payments over time."
+    ) % {"option": option}
+
+
+_KIND_OF = {"own": "onprem", "own_resell": "onprem_resell", "hybrid": "hybrid", "cloud": "cloud"}
+
+
 def break_even_sentence(summary: Mapping[str, Any]) -> str:
     """Break-even in the buyer's own terms: runs a year, or average utilization."""
     verdict = summary.get("verdict") or {}

@@ -131,7 +131,7 @@ def plan_demand(
             )
         monthly = servers * u * factors / load_peak
         busy += monthly * HOURS_PER_MONTH
-        derived = float(monthly.mean()) / servers
+        derived = u * float(factors.mean()) / load_peak
     else:
         if run_hours is None:
             raise InvalidInput(

@@ -438,7 +438,9 @@ def _runs_break_even(option: CloudOptionResult, plan: DemandPlan) -> float | Non
     cheaper the more it is used and the fleet can do that many runs.
     """
     u = option.break_even_utilization
-    if plan.run_hours is None or option.committed or u is None or not 0.0 < u <= 1.0:
+    if plan.pattern is DemandPattern.CONTINUOUS or plan.run_hours is None:
+        return None
+    if option.committed or u is None or not 0.0 < u <= 1.0:
         return None
     if "below" in option.break_even_note:
         return None

@@ -97,7 +97,11 @@ def decide(
         )
         for c in sorted(candidates, key=lambda c: (c.total_cost, c.name))
     )
+    npv_best = min(eligible, key=lambda c: c.npv)
     params: dict[str, Any] = {
+        # Ranked on totals like the break-evens; when discounting reverses the order, say so.
+        "npv_best": npv_best.name if npv_best is not best else None,
+        "npv_best_kind": npv_best.kind if npv_best is not best else None,
         "servers": servers,
         "server": server_name,
         "horizon_months": horizon_months,

@@ -40,3 +40,8 @@ def cloud_label(name: str) -> str:
 @register.filter
 def hybrid_reason(hybrid: Mapping[str, Any]) -> str:
     return wording.hybrid_reason(hybrid)
+
+
+@register.filter
+def npv_caveat(summary: Mapping[str, Any]) -> str:
+    return wording.npv_caveat(summary)
