@@ -137,23 +137,34 @@ def customer_create(
 
 
 def executive_summary(summary: dict[str, Any]) -> dict[str, Any]:
-    """Buy or rent, in numbers: the on-prem option against the cheapest cloud option."""
+    """Buy or rent, in numbers and in words: the engine's verdict, worded in the active language.
+
+    The decision itself comes from the engine (``summary["verdict"]``); this only words it,
+    so the page, the quote and the PDF say the same thing.
+    """
+    from tco.wording import break_even_sentence, cloud_label, verdict_headline
+
     options = summary.get("options") or []
+    verdict = summary.get("verdict")
     onprem = next((o for o in options if o.get("kind") == "onprem"), None)
-    clouds = [o for o in options if o.get("kind") != "onprem"]
-    if onprem is None or not clouds:
+    if not verdict or onprem is None:
         return {"buy": None}
-    best = min(clouds, key=lambda o: o["total_cost"])
-    saving = float(best["total_cost"]) - float(onprem["total_cost"])
+    reference = next((o for o in options if o.get("name") == verdict.get("reference_cloud")), None)
+    params = verdict.get("params") or {}
+    buy = verdict.get("action") in ("buy", "hybrid")
     return {
-        "buy": saving > 0,
-        "best_cloud": best["name"],
+        "buy": buy,
+        "action": verdict.get("action"),
+        "headline": verdict_headline(verdict, summary.get("currency", "EUR")),
+        "break_even": break_even_sentence(summary),
+        "best_cloud": cloud_label(verdict.get("reference_cloud") or ""),
         "onprem_total": onprem["total_cost"],
-        "cloud_total": best["total_cost"],
-        "saving": saving,
-        "saving_pct": saving / float(best["total_cost"]) if best["total_cost"] else None,
-        "break_even_utilization": best.get("break_even_utilization"),
-        "payback_month": best.get("payback_month"),
+        "cloud_total": reference["total_cost"] if reference else None,
+        "saving": params.get("saving"),
+        "saving_pct": params.get("saving_pct") if buy else None,
+        "break_even_utilization": summary.get("break_even_utilization"),
+        "break_even_month": summary.get("break_even_month"),
+        "payback_month": summary.get("break_even_month"),
     }
 
 

@@ -39,6 +39,11 @@ INTERCONNECTS = [
     ("ethernet", _("Ethernet")),
 ]
 HORIZONS = [(3, _("3 years")), (4, _("4 years")), (5, _("5 years"))]
+DEMAND_PATTERNS = [
+    ("one_off", _("Once")),
+    ("recurring", _("Several times a year")),
+    ("continuous", _("Continuously (a fleet kept busy)")),
+]
 CURRENCIES = [("EUR", "EUR (€)"), ("USD", "USD ($)")]
 PROVIDERS = ["AWS", "Google Cloud", "Azure", "Lambda", "CoreWeave", "RunPod"]
 
@@ -49,6 +54,10 @@ BASIC_FIELDS = (
     "tokens_billion",
     "deadline_days",
     "target_tokens_per_second",
+    "demand_pattern",
+    "runs_per_year",
+    "utilization_pct",
+    "growth_pct",
     "server",
     "site",
     "horizon_years",
@@ -88,6 +97,7 @@ def _number(
 
 class CalculatorForm(forms.Form):
     preset = forms.CharField(required=False, widget=forms.HiddenInput)
+    full = forms.CharField(required=False, widget=forms.HiddenInput)
     kind = forms.ChoiceField(label=_("Workload"), choices=KINDS)
     params_billion = _number(_("Model size (billion parameters)"), 0.1, 2000)
     tokens_billion = _number(
@@ -107,6 +117,33 @@ class CalculatorForm(forms.Form):
     target_tokens_per_second = _number(
         _("Target output tokens per second"), 1, 10_000_000, required=False
     )
+    demand_pattern = forms.ChoiceField(
+        label=_("How often does this work run?"),
+        choices=DEMAND_PATTERNS,
+        help_text=_(
+            "Once or several times a year: the servers' utilization follows from the runs. "
+            "Serving is continuous."
+        ),
+    )
+    runs_per_year = _number(
+        _("Runs per year"),
+        0.1,
+        1000,
+        required=False,
+        help_text=_("For example 4 fine-tunes a year."),
+    )
+    growth_pct = _number(
+        _("Yearly growth of the served load (%)"),
+        -50,
+        500,
+        required=False,
+        help_text=_("Empty: no growth. The owned fleet is sized for the last year."),
+    )
+    tolerates_interruptions = forms.BooleanField(
+        label=_("My work tolerates interruptions"),
+        required=False,
+        help_text=_("Only then can spot capacity be recommended."),
+    )
     server = forms.ChoiceField(label=_("Server model"))
     site = forms.ChoiceField(label=_("Site"))
     horizon_years = forms.TypedChoiceField(label=_("Horizon"), choices=HORIZONS, coerce=int)
@@ -117,7 +154,8 @@ class CalculatorForm(forms.Form):
         _("Expected utilization (%)"),
         1,
         100,
-        help_text=_("Share of hours the servers do useful work."),
+        required=False,
+        help_text=_("Continuous work only: share of hours the servers do useful work."),
     )
     precision = forms.ChoiceField(label=_("Precision"), choices=PRECISIONS)
     optimizer = forms.ChoiceField(label=_("Optimizer"), choices=OPTIMIZERS)
@@ -160,6 +198,13 @@ class CalculatorForm(forms.Form):
         help_text=_("Empty: the site's price."),
     )
     discount_rate_pct = _number(_("Discount rate (%)"), 0, 50)
+    lease_rate_pct = _number(
+        _("Lease interest rate (%)"),
+        0,
+        30,
+        required=False,
+        help_text=_("Empty: 6 %, within the 4–10 % Dutch business-loan range (estimate)."),
+    )
     providers = forms.MultipleChoiceField(
         label=_("Cloud providers"),
         choices=[(p, p) for p in PROVIDERS],
@@ -201,7 +246,11 @@ class CalculatorForm(forms.Form):
 
     @property
     def advanced_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.fields if name not in BASIC_FIELDS and name != "preset"]
+        return [
+            self[name]
+            for name in self.fields
+            if name not in BASIC_FIELDS and name not in ("preset", "full")
+        ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -218,19 +267,38 @@ class CalculatorForm(forms.Form):
             and "target_tokens_per_second" not in self.errors
         ):
             self.add_error("target_tokens_per_second", _("Enter the throughput to serve."))
+        pattern = data.get("demand_pattern")
+        if kind == "inference" and pattern in ("one_off", "recurring"):
+            self.add_error(
+                "demand_pattern", _("Serving is continuous work: choose 'Continuously'.")
+            )
+        if (
+            pattern == "recurring"
+            and not data.get("runs_per_year")
+            and "runs_per_year" not in self.errors
+        ):
+            self.add_error("runs_per_year", _("Enter how many runs a year the work needs."))
+        if (
+            pattern == "continuous"
+            and data.get("utilization_pct") is None
+            and "utilization_pct" not in self.errors
+        ):
+            self.add_error("utilization_pct", _("Enter the share of hours the servers work."))
         return data
 
-    def offering_keys(self, gpu_key: str) -> list[str]:
-        """Catalog offerings of the server's GPU, limited to the chosen providers and terms."""
+    def offering_keys(self) -> list[str]:
+        """Catalog offerings of any GPU with the chosen providers and terms.
+
+        Each is costed for the same work (sized on its own GPU), so the server
+        choice never depends on which providers are ticked.
+        """
         data = self.cleaned_data
         return [
             offer.key
             for offer in sorted(
                 self.catalog.offerings.values(), key=lambda o: (o.provider, o.instance_type, o.term)
             )
-            if offer.gpu.key == gpu_key
-            and offer.provider in data["providers"]
-            and offer.term in data["terms"]
+            if offer.provider in data["providers"] and offer.term in data["terms"]
         ]
 
     def to_document(self, server_key: str) -> dict[str, Any]:
@@ -262,6 +330,15 @@ class CalculatorForm(forms.Form):
                 concurrent_sequences=data["concurrency"],
                 serving_efficiency=data["serving_efficiency_pct"] / 100,
             )
+        finance: dict[str, Any] = {
+            "horizon_months": data["horizon_years"] * 12,
+            "discount_rate": data["discount_rate_pct"] / 100,
+            "reporting_currency": data["currency"],
+        }
+        if data.get("utilization_pct") is not None:
+            finance["utilization"] = data["utilization_pct"] / 100
+        if data.get("lease_rate_pct") is not None:
+            finance["lease_annual_rate"] = data["lease_rate_pct"] / 100
         site: dict[str, Any] = {"key": data["site"]}
         for form_field, spec_field in (
             ("electricity_price", "electricity_price_per_kwh"),
@@ -275,14 +352,25 @@ class CalculatorForm(forms.Form):
             "workload": workload,
             "server": server.key,
             "site": site,
-            "cloud_offerings": self.offering_keys(server.gpu.key),
-            "finance": {
-                "horizon_months": data["horizon_years"] * 12,
-                "utilization": data["utilization_pct"] / 100,
-                "discount_rate": data["discount_rate_pct"] / 100,
-                "reporting_currency": data["currency"],
-            },
+            "cloud_offerings": self.offering_keys(),
+            "demand": self._demand(),
+            "finance": finance,
         }
+
+    def _demand(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        pattern = data["demand_pattern"]
+        demand: dict[str, Any] = {
+            "pattern": pattern,
+            "tolerates_interruptions": bool(data.get("tolerates_interruptions")),
+        }
+        if pattern == "recurring":
+            demand["runs_per_year"] = data["runs_per_year"]
+        if pattern == "continuous":
+            demand["utilization"] = data["utilization_pct"] / 100
+            if data.get("growth_pct") and data["kind"] == "inference":
+                demand["growth_per_year"] = data["growth_pct"] / 100
+        return demand
 
 
 PRESET_CHOICES = [(p.slug, p.title) for p in PRESETS]

@@ -24,11 +24,12 @@ from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from catalog.models import CloudOffering, FxRate, InfrastructureItem, ServerModel, Site
+from catalog.models import CloudOffering, FxRate, Gpu, InfrastructureItem, ServerModel, Site
 from catalog.selectors import fx_rate_on, latest_fx_rate, price_history_index, price_in_effect
 from tco.engine import (
     CloudOfferingSpec,
     CloudTerm,
+    Demand,
     FinanceInputs,
     FxRates,
     GpuSpec,
@@ -49,7 +50,11 @@ TOP_LEVEL_KEYS = {
     "cloud_offerings",
     "servers",
     "finance",
+    "demand",
 }
+
+# A capacity block is reserved for at least one day (AWS EC2 Capacity Blocks for ML).
+CAPACITY_BLOCK_MIN_HOURS = 24.0
 
 # Catalog pricing terms → engine billing terms.
 TERMS = {
@@ -179,6 +184,14 @@ def _convert(path: str, value: Any, annotation: Any) -> Any:
         return _convert(path, value, options[0])
     if value is None:
         raise ScenarioError(path, "may not be null")
+    if origin is tuple:
+        args = typing.get_args(annotation)
+        if not isinstance(value, list):
+            raise ScenarioError(path, f"expected a list, got {value!r}")
+        if len(value) > 1000:
+            raise ScenarioError(path, "too many values (at most 1,000)")
+        item_type = args[0]
+        return tuple(_convert(f"{path}[{i}]", v, item_type) for i, v in enumerate(value))
     if annotation is bool:
         if not isinstance(value, bool):
             raise ScenarioError(path, f"expected true or false, got {value!r}")
@@ -263,9 +276,8 @@ def _float(value: Any) -> float:
     return float(value) if value is not None else 0.0
 
 
-def server_spec(model: ServerModel, path: str, overrides: dict[str, Any]) -> ServerSpec:
-    gpu = model.gpu
-    gpu_spec = GpuSpec(
+def gpu_spec(gpu: Gpu) -> GpuSpec:
+    return GpuSpec(
         name=gpu.name,
         memory_gb=float(gpu.memory_gb),
         memory_bandwidth_tbps=float(gpu.memory_bandwidth_tbps),
@@ -274,9 +286,13 @@ def server_spec(model: ServerModel, path: str, overrides: dict[str, Any]) -> Ser
         fp4_tflops=float(gpu.fp4_tflops) if gpu.fp4_tflops is not None else None,
         tdp_w=float(gpu.tdp_w),
     )
+
+
+def server_spec(model: ServerModel, path: str, overrides: dict[str, Any]) -> ServerSpec:
+    gpu_spec_ = gpu_spec(model.gpu)
     base = {
         "name": f"{model.vendor} {model.sku}",
-        "gpu": gpu_spec,
+        "gpu": gpu_spec_,
         "gpus_per_server": model.gpu_count,
         "rack_units": model.rack_units,
         "max_power_kw": float(model.max_power_kw),
@@ -314,6 +330,8 @@ def offering_spec(offer: CloudOffering, path: str, overrides: dict[str, Any]) ->
         "gpus_per_instance": offer.gpu_count,
         "price_per_hour": float(offer.price_per_hour),
         "currency": offer.currency,
+        "gpu": gpu_spec(offer.gpu),
+        "min_billed_hours": CAPACITY_BLOCK_MIN_HOURS if offer.term == "capacity_block" else 0.0,
     }
     return build_dataclass(path, CloudOfferingSpec, overrides, defaults=base)
 
@@ -380,6 +398,9 @@ def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> Bui
     servers = document.get("servers")
     if servers is not None:
         servers = _convert("servers", servers, int)
+    demand = None
+    if document.get("demand") is not None:
+        demand = build_dataclass("demand", Demand, document["demand"])
     try:
         scenario = Scenario(
             workload=build_dataclass("workload", Workload, document["workload"]),
@@ -392,6 +413,7 @@ def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> Bui
             finance=finance,
             servers=servers,
             name=name,
+            demand=demand,
         )
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc

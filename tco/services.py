@@ -16,11 +16,9 @@ from tco.engine import (
     DoesNotFit,
     EngineError,
     ScenarioResult,
-    build_cost_model,
+    cost_of_owning,
     evaluate,
-    onprem_totals,
     result_to_dict,
-    size_workload,
 )
 from tco.forms import CalculatorForm
 from tco.presets import DEFAULT_PRESET, preset_data
@@ -49,6 +47,11 @@ FORM_FIELD_FOR_PATH = {
     "site.colocation_per_kw_month": "colocation_price",
     "finance.utilization": "utilization_pct",
     "finance.discount_rate": "discount_rate_pct",
+    "finance.lease_annual_rate": "lease_rate_pct",
+    "demand.pattern": "demand_pattern",
+    "demand.runs_per_year": "runs_per_year",
+    "demand.growth_per_year": "growth_pct",
+    "demand.utilization": "utilization_pct",
 }
 
 
@@ -84,17 +87,28 @@ class CalculatorOutcome:
 
 
 def form_data(query: QueryDict) -> QueryDict:
-    """The submitted fields; or a preset's values when only a preset (or nothing) is given."""
-    submitted = {key for key in query if key != "preset"}
-    if submitted:
+    """The form's fields: a preset's values, then every field the URL gives.
+
+    A full form submission (it carries ``full``) is taken as it is, so that an
+    unticked box stays unticked. A shared link such as
+    ``?preset=lora-70b&params_billion=13`` applies the preset (or the default
+    one), then its own parameters.
+    """
+    if query.get("full"):
         return query
     values = preset_data(query.get("preset", "")) or preset_data(DEFAULT_PRESET.slug) or {}
     data = QueryDict(mutable=True)
     for key, value in values.items():
         if isinstance(value, list):
             data.setlist(key, [str(v) for v in value])
+        elif isinstance(value, bool):
+            if value:
+                data[key] = "on"
         else:
             data[key] = str(value)
+    for key in query:
+        if key != "preset":
+            data.setlist(key, query.getlist(key))
     return data
 
 
@@ -123,16 +137,16 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     keys = list(form.catalog.servers) if chosen == "auto" else [chosen]
     candidates: list[Candidate] = []
     best: tuple[float, BuiltScenario] | None = None
+    if not form.offering_keys():
+        return CalculatorOutcome(
+            field_errors={"providers": _("No cloud prices with the chosen providers and terms.")}
+        )
     for key in keys:
         server = form.catalog.servers[key]
         document = form.to_document(key)
-        if not document["cloud_offerings"]:
-            reason = _("No cloud prices for %(gpu)s with the chosen providers and terms.")
-            candidates.append(Candidate(server, None, reason % {"gpu": server.gpu.name}))
-            continue
         try:
             built = build_scenario(document, form.catalog)
-            total = onprem_total(built)
+            total = cost_of_owning(built.scenario)
         except ScenarioError as exc:
             return _field_problem(exc.field, exc.message)
         except (DoesNotFit, DeadlineInfeasible) as exc:
@@ -155,14 +169,6 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         return CalculatorOutcome(problem=str(exc))
     candidates.sort(key=lambda c: (c.onprem_total is None, c.onprem_total or 0.0))
     return CalculatorOutcome(analysis=Analysis(built, result, result_to_dict(result), candidates))
-
-
-def onprem_total(built: BuiltScenario) -> float:
-    """On-prem total over the horizon for the fleet the workload needs (closed form)."""
-    scenario = built.scenario
-    sizing = size_workload(scenario.workload, scenario.server, scenario.servers)
-    model = build_cost_model(scenario, sizing.servers_required)
-    return float(onprem_totals(model).total)
 
 
 def _field_problem(path: str, message: str) -> CalculatorOutcome:

@@ -18,6 +18,7 @@ from tco.engine.costmodel import (
     cloud_totals,
     onprem_totals,
 )
+from tco.engine.demand import DemandPlan, plan_demand
 from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
 from tco.engine.finance import (
     annuity_factor,
@@ -30,9 +31,12 @@ from tco.engine.hybrid import HybridResult, optimise_hybrid
 from tco.engine.inputs import (
     CloudOfferingSpec,
     CloudTerm,
+    Demand,
+    DemandPattern,
     FinanceInputs,
     GpuSpec,
     Interconnect,
+    LabeledAmount,
     LeaseTerms,
     ModelShape,
     Optimizer,
@@ -53,43 +57,70 @@ from tco.engine.memory import (
     lora_state_gb,
     model_state_gb_per_gpu,
 )
+from tco.engine.notes import Note
 from tco.engine.onprem import onprem_cashflow
 from tco.engine.options import CloudOptionResult, OnPremResult, compare_options
+from tco.engine.ownership import (
+    Financing,
+    LeaseOption,
+    ResellResult,
+    buy_run_resell,
+    financing,
+    resale_fraction,
+)
 from tco.engine.racks import RackPlan, plan_racks
-from tco.engine.scenario import ScenarioResult, build_cost_model, evaluate, result_to_dict
+from tco.engine.scenario import (
+    ScenarioResult,
+    build_cost_model,
+    cost_of_owning,
+    evaluate,
+    result_to_dict,
+    verdict_text,
+)
 from tco.engine.sensitivity import TORNADO_INPUTS, Tornado, TornadoBar, tornado
 from tco.engine.sizing import MemoryBreakdown, ParallelismPlan, SizingResult, size_workload
 from tco.engine.sweep import SweepResult, sweep
 from tco.engine.units import HOURS_PER_MONTH, FxRates, Money
+from tco.engine.verdict import Candidate, RankedOption, Verdict, decide
 
 __all__ = [
     "HOURS_PER_MONTH",
     "TORNADO_INPUTS",
+    "Candidate",
     "CloudCostParams",
     "CloudOfferingSpec",
     "CloudOptionResult",
     "CloudTerm",
     "CostModel",
     "DeadlineInfeasible",
+    "Demand",
+    "DemandPattern",
+    "DemandPlan",
     "DoesNotFit",
     "EngineError",
     "FinanceInputs",
+    "Financing",
     "FxRates",
     "GpuSpec",
     "HybridResult",
     "Interconnect",
     "InvalidInput",
+    "LabeledAmount",
+    "LeaseOption",
     "LeaseTerms",
     "MemoryBreakdown",
     "ModelShape",
     "Money",
+    "Note",
     "OnPremResult",
     "Optimizer",
     "ParallelismPlan",
     "Precision",
     "PriceBasis",
     "RackPlan",
+    "RankedOption",
     "Recompute",
+    "ResellResult",
     "Scenario",
     "ScenarioResult",
     "ServerSpec",
@@ -99,6 +130,7 @@ __all__ = [
     "SweepResult",
     "Tornado",
     "TornadoBar",
+    "Verdict",
     "Workload",
     "WorkloadKind",
     "activation_gb_per_gpu",
@@ -106,13 +138,17 @@ __all__ = [
     "break_even",
     "break_even_utilization",
     "build_cost_model",
+    "buy_run_resell",
     "cloud_cashflow",
     "cloud_params",
     "cloud_totals",
     "compare_options",
+    "cost_of_owning",
+    "decide",
     "decode_tokens_per_second",
     "default_shape",
     "evaluate",
+    "financing",
     "kv_cache_gb",
     "lease_payment",
     "lora_state_gb",
@@ -122,7 +158,9 @@ __all__ = [
     "onprem_totals",
     "optimise_hybrid",
     "payback_month",
+    "plan_demand",
     "plan_racks",
+    "resale_fraction",
     "result_to_dict",
     "scaling_efficiency",
     "size_workload",
@@ -130,4 +168,5 @@ __all__ = [
     "tornado",
     "training_flops",
     "training_hours",
+    "verdict_text",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from tco.engine.costmodel import CloudCostParams, CostModel, cloud_cost_per_month
+from tco.engine.costmodel import CloudCostParams, CostModel, cloud_bill
 from tco.engine.inputs import CloudOfferingSpec
 from tco.engine.onprem import scalar
 from tco.engine.units import FxRates
@@ -13,8 +13,19 @@ from tco.engine.units import FxRates
 CLOUD_COLUMNS = ("compute", "storage_egress")
 
 
-def cloud_params(offering: CloudOfferingSpec, fx: FxRates, currency: str) -> CloudCostParams:
+def cloud_params(
+    offering: CloudOfferingSpec,
+    fx: FxRates,
+    currency: str,
+    *,
+    work_ratio: float = 1.0,
+    fleet_ratio: float = 1.0,
+    run_billing_factor: float = 1.0,
+) -> CloudCostParams:
     """Normalise an offering: per-instance price in the reporting currency.
+
+    ``run_billing_factor`` (≥ 1) adds the hours a run is billed beyond its
+    length: rounding up to whole hours, a capacity block's minimum duration.
 
     A per-GPU price of €3.00 on a 1-GPU offering with $1.10/€ is $3.30 an hour.
 
@@ -32,8 +43,11 @@ def cloud_params(offering: CloudOfferingSpec, fx: FxRates, currency: str) -> Clo
         ),
         gpus_per_instance=float(offering.gpus_per_instance),
         committed=1.0 if offering.term.is_committed else 0.0,
-        usage_multiplier=offering.usage_multiplier,
+        usage_multiplier=offering.usage_multiplier * run_billing_factor,
         uplift_pct=offering.storage_egress_uplift_pct,
+        term_months=float(offering.term_months),
+        work_ratio=work_ratio,
+        fleet_ratio=fleet_ratio,
     )
 
 
@@ -50,11 +64,17 @@ def cloud_cashflow(model: CostModel, cloud: CloudCostParams) -> pd.DataFrame:
     >>> df["compute"].iloc[1], df["cumulative"].iloc[-1]
     (np.float64(7300.0), np.float64(87600.0))
     """
-    compute, uplift = cloud_cost_per_month(model, cloud)
+    bill = cloud_bill(model, cloud)
     h = round(scalar(model.horizon_months, "horizon_months"))
     block = np.zeros((h + 1, 4))
-    block[1:, 0] = scalar(compute, "compute")
-    block[1:, 1] = scalar(uplift, "storage_egress")
+    usage_months = round(scalar(bill.usage_months, "usage_months"))
+    block[1 : usage_months + 1, 0] = scalar(bill.usage_total, "usage") / usage_months
+    committed_months = scalar(bill.committed_months, "committed_months")
+    paid = min(round(committed_months), h)
+    monthly = scalar(bill.committed_monthly, "committed_monthly")
+    block[1 : paid + 1, 0] += monthly
+    block[h, 0] += monthly * max(committed_months - paid, 0.0)  # term left at the horizon
+    block[:, 1] = block[:, 0] * scalar(bill.uplift_pct, "uplift_pct")
     block[:, 2] = block[:, 0] + block[:, 1]
     block[:, 3] = np.cumsum(block[:, 2])
     return pd.DataFrame(

@@ -37,8 +37,11 @@ class CloudCostParams:
     price_per_instance_hour: Number
     gpus_per_instance: Number
     committed: Number  # 1.0: billed every hour of the term; 0.0: billed per hour used
-    usage_multiplier: Number = 1.0  # spot: 1 + interruption overhead
+    usage_multiplier: Number = 1.0  # spot: 1 + interruption overhead; runs rounded up to hours
     uplift_pct: Number = 0.0  # storage and egress on top of compute
+    term_months: Number = 0.0  # commitment length (12 or 36); 0 when billed by use
+    work_ratio: Number = 1.0  # GPU-hours on this offering per owned GPU-hour of the same work
+    fleet_ratio: Number = 1.0  # GPUs this offering needs per owned GPU for the same work
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +75,10 @@ class CostModel:
     lease_annual_rate: Number = 0.0
     lease_term_months: Number = 36.0
     cloud_price_scale: Number = 1.0
+    active_months: Number = 1e9  # months the work runs in (capped at H; one-off: its run)
+    whole_terms: Number = 0.0  # 1.0: commitments are bought whole for the active months
+    fixed_monthly: Number = 0.0  # on-prem fees every month (facility fee, licences)
+    one_off_cost: Number = 0.0  # on-prem lump sums in month 0 (spares, services)
 
     def replace(self, **changes: Number) -> CostModel:
         """A copy with some fields replaced (e.g. by arrays for a sweep)."""
@@ -181,16 +188,19 @@ def software_cost_per_month(gpus: Number, per_gpu_year: Number) -> FloatArray:
 
 
 def cloud_instances(
-    servers: Number, gpus_per_server: Number, gpus_per_instance: Number
+    servers: Number, gpus_per_server: Number, gpus_per_instance: Number, fleet_ratio: Number = 1.0
 ) -> FloatArray:
-    """Instances needed to match the owned fleet's GPU count (rounded up).
+    """Instances needed to do the owned fleet's work (rounded up).
 
-    6 servers × 8 GPUs on 8-GPU instances = 6; on 1-GPU offerings = 48.
+    6 servers × 8 GPUs on 8-GPU instances = 6; on 1-GPU offerings = 48; on a
+    GPU that needs 1.5 times as many GPUs for the same work, 9.
 
     >>> float(cloud_instances(6, 8, 8)), float(cloud_instances(6, 8, 1))
     (6.0, 48.0)
+    >>> float(cloud_instances(6, 8, 8, 1.5))
+    9.0
     """
-    gpus = as_array(servers) * as_array(gpus_per_server)
+    gpus = as_array(servers) * as_array(gpus_per_server) * as_array(fleet_ratio)
     return as_array(np.ceil(gpus / as_array(gpus_per_instance) - 1e-9))
 
 
@@ -222,7 +232,11 @@ class OnPremMonthly:
 
     hardware_value: FloatArray
     upfront: FloatArray
-    energy: FloatArray
+    energy: FloatArray  # average a month over the horizon
+    energy_idle: FloatArray  # every month: the fleet's idle draw
+    energy_active: FloatArray  # on top of idle, in each of the active months
+    active_months: FloatArray
+    fixed: FloatArray
     colocation: FloatArray
     support: FloatArray
     staff: FloatArray
@@ -240,27 +254,50 @@ class OnPremMonthly:
             + self.staff
             + self.software
             + self.insurance
+            + self.fixed
         )
 
 
+def active_months(m: CostModel) -> FloatArray:
+    """Months the work runs in: the one-off run's months, else the whole horizon."""
+    return as_array(
+        np.maximum(np.minimum(as_array(m.active_months), as_array(m.horizon_months)), 1)
+    )
+
+
 def onprem_monthly(m: CostModel) -> OnPremMonthly:
-    """Every on-prem amount of the model, from the component formulas above."""
+    """Every on-prem amount of the model, from the component formulas above.
+
+    Energy above the idle draw is spent in the active months only: the same
+    kWh over the horizon, earlier in time when a one-off run ends early.
+    """
     hv = hardware_value(
         m.servers, m.server_price, m.networking_per_server, m.spares_pct, m.storage_total
     )
-    upfront = as_array(hv + as_array(m.servers) * as_array(m.installation_per_server))
+    upfront = as_array(
+        hv + as_array(m.servers) * as_array(m.installation_per_server) + as_array(m.one_off_cost)
+    )
     gpus = as_array(m.servers) * as_array(m.gpus_per_server)
+    energy = energy_cost_per_month(
+        m.servers,
+        m.idle_power_kw,
+        m.max_power_kw,
+        m.utilization,
+        m.pue,
+        m.electricity_price_per_kwh,
+    )
+    idle = energy_cost_per_month(
+        m.servers, m.idle_power_kw, m.max_power_kw, 0.0, m.pue, m.electricity_price_per_kwh
+    )
+    active = active_months(m)
     return OnPremMonthly(
         hardware_value=hv,
         upfront=upfront,
-        energy=energy_cost_per_month(
-            m.servers,
-            m.idle_power_kw,
-            m.max_power_kw,
-            m.utilization,
-            m.pue,
-            m.electricity_price_per_kwh,
-        ),
+        energy=energy,
+        energy_idle=idle,
+        energy_active=as_array((energy - idle) * as_array(m.horizon_months) / active),
+        active_months=active,
+        fixed=as_array(np.broadcast_to(as_array(m.fixed_monthly), np.shape(energy))),
         colocation=colocation_cost_per_month(
             m.servers, m.max_power_kw, m.pue, m.colocation_per_kw_month, m.colocation_on_facility_kw
         ),
@@ -273,16 +310,82 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class CloudBill:
+    """One offering's bill over the horizon, before the storage/egress uplift (arrays).
+
+    Pay-per-use hours are billed in the active months; a commitment is billed
+    monthly for ``committed_months`` (beyond the horizon: paid in month H).
+    """
+
+    instances: FloatArray
+    usage_total: FloatArray
+    usage_months: FloatArray
+    committed_monthly: FloatArray
+    committed_months: FloatArray
+    uplift_pct: FloatArray
+
+    @property
+    def compute_total(self) -> FloatArray:
+        return as_array(self.usage_total + self.committed_monthly * self.committed_months)
+
+
+def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
+    """What renting costs for the model's work on one offering.
+
+    Pay per use: owned GPUs × work ratio ÷ GPUs per instance × 730 h × H × u
+    × usage multiplier × price. Committed: instances × 730 h × price for every
+    month of the horizon, or (``whole_terms``) for whole terms covering the
+    active months: a 1-day run on a 1-year term pays the year.
+
+    >>> from tco.engine.costmodel import CostModel, CloudCostParams
+    >>> m = CostModel(servers=1, gpus_per_server=8, server_price=1.0, idle_power_kw=0.0,
+    ...     max_power_kw=1.0, pue=1.0, electricity_price_per_kwh=0.0,
+    ...     colocation_per_kw_month=0.0, utilization=0.01, horizon_months=60, discount_rate=0.0,
+    ...     active_months=1, whole_terms=1.0)
+    >>> b = cloud_bill(m, CloudCostParams("od", 10.0, 8, 0.0))
+    >>> round(float(b.usage_total), 2)  # 730 × 60 × 1 % = 438 instance-hours
+    4380.0
+    >>> b = cloud_bill(m, CloudCostParams("1y", 6.0, 8, 1.0, term_months=12))
+    >>> float(b.committed_months), round(float(b.compute_total), 2)  # the whole year
+    (12.0, 52560.0)
+    """
+    price = as_array(cloud.price_per_instance_hour) * as_array(m.cloud_price_scale)
+    committed = as_array(cloud.committed)
+    instances = cloud_instances(
+        m.servers, m.gpus_per_server, cloud.gpus_per_instance, cloud.fleet_ratio
+    )
+    used_instance_hours = (
+        as_array(m.servers)
+        * as_array(m.gpus_per_server)
+        * as_array(cloud.work_ratio)
+        / as_array(cloud.gpus_per_instance)
+        * HOURS_PER_MONTH
+        * as_array(m.horizon_months)
+        * as_array(m.utilization)
+        * as_array(cloud.usage_multiplier)
+    )
+    active = active_months(m)
+    term = np.maximum(as_array(cloud.term_months), 1.0)
+    whole = as_array(m.whole_terms)
+    months = whole * term * np.ceil(active / term - 1e-9) + (1.0 - whole) * as_array(
+        m.horizon_months
+    )
+    return CloudBill(
+        instances=instances,
+        usage_total=as_array((1.0 - committed) * used_instance_hours * price),
+        usage_months=active,
+        committed_monthly=as_array(committed * instances * HOURS_PER_MONTH * price),
+        committed_months=as_array(committed * months),
+        uplift_pct=as_array(cloud.uplift_pct),
+    )
+
+
 def cloud_cost_per_month(m: CostModel, cloud: CloudCostParams) -> tuple[FloatArray, FloatArray]:
-    """(compute, storage/egress uplift) per month for one offering."""
-    instances = cloud_instances(m.servers, m.gpus_per_server, cloud.gpus_per_instance)
-    hours = cloud_billed_hours_per_month(
-        instances, m.utilization, cloud.committed, cloud.usage_multiplier
-    )
-    compute = as_array(
-        hours * as_array(cloud.price_per_instance_hour) * as_array(m.cloud_price_scale)
-    )
-    return compute, as_array(compute * as_array(cloud.uplift_pct))
+    """(compute, storage/egress uplift), averaged a month over the horizon."""
+    bill = cloud_bill(m, cloud)
+    compute = as_array(bill.compute_total / as_array(m.horizon_months))
+    return compute, as_array(compute * bill.uplift_pct)
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,17 +415,31 @@ def onprem_totals(m: CostModel) -> Totals:
         + (1.0 - leased) * mo.upfront
     )
     total = finance_total + mo.opex * h - mo.residual
-    npv = finance_npv + mo.opex * annuity_factor(i, h) - mo.residual * df_h
+    steady = mo.opex - mo.energy + mo.energy_idle  # opex without the work's extra energy
+    npv = (
+        finance_npv
+        + steady * annuity_factor(i, h)
+        + mo.energy_active * annuity_factor(i, mo.active_months)
+        - mo.residual * df_h
+    )
     return Totals(as_array(total), as_array(npv))
 
 
 def cloud_totals(m: CostModel, cloud: CloudCostParams) -> Totals:
-    """Closed-form cloud total and NPV: the monthly bill for months 1..H."""
-    compute, uplift = cloud_cost_per_month(m, cloud)
-    monthly = compute + uplift
+    """Closed-form cloud total and NPV of :func:`cloud_bill` (months 1..H)."""
+    bill = cloud_bill(m, cloud)
     h = as_array(m.horizon_months)
     i = monthly_discount_rate(m.discount_rate)
-    return Totals(as_array(monthly * h), as_array(monthly * annuity_factor(i, h)))
+    paid = np.minimum(bill.committed_months, h)
+    late = bill.committed_months - paid  # commitment months past the horizon, paid in month H
+    usage_npv = bill.usage_total / bill.usage_months * annuity_factor(i, bill.usage_months)
+    committed_npv = bill.committed_monthly * (
+        annuity_factor(i, paid) + late * discount_factor(i, h)
+    )
+    scale = 1.0 + bill.uplift_pct
+    return Totals(
+        as_array(bill.compute_total * scale), as_array((usage_npv + committed_npv) * scale)
+    )
 
 
 def break_even_lines(

@@ -124,3 +124,28 @@ def payback_month(cumulative_onprem: FloatArray, cumulative_cloud: FloatArray) -
     """
     hits = np.nonzero(cumulative_onprem[1:] <= cumulative_cloud[1:])[0]
     return int(hits[0]) + 1 if hits.size else None
+
+
+def break_even_month(cumulative_onprem: FloatArray, cumulative_cloud: FloatArray) -> float | None:
+    """Fractional month in which cumulative on-prem spend first meets the cloud's.
+
+    Linear between month ends: on-prem 300, 310, 320, 330 against cloud 0, 100,
+    200, 400 crosses between months 2 (gap −120) and 3 (+70): 2 + 120 / 190.
+
+    >>> round(break_even_month(np.array([300.0, 310.0, 320.0, 330.0]),
+    ...     np.array([0.0, 100.0, 200.0, 400.0])), 4)
+    2.6316
+    >>> break_even_month(np.array([300.0, 310.0]), np.array([0.0, 100.0])) is None
+    True
+    """
+    gap = np.asarray(cumulative_cloud, dtype=np.float64) - np.asarray(
+        cumulative_onprem, dtype=np.float64
+    )
+    hits = np.nonzero(gap[1:] >= 0)[0]
+    if not hits.size:
+        return None
+    m = int(hits[0]) + 1
+    before, after = float(gap[m - 1]), float(gap[m])
+    if before >= 0 or after == before:
+        return float(m)
+    return (m - 1) + (-before) / (after - before)

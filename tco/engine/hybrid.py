@@ -85,7 +85,7 @@ def optimise_hybrid(
     months = np.arange(1, h + 1, dtype=np.float64)
     dfs = discount_factor(i, months)
     has_fleet = (owned > 0).astype(np.float64)
-    idle_energy_and_staff = as_array(mo.energy + mo.staff)
+    idle_energy_and_staff = as_array(mo.energy_idle + mo.staff)
     onprem_total = base.total - idle_energy_and_staff * h
     onprem_npv = base.npv - idle_energy_and_staff * float(dfs.sum())
     staff = as_array(mo.staff) * has_fleet
@@ -108,6 +108,7 @@ def optimise_hybrid(
     burst_instances = (
         np.maximum(demand[None, :] - n_col, 0.0)
         * scalar(model.gpus_per_server, "gpus_per_server")
+        * scalar(cloud.work_ratio, "work_ratio")
         / scalar(cloud.gpus_per_instance, "gpus_per_instance")
     )
     hours = cloud_billed_hours_per_month(burst_instances, 1.0, 0.0, cloud.usage_multiplier)

@@ -7,6 +7,7 @@ impossible value is caught where it enters, not deep inside a formula.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -258,6 +259,8 @@ class CloudOfferingSpec:
     price_basis: PriceBasis = PriceBasis.INSTANCE_HOUR
     spot_interruption_overhead: float = 0.15
     storage_egress_uplift_pct: float = 0.0
+    gpu: GpuSpec | None = None  # None: the same GPU as the owned server
+    min_billed_hours: float = 0.0  # per run, e.g. a capacity block's minimum duration
 
     def __post_init__(self) -> None:
         if not isinstance(self.term, CloudTerm):
@@ -271,6 +274,12 @@ class CloudOfferingSpec:
         require_non_negative(
             "storage_egress_uplift_pct", self.storage_egress_uplift_pct, "Storage/egress uplift"
         )
+        require_non_negative("min_billed_hours", self.min_billed_hours, "Minimum billed hours")
+
+    @property
+    def term_months(self) -> int:
+        """Length of a commitment that must be paid in full (0: billed by use)."""
+        return {CloudTerm.COMMITTED_1Y: 12, CloudTerm.COMMITTED_3Y: 36}.get(self.term, 0)
 
     @property
     def name(self) -> str:
@@ -418,6 +427,87 @@ class LeaseTerms:
         require_int("term_months", self.term_months, 1, 240, "Lease term (months)")
 
 
+class DemandPattern(StrEnum):
+    """How often the workload runs over the horizon (docs/methodology.md, "Demand")."""
+
+    ONE_OFF = "one_off"
+    RECURRING = "recurring"
+    CONTINUOUS = "continuous"
+
+
+@dataclass(frozen=True, slots=True)
+class Demand:
+    """The work the buyer actually has over the horizon.
+
+    ``one_off`` and ``recurring`` training runs imply the owned fleet's
+    utilization (derived, never an input); ``continuous`` keeps a fleet busy at
+    ``utilization`` (None: ``FinanceInputs.utilization``), with an optional
+    yearly growth of the served load. Bursts or a monthly profile (server-
+    equivalents busy per month) feed the hybrid optimiser.
+    """
+
+    pattern: DemandPattern = DemandPattern.CONTINUOUS
+    runs_per_year: float | None = None
+    utilization: float | None = None
+    growth_per_year: float = 0.0
+    tolerates_interruptions: bool = False
+    bursts_per_year: float = 0.0
+    burst_servers: float = 0.0
+    burst_days: float = 0.0
+    monthly_profile: tuple[float, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.pattern, DemandPattern):
+            raise InvalidInput("pattern", f"Unknown demand pattern {self.pattern!r}.")
+        if self.pattern is DemandPattern.RECURRING:
+            if self.runs_per_year is None:
+                raise InvalidInput("runs_per_year", "Say how many runs a year the work needs.")
+            require_positive("runs_per_year", self.runs_per_year, "Runs per year")
+            if self.runs_per_year > 8760:
+                raise InvalidInput("runs_per_year", "At most 8,760 runs a year (one an hour).")
+        elif self.runs_per_year is not None:
+            require_positive("runs_per_year", self.runs_per_year, "Runs per year")
+        if self.utilization is not None:
+            require_fraction("utilization", self.utilization, "Utilization", allow_zero=False)
+        _finite("growth_per_year", self.growth_per_year)
+        if not -0.9 <= self.growth_per_year <= 10:
+            raise InvalidInput(
+                "growth_per_year",
+                "Enter yearly growth as a fraction between -0.9 and 10 (e.g. 0.3 for 30 %), "
+                f"got {self.growth_per_year}.",
+            )
+        require_non_negative("bursts_per_year", self.bursts_per_year, "Bursts per year")
+        require_non_negative("burst_servers", self.burst_servers, "Servers per burst")
+        require_non_negative("burst_days", self.burst_days, "Days per burst")
+        if self.bursts_per_year * self.burst_days > 366:
+            raise InvalidInput("burst_days", "Bursts cannot take more than the whole year.")
+        if self.monthly_profile is not None:
+            object.__setattr__(self, "monthly_profile", tuple(self.monthly_profile))
+            if not self.monthly_profile:
+                raise InvalidInput("monthly_profile", "Give at least one month of demand.")
+            for value in self.monthly_profile:
+                require_non_negative("monthly_profile", value, "Monthly demand")
+
+    @property
+    def derives_utilization(self) -> bool:
+        return self.pattern is not DemandPattern.CONTINUOUS
+
+
+@dataclass(frozen=True, slots=True)
+class LabeledAmount:
+    """A named amount: a fixed monthly fee or a one-off purchase (``FinanceInputs``)."""
+
+    label: str
+    amount: float
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.label, str) or not self.label.strip():
+            raise InvalidInput("label", "Give the amount a label (e.g. 'facility fee').")
+        if len(self.label) > 120:
+            raise InvalidInput("label", "Keep the label under 120 characters.")
+        require_non_negative("amount", self.amount, "The amount")
+
+
 @dataclass(frozen=True, slots=True)
 class FinanceInputs:
     """Horizon, discounting, utilization and the on-prem cost items.
@@ -443,6 +533,11 @@ class FinanceInputs:
     residual_pct: float = 0.10
     lease: LeaseTerms | None = None
     tornado_pct: float = 0.20
+    fixed_monthly: tuple[LabeledAmount, ...] = ()
+    one_off: tuple[LabeledAmount, ...] = ()
+    lease_annual_rate: float = 0.06
+    lease_terms_months: tuple[int, ...] = (36, 48, 60)
+    resale_by_year: tuple[float, ...] = (0.85, 0.78, 0.60, 0.46, 0.35, 0.27)
 
     def __post_init__(self) -> None:
         require_int("horizon_months", self.horizon_months, 12, 120, "The horizon (months)")
@@ -465,6 +560,29 @@ class FinanceInputs:
             require_fraction(name, getattr(self, name), name.replace("_", " ").capitalize())
         require_fraction("residual_pct", self.residual_pct, "Residual value")
         require_fraction("tornado_pct", self.tornado_pct, "Tornado swing", allow_zero=False)
+        for name in ("fixed_monthly", "one_off", "lease_terms_months", "resale_by_year"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        require_fraction("lease_annual_rate", self.lease_annual_rate, "Lease interest rate")
+        if not self.lease_terms_months or len(self.lease_terms_months) > 6:
+            raise InvalidInput("lease_terms_months", "Give one to six lease terms in months.")
+        for term in self.lease_terms_months:
+            require_int("lease_terms_months", term, 1, 240, "Lease term (months)")
+        if not 1 <= len(self.resale_by_year) <= 16:
+            raise InvalidInput(
+                "resale_by_year", "Give the resale value at age 0, 1, 2, … years (1 to 16 values)."
+            )
+        for value in self.resale_by_year:
+            require_fraction("resale_by_year", value, "A resale value")
+        if any(b > a for a, b in itertools.pairwise(self.resale_by_year)):
+            raise InvalidInput("resale_by_year", "Resale values cannot rise with age.")
+
+    @property
+    def fixed_monthly_total(self) -> float:
+        return sum(item.amount for item in self.fixed_monthly)
+
+    @property
+    def one_off_total(self) -> float:
+        return sum(item.amount for item in self.one_off)
 
 
 @dataclass(frozen=True, slots=True)
@@ -482,6 +600,7 @@ class Scenario:
     finance: FinanceInputs = field(default_factory=FinanceInputs)
     servers: int | None = None
     name: str = "scenario"
+    demand: Demand | None = None  # None: continuous at finance.utilization (older files)
 
     def __post_init__(self) -> None:
         # Accept a list from callers but keep the frozen scenario hashable-friendly.
@@ -490,3 +609,12 @@ class Scenario:
             raise InvalidInput("cloud_offerings", "Add at least one cloud offering to compare.")
         if self.servers is not None:
             require_int("servers", self.servers, 1, 100_000, "Number of servers")
+        if (
+            self.demand is not None
+            and self.demand.derives_utilization
+            and not self.workload.kind.is_training
+        ):
+            raise InvalidInput(
+                "demand.pattern",
+                "Serving is continuous work: choose 'continuous' demand for inference.",
+            )

@@ -18,6 +18,7 @@ ONPREM_COLUMNS = (
     "staff",
     "software",
     "insurance",
+    "fixed",
     "residual",
 )
 
@@ -60,8 +61,11 @@ def onprem_cashflow(model: CostModel) -> pd.DataFrame:
         )
     else:
         block[0, col["hardware"]] = upfront
+    active = round(scalar(mo.active_months, "active_months"))
+    block[1:, col["energy"]] = scalar(mo.energy_idle, "energy_idle")
+    block[1 : active + 1, col["energy"]] += scalar(mo.energy_active, "energy_active")
     for name, amount in (
-        ("energy", mo.energy),
+        ("fixed", mo.fixed),
         ("colocation", mo.colocation),
         ("support", mo.support),
         ("staff", mo.staff),

@@ -9,8 +9,15 @@ import numpy as np
 import pandas as pd
 
 from tco.engine.cloud import cloud_cashflow
-from tco.engine.costmodel import CostModel, break_even_lines, delivered_gpu_hours
+from tco.engine.costmodel import (
+    CostModel,
+    break_even_lines,
+    cloud_instances,
+    delivered_gpu_hours,
+    onprem_monthly,
+)
 from tco.engine.finance import (
+    break_even_month,
     break_even_utilization,
     discount_factor,
     monthly_discount_rate,
@@ -30,6 +37,7 @@ class OnPremResult:
     cost_per_gpu_hour: float | None
     cost_per_million_tokens: float | None
     cashflow: pd.DataFrame
+    cost_per_million_tokens_at_target: float | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -44,6 +52,10 @@ class CloudOptionResult:
     cost_per_gpu_hour: float | None
     cost_per_million_tokens: float | None
     cashflow: pd.DataFrame
+    break_even_month: float | None = None
+    price_per_gpu_hour: float | None = None
+    cost_per_million_tokens_at_target: float | None = None
+    committed: bool = False
 
 
 def table_npv(cashflow: pd.DataFrame, annual_rate: float) -> float:
@@ -91,12 +103,17 @@ def _per_unit(total: float, units: float, scale: float) -> float | None:
 
 
 def compare_options(
-    model: CostModel, tokens_per_second: float | None = None, onprem_name: str = "On-prem"
+    model: CostModel,
+    tokens_per_second: float | None = None,
+    onprem_name: str = "On-prem",
+    target_tokens_per_second: float | None = None,
 ) -> tuple[OnPremResult, tuple[CloudOptionResult, ...]]:
     """Cash-flow tables, totals, NPV, break-even and payback for one scenario.
 
     Totals and NPV come from the monthly tables; break-even from the shared
-    closed-form core (tests check the two agree).
+    closed-form core (tests check the two agree). Cost per million tokens is
+    given at full capacity (``tokens_per_second`` × utilization) and at the
+    served target load (``target_tokens_per_second``, every hour of the horizon).
     """
     rate = scalar(model.discount_rate, "discount_rate")
     gpu_hours = scalar(delivered_gpu_hours(model), "gpu_hours")
@@ -110,22 +127,24 @@ def compare_options(
         if tokens_per_second
         else 0.0
     )
+    horizon = scalar(model.horizon_months, "horizon_months")
+    target_millions = (
+        target_tokens_per_second * SECONDS_PER_HOUR * HOURS_PER_MONTH * horizon / 1e6
+        if target_tokens_per_second
+        else 0.0
+    )
     on_df = onprem_cashflow(model)
     on_total = float(on_df["total"].sum())
-    first_month_opex = on_df.iloc[1] if len(on_df) > 1 else on_df.iloc[0]
     onprem = OnPremResult(
         name=onprem_name,
         total_cost=on_total,
         npv=table_npv(on_df, rate),
         upfront_cost=float(on_df["hardware"].iloc[0]),
-        monthly_opex=float(
-            first_month_opex[["energy", "colocation", "support", "staff", "software", "insurance"]]
-            .to_numpy()
-            .sum()
-        ),
+        monthly_opex=scalar(onprem_monthly(model).opex, "opex"),
         cost_per_gpu_hour=_per_unit(on_total, gpu_hours, 1.0),
         cost_per_million_tokens=_per_unit(on_total, tokens_millions, 1.0),
         cashflow=on_df,
+        cost_per_million_tokens_at_target=_per_unit(on_total, target_millions, 1.0),
     )
     on_cum = on_df["cumulative"].to_numpy()
     results = []
@@ -138,12 +157,15 @@ def compare_options(
         results.append(
             CloudOptionResult(
                 name=cloud.name,
-                instances=int(
-                    np.ceil(
-                        scalar(model.servers, "servers")
-                        * scalar(model.gpus_per_server, "gpus_per_server")
-                        / scalar(cloud.gpus_per_instance, "gpus_per_instance")
-                        - 1e-9
+                instances=round(
+                    scalar(
+                        cloud_instances(
+                            model.servers,
+                            model.gpus_per_server,
+                            cloud.gpus_per_instance,
+                            cloud.fleet_ratio,
+                        ),
+                        "instances",
                     )
                 ),
                 total_cost=total,
@@ -154,6 +176,12 @@ def compare_options(
                 cost_per_gpu_hour=_per_unit(total, gpu_hours, 1.0),
                 cost_per_million_tokens=_per_unit(total, tokens_millions, 1.0),
                 cashflow=df,
+                break_even_month=break_even_month(on_cum, df["cumulative"].to_numpy()),
+                price_per_gpu_hour=scalar(cloud.price_per_instance_hour, "price")
+                * scalar(model.cloud_price_scale, "cloud_price_scale")
+                / scalar(cloud.gpus_per_instance, "gpus_per_instance"),
+                cost_per_million_tokens_at_target=_per_unit(total, target_millions, 1.0),
+                committed=scalar(cloud.committed, "committed") > 0,
             )
         )
     return onprem, tuple(results)

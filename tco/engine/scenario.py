@@ -2,18 +2,49 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tco.engine.cloud import cloud_params
-from tco.engine.costmodel import CostModel
-from tco.engine.inputs import Scenario
+from tco.engine.costmodel import CostModel, onprem_totals
+from tco.engine.demand import (
+    HOURS_PER_YEAR,
+    WHOLE_HORIZON,
+    DemandPlan,
+    peak_load_factor,
+    plan_demand,
+)
+from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
+from tco.engine.hybrid import HybridResult, optimise_hybrid
+from tco.engine.inputs import (
+    CloudOfferingSpec,
+    CloudTerm,
+    DemandPattern,
+    Scenario,
+    ServerSpec,
+    Workload,
+)
+from tco.engine.notes import Note
 from tco.engine.options import CloudOptionResult, OnPremResult, compare_options
+from tco.engine.ownership import Financing, ResellResult, buy_run_resell, financing
 from tco.engine.racks import RackPlan, plan_racks
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.sizing import SizingResult, size_workload
-from tco.engine.units import HOURS_PER_MONTH
+from tco.engine.units import HOURS_PER_MONTH, Money
+from tco.engine.verdict import CLOUD, HYBRID, OWN, OWN_RESELL, Candidate, Verdict, decide
+
+# Names of the owning options in results (the web layer words them by kind).
+OWN_NAME = "Buy and keep"
+RESELL_NAME = "Buy, run and resell"
+HYBRID_NAME = "Hybrid: own part, rent the rest"
+# Sanity limits: beyond these a plan gets a prominent warning naming its driver.
+SANITY_MAX_SERVERS = 1000
+SANITY_MAX_FACILITY_KW = 10_000.0
+SANITY_MAX_COST = 1e9
+RELAXED_DEADLINE_DAYS = 30.0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -28,10 +59,90 @@ class ScenarioResult:
     tornado: Tornado
     energy_kwh: float
     carbon_tonnes: float | None
+    demand: DemandPlan
+    verdict: Verdict
+    financing: Financing
+    resell: ResellResult | None = None
+    hybrid: HybridResult | None = None
+    hybrid_option: str | None = None
+    warnings: tuple[Note, ...] = ()
+    excluded_offerings: tuple[tuple[str, Note], ...] = ()
+    break_even_runs_per_year: tuple[float | None, ...] = ()
 
 
-def build_cost_model(scenario: Scenario, servers: int) -> CostModel:
-    """Flatten a scenario into the cost core's inputs, in the reporting currency."""
+@dataclass(frozen=True, slots=True)
+class OfferingFit:
+    """How one cloud offering does the owned fleet's work (see CloudCostParams)."""
+
+    work_ratio: float = 1.0
+    fleet_ratio: float = 1.0
+    run_hours: float | None = None  # one run on this offering's instances
+    problem: Note | None = None
+
+
+def offering_fit(
+    offering: CloudOfferingSpec, workload: Workload, server: ServerSpec, sizing: SizingResult
+) -> OfferingFit:
+    """Size the same work on the offering's GPU when it differs from the owned one.
+
+    Training: GPU-hours of a run on that GPU ÷ on the owned fleet (work ratio)
+    and GPUs needed ÷ owned GPUs (fleet ratio), both sized for the same
+    deadline. Serving: GPUs needed for the same target ÷ owned GPUs.
+    """
+    gpu = offering.gpu
+    if gpu is None or gpu == server.gpu:
+        return OfferingFit(run_hours=sizing.training_hours)
+    if gpu.peak_tflops(workload.precision) is None:
+        return OfferingFit(
+            problem=Note(
+                "cloud_gpu_lacks_precision",
+                {"gpu": gpu.name, "precision": workload.precision.value},
+            )
+        )
+    node = max(offering.gpus_per_instance, server.gpus_per_server)
+    virtual = ServerSpec(
+        name=offering.name,
+        gpu=gpu,
+        gpus_per_server=node,
+        rack_units=server.rack_units,
+        max_power_kw=max(server.max_power_kw, gpu.tdp_w * node / 1000.0),
+        idle_power_kw=0.0,
+        liquid_cooled=server.liquid_cooled,
+        price=Money(0.0, server.price.currency),
+    )
+    try:
+        cloud = size_workload(workload, virtual)
+    except (DoesNotFit, DeadlineInfeasible, InvalidInput) as exc:
+        return OfferingFit(
+            problem=Note("cloud_gpu_cannot_run", {"reason": str(exc), "gpu": gpu.name})
+        )
+    fleet_ratio = cloud.gpus_required / sizing.gpus_required
+    if sizing.training_hours and cloud.training_hours:
+        work_ratio = fleet_ratio * cloud.training_hours / sizing.training_hours
+        return OfferingFit(work_ratio, fleet_ratio, cloud.training_hours)
+    return OfferingFit(fleet_ratio, fleet_ratio)
+
+
+def _run_billing_factor(
+    offering: CloudOfferingSpec, run_hours: float | None, per_run: bool
+) -> float:
+    """Billed hours per hour of a run: whole hours, and a capacity block's minimum."""
+    if not per_run or not run_hours:
+        return 1.0
+    billed = max(math.ceil(run_hours - 1e-9), offering.min_billed_hours)
+    return billed / run_hours
+
+
+def build_cost_model(
+    scenario: Scenario,
+    servers: int,
+    plan: DemandPlan | None = None,
+    fits: Sequence[OfferingFit] | None = None,
+) -> CostModel:
+    """Flatten a scenario into the cost core's inputs, in the reporting currency.
+
+    Without a demand plan the fleet runs at ``finance.utilization`` all horizon.
+    """
     fin, site, server = scenario.finance, scenario.site, scenario.server
     fx, cur = fin.fx, fin.reporting_currency
 
@@ -41,6 +152,19 @@ def build_cost_model(scenario: Scenario, servers: int) -> CostModel:
     def fin_money(x: float) -> float:
         return fx.convert(x, fin.currency, cur)
 
+    per_run = plan is not None and plan.pattern is not DemandPattern.CONTINUOUS
+    fits = fits or [OfferingFit() for _ in scenario.cloud_offerings]
+    clouds = tuple(
+        cloud_params(
+            o,
+            fx,
+            cur,
+            work_ratio=fit.work_ratio,
+            fleet_ratio=fit.fleet_ratio,
+            run_billing_factor=_run_billing_factor(o, fit.run_hours, per_run),
+        )
+        for o, fit in zip(scenario.cloud_offerings, fits, strict=True)
+    )
     return CostModel(
         servers=float(servers),
         gpus_per_server=float(server.gpus_per_server),
@@ -50,10 +174,10 @@ def build_cost_model(scenario: Scenario, servers: int) -> CostModel:
         pue=site.pue,
         electricity_price_per_kwh=site_money(site.electricity_price_per_kwh),
         colocation_per_kw_month=site_money(site.colocation_per_kw_month),
-        utilization=fin.utilization,
+        utilization=plan.utilization if plan is not None else fin.utilization,
         horizon_months=float(fin.horizon_months),
         discount_rate=fin.discount_rate,
-        clouds=tuple(cloud_params(o, fx, cur) for o in scenario.cloud_offerings),
+        clouds=clouds,
         networking_per_server=fin_money(fin.networking_per_server),
         storage_total=fin_money(fin.storage_total),
         installation_per_server=fin_money(fin.installation_per_server),
@@ -68,24 +192,196 @@ def build_cost_model(scenario: Scenario, servers: int) -> CostModel:
         leased=1.0 if fin.lease is not None else 0.0,
         lease_annual_rate=fin.lease.annual_rate if fin.lease is not None else 0.0,
         lease_term_months=float(fin.lease.term_months) if fin.lease is not None else 36.0,
+        active_months=plan.active_months if plan is not None else WHOLE_HORIZON,
+        whole_terms=1.0 if plan is not None and plan.whole_terms else 0.0,
+        fixed_monthly=fin_money(fin.fixed_monthly_total),
+        one_off_cost=fin_money(fin.one_off_total),
     )
 
 
-def evaluate(scenario: Scenario) -> ScenarioResult:
-    """Size the workload, plan racks, cost on-prem and every cloud option, run the tornado."""
-    sizing = size_workload(scenario.workload, scenario.server, scenario.servers)
+def sized_workload(scenario: Scenario) -> Workload:
+    """The workload the owned fleet is sized for: a growing served load at its peak year."""
+    workload = scenario.workload
+    peak = peak_load_factor(scenario.demand, scenario.finance.horizon_months)
+    if peak != 1.0 and workload.target_tokens_per_second:
+        return dataclasses.replace(
+            workload, target_tokens_per_second=workload.target_tokens_per_second * peak
+        )
+    return workload
+
+
+def _plan(scenario: Scenario, sizing: SizingResult) -> DemandPlan:
+    return plan_demand(
+        scenario.demand,
+        servers=sizing.servers_required,
+        gpus_per_server=scenario.server.gpus_per_server,
+        run_hours=sizing.training_hours if sizing.kind.is_training else None,
+        horizon_months=scenario.finance.horizon_months,
+        utilization=scenario.finance.utilization,
+    )
+
+
+def cost_of_owning(scenario: Scenario) -> float:
+    """What owning costs for the demand, closed form (the calculator ranks servers by it).
+
+    For a one-off run the cheaper of keeping the servers and reselling them.
+    """
+    sizing = size_workload(sized_workload(scenario), scenario.server, scenario.servers)
+    plan = _plan(scenario, sizing)
+    model = build_cost_model(scenario, sizing.servers_required, plan, fits=None)
+    total = float(onprem_totals(model).total)
+    if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
+        resell = buy_run_resell(model, plan.run_hours, scenario.finance.resale_by_year)
+        if resell is not None:
+            total = min(total, resell.total_cost)
+    return total
+
+
+def _spot_allowed(scenario: Scenario, plan: DemandPlan) -> bool:
+    """Spot may be recommended only for interruptible work."""
+    if plan.tolerates_interruptions:
+        return True
+    w = scenario.workload
+    return w.kind.is_training and w.deadline_days is None
+
+
+def _sanity(
+    scenario: Scenario, sizing: SizingResult, racks: RackPlan, onprem_total: float, currency: str
+) -> list[Note]:
+    """Warnings for plans nobody would sign without a second look."""
+    notes: list[Note] = []
     servers = sizing.servers_required
+    w = scenario.workload
+    if servers > SANITY_MAX_SERVERS:
+        relaxed = None
+        if w.kind.is_training and w.deadline_days:
+            days = (
+                RELAXED_DEADLINE_DAYS
+                if w.deadline_days < RELAXED_DEADLINE_DAYS
+                else 2 * w.deadline_days
+            )
+            try:
+                relaxed_sizing = size_workload(
+                    dataclasses.replace(w, deadline_days=days), scenario.server
+                )
+                relaxed = (days, relaxed_sizing.servers_required)
+            except EngineError:
+                relaxed = None
+        if relaxed is not None and relaxed[1] < servers:
+            notes.append(
+                Note(
+                    "fleet_too_large_deadline",
+                    {
+                        "servers": servers,
+                        "deadline_days": w.deadline_days,
+                        "relaxed_days": relaxed[0],
+                        "relaxed_servers": relaxed[1],
+                    },
+                    warning=True,
+                )
+            )
+        else:
+            notes.append(Note("fleet_too_large", {"servers": servers}, warning=True))
+    if racks.facility_kw > SANITY_MAX_FACILITY_KW:
+        notes.append(
+            Note("power_too_high", {"facility_mw": racks.facility_kw / 1000.0}, warning=True)
+        )
+    if onprem_total > SANITY_MAX_COST:
+        notes.append(
+            Note("cost_too_high", {"amount": onprem_total, "currency": currency}, warning=True)
+        )
+    return notes
+
+
+def evaluate(scenario: Scenario) -> ScenarioResult:
+    """Size the workload, derive the demand, cost every way to own and rent, and decide."""
+    workload = sized_workload(scenario)
+    sizing = size_workload(workload, scenario.server, scenario.servers)
+    servers = sizing.servers_required
+    plan = _plan(scenario, sizing)
     racks = plan_racks(servers, scenario.server, scenario.site)
-    model = build_cost_model(scenario, servers)
-    onprem, clouds = compare_options(model, sizing.tokens_per_second_capacity)
+    fits = [offering_fit(o, workload, scenario.server, sizing) for o in scenario.cloud_offerings]
+    usable = [i for i, fit in enumerate(fits) if fit.problem is None]
+    excluded = tuple(
+        (scenario.cloud_offerings[i].name, fit.problem)
+        for i, fit in enumerate(fits)
+        if fit.problem is not None
+    )
+    if not usable:
+        raise InvalidInput(
+            "cloud_offerings", "None of the cloud offerings' GPUs can run this workload."
+        )
+    kept = dataclasses.replace(
+        scenario, cloud_offerings=tuple(scenario.cloud_offerings[i] for i in usable)
+    )
+    model = build_cost_model(kept, servers, plan, [fits[i] for i in usable])
+    onprem, clouds = compare_options(
+        model,
+        sizing.tokens_per_second_capacity,
+        onprem_name=OWN_NAME,
+        target_tokens_per_second=scenario.workload.target_tokens_per_second,
+    )
     fin, server, site = scenario.finance, scenario.server, scenario.site
-    avg_kw = server.idle_power_kw + (server.max_power_kw - server.idle_power_kw) * fin.utilization
+    avg_kw = server.idle_power_kw + (server.max_power_kw - server.idle_power_kw) * plan.utilization
     energy_kwh = servers * avg_kw * site.pue * HOURS_PER_MONTH * fin.horizon_months
     carbon = (
         energy_kwh * site.carbon_kg_per_kwh / 1000.0 if site.carbon_kg_per_kwh is not None else None
     )
+    resell = (
+        buy_run_resell(model, plan.run_hours, fin.resale_by_year)
+        if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours
+        else None
+    )
+    spot_ok = _spot_allowed(scenario, plan)
+    eligible = tuple(spot_ok or o.term is not CloudTerm.SPOT for o in kept.cloud_offerings)
+    candidates = [Candidate(OWN_NAME, OWN, onprem.total_cost, onprem.npv)]
+    if resell is not None:
+        candidates.append(Candidate(RESELL_NAME, OWN_RESELL, resell.total_cost, resell.npv))
+    for option, ok in zip(clouds, eligible, strict=True):
+        candidates.append(
+            Candidate(
+                option.name,
+                CLOUD,
+                option.total_cost,
+                option.npv,
+                eligible=ok,
+                excluded_code=None if ok else "spot_needs_tolerance",
+                break_even_month=option.break_even_month,
+            )
+        )
+    hybrid, hybrid_option = _hybrid(model, plan, clouds, eligible)
+    if (
+        hybrid is not None
+        and 0 < hybrid.owned_servers < len(hybrid.total_by_owned_servers) - 1
+        and hybrid.total_cost < min(c.total_cost for c in candidates if c.eligible)
+    ):
+        candidates.append(Candidate(HYBRID_NAME, HYBRID, hybrid.total_cost, hybrid.npv))
+    runs_break_even = tuple(_runs_break_even(option, plan) for option in clouds)
+    verdict = decide(
+        candidates,
+        servers=servers,
+        server_name=server.name,
+        horizon_months=fin.horizon_months,
+        per_work=plan.pattern is not DemandPattern.CONTINUOUS,
+        extra={
+            "pattern": plan.pattern.value,
+            "owned_servers": hybrid.owned_servers if hybrid is not None else None,
+            "hybrid_option": hybrid_option,
+            "resale_month": resell.months_owned if resell is not None else None,
+        },
+    )
+    reference = next((c for c in clouds if c.name == verdict.reference_cloud), None)
+    money = financing(
+        dataclasses.replace(model, clouds=()),
+        fin.lease_annual_rate,
+        fin.lease_terms_months,
+        reference.name if reference else None,
+        reference.total_cost if reference else None,
+    )
+    warnings = [n for n in plan.notes if n.warning]
+    warnings += _sanity(scenario, sizing, racks, onprem.total_cost, fin.reporting_currency)
     return ScenarioResult(
-        scenario=scenario,
+        scenario=kept,
         currency=fin.reporting_currency,
         sizing=sizing,
         rack_plan=racks,
@@ -95,7 +391,60 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         tornado=tornado(model, pct=fin.tornado_pct),
         energy_kwh=energy_kwh,
         carbon_tonnes=carbon,
+        demand=plan,
+        verdict=verdict,
+        financing=money,
+        resell=resell,
+        hybrid=hybrid,
+        hybrid_option=hybrid_option,
+        warnings=tuple(warnings),
+        excluded_offerings=excluded,
+        break_even_runs_per_year=runs_break_even,
     )
+
+
+def _hybrid(
+    model: CostModel,
+    plan: DemandPlan,
+    clouds: Sequence[CloudOptionResult],
+    eligible: Sequence[bool],
+) -> tuple[HybridResult | None, str | None]:
+    """Own N servers for the base, rent the rest on the cheapest eligible pay-per-use option.
+
+    Only for demand that varies month by month (bursts, growth, a profile): a
+    flat monthly average would hide that a run needs its whole fleet at once.
+    """
+    if not plan.varies:
+        return None, None
+    pay_per_use = [
+        (option.total_cost, k)
+        for k, (option, ok) in enumerate(zip(clouds, eligible, strict=True))
+        if ok and not option.committed
+    ]
+    if not pay_per_use:
+        return None, None
+    _cost, k = min(pay_per_use)
+    try:
+        result = optimise_hybrid(model, model.clouds[k], plan.profile)
+    except InvalidInput:
+        return None, None
+    return result, clouds[k].name
+
+
+def _runs_break_even(option: CloudOptionResult, plan: DemandPlan) -> float | None:
+    """Runs a year from which owning beats ``option``: u* × 8,760 h ÷ run hours.
+
+    Only for training runs against pay-per-use options, when owning gets
+    cheaper the more it is used and the fleet can do that many runs.
+    """
+    u = option.break_even_utilization
+    if plan.pattern is DemandPattern.CONTINUOUS or plan.run_hours is None:
+        return None
+    if option.committed or u is None or not 0.0 < u <= 1.0:
+        return None
+    if "below" in option.break_even_note:
+        return None
+    return u * HOURS_PER_YEAR / plan.run_hours
 
 
 def _num(x: float | None, digits: int = 6) -> float | None:
@@ -152,6 +501,24 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
         )
     r = result.rack_plan
     on = result.onprem
+    plan = result.demand
+    runs = plan.runs or 0.0
+    ranking = {o.name: o for o in result.verdict.options}
+
+    def ranked(name: str) -> dict[str, Any]:
+        o = ranking.get(name)
+        if o is None:
+            return {"saving_vs_best": None, "recommended": False, "eligible": False}
+        return {
+            "saving_vs_best": _num(o.saving_vs_best, 2),
+            "recommended": o.recommended,
+            "eligible": o.eligible,
+            "excluded_code": o.excluded_code,
+        }
+
+    def per_run(total: float) -> float | None:
+        return _num(total / runs, 2) if runs > 0 else None
+
     options: list[dict[str, Any]] = [
         {
             "name": on.name,
@@ -163,23 +530,34 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "break_even_utilization": None,
             "break_even_note": "",
             "payback_month": None,
+            "break_even_month": None,
             "cost_per_gpu_hour": _num(on.cost_per_gpu_hour, 4),
             "cost_per_million_tokens": _num(on.cost_per_million_tokens, 4),
+            "cost_per_million_tokens_at_target": _num(on.cost_per_million_tokens_at_target, 4),
+            "cost_of_run": per_run(on.total_cost),
+            **ranked(on.name),
         }
     ]
-    for c in result.cloud_options:
+    for c, runs_be in zip(result.cloud_options, result.break_even_runs_per_year, strict=True):
         options.append(
             {
                 "name": c.name,
                 "kind": "cloud",
                 "instances": c.instances,
+                "committed": c.committed,
                 "total_cost": _num(c.total_cost, 2),
                 "npv": _num(c.npv, 2),
                 "break_even_utilization": _num(c.break_even_utilization, 4),
                 "break_even_note": c.break_even_note,
                 "payback_month": c.payback_month,
+                "break_even_month": _num(c.break_even_month, 2),
+                "break_even_runs_per_year": _num(runs_be, 2),
+                "price_per_gpu_hour": _num(c.price_per_gpu_hour, 4),
                 "cost_per_gpu_hour": _num(c.cost_per_gpu_hour, 4),
                 "cost_per_million_tokens": _num(c.cost_per_million_tokens, 4),
+                "cost_per_million_tokens_at_target": _num(c.cost_per_million_tokens_at_target, 4),
+                "cost_of_run": per_run(c.total_cost),
+                **ranked(c.name),
             }
         )
     if include_cashflows:
@@ -189,6 +567,102 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
                 "month": [int(m) for m in frame.index],
                 **{col: [round(float(v), 2) for v in frame[col]] for col in frame.columns},
             }
+    if result.resell is not None:
+        rs = result.resell
+        options.append(
+            {
+                "name": RESELL_NAME,
+                "kind": "onprem_resell",
+                "total_cost": _num(rs.total_cost, 2),
+                "npv": _num(rs.npv, 2),
+                "months_owned": rs.months_owned,
+                "resale_fraction": _num(rs.resale_fraction, 4),
+                "resale_value": _num(rs.resale_value, 2),
+                "cost_of_run": _num(rs.total_cost, 2),
+                **ranked(RESELL_NAME),
+            }
+        )
+    if HYBRID_NAME in ranking:
+        options.append(
+            {
+                "name": HYBRID_NAME,
+                "kind": "hybrid",
+                "total_cost": _num(ranking[HYBRID_NAME].total_cost, 2),
+                "npv": _num(ranking[HYBRID_NAME].npv, 2),
+                **ranked(HYBRID_NAME),
+            }
+        )
+    options.sort(key=lambda o: (o["total_cost"] is None, o["total_cost"] or 0.0))
+    v = result.verdict
+    reference = next((c for c in result.cloud_options if c.name == v.reference_cloud), None)
+    reference_runs = (
+        result.break_even_runs_per_year[result.cloud_options.index(reference)]
+        if reference is not None
+        else None
+    )
+    hy = result.hybrid
+    fi = result.financing
+    demand = {
+        "pattern": plan.pattern.value,
+        "runs_per_year": plan.runs_per_year,
+        "runs": _num(plan.runs, 4),
+        "run_hours": _num(plan.run_hours, 2),
+        "gpu_hours": _num(plan.gpu_hours, 1),
+        "utilization": _num(plan.utilization, 6),
+        "utilization_derived": plan.pattern is not DemandPattern.CONTINUOUS,
+        "load_factor_peak": _num(plan.load_factor_peak, 4),
+        "tolerates_interruptions": plan.tolerates_interruptions,
+        "notes": [n.to_dict() for n in plan.notes],
+    }
+    extras: dict[str, Any] = {
+        "demand": demand,
+        "verdict": {
+            "action": v.action,
+            "code": v.code,
+            "params": {k: _num(x, 4) if isinstance(x, float) else x for k, x in v.params.items()},
+            "recommended": v.recommended,
+            "reference_cloud": v.reference_cloud,
+            "text": verdict_text(v, result.currency),
+        },
+        "break_even_month": _num(reference.break_even_month, 2) if reference else None,
+        "break_even_utilization": _num(reference.break_even_utilization, 4) if reference else None,
+        "break_even_runs_per_year": _num(reference_runs, 2),
+        "hybrid": None
+        if hy is None
+        else {
+            "cloud_option": result.hybrid_option,
+            "owned_servers": hy.owned_servers,
+            "peak_servers": len(hy.total_by_owned_servers) - 1,
+            "total_cost": _num(hy.total_cost, 2),
+            "npv": _num(hy.npv, 2),
+            "onprem_cost": _num(hy.onprem_cost, 2),
+            "cloud_cost": _num(hy.cloud_cost, 2),
+            "all_cloud_total": _num(hy.all_cloud_total, 2),
+            "all_onprem_total": _num(hy.all_onprem_total, 2),
+            "reason": _hybrid_reason(hy),
+        },
+        "lease": {
+            "upfront": _num(fi.upfront, 2),
+            "cash_total": _num(fi.cash_total, 2),
+            "cash_npv": _num(fi.cash_npv, 2),
+            "cloud_option": fi.cloud_option,
+            "cloud_monthly": _num(fi.cloud_monthly, 2),
+            "terms": [
+                {
+                    "term_months": lo.term_months,
+                    "annual_rate": lo.annual_rate,
+                    "monthly_payment": _num(lo.monthly_payment, 2),
+                    "total_cost": _num(lo.total_cost, 2),
+                    "npv": _num(lo.npv, 2),
+                }
+                for lo in fi.leases
+            ],
+        },
+        "warnings": [n.to_dict() for n in result.warnings],
+        "excluded_offerings": [
+            {"name": name, **note.to_dict()} for name, note in result.excluded_offerings
+        ],
+    }
     t = result.tornado
     return {
         "scenario": result.scenario.name,
@@ -210,6 +684,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
         "energy_kwh": _num(result.energy_kwh, 1),
         "carbon_tonnes": _num(result.carbon_tonnes, 3),
         "options": options,
+        **extras,
         "tornado": {
             "metric": t.metric,
             "reference_option": t.reference_option,
@@ -228,3 +703,42 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             ],
         },
     }
+
+
+def _hybrid_reason(hy: HybridResult) -> str:
+    """Why the hybrid optimum is what it is, as a code."""
+    peak = len(hy.total_by_owned_servers) - 1
+    if hy.owned_servers == 0:
+        return "all_rent_cheapest"
+    if hy.owned_servers >= peak:
+        return "all_own_cheapest"
+    return "mix_cheapest"
+
+
+def verdict_text(verdict: Verdict, currency: str) -> str:
+    """The headline in plain English (command line); the web layer words its own."""
+    p = verdict.params
+    horizon = f"{p['horizon_months'] / 12:g} years"
+    if verdict.code == "rent":
+        scope = "for this work" if p.get("per_work") else f"over {horizon}"
+        ratio = f" ({p['ratio']:,.1f}× cheaper than owning)" if p.get("ratio") else ""
+        return f"Rent: {p['option']}, {p['cost']:,.0f} {currency} {scope}{ratio}."
+    saving = p.get("saving")
+    against = (
+        f", saves {saving:,.0f} {currency} ({p['saving_pct']:.0%}) over {horizon} against the "
+        f"cheapest fitting cloud option ({p['option']})"
+        if saving is not None and p.get("saving_pct") is not None
+        else ""
+    )
+    if verdict.code == "hybrid":
+        return (
+            f"Hybrid: own {p['owned_servers']} × {p['server']}, rent the rest on "
+            f"{p['hybrid_option']}{against}."
+        )
+    if verdict.code == "buy_resell":
+        return (
+            f"Buy, run and resell: {p['servers']} × {p['server']}, resold after "
+            f"{p['resale_month']} months{against}."
+        )
+    payback = f", pays back in month {p['payback_month']:.1f}" if p.get("payback_month") else ""
+    return f"Buy: {p['servers']} × {p['server']}{against}{payback}."

@@ -27,6 +27,9 @@ CLOUDS = (
     CloudCostParams("committed", 38.86, 8.0, 1.0),
     CloudCostParams("spot", 20.0, 8.0, 0.0, usage_multiplier=1.15, uplift_pct=0.05),
     CloudCostParams("per gpu", 3.99, 1.0, 0.0),
+    CloudCostParams("1y term", 30.0, 8.0, 1.0, term_months=12.0, uplift_pct=0.02),
+    CloudCostParams("3y other gpu", 25.0, 8.0, 1.0, term_months=36.0, fleet_ratio=2.0),
+    CloudCostParams("slower gpu", 30.0, 8.0, 0.0, work_ratio=2.3, fleet_ratio=2.0),
 )
 
 
@@ -65,6 +68,10 @@ def models(draw: st.DrawFn) -> CostModel:
         lease_annual_rate=draw(money(0.0, 0.15)),
         lease_term_months=float(draw(st.integers(12, 84))),
         cloud_price_scale=draw(money(0.5, 1.5)),
+        active_months=float(draw(st.sampled_from([1e9, *range(1, 130, 7)]))),
+        whole_terms=draw(st.sampled_from([0.0, 1.0])),
+        fixed_monthly=draw(money(0.0, 20_000.0)),
+        one_off_cost=draw(money(0.0, 200_000.0)),
     )
 
 
@@ -124,8 +131,8 @@ def test_break_even_makes_totals_equal(m: CostModel) -> None:
 @FAST
 @given(models(), st.integers(2, 5))
 def test_cost_scales_linearly_with_servers(m: CostModel, k: int) -> None:
-    # Per-server items scale; staff and the site's shared storage do not, so zero them.
-    m = m.replace(staff_fte=0.0, storage_total=0.0)
+    # Per-server items scale; staff, shared storage and fixed fees do not, so zero them.
+    m = m.replace(staff_fte=0.0, storage_total=0.0, fixed_monthly=0.0, one_off_cost=0.0)
     scaled = m.replace(servers=float(m.servers) * k)
     assert total(scaled) == pytest.approx(k * total(m), rel=1e-9)
     for cloud in m.clouds:

@@ -41,7 +41,8 @@ def test_proposal_pdf_holds_number_customer_totals_and_page_numbers(sent_revisio
     total = Decimal(snapshot["totals"]["total"])
     assert f"€{total:,.2f}" in flat  # English formatting: €1,234,567.89
     assert "Executive summary" in flat and "Assumptions and sources" in flat
-    assert 5 <= pages <= 8 and render.pages == pages
+    # Every fitting cloud option of every GPU is listed, so the table may take a page more.
+    assert 5 <= pages <= 10 and render.pages == pages
     for page in range(1, pages + 1):
         assert f"page {page} of {pages}" in flat
     assert "1 of " in flat

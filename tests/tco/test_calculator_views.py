@@ -39,8 +39,8 @@ def test_every_preset_gives_a_recommendation(
     client: Client, seed_catalog: object, preset: str
 ) -> None:
     html = get(client, {"preset": preset})
-    assert "Recommendation" in html, preset
-    assert "Own servers (on-prem)" in html
+    assert 'id="verdict"' in html, preset
+    assert "Buy and keep" in html
     assert html.count('data-chart="') == 4
     assert "Assumptions and sources" in html
     if preset_data(preset)["kind"] == "inference":
@@ -53,7 +53,7 @@ def test_page_without_parameters_shows_the_default_preset(
     client: Client, seed_catalog: object
 ) -> None:
     html = get(client)
-    assert "Recommendation" in html
+    assert 'id="verdict"' in html
     assert 'name="params_billion" value="7"' in html
 
 
@@ -64,7 +64,7 @@ def test_result_url_encodes_its_inputs(client: Client, seed_catalog: object) -> 
     query = urlencode(data, doseq=True)
     by_url = client.get(f"/calculator/?{query}").content.decode()
     by_preset = get(client, {"preset": "serve-70b"})
-    table = re.compile(r'<table class="tco">.*?</table>', re.S)
+    table = re.compile(r'<table class="tco options">.*?</table>', re.S)
     assert table.search(by_url).group(0) == table.search(by_preset).group(0)  # type: ignore[union-attr]
 
 
@@ -100,7 +100,7 @@ def test_invalid_input_is_explained_next_to_the_field(
     html = get(client, {**data, field: value})
     assert message in field_error(html, field)
     assert "Please correct the marked fields." in html
-    assert "Recommendation" not in html
+    assert 'id="verdict"' not in html
 
 
 def test_dutch_messages_and_numbers(client: Client, seed_catalog: object) -> None:
@@ -127,8 +127,8 @@ def test_no_cloud_offering_for_the_choice_is_explained(
 ) -> None:
     data = preset_data("pretrain-7b")
     assert data is not None
-    html = get(client, {**data, "server": "smc-822gs-nbrt-b200", "providers": ["Azure"]})
-    assert "No cloud prices for B200" in html
+    html = get(client, {**data, "providers": ["Azure"], "terms": ["capacity_block"]})
+    assert "No cloud prices with the chosen providers and terms." in html
 
 
 def test_htmx_request_returns_results_and_out_of_band_errors(
@@ -227,7 +227,7 @@ def test_nothing_a_browser_can_send_causes_an_error_page(
     assert response.status_code == 200
     html = response.content.decode()
     assert (
-        "Recommendation" in html
+        'id="verdict"' in html
         or "Please correct the marked fields." in html
         or "This request cannot be met as it stands" in html
     )
@@ -306,3 +306,64 @@ def test_site_overrides_show_the_sites_own_figures_as_placeholders(
     assert re.search(r'name="electricity_price"[^>]*placeholder="0.18"', html)
     assert re.search(r'name="pue"[^>]*placeholder="1.3"', html)
     assert re.search(r'name="colocation_price"[^>]*placeholder="150"', html)
+
+
+PROVIDER_SETS = [
+    ["AWS"],
+    ["Lambda"],
+    ["AWS", "Google Cloud"],
+    ["CoreWeave", "RunPod"],
+    ["AWS", "Google Cloud", "Azure", "Lambda", "CoreWeave", "RunPod"],
+]
+
+
+@pytest.mark.parametrize("preset", ["pretrain-7b", "serve-70b"])
+def test_ticking_providers_never_changes_the_server_choice(
+    client: Client, seed_catalog: object, preset: str
+) -> None:
+    data = preset_data(preset)
+    assert data is not None
+    headlines = set()
+    for providers in PROVIDER_SETS:
+        html = get(client, {**data, "providers": providers})
+        match = re.search(r'<p class="headline"><strong>(.*?)</strong>', html, re.S)
+        assert match, providers
+        headlines.add(match.group(1))
+    assert len(headlines) == 1, headlines
+
+
+def test_presets_give_the_answers_a_buyer_would_sign(client: Client, seed_catalog: object) -> None:
+    def verdict(preset: str) -> str:
+        html = get(client, {"preset": preset})
+        match = re.search(r'class="verdict-headline"><strong>(.*?)</strong>', html, re.S)
+        assert match, preset
+        return match.group(1)
+
+    assert verdict("lora-70b").startswith("Rent:")
+    assert verdict("finetune-8b").startswith("Rent:")
+    assert verdict("pretrain-70b").startswith("Buy:")
+    assert verdict("serve-70b").startswith("Buy:")
+    # Each states its break-even in the buyer's terms.
+    for preset in ("lora-70b", "finetune-8b", "pretrain-70b", "pretrain-7b"):
+        assert "runs a year" in get(client, {"preset": preset}), preset
+    assert "average utilization" in get(client, {"preset": "serve-70b"})
+
+
+def test_a_shared_link_applies_the_preset_then_its_parameters(
+    client: Client, seed_catalog: object
+) -> None:
+    html = get(client, {"preset": "lora-70b", "params_billion": "13"})
+    assert 'name="params_billion" value="13"' in html
+    assert 'value="lora" selected' in html  # the rest comes from the preset
+    assert "This field is required" not in html
+    assert 'id="verdict"' in html
+
+
+def test_a_shared_link_with_a_bad_value_marks_only_that_field(
+    client: Client, seed_catalog: object
+) -> None:
+    html = get(client, {"preset": "lora-70b", "params_billion": "lots"})
+    assert "Enter a number." in field_error(html, "params_billion")
+    assert "This field is required" not in html
+    assert field_error(html, "tokens_billion") == ""
+    assert 'name="tokens_billion" value="1"' in html

@@ -39,13 +39,17 @@ def test_documented_example_runs(
     if "servers" in document:
         assert sizing["servers_required"] == document["servers"]
     options = result["options"]
-    assert len(options) == 1 + len(document["cloud_offerings"])
+    clouds = [o for o in options if o["kind"] == "cloud"]
+    assert len(clouds) + len(result["excluded_offerings"]) == len(document["cloud_offerings"])
+    assert sum(o["recommended"] for o in options) == 1
+    assert [o["total_cost"] for o in options] == sorted(o["total_cost"] for o in options)
     for option in options:
         assert {"total_cost", "npv", "break_even_utilization", "payback_month"} <= set(option)
         assert option["total_cost"] > 0
     assert result["currency"] == document["finance"]["reporting_currency"]
     table = estimate(path, capsys, "table")
-    assert "GPUs required" in table and "On-prem" in table
+    assert "GPUs required" in table and "Buy and keep" in table
+    assert table.splitlines()[0] == result["verdict"]["text"]
 
 
 def test_pretrain_example_is_sized_for_the_deadline(

@@ -50,7 +50,8 @@ def test_calculator_flow_in_chromium(live_server: Any, page: Any, seed_catalog: 
         page.locator("label[for=id_params_billion]").inner_text()
         != "Model size (billion parameters)"
     )
-    assert page.get_by_role("heading", name="Advies").is_visible()
+    headline = page.locator(".verdict-headline").inner_text()
+    assert headline.startswith(("Huur:", "Koop:")), headline
     total = page.locator("table.tco tr.onprem td").first.inner_text()
     assert re.fullmatch(r"€\s\d{1,3}(\.\d{3})+", total), total
 
@@ -61,12 +62,12 @@ def test_calculator_works_without_javascript(
     context = chromium.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(f"{live_server.url}/calculator/?preset=lora-70b")
-    assert "Recommendation" in page.content()
+    assert 'id="verdict"' in page.content()
     page.fill("#id_params_billion", "8")
     page.get_by_role("button", name="Calculate").click()
     page.wait_for_load_state()
     assert "params_billion=8" in page.url
-    assert "Recommendation" in page.content()
+    assert 'id="verdict"' in page.content()
     context.close()
 
 
@@ -79,3 +80,36 @@ def test_calculator_fits_a_phone(live_server: Any, chromium: Any, seed_catalog: 
     page.screenshot(path="/tmp/calculator-phone.png", full_page=False)
     context.close()
     assert width <= 375
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_every_preset_shows_its_verdict_above_the_fold(
+    live_server: Any, chromium: Any, seed_catalog: object, width: int
+) -> None:
+    from tco.presets import PRESETS
+
+    context = chromium.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    try:
+        for preset in PRESETS:
+            page.goto(f"{live_server.url}/calculator/?preset={preset.slug}")
+            headline = page.locator(".verdict-headline")
+            box = headline.bounding_box()
+            assert box is not None and box["y"] + 24 <= 800, (preset.slug, box)
+            assert headline.inner_text().startswith(("Buy", "Rent", "Hybrid")), preset.slug
+            # The options, cheapest first, with what each costs more than the best.
+            rows = page.locator("table.options tbody tr")
+            assert rows.count() >= 3
+            assert page.locator("table.options tr.recommended").count() == 1
+            assert "More than the best" in page.locator("table.options thead").inner_text()
+            totals = page.eval_on_selector_all(
+                "table.options tbody tr td:nth-child(2)",
+                "cells => cells.map(c => Number(c.innerText.replace(/[^0-9]/g, '')))",
+            )
+            assert totals == sorted(totals), preset.slug
+            widths = page.evaluate(
+                "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+            )
+            assert widths[0] <= widths[1], (preset.slug, widths)
+    finally:
+        context.close()

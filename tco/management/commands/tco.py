@@ -45,20 +45,52 @@ class Command(BaseCommand):
 
 def render_table(summary: dict[str, Any]) -> str:
     sizing = summary["sizing"]
-    lines = [
+    verdict = summary.get("verdict") or {}
+    lines = [verdict.get("text", ""), ""] if verdict else []
+    lines += [
         f"Memory per GPU: {sizing['memory_per_gpu_gb']:.1f} GB",
         f"GPUs required: {sizing['gpus_required']}   servers: {sizing['servers_required']}",
     ]
     if sizing.get("training_days") is not None:
         lines.append(f"Training time: {sizing['training_days']:.1f} days")
+    demand = summary.get("demand") or {}
+    if demand:
+        lines.append(
+            f"Demand: {demand['pattern']}, owned fleet busy {demand['utilization']:.2%} "
+            f"({'derived from the runs' if demand['utilization_derived'] else 'stated'})"
+        )
+    for note in demand.get("notes", []):
+        lines.append(f"Note: {note['text']}")
+    for warning in summary.get("warnings", []):
+        lines.append(f"WARNING: {warning['text']}")
     lines.append("")
-    header = f"{'option':<48} {'total':>14} {'NPV':>14} {'break-even':>11} {'payback':>8}"
+    header = (
+        f"{'option (cheapest first)':<48} {'total':>14} {'extra':>12} {'NPV':>14} "
+        f"{'break-even':>11}"
+    )
     lines += [header, "-" * len(header)]
     for option in summary["options"]:
+        runs = option.get("break_even_runs_per_year")
         be = option.get("break_even_utilization")
-        payback = option.get("payback_month")
+        if runs is not None:
+            be_text = f"{runs:.1f}/yr"
+        elif be is not None and 0 < be < 1:
+            be_text = f"{be:.0%}"
+        else:
+            be_text = "–"
+        extra = option.get("saving_vs_best")
+        mark = "*" if option.get("recommended") else " "
         lines.append(
-            f"{option['name'][:48]:<48} {option['total_cost']:>14,.0f} {option['npv']:>14,.0f} "
-            f"{'–' if be is None else f'{be:.0%}':>11} {'–' if payback is None else payback:>8}"
+            f"{mark}{_cell(option['name'], 47):<47} {_amount(option['total_cost']):>14} "
+            f"{_amount(extra):>12} {_amount(option['npv']):>14} {be_text:>11}"
         )
+    lines.append("* recommended")
     return "\n".join(lines)
+
+
+def _cell(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _amount(value: float | None) -> str:
+    return "–" if value is None else f"{value:,.0f}"

@@ -1,0 +1,71 @@
+"""Reasons, notes and warnings as codes with parameters.
+
+The engine never words a sentence for the buyer: it returns a code and the
+numbers behind it, and the web layer words it in the reader's language
+(tco/wording.py). The ``text`` property gives a plain English rendering for
+the command line and logs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+ENGLISH: dict[str, str] = {
+    "demand_assumed_continuous": (
+        "No demand given: treated as a fleet kept busy continuously at {utilization:.0%}."
+    ),
+    "run_exceeds_horizon": (
+        "One run takes {run_days:,.0f} days, longer than the {horizon_months} months compared."
+    ),
+    "demand_exceeds_fleet": (
+        "{runs_per_year:g} runs a year do not fit on this fleet; it manages "
+        "{max_runs_per_year:.1f}. Size for a shorter deadline or plan fewer runs."
+    ),
+    "fleet_too_large": "The plan needs {servers:,} servers, more than 1,000.",
+    "fleet_too_large_deadline": (
+        "A {deadline_days:g}-day deadline needs {servers:,} servers; relax the deadline to "
+        "{relaxed_days:g} days for {relaxed_servers:,}."
+    ),
+    "power_too_high": "The fleet draws {facility_mw:,.1f} MW at the facility, more than 10 MW.",
+    "cost_too_high": "Owning costs {amount:,.0f} {currency} over the horizon, more than 1 billion.",
+    "spot_needs_tolerance": (
+        "Spot capacity can be taken back at any time; it is not recommended for work with a "
+        "deadline or for serving unless the work tolerates interruptions."
+    ),
+    "cloud_gpu_cannot_run": "This offering's GPU cannot run the workload: {reason}",
+    "cloud_gpu_lacks_precision": "The {gpu} has no {precision} tensor cores.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A code, its parameters, and whether it is a warning the buyer must see."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    warning: bool = False
+
+    @property
+    def text(self) -> str:
+        """Plain English, for the command line.
+
+        >>> Note("fleet_too_large", {"servers": 1200}).text
+        'The plan needs 1,200 servers, more than 1,000.'
+        """
+        template = ENGLISH.get(self.code)
+        if template is None:
+            return self.code
+        try:
+            return template.format(**self.params)
+        except (KeyError, ValueError, TypeError):
+            return self.code
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "params": dict(self.params),
+            "warning": self.warning,
+            "text": self.text,
+        }

@@ -1,0 +1,138 @@
+"""Ways to own: buy and keep, buy-run-resell, lease; and the hybrid block.
+
+All of them are the cost core (:mod:`tco.engine.costmodel`) with some fields
+replaced, so their figures follow the same formulas as the main comparison.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from tco.engine.costmodel import CostModel, onprem_monthly, onprem_totals
+from tco.engine.demand import WHOLE_HORIZON
+from tco.engine.finance import lease_payment
+from tco.engine.onprem import scalar
+from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
+
+
+def resale_fraction(resale_by_year: Sequence[float], months: float) -> float:
+    """Share of the hardware value a buyer gets back at an age, from the yearly curve.
+
+    Linear between the yearly points (age 0, 1, 2, … years); the last value
+    holds beyond the curve. With the default curve (85 %, 78 %, 60 %, 46 %,
+    35 %, 27 %), after 1 month: 85 − 7 / 12 = 84.4 %; after 30 months: 53 %.
+
+    >>> curve = (0.85, 0.78, 0.60, 0.46, 0.35, 0.27)
+    >>> round(resale_fraction(curve, 1), 4), round(resale_fraction(curve, 30), 4)
+    (0.8442, 0.53)
+    >>> resale_fraction(curve, 120)
+    0.27
+    """
+    years = max(months, 0.0) / MONTHS_PER_YEAR
+    points = np.arange(len(resale_by_year), dtype=np.float64)
+    return float(np.interp(years, points, np.asarray(resale_by_year, dtype=np.float64)))
+
+
+@dataclass(frozen=True, slots=True)
+class ResellResult:
+    """Buy, run the one-off work, sell the servers when it is done."""
+
+    months_owned: int
+    resale_fraction: float
+    resale_value: float
+    total_cost: float
+    npv: float
+
+
+def buy_run_resell(
+    model: CostModel, run_hours: float, resale_by_year: Sequence[float]
+) -> ResellResult | None:
+    """Own the fleet only for the run's months, then resell it at the curve's value.
+
+    None when the run takes the whole horizon (then buying and keeping is the
+    same thing).
+    """
+    horizon = scalar(model.horizon_months, "horizon_months")
+    months = max(1, math.ceil(run_hours / HOURS_PER_MONTH - 1e-9))
+    if months >= horizon:
+        return None
+    fraction = resale_fraction(resale_by_year, months)
+    owned = model.replace(
+        horizon_months=float(months),
+        utilization=min(1.0, run_hours / (months * HOURS_PER_MONTH)),
+        residual_pct=fraction,
+        active_months=WHOLE_HORIZON,
+        leased=0.0,
+    )
+    totals = onprem_totals(owned)
+    return ResellResult(
+        months_owned=months,
+        resale_fraction=fraction,
+        resale_value=scalar(onprem_monthly(owned).residual, "residual"),
+        total_cost=scalar(totals.total, "total"),
+        npv=scalar(totals.npv, "npv"),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseOption:
+    term_months: int
+    annual_rate: float
+    monthly_payment: float
+    total_cost: float
+    npv: float
+
+
+@dataclass(frozen=True, slots=True)
+class Financing:
+    """Cash purchase beside leases of each term, and the cloud's monthly bill."""
+
+    upfront: float
+    cash_total: float
+    cash_npv: float
+    leases: tuple[LeaseOption, ...]
+    cloud_option: str | None
+    cloud_monthly: float | None
+
+
+def financing(
+    model: CostModel,
+    annual_rate: float,
+    terms_months: Sequence[int],
+    cloud_option: str | None = None,
+    cloud_total: float | None = None,
+) -> Financing:
+    """Lease vs buy: each term's monthly payment, total and NPV beside the cash price.
+
+    The lease finances the upfront amount (servers, network, installation);
+    a term longer than the horizon is paid off at the horizon.
+    """
+    cash = model.replace(leased=0.0)
+    cash_totals = onprem_totals(cash)
+    upfront = scalar(onprem_monthly(cash).upfront, "upfront")
+    leases = []
+    for term in terms_months:
+        leased = model.replace(leased=1.0, lease_annual_rate=annual_rate, lease_term_months=term)
+        totals = onprem_totals(leased)
+        leases.append(
+            LeaseOption(
+                term_months=int(term),
+                annual_rate=annual_rate,
+                monthly_payment=scalar(lease_payment(upfront, annual_rate, term), "payment"),
+                total_cost=scalar(totals.total, "total"),
+                npv=scalar(totals.npv, "npv"),
+            )
+        )
+    horizon = scalar(model.horizon_months, "horizon_months")
+    return Financing(
+        upfront=upfront,
+        cash_total=scalar(cash_totals.total, "total"),
+        cash_npv=scalar(cash_totals.npv, "npv"),
+        leases=tuple(leases),
+        cloud_option=cloud_option,
+        cloud_monthly=cloud_total / horizon if cloud_total is not None else None,
+    )

@@ -1,0 +1,141 @@
+"""The buy-or-rent verdict: one decision, computed once, presented everywhere.
+
+Every option that can do the work is ranked by its total cost over the
+horizon; the cheapest eligible one is recommended. Spot capacity is eligible
+only when the buyer's work tolerates interruptions (or has no deadline and is
+not serving). The headline is a code with its numbers; the web layer words it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+OWN = "own"
+OWN_RESELL = "own_resell"
+CLOUD = "cloud"
+HYBRID = "hybrid"
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """An option as the verdict sees it."""
+
+    name: str
+    kind: str  # OWN, OWN_RESELL, CLOUD or HYBRID
+    total_cost: float
+    npv: float
+    eligible: bool = True
+    excluded_code: str | None = None  # why an ineligible option is not recommended
+    break_even_month: float | None = None  # cloud: when owning has caught up with it
+
+
+@dataclass(frozen=True, slots=True)
+class RankedOption:
+    name: str
+    kind: str
+    total_cost: float
+    npv: float
+    saving_vs_best: float  # this option's total − the recommended option's total
+    eligible: bool
+    excluded_code: str | None
+    recommended: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    action: str  # "buy", "rent" or "hybrid"
+    code: str  # headline code: buy, buy_resell, rent, hybrid
+    params: dict[str, Any]
+    recommended: str
+    reference_cloud: str | None  # the cheapest eligible cloud option
+    options: tuple[RankedOption, ...]  # cheapest first
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def decide(
+    candidates: Sequence[Candidate],
+    *,
+    servers: int,
+    server_name: str,
+    horizon_months: int,
+    per_work: bool,
+    extra: dict[str, Any] | None = None,
+) -> Verdict:
+    """Rank the options and word the decision as a code with parameters.
+
+    ``per_work``: the demand is a one-off or recurring job, so a rented
+    option's cost is "for this work" rather than "over the horizon".
+
+    >>> v = decide([Candidate("Own", OWN, 400_000.0, 390_000.0),
+    ...     Candidate("Cloud A", CLOUD, 1_000.0, 990.0),
+    ...     Candidate("Cloud spot", CLOUD, 500.0, 495.0, eligible=False,
+    ...               excluded_code="spot_needs_tolerance")],
+    ...     servers=1, server_name="DGX H100", horizon_months=60, per_work=True)
+    >>> v.action, v.recommended, v.params["ratio"], [o.name for o in v.options]
+    ('rent', 'Cloud A', 400.0, ['Cloud spot', 'Cloud A', 'Own'])
+    """
+    eligible = [c for c in candidates if c.eligible]
+    if not eligible:
+        raise ValueError("decide() needs at least one eligible option")
+    best = min(eligible, key=lambda c: c.total_cost)
+    clouds = [c for c in eligible if c.kind == CLOUD]
+    reference = min(clouds, key=lambda c: c.total_cost) if clouds else None
+    owning = [c for c in candidates if c.kind in (OWN, OWN_RESELL)]
+    cheapest_own = min(owning, key=lambda c: c.total_cost) if owning else None
+    ranked = tuple(
+        RankedOption(
+            name=c.name,
+            kind=c.kind,
+            total_cost=c.total_cost,
+            npv=c.npv,
+            saving_vs_best=c.total_cost - best.total_cost,
+            eligible=c.eligible,
+            excluded_code=c.excluded_code,
+            recommended=c is best,
+        )
+        for c in sorted(candidates, key=lambda c: (c.total_cost, c.name))
+    )
+    npv_best = min(eligible, key=lambda c: c.npv)
+    params: dict[str, Any] = {
+        # Ranked on totals like the break-evens; when discounting reverses the order, say so.
+        "npv_best": npv_best.name if npv_best is not best else None,
+        "npv_best_kind": npv_best.kind if npv_best is not best else None,
+        "servers": servers,
+        "server": server_name,
+        "horizon_months": horizon_months,
+        "per_work": per_work,
+        **(extra or {}),
+    }
+    if best.kind == CLOUD:
+        action, code = "rent", "rent"
+        own_total = cheapest_own.total_cost if cheapest_own else None
+        params.update(
+            option=best.name,
+            cost=best.total_cost,
+            owning_cost=own_total,
+            ratio=(own_total / best.total_cost) if own_total and best.total_cost > 0 else None,
+            saving=(own_total - best.total_cost) if own_total is not None else None,
+        )
+    else:
+        action = "hybrid" if best.kind == HYBRID else "buy"
+        code = {OWN: "buy", OWN_RESELL: "buy_resell", HYBRID: "hybrid"}[best.kind]
+        saving = reference.total_cost - best.total_cost if reference else None
+        params.update(
+            option=reference.name if reference else None,
+            cost=best.total_cost,
+            saving=saving,
+            saving_pct=(saving / reference.total_cost)
+            if reference and reference.total_cost > 0 and saving is not None
+            else None,
+            payback_month=reference.break_even_month if reference else None,
+        )
+    return Verdict(
+        action=action,
+        code=code,
+        params=params,
+        recommended=best.name,
+        reference_cloud=reference.name if reference else None,
+        options=ranked,
+    )
