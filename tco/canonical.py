@@ -35,6 +35,10 @@ def canonical_query(form: forms.Form) -> str:
 
     pairs: list[tuple[str, str]] = []
     for name in form.fields:
+        if name == "full":
+            # Marks a complete set of fields: absent booleans are off, not the preset's.
+            pairs.append(("full", "1"))
+            continue
         value = form.cleaned_data.get(name)
         if value is None or value == "" or value == []:
             continue

@@ -1,9 +1,20 @@
-"""Serve anonymous calculator pages from the cache.
+"""Serve anonymous calculator pages from a bounded cache.
 
-A result page depends only on its URL (the inputs), the language, whether htmx asked for
-the fragment, and the catalog. The catalog part is a generation number that every catalog
+A result page depends only on its inputs, the language, whether htmx asked for the
+fragment, and the catalog. The catalog part is a generation number that every catalog
 write bumps (see `bump_catalog_generation`, connected in TcoConfig.ready), so a price
-change is visible at once; the timeout only bounds memory.
+change is visible at once.
+
+Bounded in two ways:
+
+- Keys are the *canonical* validated inputs (tco/canonical.py), not the URL: spellings of
+  the same inputs (`7` and `7.000`, another field order, repeated or unknown parameters)
+  share one entry, and a URL whose inputs are not valid is served but never stored. A URL
+  that is already canonical (or names only a preset) is found without validating anything.
+- Entries live in their own cache (`CACHES["pages"]`: its own Redis database, or its own
+  Redis server via REDIS_PAGE_CACHE_URL) whose Redis gets `maxmemory` and an LRU eviction
+  policy from the app (`configure_memory_limit`; PAGE_CACHE_MAXMEMORY, …_POLICY), and each
+  entry is compressed (~6 KB instead of ~33 KB).
 
 Pages are cached only when rendering them set no cookie and used no CSRF token or CSP
 nonce, so no visitor ever receives another visitor's token, session or nonce; signed-in
@@ -13,17 +24,27 @@ users always get a fresh page.
 from __future__ import annotations
 
 import hashlib
+import logging
+import zlib
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
+logger = logging.getLogger(__name__)
+
 GENERATION_KEY = "catalog-generation"
 View = Callable[[HttpRequest], HttpResponse]
+# request → the canonical query of its inputs, or None when they are not valid.
+Canonicaliser = Callable[[HttpRequest], str | None]
+
+
+def page_cache() -> Any:
+    return caches["pages"]
 
 
 def catalog_generation() -> int:
@@ -38,40 +59,106 @@ def bump_catalog_generation(*args: Any, **kwargs: Any) -> None:
         cache.set(GENERATION_KEY, 2, timeout=None)
 
 
-def _key(request: HttpRequest) -> str:
+def _key(request: HttpRequest, query: str) -> str:
     parts = [
         str(catalog_generation()),
         translation.get_language() or "",
         "htmx" if getattr(request, "htmx", False) else "page",
-        request.get_full_path(),
+        request.path,
+        query,
     ]
     return "calc-page:" + hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
-def cache_anonymous_page(view: View) -> View:
-    @wraps(view)
-    def wrapper(request: HttpRequest) -> HttpResponse:
-        seconds = settings.CALCULATOR_PAGE_CACHE_SECONDS
-        if seconds <= 0 or request.user.is_authenticated:
-            return view(request)
-        key = _key(request)
-        cached = cache.get(key)
-        if cached is not None:
-            content, content_type = cached
-            response = HttpResponse(content, content_type=content_type)
-            response["X-Page-Cache"] = "hit"
-            return response
-        response = view(request)
-        cacheable = (
-            response.status_code == 200
-            and not response.cookies
-            and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
-            # A page that used its CSP nonce must not be replayed with another response's.
-            and not getattr(request, "_csp_nonce", None)
-        )
-        if cacheable:
-            cache.set(key, (response.content, response["Content-Type"]), timeout=seconds)
-            response["X-Page-Cache"] = "miss"
-        return response
+def _is_alias(query: str) -> bool:
+    """No parameters, or only a preset: a bounded set of URLs that name canonical inputs."""
+    from .presets import PRESETS
 
-    return wrapper
+    return query == "" or query in {f"preset={preset.slug}" for preset in PRESETS}
+
+
+_configured_for: str | None = None
+
+
+def configure_memory_limit() -> None:
+    """Give the page cache's Redis its memory limit and eviction policy (once per process).
+
+    PAGE_CACHE_MAXMEMORY ("" leaves the server alone) and PAGE_CACHE_MAXMEMORY_POLICY:
+    `allkeys-lru` when the page cache has its own Redis server; `volatile-lru` when it
+    shares the broker's, so that only keys with a timeout (cached pages) are ever evicted,
+    never Celery's queues. A Redis that refuses CONFIG (some managed services) is logged
+    and left as configured by its operator.
+    """
+    global _configured_for
+    url = settings.REDIS_PAGE_CACHE_URL
+    limit = settings.PAGE_CACHE_MAXMEMORY
+    if not url or not limit or _configured_for == url:
+        return
+    _configured_for = url
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        client.config_set("maxmemory", limit)
+        client.config_set("maxmemory-policy", settings.PAGE_CACHE_MAXMEMORY_POLICY)
+    except redis.RedisError as exc:
+        logger.warning("page cache: could not set maxmemory on its Redis: %s", exc)
+
+
+def _store(key: str, response: HttpResponse, seconds: int) -> None:
+    configure_memory_limit()
+    packed = zlib.compress(response.content, 6)
+    page_cache().set(key, (packed, response["Content-Type"]), timeout=seconds)
+
+
+def _cached(key: str) -> HttpResponse | None:
+    entry = page_cache().get(key)
+    if entry is None:
+        return None
+    packed, content_type = entry
+    response = HttpResponse(zlib.decompress(packed), content_type=content_type)
+    response["X-Page-Cache"] = "hit"
+    return response
+
+
+def cache_anonymous_page(canonical: Canonicaliser) -> Callable[[View], View]:
+    """Cache a GET view's anonymous responses under the canonical form of their inputs."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest) -> HttpResponse:
+            seconds = settings.CALCULATOR_PAGE_CACHE_SECONDS
+            if seconds <= 0 or request.user.is_authenticated:
+                return view(request)
+            raw = request.META.get("QUERY_STRING", "")
+            # Fast path: a canonical URL (or a preset alias) is found without validating.
+            raw_key = _key(request, raw)
+            response = _cached(raw_key)
+            if response is not None:
+                return response
+            query = canonical(request)
+            if query is None:  # inputs not valid: served, never stored
+                return view(request)
+            key = _key(request, query)
+            if key != raw_key:
+                response = _cached(key)
+                if response is not None:
+                    return response
+            response = view(request)
+            cacheable = (
+                response.status_code == 200
+                and not response.cookies
+                and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
+                # A page that used its CSP nonce must not be replayed with another's.
+                and not getattr(request, "_csp_nonce", None)
+            )
+            if cacheable:
+                _store(key, response, seconds)
+                if key != raw_key and _is_alias(raw):
+                    _store(raw_key, response, seconds)
+                response["X-Page-Cache"] = "miss"
+            return response
+
+        return wrapper
+
+    return decorate

@@ -13,14 +13,22 @@ from django.shortcuts import render
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
+from .canonical import canonical_query
 from .chart_context import chart_payloads
-from .forms import PRESET_CHOICES
+from .forms import PRESET_CHOICES, CalculatorForm
 from .page_cache import cache_anonymous_page
-from .services import analyse_query
+from .scenario_io import CatalogSnapshot
+from .services import analyse_query, form_data
+
+
+def canonical_inputs(request: HttpRequest) -> str | None:
+    """The canonical query of the request's calculator inputs; None when they are invalid."""
+    form = CalculatorForm(form_data(request.GET), catalog=CatalogSnapshot.load())
+    return canonical_query(form) if form.is_valid() else None
 
 
 @require_safe
-@cache_anonymous_page
+@cache_anonymous_page(canonical_inputs)
 def calculator(request: HttpRequest) -> HttpResponse:
     form, outcome = analyse_query(request.GET)
     context: dict[str, Any] = {

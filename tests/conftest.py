@@ -24,9 +24,10 @@ def empty_cache(request: pytest.FixtureRequest) -> None:
     """Each test starts with an empty shared cache (it lives in the suite's Redis)."""
     if request.config.pluginmanager.is_blocked("django"):
         return  # engine-only run: no Django, no cache
-    from django.core.cache import cache
+    from django.core.cache import caches
 
-    cache.clear()
+    caches["default"].clear()
+    caches["pages"].clear()
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 """Settings shared by every environment. Secrets and endpoints come only from the environment."""
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 import plotly
@@ -137,6 +138,19 @@ REDIS_URL = env_str("REDIS_URL", "")
 # otherwise per process (the one-process local run).
 # The cache gets its own Redis database (REDIS_CACHE_DB, default 1) so that clearing it can
 # never drop Celery's queued tasks, which live in REDIS_URL's database.
+# Rendered calculator pages have a cache of their own ("pages", tco/page_cache.py): its own
+# Redis database (REDIS_PAGE_CACHE_DB, default 2) or, better in production, its own Redis
+# server (REDIS_PAGE_CACHE_URL). The app sets that Redis's maxmemory and eviction policy:
+# allkeys-lru on a server of its own, volatile-lru on the broker's (only keys with a
+# timeout, i.e. cached pages, are evicted; never Celery's queues).
+REDIS_PAGE_CACHE_URL = env_str("REDIS_PAGE_CACHE_URL", "") or (
+    redis_url_with_db(REDIS_URL, env_int("REDIS_PAGE_CACHE_DB", 2)) if REDIS_URL else ""
+)
+_PAGES_SHARE_THE_BROKER = urlsplit(REDIS_PAGE_CACHE_URL).netloc == urlsplit(REDIS_URL).netloc
+PAGE_CACHE_MAXMEMORY = env_str("PAGE_CACHE_MAXMEMORY", "256mb")
+PAGE_CACHE_MAXMEMORY_POLICY = env_str(
+    "PAGE_CACHE_MAXMEMORY_POLICY", "volatile-lru" if _PAGES_SHARE_THE_BROKER else "allkeys-lru"
+)
 CACHES = {
     "default": (
         {
@@ -145,7 +159,16 @@ CACHES = {
         }
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
+    ),
+    "pages": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_PAGE_CACHE_URL}
+        if REDIS_PAGE_CACHE_URL
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "pages",
+            "OPTIONS": {"MAX_ENTRIES": 2000},  # per process, oldest culled first
+        }
+    ),
 }
 # Seconds an anonymous calculator result page is served from the cache (0: never).
 CALCULATOR_PAGE_CACHE_SECONDS = env_int("CALCULATOR_PAGE_CACHE_SECONDS", 600)

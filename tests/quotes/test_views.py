@@ -303,7 +303,8 @@ def test_email_me_this_as_pdf_creates_a_lead(
     assert len(callbacks) == 1 and Lead.objects.count() == 1
     lead = Lead.objects.get()
     # The validated inputs, re-serialised (the preset's values), never the raw query.
-    assert lead.tco["query"].startswith("preset=lora-70b&kind=")
+    assert lead.tco["query"].startswith("preset=lora-70b&")
+    assert "full=1" in lead.tco["query"] and "kind=" in lead.tco["query"]
     assert "params_billion=70" in lead.tco["query"]
     client.force_login(sales_user)
     assert "kim@startup.example" in client.get(reverse("quotes:leads")).content.decode()

@@ -1,0 +1,107 @@
+"""The calculator page cache is bounded: canonical keys only, its own Redis, an LRU limit.
+
+Before: every distinct URL got an entry (~33 KB) in the broker's Redis with no maxmemory;
+13.8 k URLs held 397 MB.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+import redis
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse
+from django.test import Client, RequestFactory, override_settings
+
+from tco import page_cache
+from tco.presets import preset_data
+from tests.real_services import RUNNING, Service, start_redis
+
+pytestmark = pytest.mark.django_db
+
+
+def _page_keys() -> int:
+    client = caches["pages"]._cache.get_client(None)  # the Redis client of the alias
+    return len(client.keys("*calc-page:*"))
+
+
+def test_spellings_of_the_same_inputs_share_one_entry(client: Client, seed_catalog: object) -> None:
+    values = preset_data("finetune-8b")
+    assert values is not None
+    first = client.get("/calculator/?" + urlencode(values, doseq=True))
+    assert first.status_code == 200 and first["X-Page-Cache"] == "miss"
+    variants = [
+        {**values, "params_billion": f"{values['params_billion']}.000"},
+        dict(reversed(list(values.items()))),
+        {**values, "utm_source": "newsletter", "x": "1"},
+    ]
+    for variant in variants:
+        response = client.get("/calculator/?" + urlencode(variant, doseq=True))
+        assert response["X-Page-Cache"] == "hit", variant
+        assert response.content == first.content
+    assert _page_keys() == 1
+
+
+def test_invalid_inputs_are_served_but_never_stored(client: Client, seed_catalog: object) -> None:
+    for n in range(5):
+        response = client.get(f"/calculator/?kind=pretrain&params_billion=-{n}")
+        assert response.status_code == 200 and "X-Page-Cache" not in response
+    assert _page_keys() == 0
+
+
+@pytest.fixture
+def own_redis() -> Iterator[Service]:
+    service = start_redis()
+    yield service
+    RUNNING.services.remove(service)
+    service.stop()
+
+
+def test_memory_stays_under_the_limit_the_app_sets(own_redis: Service) -> None:
+    """3,000 distinct canonical pages into a Redis the app limits to 2 MB: old ones go."""
+    url = own_redis.url.replace("/0", "/2")
+    pages = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    body = ("<tr><td>row</td><td>1234.5</td></tr>" * 400).encode()  # ~14 KB of table HTML
+
+    def view(request: HttpRequest) -> HttpResponse:
+        return HttpResponse(body + request.META["QUERY_STRING"].encode() * 50)
+
+    cached_view = page_cache.cache_anonymous_page(lambda r: r.META["QUERY_STRING"])(view)
+    factory = RequestFactory()
+    with override_settings(
+        CACHES={"default": _default(), "pages": pages},
+        REDIS_PAGE_CACHE_URL=url,
+        PAGE_CACHE_MAXMEMORY="2mb",
+        PAGE_CACHE_MAXMEMORY_POLICY="allkeys-lru",
+    ):
+        page_cache._configured_for = None
+        caches["pages"].close()
+        for n in range(3000):
+            request = factory.get(f"/calculator/?n={n}")
+            request.user = _Anonymous()
+            assert cached_view(request).status_code == 200
+        server = redis.Redis.from_url(url)
+        memory = server.info("memory")
+        stats = server.info("stats")
+        assert server.config_get("maxmemory")["maxmemory"] == str(2 * 1024 * 1024)
+        assert server.config_get("maxmemory-policy")["maxmemory-policy"] == "allkeys-lru"
+        assert int(stats["evicted_keys"]) > 0
+        assert int(memory["used_memory"]) <= 2 * 1024 * 1024 * 1.05
+        # The newest pages are the ones kept.
+        request = factory.get("/calculator/?n=2999")
+        request.user = _Anonymous()
+        assert cached_view(request)["X-Page-Cache"] == "hit"
+    page_cache._configured_for = None
+
+
+class _Anonymous:
+    is_authenticated = False
+
+
+def _default() -> dict[str, Any]:
+    from django.conf import settings
+
+    return dict(settings.CACHES["default"])
