@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-$(LOCK_HASH)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run setup test lint format bench system-deps-run system-deps-test messages
+.PHONY: run setup test lint format bench fuzz system-deps-run system-deps-test messages
 
 run: setup
 	$(PY) manage.py runserver $(HOST):$(PORT)
@@ -31,6 +31,12 @@ format: $(STAMP)
 
 bench: system-deps-test $(STAMP) messages
 	$(PY) bench/run.py
+
+# 20,000 generated requests against every public and sales URL (tests/hardening/test_fuzz.py);
+# prints the count of each status and fails on any 500.
+FUZZ_REQUESTS ?= 20000
+fuzz: system-deps-test $(STAMP) messages
+	FUZZ_REQUESTS=$(FUZZ_REQUESTS) FUZZ_RANDOM=1 LOG_LEVEL=ERROR $(PY) -m pytest tests/hardening/test_fuzz.py -q -s
 
 messages: $(STAMP)
 	@if [ -d locale ]; then $(PY) manage.py compilemessages --ignore=.venv -v0; fi
