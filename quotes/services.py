@@ -1059,8 +1059,12 @@ def outbox_deliver(*, outbox_id: int) -> str:
     try:
         mailers.default.send_messages([message])
     except Exception as exc:  # SMTP refusals, timeouts, connection errors: try again later
+        # updated_at too: the retry is scheduled now, so the periodic requeue must not
+        # re-enqueue the row while that retry is pending.
         OutboxEmail.objects.filter(pk=outbox_id, status=OutboxStatus.SENDING).update(
-            status=OutboxStatus.QUEUED, last_error=f"{type(exc).__name__}: {exc}"[:2000]
+            status=OutboxStatus.QUEUED,
+            last_error=f"{type(exc).__name__}: {exc}"[:2000],
+            updated_at=timezone.now(),
         )
         raise TransientDeliveryError(str(exc)) from exc
     OutboxEmail.objects.filter(pk=outbox_id).update(
@@ -1070,9 +1074,25 @@ def outbox_deliver(*, outbox_id: int) -> str:
 
 
 def outbox_mark_failed(*, outbox_id: int, error: str) -> None:
-    OutboxEmail.objects.filter(pk=outbox_id).exclude(status=OutboxStatus.SENT).update(
-        status=OutboxStatus.FAILED, last_error=error[:2000]
+    """The retry budget is spent: mark the email failed, for now.
+
+    It stays recoverable: `outbox_requeue_stuck` queues it again after
+    QUOTES_FAILED_RETRY_AFTER_SECONDS (for QUOTES_FAILED_GIVE_UP_AFTER_SECONDS after it
+    was created), and "Send again" works at any time. Staff are told: the quote page's
+    delivery badge shows "failed" with the error and the next automatic attempt, and the
+    failure is logged as an error.
+    """
+    updated = (
+        OutboxEmail.objects.filter(pk=outbox_id)
+        .exclude(status=OutboxStatus.SENT)
+        .update(
+            status=OutboxStatus.FAILED,
+            last_error=f"{error} (retried automatically later)"[:2000],
+            updated_at=timezone.now(),
+        )
     )
+    if updated:
+        logger.error("outbox email %s failed after its retries: %s", outbox_id, error)
 
 
 def outbox_requeue_stuck(*, older_than: timedelta | None = None) -> int:
@@ -1092,6 +1112,17 @@ def outbox_requeue_stuck(*, older_than: timedelta | None = None) -> int:
     lease = now - timedelta(seconds=settings.QUOTES_SENDING_LEASE_SECONDS)
     OutboxEmail.objects.filter(status=OutboxStatus.SENDING, sending_started_at__lt=lease).update(
         status=OutboxStatus.QUEUED, updated_at=now, last_error="requeued after sending lease"
+    )
+    # Emails that spent their retry budget (an outage longer than it) get another one,
+    # as long as they are not too old to be worth sending.
+    retry_failed_before = now - timedelta(seconds=settings.QUOTES_FAILED_RETRY_AFTER_SECONDS)
+    give_up_before = now - timedelta(seconds=settings.QUOTES_FAILED_GIVE_UP_AFTER_SECONDS)
+    OutboxEmail.objects.filter(
+        status=OutboxStatus.FAILED,
+        updated_at__lte=retry_failed_before,
+        created_at__gte=give_up_before,
+    ).filter(Q(render__isnull=True) | Q(render__status=RenderStatus.DONE)).update(
+        status=OutboxStatus.QUEUED, updated_at=cutoff
     )
     count = 0
     stale_renders = ProposalRender.objects.filter(

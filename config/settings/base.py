@@ -199,7 +199,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(hour=7, minute=0),
     },
     "expire-quotes": {"task": "quotes.tasks.expire_quotes", "schedule": crontab(hour=0, minute=5)},
-    "requeue-stuck-outbox": {"task": "quotes.tasks.requeue_stuck_outbox", "schedule": 60.0},
+    "requeue-stuck-outbox": {
+        "task": "quotes.tasks.requeue_stuck_outbox",
+        "schedule": float(env_int("QUOTES_REQUEUE_EVERY_SECONDS", 60)),
+    },
 }
 
 # Email: one "default" mailer (Django 6.1 MAILERS), SMTP unless EMAIL_BACKEND says otherwise.
@@ -245,6 +248,11 @@ QUOTES_EMAIL_MAX_RETRIES = env_int("QUOTES_EMAIL_MAX_RETRIES", 8)
 QUOTES_RETRY_BASE_SECONDS = float(env_str("QUOTES_RETRY_BASE_SECONDS", "5"))
 QUOTES_REQUEUE_AFTER_SECONDS = env_int("QUOTES_REQUEUE_AFTER_SECONDS", 120)
 QUOTES_SENDING_LEASE_SECONDS = env_int("QUOTES_SENDING_LEASE_SECONDS", 600)
+# An email whose retries ran out (an SMTP outage longer than the ~21 min budget) is tried
+# again this long after it failed, for up to QUOTES_FAILED_GIVE_UP_AFTER_SECONDS after it was
+# created; "Send again" works at any time.
+QUOTES_FAILED_RETRY_AFTER_SECONDS = env_int("QUOTES_FAILED_RETRY_AFTER_SECONDS", 3600)
+QUOTES_FAILED_GIVE_UP_AFTER_SECONDS = env_int("QUOTES_FAILED_GIVE_UP_AFTER_SECONDS", 3 * 86400)
 # The PDF's charts: kaleido drives this Chromium and never downloads one of its own.
 CHROMIUM_PATH = env_str("CHROMIUM_PATH", "/usr/bin/chromium")
 PDF_CHART_TABS = env_int("PDF_CHART_TABS", 3)  # one Chromium tab per PDF chart
