@@ -264,7 +264,11 @@ PRICE_IMPORT_MAX_ROWS = env_int("PRICE_IMPORT_MAX_ROWS", 50_000)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # The handler has the level too: records that propagate from a more talkative logger
+    # (django.request's warnings) are held to LOG_LEVEL as well.
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "level": env_str("LOG_LEVEL", "INFO")}
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # PDF rendering libraries log every step at INFO; keep their warnings only.
     "loggers": {

@@ -158,6 +158,37 @@ def wait_until(
         time.sleep(interval)
 
 
+def wait_quiescent(recorder: SmtpRecorder, timeout: float = 120, settle: float = 4) -> None:
+    """Until every email is sent or failed, Redis holds no task, and no new message arrived
+    for `settle` seconds (longer than the requeue period): bounded by `timeout`."""
+    import redis
+
+    from quotes.models import OutboxEmail, OutboxStatus, ProposalRender, RenderStatus
+
+    broker = redis.Redis.from_url(os.environ["REDIS_URL"])
+    deadline = time.monotonic() + timeout
+    last = (-1, 0.0)
+    while time.monotonic() < deadline:
+        busy = (
+            OutboxEmail.objects.exclude(
+                status__in=[OutboxStatus.SENT, OutboxStatus.FAILED]
+            ).exists()
+            or ProposalRender.objects.exclude(
+                status__in=[RenderStatus.DONE, RenderStatus.FAILED]
+            ).exists()
+            or broker.llen("celery") > 0
+            or broker.hlen("unacked") > 0
+        )
+        count = recorder.attempts
+        now = time.monotonic()
+        if busy or count != last[0]:
+            last = (count, now)
+        elif now - last[1] >= settle:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"the outbox did not become quiescent within {timeout} s")
+
+
 def pdf_attachment(message: EmailMessage) -> bytes:
     for part in message.iter_attachments():
         if part.get_content_type() == "application/pdf":

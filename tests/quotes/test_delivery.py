@@ -7,7 +7,6 @@ commit their rows (transaction=True) so the workers see them.
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
@@ -20,6 +19,7 @@ from .conftest import (
     pdf_attachment,
     pdf_text,
     send,
+    wait_quiescent,
     wait_until,
 )
 
@@ -71,7 +71,7 @@ def test_smtp_refusals_are_retried_and_exactly_one_email_arrives(
     smtp_server.recorder.refuse_next = 3
     outbox = send(draft_quote.revisions.get(), sales_user)
     wait_until(lambda: smtp_server.recorder.to(BUYER), timeout=90, what="the email")
-    time.sleep(3)  # room for a duplicate to show up, if one were coming
+    wait_quiescent(smtp_server.recorder)  # room for a duplicate to show up, if one were coming
     assert smtp_server.recorder.refused == 3
     assert len(smtp_server.recorder.to(BUYER)) == 1
     row = wait_until(
