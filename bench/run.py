@@ -17,6 +17,7 @@ BENCHMARKS = [
     "page_cache_bench.py",
     "import_bench.py",
     "quotes_bench.py",
+    "load_bench.py",
 ]
 
 
