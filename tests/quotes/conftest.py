@@ -186,7 +186,12 @@ def wait_quiescent(recorder: SmtpRecorder, timeout: float = 120, settle: float =
         elif now - last[1] >= settle:
             return
         time.sleep(0.2)
-    raise AssertionError(f"the outbox did not become quiescent within {timeout} s")
+    rows = list(OutboxEmail.objects.values_list("pk", "status", "attempts", "last_error"))
+    raise AssertionError(
+        f"the outbox did not become quiescent within {timeout} s: emails {rows}, "
+        f"renders {list(ProposalRender.objects.values_list('pk', 'status'))}, "
+        f"queued {broker.llen('celery')}, unacked {broker.hlen('unacked')}"
+    )
 
 
 def pdf_attachment(message: EmailMessage) -> bytes:

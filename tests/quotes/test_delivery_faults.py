@@ -12,7 +12,8 @@ After each fault the test waits until the outbox is quiescent — every row sent
 failed, no task queued or unacknowledged in Redis, and the number of received messages
 unchanged for a while — instead of sleeping a fixed time, so a late duplicate is seen.
 
-In its own module: its worker is the only consumer of the queue meanwhile.
+In its own module: its worker is the only consumer of the queue meanwhile. The Redis
+restart comes last, so that no other test here depends on beat having reconnected.
 """
 
 from __future__ import annotations
@@ -339,6 +340,34 @@ def test_accepted_but_dropped_before_the_reply_is_sent_again_with_the_same_messa
     assert row.status == OutboxStatus.SENT and row.attempts == 2
 
 
+def test_a_worker_killed_during_the_smtp_conversation_delivers_once(
+    pipeline: Workers, backend: SmtpServer, draft_quote: Any, sales_user: Any
+) -> None:
+    recorder = backend.recorder
+    recorder.rcpt_delay = 30  # type: ignore[attr-defined]
+    outbox = send(draft_quote.revisions.get(), sales_user)
+    wait_until(recorder.in_rcpt.is_set, timeout=90, what="the worker to be in SMTP")  # type: ignore[attr-defined]
+    assert OutboxEmail.objects.get(pk=outbox.pk).status == OutboxStatus.SENDING
+    pipeline.current.kill()  # SIGKILL, mid-conversation: nothing was accepted
+    recorder.rcpt_delay = 0  # type: ignore[attr-defined]
+    pipeline.current = start_worker(pipeline.smtp, **FAST)
+    # The redelivered task finds the row claimed; after the sending lease beat queues it.
+    try:
+        wait_until(
+            lambda: OutboxEmail.objects.get(pk=outbox.pk).status == OutboxStatus.SENT,
+            timeout=120,
+            what="the email to be sent after the lease",
+        )
+    except AssertionError:
+        row = OutboxEmail.objects.get(pk=outbox.pk)
+        raise AssertionError(  # with the worker's log, to see why
+            f"{row.status} {row.attempts} {row.last_error!r}\n" + pipeline.current.output()[-4000:]
+        ) from None
+    wait_quiescent(recorder, settle=8)
+    row = _one_delivery(recorder, outbox)
+    assert row.attempts == 2 and row.last_error == ""
+
+
 def _restart_suite_redis() -> None:
     """Stop the suite's Redis (no persistence: every queued task is lost) and start it
     again on the same port."""
@@ -372,20 +401,3 @@ def test_a_redis_restart_with_work_queued_still_delivers_once(
     pipeline.current = start_worker(pipeline.smtp, **FAST)
     wait_quiescent(backend.recorder)  # beat finds the pending render and queues it again
     _one_delivery(backend.recorder, outbox)
-
-
-def test_a_worker_killed_during_the_smtp_conversation_delivers_once(
-    pipeline: Workers, backend: SmtpServer, draft_quote: Any, sales_user: Any
-) -> None:
-    recorder = backend.recorder
-    recorder.rcpt_delay = 30  # type: ignore[attr-defined]
-    outbox = send(draft_quote.revisions.get(), sales_user)
-    wait_until(recorder.in_rcpt.is_set, timeout=90, what="the worker to be in SMTP")  # type: ignore[attr-defined]
-    assert OutboxEmail.objects.get(pk=outbox.pk).status == OutboxStatus.SENDING
-    pipeline.current.kill()  # SIGKILL, mid-conversation: nothing was accepted
-    recorder.rcpt_delay = 0  # type: ignore[attr-defined]
-    pipeline.current = start_worker(pipeline.smtp, **FAST)
-    # The redelivered task finds the row claimed; after the sending lease beat queues it.
-    wait_quiescent(recorder, settle=8)
-    row = _one_delivery(recorder, outbox)
-    assert row.attempts == 2 and row.last_error == ""
