@@ -442,17 +442,25 @@ def cloud_totals(m: CostModel, cloud: CloudCostParams) -> Totals:
     )
 
 
+def onprem_line(m: CostModel) -> tuple[FloatArray, FloatArray]:
+    """(A, B): on-prem total = A + B·u (linear in utilization: evaluated at u = 0 and 1)."""
+    a = onprem_totals(m.replace(utilization=0.0)).total
+    return a, as_array(onprem_totals(m.replace(utilization=1.0)).total - a)
+
+
 def break_even_lines(
-    m: CostModel, cloud: CloudCostParams
+    m: CostModel,
+    cloud: CloudCostParams,
+    onprem: tuple[FloatArray, FloatArray] | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """(A, B, C, D): on-prem total = A + B·u and cloud total = C + D·u.
 
     Both totals are linear in utilization, so evaluating them at u = 0 and
-    u = 1 gives the two lines exactly.
+    u = 1 gives the two lines exactly. Pass ``onprem`` (from
+    :func:`onprem_line`) to reuse the on-prem line across offerings.
     """
     at0, at1 = m.replace(utilization=0.0), m.replace(utilization=1.0)
-    a = onprem_totals(at0).total
-    b = as_array(onprem_totals(at1).total - a)
+    a, b = onprem if onprem is not None else onprem_line(m)
     c = cloud_totals(at0, cloud).total
     d = as_array(cloud_totals(at1, cloud).total - c)
     return a, b, c, d

@@ -14,6 +14,7 @@ from tco.engine.costmodel import (
     break_even_lines,
     cloud_instances,
     delivered_gpu_hours,
+    onprem_line,
     onprem_monthly,
 )
 from tco.engine.finance import (
@@ -147,11 +148,12 @@ def compare_options(
         cost_per_million_tokens_at_target=_per_unit(on_total, target_millions, 1.0),
     )
     on_cum = on_df["cumulative"].to_numpy()
+    onprem_ab = onprem_line(model)
     results = []
     for cloud in model.clouds:
         df = cloud_cashflow(model, cloud)
         total = float(df["total"].sum())
-        a, b, c, d = break_even_lines(model, cloud)
+        a, b, c, d = break_even_lines(model, cloud, onprem_ab)
         u_star = scalar(break_even_utilization(a, b, c, d), "break_even")
         slope_gap, gap0 = scalar(b - d, "slope"), scalar(a - c, "gap")
         results.append(
