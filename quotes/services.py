@@ -157,7 +157,8 @@ def executive_summary(summary: dict[str, Any]) -> dict[str, Any]:
         "headline": verdict_headline(verdict, summary.get("currency", "EUR")),
         "break_even": break_even_sentence(summary),
         "best_cloud": cloud_label(verdict.get("reference_cloud") or ""),
-        "onprem_total": onprem["total_cost"],
+        # The cheapest way to own (kept or resold), so the saving reconciles with it.
+        "onprem_total": params.get("cost") if buy else params.get("owning_cost"),
         "cloud_total": reference["total_cost"] if reference else None,
         "saving": params.get("saving"),
         "saving_pct": params.get("saving_pct") if buy else None,

@@ -139,6 +139,15 @@ class CalculatorForm(forms.Form):
         required=False,
         help_text=_("Empty: no growth. The owned fleet is sized for the last year."),
     )
+    bursts_per_year = _number(
+        _("Extra bursts per year"),
+        0,
+        365,
+        required=False,
+        help_text=_("On top of the base work, e.g. 4 fine-tunes a year beside serving."),
+    )
+    burst_servers = _number(_("Servers per burst"), 0, 10_000, required=False)
+    burst_days = _number(_("Days per burst"), 0, 366, required=False)
     tolerates_interruptions = forms.BooleanField(
         label=_("My work tolerates interruptions"),
         required=False,
@@ -370,6 +379,12 @@ class CalculatorForm(forms.Form):
             demand["utilization"] = data["utilization_pct"] / 100
             if data.get("growth_pct") and data["kind"] == "inference":
                 demand["growth_per_year"] = data["growth_pct"] / 100
+        if data.get("bursts_per_year") and data.get("burst_servers") and data.get("burst_days"):
+            demand.update(
+                bursts_per_year=data["bursts_per_year"],
+                burst_servers=data["burst_servers"],
+                burst_days=data["burst_days"],
+            )
         return demand
 
 

@@ -52,6 +52,9 @@ FORM_FIELD_FOR_PATH = {
     "demand.runs_per_year": "runs_per_year",
     "demand.growth_per_year": "growth_pct",
     "demand.utilization": "utilization_pct",
+    "demand.bursts_per_year": "bursts_per_year",
+    "demand.burst_servers": "burst_servers",
+    "demand.burst_days": "burst_days",
 }
 
 

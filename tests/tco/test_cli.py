@@ -74,6 +74,7 @@ def test_overrides_replace_catalog_values(
     dearer = json.loads(estimate(path, capsys))
     servers = base["sizing"]["servers_required"]
     extra_usd = (380000 - 280000) * servers
+
     def by_name(result: dict[str, Any]) -> dict[str, float]:
         return {o["name"]: o["total_cost"] for o in result["options"]}
 
