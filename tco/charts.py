@@ -14,6 +14,7 @@ Labels may contain ``str.format`` fields: ``{currency}`` in axis titles,
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Mapping
@@ -589,12 +590,37 @@ def _format_amount(value: float, separators: str) -> str:
 # --- bundles ------------------------------------------------------------------------
 
 
+CHARTED_CLOUD_OPTIONS = 4
+
+
+def charted(result: ScenarioResult, limit: int = CHARTED_CLOUD_OPTIONS) -> ScenarioResult:
+    """The result with only the cloud options worth drawing: the cheapest eligible first.
+
+    Ten or twenty lines make a chart unreadable; the table lists every option.
+    """
+    clouds = result.cloud_options
+    if len(clouds) <= limit:
+        return result
+    eligible = {o.name for o in result.verdict.options if o.eligible}
+    order = sorted(
+        range(len(clouds)), key=lambda k: (clouds[k].name not in eligible, clouds[k].total_cost)
+    )
+    keep = sorted(order[:limit])
+    model = dataclasses.replace(
+        result.cost_model, clouds=tuple(result.cost_model.clouds[k] for k in keep)
+    )
+    return dataclasses.replace(
+        result, cloud_options=tuple(clouds[k] for k in keep), cost_model=model
+    )
+
+
 def all_charts(
     result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
 ) -> dict[str, go.Figure]:
     """The four figures of a result, keyed ``cumulative``, ``breakdown``, ``utilization``,
-    ``tornado``."""
+    ``tornado``; the lines are the recommended and cheapest cloud options (:func:`charted`)."""
     _check_separators(separators)
+    result = charted(result)
     return {
         "cumulative": cumulative_cost_chart(result, labels, separators),
         "breakdown": onprem_breakdown_chart(result, labels, separators),

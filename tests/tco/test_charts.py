@@ -342,3 +342,25 @@ def test_defaults_are_english_labels_and_english_separators(result: ScenarioResu
     # Pay-per-hour clouds cost nothing at 0 % utilization; owned servers still cost money.
     assert fig.data[1].y[0] == 0
     assert fig.data[0].y[0] > 0
+
+
+def test_charts_draw_the_recommended_and_cheapest_cloud_options_only() -> None:
+    from dataclasses import replace
+
+    from tco.charts import CHARTED_CLOUD_OPTIONS, charted
+    from tco.engine import CloudOfferingSpec, CloudTerm, evaluate
+    from tco.engine.examples import reference_scenario
+
+    base = reference_scenario()
+    extra = tuple(
+        CloudOfferingSpec("Cloud", f"8x H100 #{k}", CloudTerm.ON_DEMAND, 8, 60.0 + k)
+        for k in range(8)
+    )
+    result = evaluate(replace(base, cloud_offerings=base.cloud_offerings + extra))
+    shown = charted(result)
+    assert len(result.cloud_options) == 11
+    assert len(shown.cloud_options) == len(shown.cost_model.clouds) == CHARTED_CLOUD_OPTIONS
+    cheapest = sorted(o.total_cost for o in result.cloud_options)[:CHARTED_CLOUD_OPTIONS]
+    assert sorted(o.total_cost for o in shown.cloud_options) == cheapest
+    lines = [t for t in all_charts(result)["cumulative"].data if t.mode == "lines"]
+    assert len(lines) == 1 + CHARTED_CLOUD_OPTIONS
