@@ -48,6 +48,11 @@ def chart_labels() -> ChartLabels:
         tornado_high=_("Input +{pct} %"),
         base=_("Base"),
         input_value=_("Input value"),
+        confidence_title=_("How sure: the saving across {draws} plausible futures"),
+        confidence_axis=_("Saving of the recommended choice ({currency})"),
+        confidence_count=_("Futures"),
+        confidence_own=_("Owning cheaper"),
+        confidence_rent=_("Renting cheaper"),
         input_names=(
             ("electricity_price_per_kwh", _("Electricity price")),
             ("pue", _("PUE")),

@@ -120,6 +120,11 @@ class ChartLabels:
     tornado_high: str = "Input +{pct} %"
     base: str = "Base"
     input_value: str = "Input value"
+    confidence_title: str = "How sure: the saving across {draws} plausible futures"
+    confidence_axis: str = "Saving of the recommended choice ({currency})"
+    confidence_count: str = "Futures"
+    confidence_own: str = "Owning cheaper"
+    confidence_rent: str = "Renting cheaper"
     # (engine input name, translated label) pairs for the tornado bars, e.g.
     # (("pue", "PUE"), ("utilization", "Benutting")); unknown names keep the engine's label.
     input_names: tuple[tuple[str, str], ...] = ()
@@ -582,6 +587,65 @@ def tornado_chart(
     return _figure(data, layout)
 
 
+# --- 5. confidence ------------------------------------------------------------------
+
+
+def confidence_chart(
+    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+) -> go.Figure:
+    """Histogram of the Monte Carlo saving of the verdict's side; bars where it wins in green.
+
+    One bar trace per side (the verdict's side wins at saving > 0), so the legend
+    says which futures favour owning and which renting.
+    """
+    c = result.confidence
+    cur = result.currency
+    data: list[dict[str, Any]] = []
+    if c is not None:
+        edges = np.asarray(c.histogram_edges)
+        mids = ((edges[:-1] + edges[1:]) / 2).tolist()
+        width = float(edges[1] - edges[0]) if len(edges) > 1 else 1.0
+        counts = np.asarray(c.histogram_counts)
+        wins = np.asarray(mids) > 0
+        own_side = c.favours == "own"
+        for mask, name, color in (
+            (wins, labels.confidence_own if own_side else labels.confidence_rent, ONPREM_COLOR),
+            (~wins, labels.confidence_rent if own_side else labels.confidence_own, HIGH_COLOR),
+        ):
+            data.append(
+                {
+                    "type": "bar",
+                    "name": name,
+                    "x": [m for m, keep in zip(mids, mask, strict=True) if keep],
+                    "y": [int(n) for n, keep in zip(counts, mask, strict=True) if keep],
+                    "width": width,
+                    "marker": {"color": color},
+                    "hovertemplate": f"{_money('x', cur)}: %{{y}}<extra>{name}</extra>",
+                }
+            )
+    draws = _format_amount(float(c.draws if c else 0), separators)
+    layout = _layout(
+        labels.confidence_title.format(draws=draws),
+        separators,
+        xaxis=_axis(labels.confidence_axis.format(currency=cur), tickformat=",.0f"),
+        yaxis=_axis(labels.confidence_count, rangemode="tozero"),
+        bargap=0.05,
+        shapes=[
+            {
+                "type": "line",
+                "xref": "x",
+                "yref": "paper",
+                "x0": 0,
+                "x1": 0,
+                "y0": 0,
+                "y1": 1,
+                "line": {"color": "#666666", "width": 1, "dash": "dot"},
+            }
+        ],
+    )
+    return _figure(data, layout)
+
+
 def _format_amount(value: float, separators: str) -> str:
     """Whole amount with the thousands mark of ``separators`` (for static text)."""
     return f"{value:,.0f}".replace(",", separators[1])
@@ -617,8 +681,9 @@ def charted(result: ScenarioResult, limit: int = CHARTED_CLOUD_OPTIONS) -> Scena
 def all_charts(
     result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
 ) -> dict[str, go.Figure]:
-    """The four figures of a result, keyed ``cumulative``, ``breakdown``, ``utilization``,
-    ``tornado``; the lines are the recommended and cheapest cloud options (:func:`charted`)."""
+    """The five figures of a result, keyed ``cumulative``, ``breakdown``, ``utilization``,
+    ``tornado``, ``confidence``; lines for the recommended and cheapest cloud options only
+    (:func:`charted`)."""
     _check_separators(separators)
     result = charted(result)
     return {
@@ -626,6 +691,7 @@ def all_charts(
         "breakdown": onprem_breakdown_chart(result, labels, separators),
         "utilization": utilization_chart(result, labels, separators),
         "tornado": tornado_chart(result, labels, separators),
+        "confidence": confidence_chart(result, labels, separators),
     }
 
 

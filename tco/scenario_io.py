@@ -38,6 +38,7 @@ from tco.engine import (
     Scenario,
     ServerSpec,
     SiteSpec,
+    UncertaintyRanges,
     Workload,
 )
 
@@ -51,6 +52,7 @@ TOP_LEVEL_KEYS = {
     "servers",
     "finance",
     "demand",
+    "uncertainty",
 }
 
 # A capacity block is reserved for at least one day (AWS EC2 Capacity Blocks for ML).
@@ -190,6 +192,13 @@ def _convert(path: str, value: Any, annotation: Any) -> Any:
             raise ScenarioError(path, f"expected a list, got {value!r}")
         if len(value) > 1000:
             raise ScenarioError(path, "too many values (at most 1,000)")
+        if len(args) != 2 or args[1] is not Ellipsis:  # a fixed-length tuple, e.g. a range
+            if len(value) != len(args):
+                raise ScenarioError(path, f"expected {len(args)} values, got {len(value)}")
+            return tuple(
+                _convert(f"{path}[{i}]", v, t)
+                for i, (v, t) in enumerate(zip(value, args, strict=True))
+            )
         item_type = args[0]
         return tuple(_convert(f"{path}[{i}]", v, item_type) for i, v in enumerate(value))
     if annotation is bool:
@@ -401,6 +410,9 @@ def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> Bui
     demand = None
     if document.get("demand") is not None:
         demand = build_dataclass("demand", Demand, document["demand"])
+    uncertainty = None
+    if document.get("uncertainty") is not None:
+        uncertainty = build_dataclass("uncertainty", UncertaintyRanges, document["uncertainty"])
     try:
         scenario = Scenario(
             workload=build_dataclass("workload", Workload, document["workload"]),
@@ -414,6 +426,7 @@ def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> Bui
             servers=servers,
             name=name,
             demand=demand,
+            uncertainty=uncertainty,
         )
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc

@@ -234,3 +234,32 @@ def hybrid_reason(hybrid: Mapping[str, Any]) -> str:
     return _(
         "Owning the servers that stay busy and renting the peaks costs less than either extreme."
     )
+
+
+def confidence_sentence(summary: Mapping[str, Any]) -> str:
+    """ "Owning is cheaper in 83 % of 10,000 plausible futures", with the saving's spread."""
+    c = summary.get("confidence")
+    if not c:
+        return ""
+    currency = summary.get("currency", "EUR")
+    values = {
+        "p": percent(c.get("probability")),
+        "n": number(c.get("draws")),
+        "low": format_money(c.get("saving_p10"), currency, 0),
+        "high": format_money(c.get("saving_p90"), currency, 0),
+    }
+    if c.get("favours") == "own":
+        return (
+            _(
+                "Owning is cheaper in %(p)s of %(n)s plausible futures; in 8 of 10 the saving "
+                "lies between %(low)s and %(high)s."
+            )
+            % values
+        )
+    return (
+        _(
+            "Renting is cheaper in %(p)s of %(n)s plausible futures; in 8 of 10 the saving "
+            "lies between %(low)s and %(high)s."
+        )
+        % values
+    )

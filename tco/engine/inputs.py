@@ -493,6 +493,63 @@ class Demand:
         return self.pattern is not DemandPattern.CONTINUOUS
 
 
+def _pair(name: str, value: tuple[float, float], low: float, high: float) -> None:
+    a, b = value
+    if not (math.isfinite(a) and math.isfinite(b)) or a > b or a < low or b > high:
+        raise InvalidInput(
+            name, f"Give a range [low, high] with {low} ≤ low ≤ high ≤ {high}, got {list(value)}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class UncertaintyRanges:
+    """Uniform ranges of the Monte Carlo draws (defaults and sources in the methodology).
+
+    Multipliers (× the scenario's value): electricity, demand, server price,
+    resale. Shifts (+ the scenario's value): discount rate, PUE. The cloud
+    price trend is the change of cloud prices by the end of the horizon.
+    """
+
+    cloud_price_trend: tuple[float, float] = (-0.30, 0.10)
+    electricity: tuple[float, float] = (0.75, 1.30)
+    demand: tuple[float, float] = (0.80, 1.20)
+    server_price: tuple[float, float] = (0.90, 1.05)
+    resale: tuple[float, float] = (0.50, 1.50)
+    discount_rate: tuple[float, float] = (-0.03, 0.04)
+    pue: tuple[float, float] = (-0.05, 0.15)
+    draws: int = 10_000
+    seed: int = 2026
+
+    def __post_init__(self) -> None:
+        for name, low, high in (
+            ("cloud_price_trend", -0.95, 5.0),
+            ("electricity", 0.0, 10.0),
+            ("demand", 0.0, 10.0),
+            ("server_price", 0.0, 10.0),
+            ("resale", 0.0, 10.0),
+            ("discount_rate", -1.0, 1.0),
+            ("pue", -2.0, 2.0),
+        ):
+            value = tuple(getattr(self, name))
+            if len(value) != 2:
+                raise InvalidInput(name, "Give a range as two numbers [low, high].")
+            object.__setattr__(self, name, (float(value[0]), float(value[1])))
+            _pair(name, getattr(self, name), low, high)
+        if isinstance(self.draws, bool) or not isinstance(self.draws, int):
+            raise InvalidInput("draws", "The number of draws must be a whole number.")
+        if not 100 <= self.draws <= 100_000:
+            raise InvalidInput("draws", f"Use 100 to 100,000 draws, got {self.draws}.")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise InvalidInput("seed", "The seed must be a whole number, zero or more.")
+
+    @classmethod
+    def none(cls) -> UncertaintyRanges:
+        """Zero-width ranges: every draw is the deterministic scenario."""
+        return cls(
+            (0.0, 0.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (0.0, 0.0), (0.0, 0.0)
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class LabeledAmount:
     """A named amount: a fixed monthly fee or a one-off purchase (``FinanceInputs``)."""
@@ -601,6 +658,7 @@ class Scenario:
     servers: int | None = None
     name: str = "scenario"
     demand: Demand | None = None  # None: continuous at finance.utilization (older files)
+    uncertainty: UncertaintyRanges | None = None  # None: the documented default ranges
 
     def __post_init__(self) -> None:
         # Accept a list from callers but keep the frozen scenario hashable-friendly.

@@ -25,8 +25,10 @@ from tco.engine.inputs import (
     DemandPattern,
     Scenario,
     ServerSpec,
+    UncertaintyRanges,
     Workload,
 )
+from tco.engine.montecarlo import Confidence, monte_carlo
 from tco.engine.notes import Note
 from tco.engine.options import CloudOptionResult, OnPremResult, compare_options
 from tco.engine.ownership import Financing, ResellResult, buy_run_resell, financing
@@ -45,6 +47,9 @@ SANITY_MAX_SERVERS = 1000
 SANITY_MAX_FACILITY_KW = 10_000.0
 SANITY_MAX_COST = 1e9
 RELAXED_DEADLINE_DAYS = 30.0
+# The confidence compares owning with the cheapest few eligible clouds (the others
+# practically never become the cheapest within the ranges).
+CONFIDENCE_CLOUDS = 4
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -68,6 +73,7 @@ class ScenarioResult:
     warnings: tuple[Note, ...] = ()
     excluded_offerings: tuple[tuple[str, Note], ...] = ()
     break_even_runs_per_year: tuple[float | None, ...] = ()
+    confidence: Confidence | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,6 +384,7 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         reference.name if reference else None,
         reference.total_cost if reference else None,
     )
+    confidence = _confidence(scenario, model, plan, clouds, eligible, verdict, resell)
     warnings = [n for n in plan.notes if n.warning]
     warnings += _sanity(scenario, sizing, racks, onprem.total_cost, fin.reporting_currency)
     return ScenarioResult(
@@ -400,6 +407,35 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         warnings=tuple(warnings),
         excluded_offerings=excluded,
         break_even_runs_per_year=runs_break_even,
+        confidence=confidence,
+    )
+
+
+def _confidence(
+    scenario: Scenario,
+    model: CostModel,
+    plan: DemandPlan,
+    clouds: Sequence[CloudOptionResult],
+    eligible: Sequence[bool],
+    verdict: Verdict,
+    resell: ResellResult | None,
+) -> Confidence | None:
+    """The Monte Carlo behind "how sure": owning against the cheapest eligible clouds."""
+    ranked = sorted(
+        (option.total_cost, k)
+        for k, (option, ok) in enumerate(zip(clouds, eligible, strict=True))
+        if ok
+    )
+    if not ranked:
+        return None
+    return monte_carlo(
+        model,
+        scenario.uncertainty or UncertaintyRanges(),
+        favours="rent" if verdict.action == "rent" else "own",
+        clouds=[k for _cost, k in ranked[:CONFIDENCE_CLOUDS]],
+        run_hours=plan.run_hours,
+        resale_by_year=scenario.finance.resale_by_year,
+        resell_months=resell.months_owned if resell is not None else None,
     )
 
 
@@ -666,6 +702,18 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
                 for lo in fi.leases
             ],
         },
+        "confidence": None
+        if result.confidence is None
+        else {
+            "favours": result.confidence.favours,
+            "probability": _num(result.confidence.probability, 4),
+            "draws": result.confidence.draws,
+            "saving_p10": _num(result.confidence.saving_p10, 2),
+            "saving_p50": _num(result.confidence.saving_p50, 2),
+            "saving_p90": _num(result.confidence.saving_p90, 2),
+            "saving_mean": _num(result.confidence.saving_mean, 2),
+            "ranges": _ranges(result.scenario.uncertainty or UncertaintyRanges()),
+        },
         "warnings": [n.to_dict() for n in result.warnings],
         "excluded_offerings": [
             {"name": name, **note.to_dict()} for name, note in result.excluded_offerings
@@ -750,3 +798,17 @@ def verdict_text(verdict: Verdict, currency: str) -> str:
         )
     payback = f", pays back in month {p['payback_month']:.1f}" if p.get("payback_month") else ""
     return f"Buy: {p['servers']} × {p['server']}{against}{payback}."
+
+
+def _ranges(r: UncertaintyRanges) -> dict[str, Any]:
+    return {
+        "cloud_price_trend": list(r.cloud_price_trend),
+        "electricity": list(r.electricity),
+        "demand": list(r.demand),
+        "server_price": list(r.server_price),
+        "resale": list(r.resale),
+        "discount_rate": list(r.discount_rate),
+        "pue": list(r.pue),
+        "draws": r.draws,
+        "seed": r.seed,
+    }

@@ -45,3 +45,8 @@ def hybrid_reason(hybrid: Mapping[str, Any]) -> str:
 @register.filter
 def npv_caveat(summary: Mapping[str, Any]) -> str:
     return wording.npv_caveat(summary)
+
+
+@register.filter
+def confidence_sentence(summary: Mapping[str, Any]) -> str:
+    return wording.confidence_sentence(summary)

@@ -81,8 +81,8 @@ def traces(fig: go.Figure, name: str) -> list[Any]:
 # --- bundle and layout ----------------------------------------------------------------
 
 
-def test_all_charts_returns_the_four_figures(figures: dict[str, go.Figure]) -> None:
-    assert list(figures) == ["cumulative", "breakdown", "utilization", "tornado"]
+def test_all_charts_returns_the_five_figures(figures: dict[str, go.Figure]) -> None:
+    assert list(figures) == ["cumulative", "breakdown", "utilization", "tornado", "confidence"]
     for fig in figures.values():
         assert isinstance(fig, go.Figure)
         layout = fig.layout
@@ -364,3 +364,12 @@ def test_charts_draw_the_recommended_and_cheapest_cloud_options_only() -> None:
     assert sorted(o.total_cost for o in shown.cloud_options) == cheapest
     lines = [t for t in all_charts(result)["cumulative"].data if t.mode == "lines"]
     assert len(lines) == 1 + CHARTED_CLOUD_OPTIONS
+
+
+def test_confidence_histogram_counts_every_draw(figures: dict[str, go.Figure]) -> None:
+    fig = figures["confidence"]
+    bars = [t for t in fig.data if t.type == "bar"]
+    assert [t.name for t in bars] == ["Owning cheaper", "Renting cheaper"]
+    assert sum(sum(t.y) for t in bars) == 10_000
+    assert all(x > 0 for x in bars[0].x) and all(x <= 0 for x in bars[1].x)
+    assert "10,000" in fig.layout.title.text
