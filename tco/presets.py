@@ -53,14 +53,14 @@ PRESETS: tuple[Preset, ...] = (
     ),
     Preset(
         "pretrain-70b",
-        _("Pre-train 70B on 2T tokens, twice a year"),
+        _("Pre-train 70B on 2T tokens, three times a year"),
         {
             "kind": "pretrain",
             "params_billion": 70,
             "tokens_billion": 2000,
             "deadline_days": 90,
             "demand_pattern": "recurring",
-            "runs_per_year": 2,
+            "runs_per_year": 3,
         },
     ),
     Preset(
