@@ -74,7 +74,7 @@ def chart_payloads(result: ScenarioResult, language: str | None) -> dict[str, di
         name: {
             "figure": figure_payload(figure),
             "element_id": f"chart-{name}",
-            "title": figure.layout.title.text or name,
+            "title": figure["layout"]["title"]["text"] or name,
         }
         for name, figure in figures.items()
     }

@@ -71,7 +71,12 @@ def result() -> ScenarioResult:
 
 @pytest.fixture(scope="module")
 def figures(result: ScenarioResult) -> dict[str, go.Figure]:
-    return all_charts(result, ChartLabels(), ".,")
+    return validated(all_charts(result, ChartLabels(), ".,"))
+
+
+def validated(figures: dict[str, Any]) -> dict[str, go.Figure]:
+    """The plain figure data checked against Plotly's schema (go.Figure raises on errors)."""
+    return {name: go.Figure(figure) for name, figure in figures.items()}
 
 
 def traces(fig: go.Figure, name: str) -> list[Any]:
@@ -155,7 +160,7 @@ def test_no_crossover_marker_when_on_prem_never_pays_back() -> None:
     result = evaluate(make_scenario(utilization=0.05))
     on_demand = [o for o in result.cloud_options if o.payback_month is None]
     assert on_demand
-    fig = cumulative_cost_chart(result, ChartLabels(), ".,")
+    fig = go.Figure(cumulative_cost_chart(result, ChartLabels(), ".,"))
     expected = sum(o.payback_month is not None for o in result.cloud_options)
     assert len(traces(fig, "Crossover")) == expected
     assert len(fig.layout.annotations) == expected
@@ -203,7 +208,7 @@ def test_breakdown_stacks_sum_to_the_yearly_cash_flow(
 
 def test_breakdown_of_a_leased_partial_year_horizon() -> None:
     result = evaluate(make_scenario(horizon_months=30, lease=LeaseTerms(0.07, 36)))
-    fig = onprem_breakdown_chart(result, ChartLabels(), ".,")
+    fig = go.Figure(onprem_breakdown_chart(result, ChartLabels(), ".,"))
     names = [t.name for t in fig.data if t.type == "bar"]
     assert "Lease" in names and "Purchase" not in names
     bars = [t for t in fig.data if t.type == "bar"]
@@ -295,7 +300,7 @@ def test_tornado_bars_are_ordered_by_swing_from_the_base(
 
 
 def test_translated_labels_and_dutch_separators(result: ScenarioResult) -> None:
-    figs = all_charts(result, DUTCH, ",.")
+    figs = validated(all_charts(result, DUTCH, ",."))
     assert all(f.layout.separators == ",." for f in figs.values())
     assert figs["cumulative"].layout.title.text == "Cumulatieve kosten"
     assert figs["cumulative"].layout.xaxis.title.text == "Maand"
@@ -321,22 +326,24 @@ def test_invalid_separators_are_rejected(result: ScenarioResult, bad: str) -> No
         tornado_chart(result, ChartLabels(), bad)
 
 
-def test_payload_is_json_for_plotly_new_plot(figures: dict[str, go.Figure]) -> None:
+def test_payload_is_json_for_plotly_new_plot(result: ScenarioResult) -> None:
+    raw = all_charts(result, ChartLabels(), ".,")
+    figures = validated(raw)
     for name, fig in figures.items():
-        payload = figure_payload(fig)
+        payload = figure_payload(raw[name])
         assert set(payload) == {"data", "layout"}
         text = json.dumps(payload, allow_nan=False)
         again = json.loads(text)
         assert len(again["data"]) == len(fig.data), name
         assert again["layout"]["separators"] == ".,"
-    cumulative = figure_payload(figures["cumulative"])
+    cumulative = figure_payload(raw["cumulative"])
     assert cumulative["data"][0]["name"] == "On-prem"
     assert isinstance(cumulative["data"][0]["y"], list)  # plain arrays, not base64 blobs
     assert not math.isnan(cumulative["data"][0]["y"][-1])
 
 
 def test_defaults_are_english_labels_and_english_separators(result: ScenarioResult) -> None:
-    fig = utilization_chart(result)
+    fig = go.Figure(utilization_chart(result))
     assert fig.layout.separators == ".,"
     assert fig.data[0].name == "On-prem"
     # Pay-per-hour clouds cost nothing at 0 % utilization; owned servers still cost money.
@@ -362,7 +369,7 @@ def test_charts_draw_the_recommended_and_cheapest_cloud_options_only() -> None:
     assert len(shown.cloud_options) == len(shown.cost_model.clouds) == CHARTED_CLOUD_OPTIONS
     cheapest = sorted(o.total_cost for o in result.cloud_options)[:CHARTED_CLOUD_OPTIONS]
     assert sorted(o.total_cost for o in shown.cloud_options) == cheapest
-    lines = [t for t in all_charts(result)["cumulative"].data if t.mode == "lines"]
+    lines = [t for t in go.Figure(all_charts(result)["cumulative"]).data if t.mode == "lines"]
     assert len(lines) == 1 + CHARTED_CLOUD_OPTIONS
 
 
