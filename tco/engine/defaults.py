@@ -241,7 +241,7 @@ TABLE: Final[tuple[Default, ...]] = (
 def by_name(name: str) -> Default:
     """The table row of one constant.
 
-    >>> by_name("MFU").source
+    >>> by_name("GOODPUT").source
     '[S-LLAMA3]'
     """
     for row in TABLE:
@@ -258,7 +258,5 @@ def markdown_table() -> str:
     """
     lines = ["| Constant | Value | Unit | Source | Reason |", "|---|---|---|---|---|"]
     for row in TABLE:
-        lines.append(
-            f"| `{row.name}` | {row.value:g} | {row.unit} | {row.source} | {row.reason} |"
-        )
+        lines.append(f"| `{row.name}` | {row.value:g} | {row.unit} | {row.source} | {row.reason} |")
     return "\n".join(lines)

@@ -236,9 +236,7 @@ def _candidates(
         workload.context_parallel,
         min(defaults.MAX_CONTEXT_PARALLEL, workload.sequence_length),
     )
-    pps = _degrees(
-        workload.pipeline_parallel, min(defaults.MAX_PIPELINE_PARALLEL, shape.layers)
-    )
+    pps = _degrees(workload.pipeline_parallel, min(defaults.MAX_PIPELINE_PARALLEL, shape.layers))
     found: list[_Candidate] = []
     least_gb = math.inf
     for t in _tensor_degrees(workload, gps):
@@ -318,9 +316,7 @@ class _Placed:
         return self.used_gpus * (1.0 - self.bubble)
 
 
-def _place(
-    workload: Workload, cands: list[_Candidate], gpus: int, gps: int
-) -> _Placed | None:
+def _place(workload: Workload, cands: list[_Candidate], gpus: int, gps: int) -> _Placed | None:
     """Best plan on ``gpus`` GPUs: most useful throughput, then the simplest."""
     big = workload.params >= defaults.FSDP_MAX_PARAMS_ACROSS_SERVERS
     best: _Placed | None = None
@@ -329,9 +325,9 @@ def _place(
         dp = gpus // c.model_parallel
         if dp < c.dp_min:
             continue
-        if c.sharding is Sharding.ZERO3 and big and workload.sharding is None:
-            if dp * c.model_parallel > gps:
-                continue
+        zero3_over_network = dp * c.model_parallel > gps and c.sharding is Sharding.ZERO3
+        if zero3_over_network and big and workload.sharding is None:
+            continue
         m = _micro_batches(workload, dp)
         placed = _Placed(c, dp, m, pipeline_bubble(c.p, m))
         key = (-placed.rate, c.p, c.cp, c.t, _SHARDING_RANK[c.sharding])
@@ -357,7 +353,7 @@ def servers_for_deadline(
     4.2e22 FLOPs in 30 days on 8 × 989 TFLOPS servers, MFU 0.4, goodput 0.9,
     InfiniBand: 5 servers take 829 h, 6 servers 718 h ≤ 720 h, so 6.
 
-    >>> w = Workload(WorkloadKind.PRETRAIN, 7.0, tokens_billion=1000.0)
+    >>> w = Workload(WorkloadKind.PRETRAIN, 7.0, tokens_billion=1000.0, mfu=0.4)
     >>> servers_for_deadline(4.2e22, 720.0, 8, 989.0, w)
     6
     """
@@ -474,9 +470,9 @@ def size_training(
     >>> w = Workload(WorkloadKind.PRETRAIN, 7.0, tokens_billion=1000.0, deadline_days=30.0)
     >>> r = size_training(w, srv)
     >>> r.sharding.value, r.servers_required, r.gpus_required, round(r.training_days, 1)
-    ('zero3', 6, 48, 29.9)
-    >>> round(r.gpu_hours)  # 717.96 h × 48 GPUs
-    34462
+    ('zero3', 6, 48, 26.6)
+    >>> round(r.gpu_hours)  # 638.18 h × 48 GPUs
+    30633
     """
     gpu = server.gpu
     gps = server.gpus_per_server

@@ -60,9 +60,7 @@ def test_moe_uses_active_parameters() -> None:
     from tco.engine.sizing import size_workload
 
     # Mixtral-like: 46.7 B total, 12.9 B active, 1 T tokens: 6 × 12.9e9 × 1e12 = 7.74e22
-    w = Workload(
-        WorkloadKind.PRETRAIN, 46.7, tokens_billion=1000.0, active_params_billion=12.9
-    )
+    w = Workload(WorkloadKind.PRETRAIN, 46.7, tokens_billion=1000.0, active_params_billion=12.9)
     r = size_workload(w, HGX_H100_SERVER)
     assert r.training_flops == pytest.approx(7.74e22)
     # memory still holds all 46.7 B parameters: 16 bytes each over the GPUs
