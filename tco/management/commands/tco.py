@@ -11,6 +11,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tco.engine import EngineError, ScenarioResult, evaluate, result_to_dict
@@ -139,7 +140,9 @@ class Command(BaseCommand):
         try:
             check_document(document)
             built = build_scenario(document)
-            result = evaluate(built.scenario)
+            # Overflow becomes inf (reported below by check_finite), not a numpy warning.
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                result = evaluate(built.scenario)
             check_currencies(result)
             check_finite(result)
             summary = result_to_dict(result)
@@ -149,10 +152,10 @@ class Command(BaseCommand):
                 else render_table(summary)
             )
         except ScenarioError as exc:
-            raise CommandError(f"{path}: {exc.field}: {_one_line(exc.message)}") from exc
+            raise CommandError(f"{path}: {_one_line(f'{exc.field}: {exc.message}')}") from exc
         except EngineError as exc:
             raise CommandError(f"{path}: {_one_line(str(exc))}") from exc
-        except (ArithmeticError, ValueError, RecursionError) as exc:
+        except (ArithmeticError, ValueError, RecursionError, RuntimeWarning) as exc:
             # Inputs valid one by one whose combination no float holds (e.g. 1e300 GPUs).
             raise CommandError(
                 f"{path}: scenario: the numbers are too large to compute "
