@@ -230,3 +230,16 @@ def test_gpu_override_by_catalog_key(
     assert result["sizing"]["gpu_memory_gb"] == 80.0
     missing = _broken(tmp_path, lambda d: d.update(server={"key": d["server"], "gpu": "a999"}))
     assert "server.gpu: unknown GPU 'a999'" in _refused(missing)
+
+
+@pytest.mark.parametrize("server", ["nvidia-dgx-a100-640gb", "smc-521ge-tnrt-l40s"])
+def test_a100_and_l40s_servers_from_the_catalog(
+    seed_catalog: object, tmp_path: Path, capsys: pytest.CaptureFixture[str], server: str
+) -> None:
+    path = _broken(tmp_path, lambda d: d.update(server=server))
+    result = json.loads(estimate(path, capsys))
+    sizing = result["sizing"]
+    # A100 80 GB or L40S 48 GB, 10 % headroom kept free
+    assert sizing["usable_memory_gb"] == pytest.approx(sizing["gpu_memory_gb"] * 0.9)
+    assert sizing["memory_per_gpu_gb"] <= sizing["usable_memory_gb"]
+    assert sizing["gpus_required"] == sizing["servers_required"] * 8
