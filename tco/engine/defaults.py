@@ -83,9 +83,10 @@ TABLE: Final[tuple[Default, ...]] = (
         "SUPPORT_PCT_PER_YEAR",
         SUPPORT_PCT_PER_YEAR,
         "fraction of hardware/year",
-        "[S-SUPPORT]",
-        "10-20 % a year is typical and DGX-class contracts are about 20 %; standard "
-        "next-business-day support on OEM HGX servers sits at the low end",
+        ESTIMATE,
+        "10-20 % a year is the range commonly quoted and DGX-class contracts are about "
+        "20 % (catalog item support-20pct); standard next-business-day support on OEM HGX "
+        "servers sits at the low end (catalog item support-10pct)",
     ),
     Default(
         "STAFF_FTE",
