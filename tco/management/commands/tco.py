@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import DatabaseError
 
 from tco.engine import EngineError, ScenarioResult, evaluate, result_to_dict
 from tco.scenario_io import ScenarioError, build_scenario
@@ -155,6 +156,11 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: {_one_line(f'{exc.field}: {exc.message}')}") from exc
         except EngineError as exc:
             raise CommandError(f"{path}: {_one_line(str(exc))}") from exc
+        except DatabaseError as exc:
+            raise CommandError(
+                f"{path}: catalog: the catalog database is not ready; run `make setup` "
+                f"(migrate and load_catalog) first ({_one_line(str(exc))})"
+            ) from exc
         except (ArithmeticError, ValueError, RecursionError, RuntimeWarning) as exc:
             # Inputs valid one by one whose combination no float holds (e.g. 1e300 GPUs).
             raise CommandError(
