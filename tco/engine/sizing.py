@@ -239,8 +239,11 @@ def _candidates(
     pps = _degrees(workload.pipeline_parallel, min(defaults.MAX_PIPELINE_PARALLEL, shape.layers))
     found: list[_Candidate] = []
     least_gb = math.inf
-    for t in _tensor_degrees(workload, gps):
-        for cp in cps:
+    tensor_degrees = _tensor_degrees(workload, gps)
+    # Context parallelism's ring exchange of keys and values is not modelled, so it is used
+    # at the smallest degree with which anything fits: stop at the first cp that fits.
+    for cp in cps:
+        for t in tensor_degrees:
             for p in pps:
                 act = activation_gb_per_gpu(
                     shape,
@@ -252,43 +255,60 @@ def _candidates(
                     context_parallel=cp,
                     pipeline_parallel=p,
                 )
-                per_gpu_params = workload.params / (t * p)
-                if workload.sharding is not None:
-                    stages = [workload.sharding]
-                elif p == 1:
-                    stages = [Sharding.DDP, Sharding.ZERO3]
-                else:  # Megatron-style: the distributed optimizer shards only optimizer state
-                    stages = [Sharding.DDP, Sharding.ZERO1]
-                free = usable - act - overhead
-                for stage in stages:
-                    rep_b, shard_b = _state_bytes(workload, stage)
-                    rep = per_gpu_params * rep_b / BYTES_PER_GB
-                    shard = per_gpu_params * shard_b / BYTES_PER_GB
-                    least_gb = min(least_gb, act + overhead + rep)
-                    if shard == 0.0:
-                        if rep > free:
-                            continue
-                        dp_min = 1
-                    else:
-                        if rep >= free:
-                            continue
-                        dp_min = max(1, _ceil(_ceil(shard / (free - rep)) / cp))
-                    cand = _Candidate(t, cp, p, stage, act, rep, shard, dp_min)
-                    if (
-                        stage is Sharding.ZERO3
-                        and big
-                        and workload.sharding is None
-                        and cand.gpus_to_fit > gps
-                    ):
-                        continue  # at this size the plan is 3D, not ZeRO-3 over the network
-                    found.append(cand)
-                    break  # the simplest stage that fits at (t, cp, p)
-    if found:
-        least_cp = min(c.cp for c in found)
-        # Context parallelism's ring exchange of keys and values is not modelled, so it is
-        # used at the smallest degree that fits at all.
-        found = [c for c in found if c.cp == least_cp]
+                cand, need = _fit(workload, gps, usable, overhead, big, t, cp, p, act)
+                least_gb = min(least_gb, need)
+                if cand is None:
+                    continue
+                found.append(cand)
+                if p == 1 and not (cand.sharding is Sharding.ZERO3 and big):
+                    # Without a pipeline the plan fits and has no bubble: more stages at
+                    # this (t, cp) could only be slower.
+                    break
+        if found:
+            break
     return found, least_gb
+
+
+def _fit(
+    workload: Workload,
+    gps: int,
+    usable: float,
+    overhead: float,
+    big: bool,
+    t: int,
+    cp: int,
+    p: int,
+    act: float,
+) -> tuple[_Candidate | None, float]:
+    """The simplest ZeRO stage that fits at (t, cp, p), and the least memory it could need."""
+    per_gpu_params = workload.params / (t * p)
+    if workload.sharding is not None:
+        stages = [workload.sharding]
+    elif p == 1:
+        stages = [Sharding.DDP, Sharding.ZERO3]
+    else:  # Megatron-style: the distributed optimizer shards only optimizer state
+        stages = [Sharding.DDP, Sharding.ZERO1]
+    free = usable - act - overhead
+    least = math.inf
+    for stage in stages:
+        rep_b, shard_b = _state_bytes(workload, stage)
+        rep = per_gpu_params * rep_b / BYTES_PER_GB
+        shard = per_gpu_params * shard_b / BYTES_PER_GB
+        least = min(least, act + overhead + rep)
+        if shard == 0.0:
+            if rep > free:
+                continue
+            dp_min = 1
+        else:
+            if rep >= free:
+                continue
+            dp_min = max(1, _ceil(_ceil(shard / (free - rep)) / cp))
+        cand = _Candidate(t, cp, p, stage, act, rep, shard, dp_min)
+        spans_servers = cand.gpus_to_fit > gps
+        if stage is Sharding.ZERO3 and big and workload.sharding is None and spans_servers:
+            continue  # at this size the plan is 3D, not ZeRO-3 over the network
+        return cand, least
+    return None, least
 
 
 def _global_sequences(workload: Workload) -> float:
