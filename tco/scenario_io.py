@@ -536,9 +536,11 @@ def _assumptions(
         Assumption(
             format_lazy(_("{gpu}: memory and dense BF16 throughput"), gpu=gpu.name),
             (Amount(server.gpu.memory_gb, "GB", 0), Amount(server.gpu.bf16_tflops, "TFLOPS", 0)),
-            source=gpu.source,
-            as_of=gpu.as_of,
-            is_estimate=gpu.is_estimate,
+            **provenance(
+                float(gpu.memory_gb) + float(gpu.bf16_tflops),
+                server.gpu.memory_gb + server.gpu.bf16_tflops,
+                gpu,
+            ),
         ),
         Assumption(
             format_lazy(_("{site}: electricity price"), site=site.name),

@@ -230,6 +230,19 @@ def test_gpu_override_by_catalog_key(
     assert result["sizing"]["gpu_memory_gb"] == 80.0
     missing = _broken(tmp_path, lambda d: d.update(server={"key": d["server"], "gpu": "a999"}))
     assert "server.gpu: unknown GPU 'a999'" in _refused(missing)
+    # a catalog GPU with one field overridden: an A100 with 40 GB
+    smaller = _broken(
+        tmp_path,
+        lambda d: d.update(
+            server={"key": d["server"], "gpu": {"key": "a100-80gb", "memory_gb": 40}}
+        ),
+    )
+    assert json.loads(estimate(smaller, capsys))["sizing"]["gpu_memory_gb"] == 40.0
+    wrong = _broken(
+        tmp_path,
+        lambda d: d.update(server={"key": d["server"], "gpu": {"key": "l40s", "memory_gb": -1}}),
+    )
+    assert "server.gpu.memory_gb: " in _refused(wrong)
 
 
 @pytest.mark.parametrize("server", ["nvidia-dgx-a100-640gb", "smc-521ge-tnrt-l40s"])
