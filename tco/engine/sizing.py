@@ -232,6 +232,20 @@ def _candidates(
     usable = usable_memory_gb(server.gpu.memory_gb, workload.memory_headroom)
     overhead = workload.framework_overhead_gb
     big = workload.params >= defaults.FSDP_MAX_PARAMS_ACROSS_SERVERS
+    if workload.pipeline_parallel is not None and workload.pipeline_parallel > shape.layers:
+        raise InvalidInput(
+            "pipeline_parallel",
+            f"A pipeline cannot have more stages than the model has layers ({shape.layers}), "
+            f"got {workload.pipeline_parallel}.",
+        )
+    if workload.context_parallel is not None and (
+        workload.context_parallel > workload.sequence_length
+    ):
+        raise InvalidInput(
+            "context_parallel",
+            "Context parallelism splits the sequence: it cannot exceed the sequence length "
+            f"({workload.sequence_length}), got {workload.context_parallel}.",
+        )
     cps = _degrees(
         workload.context_parallel,
         min(defaults.MAX_CONTEXT_PARALLEL, workload.sequence_length),
@@ -551,6 +565,22 @@ def size_training(
                 },
                 f"The run takes {hours_to_days(hours):,.1f} days on {n_servers} server(s), "
                 f"past the {workload.deadline_days:g}-day deadline.",
+            )
+        )
+    sequences = _global_sequences(workload)
+    if placed.dp * workload.micro_batch_size > sequences:
+        notes.append(
+            Note(
+                "batch_below_data_parallel",
+                {
+                    "global_batch_sequences": int(sequences),
+                    "data_parallel": placed.dp,
+                    "micro_batch_size": workload.micro_batch_size,
+                },
+                f"The global batch of {int(sequences):,} sequences is smaller than "
+                f"{placed.dp:,} data-parallel copies × micro-batch "
+                f"{workload.micro_batch_size}: raise global_batch_tokens or the run cannot "
+                "use this many GPUs as planned.",
             )
         )
     if placed.used_gpus < gpus:

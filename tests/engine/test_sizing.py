@@ -229,3 +229,25 @@ def test_b200_fp4_training_is_allowed() -> None:
     r = size_workload(pretrain(precision=Precision.FP4), srv)
     # 4.2e22 / (8 × 9000e12 × 0.45 × 0.9) / 3600 = 400.1 h
     assert r.training_hours == pytest.approx(4.2e22 / (8 * 9000e12 * 0.405) / 3600)
+
+
+def test_fixed_degrees_are_checked(server: ServerSpec) -> None:
+    # default 7 B shape has 33 layers; a 4,096-token sequence
+    with pytest.raises(InvalidInput) as err:
+        size_workload(pretrain(pipeline_parallel=64), server)
+    assert err.value.field == "pipeline_parallel"
+    with pytest.raises(InvalidInput) as err:
+        size_workload(pretrain(context_parallel=8192), server)
+    assert err.value.field == "context_parallel"
+    r = size_workload(pretrain(pipeline_parallel=4, context_parallel=2), server)
+    assert (r.parallelism.pipeline_parallel, r.parallelism.context_parallel) == (4, 2)
+
+
+def test_a_batch_smaller_than_the_data_parallel_degree_is_noted(server: ServerSpec) -> None:
+    # 7 B on 64 servers = 512 GPUs, ZeRO-3 over 512; a 1 M-token batch is 244 sequences
+    r = size_workload(pretrain(global_batch_tokens=1e6), server, servers=64)
+    assert r.parallelism.data_parallel == 512
+    codes = [n.code for n in r.note_details]
+    assert codes == ["batch_below_data_parallel"]
+    assert r.note_details[0].params["global_batch_sequences"] == 244
+    assert r.notes == (r.note_details[0].text,)
