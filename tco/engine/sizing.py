@@ -402,24 +402,29 @@ def servers_for_deadline(
         )
 
     low = max(1, min_servers)
-    if hours(low) <= deadline_hours:
+    first = hours(low)
+    if first <= deadline_hours:
         return low
+    fastest = (first, low)
     high = low
     while True:  # doubling grid; invariant: hours(low) > deadline
         high = min(high * 2, MAX_SERVERS)
-        if hours(high) <= deadline_hours:
+        at_high = hours(high)
+        if at_high <= deadline_hours:
             break
+        fastest = min(fastest, (at_high, high))
         if high >= MAX_SERVERS:
-            best = min(hours(s) for s in (low, high))
-            best_days = hours_to_days(best)
+            best_days = hours_to_days(fastest[0])
             raise DeadlineInfeasible(
-                f"Even {MAX_SERVERS:,} servers ({MAX_SERVERS * gpus_per_server:,} GPUs) would "
-                f"need {best_days:,.1f} days, more than the "
-                f"{deadline_hours / HOURS_PER_DAY:,.1f}-day deadline. Extend the deadline, "
-                "train on fewer tokens or choose a faster GPU.",
+                f"No fleet up to {MAX_SERVERS:,} servers ({MAX_SERVERS * gpus_per_server:,} "
+                f"GPUs) meets the {deadline_hours / HOURS_PER_DAY:,.1f}-day deadline: the "
+                f"fastest found, {fastest[1]:,} servers, needs {best_days:,.1f} days. Extend "
+                "the deadline, train on fewer tokens, raise the global batch or choose a "
+                "faster GPU.",
                 code="deadline_infeasible",
                 params={
                     "max_servers": MAX_SERVERS,
+                    "fastest_servers": fastest[1],
                     "best_days": round(best_days, 1),
                     "deadline_days": round(deadline_hours / HOURS_PER_DAY, 2),
                 },
