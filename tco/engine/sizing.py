@@ -679,7 +679,13 @@ def _training_plan(
     if c.cp > 1:
         extras += f", context parallel {c.cp} splitting each sequence"
     if c.p > 1 or c.cp > 1 or c.t > 1:
-        stage = "ZeRO-1" if c.sharding is Sharding.ZERO1 else c.sharding.value.upper()
+        stage = {
+            Sharding.DDP: "whole model states",
+            Sharding.ZERO1: "ZeRO-1 (optimizer state sharded)",
+            Sharding.ZERO2: "ZeRO-2 (optimizer state and gradients sharded)",
+            Sharding.ZERO3: "ZeRO-3 (all model states sharded)",
+        }[c.sharding]
+        copies = f"{dp} data-parallel cop{'y' if dp == 1 else 'ies'}"
         if c.p > 1:
             strategy = (
                 "3D: tensor parallel inside each server, pipeline across servers, data parallel"
@@ -689,7 +695,7 @@ def _training_plan(
             code = "three_d"
             reason = (
                 f"At {workload.params_billion:g} B parameters the plan uses {c.p} pipeline "
-                f"stages (1F1B){extras}, and {dp} data-parallel copies with {stage}: "
+                f"stages (1F1B){extras}, and {copies} with {stage}: "
                 f"{memory.total_gb:,.1f} GB per {gpu_gb:,.0f} GB GPU, the pipeline bubble "
                 f"costing {placed.bubble:.1%} of throughput with {placed.micro_batches} "
                 "micro-batches per step."
@@ -705,8 +711,16 @@ def _training_plan(
                 " + context parallel" if c.cp > 1 else ""
             )
             code = "model_parallel_" + c.sharding.value
+            splits = []
+            if c.t > 1:
+                splits.append(
+                    f"each layer over {c.t} GPUs inside a server (tensor parallel with "
+                    "sequence parallelism)"
+                )
+            if c.cp > 1:
+                splits.append(f"each sequence over {c.cp} GPUs (context parallel)")
             reason = (
-                f"The plan splits each layer{extras}, and runs {dp} data-parallel copies with "
+                f"The plan splits {' and '.join(splits)}, and runs {copies} with "
                 f"{stage}: {states:,.1f} GB of model states and {memory.total_gb:,.1f} GB in "
                 f"all per {gpu_gb:,.0f} GB GPU."
             )
