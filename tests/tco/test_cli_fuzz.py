@@ -93,7 +93,8 @@ def malformed(draw: st.DrawFn) -> str:
     elif kind == 7:  # an unsupported or unknown currency
         doc["finance"]["reporting_currency"] = draw(st.sampled_from(["GBP", "JPY", "", "usd"]))
     else:  # a workload kind that does not exist
-        doc["workload"]["kind"] = draw(st.text(max_size=10).filter(lambda k: k != "pretrain"))
+        valid = {"pretrain", "full_finetune", "lora", "qlora", "inference"}
+        doc["workload"]["kind"] = draw(st.text(max_size=10).filter(lambda k: k not in valid))
     return json.dumps(doc)
 
 
