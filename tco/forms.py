@@ -175,7 +175,7 @@ class CalculatorForm(forms.Form):
         _("Model FLOPs utilization, MFU (%)"),
         5,
         80,
-        help_text=_("Default 40 %: Meta reports 38–43 % for Llama 3 405B."),
+        help_text=_("Default 45 %: published training runs imply 38–51 % (see the calibration)."),
     )
     goodput_pct = _number(
         _("Goodput (%)"),

@@ -29,7 +29,7 @@ COMMON: dict[str, Any] = {
     "sharding": "auto",
     "sequence_length": 4096,
     "interconnect": "infiniband",
-    "mfu_pct": 40,
+    "mfu_pct": 45,
     "goodput_pct": 90,
     "discount_rate_pct": 8,
     "providers": ["AWS", "Google Cloud", "Azure", "Lambda", "CoreWeave", "RunPod"],

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from tco.engine import defaults
 from tco.engine.errors import InvalidInput
 from tco.engine.units import FxRates, Money, check_currency
 
@@ -257,7 +258,7 @@ class CloudOfferingSpec:
     price_per_hour: float
     currency: str = "USD"
     price_basis: PriceBasis = PriceBasis.INSTANCE_HOUR
-    spot_interruption_overhead: float = 0.15
+    spot_interruption_overhead: float = defaults.SPOT_INTERRUPTION_OVERHEAD
     storage_egress_uplift_pct: float = 0.0
     gpu: GpuSpec | None = None  # None: the same GPU as the owned server
     min_billed_hours: float = 0.0  # per run, e.g. a capacity block's minimum duration
@@ -335,14 +336,18 @@ class Workload:
     sharding: Sharding | None = None  # None: the engine picks DDP or ZeRO-3
     recompute: Recompute = Recompute.SELECTIVE
     shape: ModelShape | None = None
-    sequence_length: int = 4096
-    micro_batch_size: int = 1
-    tensor_parallel: int | None = None  # None: smallest GPU count over 1, 2, 4, 8
-    framework_overhead_gb: float = 3.0
-    mfu: float = 0.40
-    goodput: float = 0.90
+    sequence_length: int = defaults.SEQUENCE_LENGTH
+    micro_batch_size: int = defaults.MICRO_BATCH_SIZE
+    tensor_parallel: int | None = None  # None: the plan search tries 1, 2, 4, 8
+    framework_overhead_gb: float = defaults.FRAMEWORK_OVERHEAD_GB
+    mfu: float = defaults.MFU
+    goodput: float = defaults.GOODPUT
     interconnect: Interconnect = Interconnect.INFINIBAND
-    lora_adapter_fraction: float = 0.005
+    lora_adapter_fraction: float = defaults.LORA_ADAPTER_FRACTION
+    memory_headroom: float = defaults.MEMORY_HEADROOM  # a plan fits in (1 - headroom) x memory
+    global_batch_tokens: float = defaults.GLOBAL_BATCH_TOKENS  # sets micro-batches per step
+    pipeline_parallel: int | None = None  # None: the plan search chooses
+    context_parallel: int | None = None  # None: the plan search chooses
     target_tokens_per_second: float | None = None
     context_tokens: int = 8192
     concurrent_sequences: int = 32
@@ -371,6 +376,22 @@ class Workload:
         require_int("micro_batch_size", self.micro_batch_size, 1, 100_000, "Micro-batch size")
         if self.tensor_parallel is not None:
             require_int("tensor_parallel", self.tensor_parallel, 1, 1024, "Tensor-parallel degree")
+        if self.pipeline_parallel is not None:
+            require_int(
+                "pipeline_parallel", self.pipeline_parallel, 1, 10_000, "Pipeline-parallel degree"
+            )
+        if self.context_parallel is not None:
+            require_int(
+                "context_parallel", self.context_parallel, 1, 1024, "Context-parallel degree"
+            )
+        _finite("memory_headroom", self.memory_headroom)
+        if not 0 <= self.memory_headroom < 1:
+            raise InvalidInput(
+                "memory_headroom",
+                "Memory headroom is a fraction of GPU memory kept free, from 0 up to (not "
+                f"including) 1, e.g. 0.1 for 10 %; got {self.memory_headroom}.",
+            )
+        require_positive("global_batch_tokens", self.global_batch_tokens, "Global batch (tokens)")
         require_non_negative(
             "framework_overhead_gb", self.framework_overhead_gb, "Framework overhead"
         )
@@ -578,23 +599,23 @@ class FinanceInputs:
     reporting_currency: str = "USD"
     fx: FxRates = field(default_factory=FxRates)
     currency: str = "USD"
-    networking_per_server: float = 30_000.0
+    networking_per_server: float = defaults.NETWORKING_PER_SERVER_USD
     storage_total: float = 0.0
-    installation_per_server: float = 5_000.0
+    installation_per_server: float = defaults.INSTALLATION_PER_SERVER_USD
     spares_pct: float = 0.0
-    support_pct_per_year: float = 0.15
-    staff_fte: float = 0.5
-    staff_annual_cost: float = 150_000.0
+    support_pct_per_year: float = defaults.SUPPORT_PCT_PER_YEAR
+    staff_fte: float = defaults.STAFF_FTE
+    staff_annual_cost: float = defaults.STAFF_ANNUAL_COST_USD
     software_per_gpu_year: float = 0.0
-    insurance_pct_per_year: float = 0.005
-    residual_pct: float = 0.10
+    insurance_pct_per_year: float = defaults.INSURANCE_PCT_PER_YEAR
+    residual_pct: float = defaults.RESIDUAL_PCT
     lease: LeaseTerms | None = None
     tornado_pct: float = 0.20
     fixed_monthly: tuple[LabeledAmount, ...] = ()
     one_off: tuple[LabeledAmount, ...] = ()
-    lease_annual_rate: float = 0.06
+    lease_annual_rate: float = defaults.LEASE_ANNUAL_RATE
     lease_terms_months: tuple[int, ...] = (36, 48, 60)
-    resale_by_year: tuple[float, ...] = (0.85, 0.78, 0.60, 0.46, 0.35, 0.27)
+    resale_by_year: tuple[float, ...] = defaults.RESALE_BY_YEAR
 
     def __post_init__(self) -> None:
         require_int("horizon_months", self.horizon_months, 12, 120, "The horizon (months)")

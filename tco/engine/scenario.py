@@ -502,6 +502,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "overhead": _num(s.memory.overhead_gb, 3),
         },
         "gpu_memory_gb": s.gpu_memory_gb,
+        "usable_memory_gb": _num(s.usable_memory_gb, 3),
         "gpus_to_fit": s.gpus_to_fit,
         "gpus_required": s.gpus_required,
         "servers_required": s.servers_required,
@@ -511,7 +512,13 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "data_parallel": s.parallelism.data_parallel,
             "tensor_parallel": s.parallelism.tensor_parallel,
             "pipeline_parallel": s.parallelism.pipeline_parallel,
+            "context_parallel": s.parallelism.context_parallel,
+            "sequence_parallel": s.parallelism.sequence_parallel,
+            "micro_batches": s.parallelism.micro_batches,
+            "pipeline_bubble": _num(s.parallelism.pipeline_bubble, 4),
             "reason": s.parallelism.reason,
+            "reason_code": s.parallelism.reason_code,
+            "reason_params": dict(s.parallelism.reason_params),
         },
         "model_shape": {
             "layers": s.shape.layers,
@@ -520,12 +527,17 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "kv_heads": s.shape.kv_heads,
         },
         "notes": list(s.notes),
+        "note_details": [
+            {"code": n.code, "params": dict(n.params), "text": n.text} for n in s.note_details
+        ],
     }
     if s.kind.is_training:
         sizing.update(
             training_flops=s.training_flops,
             training_hours=_num(s.training_hours, 2),
             training_days=_num(s.training_days, 2),
+            gpu_hours=_num(s.gpu_hours, 1),
+            hardware_flops_utilization=_num(s.hardware_flops_utilization, 4),
             scaling_efficiency=_num(s.scaling_efficiency, 4),
         )
     else:
