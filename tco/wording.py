@@ -150,6 +150,15 @@ def break_even_sentence(summary: Mapping[str, Any]) -> str:
             "runs": number(runs, 1),
         }
     u = summary.get("break_even_utilization")
+    if summary.get("owning_wins_above") is False:  # a flat cloud bill: owning wins when idle
+        if u is not None and 0 < u < 1:
+            return _("Owning beats %(option)s below %(u)s average utilization.") % {
+                "option": option,
+                "u": percent(u),
+            }
+        if u is None or u >= 1:
+            return _("Owning beats %(option)s at any utilization.") % {"option": option}
+        return _("Even idle, owning does not beat %(option)s.") % {"option": option}
     if u is not None and 0 < u < 1:
         if demand.get("utilization_derived"):
             return _("Owning beats %(option)s from %(u)s average utilization of the servers.") % {

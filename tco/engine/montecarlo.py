@@ -51,12 +51,13 @@ def monte_carlo(
     resale_by_year: Sequence[float] = (),
     resell_months: int | None = None,
     bins: int = 30,
-) -> Confidence:
+) -> Confidence | None:
     """Share of plausible futures in which the verdict's side (own or rent) is cheaper.
 
     ``clouds`` are the indices of the eligible cloud offerings in ``model``;
     renting costs the cheapest of them in each draw. Owning costs the
-    cheaper of keeping and (with ``resell_months``) buy-run-resell.
+    cheaper of keeping and (with ``resell_months``) buy-run-resell. None when
+    the amounts overflow.
     """
     if favours not in ("own", "rent"):
         raise InvalidInput("favours", "The verdict favours 'own' or 'rent'.")
@@ -98,6 +99,8 @@ def monte_carlo(
     rent = np.broadcast_to(rent, (n,))
     own = np.broadcast_to(own, (n,))
     favour = (rent - own) if favours == "own" else (own - rent)
+    if not np.all(np.isfinite(favour)):
+        return None  # amounts beyond what a float holds: no distribution to speak of
     counts, edges = np.histogram(favour, bins=bins)
     p10, p50, p90 = np.percentile(favour, [10, 50, 90])
     return Confidence(

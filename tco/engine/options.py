@@ -54,6 +54,7 @@ class CloudOptionResult:
     cost_per_million_tokens: float | None
     cashflow: pd.DataFrame
     break_even_month: float | None = None
+    owning_wins_above: bool | None = None  # True: owning cheaper above u*; False: below
     price_per_gpu_hour: float | None = None
     cost_per_million_tokens_at_target: float | None = None
     committed: bool = False
@@ -174,6 +175,7 @@ def compare_options(
                 npv=table_npv(df, rate),
                 break_even_utilization=None if math.isnan(u_star) else u_star,
                 break_even_note=describe_break_even(u_star, slope_gap, gap0),
+                owning_wins_above=None if slope_gap == 0 else slope_gap < 0,
                 payback_month=payback_month(on_cum, df["cumulative"].to_numpy()),
                 cost_per_gpu_hour=_per_unit(total, gpu_hours, 1.0),
                 cost_per_million_tokens=_per_unit(total, tokens_millions, 1.0),

@@ -98,7 +98,8 @@ def offering_fit(
     gpu = offering.gpu
     if gpu is None or gpu == server.gpu:
         return OfferingFit(run_hours=sizing.training_hours)
-    if gpu.peak_tflops(workload.precision) is None:
+    # Serving may keep weights in a format the GPU cannot compute in (weight-only).
+    if workload.kind.is_training and gpu.peak_tflops(workload.precision) is None:
         return OfferingFit(
             problem=Note(
                 "cloud_gpu_lacks_precision",
@@ -159,6 +160,8 @@ def build_cost_model(
         return fx.convert(x, fin.currency, cur)
 
     per_run = plan is not None and plan.pattern is not DemandPattern.CONTINUOUS
+    # A service must be up every hour: rented serving capacity is billed around the clock.
+    serving = not scenario.workload.kind.is_training
     fits = fits or [OfferingFit() for _ in scenario.cloud_offerings]
     clouds = tuple(
         cloud_params(
@@ -168,6 +171,7 @@ def build_cost_model(
             work_ratio=fit.work_ratio,
             fleet_ratio=fit.fleet_ratio,
             run_billing_factor=_run_billing_factor(o, fit.run_hours, per_run),
+            always_on=serving,
         )
         for o, fit in zip(scenario.cloud_offerings, fits, strict=True)
     )
@@ -599,6 +603,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
                 "break_even_note": c.break_even_note,
                 "payback_month": c.payback_month,
                 "break_even_month": _num(c.break_even_month, 2),
+                "owning_wins_above": c.owning_wins_above,
                 "break_even_runs_per_year": _num(runs_be, 2),
                 "price_per_gpu_hour": _num(c.price_per_gpu_hour, 4),
                 "cost_per_gpu_hour": _num(c.cost_per_gpu_hour, 4),
@@ -683,6 +688,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
         "break_even_month": _num(reference.break_even_month, 2) if reference else None,
         "break_even_utilization": _num(reference.break_even_utilization, 4) if reference else None,
         "break_even_runs_per_year": _num(reference_runs, 2),
+        "owning_wins_above": reference.owning_wins_above if reference else None,
         "hybrid": None
         if hy is None
         else {

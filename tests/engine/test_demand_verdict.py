@@ -287,3 +287,15 @@ def test_monte_carlo_probability_moves_with_the_ranges() -> None:
     assert p_own(demand=(1.0, 1.5)) > neutral
     # Same seed, same answer.
     assert p_own() == neutral
+
+
+def test_rented_serving_capacity_is_billed_around_the_clock() -> None:
+    w = Workload(WorkloadKind.INFERENCE, 8.0, target_tokens_per_second=1_000.0)
+    half = Demand(DemandPattern.CONTINUOUS, utilization=0.5)
+    r = evaluate(Scenario(w, SERVER, SITE, (ON_DEMAND,), FINANCE, demand=half))
+    assert r.sizing.servers_required == 1
+    # One 8-GPU instance up every hour of 60 months at $40, whatever the load.
+    assert r.cloud_options[0].total_cost == pytest.approx(730 * 60 * 40.0, rel=1e-9)
+    # Owning costs more the busier it is (energy); the rented service does not: owning
+    # wins below the break-even utilization.
+    assert r.cloud_options[0].owning_wins_above is False
