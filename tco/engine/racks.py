@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 from tco.engine.inputs import ServerSpec, SiteSpec, require_int
-from tco.engine.sizing import Note
+from tco.engine.notes import Note
 
 
 @dataclass(frozen=True, slots=True)

@@ -754,6 +754,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "server_exceeds_rack_power": r.server_exceeds_rack_power,
             "limited_by": r.limited_by,
             "warnings": list(r.warnings),
+            "warning_details": [n.to_dict() for n in r.warning_details],
         },
         "energy_kwh": _num(result.energy_kwh, 1),
         "carbon_tonnes": _num(result.carbon_tonnes, 3),

@@ -40,6 +40,7 @@ from tco.engine.memory import (
     pipeline_bubble,
     replicated_and_sharded_bytes,
 )
+from tco.engine.notes import Note
 from tco.engine.units import BYTES_PER_GB, HOURS_PER_DAY
 
 MAX_SERVERS = 10_000
@@ -48,15 +49,6 @@ MAX_SERVERS = 10_000
 _EPS = 1e-9  # guards ceil() against float noise such as 2.0000000000000004
 
 Params = dict[str, object]
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """A remark on a sizing: a code and parameters, plus the English sentence."""
-
-    code: str
-    params: Params
-    text: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,3 +50,18 @@ def npv_caveat(summary: Mapping[str, Any]) -> str:
 @register.filter
 def confidence_sentence(summary: Mapping[str, Any]) -> str:
     return wording.confidence_sentence(summary)
+
+
+@register.filter
+def plan_sentence(plan: Mapping[str, Any]) -> str:
+    return wording.plan_sentence(plan)
+
+
+@register.filter
+def plan_layout(plan: Mapping[str, Any]) -> str:
+    return wording.plan_layout(plan)
+
+
+@register.filter
+def sizing_note(note: Mapping[str, Any]) -> str:
+    return wording.sizing_note(note)
