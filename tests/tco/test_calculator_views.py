@@ -361,3 +361,13 @@ def test_a_shared_link_with_a_bad_value_marks_only_that_field(
     assert "This field is required" not in html
     assert field_error(html, "tokens_billion") == ""
     assert 'name="tokens_billion" value="1"' in html
+
+
+def test_result_pages_are_sent_compressed(client: Client, seed_catalog: object) -> None:
+    import gzip
+
+    response = client.get("/calculator/", {"preset": "serve-70b"}, HTTP_ACCEPT_ENCODING="gzip")
+    assert response["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in response["Vary"]
+    page = gzip.decompress(response.content).decode()
+    assert 'id="verdict"' in page and len(response.content) < len(page) / 3

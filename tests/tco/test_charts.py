@@ -380,3 +380,13 @@ def test_confidence_histogram_counts_every_draw(figures: dict[str, go.Figure]) -
     assert sum(sum(t.y) for t in bars) == 10_000
     assert all(x > 0 for x in bars[0].x) and all(x <= 0 for x in bars[1].x)
     assert "10,000" in fig.layout.title.text
+
+
+def test_the_page_bundle_draws_every_trace_type_the_charts_use(result: ScenarioResult) -> None:
+    from pathlib import Path
+
+    bundle = Path(__file__).resolve().parents[2] / "static/vendor/plotly/plotly-basic.min.js"
+    head = bundle.read_text(encoding="utf-8")[:200]
+    assert "plotly.js (basic - minified) v4.1.1" in head
+    used = {t["type"] for fig in all_charts(result).values() for t in fig["data"]}
+    assert used <= {"scatter", "bar", "pie"}, used
