@@ -187,7 +187,9 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
     today = timezone.localdate()
     with translation.override(language):
         # Built in the buyer's language: labels, amounts in their number format, charts.
-        figures = all_charts(analysis.result, chart_labels(), SEPARATORS.get(language, ".,"))
+        figures = all_charts(
+            analysis.result, chart_labels(analysis.result), SEPARATORS.get(language, ".,")
+        )
         payloads = {name: figure_payload(figures[name]) for name in PDF_CHARTS}
         server = analysis.built.server_model
         summary = analysis.summary

@@ -38,8 +38,23 @@ __all__ = [
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies.
 ONPREM_COLOR = "#0072B2"
-CLOUD_COLORS = ("#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#999999", "#000000")
-CLOUD_DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot")
+# Twelve cloud colours (Okabe-Ito, then Paul Tol's muted scheme) and dash styles: no two of
+# the first twelve options share a colour, and neighbours never share a dash.
+CLOUD_COLORS = (
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#D55E00",
+    "#56B4E9",
+    "#000000",
+    "#882255",
+    "#117733",
+    "#999933",
+    "#332288",
+    "#AA4499",
+    "#44AA99",
+)
+CLOUD_DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot", "solid")
 COMPONENT_COLORS: Mapping[str, str] = {
     "hardware": "#0072B2",
     "lease": "#56B4E9",
@@ -127,6 +142,12 @@ class ChartLabels:
     # (engine input name, translated label) pairs for the tornado bars, e.g.
     # (("pue", "PUE"), ("utilization", "Benutting")); unknown names keep the engine's label.
     input_names: tuple[tuple[str, str], ...] = ()
+    # (engine option name, name for people) pairs, e.g. ("AWS p5 (committed_3y)",
+    # "AWS p5, 3-year commitment"); unknown names are shown as the engine gives them.
+    option_names: tuple[tuple[str, str], ...] = ()
+
+    def option_name(self, name: str) -> str:
+        return dict(self.option_names).get(name, name)
 
     def component(self, column: str) -> str:
         """Label of an on-prem cash-flow column."""
@@ -174,12 +195,16 @@ def _layout(title: str, separators: str, **extra: Any) -> dict[str, Any]:
         "separators": _check_separators(separators),
         "autosize": True,
         "margin": {"l": 8, "r": 8, "t": 48, "b": 8, "pad": 0},
+        # Anchored to the bottom of the whole figure, so it never covers the x-axis title
+        # (automargin makes room for it, however many rows it wraps into on a phone).
         "legend": {
             "orientation": "h",
             "x": 0.0,
             "xanchor": "left",
-            "y": -0.18,
-            "yanchor": "top",
+            "xref": "container",
+            "y": 0.0,
+            "yanchor": "bottom",
+            "yref": "container",
         },
         "font": {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"},
         "template": TEMPLATE,
@@ -247,12 +272,12 @@ def cumulative_cost_chart(
             {
                 "type": "scatter",
                 "mode": "lines",
-                "name": option.name,
+                "name": labels.option_name(option.name),
                 "legendgroup": f"cloud{k}",
                 "x": cf.index.to_numpy().tolist(),
                 "y": cf["cumulative"].to_numpy().tolist(),
                 "line": {"color": color, "width": 2, "dash": dash},
-                "hovertemplate": f"{money}<extra>{option.name}</extra>",
+                "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
             }
         )
         month = option.payback_month
@@ -276,7 +301,7 @@ def cumulative_cost_chart(
                 },
                 "hovertemplate": (
                     f"{labels.crossover}: {labels.month} %{{x}}<br>{money}"
-                    f"<extra>{option.name}</extra>"
+                    f"<extra>{labels.option_name(option.name)}</extra>"
                 ),
             }
         )
@@ -288,17 +313,28 @@ def cumulative_cost_chart(
                 "showarrow": True,
                 "arrowhead": 2,
                 "arrowcolor": color,
+                # Alternately below and above the point, staggered, so that close
+                # crossovers do not stack their labels past the plot's edge.
                 "ax": 24 + 8 * len(annotations),
-                "ay": -36 - 24 * len(annotations),  # staggered: crossovers often lie close
+                "ay": (36 + 12 * (len(annotations) // 2))
+                * (1 if len(annotations) % 2 == 0 else -1),
                 "font": {"size": 11, "color": color},
                 "bgcolor": "rgba(255,255,255,0.8)",
             }
         )
+    top = max([float(on_cum.max())] + [float(t["y"][-1]) for t in data[1:]] + [1.0])
+    top = max([top] + [max(t["y"]) for t in data])
     layout = _layout(
         labels.cumulative_title,
         separators,
-        xaxis=_axis(labels.month, dtick=12, rangemode="tozero"),
-        yaxis=_axis(labels.cumulative_cost.format(currency=cur), tickformat=",.0f"),
+        xaxis=_axis(labels.month, dtick=12, range=[0, months[-1]], autorange=False),
+        # A fixed range: autorange would stretch below zero to fit the labels.
+        yaxis=_axis(
+            labels.cumulative_cost.format(currency=cur),
+            tickformat=",.0f",
+            range=[0, top * 1.05],
+            autorange=False,
+        ),
         hovermode="x unified",
         annotations=annotations,
     )
@@ -416,19 +452,19 @@ def utilization_chart(
             {
                 "type": "scatter",
                 "mode": "lines",
-                "name": option.name,
+                "name": labels.option_name(option.name),
                 "legendgroup": f"cloud{k}",
                 "x": x,
                 "y": swept.cloud_total[k, :n].tolist(),
                 "line": {"color": color, "width": 2, "dash": dash},
-                "hovertemplate": f"{money}<extra>{option.name}</extra>",
+                "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
             }
         )
     annotations: list[dict[str, Any]] = []
     for i, (k, u) in enumerate(crossings):
         color, _ = _cloud_style(k)
         y = float(swept.onprem_total[n + i])
-        name = result.cloud_options[k].name
+        name = labels.option_name(result.cloud_options[k].name)
         data.append(
             {
                 "type": "scatter",
@@ -554,7 +590,7 @@ def tornado_chart(
             }
         )
     layout = _layout(
-        labels.tornado_title.format(option=t.reference_option),
+        labels.tornado_title.format(option=labels.option_name(t.reference_option)),
         separators,
         barmode="overlay",
         xaxis=_axis(labels.tornado_axis.format(currency=cur), tickformat=",.0f"),

@@ -93,7 +93,8 @@ def test_all_charts_returns_the_five_figures(figures: dict[str, go.Figure]) -> N
         layout = fig.layout
         assert layout.autosize is True
         assert layout.legend.orientation == "h"
-        assert layout.legend.y < 0  # below the plot: works on narrow screens
+        # Below everything, in figure coordinates: never over the x-axis title.
+        assert layout.legend.yref == "container" and layout.legend.y == 0
         assert layout.margin.l <= 20 and layout.margin.r <= 20
         assert layout.separators == ".,"
         assert layout.title.text
@@ -390,3 +391,18 @@ def test_the_page_bundle_draws_every_trace_type_the_charts_use(result: ScenarioR
     assert "plotly.js (basic - minified) v4.1.1" in head
     used = {t["type"] for fig in all_charts(result).values() for t in fig["data"]}
     assert used <= {"scatter", "bar", "pie"}, used
+
+
+def test_cloud_styles_never_repeat_for_twelve_options() -> None:
+    from tco.charts import _cloud_style
+
+    styles = [_cloud_style(k) for k in range(12)]
+    assert len({color for color, _ in styles}) == 12
+    assert all(styles[k][1] != styles[k + 1][1] for k in range(11))
+
+
+def test_cumulative_axis_ends_at_the_horizon(figures: dict[str, go.Figure]) -> None:
+    axis = figures["cumulative"].layout.xaxis
+    assert list(axis.range) == [0, 60] and axis.autorange is False
+    for note in figures["cumulative"].layout.annotations:
+        assert abs(note.ay) <= 60  # close to their crossover, alternately below and above
