@@ -55,6 +55,11 @@ FORM_FIELD_FOR_PATH = {
     "demand.bursts_per_year": "bursts_per_year",
     "demand.burst_servers": "burst_servers",
     "demand.burst_days": "burst_days",
+    "server.list_price": "server_price",
+    "servers": "fleet_servers",
+    "finance.staff_fte": "staff_fte",
+    "finance.staff_annual_cost": "staff_cost",
+    "finance.support_pct_per_year": "support_pct",
 }
 
 

@@ -37,6 +37,25 @@
       el.dataset.drawn = "true";
     });
   }
+  // Show only the fields that matter for the chosen workload and demand pattern; the
+  // server ignores the others, so hiding them loses nothing.
+  var TRAINING = ["pretrain", "full_finetune", "lora", "qlora"];
+  function relevant() {
+    var kind = document.getElementById("id_kind");
+    var pattern = document.getElementById("id_demand_pattern");
+    if (!kind || !pattern) return;
+    var family = TRAINING.indexOf(kind.value) >= 0 ? "training" : "inference";
+    document.querySelectorAll("[data-show-kind]").forEach(function (el) {
+      el.hidden = el.dataset.showKind !== family;
+    });
+    document.querySelectorAll("[data-show-pattern]").forEach(function (el) {
+      el.hidden = el.dataset.showPattern !== pattern.value;
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.id === "id_kind" || event.target.id === "id_demand_pattern") relevant();
+  });
+  document.addEventListener("DOMContentLoaded", relevant);
   document.addEventListener("DOMContentLoaded", function () { draw(document); });
   document.addEventListener("htmx:afterSettle", function (event) { draw(document); });
 })();
