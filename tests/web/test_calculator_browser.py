@@ -3,11 +3,26 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-4.14.1.min.js"
+
+
+def serious_accessibility_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's violations of serious or critical impact on the page as it stands."""
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+            .filter(v => v.impact === "serious" || v.impact === "critical")
+            .map(v => ({id: v.id, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 3)}))"""
+    )
+    return found
 
 
 def servers_headline(page: Any) -> str:
@@ -111,5 +126,25 @@ def test_every_preset_shows_its_verdict_above_the_fold(
                 "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
             )
             assert widths[0] <= widths[1], (preset.slug, widths)
+            assert not serious_accessibility_violations(page), preset.slug
+    finally:
+        context.close()
+
+
+def test_dutch_pages_show_a_dutch_verdict_and_pass_the_accessibility_check(
+    live_server: Any, chromium: Any, seed_catalog: object
+) -> None:
+    from tco.presets import PRESETS
+
+    context = chromium.new_context(viewport={"width": 1366, "height": 800}, locale="nl-NL")
+    context.add_cookies([{"name": "django_language", "value": "nl", "url": live_server.url}])
+    page = context.new_page()
+    try:
+        for preset in PRESETS:
+            page.goto(f"{live_server.url}/calculator/?preset={preset.slug}")
+            assert page.locator("html").get_attribute("lang") == "nl"
+            headline = page.locator(".verdict-headline").inner_text()
+            assert headline.startswith(("Koop", "Huur", "Hybride")), headline
+            assert not serious_accessibility_violations(page), preset.slug
     finally:
         context.close()
