@@ -158,7 +158,8 @@ def executive_summary(summary: dict[str, Any]) -> dict[str, Any]:
         "headline": verdict_headline(verdict, summary.get("currency", "EUR")),
         "break_even": break_even_sentence(summary),
         "best_cloud": cloud_label(verdict.get("reference_cloud") or ""),
-        "onprem_total": onprem["total_cost"],
+        # The cheapest way to own (kept or resold), so the saving reconciles with it.
+        "onprem_total": params.get("cost") if buy else params.get("owning_cost"),
         "cloud_total": reference["total_cost"] if reference else None,
         "saving": params.get("saving"),
         "saving_pct": params.get("saving_pct") if buy else None,
@@ -187,7 +188,9 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
     today = timezone.localdate()
     with translation.override(language):
         # Built in the buyer's language: labels, amounts in their number format, charts.
-        figures = all_charts(analysis.result, chart_labels(), SEPARATORS.get(language, ".,"))
+        figures = all_charts(
+            analysis.result, chart_labels(analysis.result), SEPARATORS.get(language, ".,")
+        )
         payloads = {name: figure_payload(figures[name]) for name in PDF_CHARTS}
         server = analysis.built.server_model
         summary = analysis.summary

@@ -8,14 +8,17 @@ from django.utils.translation import gettext as _
 
 from tco.charts import ChartLabels, all_charts, figure_payload
 from tco.engine import ScenarioResult
+from tco.wording import cloud_label
 
 # Plotly's `separators`: decimal mark, then thousands separator.
 SEPARATORS = {"en": ".,", "nl": ",."}
 
 
-def chart_labels() -> ChartLabels:
-    """ChartLabels translated into the active language."""
+def chart_labels(result: ScenarioResult | None = None) -> ChartLabels:
+    """ChartLabels translated into the active language (with ``result``: its option names)."""
+    names = tuple((o.name, cloud_label(o.name)) for o in result.cloud_options) if result else ()
     return ChartLabels(
+        option_names=names,
         cumulative_title=_("Cumulative cost over time"),
         breakdown_title=_("On-prem cost by year"),
         utilization_title=_("Total cost over the horizon by utilization"),
@@ -48,6 +51,11 @@ def chart_labels() -> ChartLabels:
         tornado_high=_("Input +{pct} %"),
         base=_("Base"),
         input_value=_("Input value"),
+        confidence_title=_("How sure: the saving across {draws} plausible futures"),
+        confidence_axis=_("Saving of the recommended choice ({currency})"),
+        confidence_count=_("Futures"),
+        confidence_own=_("Owning cheaper"),
+        confidence_rent=_("Renting cheaper"),
         input_names=(
             ("electricity_price_per_kwh", _("Electricity price")),
             ("pue", _("PUE")),
@@ -64,12 +72,12 @@ def chart_labels() -> ChartLabels:
 
 
 def chart_payloads(result: ScenarioResult, language: str | None) -> dict[str, dict[str, Any]]:
-    figures = all_charts(result, chart_labels(), SEPARATORS.get((language or "en")[:2], ".,"))
+    figures = all_charts(result, chart_labels(result), SEPARATORS.get((language or "en")[:2], ".,"))
     return {
         name: {
             "figure": figure_payload(figure),
             "element_id": f"chart-{name}",
-            "title": figure.layout.title.text or name,
+            "title": figure["layout"]["title"]["text"] or name,
         }
         for name, figure in figures.items()
     }

@@ -3,7 +3,7 @@
 Every builder takes a :class:`~tco.engine.ScenarioResult`, a :class:`ChartLabels`
 (already-translated strings; English defaults) and Plotly's ``separators``
 string (decimal mark then thousands mark: ``".,"`` for English, ``",."`` for
-Dutch) and returns a ``go.Figure``. The web page embeds the figures with
+Dutch) and returns the figure as plain data (:data:`Figure`). The web page embeds them with
 ``Plotly.newPlot`` (see :func:`figure_payload` and :data:`PLOTLY_CONFIG`); the PDF
 export renders the same figures to static SVG.
 
@@ -14,6 +14,7 @@ Labels may contain ``str.format`` fields: ``{currency}`` in axis titles,
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Mapping
@@ -21,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import plotly.graph_objects as go
 
 from tco.engine import ScenarioResult, sweep
 
@@ -38,8 +38,23 @@ __all__ = [
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies.
 ONPREM_COLOR = "#0072B2"
-CLOUD_COLORS = ("#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#999999", "#000000")
-CLOUD_DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot")
+# Twelve cloud colours (Okabe-Ito, then Paul Tol's muted scheme) and dash styles: no two of
+# the first twelve options share a colour, and neighbours never share a dash.
+CLOUD_COLORS = (
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#D55E00",
+    "#56B4E9",
+    "#000000",
+    "#882255",
+    "#117733",
+    "#999933",
+    "#332288",
+    "#AA4499",
+    "#44AA99",
+)
+CLOUD_DASHES = ("dash", "dot", "dashdot", "longdash", "longdashdot", "solid")
 COMPONENT_COLORS: Mapping[str, str] = {
     "hardware": "#0072B2",
     "lease": "#56B4E9",
@@ -119,9 +134,20 @@ class ChartLabels:
     tornado_high: str = "Input +{pct} %"
     base: str = "Base"
     input_value: str = "Input value"
+    confidence_title: str = "How sure: the saving across {draws} plausible futures"
+    confidence_axis: str = "Saving of the recommended choice ({currency})"
+    confidence_count: str = "Futures"
+    confidence_own: str = "Owning cheaper"
+    confidence_rent: str = "Renting cheaper"
     # (engine input name, translated label) pairs for the tornado bars, e.g.
     # (("pue", "PUE"), ("utilization", "Benutting")); unknown names keep the engine's label.
     input_names: tuple[tuple[str, str], ...] = ()
+    # (engine option name, name for people) pairs, e.g. ("AWS p5 (committed_3y)",
+    # "AWS p5, 3-year commitment"); unknown names are shown as the engine gives them.
+    option_names: tuple[tuple[str, str], ...] = ()
+
+    def option_name(self, name: str) -> str:
+        return dict(self.option_names).get(name, name)
 
     def component(self, column: str) -> str:
         """Label of an on-prem cash-flow column."""
@@ -169,12 +195,16 @@ def _layout(title: str, separators: str, **extra: Any) -> dict[str, Any]:
         "separators": _check_separators(separators),
         "autosize": True,
         "margin": {"l": 8, "r": 8, "t": 48, "b": 8, "pad": 0},
+        # Anchored to the bottom of the whole figure, so it never covers the x-axis title
+        # (automargin makes room for it, however many rows it wraps into on a phone).
         "legend": {
             "orientation": "h",
             "x": 0.0,
             "xanchor": "left",
-            "y": -0.18,
-            "yanchor": "top",
+            "xref": "container",
+            "y": 0.0,
+            "yanchor": "bottom",
+            "yref": "container",
         },
         "font": {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"},
         "template": TEMPLATE,
@@ -192,8 +222,16 @@ def _cloud_style(index: int) -> tuple[str, str]:
     return CLOUD_COLORS[index % len(CLOUD_COLORS)], CLOUD_DASHES[index % len(CLOUD_DASHES)]
 
 
-def _figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> go.Figure:
-    return go.Figure(data=data, layout=layout)
+Figure = dict[str, Any]
+"""A Plotly figure as plain data: ``{"data": [...], "layout": {...}}``.
+
+Built without ``go.Figure``: its validation cost ~15 ms a page; the tests check the
+figures against Plotly's schema instead (``go.Figure(figure)`` raises on any mistake).
+"""
+
+
+def _figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> Figure:
+    return {"data": data, "layout": layout}
 
 
 # --- 1. cumulative cost -------------------------------------------------------------
@@ -201,7 +239,7 @@ def _figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> go.Figure:
 
 def cumulative_cost_chart(
     result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
-) -> go.Figure:
+) -> Figure:
     """Cumulative spend by month: on-prem and each cloud option, crossovers marked.
 
     Traces: on-prem line, one line per cloud option, then one marker trace
@@ -234,12 +272,12 @@ def cumulative_cost_chart(
             {
                 "type": "scatter",
                 "mode": "lines",
-                "name": option.name,
+                "name": labels.option_name(option.name),
                 "legendgroup": f"cloud{k}",
                 "x": cf.index.to_numpy().tolist(),
                 "y": cf["cumulative"].to_numpy().tolist(),
                 "line": {"color": color, "width": 2, "dash": dash},
-                "hovertemplate": f"{money}<extra>{option.name}</extra>",
+                "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
             }
         )
         month = option.payback_month
@@ -263,7 +301,7 @@ def cumulative_cost_chart(
                 },
                 "hovertemplate": (
                     f"{labels.crossover}: {labels.month} %{{x}}<br>{money}"
-                    f"<extra>{option.name}</extra>"
+                    f"<extra>{labels.option_name(option.name)}</extra>"
                 ),
             }
         )
@@ -275,17 +313,28 @@ def cumulative_cost_chart(
                 "showarrow": True,
                 "arrowhead": 2,
                 "arrowcolor": color,
+                # Alternately below and above the point, staggered, so that close
+                # crossovers do not stack their labels past the plot's edge.
                 "ax": 24 + 8 * len(annotations),
-                "ay": -36 - 24 * len(annotations),  # staggered: crossovers often lie close
+                "ay": (36 + 12 * (len(annotations) // 2))
+                * (1 if len(annotations) % 2 == 0 else -1),
                 "font": {"size": 11, "color": color},
                 "bgcolor": "rgba(255,255,255,0.8)",
             }
         )
+    top = max([float(on_cum.max())] + [float(t["y"][-1]) for t in data[1:]] + [1.0])
+    top = max([top] + [max(t["y"]) for t in data])
     layout = _layout(
         labels.cumulative_title,
         separators,
-        xaxis=_axis(labels.month, dtick=12, rangemode="tozero"),
-        yaxis=_axis(labels.cumulative_cost.format(currency=cur), tickformat=",.0f"),
+        xaxis=_axis(labels.month, dtick=12, range=[0, months[-1]], autorange=False),
+        # A fixed range: autorange would stretch below zero to fit the labels.
+        yaxis=_axis(
+            labels.cumulative_cost.format(currency=cur),
+            tickformat=",.0f",
+            range=[0, top * 1.05],
+            autorange=False,
+        ),
         hovermode="x unified",
         annotations=annotations,
     )
@@ -297,7 +346,7 @@ def cumulative_cost_chart(
 
 def onprem_breakdown_chart(
     result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
-) -> go.Figure:
+) -> Figure:
     """On-prem spend per year, stacked by component (residual value below zero).
 
     Month 0 (the purchase) counts in year 1; months 1-12 are year 1, 13-24
@@ -362,7 +411,7 @@ def onprem_breakdown_chart(
 
 def utilization_chart(
     result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
-) -> go.Figure:
+) -> Figure:
     """Total cost over the horizon at 0-100 % utilization; break-even points marked.
 
     The curves come from one vectorized :func:`tco.engine.sweep` call over 101
@@ -403,19 +452,19 @@ def utilization_chart(
             {
                 "type": "scatter",
                 "mode": "lines",
-                "name": option.name,
+                "name": labels.option_name(option.name),
                 "legendgroup": f"cloud{k}",
                 "x": x,
                 "y": swept.cloud_total[k, :n].tolist(),
                 "line": {"color": color, "width": 2, "dash": dash},
-                "hovertemplate": f"{money}<extra>{option.name}</extra>",
+                "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
             }
         )
     annotations: list[dict[str, Any]] = []
     for i, (k, u) in enumerate(crossings):
         color, _ = _cloud_style(k)
         y = float(swept.onprem_total[n + i])
-        name = result.cloud_options[k].name
+        name = labels.option_name(result.cloud_options[k].name)
         data.append(
             {
                 "type": "scatter",
@@ -493,7 +542,7 @@ def utilization_chart(
 
 def tornado_chart(
     result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
-) -> go.Figure:
+) -> Figure:
     """Sensitivity tornado: NPV saving with each input at its low and high value.
 
     Two bar traces (low, high), horizontal, starting at the base value; the
@@ -541,7 +590,7 @@ def tornado_chart(
             }
         )
     layout = _layout(
-        labels.tornado_title.format(option=t.reference_option),
+        labels.tornado_title.format(option=labels.option_name(t.reference_option)),
         separators,
         barmode="overlay",
         xaxis=_axis(labels.tornado_axis.format(currency=cur), tickformat=",.0f"),
@@ -581,6 +630,65 @@ def tornado_chart(
     return _figure(data, layout)
 
 
+# --- 5. confidence ------------------------------------------------------------------
+
+
+def confidence_chart(
+    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+) -> Figure:
+    """Histogram of the Monte Carlo saving of the verdict's side; bars where it wins in green.
+
+    One bar trace per side (the verdict's side wins at saving > 0), so the legend
+    says which futures favour owning and which renting.
+    """
+    c = result.confidence
+    cur = result.currency
+    data: list[dict[str, Any]] = []
+    if c is not None:
+        edges = np.asarray(c.histogram_edges)
+        mids = ((edges[:-1] + edges[1:]) / 2).tolist()
+        width = float(edges[1] - edges[0]) if len(edges) > 1 else 1.0
+        counts = np.asarray(c.histogram_counts)
+        wins = np.asarray(mids) > 0
+        own_side = c.favours == "own"
+        for mask, name, color in (
+            (wins, labels.confidence_own if own_side else labels.confidence_rent, ONPREM_COLOR),
+            (~wins, labels.confidence_rent if own_side else labels.confidence_own, HIGH_COLOR),
+        ):
+            data.append(
+                {
+                    "type": "bar",
+                    "name": name,
+                    "x": [m for m, keep in zip(mids, mask, strict=True) if keep],
+                    "y": [int(n) for n, keep in zip(counts, mask, strict=True) if keep],
+                    "width": width,
+                    "marker": {"color": color},
+                    "hovertemplate": f"{_money('x', cur)}: %{{y}}<extra>{name}</extra>",
+                }
+            )
+    draws = _format_amount(float(c.draws if c else 0), separators)
+    layout = _layout(
+        labels.confidence_title.format(draws=draws),
+        separators,
+        xaxis=_axis(labels.confidence_axis.format(currency=cur), tickformat=",.0f"),
+        yaxis=_axis(labels.confidence_count, rangemode="tozero"),
+        bargap=0.05,
+        shapes=[
+            {
+                "type": "line",
+                "xref": "x",
+                "yref": "paper",
+                "x0": 0,
+                "x1": 0,
+                "y0": 0,
+                "y1": 1,
+                "line": {"color": "#666666", "width": 1, "dash": "dot"},
+            }
+        ],
+    )
+    return _figure(data, layout)
+
+
 def _format_amount(value: float, separators: str) -> str:
     """Whole amount with the thousands mark of ``separators`` (for static text)."""
     return f"{value:,.0f}".replace(",", separators[1])
@@ -589,21 +697,58 @@ def _format_amount(value: float, separators: str) -> str:
 # --- bundles ------------------------------------------------------------------------
 
 
+CHARTED_CLOUD_OPTIONS = 4
+
+
+def charted(result: ScenarioResult, limit: int = CHARTED_CLOUD_OPTIONS) -> ScenarioResult:
+    """The result with only the cloud options worth drawing: the cheapest eligible first.
+
+    Ten or twenty lines make a chart unreadable; the table lists every option.
+    """
+    clouds = result.cloud_options
+    if len(clouds) <= limit:
+        return result
+    eligible = {o.name for o in result.verdict.options if o.eligible}
+    order = sorted(
+        range(len(clouds)), key=lambda k: (clouds[k].name not in eligible, clouds[k].total_cost)
+    )
+    keep = sorted(order[:limit])
+    model = dataclasses.replace(
+        result.cost_model, clouds=tuple(result.cost_model.clouds[k] for k in keep)
+    )
+    return dataclasses.replace(
+        result, cloud_options=tuple(clouds[k] for k in keep), cost_model=model
+    )
+
+
 def all_charts(
     result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
-) -> dict[str, go.Figure]:
-    """The four figures of a result, keyed ``cumulative``, ``breakdown``, ``utilization``,
-    ``tornado``."""
+) -> dict[str, Figure]:
+    """The five figures of a result, keyed ``cumulative``, ``breakdown``, ``utilization``,
+    ``tornado``, ``confidence``; lines for the recommended and cheapest cloud options only
+    (:func:`charted`)."""
     _check_separators(separators)
+    result = charted(result)
     return {
         "cumulative": cumulative_cost_chart(result, labels, separators),
         "breakdown": onprem_breakdown_chart(result, labels, separators),
         "utilization": utilization_chart(result, labels, separators),
         "tornado": tornado_chart(result, labels, separators),
+        "confidence": confidence_chart(result, labels, separators),
     }
 
 
-def figure_payload(fig: go.Figure) -> dict[str, Any]:
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
+
+
+def figure_payload(fig: Figure) -> dict[str, Any]:
     """``{"data": [...], "layout": {...}}``, JSON-safe, for ``Plotly.newPlot``."""
-    payload: dict[str, Any] = json.loads(fig.to_json())
+    payload: dict[str, Any] = json.loads(json.dumps(fig, default=_jsonable))
     return {"data": payload["data"], "layout": payload["layout"]}

@@ -64,6 +64,26 @@ BASIC_FIELDS = (
     "currency",
 )
 TRAINING_KINDS = {"pretrain", "full_finetune", "lora", "qlora"}
+# Fields that matter only for some workloads or demand patterns: shown only then (the page
+# hides the others) and neither validated nor used otherwise.
+TRAINING_ONLY = (
+    "tokens_billion",
+    "deadline_days",
+    "optimizer",
+    "sharding",
+    "sequence_length",
+    "interconnect",
+    "mfu_pct",
+    "goodput_pct",
+)
+INFERENCE_ONLY = (
+    "target_tokens_per_second",
+    "context_tokens",
+    "concurrency",
+    "serving_efficiency_pct",
+    "growth_pct",
+)
+PATTERN_ONLY = {"runs_per_year": "recurring", "utilization_pct": "continuous"}
 
 
 def _number(
@@ -139,6 +159,15 @@ class CalculatorForm(forms.Form):
         required=False,
         help_text=_("Empty: no growth. The owned fleet is sized for the last year."),
     )
+    bursts_per_year = _number(
+        _("Extra bursts per year"),
+        0,
+        365,
+        required=False,
+        help_text=_("On top of the base work, e.g. 4 fine-tunes a year beside serving."),
+    )
+    burst_servers = _number(_("Servers per burst"), 0, 10_000, required=False)
+    burst_days = _number(_("Days per burst"), 0, 366, required=False)
     tolerates_interruptions = forms.BooleanField(
         label=_("My work tolerates interruptions"),
         required=False,
@@ -166,7 +195,7 @@ class CalculatorForm(forms.Form):
         _("Model FLOPs utilization, MFU (%)"),
         5,
         80,
-        help_text=_("Default 40 %: Meta reports 38–43 % for Llama 3 405B."),
+        help_text=_("Default 45 %: published training runs imply 38–51 % (see the calibration)."),
     )
     goodput_pct = _number(
         _("Goodput (%)"),
@@ -205,6 +234,49 @@ class CalculatorForm(forms.Form):
         required=False,
         help_text=_("Empty: 6 %, within the 4–10 % Dutch business-loan range (estimate)."),
     )
+    server_price = _number(
+        _("Server price (server's currency)"),
+        0,
+        100_000_000,
+        required=False,
+        help_text=_("With a chosen server model; empty: the catalog list price."),
+    )
+    discount_pct = _number(
+        _("Discount on the server price (%)"),
+        0,
+        90,
+        required=False,
+        help_text=_("Empty: none."),
+    )
+    fleet_servers = _number(
+        _("Fixed fleet size (servers)"),
+        1,
+        100_000,
+        required=False,
+        integer=True,
+        help_text=_("Empty: as many as the work needs."),
+    )
+    staff_fte = _number(
+        _("Operations staff (FTE)"),
+        0,
+        100,
+        required=False,
+        help_text=_("Empty: 0.5 FTE (estimate)."),
+    )
+    staff_cost = _number(
+        _("Cost per staff FTE a year (reporting currency)"),
+        0,
+        10_000_000,
+        required=False,
+        help_text=_("Empty: $150,000 (estimate)."),
+    )
+    support_pct = _number(
+        _("Support contract a year, share of hardware (%)"),
+        0,
+        50,
+        required=False,
+        help_text=_("Empty: the catalog's 10 % (standard next-business-day support)."),
+    )
     providers = forms.MultipleChoiceField(
         label=_("Cloud providers"),
         choices=[(p, p) for p in PROVIDERS],
@@ -227,6 +299,27 @@ class CalculatorForm(forms.Form):
         ]
         self.fields["site"].choices = [(s.key, s.name) for s in catalog.sites.values()]
         self._show_site_defaults()
+        for name in self.ignored_fields:
+            self.fields[name].required = False
+
+    @property
+    def ignored_fields(self) -> set[str]:
+        """Fields that do not apply to the submitted workload and demand pattern."""
+        kind = str(self.data.get("kind", ""))
+        pattern = str(self.data.get("demand_pattern", ""))
+        ignored = set(INFERENCE_ONLY if kind in TRAINING_KINDS else TRAINING_ONLY)
+        ignored |= {name for name, only in PATTERN_ONLY.items() if pattern != only}
+        return ignored
+
+    def relevance(self, name: str) -> str:
+        """The page's show/hide rule of a field: data attributes read by calculator.js."""
+        if name in TRAINING_ONLY:
+            return 'data-show-kind="training"'
+        if name in INFERENCE_ONLY:
+            return 'data-show-kind="inference"'
+        if name in PATTERN_ONLY:
+            return f'data-show-pattern="{PATTERN_ONLY[name]}"'
+        return ""
 
     def _show_site_defaults(self) -> None:
         """Put the chosen site's own figures in the empty override fields as placeholders."""
@@ -254,6 +347,9 @@ class CalculatorForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for name in self.ignored_fields:  # not shown, so neither validated nor used
+            self.errors.pop(name, None)
+            data.pop(name, None)
         kind = data.get("kind")
         if (
             kind in TRAINING_KINDS
@@ -339,6 +435,12 @@ class CalculatorForm(forms.Form):
             finance["utilization"] = data["utilization_pct"] / 100
         if data.get("lease_rate_pct") is not None:
             finance["lease_annual_rate"] = data["lease_rate_pct"] / 100
+        if data.get("staff_fte") is not None:
+            finance["staff_fte"] = data["staff_fte"]
+        if data.get("staff_cost") is not None:
+            finance["staff_annual_cost"] = self._usd(data["staff_cost"], data["currency"])
+        if data.get("support_pct") is not None:
+            finance["support_pct_per_year"] = data["support_pct"] / 100
         site: dict[str, Any] = {"key": data["site"]}
         for form_field, spec_field in (
             ("electricity_price", "electricity_price_per_kwh"),
@@ -350,12 +452,30 @@ class CalculatorForm(forms.Form):
         return {
             "name": str(dict(self.fields["kind"].choices).get(kind, kind)),
             "workload": workload,
-            "server": server.key,
+            "server": self._server(server),
             "site": site,
             "cloud_offerings": self.offering_keys(),
             "demand": self._demand(),
             "finance": finance,
+            **({"servers": data["fleet_servers"]} if data.get("fleet_servers") else {}),
         }
+
+    def _server(self, server: Any) -> str | dict[str, Any]:
+        """The server's catalog key, or the key with the negotiated price."""
+        data = self.cleaned_data
+        # A typed price belongs to the chosen model; on "the cheapest that fits" only the
+        # discount applies (to every candidate's list price).
+        price = data.get("server_price") if data.get("server") != "auto" else None
+        discount = data.get("discount_pct")
+        if price is None and not discount:
+            return str(server.key)
+        base = price if price is not None else float(server.list_price)
+        return {"key": server.key, "list_price": round(base * (1 - (discount or 0) / 100), 2)}
+
+    def _usd(self, amount: float, currency: str) -> float:
+        """A reporting-currency amount in US dollars (the finance inputs' currency)."""
+        fx = self.catalog.fx_row
+        return amount * float(fx.rate) if currency == "EUR" and fx is not None else amount
 
     def _demand(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -370,6 +490,12 @@ class CalculatorForm(forms.Form):
             demand["utilization"] = data["utilization_pct"] / 100
             if data.get("growth_pct") and data["kind"] == "inference":
                 demand["growth_per_year"] = data["growth_pct"] / 100
+        if data.get("bursts_per_year") and data.get("burst_servers") and data.get("burst_days"):
+            demand.update(
+                bursts_per_year=data["bursts_per_year"],
+                burst_servers=data["burst_servers"],
+                burst_days=data["burst_days"],
+            )
         return demand
 
 

@@ -29,7 +29,7 @@ COMMON: dict[str, Any] = {
     "sharding": "auto",
     "sequence_length": 4096,
     "interconnect": "infiniband",
-    "mfu_pct": 40,
+    "mfu_pct": 45,
     "goodput_pct": 90,
     "discount_rate_pct": 8,
     "providers": ["AWS", "Google Cloud", "Azure", "Lambda", "CoreWeave", "RunPod"],
@@ -53,14 +53,14 @@ PRESETS: tuple[Preset, ...] = (
     ),
     Preset(
         "pretrain-70b",
-        _("Pre-train 70B on 2T tokens, twice a year"),
+        _("Pre-train 70B on 2T tokens, three times a year"),
         {
             "kind": "pretrain",
             "params_billion": 70,
             "tokens_billion": 2000,
             "deadline_days": 90,
             "demand_pattern": "recurring",
-            "runs_per_year": 2,
+            "runs_per_year": 3,
         },
     ),
     Preset(

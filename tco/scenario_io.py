@@ -38,6 +38,7 @@ from tco.engine import (
     Scenario,
     ServerSpec,
     SiteSpec,
+    UncertaintyRanges,
     Workload,
 )
 
@@ -51,6 +52,7 @@ TOP_LEVEL_KEYS = {
     "servers",
     "finance",
     "demand",
+    "uncertainty",
 }
 
 # A capacity block is reserved for at least one day (AWS EC2 Capacity Blocks for ML).
@@ -71,6 +73,48 @@ DEFAULT_ITEMS = {
     "installation_per_server": "installation-per-server",
     "support_pct_per_year": "support-10pct",
 }
+
+
+# Fields that hold a fraction (0.075 = 7.5 %) in a scenario file, whatever block they are in.
+FRACTION_FIELDS = frozenset(
+    {
+        "utilization",
+        "discount_rate",
+        "spares_pct",
+        "support_pct_per_year",
+        "insurance_pct_per_year",
+        "residual_pct",
+        "tornado_pct",
+        "annual_rate",
+        "mfu",
+        "goodput",
+        "lora_adapter_fraction",
+        "serving_efficiency",
+        "memory_headroom",
+        "inference_overhead_fraction",
+        "spot_interruption_overhead",
+        "storage_egress_uplift_pct",
+    }
+)
+
+
+def check_fraction_convention(path: str, value: Any) -> None:
+    """Refuse a percentage written where the file takes a fraction (7.5 for 0.075).
+
+    >>> check_fraction_convention("finance.support_pct_per_year", 0.075)
+    >>> check_fraction_convention("finance.support_pct_per_year", 7.5)
+    Traceback (most recent call last):
+    ...
+    tco.scenario_io.ScenarioError: finance.support_pct_per_year: 7.5 looks like a percentage; ...
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return
+    if 1 < value <= 100:
+        raise ScenarioError(
+            path,
+            f"{value:g} looks like a percentage; scenario files take fractions: "
+            f"write {value / 100:g} for {value:g} %",
+        )
 
 
 class ScenarioError(ValueError):
@@ -190,6 +234,13 @@ def _convert(path: str, value: Any, annotation: Any) -> Any:
             raise ScenarioError(path, f"expected a list, got {value!r}")
         if len(value) > 1000:
             raise ScenarioError(path, "too many values (at most 1,000)")
+        if len(args) != 2 or args[1] is not Ellipsis:  # a fixed-length tuple, e.g. a range
+            if len(value) != len(args):
+                raise ScenarioError(path, f"expected {len(args)} values, got {len(value)}")
+            return tuple(
+                _convert(f"{path}[{i}]", v, t)
+                for i, (v, t) in enumerate(zip(value, args, strict=True))
+            )
         item_type = args[0]
         return tuple(_convert(f"{path}[{i}]", v, item_type) for i, v in enumerate(value))
     if annotation is bool:
@@ -238,6 +289,8 @@ def build_dataclass(
         raise ScenarioError(_join(path, unknown[0]), "unknown field")
     kwargs = dict(defaults or {})
     for name, value in data.items():
+        if name in FRACTION_FIELDS:
+            check_fraction_convention(_join(path, name), value)
         kwargs[name] = _convert(_join(path, name), value, hints[name])
     try:
         return cls(**kwargs)
@@ -276,8 +329,9 @@ def _float(value: Any) -> float:
     return float(value) if value is not None else 0.0
 
 
-def gpu_spec(gpu: Gpu) -> GpuSpec:
-    return GpuSpec(
+def gpu_spec(gpu: Gpu, path: str, overrides: dict[str, Any] | None = None) -> GpuSpec:
+    """The engine's view of a catalog GPU, with any field overridden."""
+    base = dict(
         name=gpu.name,
         memory_gb=float(gpu.memory_gb),
         memory_bandwidth_tbps=float(gpu.memory_bandwidth_tbps),
@@ -286,13 +340,44 @@ def gpu_spec(gpu: Gpu) -> GpuSpec:
         fp4_tflops=float(gpu.fp4_tflops) if gpu.fp4_tflops is not None else None,
         tdp_w=float(gpu.tdp_w),
     )
+    return build_dataclass(path, GpuSpec, overrides or {}, defaults=base)
 
 
-def server_spec(model: ServerModel, path: str, overrides: dict[str, Any]) -> ServerSpec:
-    gpu_spec_ = gpu_spec(model.gpu)
+def resolve_gpu_override(path: str, overrides: dict[str, Any]) -> Gpu | None:
+    """`"server": {"key": ..., "gpu": "a100-80gb"}`: the catalog GPU the server should carry.
+
+    The value is a GPU catalog key, or an object with "key" and GPU fields to override
+    (one query, only when a scenario asks for it). Returns None when there is no override.
+    """
+    value = overrides.get("gpu")
+    if isinstance(value, dict) and "key" not in value:
+        return None  # every field given inline
+    if not isinstance(value, str | dict):
+        return None
+    gpu_key, _fields = _reference(f"{path}.gpu", value)
+    row = Gpu.objects.filter(key=gpu_key).first()
+    if row is None:
+        raise ScenarioError(f"{path}.gpu", f"unknown GPU {gpu_key!r}")
+    return row
+
+
+def server_spec(
+    model: ServerModel, path: str, overrides: dict[str, Any], gpu_row: Gpu | None = None
+) -> ServerSpec:
+    """The engine's server; `gpu_row` replaces the catalog GPU (see resolve_gpu_override)."""
+    overrides = dict(overrides)
+    gpu_value = overrides.pop("gpu", None)
+    if gpu_row is not None:
+        _key, gpu_fields = _reference(f"{path}.gpu", gpu_value)
+        gpu = gpu_spec(gpu_row, f"{path}.gpu", gpu_fields)
+    elif gpu_value is not None:
+        # No catalog key: an object with every GPU field (the engine's GpuSpec).
+        gpu = _convert(f"{path}.gpu", gpu_value, GpuSpec)
+    else:
+        gpu = gpu_spec(model.gpu, f"{path}.gpu")
     base = {
         "name": f"{model.vendor} {model.sku}",
-        "gpu": gpu_spec_,
+        "gpu": gpu,
         "gpus_per_server": model.gpu_count,
         "rack_units": model.rack_units,
         "max_power_kw": float(model.max_power_kw),
@@ -300,7 +385,6 @@ def server_spec(model: ServerModel, path: str, overrides: dict[str, Any]) -> Ser
         "liquid_cooled": model.cooling == "liquid",
         "price": Money(float(model.list_price), model.currency),
     }
-    overrides = dict(overrides)
     price = overrides.pop("list_price", None)
     if price is not None:
         base["price"] = build_dataclass(
@@ -330,7 +414,7 @@ def offering_spec(offer: CloudOffering, path: str, overrides: dict[str, Any]) ->
         "gpus_per_instance": offer.gpu_count,
         "price_per_hour": float(offer.price_per_hour),
         "currency": offer.currency,
-        "gpu": gpu_spec(offer.gpu),
+        "gpu": gpu_spec(offer.gpu, f"{path}.gpu"),
         "min_billed_hours": CAPACITY_BLOCK_MIN_HOURS if offer.term == "capacity_block" else 0.0,
     }
     return build_dataclass(path, CloudOfferingSpec, overrides, defaults=base)
@@ -369,6 +453,7 @@ def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> Bui
     model = catalog.servers.get(server_key)
     if model is None:
         raise ScenarioError("server", f"unknown server model {server_key!r}")
+    gpu_row = resolve_gpu_override("server", server_overrides)
     site_key, site_overrides = _reference("site", document["site"])
     site = catalog.sites.get(site_key)
     if site is None:
@@ -401,10 +486,13 @@ def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> Bui
     demand = None
     if document.get("demand") is not None:
         demand = build_dataclass("demand", Demand, document["demand"])
+    uncertainty = None
+    if document.get("uncertainty") is not None:
+        uncertainty = build_dataclass("uncertainty", UncertaintyRanges, document["uncertainty"])
     try:
         scenario = Scenario(
             workload=build_dataclass("workload", Workload, document["workload"]),
-            server=server_spec(model, "server", server_overrides),
+            server=server_spec(model, "server", server_overrides, gpu_row),
             site=site_spec(site, "site", site_overrides),
             cloud_offerings=tuple(
                 offering_spec(offer, f"cloud_offerings[{i}]", references[i][1])
@@ -414,10 +502,13 @@ def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> Bui
             servers=servers,
             name=name,
             demand=demand,
+            uncertainty=uncertainty,
         )
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
-    assumptions = _assumptions(scenario, model, site, offerings, items, fx_row, finance_data)
+    assumptions = _assumptions(
+        scenario, model, site, offerings, items, fx_row, finance_data, gpu_row or model.gpu
+    )
     return BuiltScenario(scenario, assumptions, model, site, tuple(offerings))
 
 
@@ -440,6 +531,7 @@ def _assumptions(
     items: dict[str, InfrastructureItem],
     fx_row: FxRate | None,
     finance_data: dict[str, Any],
+    gpu: Gpu,
 ) -> tuple[Assumption, ...]:
     """Every figure the analysis used, from the final specs (so overrides show as such)."""
     server, site_spec, finance = scenario.server, scenario.site, scenario.finance
@@ -474,11 +566,13 @@ def _assumptions(
             ),
         ),
         Assumption(
-            format_lazy(_("{gpu}: memory and dense BF16 throughput"), gpu=model.gpu.name),
+            format_lazy(_("{gpu}: memory and dense BF16 throughput"), gpu=gpu.name),
             (Amount(server.gpu.memory_gb, "GB", 0), Amount(server.gpu.bf16_tflops, "TFLOPS", 0)),
-            source=model.gpu.source,
-            as_of=model.gpu.as_of,
-            is_estimate=model.gpu.is_estimate,
+            **provenance(
+                float(gpu.memory_gb) + float(gpu.bf16_tflops),
+                server.gpu.memory_gb + server.gpu.bf16_tflops,
+                gpu,
+            ),
         ),
         Assumption(
             format_lazy(_("{site}: electricity price"), site=site.name),

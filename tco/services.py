@@ -52,6 +52,14 @@ FORM_FIELD_FOR_PATH = {
     "demand.runs_per_year": "runs_per_year",
     "demand.growth_per_year": "growth_pct",
     "demand.utilization": "utilization_pct",
+    "demand.bursts_per_year": "bursts_per_year",
+    "demand.burst_servers": "burst_servers",
+    "demand.burst_days": "burst_days",
+    "server.list_price": "server_price",
+    "servers": "fleet_servers",
+    "finance.staff_fte": "staff_fte",
+    "finance.staff_annual_cost": "staff_cost",
+    "finance.support_pct_per_year": "support_pct",
 }
 
 
@@ -137,13 +145,15 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     keys = list(form.catalog.servers) if chosen == "auto" else [chosen]
     candidates: list[Candidate] = []
     best: tuple[float, BuiltScenario] | None = None
-    if not form.offering_keys():
+    offerings = form.offering_keys()
+    if not offerings:
         return CalculatorOutcome(
             field_errors={"providers": _("No cloud prices with the chosen providers and terms.")}
         )
     for key in keys:
         server = form.catalog.servers[key]
-        document = form.to_document(key)
+        # Ranking servers needs no cloud prices: one offering keeps the document valid.
+        document = {**form.to_document(key), "cloud_offerings": offerings[:1]}
         try:
             built = build_scenario(document, form.catalog)
             total = cost_of_owning(built.scenario)
@@ -162,9 +172,11 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         return CalculatorOutcome(
             problem=_("No server in the catalog can run this workload: ") + reasons
         )
-    built = best[1]
     try:
+        built = build_scenario(form.to_document(best[1].server_model.key), form.catalog)
         result = evaluate(built.scenario)
+    except ScenarioError as exc:
+        return _field_problem(exc.field, exc.message)
     except EngineError as exc:
         return CalculatorOutcome(problem=str(exc))
     candidates.sort(key=lambda c: (c.onprem_total is None, c.onprem_total or 0.0))

@@ -150,6 +150,15 @@ def break_even_sentence(summary: Mapping[str, Any]) -> str:
             "runs": number(runs, 1),
         }
     u = summary.get("break_even_utilization")
+    if summary.get("owning_wins_above") is False:  # a flat cloud bill: owning wins when idle
+        if u is not None and 0 < u < 1:
+            return _("Owning beats %(option)s below %(u)s average utilization.") % {
+                "option": option,
+                "u": percent(u),
+            }
+        if u is None or u >= 1:
+            return _("Owning beats %(option)s at any utilization.") % {"option": option}
+        return _("Even idle, owning does not beat %(option)s.") % {"option": option}
     if u is not None and 0 < u < 1:
         if demand.get("utilization_derived"):
             return _("Owning beats %(option)s from %(u)s average utilization of the servers.") % {
@@ -234,3 +243,171 @@ def hybrid_reason(hybrid: Mapping[str, Any]) -> str:
     return _(
         "Owning the servers that stay busy and renting the peaks costs less than either extreme."
     )
+
+
+def confidence_sentence(summary: Mapping[str, Any]) -> str:
+    """ "Owning is cheaper in 83 % of 10,000 plausible futures", with the saving's spread."""
+    c = summary.get("confidence")
+    if not c:
+        return ""
+    currency = summary.get("currency", "EUR")
+    values = {
+        "p": percent(c.get("probability")),
+        "n": number(c.get("draws")),
+        "low": format_money(c.get("saving_p10"), currency, 0),
+        "high": format_money(c.get("saving_p90"), currency, 0),
+    }
+    if c.get("favours") == "own":
+        return (
+            _(
+                "Owning is cheaper in %(p)s of %(n)s plausible futures; in 8 of 10 the saving "
+                "lies between %(low)s and %(high)s."
+            )
+            % values
+        )
+    return (
+        _(
+            "Renting is cheaper in %(p)s of %(n)s plausible futures; in 8 of 10 the saving "
+            "lies between %(low)s and %(high)s."
+        )
+        % values
+    )
+
+
+_SHARDING = {
+    "ddp": lambda: _("whole model states on every GPU"),
+    "zero1": lambda: _("ZeRO-1 (optimizer state sharded)"),
+    "zero2": lambda: _("ZeRO-2 (optimizer state and gradients sharded)"),
+    "zero3": lambda: _("ZeRO-3 / FSDP (all model states sharded)"),
+}
+
+
+def plan_layout(plan: Mapping[str, Any]) -> str:
+    """Language-neutral shorthand of a plan: 'TP 8 × CP 2 × PP 16 × DP 1'."""
+    parts = [
+        f"TP {plan.get('tensor_parallel') or 1}",
+        f"CP {plan.get('context_parallel') or 1}",
+        f"PP {plan.get('pipeline_parallel') or 1}",
+        f"DP {plan.get('data_parallel') or 1}",
+    ]
+    return " × ".join(p for p in parts if not p.endswith(" 1") or p.startswith("DP"))
+
+
+def plan_sentence(plan: Mapping[str, Any]) -> str:
+    """Why the plan looks the way it does, in the reader's language."""
+    code = str(plan.get("reason_code") or "")
+    p: Mapping[str, Any] = plan.get("reason_params") or {}
+    if code.startswith("inference_"):
+        values = {
+            "gb": number(p.get("total_gb"), 1),
+            "n": p.get("replicas"),
+            "t": p.get("tensor_parallel"),
+            "p": p.get("pipeline_parallel"),
+        }
+        if code == "inference_replicas":
+            return (
+                _(
+                    "Weights, KV cache and overhead (%(gb)s GB) fit on one GPU, so each GPU "
+                    "serves its own copy; %(n)s copies run side by side."
+                )
+                % values
+            )
+        if code == "inference_tensor_parallel":
+            return (
+                _(
+                    "%(gb)s GB of weights, KV cache and overhead need %(t)s GPUs, so each copy is "
+                    "split with tensor parallel %(t)s over NVLink; %(n)s copies in total."
+                )
+                % values
+            )
+        return (
+            _(
+                "%(gb)s GB exceeds one server, so each copy uses tensor parallel %(t)s inside a "
+                "server and %(p)s pipeline stages across servers; %(n)s copies in total."
+            )
+            % values
+        )
+    if not p:
+        return str(plan.get("reason") or "")
+    sharding = _SHARDING.get(str(p.get("sharding")), lambda: str(p.get("sharding")))()
+    values = {
+        "layout": plan_layout(plan),
+        "sharding": sharding,
+        "gb": number(p.get("memory_gb"), 1),
+        "gpu_gb": number(p.get("gpu_memory_gb")),
+        "states": number(p.get("states_gb"), 1),
+        "bubble": number(p.get("bubble_pct"), 1),
+    }
+    if (p.get("pipeline_parallel") or 1) > 1:
+        return (
+            _(
+                "Plan %(layout)s with %(sharding)s: %(gb)s GB per %(gpu_gb)s GB GPU; the pipeline "
+                "bubble costs %(bubble)s %% of throughput."
+            )
+            % values
+        )
+    return (
+        _(
+            "Plan %(layout)s with %(sharding)s: %(states)s GB of model states and %(gb)s GB in "
+            "all per %(gpu_gb)s GB GPU."
+        )
+        % values
+    )
+
+
+def sizing_note(note: Mapping[str, Any]) -> str:
+    """A sizing or rack note (code and parameters) in the reader's language."""
+    code = note.get("code")
+    p: Mapping[str, Any] = note.get("params") or {}
+    if code == "past_deadline":
+        return _(
+            "The run takes %(days)s days on %(servers)s server(s), past the %(deadline)s-day "
+            "deadline."
+        ) % {
+            "days": number(p.get("days"), 1),
+            "servers": p.get("servers"),
+            "deadline": number(p.get("deadline_days"), 1),
+        }
+    if code == "idle_gpus":
+        return _("%(idle)s of the %(gpus)s GPUs do not fit the plan's groups and stay idle.") % p
+    if code == "no_precision_cores":
+        return _(
+            "The %(gpu)s has no %(precision)s tensor cores: throughput uses its BF16 peak "
+            "(weight-only quantization)."
+        ) % {"gpu": p.get("gpu"), "precision": str(p.get("precision", "")).upper()}
+    if code == "below_target":
+        return _(
+            "%(servers)s server(s) deliver %(capacity)s tokens/s, below the %(target)s tokens/s "
+            "target."
+        ) % {
+            "servers": p.get("servers"),
+            "capacity": number(p.get("capacity")),
+            "target": number(p.get("target")),
+        }
+    if code == "batch_below_data_parallel":
+        return _(
+            "The global batch of %(seqs)s sequences is smaller than %(dp)s data-parallel "
+            "copies; raise the global batch or the run cannot use every copy."
+        ) % {"seqs": number(p.get("global_batch_sequences")), "dp": number(p.get("data_parallel"))}
+    if code == "server_exceeds_rack_power":
+        return _(
+            "One %(server)s draws up to %(kw)s kW, more than the site's %(limit)s kW rack limit: "
+            "the plan assumes one server per rack on an upgraded power feed; confirm with the "
+            "facility."
+        ) % {
+            "server": p.get("server"),
+            "kw": number(p.get("max_power_kw"), 1),
+            "limit": number(p.get("rack_power_limit_kw"), 1),
+        }
+    if code == "server_exceeds_rack_space":
+        return _(
+            "A %(u)sU %(server)s does not fit in %(limit)sU of usable rack space: the plan "
+            "assumes one server per rack."
+        ) % {
+            "u": p.get("rack_units"),
+            "server": p.get("server"),
+            "limit": p.get("rack_units_limit"),
+        }
+    if code == "liquid_cooling":
+        return _("The %(server)s needs liquid cooling: check that the site supports it.") % p
+    return str(note.get("text") or code or "")

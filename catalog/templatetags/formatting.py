@@ -14,6 +14,8 @@ SYMBOLS = {"USD": "$", "EUR": "€"}
 def format_money(value: Decimal | float | int | None, currency: str, decimals: int = 2) -> str:
     if value is None:
         return "–"
+    if isinstance(value, int | float | Decimal) and value < 0:  # "−€1,234", not "€-1,234"
+        return "\u2212" + format_money(-value, currency, decimals)
     number = formats.number_format(value, decimals, use_l10n=True, force_grouping=True)
     symbol = SYMBOLS.get(currency, currency + " ")
     # Dutch writes a space between symbol and amount ("€ 1.234,50"); English does not.

@@ -47,6 +47,7 @@ from tco.engine.inputs import (
     ServerSpec,
     Sharding,
     SiteSpec,
+    UncertaintyRanges,
     Workload,
     WorkloadKind,
 )
@@ -57,6 +58,7 @@ from tco.engine.memory import (
     lora_state_gb,
     model_state_gb_per_gpu,
 )
+from tco.engine.montecarlo import Confidence, monte_carlo
 from tco.engine.notes import Note
 from tco.engine.onprem import onprem_cashflow
 from tco.engine.options import CloudOptionResult, OnPremResult, compare_options
@@ -91,6 +93,7 @@ __all__ = [
     "CloudOfferingSpec",
     "CloudOptionResult",
     "CloudTerm",
+    "Confidence",
     "CostModel",
     "DeadlineInfeasible",
     "Demand",
@@ -130,6 +133,7 @@ __all__ = [
     "SweepResult",
     "Tornado",
     "TornadoBar",
+    "UncertaintyRanges",
     "Verdict",
     "Workload",
     "WorkloadKind",
@@ -153,6 +157,7 @@ __all__ = [
     "lease_payment",
     "lora_state_gb",
     "model_state_gb_per_gpu",
+    "monte_carlo",
     "monthly_discount_rate",
     "onprem_cashflow",
     "onprem_totals",

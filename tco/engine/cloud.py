@@ -21,6 +21,7 @@ def cloud_params(
     work_ratio: float = 1.0,
     fleet_ratio: float = 1.0,
     run_billing_factor: float = 1.0,
+    always_on: bool = False,
 ) -> CloudCostParams:
     """Normalise an offering: per-instance price in the reporting currency.
 
@@ -48,6 +49,7 @@ def cloud_params(
         term_months=float(offering.term_months),
         work_ratio=work_ratio,
         fleet_ratio=fleet_ratio,
+        always_on=1.0 if always_on else 0.0,
     )
 
 

@@ -42,6 +42,7 @@ class CloudCostParams:
     term_months: Number = 0.0  # commitment length (12 or 36); 0 when billed by use
     work_ratio: Number = 1.0  # GPU-hours on this offering per owned GPU-hour of the same work
     fleet_ratio: Number = 1.0  # GPUs this offering needs per owned GPU for the same work
+    always_on: Number = 0.0  # 1.0: a service's instances run every hour, whatever the load
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,7 +335,8 @@ def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
     """What renting costs for the model's work on one offering.
 
     Pay per use: owned GPUs × work ratio ÷ GPUs per instance × 730 h × H × u
-    × usage multiplier × price. Committed: instances × 730 h × price for every
+    × usage multiplier × price (a service's instances, ``always_on``, run every
+    hour: u = 1 for the bill). Committed: instances × 730 h × price for every
     month of the horizon, or (``whole_terms``) for whole terms covering the
     active months: a 1-day run on a 1-year term pays the year.
 
@@ -352,6 +354,7 @@ def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
     """
     price = as_array(cloud.price_per_instance_hour) * as_array(m.cloud_price_scale)
     committed = as_array(cloud.committed)
+    on = as_array(cloud.always_on)
     instances = cloud_instances(
         m.servers, m.gpus_per_server, cloud.gpus_per_instance, cloud.fleet_ratio
     )
@@ -362,7 +365,7 @@ def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
         / as_array(cloud.gpus_per_instance)
         * HOURS_PER_MONTH
         * as_array(m.horizon_months)
-        * as_array(m.utilization)
+        * (on + (1.0 - on) * as_array(m.utilization))
         * as_array(cloud.usage_multiplier)
     )
     active = active_months(m)
@@ -442,17 +445,25 @@ def cloud_totals(m: CostModel, cloud: CloudCostParams) -> Totals:
     )
 
 
+def onprem_line(m: CostModel) -> tuple[FloatArray, FloatArray]:
+    """(A, B): on-prem total = A + B·u (linear in utilization: evaluated at u = 0 and 1)."""
+    a = onprem_totals(m.replace(utilization=0.0)).total
+    return a, as_array(onprem_totals(m.replace(utilization=1.0)).total - a)
+
+
 def break_even_lines(
-    m: CostModel, cloud: CloudCostParams
+    m: CostModel,
+    cloud: CloudCostParams,
+    onprem: tuple[FloatArray, FloatArray] | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """(A, B, C, D): on-prem total = A + B·u and cloud total = C + D·u.
 
     Both totals are linear in utilization, so evaluating them at u = 0 and
-    u = 1 gives the two lines exactly.
+    u = 1 gives the two lines exactly. Pass ``onprem`` (from
+    :func:`onprem_line`) to reuse the on-prem line across offerings.
     """
     at0, at1 = m.replace(utilization=0.0), m.replace(utilization=1.0)
-    a = onprem_totals(at0).total
-    b = as_array(onprem_totals(at1).total - a)
+    a, b = onprem if onprem is not None else onprem_line(m)
     c = cloud_totals(at0, cloud).total
     d = as_array(cloud_totals(at1, cloud).total - c)
     return a, b, c, d

@@ -28,9 +28,31 @@ class InvalidInput(EngineError, ValueError):
         self.message = message
 
 
-class DoesNotFit(EngineError):
+class _CodedError(EngineError):
+    """An engine error that also carries a code and parameters for the Django layer to word.
+
+    >>> err = DoesNotFit("Too big.", code="does_not_fit", params={"needed_gb": 109.9})
+    >>> str(err), err.code, err.params
+    ('Too big.', 'does_not_fit', {'needed_gb': 109.9})
+    """
+
+    default_code = "engine_error"
+
+    def __init__(
+        self, message: str, *, code: str | None = None, params: dict[str, object] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code or self.default_code
+        self.params: dict[str, object] = dict(params or {})
+
+
+class DoesNotFit(_CodedError):
     """The workload cannot fit in GPU memory with the chosen settings."""
 
+    default_code = "does_not_fit"
 
-class DeadlineInfeasible(EngineError):
+
+class DeadlineInfeasible(_CodedError):
     """No fleet within the engine's limits finishes the run by the deadline."""
+
+    default_code = "deadline_infeasible"

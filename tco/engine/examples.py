@@ -83,6 +83,9 @@ def reference_scenario() -> Scenario:
             utilization=0.70,
             reporting_currency="USD",
             fx=FxRates(usd_per_eur=1.08),
+            # The worked example's own figures (docs/methodology.md § 6), not the defaults.
+            networking_per_server=30_000.0,
+            support_pct_per_year=0.15,
         ),
         name="7B pre-training, 8x H100 servers in NL vs AWS, GCP, CoreWeave",
     )

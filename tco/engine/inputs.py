@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from tco.engine import defaults
 from tco.engine.errors import InvalidInput
 from tco.engine.units import FxRates, Money, check_currency
 
@@ -257,7 +258,7 @@ class CloudOfferingSpec:
     price_per_hour: float
     currency: str = "USD"
     price_basis: PriceBasis = PriceBasis.INSTANCE_HOUR
-    spot_interruption_overhead: float = 0.15
+    spot_interruption_overhead: float = defaults.SPOT_INTERRUPTION_OVERHEAD
     storage_egress_uplift_pct: float = 0.0
     gpu: GpuSpec | None = None  # None: the same GPU as the owned server
     min_billed_hours: float = 0.0  # per run, e.g. a capacity block's minimum duration
@@ -335,14 +336,18 @@ class Workload:
     sharding: Sharding | None = None  # None: the engine picks DDP or ZeRO-3
     recompute: Recompute = Recompute.SELECTIVE
     shape: ModelShape | None = None
-    sequence_length: int = 4096
-    micro_batch_size: int = 1
-    tensor_parallel: int | None = None  # None: smallest GPU count over 1, 2, 4, 8
-    framework_overhead_gb: float = 3.0
-    mfu: float = 0.40
-    goodput: float = 0.90
+    sequence_length: int = defaults.SEQUENCE_LENGTH
+    micro_batch_size: int = defaults.MICRO_BATCH_SIZE
+    tensor_parallel: int | None = None  # None: the plan search tries 1, 2, 4, 8
+    framework_overhead_gb: float = defaults.FRAMEWORK_OVERHEAD_GB
+    mfu: float = defaults.MFU
+    goodput: float = defaults.GOODPUT
     interconnect: Interconnect = Interconnect.INFINIBAND
-    lora_adapter_fraction: float = 0.005
+    lora_adapter_fraction: float = defaults.LORA_ADAPTER_FRACTION
+    memory_headroom: float = defaults.MEMORY_HEADROOM  # a plan fits in (1 - headroom) x memory
+    global_batch_tokens: float = defaults.GLOBAL_BATCH_TOKENS  # sets micro-batches per step
+    pipeline_parallel: int | None = None  # None: the plan search chooses
+    context_parallel: int | None = None  # None: the plan search chooses
     target_tokens_per_second: float | None = None
     context_tokens: int = 8192
     concurrent_sequences: int = 32
@@ -371,6 +376,22 @@ class Workload:
         require_int("micro_batch_size", self.micro_batch_size, 1, 100_000, "Micro-batch size")
         if self.tensor_parallel is not None:
             require_int("tensor_parallel", self.tensor_parallel, 1, 1024, "Tensor-parallel degree")
+        if self.pipeline_parallel is not None:
+            require_int(
+                "pipeline_parallel", self.pipeline_parallel, 1, 10_000, "Pipeline-parallel degree"
+            )
+        if self.context_parallel is not None:
+            require_int(
+                "context_parallel", self.context_parallel, 1, 1024, "Context-parallel degree"
+            )
+        _finite("memory_headroom", self.memory_headroom)
+        if not 0 <= self.memory_headroom < 1:
+            raise InvalidInput(
+                "memory_headroom",
+                "Memory headroom is a fraction of GPU memory kept free, from 0 up to (not "
+                f"including) 1, e.g. 0.1 for 10 %; got {self.memory_headroom}.",
+            )
+        require_positive("global_batch_tokens", self.global_batch_tokens, "Global batch (tokens)")
         require_non_negative(
             "framework_overhead_gb", self.framework_overhead_gb, "Framework overhead"
         )
@@ -493,6 +514,63 @@ class Demand:
         return self.pattern is not DemandPattern.CONTINUOUS
 
 
+def _pair(name: str, value: tuple[float, float], low: float, high: float) -> None:
+    a, b = value
+    if not (math.isfinite(a) and math.isfinite(b)) or a > b or a < low or b > high:
+        raise InvalidInput(
+            name, f"Give a range [low, high] with {low} ≤ low ≤ high ≤ {high}, got {list(value)}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class UncertaintyRanges:
+    """Uniform ranges of the Monte Carlo draws (defaults and sources in the methodology).
+
+    Multipliers (× the scenario's value): electricity, demand, server price,
+    resale. Shifts (+ the scenario's value): discount rate, PUE. The cloud
+    price trend is the change of cloud prices by the end of the horizon.
+    """
+
+    cloud_price_trend: tuple[float, float] = (-0.30, 0.10)
+    electricity: tuple[float, float] = (0.75, 1.30)
+    demand: tuple[float, float] = (0.80, 1.20)
+    server_price: tuple[float, float] = (0.90, 1.05)
+    resale: tuple[float, float] = (0.50, 1.50)
+    discount_rate: tuple[float, float] = (-0.03, 0.04)
+    pue: tuple[float, float] = (-0.05, 0.15)
+    draws: int = 10_000
+    seed: int = 2026
+
+    def __post_init__(self) -> None:
+        for name, low, high in (
+            ("cloud_price_trend", -0.95, 5.0),
+            ("electricity", 0.0, 10.0),
+            ("demand", 0.0, 10.0),
+            ("server_price", 0.0, 10.0),
+            ("resale", 0.0, 10.0),
+            ("discount_rate", -1.0, 1.0),
+            ("pue", -2.0, 2.0),
+        ):
+            value = tuple(getattr(self, name))
+            if len(value) != 2:
+                raise InvalidInput(name, "Give a range as two numbers [low, high].")
+            object.__setattr__(self, name, (float(value[0]), float(value[1])))
+            _pair(name, getattr(self, name), low, high)
+        if isinstance(self.draws, bool) or not isinstance(self.draws, int):
+            raise InvalidInput("draws", "The number of draws must be a whole number.")
+        if not 100 <= self.draws <= 100_000:
+            raise InvalidInput("draws", f"Use 100 to 100,000 draws, got {self.draws}.")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise InvalidInput("seed", "The seed must be a whole number, zero or more.")
+
+    @classmethod
+    def none(cls) -> UncertaintyRanges:
+        """Zero-width ranges: every draw is the deterministic scenario."""
+        return cls(
+            (0.0, 0.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (1.0, 1.0), (0.0, 0.0), (0.0, 0.0)
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class LabeledAmount:
     """A named amount: a fixed monthly fee or a one-off purchase (``FinanceInputs``)."""
@@ -521,23 +599,23 @@ class FinanceInputs:
     reporting_currency: str = "USD"
     fx: FxRates = field(default_factory=FxRates)
     currency: str = "USD"
-    networking_per_server: float = 30_000.0
+    networking_per_server: float = defaults.NETWORKING_PER_SERVER_USD
     storage_total: float = 0.0
-    installation_per_server: float = 5_000.0
+    installation_per_server: float = defaults.INSTALLATION_PER_SERVER_USD
     spares_pct: float = 0.0
-    support_pct_per_year: float = 0.15
-    staff_fte: float = 0.5
-    staff_annual_cost: float = 150_000.0
+    support_pct_per_year: float = defaults.SUPPORT_PCT_PER_YEAR
+    staff_fte: float = defaults.STAFF_FTE
+    staff_annual_cost: float = defaults.STAFF_ANNUAL_COST_USD
     software_per_gpu_year: float = 0.0
-    insurance_pct_per_year: float = 0.005
-    residual_pct: float = 0.10
+    insurance_pct_per_year: float = defaults.INSURANCE_PCT_PER_YEAR
+    residual_pct: float = defaults.RESIDUAL_PCT
     lease: LeaseTerms | None = None
     tornado_pct: float = 0.20
     fixed_monthly: tuple[LabeledAmount, ...] = ()
     one_off: tuple[LabeledAmount, ...] = ()
-    lease_annual_rate: float = 0.06
+    lease_annual_rate: float = defaults.LEASE_ANNUAL_RATE
     lease_terms_months: tuple[int, ...] = (36, 48, 60)
-    resale_by_year: tuple[float, ...] = (0.85, 0.78, 0.60, 0.46, 0.35, 0.27)
+    resale_by_year: tuple[float, ...] = defaults.RESALE_BY_YEAR
 
     def __post_init__(self) -> None:
         require_int("horizon_months", self.horizon_months, 12, 120, "The horizon (months)")
@@ -601,6 +679,7 @@ class Scenario:
     servers: int | None = None
     name: str = "scenario"
     demand: Demand | None = None  # None: continuous at finance.utilization (older files)
+    uncertainty: UncertaintyRanges | None = None  # None: the documented default ranges
 
     def __post_init__(self) -> None:
         # Accept a list from callers but keep the frozen scenario hashable-friendly.

@@ -77,11 +77,20 @@ def activation_bytes_per_layer(
     heads: int,
     tensor_parallel: int = 1,
     recompute: Recompute = Recompute.NONE,
+    *,
+    sequence_parallel: bool = False,
+    context_parallel: int = 1,
 ) -> float:
-    """Activation memory of one transformer layer (Korthikanti et al., 2022).
+    """Activation memory of one transformer layer on one GPU (Korthikanti et al., 2022).
 
-    None: s·b·h·(10 + 24/t + 5·a·s/(h·t)); selective: s·b·h·(10 + 24/t);
-    full: 2·s·b·h. For s=2048, b=1, h=4096, a=32, t=1 without recomputation:
+    Without sequence parallelism: none s·b·h·(10 + 24/t + 5·a·s/(h·t)); selective
+    s·b·h·(10 + 24/t); full 2·s·b·h. Sequence parallelism splits the remaining
+    10·s·b·h (layer norms, dropouts) over the t GPUs too: s·b·h·(34/t + 5·a·s/(h·t)),
+    s·b·h·34/t and 2·s·b·h/t. Context parallelism splits the sequence over cp
+    GPUs, so s becomes s/cp in every term (each GPU keeps the attention of its
+    own s/cp queries against one s/cp block of keys at a time).
+
+    For s=2048, b=1, h=4096, a=32, t=1 without recomputation:
     2048*4096*(34 + 5*32*2048/4096) = 8388608 * 114 = 956,301,312 bytes.
 
     >>> activation_bytes_per_layer(2048, 1, 4096, 32)
@@ -90,14 +99,58 @@ def activation_bytes_per_layer(
     285212672.0
     >>> activation_bytes_per_layer(2048, 1, 4096, 32, recompute=Recompute.FULL)
     16777216.0
+
+    Tensor parallel 8 with sequence parallelism, selective: 2048*4096*34/8 =
+    35,651,584 bytes; context parallel 2 on top halves it: 17,825,792.
+
+    >>> activation_bytes_per_layer(2048, 1, 4096, 32, 8, Recompute.SELECTIVE,
+    ...                            sequence_parallel=True)
+    35651584.0
+    >>> activation_bytes_per_layer(2048, 1, 4096, 32, 8, Recompute.SELECTIVE,
+    ...                            sequence_parallel=True, context_parallel=2)
+    17825792.0
     """
-    sbh = float(seq_len) * micro_batch * hidden
+    s = float(seq_len) / float(context_parallel)
+    sbh = s * micro_batch * hidden
     t = float(tensor_parallel)
+    shared = 10.0 / t if sequence_parallel else 10.0
     if recompute is Recompute.FULL:
-        return 2.0 * sbh
+        return 2.0 * sbh / (t if sequence_parallel else 1.0)
     if recompute is Recompute.SELECTIVE:
-        return sbh * (10.0 + 24.0 / t)
-    return sbh * (10.0 + 24.0 / t + 5.0 * heads * seq_len / (hidden * t))
+        return sbh * (shared + 24.0 / t)
+    return sbh * (shared + 24.0 / t + 5.0 * heads * s / (hidden * t))
+
+
+def pipeline_activation_layers(layers: int, pipeline_parallel: int, micro_batches: int) -> float:
+    """Layer-activations the first pipeline stage holds at its peak under 1F1B.
+
+    The first stage runs ceil(L/p) layers and, before its first backward pass,
+    has min(p, m) micro-batches in flight (Narayanan et al. 2021; Korthikanti
+    et al. 2022): ceil(L/p) × min(p, m) layers' worth of activations. With
+    m ≥ p and p dividing L this is L, so pipelining does not shrink activations;
+    with 126 layers on 16 stages it is 8 × 16 = 128.
+
+    >>> pipeline_activation_layers(32, 1, 8)
+    32
+    >>> pipeline_activation_layers(32, 4, 16), pipeline_activation_layers(32, 4, 2)
+    (32, 16)
+    >>> pipeline_activation_layers(126, 16, 16)
+    128
+    """
+    per_stage = math.ceil(layers / pipeline_parallel)
+    return per_stage * min(pipeline_parallel, max(1, micro_batches))
+
+
+def pipeline_bubble(pipeline_parallel: int, micro_batches: int) -> float:
+    """Idle fraction of a 1F1B pipeline step: (p − 1) / (m + p − 1).
+
+    4 stages and 8 micro-batches: 3 / 11 = 0.2727; no pipeline: 0.
+
+    >>> round(pipeline_bubble(4, 8), 4), pipeline_bubble(1, 8)
+    (0.2727, 0.0)
+    """
+    p, m = pipeline_parallel, max(1, micro_batches)
+    return (p - 1) / (m + p - 1)
 
 
 def activation_gb_per_gpu(
@@ -106,20 +159,39 @@ def activation_gb_per_gpu(
     micro_batch: int,
     tensor_parallel: int = 1,
     recompute: Recompute = Recompute.SELECTIVE,
+    *,
+    sequence_parallel: bool = False,
+    context_parallel: int = 1,
+    pipeline_parallel: int = 1,
+    micro_batches: int = 1_000_000,
 ) -> float:
-    """Activations for all L layers on one GPU.
+    """Activations held by one GPU of the first pipeline stage.
 
-    With 1F1B pipelining the first stage holds p micro-batches of L/p layers,
-    i.e. L layers' worth, so pipeline parallelism does not divide this.
+    Per-layer bytes × :func:`pipeline_activation_layers`. Without pipelining
+    that is all L layers:
 
     >>> shape = ModelShape(layers=32, hidden_size=4096, attention_heads=32, kv_heads=8)
     >>> round(activation_gb_per_gpu(shape, 2048, 1, 1, Recompute.SELECTIVE), 3)
     9.127
+
+    Pipeline 4 with only 2 micro-batches in flight holds 8 layers × 2 = 16:
+
+    >>> round(activation_gb_per_gpu(shape, 2048, 1, 1, Recompute.SELECTIVE,
+    ...                             pipeline_parallel=4, micro_batches=2), 4)
+    4.5634
     """
     per_layer = activation_bytes_per_layer(
-        seq_len, micro_batch, shape.hidden_size, shape.attention_heads, tensor_parallel, recompute
+        seq_len,
+        micro_batch,
+        shape.hidden_size,
+        shape.attention_heads,
+        tensor_parallel,
+        recompute,
+        sequence_parallel=sequence_parallel,
+        context_parallel=context_parallel,
     )
-    return shape.layers * per_layer / BYTES_PER_GB
+    layers = pipeline_activation_layers(shape.layers, pipeline_parallel, micro_batches)
+    return layers * per_layer / BYTES_PER_GB
 
 
 def default_shape(params: float) -> ModelShape:

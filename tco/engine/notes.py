@@ -41,10 +41,15 @@ ENGLISH: dict[str, str] = {
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """A code, its parameters, and whether it is a warning the buyer must see."""
+    """A code, its parameters, its English sentence, and whether the buyer must see it.
+
+    ``message`` is the English sentence when the code has no template here (sizing
+    and rack notes word their own).
+    """
 
     code: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    message: str = ""
     warning: bool = False
 
     @property
@@ -53,7 +58,11 @@ class Note:
 
         >>> Note("fleet_too_large", {"servers": 1200}).text
         'The plan needs 1,200 servers, more than 1,000.'
+        >>> Note("idle_gpus", {"idle": 2}, "2 GPUs stay idle.").text
+        '2 GPUs stay idle.'
         """
+        if self.message:
+            return self.message
         template = ENGLISH.get(self.code)
         if template is None:
             return self.code

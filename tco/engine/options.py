@@ -14,6 +14,7 @@ from tco.engine.costmodel import (
     break_even_lines,
     cloud_instances,
     delivered_gpu_hours,
+    onprem_line,
     onprem_monthly,
 )
 from tco.engine.finance import (
@@ -53,6 +54,7 @@ class CloudOptionResult:
     cost_per_million_tokens: float | None
     cashflow: pd.DataFrame
     break_even_month: float | None = None
+    owning_wins_above: bool | None = None  # True: owning cheaper above u*; False: below
     price_per_gpu_hour: float | None = None
     cost_per_million_tokens_at_target: float | None = None
     committed: bool = False
@@ -147,11 +149,12 @@ def compare_options(
         cost_per_million_tokens_at_target=_per_unit(on_total, target_millions, 1.0),
     )
     on_cum = on_df["cumulative"].to_numpy()
+    onprem_ab = onprem_line(model)
     results = []
     for cloud in model.clouds:
         df = cloud_cashflow(model, cloud)
         total = float(df["total"].sum())
-        a, b, c, d = break_even_lines(model, cloud)
+        a, b, c, d = break_even_lines(model, cloud, onprem_ab)
         u_star = scalar(break_even_utilization(a, b, c, d), "break_even")
         slope_gap, gap0 = scalar(b - d, "slope"), scalar(a - c, "gap")
         results.append(
@@ -172,6 +175,7 @@ def compare_options(
                 npv=table_npv(df, rate),
                 break_even_utilization=None if math.isnan(u_star) else u_star,
                 break_even_note=describe_break_even(u_star, slope_gap, gap0),
+                owning_wins_above=None if slope_gap == 0 else slope_gap < 0,
                 payback_month=payback_month(on_cum, df["cumulative"].to_numpy()),
                 cost_per_gpu_hour=_per_unit(total, gpu_hours, 1.0),
                 cost_per_million_tokens=_per_unit(total, tokens_millions, 1.0),

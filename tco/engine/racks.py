@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 
 from tco.engine.inputs import ServerSpec, SiteSpec, require_int
+from tco.engine.notes import Note
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +20,7 @@ class RackPlan:
     server_exceeds_rack_power: bool
     limited_by: str  # "power" or "space"
     warnings: tuple[str, ...]
+    warning_details: tuple[Note, ...] = ()  # the same warnings as codes + parameters
 
 
 def plan_racks(servers: int, server: ServerSpec, site: SiteSpec) -> RackPlan:
@@ -38,26 +40,49 @@ def plan_racks(servers: int, server: ServerSpec, site: SiteSpec) -> RackPlan:
     (4, 2, 61.2, 79.56)
     """
     require_int("servers", servers, 1, None, "Number of servers")
-    warnings: list[str] = []
+    notes: list[Note] = []
     by_power = math.floor(site.rack_power_limit_kw / server.max_power_kw + 1e-9)
     by_space = site.rack_units_limit // server.rack_units
     exceeds = by_power < 1
     if exceeds:
         # One server per rack is still planned, but the rack needs a higher power feed.
-        warnings.append(
-            f"One {server.name} draws up to {server.max_power_kw:g} kW, more than the site's "
-            f"{site.rack_power_limit_kw:g} kW rack limit: the plan assumes one server per rack "
-            "on an upgraded power feed; confirm with the facility."
+        notes.append(
+            Note(
+                "server_exceeds_rack_power",
+                {
+                    "server": server.name,
+                    "max_power_kw": server.max_power_kw,
+                    "rack_power_limit_kw": site.rack_power_limit_kw,
+                },
+                f"One {server.name} draws up to {server.max_power_kw:g} kW, more than the "
+                f"site's {site.rack_power_limit_kw:g} kW rack limit: the plan assumes one "
+                "server per rack on an upgraded power feed; confirm with the facility.",
+            )
         )
     if by_space < 1:
-        warnings.append(
-            f"A {server.rack_units}U {server.name} does not fit in {site.rack_units_limit}U "
-            "of usable rack space: the plan assumes one server per rack."
+        notes.append(
+            Note(
+                "server_exceeds_rack_space",
+                {
+                    "server": server.name,
+                    "rack_units": server.rack_units,
+                    "rack_units_limit": site.rack_units_limit,
+                },
+                f"A {server.rack_units}U {server.name} does not fit in "
+                f"{site.rack_units_limit}U of usable rack space: the plan assumes one server "
+                "per rack.",
+            )
         )
     per_rack = max(1, min(by_power, by_space))
     limited_by = "power" if by_power <= by_space else "space"
     if server.liquid_cooled:
-        warnings.append(f"The {server.name} needs liquid cooling: check that the site supports it.")
+        notes.append(
+            Note(
+                "liquid_cooling",
+                {"server": server.name},
+                f"The {server.name} needs liquid cooling: check that the site supports it.",
+            )
+        )
     it_kw = servers * server.max_power_kw
     return RackPlan(
         servers=servers,
@@ -68,5 +93,6 @@ def plan_racks(servers: int, server: ServerSpec, site: SiteSpec) -> RackPlan:
         needs_liquid_cooling=server.liquid_cooled,
         server_exceeds_rack_power=exceeds,
         limited_by=limited_by,
-        warnings=tuple(warnings),
+        warnings=tuple(n.text for n in notes),
+        warning_details=tuple(notes),
     )

@@ -25,8 +25,10 @@ from tco.engine.inputs import (
     DemandPattern,
     Scenario,
     ServerSpec,
+    UncertaintyRanges,
     Workload,
 )
+from tco.engine.montecarlo import Confidence, monte_carlo
 from tco.engine.notes import Note
 from tco.engine.options import CloudOptionResult, OnPremResult, compare_options
 from tco.engine.ownership import Financing, ResellResult, buy_run_resell, financing
@@ -45,6 +47,9 @@ SANITY_MAX_SERVERS = 1000
 SANITY_MAX_FACILITY_KW = 10_000.0
 SANITY_MAX_COST = 1e9
 RELAXED_DEADLINE_DAYS = 30.0
+# The confidence compares owning with the cheapest few eligible clouds (the others
+# practically never become the cheapest within the ranges).
+CONFIDENCE_CLOUDS = 4
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -68,6 +73,7 @@ class ScenarioResult:
     warnings: tuple[Note, ...] = ()
     excluded_offerings: tuple[tuple[str, Note], ...] = ()
     break_even_runs_per_year: tuple[float | None, ...] = ()
+    confidence: Confidence | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +98,8 @@ def offering_fit(
     gpu = offering.gpu
     if gpu is None or gpu == server.gpu:
         return OfferingFit(run_hours=sizing.training_hours)
-    if gpu.peak_tflops(workload.precision) is None:
+    # Serving may keep weights in a format the GPU cannot compute in (weight-only).
+    if workload.kind.is_training and gpu.peak_tflops(workload.precision) is None:
         return OfferingFit(
             problem=Note(
                 "cloud_gpu_lacks_precision",
@@ -153,6 +160,8 @@ def build_cost_model(
         return fx.convert(x, fin.currency, cur)
 
     per_run = plan is not None and plan.pattern is not DemandPattern.CONTINUOUS
+    # A service must be up every hour: rented serving capacity is billed around the clock.
+    serving = not scenario.workload.kind.is_training
     fits = fits or [OfferingFit() for _ in scenario.cloud_offerings]
     clouds = tuple(
         cloud_params(
@@ -162,6 +171,7 @@ def build_cost_model(
             work_ratio=fit.work_ratio,
             fleet_ratio=fit.fleet_ratio,
             run_billing_factor=_run_billing_factor(o, fit.run_hours, per_run),
+            always_on=serving,
         )
         for o, fit in zip(scenario.cloud_offerings, fits, strict=True)
     )
@@ -378,6 +388,7 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         reference.name if reference else None,
         reference.total_cost if reference else None,
     )
+    confidence = _confidence(scenario, model, plan, clouds, eligible, verdict, resell)
     warnings = [n for n in plan.notes if n.warning]
     warnings += _sanity(scenario, sizing, racks, onprem.total_cost, fin.reporting_currency)
     return ScenarioResult(
@@ -400,6 +411,35 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         warnings=tuple(warnings),
         excluded_offerings=excluded,
         break_even_runs_per_year=runs_break_even,
+        confidence=confidence,
+    )
+
+
+def _confidence(
+    scenario: Scenario,
+    model: CostModel,
+    plan: DemandPlan,
+    clouds: Sequence[CloudOptionResult],
+    eligible: Sequence[bool],
+    verdict: Verdict,
+    resell: ResellResult | None,
+) -> Confidence | None:
+    """The Monte Carlo behind "how sure": owning against the cheapest eligible clouds."""
+    ranked = sorted(
+        (option.total_cost, k)
+        for k, (option, ok) in enumerate(zip(clouds, eligible, strict=True))
+        if ok
+    )
+    if not ranked:
+        return None
+    return monte_carlo(
+        model,
+        scenario.uncertainty or UncertaintyRanges(),
+        favours="rent" if verdict.action == "rent" else "own",
+        clouds=[k for _cost, k in ranked[:CONFIDENCE_CLOUDS]],
+        run_hours=plan.run_hours,
+        resale_by_year=scenario.finance.resale_by_year,
+        resell_months=resell.months_owned if resell is not None else None,
     )
 
 
@@ -466,6 +506,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "overhead": _num(s.memory.overhead_gb, 3),
         },
         "gpu_memory_gb": s.gpu_memory_gb,
+        "usable_memory_gb": _num(s.usable_memory_gb, 3),
         "gpus_to_fit": s.gpus_to_fit,
         "gpus_required": s.gpus_required,
         "servers_required": s.servers_required,
@@ -475,7 +516,13 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "data_parallel": s.parallelism.data_parallel,
             "tensor_parallel": s.parallelism.tensor_parallel,
             "pipeline_parallel": s.parallelism.pipeline_parallel,
+            "context_parallel": s.parallelism.context_parallel,
+            "sequence_parallel": s.parallelism.sequence_parallel,
+            "micro_batches": s.parallelism.micro_batches,
+            "pipeline_bubble": _num(s.parallelism.pipeline_bubble, 4),
             "reason": s.parallelism.reason,
+            "reason_code": s.parallelism.reason_code,
+            "reason_params": dict(s.parallelism.reason_params),
         },
         "model_shape": {
             "layers": s.shape.layers,
@@ -484,12 +531,17 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "kv_heads": s.shape.kv_heads,
         },
         "notes": list(s.notes),
+        "note_details": [
+            {"code": n.code, "params": dict(n.params), "text": n.text} for n in s.note_details
+        ],
     }
     if s.kind.is_training:
         sizing.update(
             training_flops=s.training_flops,
             training_hours=_num(s.training_hours, 2),
             training_days=_num(s.training_days, 2),
+            gpu_hours=_num(s.gpu_hours, 1),
+            hardware_flops_utilization=_num(s.hardware_flops_utilization, 4),
             scaling_efficiency=_num(s.scaling_efficiency, 4),
         )
     else:
@@ -551,6 +603,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
                 "break_even_note": c.break_even_note,
                 "payback_month": c.payback_month,
                 "break_even_month": _num(c.break_even_month, 2),
+                "owning_wins_above": c.owning_wins_above,
                 "break_even_runs_per_year": _num(runs_be, 2),
                 "price_per_gpu_hour": _num(c.price_per_gpu_hour, 4),
                 "cost_per_gpu_hour": _num(c.cost_per_gpu_hour, 4),
@@ -575,6 +628,10 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
                 "kind": "onprem_resell",
                 "total_cost": _num(rs.total_cost, 2),
                 "npv": _num(rs.npv, 2),
+                "break_even_utilization": None,
+                "break_even_note": "",
+                "payback_month": None,
+                "break_even_month": None,
                 "months_owned": rs.months_owned,
                 "resale_fraction": _num(rs.resale_fraction, 4),
                 "resale_value": _num(rs.resale_value, 2),
@@ -587,6 +644,10 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             {
                 "name": HYBRID_NAME,
                 "kind": "hybrid",
+                "break_even_utilization": None,
+                "break_even_note": "",
+                "payback_month": None,
+                "break_even_month": None,
                 "total_cost": _num(ranking[HYBRID_NAME].total_cost, 2),
                 "npv": _num(ranking[HYBRID_NAME].npv, 2),
                 **ranked(HYBRID_NAME),
@@ -627,6 +688,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
         "break_even_month": _num(reference.break_even_month, 2) if reference else None,
         "break_even_utilization": _num(reference.break_even_utilization, 4) if reference else None,
         "break_even_runs_per_year": _num(reference_runs, 2),
+        "owning_wins_above": reference.owning_wins_above if reference else None,
         "hybrid": None
         if hy is None
         else {
@@ -658,6 +720,18 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
                 for lo in fi.leases
             ],
         },
+        "confidence": None
+        if result.confidence is None
+        else {
+            "favours": result.confidence.favours,
+            "probability": _num(result.confidence.probability, 4),
+            "draws": result.confidence.draws,
+            "saving_p10": _num(result.confidence.saving_p10, 2),
+            "saving_p50": _num(result.confidence.saving_p50, 2),
+            "saving_p90": _num(result.confidence.saving_p90, 2),
+            "saving_mean": _num(result.confidence.saving_mean, 2),
+            "ranges": _ranges(result.scenario.uncertainty or UncertaintyRanges()),
+        },
         "warnings": [n.to_dict() for n in result.warnings],
         "excluded_offerings": [
             {"name": name, **note.to_dict()} for name, note in result.excluded_offerings
@@ -680,6 +754,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "server_exceeds_rack_power": r.server_exceeds_rack_power,
             "limited_by": r.limited_by,
             "warnings": list(r.warnings),
+            "warning_details": [n.to_dict() for n in r.warning_details],
         },
         "energy_kwh": _num(result.energy_kwh, 1),
         "carbon_tonnes": _num(result.carbon_tonnes, 3),
@@ -742,3 +817,17 @@ def verdict_text(verdict: Verdict, currency: str) -> str:
         )
     payback = f", pays back in month {p['payback_month']:.1f}" if p.get("payback_month") else ""
     return f"Buy: {p['servers']} × {p['server']}{against}{payback}."
+
+
+def _ranges(r: UncertaintyRanges) -> dict[str, Any]:
+    return {
+        "cloud_price_trend": list(r.cloud_price_trend),
+        "electricity": list(r.electricity),
+        "demand": list(r.demand),
+        "server_price": list(r.server_price),
+        "resale": list(r.resale),
+        "discount_rate": list(r.discount_rate),
+        "pue": list(r.pue),
+        "draws": r.draws,
+        "seed": r.seed,
+    }

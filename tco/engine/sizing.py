@@ -1,12 +1,22 @@
-"""How many GPUs and servers a workload needs, and how to split it across them."""
+"""How many GPUs and servers a workload needs, and how to split it across them.
+
+Training plans combine tensor parallelism t (with sequence parallelism) inside a
+server, context parallelism cp, pipeline parallelism p (1F1B) and data
+parallelism d with a ZeRO stage over the data-parallel group: t·cp·p·d GPUs.
+The engine speaks in codes: every reason and note carries a code and its
+parameters (for the Django layer to word) next to an English sentence.
+"""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
+from tco.engine import defaults
 from tco.engine.compute import (
     decode_tokens_per_second,
+    hardware_flops_factor,
     hours_to_days,
     scaling_efficiency,
     training_flops,
@@ -15,6 +25,7 @@ from tco.engine.compute import (
 from tco.engine.errors import DeadlineInfeasible, DoesNotFit, InvalidInput
 from tco.engine.inputs import (
     ModelShape,
+    Recompute,
     ServerSpec,
     Sharding,
     Workload,
@@ -26,14 +37,18 @@ from tco.engine.memory import (
     inference_weights_gb,
     kv_cache_gb,
     lora_state_gb,
+    pipeline_bubble,
     replicated_and_sharded_bytes,
 )
+from tco.engine.notes import Note
 from tco.engine.units import BYTES_PER_GB, HOURS_PER_DAY
 
 MAX_SERVERS = 10_000
 """Upper bound searched for a deadline; beyond it the engine says it is infeasible."""
 
 _EPS = 1e-9  # guards ceil() against float noise such as 2.0000000000000004
+
+Params = dict[str, object]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +72,12 @@ class ParallelismPlan:
     tensor_parallel: int
     pipeline_parallel: int
     reason: str
+    context_parallel: int = 1
+    sequence_parallel: bool = False
+    micro_batches: int | None = None
+    pipeline_bubble: float = 0.0
+    reason_code: str = ""
+    reason_params: Params = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +100,10 @@ class SizingResult:
     tokens_per_second_per_replica: float | None = None
     tokens_per_second_capacity: float | None = None
     notes: tuple[str, ...] = ()
+    gpu_hours: float | None = None
+    hardware_flops_utilization: float | None = None
+    usable_memory_gb: float | None = None
+    note_details: tuple[Note, ...] = ()
 
     @property
     def memory_per_gpu_gb(self) -> float:
@@ -109,42 +134,58 @@ def _training_peak(workload: Workload, server: ServerSpec) -> float:
     return peak
 
 
+def usable_memory_gb(gpu_memory_gb: float, headroom: float) -> float:
+    """Memory a plan may fill: GPU memory × (1 − headroom). 80 GB at 10 %: 72 GB.
+
+    >>> usable_memory_gb(80.0, 0.1)
+    72.0
+    """
+    return gpu_memory_gb * (1.0 - headroom)
+
+
+# --- training plans -------------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
-class _TrainingFit:
-    tensor_parallel: int
+class _Candidate:
+    """One (t, cp, p, ZeRO stage) that fits once the data-parallel degree is ≥ dp_min."""
+
+    t: int
+    cp: int
+    p: int
     sharding: Sharding
-    act_gb: float
-    free_gb: float
-    rep_gb: float  # per GPU, kept whole
-    shard_gb: float  # per GPU before dividing by the data-parallel degree
+    act_gb: float  # first pipeline stage, p micro-batches in flight
+    rep_gb: float  # model states per GPU kept whole
+    shard_gb: float  # model states per GPU before dividing by the shard group dp·cp
+    dp_min: int
+
+    @property
+    def model_parallel(self) -> int:
+        return self.t * self.cp * self.p
 
     @property
     def gpus_to_fit(self) -> int:
-        dp = (
-            1 if self.shard_gb == 0 else max(1, _ceil(self.shard_gb / (self.free_gb - self.rep_gb)))
-        )
-        return dp * self.tensor_parallel
+        return self.model_parallel * self.dp_min
+
+    def states_gb(self, dp: int) -> float:
+        return self.rep_gb + self.shard_gb / (dp * self.cp)
 
 
-def _fit_training(
-    workload: Workload, server: ServerSpec, shape: ModelShape, t: int
-) -> _TrainingFit:
-    """Memory fit at tensor-parallel degree ``t``; raises DoesNotFit."""
-    gpu = server.gpu
-    act_gb = activation_gb_per_gpu(
-        shape, workload.sequence_length, workload.micro_batch_size, t, workload.recompute
-    )
-    overhead_gb = workload.framework_overhead_gb
-    free_gb = gpu.memory_gb - act_gb - overhead_gb
-    if free_gb <= 0:
-        raise DoesNotFit(
-            f"Activations ({act_gb:,.1f} GB) plus framework overhead ({overhead_gb:,.1f} GB) "
-            f"exceed the {gpu.memory_gb:,.0f} GB of one {gpu.name}. Lower the micro-batch or "
-            "sequence length, turn on activation recomputation, or raise tensor parallelism."
-        )
-    # Bytes per parameter that every GPU keeps vs. that are divided across N.
+_SHARDING_RANK = {Sharding.DDP: 0, Sharding.ZERO1: 1, Sharding.ZERO2: 2, Sharding.ZERO3: 3}
+
+
+def _powers_of_two(limit: int) -> list[int]:
+    out, x = [], 1
+    while x <= limit:
+        out.append(x)
+        x *= 2
+    return out
+
+
+def _state_bytes(workload: Workload, sharding: Sharding) -> tuple[float, float]:
+    """(bytes kept whole, bytes sharded over the group) per parameter."""
     if workload.kind in (WorkloadKind.LORA, WorkloadKind.QLORA):
-        total_bytes = (
+        total = (
             lora_state_gb(
                 1.0,
                 workload.lora_adapter_fraction,
@@ -154,53 +195,171 @@ def _fit_training(
             * BYTES_PER_GB
         )
         # Adapter state is tiny, so ZeRO-1/2 change nothing: only ZeRO-3 shards the base.
-        sharding = workload.sharding or (
-            Sharding.DDP
-            if workload.params * total_bytes / t / BYTES_PER_GB <= free_gb
-            else Sharding.ZERO3
-        )
-        rep_b, shard_b = (0.0, total_bytes) if sharding is Sharding.ZERO3 else (total_bytes, 0.0)
-    else:
-        w, g, k = workload.optimizer.weight_grad_state_bytes
-        ddp_gb = workload.params * (w + g + k) / t / BYTES_PER_GB
-        sharding = workload.sharding or (Sharding.DDP if ddp_gb <= free_gb else Sharding.ZERO3)
-        rep_b, shard_b = replicated_and_sharded_bytes(sharding, k, w, g)
-    rep_gb = workload.params * rep_b / t / BYTES_PER_GB
-    shard_gb = workload.params * shard_b / t / BYTES_PER_GB
-    # Fully replicated states may fill the free memory exactly; sharded ones need room for 1/N.
-    if rep_gb > free_gb or (shard_gb > 0 and rep_gb >= free_gb):
-        raise DoesNotFit(
-            f"With {sharding.value.upper()} every GPU keeps {rep_gb:,.1f} GB of model states, "
-            f"but only {free_gb:,.1f} GB of the {gpu.memory_gb:,.0f} GB is free after "
-            "activations and overhead. Shard more (ZeRO-3/FSDP), add tensor parallelism, "
-            "or use a GPU with more memory."
-        )
-    return _TrainingFit(t, sharding, act_gb, free_gb, rep_gb, shard_gb)
+        return (0.0, total) if sharding is Sharding.ZERO3 else (total, 0.0)
+    w, g, k = workload.optimizer.weight_grad_state_bytes
+    return replicated_and_sharded_bytes(sharding, k, w, g)
 
 
-def _auto_tensor_parallel(
+def _degrees(fixed: int | None, limit: int) -> list[int]:
+    return [fixed] if fixed is not None else _powers_of_two(max(1, limit))
+
+
+def _tensor_degrees(workload: Workload, gps: int) -> list[int]:
+    t = workload.tensor_parallel
+    if t is not None:
+        if t > gps or gps % t:
+            raise InvalidInput(
+                "tensor_parallel",
+                f"Tensor parallelism stays inside one server: use a divisor of {gps}, got {t}.",
+            )
+        return [t]
+    return [t for t in _powers_of_two(gps) if gps % t == 0]
+
+
+def _candidates(
     workload: Workload, server: ServerSpec, shape: ModelShape
-) -> _TrainingFit:
-    """Try tensor parallel 1, 2, 4, ... inside a server; keep the fewest GPUs to fit.
-
-    Ties go to the smaller degree (less communication). If nothing fits, the
-    error for tensor parallel 1 explains why.
-    """
+) -> tuple[list[_Candidate], float]:
+    """Every (t, cp, p, stage) that can fit, and the least memory per GPU any plan needs."""
     gps = server.gpus_per_server
-    fits: list[_TrainingFit] = []
-    first_error: DoesNotFit | None = None
-    t = 1
-    while t <= gps:
-        if gps % t == 0:
-            try:
-                fits.append(_fit_training(workload, server, shape, t))
-            except DoesNotFit as err:
-                first_error = first_error or err
-        t *= 2
-    if not fits:
-        assert first_error is not None
-        raise first_error
-    return min(fits, key=lambda f: (f.gpus_to_fit, f.tensor_parallel))
+    usable = usable_memory_gb(server.gpu.memory_gb, workload.memory_headroom)
+    overhead = workload.framework_overhead_gb
+    big = workload.params >= defaults.FSDP_MAX_PARAMS_ACROSS_SERVERS
+    if workload.pipeline_parallel is not None and workload.pipeline_parallel > shape.layers:
+        raise InvalidInput(
+            "pipeline_parallel",
+            f"A pipeline cannot have more stages than the model has layers ({shape.layers}), "
+            f"got {workload.pipeline_parallel}.",
+        )
+    if workload.context_parallel is not None and (
+        workload.context_parallel > workload.sequence_length
+    ):
+        raise InvalidInput(
+            "context_parallel",
+            "Context parallelism splits the sequence: it cannot exceed the sequence length "
+            f"({workload.sequence_length}), got {workload.context_parallel}.",
+        )
+    cps = _degrees(
+        workload.context_parallel,
+        min(defaults.MAX_CONTEXT_PARALLEL, workload.sequence_length),
+    )
+    pps = _degrees(workload.pipeline_parallel, min(defaults.MAX_PIPELINE_PARALLEL, shape.layers))
+    found: list[_Candidate] = []
+    least_gb = math.inf
+    tensor_degrees = _tensor_degrees(workload, gps)
+    # Context parallelism's ring exchange of keys and values is not modelled, so it is used
+    # at the smallest degree with which anything fits: stop at the first cp that fits.
+    for cp in cps:
+        for t in tensor_degrees:
+            for p in pps:
+                act = activation_gb_per_gpu(
+                    shape,
+                    workload.sequence_length,
+                    workload.micro_batch_size,
+                    t,
+                    workload.recompute,
+                    sequence_parallel=t > 1,
+                    context_parallel=cp,
+                    pipeline_parallel=p,
+                )
+                cand, need = _fit(workload, gps, usable, overhead, big, t, cp, p, act)
+                least_gb = min(least_gb, need)
+                if cand is None:
+                    continue
+                found.append(cand)
+                if p == 1 and not (cand.sharding is Sharding.ZERO3 and big):
+                    # Without a pipeline the plan fits and has no bubble: more stages at
+                    # this (t, cp) could only be slower.
+                    break
+        if found:
+            break
+    return found, least_gb
+
+
+def _fit(
+    workload: Workload,
+    gps: int,
+    usable: float,
+    overhead: float,
+    big: bool,
+    t: int,
+    cp: int,
+    p: int,
+    act: float,
+) -> tuple[_Candidate | None, float]:
+    """The simplest ZeRO stage that fits at (t, cp, p), and the least memory it could need."""
+    per_gpu_params = workload.params / (t * p)
+    if workload.sharding is not None:
+        stages = [workload.sharding]
+    elif p == 1:
+        stages = [Sharding.DDP, Sharding.ZERO3]
+    else:  # Megatron-style: the distributed optimizer shards only optimizer state
+        stages = [Sharding.DDP, Sharding.ZERO1]
+    free = usable - act - overhead
+    least = math.inf
+    for stage in stages:
+        rep_b, shard_b = _state_bytes(workload, stage)
+        rep = per_gpu_params * rep_b / BYTES_PER_GB
+        shard = per_gpu_params * shard_b / BYTES_PER_GB
+        least = min(least, act + overhead + rep)
+        if shard == 0.0:
+            if rep > free:
+                continue
+            dp_min = 1
+        else:
+            if rep >= free:
+                continue
+            dp_min = max(1, _ceil(_ceil(shard / (free - rep)) / cp))
+        cand = _Candidate(t, cp, p, stage, act, rep, shard, dp_min)
+        spans_servers = cand.gpus_to_fit > gps
+        if stage is Sharding.ZERO3 and big and workload.sharding is None and spans_servers:
+            continue  # at this size the plan is 3D, not ZeRO-3 over the network
+        return cand, least
+    return None, least
+
+
+def _global_sequences(workload: Workload) -> float:
+    return max(1.0, workload.global_batch_tokens / workload.sequence_length)
+
+
+def _micro_batches(workload: Workload, dp: int) -> int:
+    """Micro-batches per pipeline per step: global batch ÷ (data parallel × micro-batch)."""
+    return max(1, int(_global_sequences(workload) / (dp * workload.micro_batch_size)))
+
+
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    cand: _Candidate
+    dp: int
+    micro_batches: int
+    bubble: float
+
+    @property
+    def used_gpus(self) -> int:
+        return self.cand.model_parallel * self.dp
+
+    @property
+    def rate(self) -> float:
+        return self.used_gpus * (1.0 - self.bubble)
+
+
+def _place(workload: Workload, cands: list[_Candidate], gpus: int, gps: int) -> _Placed | None:
+    """Best plan on ``gpus`` GPUs: most useful throughput, then the simplest."""
+    big = workload.params >= defaults.FSDP_MAX_PARAMS_ACROSS_SERVERS
+    best: _Placed | None = None
+    best_key: tuple[float, int, int, int, int] | None = None
+    for c in cands:
+        dp = gpus // c.model_parallel
+        if dp < c.dp_min:
+            continue
+        zero3_over_network = dp * c.model_parallel > gps and c.sharding is Sharding.ZERO3
+        if zero3_over_network and big and workload.sharding is None:
+            continue
+        m = _micro_batches(workload, dp)
+        placed = _Placed(c, dp, m, pipeline_bubble(c.p, m))
+        key = (-placed.rate, c.p, c.cp, c.t, _SHARDING_RANK[c.sharding])
+        if best_key is None or key < best_key:
+            best, best_key = placed, key
+    return best
 
 
 def servers_for_deadline(
@@ -210,34 +369,59 @@ def servers_for_deadline(
     peak_tflops: float,
     workload: Workload,
     min_servers: int = 1,
+    useful_fraction: Callable[[int], float] | None = None,
 ) -> int:
     """Fewest servers (≥ ``min_servers``) that finish ``flops`` within the deadline.
 
-    Throughput S·eff(S) rises with S, so a binary search finds the answer.
+    ``useful_fraction(servers)`` is the share of the fleet's GPU time doing work
+    (GPUs the plan uses × (1 − pipeline bubble) ÷ GPUs); 1 when omitted. Throughput
+    is searched on a doubling grid, then by bisection.
     4.2e22 FLOPs in 30 days on 8 × 989 TFLOPS servers, MFU 0.4, goodput 0.9,
     InfiniBand: 5 servers take 829 h, 6 servers 718 h ≤ 720 h, so 6.
 
-    >>> w = Workload(WorkloadKind.PRETRAIN, 7.0, tokens_billion=1000.0)
+    >>> w = Workload(WorkloadKind.PRETRAIN, 7.0, tokens_billion=1000.0, mfu=0.4)
     >>> servers_for_deadline(4.2e22, 720.0, 8, 989.0, w)
     6
     """
 
     def hours(s: int) -> float:
+        fraction = 1.0 if useful_fraction is None else useful_fraction(s)
+        if fraction <= 0:
+            return math.inf
         eff = scaling_efficiency(s, workload.interconnect)
         return training_hours(
-            flops, s * gpus_per_server, peak_tflops, workload.mfu, eff, workload.goodput
+            flops, s * gpus_per_server, peak_tflops, workload.mfu, eff, workload.goodput, fraction
         )
 
-    if hours(MAX_SERVERS) > deadline_hours:
-        best_days = hours_to_days(hours(MAX_SERVERS))
-        raise DeadlineInfeasible(
-            f"Even {MAX_SERVERS:,} servers ({MAX_SERVERS * gpus_per_server:,} GPUs) would need "
-            f"{best_days:,.1f} days, more than the {deadline_hours / HOURS_PER_DAY:,.1f}-day "
-            "deadline. Extend the deadline, train on fewer tokens or choose a faster GPU."
-        )
-    low, high = max(1, min_servers), MAX_SERVERS
-    if hours(low) <= deadline_hours:
+    low = max(1, min_servers)
+    first = hours(low)
+    if first <= deadline_hours:
         return low
+    fastest = (first, low)
+    high = low
+    while True:  # doubling grid; invariant: hours(low) > deadline
+        high = min(high * 2, MAX_SERVERS)
+        at_high = hours(high)
+        if at_high <= deadline_hours:
+            break
+        fastest = min(fastest, (at_high, high))
+        if high >= MAX_SERVERS:
+            best_days = hours_to_days(fastest[0])
+            raise DeadlineInfeasible(
+                f"No fleet up to {MAX_SERVERS:,} servers ({MAX_SERVERS * gpus_per_server:,} "
+                f"GPUs) meets the {deadline_hours / HOURS_PER_DAY:,.1f}-day deadline: the "
+                f"fastest found, {fastest[1]:,} servers, needs {best_days:,.1f} days. Extend "
+                "the deadline, train on fewer tokens, raise the global batch or choose a "
+                "faster GPU.",
+                code="deadline_infeasible",
+                params={
+                    "max_servers": MAX_SERVERS,
+                    "fastest_servers": fastest[1],
+                    "best_days": round(best_days, 1),
+                    "deadline_days": round(deadline_hours / HOURS_PER_DAY, 2),
+                },
+            )
+        low = high
     while high - low > 1:  # invariant: hours(low) > deadline >= hours(high)
         mid = (low + high) // 2
         if hours(mid) <= deadline_hours:
@@ -245,6 +429,61 @@ def servers_for_deadline(
         else:
             low = mid
     return high
+
+
+def _open_levers(workload: Workload, server: ServerSpec) -> list[str]:
+    """Inputs that could still make a plan fit, as codes, in the order worth trying."""
+    levers: list[str] = []
+    if workload.micro_batch_size > 1:
+        levers.append("micro_batch_size")
+    if workload.recompute is not Recompute.FULL:
+        levers.append("recompute")
+    if workload.tensor_parallel is not None and workload.tensor_parallel < server.gpus_per_server:
+        levers.append("tensor_parallel")
+    if workload.context_parallel is not None:
+        levers.append("context_parallel")
+    if workload.pipeline_parallel is not None:
+        levers.append("pipeline_parallel")
+    if workload.sharding is not None and workload.sharding is not Sharding.ZERO3:
+        levers.append("sharding")
+    levers.append("sequence_length")
+    if workload.memory_headroom > 0.05:
+        levers.append("memory_headroom")
+    levers.append("gpu_memory")
+    return levers
+
+
+_LEVER_TEXT = {
+    "micro_batch_size": "lower the micro-batch",
+    "recompute": "turn on full activation recomputation",
+    "tensor_parallel": "leave tensor parallelism to the engine (up to the GPUs in a server)",
+    "context_parallel": "leave context parallelism to the engine",
+    "pipeline_parallel": "leave pipeline parallelism to the engine",
+    "sharding": "leave the ZeRO stage to the engine (or use ZeRO-3)",
+    "sequence_length": "shorten the sequence",
+    "memory_headroom": "lower the memory headroom",
+    "gpu_memory": "choose a GPU with more memory",
+}
+
+
+def _does_not_fit(workload: Workload, server: ServerSpec, least_gb: float) -> DoesNotFit:
+    usable = usable_memory_gb(server.gpu.memory_gb, workload.memory_headroom)
+    levers = _open_levers(workload, server)
+    needed = round(least_gb, 1) if math.isfinite(least_gb) else None
+    need_text = (
+        f"even the leanest plan needs {least_gb:,.1f} GB per GPU"
+        if math.isfinite(least_gb)
+        else "no plan fits"
+    )
+    return DoesNotFit(
+        f"No parallelism plan fits: {need_text}, more than the {usable:,.1f} GB usable of "
+        f"one {server.gpu.name} ({server.gpu.memory_gb:,.0f} GB less "
+        f"{workload.memory_headroom:.0%} headroom). Still open: "
+        + "; ".join(_LEVER_TEXT[lever] for lever in levers)
+        + ".",
+        code="does_not_fit",
+        params={"needed_gb": needed, "usable_gb": round(usable, 1), "levers": levers},
+    )
 
 
 def size_training(
@@ -262,60 +501,112 @@ def size_training(
     >>> w = Workload(WorkloadKind.PRETRAIN, 7.0, tokens_billion=1000.0, deadline_days=30.0)
     >>> r = size_training(w, srv)
     >>> r.sharding.value, r.servers_required, r.gpus_required, round(r.training_days, 1)
-    ('zero3', 6, 48, 29.9)
+    ('zero3', 6, 48, 26.6)
+    >>> round(r.gpu_hours)  # 638.18 h × 48 GPUs
+    30633
     """
     gpu = server.gpu
     gps = server.gpus_per_server
     peak = _training_peak(workload, server)
     shape = workload.shape or default_shape(workload.params)
-    if workload.tensor_parallel is not None:
-        t = workload.tensor_parallel
-        if t > gps or gps % t:
-            raise InvalidInput(
-                "tensor_parallel",
-                f"Tensor parallelism stays inside one server: use a divisor of {gps}, got {t}.",
-            )
-        fit = _fit_training(workload, server, shape, t)
-    else:
-        fit = _auto_tensor_parallel(workload, server, shape)
-    t, sharding, act_gb, free_gb = fit.tensor_parallel, fit.sharding, fit.act_gb, fit.free_gb
-    rep_gb, shard_gb = fit.rep_gb, fit.shard_gb
-    overhead_gb = workload.framework_overhead_gb
+    cands, least_gb = _candidates(workload, server, shape)
+    if not cands:
+        raise _does_not_fit(workload, server, least_gb)
+    fit = min(
+        cands,
+        key=lambda c: (c.gpus_to_fit, c.p, c.cp, c.t, _SHARDING_RANK[c.sharding]),
+    )
     gpus_to_fit = fit.gpus_to_fit
     servers_fit = _ceil(gpus_to_fit / gps)
+    while _place(workload, cands, servers_fit * gps, gps) is None and servers_fit < MAX_SERVERS:
+        servers_fit += 1  # a fleet of whole servers on which some plan divides evenly
 
-    flops = training_flops(workload.params, workload.tokens, workload.kind, workload.recompute)
-    notes: list[str] = []
+    flops = training_flops(workload.active_params, workload.tokens, workload.kind)
+    notes: list[Note] = []
+
+    def useful(s: int) -> float:
+        placed = _place(workload, cands, s * gps, gps)
+        return 0.0 if placed is None else placed.rate / (s * gps)
+
     if servers is not None:
-        if servers < servers_fit:
+        if servers < servers_fit or _place(workload, cands, servers * gps, gps) is None:
             raise DoesNotFit(
                 f"The model needs at least {servers_fit} server(s) to fit in memory; "
-                f"only {servers} given."
+                f"only {servers} given.",
+                code="too_few_servers",
+                params={"servers_needed": servers_fit, "servers_given": servers},
             )
         n_servers = servers
     elif workload.deadline_days is not None:
         n_servers = servers_for_deadline(
-            flops, workload.deadline_days * HOURS_PER_DAY, gps, peak, workload, servers_fit
+            flops, workload.deadline_days * HOURS_PER_DAY, gps, peak, workload, servers_fit, useful
         )
     else:
         n_servers = servers_fit
 
     gpus = n_servers * gps
-    dp = gpus // t
+    placed = _place(workload, cands, gpus, gps)
+    assert placed is not None  # guaranteed by the searches above
     eff = scaling_efficiency(n_servers, workload.interconnect)
-    hours = training_hours(flops, gpus, peak, workload.mfu, eff, workload.goodput)
+    hours = training_hours(
+        flops, gpus, peak, workload.mfu, eff, workload.goodput, placed.rate / gpus
+    )
     if workload.deadline_days is not None and hours > workload.deadline_days * HOURS_PER_DAY:
         notes.append(
-            f"The run takes {hours_to_days(hours):,.1f} days on {n_servers} server(s), "
-            f"past the {workload.deadline_days:g}-day deadline."
+            Note(
+                "past_deadline",
+                {
+                    "days": round(hours_to_days(hours), 1),
+                    "servers": n_servers,
+                    "deadline_days": workload.deadline_days,
+                },
+                f"The run takes {hours_to_days(hours):,.1f} days on {n_servers} server(s), "
+                f"past the {workload.deadline_days:g}-day deadline.",
+            )
         )
+    sequences = _global_sequences(workload)
+    if placed.dp * workload.micro_batch_size > sequences:
+        notes.append(
+            Note(
+                "batch_below_data_parallel",
+                {
+                    "global_batch_sequences": int(sequences),
+                    "data_parallel": placed.dp,
+                    "micro_batch_size": workload.micro_batch_size,
+                },
+                f"The global batch of {int(sequences):,} sequences is smaller than "
+                f"{placed.dp:,} data-parallel copies × micro-batch "
+                f"{workload.micro_batch_size}: raise global_batch_tokens or the run cannot "
+                "use this many GPUs as planned.",
+            )
+        )
+    if placed.used_gpus < gpus:
+        notes.append(
+            Note(
+                "idle_gpus",
+                {"idle": gpus - placed.used_gpus, "gpus": gpus},
+                f"{gpus - placed.used_gpus} of the {gpus} GPUs do not fit the plan's groups "
+                "and stay idle.",
+            )
+        )
+    c = placed.cand
     memory = MemoryBreakdown(
-        model_states_gb=rep_gb + shard_gb / dp,
-        activations_gb=act_gb,
+        model_states_gb=c.states_gb(placed.dp),
+        activations_gb=activation_gb_per_gpu(
+            shape,
+            workload.sequence_length,
+            workload.micro_batch_size,
+            c.t,
+            workload.recompute,
+            sequence_parallel=c.t > 1,
+            context_parallel=c.cp,
+            pipeline_parallel=c.p,
+            micro_batches=placed.micro_batches,
+        ),
         kv_cache_gb=0.0,
-        overhead_gb=overhead_gb,
+        overhead_gb=workload.framework_overhead_gb,
     )
-    plan = _training_plan(workload, server, sharding, dp, n_servers, memory, free_gb, act_gb, t)
+    plan = _training_plan(workload, server, placed, memory)
     return SizingResult(
         kind=workload.kind,
         shape=shape,
@@ -324,89 +615,140 @@ def size_training(
         gpus_to_fit=gpus_to_fit,
         gpus_required=gpus,
         servers_required=n_servers,
-        sharding=sharding,
+        sharding=c.sharding,
         parallelism=plan,
         training_flops=flops,
         training_hours=hours,
         training_days=hours_to_days(hours),
         scaling_efficiency=eff,
-        notes=tuple(notes),
+        notes=tuple(n.text for n in notes),
+        gpu_hours=hours * gpus,
+        hardware_flops_utilization=workload.mfu
+        * hardware_flops_factor(workload.kind, workload.recompute),
+        usable_memory_gb=usable_memory_gb(gpu.memory_gb, workload.memory_headroom),
+        note_details=tuple(notes),
     )
 
 
 def _training_plan(
-    workload: Workload,
-    server: ServerSpec,
-    sharding: Sharding,
-    dp: int,
-    n_servers: int,
-    memory: MemoryBreakdown,
-    free_gb: float,
-    act_gb: float,
-    t: int,
+    workload: Workload, server: ServerSpec, placed: _Placed, memory: MemoryBreakdown
 ) -> ParallelismPlan:
-    gps = server.gpus_per_server
-    states = memory.model_states_gb
+    """The plan in one sentence, with its code and parameters."""
+    c, dp = placed.cand, placed.dp
     gpu_gb = server.gpu.memory_gb
-    if workload.params >= 100e9 and n_servers > 1 and gps > 1:
-        # ZeRO-3 all-gathers every layer over the inter-server network; at this size
-        # production runs (Megatron, Llama 3) use tensor + pipeline + data parallelism.
-        full_state_gb = memory.model_states_gb * dp
-        pp = max(1, min(n_servers, _ceil(full_state_gb / (gps * max(free_gb, 1.0)))))
-        dp3 = max(1, n_servers * gps // (gps * pp))
+    states = memory.model_states_gb
+
+    def plan(strategy: str, reason: str, code: str) -> ParallelismPlan:
         return ParallelismPlan(
-            "3D: tensor parallel inside each server, pipeline across servers, data parallel",
-            dp3,
-            gps,
-            pp,
-            f"At {workload.params_billion:g} B parameters, tensor parallel {gps} over NVLink "
-            f"inside each server and {pp} pipeline stages across servers keep most traffic "
-            f"off the slower network; the remaining {dp3} copies run data parallel "
-            "(ZeRO-1 for the optimizer state).",
-        )
-    tp_text = (
-        f" Tensor parallel {t} inside each server splits every layer and its activations."
-        if t > 1
-        else ""
-    )
-    if act_gb > 0.5 * gpu_gb and t == 1:
-        tp_text = (
-            f" Activations take {act_gb:,.1f} GB per GPU; tensor parallel inside the server "
-            "or full recomputation would free memory."
-        )
-    if sharding is Sharding.DDP:
-        return ParallelismPlan(
-            "DDP (data parallel)" + (" + tensor parallel" if t > 1 else ""),
+            strategy,
             dp,
-            t,
-            1,
+            c.t,
+            c.p,
+            reason,
+            context_parallel=c.cp,
+            sequence_parallel=c.t > 1,
+            micro_batches=placed.micro_batches,
+            pipeline_bubble=placed.bubble,
+            reason_code=code,
+            reason_params=params,
+        )
+
+    params: Params = {
+        "params_billion": workload.params_billion,
+        "tensor_parallel": c.t,
+        "context_parallel": c.cp,
+        "pipeline_parallel": c.p,
+        "data_parallel": dp,
+        "sharding": c.sharding.value,
+        "memory_gb": round(memory.total_gb, 1),
+        "gpu_memory_gb": gpu_gb,
+        "states_gb": round(states, 1),
+        "bubble_pct": round(100.0 * placed.bubble, 1),
+    }
+    extras = ""
+    if c.t > 1:
+        extras += f", tensor parallel {c.t} with sequence parallelism inside each server"
+    if c.cp > 1:
+        extras += f", context parallel {c.cp} splitting each sequence"
+    if c.p > 1 or c.cp > 1 or c.t > 1:
+        stage = {
+            Sharding.DDP: "whole model states",
+            Sharding.ZERO1: "ZeRO-1 (optimizer state sharded)",
+            Sharding.ZERO2: "ZeRO-2 (optimizer state and gradients sharded)",
+            Sharding.ZERO3: "ZeRO-3 (all model states sharded)",
+        }[c.sharding]
+        copies = f"{dp} data-parallel cop{'y' if dp == 1 else 'ies'}"
+        if c.p > 1:
+            strategy = (
+                "3D: tensor parallel inside each server, pipeline across servers, data parallel"
+                if c.t > 1
+                else "Pipeline + data parallel"
+            )
+            code = "three_d"
+            reason = (
+                f"At {workload.params_billion:g} B parameters the plan uses {c.p} pipeline "
+                f"stages (1F1B){extras}, and {copies} with {stage}: "
+                f"{memory.total_gb:,.1f} GB per {gpu_gb:,.0f} GB GPU, the pipeline bubble "
+                f"costing {placed.bubble:.1%} of throughput with {placed.micro_batches} "
+                "micro-batches per step."
+            )
+        else:
+            strategy = {
+                Sharding.DDP: "DDP (data parallel)",
+                Sharding.ZERO1: "ZeRO-1",
+                Sharding.ZERO2: "ZeRO-2",
+                Sharding.ZERO3: "FSDP / ZeRO-3",
+            }[c.sharding]
+            strategy += (" + tensor parallel" if c.t > 1 else "") + (
+                " + context parallel" if c.cp > 1 else ""
+            )
+            code = "model_parallel_" + c.sharding.value
+            splits = []
+            if c.t > 1:
+                splits.append(
+                    f"each layer over {c.t} GPUs inside a server (tensor parallel with "
+                    "sequence parallelism)"
+                )
+            if c.cp > 1:
+                splits.append(f"each sequence over {c.cp} GPUs (context parallel)")
+            reason = (
+                f"The plan splits {' and '.join(splits)}, and runs {copies} with "
+                f"{stage}: {states:,.1f} GB of model states and {memory.total_gb:,.1f} GB in "
+                f"all per {gpu_gb:,.0f} GB GPU."
+            )
+        return plan(strategy, reason, code)
+    if c.sharding is Sharding.DDP:
+        return plan(
+            "DDP (data parallel)",
             f"The full model states ({states:,.1f} GB per GPU) fit on each {gpu_gb:,.0f} GB "
-            f"GPU, so plain data parallelism over {dp} replicas is simplest and fastest." + tp_text,
+            f"GPU, so plain data parallelism over {dp} replicas is simplest and fastest.",
+            "ddp",
         )
-    if sharding is Sharding.ZERO3:
-        return ParallelismPlan(
-            "FSDP / ZeRO-3" + (" + tensor parallel" if t > 1 else ""),
-            dp,
-            t,
-            1,
-            f"A full copy of the model states does not fit in the {free_gb:,.1f} GB left per "
-            f"GPU after activations, so parameters, gradients and optimizer state are sharded "
-            f"over {dp} GPUs ({states:,.1f} GB each)." + tp_text,
+    if c.sharding is Sharding.ZERO3:
+        free = usable_memory_gb(gpu_gb, workload.memory_headroom) - c.act_gb
+        free -= workload.framework_overhead_gb
+        params["free_gb"] = round(free, 1)
+        return plan(
+            "FSDP / ZeRO-3",
+            f"A full copy of the model states does not fit in the {free:,.1f} GB left per "
+            f"GPU after activations, overhead and headroom, so parameters, gradients and "
+            f"optimizer state are sharded over {dp} GPUs ({states:,.1f} GB each).",
+            "fsdp",
         )
-    stage = "1" if sharding is Sharding.ZERO1 else "2"
-    return ParallelismPlan(
-        f"ZeRO-{stage}" + (" + tensor parallel" if t > 1 else ""),
-        dp,
-        t,
-        1,
+    stage = "1" if c.sharding is Sharding.ZERO1 else "2"
+    return plan(
+        f"ZeRO-{stage}",
         f"ZeRO-{stage} shards the optimizer state{' and gradients' if stage == '2' else ''} "
         f"over {dp} GPUs and keeps the bf16 weights whole, leaving {states:,.1f} GB of "
-        "model states per GPU." + tp_text,
+        "model states per GPU.",
+        "zero" + stage,
     )
 
 
 def _replica_gpus(total_gb: float, gpu_memory_gb: float, gps: int) -> int:
-    """Smallest tensor-parallel group (1, 2, 4, ... within a server, then whole servers)."""
+    """Smallest tensor-parallel group (1, 2, 4, ... within a server, then whole servers).
+
+    ``gpu_memory_gb`` is the usable memory (after headroom)."""
     g = 1
     while g < gps:
         if total_gb / g <= gpu_memory_gb:
@@ -416,7 +758,11 @@ def _replica_gpus(total_gb: float, gpu_memory_gb: float, gps: int) -> int:
     while total_gb / g > gpu_memory_gb:
         g += gps
         if g > MAX_SERVERS * gps:
-            raise DoesNotFit("The model does not fit even across the largest fleet considered.")
+            raise DoesNotFit(
+                "The model does not fit even across the largest fleet considered.",
+                code="does_not_fit_fleet",
+                params={"max_servers": MAX_SERVERS},
+            )
     return g
 
 
@@ -448,16 +794,21 @@ def size_inference(
     )
     overhead_gb = weights_gb * workload.inference_overhead_fraction
     total_gb = weights_gb + kv_gb + overhead_gb
-    g = _replica_gpus(total_gb, gpu.memory_gb, gps)
+    usable = usable_memory_gb(gpu.memory_gb, workload.memory_headroom)
+    g = _replica_gpus(total_gb, usable, gps)
 
-    notes: list[str] = []
+    notes: list[Note] = []
     peak = gpu.peak_tflops(workload.precision)
     if peak is None:
         # Weight-only quantization still runs the maths in BF16 on older GPUs.
         peak = gpu.bf16_tflops
         notes.append(
-            f"The {gpu.name} has no {workload.precision.value.upper()} tensor cores: "
-            "throughput uses its BF16 peak (weight-only quantization)."
+            Note(
+                "no_precision_cores",
+                {"gpu": gpu.name, "precision": workload.precision.value},
+                f"The {gpu.name} has no {workload.precision.value.upper()} tensor cores: "
+                "throughput uses its BF16 peak (weight-only quantization).",
+            )
         )
     replica_tps = decode_tokens_per_second(
         g,
@@ -475,7 +826,9 @@ def size_inference(
         if servers < servers_fit:
             raise DoesNotFit(
                 f"One copy of the model needs {g} GPUs ({servers_fit} server(s)); "
-                f"only {servers} given."
+                f"only {servers} given.",
+                code="too_few_servers",
+                params={"servers_needed": servers_fit, "servers_given": servers},
             )
         n_servers = servers
     else:
@@ -485,8 +838,12 @@ def size_inference(
     capacity = fitted_replicas * replica_tps
     if target is not None and capacity < target:
         notes.append(
-            f"{n_servers} server(s) deliver {capacity:,.0f} tokens/s, below the "
-            f"{target:,.0f} tokens/s target."
+            Note(
+                "below_target",
+                {"servers": n_servers, "capacity": round(capacity), "target": target},
+                f"{n_servers} server(s) deliver {capacity:,.0f} tokens/s, below the "
+                f"{target:,.0f} tokens/s target.",
+            )
         )
     memory = MemoryBreakdown(
         model_states_gb=weights_gb / g,
@@ -503,6 +860,8 @@ def size_inference(
             f"Weights, KV cache and overhead ({total_gb:,.1f} GB) fit on one "
             f"{gpu.memory_gb:,.0f} GB GPU, so each GPU serves its own copy; "
             f"{fitted_replicas} copies run side by side.",
+            reason_code="inference_replicas",
+            reason_params={"total_gb": round(total_gb, 1), "replicas": fitted_replicas},
         )
     elif g <= gps:
         plan = ParallelismPlan(
@@ -512,6 +871,13 @@ def size_inference(
             1,
             f"{total_gb:,.1f} GB of weights, KV cache and overhead need {g} GPUs, so each copy "
             f"is split with tensor parallel {g} over NVLink; {fitted_replicas} copies in total.",
+            sequence_parallel=False,
+            reason_code="inference_tensor_parallel",
+            reason_params={
+                "total_gb": round(total_gb, 1),
+                "tensor_parallel": g,
+                "replicas": fitted_replicas,
+            },
         )
     else:
         plan = ParallelismPlan(
@@ -522,6 +888,13 @@ def size_inference(
             f"{total_gb:,.1f} GB exceeds one server's {gps * gpu.memory_gb:,.0f} GB, so each "
             f"copy uses tensor parallel {gps} inside a server and {g // gps} pipeline stages "
             "across servers.",
+            reason_code="inference_pipeline",
+            reason_params={
+                "total_gb": round(total_gb, 1),
+                "tensor_parallel": gps,
+                "pipeline_parallel": g // gps,
+                "replicas": fitted_replicas,
+            },
         )
     return SizingResult(
         kind=workload.kind,
@@ -537,5 +910,7 @@ def size_inference(
         replicas=fitted_replicas,
         tokens_per_second_per_replica=replica_tps,
         tokens_per_second_capacity=capacity,
-        notes=tuple(notes),
+        notes=tuple(n.text for n in notes),
+        usable_memory_gb=usable,
+        note_details=tuple(notes),
     )

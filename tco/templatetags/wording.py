@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import template
+from django.utils.safestring import mark_safe
 
 from tco import wording
 
@@ -45,3 +46,30 @@ def hybrid_reason(hybrid: Mapping[str, Any]) -> str:
 @register.filter
 def npv_caveat(summary: Mapping[str, Any]) -> str:
     return wording.npv_caveat(summary)
+
+
+@register.filter
+def confidence_sentence(summary: Mapping[str, Any]) -> str:
+    return wording.confidence_sentence(summary)
+
+
+@register.filter
+def plan_sentence(plan: Mapping[str, Any]) -> str:
+    return wording.plan_sentence(plan)
+
+
+@register.filter
+def plan_layout(plan: Mapping[str, Any]) -> str:
+    return wording.plan_layout(plan)
+
+
+@register.filter
+def sizing_note(note: Mapping[str, Any]) -> str:
+    return wording.sizing_note(note)
+
+
+@register.filter
+def field_relevance(field: Any) -> str:
+    """The data attributes that let the page hide a field its workload does not use."""
+    rule = getattr(field.form, "relevance", None)
+    return mark_safe(rule(field.name)) if rule else ""

@@ -16,18 +16,55 @@ from tco.engine import (
     training_flops,
     training_hours,
 )
+from tco.engine.compute import hardware_flops_factor
 
 
-def test_training_flops_six_and_eight_nd() -> None:
-    # Llama 3 8B on 15T tokens: 6 × 8e9 × 15e12 = 7.2e23
-    assert training_flops(8e9, 15e12, WorkloadKind.PRETRAIN, Recompute.NONE) == 7.2e23
-    # full recomputation: 8 × 8e9 × 15e12 = 9.6e23
-    assert training_flops(8e9, 15e12, WorkloadKind.PRETRAIN, Recompute.FULL) == 9.6e23
-    # full fine-tuning is still 6ND; LoRA 4ND
-    assert training_flops(1e9, 1e9, WorkloadKind.FULL_FINETUNE, Recompute.NONE) == 6e18
-    assert training_flops(1e9, 1e9, WorkloadKind.QLORA, Recompute.NONE) == 4e18
+def test_training_flops_are_model_flops() -> None:
+    # Llama 3 8B on 15T tokens: 6 × 8e9 × 15e12 = 7.2e23, whatever the recomputation
+    assert training_flops(8e9, 15e12, WorkloadKind.PRETRAIN) == 7.2e23
+    # full fine-tuning is still 6ND; LoRA/QLoRA 4ND (no weight gradients for the frozen base)
+    assert training_flops(1e9, 1e9, WorkloadKind.FULL_FINETUNE) == 6e18
+    assert training_flops(1e9, 1e9, WorkloadKind.QLORA) == 4e18
     with pytest.raises(InvalidInput):
-        training_flops(1e9, 1e9, WorkloadKind.INFERENCE, Recompute.NONE)
+        training_flops(1e9, 1e9, WorkloadKind.INFERENCE)
+
+
+def test_recomputation_changes_hfu_not_work() -> None:
+    # full recomputation repeats the forward pass: 8ND of hardware work for 6ND of model work
+    assert hardware_flops_factor(WorkloadKind.PRETRAIN, Recompute.FULL) == pytest.approx(8 / 6)
+    # LoRA: 4ND model, + 2ND forward again = 6ND hardware
+    assert hardware_flops_factor(WorkloadKind.LORA, Recompute.FULL) == pytest.approx(6 / 4)
+    for r in (Recompute.NONE, Recompute.SELECTIVE):
+        assert hardware_flops_factor(WorkloadKind.PRETRAIN, r) == 1.0
+
+
+def test_time_does_not_change_with_recomputation_at_a_given_mfu() -> None:
+    from tco.engine.examples import HGX_H100_SERVER
+    from tco.engine.inputs import Workload
+    from tco.engine.sizing import size_workload
+
+    base = Workload(WorkloadKind.PRETRAIN, 7.0, tokens_billion=1000.0)
+    full = Workload(WorkloadKind.PRETRAIN, 7.0, tokens_billion=1000.0, recompute=Recompute.FULL)
+    a = size_workload(base, HGX_H100_SERVER, servers=2)
+    b = size_workload(full, HGX_H100_SERVER, servers=2)
+    assert a.training_flops == b.training_flops == 4.2e22
+    assert a.training_hours == pytest.approx(b.training_hours)
+    # HFU: 0.45 × 8/6 = 0.60 with full recomputation; equals MFU otherwise
+    assert b.hardware_flops_utilization == pytest.approx(0.45 * 8 / 6)
+    assert a.hardware_flops_utilization == pytest.approx(0.45)
+
+
+def test_moe_uses_active_parameters() -> None:
+    from tco.engine.examples import HGX_H100_SERVER
+    from tco.engine.inputs import Workload
+    from tco.engine.sizing import size_workload
+
+    # Mixtral-like: 46.7 B total, 12.9 B active, 1 T tokens: 6 × 12.9e9 × 1e12 = 7.74e22
+    w = Workload(WorkloadKind.PRETRAIN, 46.7, tokens_billion=1000.0, active_params_billion=12.9)
+    r = size_workload(w, HGX_H100_SERVER)
+    assert r.training_flops == pytest.approx(7.74e22)
+    # memory still holds all 46.7 B parameters: 16 bytes each over the GPUs
+    assert r.gpus_to_fit >= 747.2 / 72
 
 
 def test_scaling_efficiency_falls_with_servers_and_slower_networks() -> None:

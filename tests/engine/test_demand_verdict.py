@@ -249,3 +249,53 @@ def test_the_verdict_names_the_cheapest_eligible_option(
         o.total_cost for o in r.verdict.options
     )
     assert all(o.saving_vs_best >= -1e-6 for o in eligible)
+
+
+def test_monte_carlo_with_zero_width_ranges_is_the_deterministic_result() -> None:
+    from tco.engine import UncertaintyRanges
+
+    base = scenario(Demand(DemandPattern.RECURRING, runs_per_year=100))
+    r = evaluate(dataclasses.replace(base, uncertainty=UncertaintyRanges.none()))
+    assert r.confidence is not None and r.verdict.action == "buy"
+    cloud = min(o.total_cost for o in r.cloud_options)
+    saving = cloud - r.onprem.total_cost
+    for value in (r.confidence.saving_p10, r.confidence.saving_p50, r.confidence.saving_p90):
+        assert value == pytest.approx(saving, rel=1e-9)
+    assert r.confidence.probability == 1.0 and r.confidence.favours == "own"
+
+
+def test_monte_carlo_probability_moves_with_the_ranges() -> None:
+    from tco.engine import UncertaintyRanges
+
+    # Near the break-even, so that the ranges decide.
+    probe = evaluate(scenario(Demand(DemandPattern.RECURRING, runs_per_year=1)))
+    runs = probe.break_even_runs_per_year[0]
+    assert runs is not None
+    base = scenario(Demand(DemandPattern.RECURRING, runs_per_year=runs * 1.05))
+    assert evaluate(base).verdict.action == "buy"
+
+    def p_own(**ranges: object) -> float:
+        r = evaluate(dataclasses.replace(base, uncertainty=UncertaintyRanges(**ranges)))
+        assert r.confidence is not None and r.confidence.favours == "own"
+        return r.confidence.probability
+
+    neutral = p_own()
+    assert 0.0 < neutral < 1.0
+    # Cloud prices expected to fall further: owning wins in fewer futures.
+    assert p_own(cloud_price_trend=(-0.6, -0.2)) < neutral
+    # More work than planned: owning wins in more.
+    assert p_own(demand=(1.0, 1.5)) > neutral
+    # Same seed, same answer.
+    assert p_own() == neutral
+
+
+def test_rented_serving_capacity_is_billed_around_the_clock() -> None:
+    w = Workload(WorkloadKind.INFERENCE, 8.0, target_tokens_per_second=1_000.0)
+    half = Demand(DemandPattern.CONTINUOUS, utilization=0.5)
+    r = evaluate(Scenario(w, SERVER, SITE, (ON_DEMAND,), FINANCE, demand=half))
+    assert r.sizing.servers_required == 1
+    # One 8-GPU instance up every hour of 60 months at $40, whatever the load.
+    assert r.cloud_options[0].total_cost == pytest.approx(730 * 60 * 40.0, rel=1e-9)
+    # Owning costs more the busier it is (energy); the rented service does not: owning
+    # wins below the break-even utilization.
+    assert r.cloud_options[0].owning_wins_above is False

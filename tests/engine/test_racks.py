@@ -43,3 +43,15 @@ def test_liquid_cooling_flag(server: ServerSpec) -> None:
     liquid = dataclasses.replace(server, liquid_cooled=True)
     p = plan_racks(1, liquid, site(130.0))
     assert p.needs_liquid_cooling and "liquid cooling" in p.warnings[0]
+
+
+def test_rack_warnings_carry_codes_and_parameters() -> None:
+    from tco.engine import GpuSpec, Money, ServerSpec, SiteSpec, plan_racks
+
+    b300 = GpuSpec("B300", 270.0, 7.7, 2250.0, 4500.0, 14000.0, 1100.0)
+    hot = ServerSpec("NVL rack", b300, 72, 48, 120.0, 30.0, True, Money(3_000_000.0))
+    plan = plan_racks(1, hot, SiteSpec(0.1, 1.2, 150.0, 40.0, rack_units_limit=42))
+    codes = [n.code for n in plan.warning_details]
+    assert codes == ["server_exceeds_rack_power", "server_exceeds_rack_space", "liquid_cooling"]
+    assert plan.warning_details[0].params["max_power_kw"] == 120.0
+    assert plan.warnings == tuple(n.text for n in plan.warning_details)

@@ -50,7 +50,8 @@ def test_worked_scenario_headline_numbers(scenario: Scenario) -> None:
     r = evaluate(scenario)
     s = r.sizing
     assert (s.servers_required, s.gpus_required, s.gpus_to_fit) == (6, 48, 2)
-    assert s.training_days == pytest.approx(29.91, abs=0.01)
+    assert s.training_days == pytest.approx(26.59, abs=0.01)
+    assert s.gpu_hours == pytest.approx(638.18 * 48, abs=1.0)
     assert s.memory_per_gpu_gb == pytest.approx(24.746, abs=0.001)
     assert (r.rack_plan.servers_per_rack, r.rack_plan.racks_required) == (3, 2)
     assert r.rack_plan.facility_kw == pytest.approx(79.56)

@@ -35,18 +35,24 @@ def pretrain(**kw: object) -> Workload:
 
 
 def test_seven_b_needs_zero3_and_two_gpus_to_fit(server: ServerSpec) -> None:
-    # Default shape L=33, h=4224, s=4096, b=1, selective:
-    # activations 33 × 4096 × 4224 × 34 = 19.412 GB; free = 80 − 19.412 − 3 = 57.588 GB
-    # DDP 112 GB > 57.6 → ZeRO-3; N = ceil(112 / 57.588) = 2 GPUs
+    # Default shape L=33, h=4224, s=4096, b=1, selective; usable 80 × 0.9 = 72 GB.
+    # t=1: activations 33 × 4096 × 4224 × 34 = 19.412 GB; free = 72 − 19.412 − 3 = 49.588 GB;
+    #      DDP 112 GB > 49.6 → ZeRO-3, N = ceil(112 / 49.588) = 3 GPUs
+    # t=2 (sequence parallel): activations 33 × 4096 × 4224 × 17 = 9.706 GB, states 56 GB:
+    #      56 + 9.706 + 3 = 68.7 ≤ 72 → DDP on 2 GPUs: the fewest
     r = size_workload(pretrain(), server)
-    assert r.sharding is Sharding.ZERO3
-    assert r.memory.activations_gb == pytest.approx(33 * 4096 * 4224 * 34 / 1e9)
     assert r.gpus_to_fit == 2
+    # on the whole server (8 GPUs) the simplest plan, t=1 with ZeRO-3 over 8, fits
+    assert r.sharding is Sharding.ZERO3 and r.parallelism.tensor_parallel == 1
+    assert r.memory.activations_gb == pytest.approx(33 * 4096 * 4224 * 34 / 1e9)
     assert r.servers_required == 1 and r.gpus_required == 8
     assert r.memory.model_states_gb == pytest.approx(112 / 8)
-    # time on 8 GPUs: 4.2e22 / (8 × 989e12 × 0.4 × 0.9) / 3600 = 4096 h
-    assert r.training_hours == pytest.approx(4.2e22 / (8 * 989e12 * 0.36) / 3600)
+    # time on 8 GPUs: 4.2e22 / (8 × 989e12 × 0.45 × 0.9) / 3600 = 3,640.9 h
+    assert r.training_hours == pytest.approx(4.2e22 / (8 * 989e12 * 0.405) / 3600)
+    assert r.training_hours == pytest.approx(3640.9, abs=0.1)
     assert r.training_days == pytest.approx(r.training_hours / 24)  # type: ignore[operator]
+    assert r.gpu_hours == pytest.approx(8 * r.training_hours)  # type: ignore[operator]
+    assert r.usable_memory_gb == pytest.approx(72.0)
 
 
 def test_deadline_drives_server_count(server: ServerSpec) -> None:
@@ -55,7 +61,7 @@ def test_deadline_drives_server_count(server: ServerSpec) -> None:
     assert r.servers_required == 6
     assert r.training_hours is not None and r.training_hours <= 720.0
     eff5 = scaling_efficiency(5, Interconnect.INFINIBAND)
-    assert training_hours(4.2e22, 40, 989.0, 0.4, eff5, 0.9) > 720.0
+    assert training_hours(4.2e22, 40, 989.0, 0.45, eff5, 0.9) > 720.0
 
 
 def test_deadline_search_matches_linear_scan() -> None:
@@ -66,7 +72,7 @@ def test_deadline_search_matches_linear_scan() -> None:
             s
             for s in range(1, 10_001)
             if training_hours(
-                4.2e22, 8 * s, 989.0, 0.4, scaling_efficiency(s, Interconnect.ETHERNET), 0.9
+                4.2e22, 8 * s, 989.0, w.mfu, scaling_efficiency(s, Interconnect.ETHERNET), 0.9
             )
             <= deadline
         )
@@ -88,18 +94,34 @@ def test_small_model_uses_ddp(server: ServerSpec) -> None:
 
 
 def test_ddp_forced_on_too_large_model_does_not_fit(server: ServerSpec) -> None:
-    with pytest.raises(DoesNotFit, match="ZeRO-3"):
-        size_workload(pretrain(sharding=Sharding.DDP, tensor_parallel=1), server)
-    # tensor parallel 2: 112 / 2 = 56 GB + activations 4096·4224·22·33 = 12.6 GB + 3 < 80
-    r = size_workload(pretrain(sharding=Sharding.DDP), server)
-    assert r.parallelism.tensor_parallel == 2 and r.memory.model_states_gb == pytest.approx(56.0)
+    # t=1, p=1: 112 GB of states alone exceed 72 GB usable; with pipeline 2 each stage
+    # keeps 56 GB + 17 layers × 2 micro-batches × 4096·4224·34 B = 20.0 GB + 3 > 72;
+    # pipeline 4: 28 + 9 × 4 × 0.588 = 21.2 + 3 = 52.2 GB fits → 4 GPUs
+    r1 = size_workload(pretrain(sharding=Sharding.DDP, tensor_parallel=1), server)
+    assert r1.gpus_to_fit == 4 and r1.parallelism.pipeline_parallel >= 1
+    with pytest.raises(DoesNotFit) as err:
+        size_workload(
+            pretrain(sharding=Sharding.DDP, tensor_parallel=1, pipeline_parallel=1), server
+        )
+    assert err.value.code == "does_not_fit"  # type: ignore[attr-defined]
+    levers = err.value.params["levers"]  # type: ignore[attr-defined]
+    assert "tensor_parallel" in levers and "sharding" in levers
+    assert "pipeline_parallel" in levers
+    # tensor parallel 2 with sequence parallelism: 56 GB + 4096·4224·17·33 = 9.7 GB + 3 ≤ 72
+    r = size_workload(pretrain(sharding=Sharding.DDP, pipeline_parallel=1), server)
     assert r.gpus_to_fit == 2
+    assert r.memory.model_states_gb == pytest.approx(112 / r.parallelism.tensor_parallel)
 
 
-def test_activations_too_large(server: ServerSpec) -> None:
-    # 7 B, micro-batch 64: even tensor parallel 8 leaves 64 × 4096 × 4224 × 13 × 33 = 475 GB
-    with pytest.raises(DoesNotFit, match="micro-batch"):
-        size_workload(pretrain(micro_batch_size=64), server)
+def test_activations_too_large_names_the_open_levers(server: ServerSpec) -> None:
+    # 7 B, micro-batch 2048: even t=8, cp=16 with sequence parallelism leaves
+    # 2048 × (4096/16) × 4224 × 34/8 × 33 = 310 GB of activations per GPU
+    with pytest.raises(DoesNotFit, match="micro-batch") as err:
+        size_workload(pretrain(micro_batch_size=2048), server)
+    levers = err.value.params["levers"]  # type: ignore[attr-defined]
+    assert levers[:2] == ["micro_batch_size", "recompute"]
+    # tensor parallelism is already searched up to 8: it is not offered as a lever
+    assert "tensor_parallel" not in levers and "raise tensor" not in str(err.value)
 
 
 def test_servers_override(server: ServerSpec) -> None:
@@ -118,16 +140,21 @@ def test_large_model_recommends_3d_parallelism(server: ServerSpec) -> None:
 
 
 def test_auto_tensor_parallel_picks_fewest_gpus(server: ServerSpec) -> None:
-    # 70 B default shape (L=71, h=9088), s=4096, selective recompute, ZeRO-3:
-    # t=1: activations 4096·9088·34·71 = 89.9 GB > 80 → does not fit
-    # t=2: 58.1 GB act, free 18.9 → 560/18.9 → 30 × 2 = 60 GPUs
-    # t=4: 42.3 GB act, free 34.7 → 280/34.7 → 9 × 4 = 36 GPUs
-    # t=8: 34.4 GB act, free 42.6 → 140/42.6 → 4 × 8 = 32 GPUs  ← fewest
+    # 70 B default shape (L=71, h=9088), s=4096, selective recompute, sequence parallel,
+    # usable 72 GB, ZeRO-3; activations 4096·9088·34/t·71 = 89.86/t GB:
+    # t=1: 89.9 GB > 72 → does not fit
+    # t=2: 44.9 GB, free 24.1 → ceil(560 / 24.07) = 24 × 2 = 48 GPUs
+    # t=4: 22.5 GB, free 46.5 → ceil(280 / 46.54) = 7 × 4 = 28 GPUs
+    # t=8: 11.2 GB, free 57.8 → ceil(140 / 57.77) = 3 × 8 = 24 GPUs  ← fewest
     r = size_workload(pretrain(params_billion=70.0), server)
     assert r.parallelism.tensor_parallel == 8
-    assert r.gpus_to_fit == 32
-    with pytest.raises(DoesNotFit, match="Activations"):
-        size_workload(pretrain(params_billion=70.0, tensor_parallel=1), server)
+    assert r.gpus_to_fit == 24
+    assert r.memory.activations_gb == pytest.approx(4096 * 9088 * 34 / 8 * 71 / 1e9)
+    # t=1 without context parallelism: nothing fits; the levers do not include t
+    with pytest.raises(DoesNotFit) as err:
+        size_workload(pretrain(params_billion=70.0, tensor_parallel=1, context_parallel=1), server)
+    assert err.value.params["needed_gb"] > 72  # type: ignore[attr-defined]
+    assert "tensor_parallel" in err.value.params["levers"]  # type: ignore[attr-defined]
 
 
 def test_tensor_parallel_must_divide_server(server: ServerSpec) -> None:
@@ -200,5 +227,27 @@ def test_b200_fp4_training_is_allowed() -> None:
     b200 = GpuSpec("B200", 180.0, 7.7, 2250.0, 4500.0, 9000.0, 1000.0)
     srv = ServerSpec("HGX B200", b200, 8, 10, 14.3, 4.0, False, Money(500_000.0))
     r = size_workload(pretrain(precision=Precision.FP4), srv)
-    # 4.2e22 / (8 × 9000e12 × 0.36) / 3600 = 450.1 h
-    assert r.training_hours == pytest.approx(4.2e22 / (8 * 9000e12 * 0.36) / 3600)
+    # 4.2e22 / (8 × 9000e12 × 0.45 × 0.9) / 3600 = 400.1 h
+    assert r.training_hours == pytest.approx(4.2e22 / (8 * 9000e12 * 0.405) / 3600)
+
+
+def test_fixed_degrees_are_checked(server: ServerSpec) -> None:
+    # default 7 B shape has 33 layers; a 4,096-token sequence
+    with pytest.raises(InvalidInput) as err:
+        size_workload(pretrain(pipeline_parallel=64), server)
+    assert err.value.field == "pipeline_parallel"
+    with pytest.raises(InvalidInput) as err:
+        size_workload(pretrain(context_parallel=8192), server)
+    assert err.value.field == "context_parallel"
+    r = size_workload(pretrain(pipeline_parallel=4, context_parallel=2), server)
+    assert (r.parallelism.pipeline_parallel, r.parallelism.context_parallel) == (4, 2)
+
+
+def test_a_batch_smaller_than_the_data_parallel_degree_is_noted(server: ServerSpec) -> None:
+    # 7 B on 64 servers = 512 GPUs, ZeRO-3 over 512; a 1 M-token batch is 244 sequences
+    r = size_workload(pretrain(global_batch_tokens=1e6), server, servers=64)
+    assert r.parallelism.data_parallel == 512
+    codes = [n.code for n in r.note_details]
+    assert codes == ["batch_below_data_parallel"]
+    assert r.note_details[0].params["global_batch_sequences"] == 244
+    assert r.notes == (r.note_details[0].text,)

@@ -41,7 +41,7 @@ def test_every_preset_gives_a_recommendation(
     html = get(client, {"preset": preset})
     assert 'id="verdict"' in html, preset
     assert "Buy and keep" in html
-    assert html.count('data-chart="') == 4
+    assert html.count('data-chart="') == 5
     assert "Assumptions and sources" in html
     if preset_data(preset)["kind"] == "inference":
         assert "Per million tokens" in html and "Throughput capacity" in html
@@ -97,10 +97,41 @@ def test_invalid_input_is_explained_next_to_the_field(
 ) -> None:
     data = preset_data("pretrain-7b")
     assert data is not None
-    html = get(client, {**data, field: value})
+    html = get(client, {**data, "demand_pattern": "continuous", field: value})
     assert message in field_error(html, field)
     assert "Please correct the marked fields." in html
     assert 'id="verdict"' not in html
+
+
+def test_fields_the_workload_does_not_use_are_neither_validated_nor_used(
+    client: Client, seed_catalog: object
+) -> None:
+    data = preset_data("lora-70b")  # one-off training: no utilization, no serving fields
+    assert data is not None
+    html = get(client, {**data, "utilization_pct": "150", "context_tokens": "x", "full": "1"})
+    assert 'id="verdict"' in html
+    assert field_error(html, "utilization_pct") == "" and field_error(html, "context_tokens") == ""
+    assert 'data-show-pattern="continuous"' in html and 'data-show-kind="inference"' in html
+
+
+def test_commercial_levers_reach_the_analysis(client: Client, seed_catalog: object) -> None:
+    data = preset_data("serve-70b")
+    assert data is not None
+    base = {**data, "server": "nvidia-dgx-h100", "full": "1"}
+
+    def owning(params: dict[str, Any]) -> int:
+        html = get(client, {**base, **params})
+        row = re.search(r'<tr class="onprem[^"]*">.*?<td class="num">€([\d,]+)</td>', html, re.S)
+        assert row, params
+        return int(row.group(1).replace(",", ""))
+
+    plain = owning({})
+    assert owning({"discount_pct": "20"}) < plain
+    assert owning({"server_price": "100000"}) < plain
+    assert owning({"staff_fte": "2"}) > plain
+    assert owning({"support_pct": "20"}) > plain
+    fleet = get(client, {**base, "fleet_servers": "3"})
+    assert "<strong>3 × NVIDIA DGX H100</strong>" in fleet
 
 
 def test_dutch_messages_and_numbers(client: Client, seed_catalog: object) -> None:
@@ -367,3 +398,13 @@ def test_a_shared_link_with_a_bad_value_marks_only_that_field(
     assert "This field is required" not in html
     assert field_error(html, "tokens_billion") == ""
     assert 'name="tokens_billion" value="1"' in html
+
+
+def test_result_pages_are_sent_compressed(client: Client, seed_catalog: object) -> None:
+    import gzip
+
+    response = client.get("/calculator/", {"preset": "serve-70b"}, HTTP_ACCEPT_ENCODING="gzip")
+    assert response["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in response["Vary"]
+    page = gzip.decompress(response.content).decode()
+    assert 'id="verdict"' in page and len(response.content) < len(page) / 3

@@ -71,7 +71,12 @@ def result() -> ScenarioResult:
 
 @pytest.fixture(scope="module")
 def figures(result: ScenarioResult) -> dict[str, go.Figure]:
-    return all_charts(result, ChartLabels(), ".,")
+    return validated(all_charts(result, ChartLabels(), ".,"))
+
+
+def validated(figures: dict[str, Any]) -> dict[str, go.Figure]:
+    """The plain figure data checked against Plotly's schema (go.Figure raises on errors)."""
+    return {name: go.Figure(figure) for name, figure in figures.items()}
 
 
 def traces(fig: go.Figure, name: str) -> list[Any]:
@@ -81,14 +86,15 @@ def traces(fig: go.Figure, name: str) -> list[Any]:
 # --- bundle and layout ----------------------------------------------------------------
 
 
-def test_all_charts_returns_the_four_figures(figures: dict[str, go.Figure]) -> None:
-    assert list(figures) == ["cumulative", "breakdown", "utilization", "tornado"]
+def test_all_charts_returns_the_five_figures(figures: dict[str, go.Figure]) -> None:
+    assert list(figures) == ["cumulative", "breakdown", "utilization", "tornado", "confidence"]
     for fig in figures.values():
         assert isinstance(fig, go.Figure)
         layout = fig.layout
         assert layout.autosize is True
         assert layout.legend.orientation == "h"
-        assert layout.legend.y < 0  # below the plot: works on narrow screens
+        # Below everything, in figure coordinates: never over the x-axis title.
+        assert layout.legend.yref == "container" and layout.legend.y == 0
         assert layout.margin.l <= 20 and layout.margin.r <= 20
         assert layout.separators == ".,"
         assert layout.title.text
@@ -155,7 +161,7 @@ def test_no_crossover_marker_when_on_prem_never_pays_back() -> None:
     result = evaluate(make_scenario(utilization=0.05))
     on_demand = [o for o in result.cloud_options if o.payback_month is None]
     assert on_demand
-    fig = cumulative_cost_chart(result, ChartLabels(), ".,")
+    fig = go.Figure(cumulative_cost_chart(result, ChartLabels(), ".,"))
     expected = sum(o.payback_month is not None for o in result.cloud_options)
     assert len(traces(fig, "Crossover")) == expected
     assert len(fig.layout.annotations) == expected
@@ -203,7 +209,7 @@ def test_breakdown_stacks_sum_to_the_yearly_cash_flow(
 
 def test_breakdown_of_a_leased_partial_year_horizon() -> None:
     result = evaluate(make_scenario(horizon_months=30, lease=LeaseTerms(0.07, 36)))
-    fig = onprem_breakdown_chart(result, ChartLabels(), ".,")
+    fig = go.Figure(onprem_breakdown_chart(result, ChartLabels(), ".,"))
     names = [t.name for t in fig.data if t.type == "bar"]
     assert "Lease" in names and "Purchase" not in names
     bars = [t for t in fig.data if t.type == "bar"]
@@ -295,7 +301,7 @@ def test_tornado_bars_are_ordered_by_swing_from_the_base(
 
 
 def test_translated_labels_and_dutch_separators(result: ScenarioResult) -> None:
-    figs = all_charts(result, DUTCH, ",.")
+    figs = validated(all_charts(result, DUTCH, ",."))
     assert all(f.layout.separators == ",." for f in figs.values())
     assert figs["cumulative"].layout.title.text == "Cumulatieve kosten"
     assert figs["cumulative"].layout.xaxis.title.text == "Maand"
@@ -321,24 +327,82 @@ def test_invalid_separators_are_rejected(result: ScenarioResult, bad: str) -> No
         tornado_chart(result, ChartLabels(), bad)
 
 
-def test_payload_is_json_for_plotly_new_plot(figures: dict[str, go.Figure]) -> None:
+def test_payload_is_json_for_plotly_new_plot(result: ScenarioResult) -> None:
+    raw = all_charts(result, ChartLabels(), ".,")
+    figures = validated(raw)
     for name, fig in figures.items():
-        payload = figure_payload(fig)
+        payload = figure_payload(raw[name])
         assert set(payload) == {"data", "layout"}
         text = json.dumps(payload, allow_nan=False)
         again = json.loads(text)
         assert len(again["data"]) == len(fig.data), name
         assert again["layout"]["separators"] == ".,"
-    cumulative = figure_payload(figures["cumulative"])
+    cumulative = figure_payload(raw["cumulative"])
     assert cumulative["data"][0]["name"] == "On-prem"
     assert isinstance(cumulative["data"][0]["y"], list)  # plain arrays, not base64 blobs
     assert not math.isnan(cumulative["data"][0]["y"][-1])
 
 
 def test_defaults_are_english_labels_and_english_separators(result: ScenarioResult) -> None:
-    fig = utilization_chart(result)
+    fig = go.Figure(utilization_chart(result))
     assert fig.layout.separators == ".,"
     assert fig.data[0].name == "On-prem"
     # Pay-per-hour clouds cost nothing at 0 % utilization; owned servers still cost money.
     assert fig.data[1].y[0] == 0
     assert fig.data[0].y[0] > 0
+
+
+def test_charts_draw_the_recommended_and_cheapest_cloud_options_only() -> None:
+    from dataclasses import replace
+
+    from tco.charts import CHARTED_CLOUD_OPTIONS, charted
+    from tco.engine import CloudOfferingSpec, CloudTerm, evaluate
+    from tco.engine.examples import reference_scenario
+
+    base = reference_scenario()
+    extra = tuple(
+        CloudOfferingSpec("Cloud", f"8x H100 #{k}", CloudTerm.ON_DEMAND, 8, 60.0 + k)
+        for k in range(8)
+    )
+    result = evaluate(replace(base, cloud_offerings=base.cloud_offerings + extra))
+    shown = charted(result)
+    assert len(result.cloud_options) == 11
+    assert len(shown.cloud_options) == len(shown.cost_model.clouds) == CHARTED_CLOUD_OPTIONS
+    cheapest = sorted(o.total_cost for o in result.cloud_options)[:CHARTED_CLOUD_OPTIONS]
+    assert sorted(o.total_cost for o in shown.cloud_options) == cheapest
+    lines = [t for t in go.Figure(all_charts(result)["cumulative"]).data if t.mode == "lines"]
+    assert len(lines) == 1 + CHARTED_CLOUD_OPTIONS
+
+
+def test_confidence_histogram_counts_every_draw(figures: dict[str, go.Figure]) -> None:
+    fig = figures["confidence"]
+    bars = [t for t in fig.data if t.type == "bar"]
+    assert [t.name for t in bars] == ["Owning cheaper", "Renting cheaper"]
+    assert sum(sum(t.y) for t in bars) == 10_000
+    assert all(x > 0 for x in bars[0].x) and all(x <= 0 for x in bars[1].x)
+    assert "10,000" in fig.layout.title.text
+
+
+def test_the_page_bundle_draws_every_trace_type_the_charts_use(result: ScenarioResult) -> None:
+    from pathlib import Path
+
+    bundle = Path(__file__).resolve().parents[2] / "static/vendor/plotly/plotly-basic.min.js"
+    head = bundle.read_text(encoding="utf-8")[:200]
+    assert "plotly.js (basic - minified) v4.1.1" in head
+    used = {t["type"] for fig in all_charts(result).values() for t in fig["data"]}
+    assert used <= {"scatter", "bar", "pie"}, used
+
+
+def test_cloud_styles_never_repeat_for_twelve_options() -> None:
+    from tco.charts import _cloud_style
+
+    styles = [_cloud_style(k) for k in range(12)]
+    assert len({color for color, _ in styles}) == 12
+    assert all(styles[k][1] != styles[k + 1][1] for k in range(11))
+
+
+def test_cumulative_axis_ends_at_the_horizon(figures: dict[str, go.Figure]) -> None:
+    axis = figures["cumulative"].layout.xaxis
+    assert list(axis.range) == [0, 60] and axis.autorange is False
+    for note in figures["cumulative"].layout.annotations:
+        assert abs(note.ay) <= 60  # close to their crossover, alternately below and above

@@ -3,11 +3,26 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-4.14.1.min.js"
+
+
+def serious_accessibility_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's violations of serious or critical impact on the page as it stands."""
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+            .filter(v => v.impact === "serious" || v.impact === "critical")
+            .map(v => ({id: v.id, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 3)}))"""
+    )
+    return found
 
 
 def servers_headline(page: Any) -> str:
@@ -20,8 +35,8 @@ def test_calculator_flow_in_chromium(live_server: Any, page: Any, seed_catalog: 
     page.wait_for_selector(".recommendation")
     assert page.locator("#id_kind").input_value() == "inference"
     # Every chart is drawn by Plotly.
-    page.wait_for_function("document.querySelectorAll('[data-drawn=true]').length === 4")
-    assert page.locator(".plot .main-svg").count() >= 4
+    page.wait_for_function("document.querySelectorAll('[data-drawn=true]').length === 5")
+    assert page.locator(".plot .main-svg").count() >= 5
     before = servers_headline(page)
 
     # Change a field: htmx swaps in new results without a page load, and the URL follows.
@@ -34,7 +49,7 @@ def test_calculator_flow_in_chromium(live_server: Any, page: Any, seed_catalog: 
     )
     assert page.evaluate("window.__marker") == "same page"
     assert "target_tokens_per_second=40000" in page.url
-    page.wait_for_function("document.querySelectorAll('[data-drawn=true]').length === 4")
+    page.wait_for_function("document.querySelectorAll('[data-drawn=true]').length === 5")
 
     # An invalid value: the message appears next to the field.
     page.fill("#id_params_billion", "-3")
@@ -111,5 +126,25 @@ def test_every_preset_shows_its_verdict_above_the_fold(
                 "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
             )
             assert widths[0] <= widths[1], (preset.slug, widths)
+            assert not serious_accessibility_violations(page), preset.slug
+    finally:
+        context.close()
+
+
+def test_dutch_pages_show_a_dutch_verdict_and_pass_the_accessibility_check(
+    live_server: Any, chromium: Any, seed_catalog: object
+) -> None:
+    from tco.presets import PRESETS
+
+    context = chromium.new_context(viewport={"width": 1366, "height": 800}, locale="nl-NL")
+    context.add_cookies([{"name": "django_language", "value": "nl", "url": live_server.url}])
+    page = context.new_page()
+    try:
+        for preset in PRESETS:
+            page.goto(f"{live_server.url}/calculator/?preset={preset.slug}")
+            assert page.locator("html").get_attribute("lang") == "nl"
+            headline = page.locator(".verdict-headline").inner_text()
+            assert headline.startswith(("Koop", "Huur", "Hybride")), headline
+            assert not serious_accessibility_violations(page), preset.slug
     finally:
         context.close()

@@ -1,15 +1,129 @@
-"""`python manage.py tco estimate --input scenario.json [--format json|table]`."""
+"""`python manage.py tco estimate --input scenario.json [--format json|table]`.
+
+Every problem with the file ends the same way: a one-line message that names the file and
+the field, and exit status 1 (Django's `CommandError`); never a traceback.
+"""
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import DatabaseError
 
-from tco.engine import EngineError, evaluate, result_to_dict
+from tco.engine import EngineError, ScenarioResult, evaluate, result_to_dict
 from tco.scenario_io import ScenarioError, build_scenario
+
+MAX_DEPTH = 20
+"""A scenario is at most four levels deep; anything far deeper is not a scenario."""
+
+CATALOG_CURRENCIES = ("USD", "EUR")
+"""Currencies the catalog has exchange rates for (catalog/data/fx_rates.csv: EUR→USD)."""
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def check_document(value: Any, path: str = "", depth: int = 0) -> None:
+    """Refuse nesting far deeper than a scenario and numbers no float can hold.
+
+    >>> check_document({"workload": {"params_billion": 10**400}})
+    Traceback (most recent call last):
+    ...
+    tco.scenario_io.ScenarioError: workload.params_billion: the number is too large
+    """
+    if depth > MAX_DEPTH:
+        raise ScenarioError(path or "scenario", "nested too deeply to be a scenario")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            check_document(item, f"{path}.{key}" if path else str(key), depth + 1)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            check_document(item, f"{path}[{index}]", depth + 1)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        try:
+            float(value)
+        except OverflowError:
+            raise ScenarioError(path or "scenario", "the number is too large") from None
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise ScenarioError(path or "scenario", "expected a finite number")
+
+
+def read_document(path: Path) -> Any:
+    """The JSON in ``path``, or a `CommandError` that says in one line why not."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise CommandError(f"{path}: file not found") from exc
+    except IsADirectoryError as exc:
+        raise CommandError(f"{path}: is a directory, not a scenario file") from exc
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"{path}: not a JSON file (not UTF-8 text)") from exc
+    except OSError as exc:
+        raise CommandError(f"{path}: cannot be read ({_one_line(exc.strerror or '')})") from exc
+    try:
+        # parse_constant refuses NaN and Infinity, which JSON does not have
+        return json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError as exc:
+        raise CommandError(f"{path}: scenario: nested too deeply to be a scenario") from exc
+    except json.JSONDecodeError as exc:
+        raise CommandError(f"{path}: not a JSON file ({_one_line(str(exc))})") from exc
+    except ValueError as exc:  # e.g. an integer literal longer than Python converts
+        raise CommandError(f"{path}: not a usable JSON file ({_one_line(str(exc))})") from exc
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def check_currencies(result: ScenarioResult) -> None:
+    """Refuse currencies the catalog has no exchange rate for, naming the field."""
+    scenario = result.scenario
+    used = [
+        ("finance.reporting_currency", scenario.finance.reporting_currency),
+        ("finance.currency", scenario.finance.currency),
+        ("site.currency", scenario.site.currency),
+        ("server.currency", scenario.server.price.currency),
+        *(
+            (f"cloud_offerings[{i}].currency", offer.currency)
+            for i, offer in enumerate(scenario.cloud_offerings)
+        ),
+    ]
+    for field, currency in used:
+        if currency not in CATALOG_CURRENCIES:
+            raise ScenarioError(
+                field,
+                f"{currency} is not supported: the catalog has exchange rates for "
+                f"{' and '.join(CATALOG_CURRENCIES)} only",
+            )
+
+
+def check_finite(result: ScenarioResult) -> None:
+    """Refuse results that overflowed to infinity (or NaN), naming the output field."""
+    s = result.sizing
+    values: list[tuple[str, float | None]] = [
+        ("sizing.memory_per_gpu_gb", s.memory_per_gpu_gb),
+        ("sizing.training_flops", s.training_flops),
+        ("sizing.training_hours", s.training_hours),
+        ("sizing.gpu_hours", s.gpu_hours),
+        ("sizing.tokens_per_second_capacity", s.tokens_per_second_capacity),
+        ("options[0].total_cost", result.onprem.total_cost),
+        ("options[0].npv", result.onprem.npv),
+        ("energy_kwh", result.energy_kwh),
+    ]
+    for i, option in enumerate(result.cloud_options, start=1):
+        values += [(f"options[{i}].total_cost", option.total_cost)]
+        values += [(f"options[{i}].npv", option.npv)]
+    for field, value in values:
+        if value is not None and not math.isfinite(value):
+            raise ScenarioError(
+                field, "the result is too large to compute; check the size of the inputs"
+            )
 
 
 class Command(BaseCommand):
@@ -23,36 +137,62 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["input"]
+        document = read_document(path)
         try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError as exc:
-            raise CommandError(f"{path}: file not found") from exc
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CommandError(f"{path}: not a JSON file ({exc})") from exc
-        try:
+            check_document(document)
             built = build_scenario(document)
-            result = evaluate(built.scenario)
+            # Overflow becomes inf (reported below by check_finite), not a numpy warning.
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                result = evaluate(built.scenario)
+            check_currencies(result)
+            check_finite(result)
+            summary = result_to_dict(result)
+            text = (
+                json.dumps(summary, indent=2, sort_keys=True, allow_nan=False)
+                if options["format"] == "json"
+                else render_table(summary)
+            )
         except ScenarioError as exc:
-            raise CommandError(f"{path}: {exc.field}: {exc.message}") from exc
+            raise CommandError(f"{path}: {_one_line(f'{exc.field}: {exc.message}')}") from exc
         except EngineError as exc:
-            raise CommandError(f"{path}: {exc}") from exc
-        summary = result_to_dict(result)
-        if options["format"] == "json":
-            self.stdout.write(json.dumps(summary, indent=2, sort_keys=True))
-        else:
-            self.stdout.write(render_table(summary))
+            raise CommandError(f"{path}: {_one_line(str(exc))}") from exc
+        except DatabaseError as exc:
+            raise CommandError(
+                f"{path}: catalog: the catalog database is not ready; run `make setup` "
+                f"(migrate and load_catalog) first ({_one_line(str(exc))})"
+            ) from exc
+        except (ArithmeticError, ValueError, RecursionError, RuntimeWarning) as exc:
+            # Inputs valid one by one whose combination no float holds (e.g. 1e300 GPUs).
+            raise CommandError(
+                f"{path}: scenario: the numbers are too large to compute "
+                f"({_one_line(str(exc)) or type(exc).__name__})"
+            ) from exc
+        self.stdout.write(text)
+
+
+def _money(value: Any, width: int) -> str:
+    return f"{'–':>{width}}" if value is None else f"{value:>{width},.0f}"
 
 
 def render_table(summary: dict[str, Any]) -> str:
     sizing = summary["sizing"]
     verdict = summary.get("verdict") or {}
+    memory = sizing.get("memory_per_gpu_gb")
     lines = [verdict.get("text", ""), ""] if verdict else []
     lines += [
-        f"Memory per GPU: {sizing['memory_per_gpu_gb']:.1f} GB",
+        f"Memory per GPU: {'–' if memory is None else f'{memory:.1f}'} GB",
         f"GPUs required: {sizing['gpus_required']}   servers: {sizing['servers_required']}",
     ]
+    plan = sizing.get("parallelism") or {}
+    if plan:
+        lines.append(
+            f"Plan: TP {plan.get('tensor_parallel')} × CP {plan.get('context_parallel', 1)} × "
+            f"PP {plan.get('pipeline_parallel')} × DP {plan.get('data_parallel')}"
+        )
     if sizing.get("training_days") is not None:
         lines.append(f"Training time: {sizing['training_days']:.1f} days")
+    if sizing.get("gpu_hours") is not None:
+        lines.append(f"GPU-hours: {sizing['gpu_hours']:,.0f}")
     demand = summary.get("demand") or {}
     if demand:
         lines.append(

@@ -1,0 +1,284 @@
+"""Every default the engine assumes, in one place, each with its source or a reason.
+
+A value marked "estimate" has no public source: it is a planning figure and the
+reason says where it comes from. Sources are listed in docs/sources.md; the
+table in docs/methodology.md ("Defaults") is checked against :data:`TABLE` by
+``tests/engine/test_defaults.py``.
+
+>>> MFU, GOODPUT, MEMORY_HEADROOM
+(0.45, 0.9, 0.1)
+>>> by_name("SUPPORT_PCT_PER_YEAR").value
+0.1
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+# --- on-prem cost items (FinanceInputs; the catalog items use the same figures) ---------
+
+NETWORKING_PER_SERVER_USD: Final = 40_000.0
+INSTALLATION_PER_SERVER_USD: Final = 5_000.0
+SUPPORT_PCT_PER_YEAR: Final = 0.10
+STAFF_FTE: Final = 0.5
+STAFF_ANNUAL_COST_USD: Final = 150_000.0
+INSURANCE_PCT_PER_YEAR: Final = 0.005
+RESIDUAL_PCT: Final = 0.10
+SPOT_INTERRUPTION_OVERHEAD: Final = 0.15
+LEASE_ANNUAL_RATE: Final = 0.06
+# Share of the hardware value a buyer gets back at age 0, 1, 2, 3, 4, 5 years.
+RESALE_BY_YEAR: Final = (0.85, 0.78, 0.60, 0.46, 0.35, 0.27)
+RESALE_AFTER_1_YEAR: Final = RESALE_BY_YEAR[1]
+
+# --- training efficiency --------------------------------------------------------------
+
+MFU: Final = 0.45
+GOODPUT: Final = 0.90
+SCALING_ALPHA_NVLINK: Final = 0.01
+SCALING_ALPHA_INFINIBAND: Final = 0.02
+SCALING_ALPHA_ROCE: Final = 0.04
+SCALING_ALPHA_ETHERNET: Final = 0.10
+
+# --- memory and parallelism -----------------------------------------------------------
+
+MEMORY_HEADROOM: Final = 0.10
+FRAMEWORK_OVERHEAD_GB: Final = 3.0
+SEQUENCE_LENGTH: Final = 4096
+MICRO_BATCH_SIZE: Final = 1
+GLOBAL_BATCH_TOKENS: Final = 4_000_000.0
+MAX_CONTEXT_PARALLEL: Final = 16
+MAX_PIPELINE_PARALLEL: Final = 128
+FSDP_MAX_PARAMS_ACROSS_SERVERS: Final = 100e9
+LORA_ADAPTER_FRACTION: Final = 0.005
+
+
+@dataclass(frozen=True, slots=True)
+class Default:
+    """One default: the constant's name, value, unit, source (or "estimate") and reason."""
+
+    name: str
+    value: float
+    unit: str
+    source: str
+    reason: str
+
+
+ESTIMATE: Final = "estimate"
+
+TABLE: Final[tuple[Default, ...]] = (
+    Default(
+        "NETWORKING_PER_SERVER_USD",
+        NETWORKING_PER_SERVER_USD,
+        "USD/server",
+        ESTIMATE,
+        "8 rail ports of 400G NDR InfiniBand with optics and cables plus a share of the "
+        "leaf and spine switches per 8-GPU server; the catalog item ib-ndr-400g-per-node "
+        "carries the same figure",
+    ),
+    Default(
+        "INSTALLATION_PER_SERVER_USD",
+        INSTALLATION_PER_SERVER_USD,
+        "USD/server",
+        ESTIMATE,
+        "distributor rack-and-stack and burn-in rate (catalog item installation-per-server)",
+    ),
+    Default(
+        "SUPPORT_PCT_PER_YEAR",
+        SUPPORT_PCT_PER_YEAR,
+        "fraction of hardware/year",
+        ESTIMATE,
+        "10-20 % a year is the range commonly quoted and DGX-class contracts are about "
+        "20 % (catalog item support-20pct); standard next-business-day support on OEM HGX "
+        "servers sits at the low end (catalog item support-10pct)",
+    ),
+    Default(
+        "STAFF_FTE",
+        STAFF_FTE,
+        "FTE",
+        ESTIMATE,
+        "half an operations engineer for a small cluster; raise it for large fleets",
+    ),
+    Default(
+        "STAFF_ANNUAL_COST_USD",
+        STAFF_ANNUAL_COST_USD,
+        "USD/year",
+        ESTIMATE,
+        "fully loaded cost of an experienced infrastructure engineer",
+    ),
+    Default(
+        "INSURANCE_PCT_PER_YEAR",
+        INSURANCE_PCT_PER_YEAR,
+        "fraction of hardware/year",
+        ESTIMATE,
+        "property insurance of IT equipment in a colocation site",
+    ),
+    Default(
+        "RESIDUAL_PCT",
+        RESIDUAL_PCT,
+        "fraction of hardware",
+        ESTIMATE,
+        "a 5-year-old H100 GPU keeps about a quarter of its price on the resale curve of "
+        "[S-RESALE]; a whole server with its networking resells for less, so 10 %",
+    ),
+    Default(
+        "SPOT_INTERRUPTION_OVERHEAD",
+        SPOT_INTERRUPTION_OVERHEAD,
+        "fraction of hours",
+        ESTIMATE,
+        "work lost to pre-emptions and restarts from the last checkpoint",
+    ),
+    Default(
+        "MFU",
+        MFU,
+        "fraction of dense peak",
+        "[S-LLAMA3], [S-LLAMA1], [S-BLOOM]",
+        "published large-run MFU spans 38-43 % (Llama 3 405B, 16k H100s) to about 48-50 % "
+        "(LLaMA 65B at 380 tokens/s per A100; BLOOM's 150-156 TFLOPS per A100); 0.45 puts "
+        "eight of twelve published runs within 25 % (docs/calibration.md)",
+    ),
+    Default(
+        "GOODPUT",
+        GOODPUT,
+        "fraction of wall-clock",
+        "[S-LLAMA3]",
+        "more than 90 % effective training time despite 466 interruptions in 54 days",
+    ),
+    Default(
+        "SCALING_ALPHA_NVLINK",
+        SCALING_ALPHA_NVLINK,
+        "per doubling of servers",
+        ESTIMATE,
+        "rack-scale NVLink domain; planning value",
+    ),
+    Default(
+        "SCALING_ALPHA_INFINIBAND",
+        SCALING_ALPHA_INFINIBAND,
+        "per doubling of servers",
+        ESTIMATE,
+        "planning value; kept small because measured MFU already contains most of the "
+        "communication loss (see docs/calibration.md)",
+    ),
+    Default(
+        "SCALING_ALPHA_ROCE",
+        SCALING_ALPHA_ROCE,
+        "per doubling of servers",
+        ESTIMATE,
+        "planning value, twice InfiniBand's",
+    ),
+    Default(
+        "SCALING_ALPHA_ETHERNET",
+        SCALING_ALPHA_ETHERNET,
+        "per doubling of servers",
+        ESTIMATE,
+        "planning value for ordinary Ethernet without RDMA",
+    ),
+    Default(
+        "MEMORY_HEADROOM",
+        MEMORY_HEADROOM,
+        "fraction of GPU memory",
+        ESTIMATE,
+        "allocator fragmentation and memory spikes: 79.3 of 80 GB is not a plan anyone "
+        "would run, so a plan fits in 90 % of the GPU",
+    ),
+    Default(
+        "FRAMEWORK_OVERHEAD_GB",
+        FRAMEWORK_OVERHEAD_GB,
+        "GB/GPU",
+        ESTIMATE,
+        "CUDA context, NCCL buffers and workspace",
+    ),
+    Default(
+        "SEQUENCE_LENGTH",
+        SEQUENCE_LENGTH,
+        "tokens",
+        "[S-LLAMA2]",
+        "Llama 2 pre-trained at 4,096 tokens",
+    ),
+    Default(
+        "MICRO_BATCH_SIZE",
+        MICRO_BATCH_SIZE,
+        "sequences",
+        "[S-KORTHIKANTI]",
+        "large runs use micro-batch 1 per GPU and reach the batch by data parallelism and "
+        "gradient accumulation",
+    ),
+    Default(
+        "GLOBAL_BATCH_TOKENS",
+        GLOBAL_BATCH_TOKENS,
+        "tokens/step",
+        "[S-LLAMA1]",
+        "LLaMA and Llama 2 trained with 4 M tokens per step (Llama 3 405B ended at 16 M)",
+    ),
+    Default(
+        "MAX_CONTEXT_PARALLEL",
+        MAX_CONTEXT_PARALLEL,
+        "GPUs",
+        "[S-LLAMA3]",
+        "Llama 3 405B used context parallelism 16 for 128 k-token sequences",
+    ),
+    Default(
+        "MAX_PIPELINE_PARALLEL",
+        MAX_PIPELINE_PARALLEL,
+        "stages",
+        ESTIMATE,
+        "search limit; never more stages than layers",
+    ),
+    Default(
+        "FSDP_MAX_PARAMS_ACROSS_SERVERS",
+        FSDP_MAX_PARAMS_ACROSS_SERVERS,
+        "parameters",
+        ESTIMATE,
+        "above 100 B parameters ZeRO-3 would all-gather every layer over the inter-server "
+        "network each step; production runs of that size (Megatron-LM, BLOOM, Falcon, "
+        "Llama 3) use tensor + pipeline + data parallelism instead",
+    ),
+    Default(
+        "LORA_ADAPTER_FRACTION",
+        LORA_ADAPTER_FRACTION,
+        "fraction of parameters",
+        "[S-QLORA]",
+        "LoRA adapters are typically 0.1-1 % of the parameters",
+    ),
+    Default(
+        "LEASE_ANNUAL_RATE",
+        LEASE_ANNUAL_RATE,
+        "fraction/year",
+        ESTIMATE,
+        "no published IT-lease rate for servers in NL; 6 % sits inside the 4-10 % Dutch "
+        "business-loan range [S-NL-LOANS] and above the 3.51 % euro-area corporate rate "
+        "[S-ECB-MIR]; terms 36/48/60 months follow Dutch server leases [S-IT-LEASE]",
+    ),
+    Default(
+        "RESALE_AFTER_1_YEAR",
+        RESALE_BY_YEAR[1],
+        "fraction of hardware value",
+        "[S-SPOTWIRE]",
+        "H100 value kept by age: 1 yr 78 %, 2 yr 60 %, 3 yr 46 %, 4 yr 35 % (model anchors); "
+        "age 0+ 85 % (a used server sells below new) and 5 yr 27 % are estimates",
+    ),
+)
+
+
+def by_name(name: str) -> Default:
+    """The table row of one constant.
+
+    >>> by_name("GOODPUT").source
+    '[S-LLAMA3]'
+    """
+    for row in TABLE:
+        if row.name == name:
+            return row
+    raise KeyError(name)
+
+
+def markdown_table() -> str:
+    """The defaults table as it appears in docs/methodology.md.
+
+    >>> markdown_table().splitlines()[0]
+    '| Constant | Value | Unit | Source | Reason |'
+    """
+    lines = ["| Constant | Value | Unit | Source | Reason |", "|---|---|---|---|---|"]
+    for row in TABLE:
+        lines.append(f"| `{row.name}` | {row.value:g} | {row.unit} | {row.source} | {row.reason} |")
+    return "\n".join(lines)

@@ -1,0 +1,116 @@
+"""How sure the verdict is: a seeded Monte Carlo over the inputs nobody knows exactly.
+
+Every draw changes several inputs at once (cloud price trend, electricity,
+demand, server price, resale value, discount rate, PUE) within documented
+ranges and recomputes the cost of owning and of the cheapest eligible cloud
+options in one vectorized pass of the cost core (the same closed forms as
+every other figure). See docs/methodology.md, "Confidence".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from tco.engine.costmodel import CostModel, active_months, cloud_totals, onprem_totals
+from tco.engine.errors import InvalidInput
+from tco.engine.finance import as_array
+from tco.engine.inputs import UncertaintyRanges
+from tco.engine.onprem import scalar
+from tco.engine.ownership import resale_fraction
+from tco.engine.units import HOURS_PER_MONTH, FloatArray
+
+
+@dataclass(frozen=True, slots=True)
+class Confidence:
+    favours: str  # "own" or "rent": the verdict's side
+    probability: float  # share of draws in which the verdict's side is cheaper
+    draws: int
+    saving_p10: float  # the verdict side's saving over the other side, percentiles
+    saving_p50: float
+    saving_p90: float
+    saving_mean: float
+    histogram_edges: tuple[float, ...]
+    histogram_counts: tuple[int, ...]
+
+
+def _uniform(rng: np.random.Generator, bounds: tuple[float, float], n: int) -> FloatArray:
+    low, high = bounds
+    return as_array(rng.uniform(low, high, n)) if high > low else np.full(n, low)
+
+
+def monte_carlo(
+    model: CostModel,
+    ranges: UncertaintyRanges,
+    *,
+    favours: str,
+    clouds: Sequence[int],
+    run_hours: float | None = None,
+    resale_by_year: Sequence[float] = (),
+    resell_months: int | None = None,
+    bins: int = 30,
+) -> Confidence | None:
+    """Share of plausible futures in which the verdict's side (own or rent) is cheaper.
+
+    ``clouds`` are the indices of the eligible cloud offerings in ``model``;
+    renting costs the cheapest of them in each draw. Owning costs the
+    cheaper of keeping and (with ``resell_months``) buy-run-resell. None when
+    the amounts overflow.
+    """
+    if favours not in ("own", "rent"):
+        raise InvalidInput("favours", "The verdict favours 'own' or 'rent'.")
+    if not clouds:
+        raise InvalidInput("cloud_offerings", "The confidence needs an eligible cloud option.")
+    n = ranges.draws
+    rng = np.random.default_rng(ranges.seed)
+    horizon = scalar(model.horizon_months, "horizon_months")
+    # Prices move along a straight line to the trend's end value; the work pays the
+    # average over the months it runs.
+    runs_share = scalar(active_months(model), "active_months") / horizon
+    trend = _uniform(rng, ranges.cloud_price_trend, n)
+    demand = _uniform(rng, ranges.demand, n)
+    resale = _uniform(rng, ranges.resale, n)
+    varied = model.replace(
+        cloud_price_scale=as_array(model.cloud_price_scale) * (1.0 + trend * runs_share / 2.0),
+        electricity_price_per_kwh=as_array(model.electricity_price_per_kwh)
+        * _uniform(rng, ranges.electricity, n),
+        utilization=np.clip(as_array(model.utilization) * demand, 0.0, 1.0),
+        server_price=as_array(model.server_price) * _uniform(rng, ranges.server_price, n),
+        residual_pct=np.clip(as_array(model.residual_pct) * resale, 0.0, 1.0),
+        discount_rate=np.maximum(
+            as_array(model.discount_rate) + _uniform(rng, ranges.discount_rate, n), 0.0
+        ),
+        pue=np.maximum(as_array(model.pue) + _uniform(rng, ranges.pue, n), 1.0),
+    )
+    own = as_array(onprem_totals(varied).total)
+    if resell_months is not None and run_hours:
+        fraction = resale_fraction(resale_by_year, resell_months)
+        resold = varied.replace(
+            horizon_months=float(resell_months),
+            utilization=np.clip(run_hours * demand / (resell_months * HOURS_PER_MONTH), 0, 1),
+            residual_pct=np.clip(fraction * resale, 0.0, 1.0),
+            active_months=1e9,
+            leased=0.0,
+        )
+        own = np.minimum(own, as_array(onprem_totals(resold).total))
+    rent = np.min(np.stack([cloud_totals(varied, model.clouds[k]).total for k in clouds]), axis=0)
+    rent = np.broadcast_to(rent, (n,))
+    own = np.broadcast_to(own, (n,))
+    favour = (rent - own) if favours == "own" else (own - rent)
+    if not np.all(np.isfinite(favour)):
+        return None  # amounts beyond what a float holds: no distribution to speak of
+    counts, edges = np.histogram(favour, bins=bins)
+    p10, p50, p90 = np.percentile(favour, [10, 50, 90])
+    return Confidence(
+        favours=favours,
+        probability=float(np.mean(favour > 0)),
+        draws=n,
+        saving_p10=float(p10),
+        saving_p50=float(p50),
+        saving_p90=float(p90),
+        saving_mean=float(np.mean(favour)),
+        histogram_edges=tuple(float(x) for x in edges),
+        histogram_counts=tuple(int(x) for x in counts),
+    )
