@@ -46,6 +46,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# Our date formats (config/formats/<lang>/formats.py) over Django's locale defaults.
+FORMAT_MODULE_PATH = ["config.formats"]
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
