@@ -40,7 +40,7 @@ def test_every_preset_gives_a_recommendation(
     html = get(client, {"preset": preset})
     assert 'id="verdict"' in html, preset
     assert "Buy and keep" in html
-    assert html.count('data-chart="') == 5
+    assert html.count('data-chart="') == 6
     assert "Assumptions and sources" in html
     if preset_data(preset)["kind"] == "inference":
         assert "Per million tokens" in html and "Throughput capacity" in html
