@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tco.charts import ChartLabels, all_charts, figure_payload
+from tco.charts import CHARTED_CLOUD_OPTIONS, ChartLabels, all_charts, figure_payload
 from tco.engine import ScenarioResult
 from tco.wording import cloud_label
 
@@ -73,8 +73,16 @@ def chart_labels(result: ScenarioResult | None = None) -> ChartLabels:
     )
 
 
-def chart_payloads(result: ScenarioResult, language: str | None) -> dict[str, dict[str, Any]]:
-    figures = all_charts(result, chart_labels(result), SEPARATORS.get((language or "en")[:2], ".,"))
+def chart_payloads(
+    result: ScenarioResult, language: str | None, all_options: bool = False
+) -> dict[str, dict[str, Any]]:
+    """The page's figures; the cheapest few cloud options unless ``all_options``."""
+    figures = all_charts(
+        result,
+        chart_labels(result),
+        SEPARATORS.get((language or "en")[:2], ".,"),
+        limit=None if all_options else CHARTED_CLOUD_OPTIONS,
+    )
     return {
         name: {
             "figure": figure_payload(figure),

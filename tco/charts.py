@@ -765,13 +765,17 @@ def charted(result: ScenarioResult, limit: int = CHARTED_CLOUD_OPTIONS) -> Scena
 
 
 def all_charts(
-    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+    result: ScenarioResult,
+    labels: ChartLabels = DEFAULT_LABELS,
+    separators: str = ".,",
+    limit: int | None = CHARTED_CLOUD_OPTIONS,
 ) -> dict[str, Figure]:
     """The six figures of a result, keyed ``cumulative``, ``breakdown``, ``utilization``,
     ``tornado``, ``confidence``, ``carbon``; lines for the recommended and cheapest cloud
     options only (:func:`charted`)."""
     _check_separators(separators)
-    result = charted(result)
+    if limit is not None:
+        result = charted(result, limit)
     return {
         "cumulative": cumulative_cost_chart(result, labels, separators),
         "breakdown": onprem_breakdown_chart(result, labels, separators),

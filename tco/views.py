@@ -14,6 +14,7 @@ from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from .chart_context import chart_payloads
+from .charts import CHARTED_CLOUD_OPTIONS
 from .forms import PRESET_CHOICES
 from .page_cache import cache_anonymous_page
 from .services import analyse_query
@@ -23,16 +24,25 @@ from .services import analyse_query
 @cache_anonymous_page
 def calculator(request: HttpRequest) -> HttpResponse:
     form, outcome = analyse_query(request.GET)
+    all_options = request.GET.get("charts") == "all"
+    toggle = request.GET.copy()
+    if all_options:
+        toggle.pop("charts")
+    else:
+        toggle["charts"] = "all"
     context: dict[str, Any] = {
         "form": form,
         "outcome": outcome,
         "presets": PRESET_CHOICES,
         "active_preset": request.GET.get("preset", ""),
         "charts": (
-            chart_payloads(outcome.analysis.result, translation.get_language())
+            chart_payloads(outcome.analysis.result, translation.get_language(), all_options)
             if outcome.analysis
             else {}
         ),
+        "charts_all": all_options,
+        "charts_toggle_query": toggle.urlencode(),
+        "charted_options": CHARTED_CLOUD_OPTIONS,
     }
     template = "tco/_results.html" if request.htmx else "tco/calculator.html"
     return render(request, template, context)
