@@ -11,7 +11,13 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHMARKS = ["engine_bench.py", "calculator_bench.py", "import_bench.py", "quotes_bench.py"]
+BENCHMARKS = [
+    "engine_bench.py",
+    "calculator_bench.py",
+    "page_bench.py",
+    "import_bench.py",
+    "quotes_bench.py",
+]
 
 
 def main() -> int:
