@@ -14,8 +14,8 @@ from uuid import UUID
 
 import numpy as np
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
-from ninja import NinjaAPI, Query, Router, Schema
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from ninja import NinjaAPI, Query, Router, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.pagination import LimitOffsetPagination, paginate
 from ninja.security import HttpBearer
@@ -139,9 +139,10 @@ def _problem(request: HttpRequest, exc: ProblemError) -> HttpResponse:
     tags=["estimate"],
     summary="Evaluate a scenario: the same JSON as `manage.py tco estimate`",
 )
-def estimate(request: HttpRequest, payload: s.ScenarioDocument) -> Any:
+def estimate(request: HttpRequest, payload: s.ScenarioDocument) -> HttpResponse:
     _built, result = _evaluate(_document(payload))
-    return _json_safe(result_to_dict(result))
+    # Sent as it is (the schema documents its main fields; every other field passes too).
+    return JsonResponse(_json_safe(result_to_dict(result)))
 
 
 @api.post(
@@ -537,7 +538,9 @@ def quote_create(request: HttpRequest, payload: s.QuoteCreate) -> Any:
         raise ProblemError(400, str(exc), field="calculator_query") from exc
     quote = quote_selectors.quote_detail(user=user, public_id=quote.public_id)
     row = quote_exports.quote_row(quote)
-    return 201, {**_quote(row, quote), "revisions": [_revision(r) for r in quote.revisions.all()]}
+    return Status(
+        201, {**_quote(row, quote), "revisions": [_revision(r) for r in quote.revisions.all()]}
+    )
 
 
 @sales.get("/leads", response={200: list[s.LeadOut], **SALES_PROBLEMS})
