@@ -32,9 +32,11 @@ from tco.workbook import XLSX_CONTENT_TYPE, build_workbook, provenance_for, work
 
 from . import schemas as s
 from .models import ApiToken
-from .problems import field_path, problem
+from .problems import PROBLEM_CONTENT_TYPE, field_path, problem
 from .services import token_authenticate
 
+# PostgreSQL text cannot hold NUL: such filters are refused as invalid input (422).
+NO_NUL = r"^[^\x00]*$"
 PROBLEMS = {400: s.Problem, 401: s.Problem, 403: s.Problem, 404: s.Problem, 422: s.Problem}
 PUBLIC_PROBLEMS = {400: s.Problem, 404: s.Problem, 422: s.Problem, 429: s.Problem}
 SALES_PROBLEMS = {**PROBLEMS, 429: s.Problem}
@@ -51,7 +53,30 @@ class TokenAuth(HttpBearer):
         return found
 
 
-api = NinjaAPI(
+class ProblemDetailsAPI(NinjaAPI):
+    """NinjaAPI whose schema documents error responses as application/problem+json."""
+
+    def get_openapi_schema(
+        self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None
+    ) -> Any:
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        for path in schema["paths"].values():
+            for operation in path.values():
+                for code, response in operation.get("responses", {}).items():
+                    content = response.get("content") or {}
+                    if int(code) >= 400 and "application/json" in content:
+                        response["content"] = {PROBLEM_CONTENT_TYPE: content["application/json"]}
+                    if int(code) == 429:
+                        response["headers"] = {
+                            "Retry-After": {
+                                "description": "seconds until the limit resets",
+                                "schema": {"type": "string"},
+                            }
+                        }
+        return schema
+
+
+api = ProblemDetailsAPI(
     title="GPU TCO API",
     version="1.0.0",
     description=(
@@ -181,7 +206,7 @@ catalog = Router(tags=["catalog"])
 
 
 class CatalogFilter(Schema):
-    key: str | None = Field(None, max_length=80, description="exact catalog key")
+    key: str | None = Field(None, pattern=NO_NUL, max_length=80, description="exact catalog key")
     is_estimate: bool | None = Field(None, description="only estimates (true) or not (false)")
 
 
@@ -224,8 +249,8 @@ def gpus(request: HttpRequest, filters: Query[CatalogFilter]) -> Any:
 
 
 class ServerFilter(CatalogFilter):
-    gpu: str | None = Field(None, max_length=40, description="GPU key")
-    vendor: str | None = Field(None, max_length=40)
+    gpu: str | None = Field(None, pattern=NO_NUL, max_length=40, description="GPU key")
+    vendor: str | None = Field(None, pattern=NO_NUL, max_length=40)
 
 
 @catalog.get("/servers", response={200: list[s.ServerOut], **PUBLIC_PROBLEMS})
@@ -259,7 +284,7 @@ def servers(request: HttpRequest, filters: Query[ServerFilter]) -> Any:
 
 
 class SiteFilter(CatalogFilter):
-    country: str | None = Field(None, max_length=2)
+    country: str | None = Field(None, pattern=NO_NUL, max_length=2)
 
 
 @catalog.get("/sites", response={200: list[s.SiteOut], **PUBLIC_PROBLEMS})
@@ -287,9 +312,11 @@ def sites(request: HttpRequest, filters: Query[SiteFilter]) -> Any:
 
 
 class OfferingFilter(CatalogFilter):
-    provider: str | None = Field(None, max_length=40)
-    gpu: str | None = Field(None, max_length=40, description="GPU key")
-    term: str | None = Field(None, max_length=20, description="on_demand, reserved_1y, …")
+    provider: str | None = Field(None, pattern=NO_NUL, max_length=40)
+    gpu: str | None = Field(None, pattern=NO_NUL, max_length=40, description="GPU key")
+    term: str | None = Field(
+        None, pattern=NO_NUL, max_length=20, description="on_demand, reserved_1y, …"
+    )
 
 
 @catalog.get("/cloud-offerings", response={200: list[s.CloudOfferingOut], **PUBLIC_PROBLEMS})
@@ -320,7 +347,7 @@ def cloud_offerings(request: HttpRequest, filters: Query[OfferingFilter]) -> Any
 
 
 class ItemFilter(CatalogFilter):
-    category: str | None = Field(None, max_length=20)
+    category: str | None = Field(None, pattern=NO_NUL, max_length=20)
 
 
 @catalog.get("/items", response={200: list[s.ItemOut], **PUBLIC_PROBLEMS})
@@ -344,8 +371,8 @@ def items(request: HttpRequest, filters: Query[ItemFilter]) -> Any:
 
 
 class FxFilter(Schema):
-    base: str | None = Field(None, max_length=3)
-    quote: str | None = Field(None, max_length=3)
+    base: str | None = Field(None, pattern=NO_NUL, max_length=3)
+    quote: str | None = Field(None, pattern=NO_NUL, max_length=3)
     is_estimate: bool | None = None
 
 
@@ -415,8 +442,12 @@ def customers(request: HttpRequest) -> Any:
 
 
 class QuoteFilter(Schema):
-    q: str | None = Field(None, max_length=100, description="number, company, contact or email")
-    status: str | None = Field(None, max_length=10, description="draft, sent, viewed, …")
+    q: str | None = Field(
+        None, pattern=NO_NUL, max_length=100, description="number, company, contact or email"
+    )
+    status: str | None = Field(
+        None, pattern=NO_NUL, max_length=10, description="draft, sent, viewed, …"
+    )
 
 
 def _quote(row: dict[str, Any], quote: Quote) -> dict[str, Any]:

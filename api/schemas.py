@@ -7,6 +7,8 @@ from uuid import UUID
 from ninja import Schema
 from pydantic import ConfigDict, Field
 
+NO_NUL = r"^[^\x00]*$"  # PostgreSQL text cannot hold NUL
+
 
 class Problem(Schema):
     """RFC 9457 problem details; ``field`` names the input at fault when there is one."""
@@ -250,6 +252,7 @@ class QuoteCreate(Schema):
     customer: UUID
     calculator_query: str | None = Field(
         None,
+        pattern=NO_NUL,
         max_length=4000,
         description="a calculator result URL's query string, e.g. preset=pretrain-7b",
     )
