@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import reverse
@@ -61,6 +62,10 @@ def test_interactive_docs_use_local_static_files_only(api: Client) -> None:
     html = response.content.decode()
     assert "/static/ninja/swagger-ui-bundle.js" in html
     assert "cdn" not in html.lower() and "https://" not in html
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css"):
+        assert f"/static/ninja/{asset}" in html
+        # A static file of the app (collectstatic gathers it; whitenoise serves it).
+        assert finders.find(f"ninja/{asset}") is not None
 
 
 # --- estimate -------------------------------------------------------------------------------

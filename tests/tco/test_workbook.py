@@ -116,7 +116,22 @@ def set_input(xlsx: bytes, name: str, value: float) -> bytes:
 
 SCENARIOS = [
     ("pretrain-7b-nl.json", {}),
-    ("lora-70b-once.json", {}),
+    (
+        # One-off run: a 1-year commitment bought whole, spot (interruption overhead), a
+        # capacity block (minimum billed hours) and an A100 offering: other GPUs, so the
+        # work and fleet ratios are not 1.
+        "lora-70b-once.json",
+        {
+            "cloud_offerings": [
+                "coreweave-h100-8x-od",
+                "coreweave-h100-8x-spot",
+                "gcp-a3-highgpu-8g-1y",
+                "aws-p6-b300-48xlarge-cb",
+                "lambda-a100-8x-od",
+            ],
+            "demand": {"tolerates_interruptions": True},
+        },
+    ),
     ("serve-70b-overrides.json", {"finance": {"lease": {"annual_rate": 0.07, "term_months": 72}}}),
 ]
 
@@ -130,7 +145,7 @@ def test_workbook_recalculated_by_libreoffice_matches_engine(
 
     document = json.loads((ROOT / "docs" / "examples" / example).read_text())
     for key, value in changes.items():
-        document[key] = {**document.get(key, {}), **value}
+        document[key] = {**document.get(key, {}), **value} if isinstance(value, dict) else value
     built = build_scenario(document)
     result = evaluate(built.scenario)
     xlsx = build_workbook(result, provenance_for(built, result))
