@@ -7,7 +7,7 @@ engineer; they see what the web pages show them (their teams' customers and quot
 every team's) and nothing else.
 """
 
-import json
+import math
 import warnings
 from typing import Any
 from uuid import UUID
@@ -196,8 +196,15 @@ def _xlsx(content: bytes, name: str) -> HttpResponse:
 
 
 def _json_safe(value: Any) -> Any:
-    """Round-trip through JSON: NaN/inf never reach the client (they are not JSON)."""
-    return json.loads(json.dumps(value, default=str, allow_nan=True).replace("NaN", "null"))
+    """NaN and infinities as null: they are not JSON (result_to_dict already does this for
+    the figures it rounds; this covers every other float)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(item) for item in value]
+    return value
 
 
 # --- catalog ----------------------------------------------------------------------------
