@@ -61,6 +61,7 @@ class Provenance:
 
 ENGINE = Provenance("Engine: sizing and demand for this scenario")
 SCENARIO = Provenance("Scenario input (or its default)")
+RESALE = Provenance("Scenario input: resale value by age (finance.resale_by_year)")
 
 # CostModel field → (label, unit; "{cur}" is the reporting currency, number format).
 MODEL_INPUTS: tuple[tuple[str, str, str, str], ...] = (
@@ -124,6 +125,16 @@ class _Names:
         ref = f"{quote_sheetname(sheet.title)}!${column}${row}"
         self.workbook.defined_names[name] = DefinedName(name, attr_text=ref)
 
+    def add_range(self, name: str, sheet: Worksheet, first: str, last: str) -> None:
+        """A name for a column range (e.g. the resale curve)."""
+
+        def absolute(cell: str) -> str:
+            column = "".join(c for c in cell if c.isalpha())
+            return f"${column}${cell[len(column) :]}"
+
+        ref = f"{quote_sheetname(sheet.title)}!{absolute(first)}:{absolute(last)}"
+        self.workbook.defined_names[name] = DefinedName(name, attr_text=ref)
+
 
 def _header(ws: Worksheet, row: int, titles: Sequence[str]) -> None:
     for col, title in enumerate(titles, start=1):
@@ -184,6 +195,26 @@ def build_workbook(
     for field, label, unit, fmt in MODEL_INPUTS:
         add_input(field, label, _float(getattr(model, field)), unit, fmt)
     add_input("hours_per_month", "Hours in a month (8,760 / 12)", HOURS_PER_MONTH, "h", "0")
+    resell = result.resell is not None and bool(result.demand.run_hours)
+    if resell:
+        row += 1
+        inputs.cell(row=row, column=1, value="Buy, run and resell").font = BOLD
+        row += 1
+        add_input(
+            "run_hours", "Length of the one-off run", result.demand.run_hours or 0.0, "h", NUMBER
+        )
+        curve = result.scenario.finance.resale_by_year
+        curve_start = row
+        for year, value in enumerate(curve):
+            provenance.setdefault(f"resale_year_{year}", RESALE)
+            add_input(
+                f"resale_year_{year}",
+                f"Resale value at {year} years of age",
+                float(value),
+                "fraction of hardware value",
+                PERCENT,
+            )
+        names.add_range("resale_curve", inputs, f"B{curve_start}", f"B{row - 1}")
     for k, cloud in enumerate(clouds, start=1):
         row += 1
         inputs.cell(row=row, column=1, value=f"Cloud option {k}: {cloud.name}").font = BOLD
@@ -276,6 +307,61 @@ def build_workbook(
         "energy_idle+colocation+support+staff+software+insurance+fixed_monthly",
         "{cur}/month",
     )
+    if resell:
+        # tco.engine.ownership.buy_run_resell: own the fleet for the run's whole months only,
+        # busy for the run, then sell it at the curve's value (linear between years).
+        derived(
+            "resell_months",
+            "Resell: months owned (the run, rounded up)",
+            "MAX(1,-INT(-(run_hours/hours_per_month-1E-9)))",
+            "months",
+            "0",
+        )
+        derived("resell_years", "Resell: age at sale", "resell_months/12", "years", "0.00")
+        derived(
+            "resell_index",
+            "Resell: whole years of age (on the curve)",
+            "MIN(INT(resell_years),COUNT(resale_curve)-1)",
+            "years",
+            "0",
+        )
+        derived(
+            "resell_fraction",
+            "Resell: share of the hardware value got back",
+            "IF(resell_index>=COUNT(resale_curve)-1,INDEX(resale_curve,COUNT(resale_curve)),"
+            "INDEX(resale_curve,resell_index+1)+(resell_years-resell_index)"
+            "*(INDEX(resale_curve,resell_index+2)-INDEX(resale_curve,resell_index+1)))",
+            "fraction",
+            PERCENT,
+        )
+        derived(
+            "resell_utilization",
+            "Resell: utilization while owned",
+            "MIN(1,run_hours/(resell_months*hours_per_month))",
+            "fraction",
+            PERCENT,
+        )
+        derived(
+            "resell_opex",
+            "Resell: monthly costs while owned",
+            "servers*(idle_power_kw+(max_power_kw-idle_power_kw)*resell_utilization)*pue"
+            "*hours_per_month*electricity_price_per_kwh"
+            "+colocation+support+staff+software+insurance+fixed_monthly",
+            "{cur}/month",
+        )
+        derived("resell_value", "Resell: sale price", "hardware_value*resell_fraction")
+        derived(
+            "resell_total",
+            "Resell: total (bought cash)",
+            'IF(resell_months>=horizon_months,"",upfront+resell_opex*resell_months-resell_value)',
+        )
+        derived(
+            "resell_npv",
+            "Resell: NPV",
+            f'IF(resell_months>=horizon_months,"",upfront+resell_opex*'
+            f"{annuity('month_rate', 'resell_months')}"
+            f"-resell_value*(1+month_rate)^(-resell_months))",
+        )
     derived("lease_rate_month", "Lease rate per month (nominal ÷ 12)", "lease_annual_rate/12", "")
     derived("lease_term", "Lease term in the table", "ROUND(lease_term_months,0)", "months", "0")
     derived(
@@ -529,6 +615,11 @@ def build_workbook(
         names.add(f"cloud{k}_payback_month", summary, f"D{r}")
         names.add(f"cloud{k}_break_even_month", summary, f"E{r}")
     end = 6 + len(clouds)
+    if resell:
+        end += 1
+        summary.cell(row=end, column=1, value="Buy, run and resell")
+        summary.cell(row=end, column=2, value="=resell_total")
+        summary.cell(row=end, column=3, value="=resell_npv")
     for r in range(6, end + 1):
         for column, fmt in ((2, MONEY), (3, MONEY), (4, "0"), (5, "0.00"), (6, PERCENT)):
             summary.cell(row=r, column=column).number_format = fmt
