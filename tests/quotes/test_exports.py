@@ -144,3 +144,39 @@ def test_download_as_excel_on_a_quotes_analysis_and_a_calculator_result(
     assert "Inputs" in load_workbook(io.BytesIO(response.content)).sheetnames
     invalid = Client().get(reverse("tco:workbook"), {"preset": "pretrain-7b", "pue": "-3"})
     assert invalid.status_code == 302 and invalid["Location"].startswith(reverse("tco:calculator"))
+
+
+def test_quote_workbook_keeps_the_prices_of_the_day_of_the_analysis(
+    client: Client, draft_quote: Any, sales_user: Any
+) -> None:
+    from datetime import timedelta
+
+    from catalog.models import PriceChange, ServerModel
+
+    revision = draft_quote.revisions.get()
+    url = reverse("quotes:revision_workbook", args=[revision.public_id])
+    client.force_login(sales_user)
+
+    def inputs() -> dict[str, Any]:
+        book = load_workbook(io.BytesIO(client.get(url).content))
+        return {row[6]: row[1] for row in book["Inputs"].iter_rows(min_row=2, values_only=True)}
+
+    before = inputs()
+    assert before["servers"] == revision.tco["summary"]["sizing"]["servers_required"]
+    # The analysis was made yesterday; the server's price doubled today.
+    revision.tco["computed_at"] = (timezone.now() - timedelta(days=1)).isoformat()
+    revision.save(update_fields=["tco"])
+    server = ServerModel.objects.get(key=revision.tco["server"]["key"])
+    PriceChange.objects.create(
+        kind="servers",
+        key=server.key,
+        field="list_price",
+        old_value=server.list_price,
+        new_value=server.list_price * 2,
+        currency=server.currency,
+        effective_from=timezone.localdate(),
+        source="test",
+    )
+    server.list_price *= 2
+    server.save(update_fields=["list_price"])
+    assert inputs()["server_price"] == pytest.approx(before["server_price"])
