@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 from django.http import HttpResponse, JsonResponse
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
-TITLES = {
-    400: "Bad request",
-    401: "Authentication required",
-    403: "Forbidden",
-    404: "Not found",
-    405: "Method not allowed",
-    422: "Invalid input",
-    429: "Too many requests",
-}
 
 
 def problem(
@@ -29,7 +21,8 @@ def problem(
     """A problem-details response; ``field`` names the input at fault (dotted path)."""
     body: dict[str, Any] = {
         "type": "about:blank",
-        "title": TITLES.get(status, "Error"),
+        # With type about:blank the title is the HTTP status phrase (RFC 9457, 4.2.1).
+        "title": HTTPStatus(status).phrase,
         "status": status,
         "detail": detail,
     }
