@@ -9,6 +9,7 @@ every team's) and nothing else.
 
 import math
 import warnings
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -404,6 +405,20 @@ api.add_router("/catalog", catalog)
 
 # --- sales (token auth, team-scoped as on the web pages) ----------------------------------
 
+
+class Rows:
+    """A queryset shaped row by row after the paginator sliced it (one page, one query)."""
+
+    def __init__(self, queryset: Any, shape: Callable[[Any], dict[str, Any]]) -> None:
+        self.queryset, self.shape = queryset, shape
+
+    def __len__(self) -> int:
+        return int(self.queryset.count())
+
+    def __getitem__(self, page: slice) -> list[dict[str, Any]]:
+        return [self.shape(row) for row in self.queryset[page]]
+
+
 sales = Router(tags=["sales"], auth=TokenAuth())
 
 
@@ -445,7 +460,7 @@ def _customer(c: Customer) -> dict[str, Any]:
 @paginate(LimitOffsetPagination)
 def customers(request: HttpRequest) -> Any:
     user = _sales_user(request)
-    return [_customer(c) for c in quote_selectors.customer_list(user=user).order_by("company")]
+    return Rows(quote_selectors.customer_list(user=user).order_by("company", "pk"), _customer)
 
 
 class QuoteFilter(Schema):
@@ -481,7 +496,7 @@ def quotes(request: HttpRequest, filters: Query[QuoteFilter]) -> Any:
     listed = quote_selectors.quote_list(
         user=user, search=filters.q or "", status=filters.status or ""
     ).prefetch_related("revisions__lines", "team")
-    return [_quote(quote_exports.quote_row(q), q) for q in listed]
+    return Rows(listed, lambda q: _quote(quote_exports.quote_row(q), q))
 
 
 def _revision(revision: QuoteRevision) -> dict[str, Any]:
@@ -585,10 +600,10 @@ def quote_create(request: HttpRequest, payload: s.QuoteCreate) -> Any:
 @paginate(LimitOffsetPagination)
 def leads(request: HttpRequest) -> Any:
     _sales_user(request)
-    return [
-        {**row, "id": row["public_id"]}
-        for row in (quote_exports.lead_row(lead) for lead in quote_selectors.lead_list())
-    ]
+    return Rows(
+        quote_selectors.lead_list(),
+        lambda lead: {**quote_exports.lead_row(lead), "id": lead.public_id},
+    )
 
 
 api.add_router("/sales", sales)

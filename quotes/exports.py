@@ -84,7 +84,7 @@ def quote_rows(*, user: Any) -> list[dict[str, Any]]:
 
 
 def quote_row(quote: Quote) -> dict[str, Any]:
-    revision = quote.revisions.all()[0]
+    revision = max(quote.revisions.all(), key=lambda r: r.seq)  # the latest, however prefetched
     totals = _revision_totals(revision)
     owner = quote.owner
     return {

@@ -387,3 +387,18 @@ def test_rate_limits_per_client_and_per_token(
     assert codes == [200] * 5 + [429]
     # Pages outside the API are not limited.
     assert api.get("/ping", **here).status_code == 200
+
+
+def test_quote_lists_show_the_latest_revision(
+    api: Client, client: Client, draft_quote: Any, sales_user: Any, make_token: Callable[..., str]
+) -> None:
+    from quotes import services
+
+    services._new_revision(quote=draft_quote, seq=2, currency="EUR", customer=draft_quote.customer)
+    listed = api.get("/api/v1/sales/quotes", **bearer(make_token(sales_user))).json()
+    assert [(q["number"], q["revision"], q["total"]) for q in listed["items"]] == [
+        (draft_quote.number, "B", "0.00")
+    ]
+    client.force_login(sales_user)
+    csv_text = client.get(reverse("quotes:quotes_export", args=["csv"])).content.decode()
+    assert f"{draft_quote.number},B,draft" in csv_text
