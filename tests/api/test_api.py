@@ -229,6 +229,7 @@ def _uuid() -> Any:
     return uuid.uuid4()
 
 
+@override_settings(API_RATE_LIMIT_ANONYMOUS=1000)  # 32 refused requests from one address
 def test_every_sales_endpoint_needs_a_valid_token(
     api: Client, draft_quote: Any, make_token: Callable[..., str], sales_user: Any
 ) -> None:
@@ -386,6 +387,13 @@ def test_rate_limits_per_client_and_per_token(
     token = bearer(make_token(sales_user))
     codes = [api.get("/api/v1/sales/me", **here, **token).status_code for _ in range(6)]
     assert codes == [200] * 5 + [429]
+    # Made-up tokens count against the client's address, not a counter of their own.
+    other = {"REMOTE_ADDR": "192.0.2.9"}
+    codes = [
+        api.get("/api/v1/catalog/gpus", **other, **bearer(f"gtco_fake{i}")).status_code
+        for i in range(4)
+    ]
+    assert codes == [200, 200, 200, 429]
     # Pages outside the API are not limited.
     assert api.get("/ping", **here).status_code == 200
 
