@@ -209,6 +209,14 @@ def _json_safe(value: Any) -> Any:
     return value
 
 
+class Pages(LimitOffsetPagination):
+    """?limit= (1–100, default 100) and ?offset= (bounded: the database's OFFSET is a bigint)."""
+
+    class Input(Schema):
+        limit: int = Field(100, ge=1, le=100)
+        offset: int = Field(0, ge=0, le=1_000_000)
+
+
 # --- catalog ----------------------------------------------------------------------------
 
 catalog = Router(tags=["catalog"])
@@ -237,7 +245,7 @@ def _filtered(queryset: Any, filters: CatalogFilter) -> Any:
 
 
 @catalog.get("/gpus", response={200: list[s.GpuOut], **PUBLIC_PROBLEMS})
-@paginate(LimitOffsetPagination)
+@paginate(Pages)
 def gpus(request: HttpRequest, filters: Query[CatalogFilter]) -> Any:
     return [
         {
@@ -263,7 +271,7 @@ class ServerFilter(CatalogFilter):
 
 
 @catalog.get("/servers", response={200: list[s.ServerOut], **PUBLIC_PROBLEMS})
-@paginate(LimitOffsetPagination)
+@paginate(Pages)
 def servers(request: HttpRequest, filters: Query[ServerFilter]) -> Any:
     rows = _filtered(ServerModel.objects.select_related("gpu").order_by("key"), filters)
     if filters.gpu:
@@ -297,7 +305,7 @@ class SiteFilter(CatalogFilter):
 
 
 @catalog.get("/sites", response={200: list[s.SiteOut], **PUBLIC_PROBLEMS})
-@paginate(LimitOffsetPagination)
+@paginate(Pages)
 def sites(request: HttpRequest, filters: Query[SiteFilter]) -> Any:
     rows = _filtered(Site.objects.order_by("key"), filters)
     if filters.country:
@@ -329,7 +337,7 @@ class OfferingFilter(CatalogFilter):
 
 
 @catalog.get("/cloud-offerings", response={200: list[s.CloudOfferingOut], **PUBLIC_PROBLEMS})
-@paginate(LimitOffsetPagination)
+@paginate(Pages)
 def cloud_offerings(request: HttpRequest, filters: Query[OfferingFilter]) -> Any:
     rows = _filtered(CloudOffering.objects.select_related("gpu").order_by("key"), filters)
     if filters.provider:
@@ -360,7 +368,7 @@ class ItemFilter(CatalogFilter):
 
 
 @catalog.get("/items", response={200: list[s.ItemOut], **PUBLIC_PROBLEMS})
-@paginate(LimitOffsetPagination)
+@paginate(Pages)
 def items(request: HttpRequest, filters: Query[ItemFilter]) -> Any:
     rows = _filtered(InfrastructureItem.objects.order_by("key"), filters)
     if filters.category:
@@ -386,7 +394,7 @@ class FxFilter(Schema):
 
 
 @catalog.get("/fx-rates", response={200: list[s.FxRateOut], **PUBLIC_PROBLEMS})
-@paginate(LimitOffsetPagination)
+@paginate(Pages)
 def fx_rates(request: HttpRequest, filters: Query[FxFilter]) -> Any:
     rows = FxRate.objects.order_by("base", "quote", "-as_of")
     if filters.base:
@@ -458,7 +466,7 @@ def _customer(c: Customer) -> dict[str, Any]:
 
 
 @sales.get("/customers", response={200: list[s.CustomerOut], **SALES_PROBLEMS})
-@paginate(LimitOffsetPagination)
+@paginate(Pages)
 def customers(request: HttpRequest) -> Any:
     user = _sales_user(request)
     return Rows(quote_selectors.customer_list(user=user).order_by("company", "pk"), _customer)
@@ -491,7 +499,7 @@ def _quote(row: dict[str, Any], quote: Quote) -> dict[str, Any]:
 
 
 @sales.get("/quotes", response={200: list[s.QuoteOut], **SALES_PROBLEMS})
-@paginate(LimitOffsetPagination)
+@paginate(Pages)
 def quotes(request: HttpRequest, filters: Query[QuoteFilter]) -> Any:
     user = _sales_user(request)
     listed = quote_selectors.quote_list(
@@ -598,7 +606,7 @@ def quote_create(request: HttpRequest, payload: s.QuoteCreate) -> Any:
 
 
 @sales.get("/leads", response={200: list[s.LeadOut], **SALES_PROBLEMS})
-@paginate(LimitOffsetPagination)
+@paginate(Pages)
 def leads(request: HttpRequest) -> Any:
     _sales_user(request)
     return Rows(

@@ -120,9 +120,6 @@ CALCULATOR_PAGE_CACHE_SECONDS = env_int("CALCULATOR_PAGE_CACHE_SECONDS", 600)
 API_RATE_LIMIT_WINDOW = env_int("API_RATE_LIMIT_WINDOW", 60)
 API_RATE_LIMIT_TOKEN = env_int("API_RATE_LIMIT_TOKEN", 120)
 API_RATE_LIMIT_ANONYMOUS = env_int("API_RATE_LIMIT_ANONYMOUS", 30)
-# API lists: ?limit= from 1 to 100 (default 100), ?offset=.
-NINJA_PAGINATION_PER_PAGE = 100
-NINJA_PAGINATION_MAX_LIMIT = 100
 
 # Background work: Celery on Redis. Without REDIS_URL the tasks run eagerly in-process
 # so that the one-command local run works with no broker.

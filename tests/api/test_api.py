@@ -155,9 +155,9 @@ def test_catalog_filters_and_pagination(seed_catalog: object, api: Client) -> No
     assert all(s["is_estimate"] for s in estimates["items"])
     one = api.get("/api/v1/catalog/servers", {"key": "smc-821ge-tnhr-h100"}).json()
     assert one["count"] == 1 and one["items"][0]["gpu"]
-    for limit in (0, 101):
-        bad = api.get("/api/v1/catalog/gpus", {"limit": limit})
-        assert bad.status_code == 422 and bad.json()["field"] == "limit"
+    for name, value in (("limit", 0), ("limit", 101), ("offset", -1), ("offset", 10**20)):
+        bad = api.get("/api/v1/catalog/gpus", {name: value})
+        assert bad.status_code == 422 and bad.json()["field"] == name
 
 
 # --- tokens ---------------------------------------------------------------------------------
