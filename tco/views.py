@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_GET
 
@@ -18,6 +19,7 @@ from .charts import CHARTED_CLOUD_OPTIONS
 from .forms import PRESET_CHOICES
 from .page_cache import cache_anonymous_page
 from .services import analyse_query
+from .workbook import XLSX_CONTENT_TYPE, build_workbook, provenance_for, workbook_filename
 
 
 @require_GET
@@ -46,3 +48,18 @@ def calculator(request: HttpRequest) -> HttpResponse:
     }
     template = "tco/_results.html" if request.htmx else "tco/calculator.html"
     return render(request, template, context)
+
+
+@require_GET
+def calculator_workbook(request: HttpRequest) -> HttpResponse:
+    """The result's TCO model as an Excel workbook with live formulas (tco.workbook)."""
+    _form, outcome = analyse_query(request.GET)
+    if outcome.analysis is None:  # invalid inputs: the page says what is wrong
+        return redirect(f"{reverse('tco:calculator')}?{request.GET.urlencode()}")
+    built, result = outcome.analysis.built, outcome.analysis.result
+    response = HttpResponse(
+        build_workbook(result, provenance_for(built, result)), content_type=XLSX_CONTENT_TYPE
+    )
+    filename = workbook_filename(result.scenario.name)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
