@@ -106,6 +106,7 @@ CLOUD_INPUTS: tuple[tuple[str, str, str, str], ...] = (
     ("uplift_pct", "storage and egress on top of compute", "fraction", PERCENT),
     ("work_ratio", "GPU-hours per owned GPU-hour of the same work", "factor", NUMBER),
     ("fleet_ratio", "GPUs per owned GPU for the same work", "factor", NUMBER),
+    ("always_on", "a service's instances run every hour (1) or only when working (0)", "0/1", "0"),
 )
 
 
@@ -416,7 +417,8 @@ def build_workbook(
         derived(
             f"{c}usage_total",
             f"Option {k}: billed by use over the horizon",
-            f"(1-{c}committed)*{c}hours_at_full*utilization*{c}price",
+            f"(1-{c}committed)*{c}hours_at_full*({c}always_on+(1-{c}always_on)*utilization)"
+            f"*{c}price",
         )
         derived(
             f"{c}committed_monthly",
@@ -442,12 +444,13 @@ def build_workbook(
         derived(
             f"{c}fixed_total",
             f"Option {k}: total at 0 % utilization (break-even line C)",
-            f"{c}committed_monthly*{c}committed_months*(1+{c}uplift_pct)",
+            f"({c}committed_monthly*{c}committed_months+(1-{c}committed)*{c}always_on"
+            f"*{c}hours_at_full*{c}price)*(1+{c}uplift_pct)",
         )
         derived(
             f"{c}slope_total",
             f"Option {k}: total per unit of utilization (line D)",
-            f"(1-{c}committed)*{c}hours_at_full*{c}price*(1+{c}uplift_pct)",
+            f"(1-{c}committed)*(1-{c}always_on)*{c}hours_at_full*{c}price*(1+{c}uplift_pct)",
         )
         derived(
             f"{c}break_even_u",
@@ -699,6 +702,6 @@ def provenance_for(built: Any, result: ScenarioResult) -> dict[str, Provenance]:
         where = Provenance(offer.source, offer.as_of, offer.is_estimate)
         for field in ("price_per_instance_hour", "gpus_per_instance", "committed", "term_months"):
             found[f"cloud{k}_{field}"] = where
-        for field in ("usage_multiplier", "work_ratio", "fleet_ratio"):
+        for field in ("usage_multiplier", "work_ratio", "fleet_ratio", "always_on"):
             found[f"cloud{k}_{field}"] = ENGINE
     return found
