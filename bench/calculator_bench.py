@@ -66,7 +66,7 @@ def uncached_path(ticket: int) -> str:
 
 
 PING_PATH = "/ping"
-RESULT_MARKER = b'id="verdict"'
+RESULT_MARKER = b'id="verdict"'  # the verdict headline block of a result
 
 TARGET_P95_MS = 150.0
 TARGET_THROUGHPUT_RATIO = 0.30

@@ -14,6 +14,7 @@ HERE = Path(__file__).resolve().parent
 BENCHMARKS = [
     "engine_bench.py",
     "calculator_bench.py",
+    "page_bench.py",
     "page_cache_bench.py",
     "import_bench.py",
     "quotes_bench.py",

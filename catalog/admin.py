@@ -7,6 +7,7 @@ from django.http import HttpRequest
 from . import services
 from .models import (
     CloudOffering,
+    CloudRegion,
     FxRate,
     Gpu,
     InfrastructureItem,
@@ -111,6 +112,13 @@ class SiteAdmin(admin.ModelAdmin):
     )
     list_filter = ("kind", "country", "currency", "is_estimate")
     search_fields = ("key", "name", "source")
+
+
+@admin.register(CloudRegion)
+class CloudRegionAdmin(admin.ModelAdmin):
+    list_display = ("provider", "region", "pue", "carbon_g_per_kwh", "as_of", "is_estimate")
+    list_filter = ("provider", "is_estimate")
+    search_fields = ("key", "provider", "region", "source")
 
 
 @admin.register(InfrastructureItem)

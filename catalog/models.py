@@ -177,6 +177,27 @@ class SiteKind(models.TextChoices):
     ON_PREMISES = "on_premises", _("on-premises server room")
 
 
+class CloudRegion(Provenance):
+    """Where a cloud provider runs its GPUs: the data centres' PUE and the grid's carbon."""
+
+    key = models.SlugField(_("key"), max_length=60, unique=True)
+    provider = models.CharField(_("provider"), max_length=40)
+    region = models.CharField(_("region"), max_length=40)
+    pue = models.DecimalField(_("PUE"), max_digits=4, decimal_places=2)
+    carbon_g_per_kwh = models.PositiveIntegerField(_("grid carbon intensity (gCO2/kWh)"))
+
+    class Meta:
+        ordering = ["provider", "region"]
+        verbose_name = _("cloud region")
+        constraints = [
+            models.UniqueConstraint(fields=["provider", "region"], name="cloud_region_unique"),
+            models.CheckConstraint(condition=Q(pue__gte=1), name="cloud_region_pue_at_least_one"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.provider} {self.region}"
+
+
 class Site(Provenance):
     key = models.SlugField(_("key"), max_length=40, unique=True)
     name = models.CharField(_("name"), max_length=120)

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from .models import (
     CloudOffering,
+    CloudRegion,
     Cooling,
     Currency,
     FxRate,
@@ -375,6 +376,22 @@ SITES = TableSpec(
     ),
 )
 
+CLOUD_REGIONS = TableSpec(
+    kind="cloud_regions",
+    label="cloud regions",
+    model=CloudRegion,
+    filename="cloud_regions.csv",
+    columns=(
+        Column("key", text),
+        Column("provider", text),
+        Column("region", text),
+        Column("pue", decimal_positive),
+        Column("carbon_g_per_kwh", int_positive),
+        *PROVENANCE,
+    ),
+    unique=(("key",), ("provider", "region")),
+)
+
 ITEMS = TableSpec(
     kind="items",
     label="infrastructure and service items",
@@ -420,7 +437,7 @@ NUMERIC_PARSERS: frozenset[Parser] = frozenset(
 )
 
 # Load order matters: servers and cloud offerings refer to GPUs by key.
-ALL_SPECS: tuple[TableSpec, ...] = (GPUS, SERVERS, CLOUD, SITES, ITEMS, FX)
+ALL_SPECS: tuple[TableSpec, ...] = (GPUS, SERVERS, CLOUD, CLOUD_REGIONS, SITES, ITEMS, FX)
 SPECS_BY_KIND = {spec.kind: spec for spec in ALL_SPECS}
 # The price lists staff import and export (`import_prices`, /catalog/import/).
 PRICE_SPECS: tuple[TableSpec, ...] = (CLOUD, SERVERS, ITEMS, FX)

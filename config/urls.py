@@ -12,6 +12,7 @@ urlpatterns = [
     path("catalog/", include("catalog.urls")),
     path("calculator/", include("tco.urls")),
     path("quotes/", include("quotes.urls")),
+    path("api/", include("api.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("language/", switch_language, name="switch_language"),
     path("admin/", admin.site.urls),

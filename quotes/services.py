@@ -342,6 +342,45 @@ def quote_create_from_calculator(
     return quote
 
 
+@transaction.atomic
+def quote_create_from_scenario(
+    *, customer: Customer, owner: AbstractBaseUser, document: dict[str, Any]
+) -> Quote:
+    """A draft from a scenario document (the API's estimate format), like one started from
+    the calculator: the sized servers, InfiniBand fabric, installation and support lines,
+    and the analysis attached (with the document, so that it can be evaluated again)."""
+    from tco.engine import EngineError, evaluate, result_to_dict
+    from tco.scenario_io import ScenarioError, build_scenario
+    from tco.services import Analysis
+
+    try:
+        built = build_scenario(document)
+        result = evaluate(built.scenario)
+    except (ScenarioError, EngineError) as exc:
+        raise QuoteError(str(exc)) from exc
+    analysis = Analysis(built, result, result_to_dict(result), [])
+    tco = tco_snapshot(analysis=analysis, query="", language=customer.language)
+    tco["scenario"] = document
+    quote = quote_create(
+        customer=customer, owner=owner, currency=analysis.summary["currency"], tco=tco
+    )
+    revision = quote.revisions.get()
+    servers = Decimal(analysis.summary["sizing"]["servers_required"])
+    revision_add_line(
+        revision=revision, catalog_key=f"server:{built.server_model.key}", quantity=servers
+    )
+    items = {i.key: i for i in InfrastructureItem.objects.all()}
+    for key in ("ib-ndr-400g-per-node", "installation-per-server"):
+        if key in items:
+            revision_add_line(revision=revision, catalog_key=f"item:{key}", quantity=servers)
+    if "support-10pct" in items:
+        years = Decimal(analysis.summary["horizon_months"]) / 12
+        revision_add_line(
+            revision=revision, catalog_key="item:support-10pct", quantity=to_cents(years)
+        )
+    return quote
+
+
 def _ensure_draft(revision: QuoteRevision) -> None:
     if revision.status != Status.DRAFT:
         raise RevisionLocked(

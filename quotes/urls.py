@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import export_views, views
 
 app_name = "quotes"
 urlpatterns = [
@@ -9,6 +9,13 @@ urlpatterns = [
     path("customers/", views.customer_list, name="customers"),
     path("customers/new/", views.customer_new, name="customer_new"),
     path("leads/", views.lead_list, name="leads"),
+    path("export/quotes.<str:fmt>", export_views.quotes_export, name="quotes_export"),
+    path("export/leads.<str:fmt>", export_views.leads_export, name="leads_export"),
+    path(
+        "revisions/<uuid:public_id>/workbook.xlsx",
+        export_views.revision_workbook_download,
+        name="revision_workbook",
+    ),
     path("<uuid:public_id>/", views.quote_detail, name="detail"),
     path("revisions/<uuid:public_id>/lines/", views.line_add, name="line_add"),
     path(

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tco.charts import ChartLabels, all_charts, figure_payload
+from tco.charts import CHARTED_CLOUD_OPTIONS, ChartLabels, all_charts, figure_payload
 from tco.engine import ScenarioResult
 from tco.wording import cloud_label
 
@@ -51,6 +51,8 @@ def chart_labels(result: ScenarioResult | None = None) -> ChartLabels:
         tornado_high=_("Input +{pct} %"),
         base=_("Base"),
         input_value=_("Input value"),
+        carbon_title=_("CO₂ of each option over the horizon"),
+        carbon_axis=_("Tonnes CO₂"),
         confidence_title=_("How sure: the saving across {draws} plausible futures"),
         confidence_axis=_("Saving of the recommended choice ({currency})"),
         confidence_count=_("Futures"),
@@ -71,8 +73,16 @@ def chart_labels(result: ScenarioResult | None = None) -> ChartLabels:
     )
 
 
-def chart_payloads(result: ScenarioResult, language: str | None) -> dict[str, dict[str, Any]]:
-    figures = all_charts(result, chart_labels(result), SEPARATORS.get((language or "en")[:2], ".,"))
+def chart_payloads(
+    result: ScenarioResult, language: str | None, all_options: bool = False
+) -> dict[str, dict[str, Any]]:
+    """The page's figures; the cheapest few cloud options unless ``all_options``."""
+    figures = all_charts(
+        result,
+        chart_labels(result),
+        SEPARATORS.get((language or "en")[:2], ".,"),
+        limit=None if all_options else CHARTED_CLOUD_OPTIONS,
+    )
     return {
         name: {
             "figure": figure_payload(figure),

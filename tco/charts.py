@@ -134,6 +134,8 @@ class ChartLabels:
     tornado_high: str = "Input +{pct} %"
     base: str = "Base"
     input_value: str = "Input value"
+    carbon_title: str = "CO₂ of each option over the horizon"
+    carbon_axis: str = "Tonnes CO₂"
     confidence_title: str = "How sure: the saving across {draws} plausible futures"
     confidence_axis: str = "Saving of the recommended choice ({currency})"
     confidence_count: str = "Futures"
@@ -630,6 +632,43 @@ def tornado_chart(
     return _figure(data, layout)
 
 
+# --- 6. carbon ----------------------------------------------------------------------
+
+
+def carbon_chart(
+    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+) -> Figure:
+    """Tonnes of CO₂ over the horizon: owning, then each charted cloud option (one bar each)."""
+    names = [labels.onprem]
+    tonnes = [result.carbon_tonnes]
+    colors = [ONPREM_COLOR]
+    energy = dict(zip((o.name for o in result.cloud_options), result.cloud_energy, strict=False))
+    for k, option in enumerate(result.cloud_options):
+        names.append(labels.option_name(option.name))
+        tonnes.append(energy.get(option.name, (None, None))[1])
+        colors.append(_cloud_style(k)[0])
+    shown = [(n, t, c) for n, t, c in zip(names, tonnes, colors, strict=True) if t is not None]
+    data: list[dict[str, Any]] = [
+        {
+            "type": "bar",
+            "orientation": "h",
+            "name": labels.carbon_axis,
+            "y": [n for n, _, _ in shown],
+            "x": [round(float(t), 1) for _, t, _ in shown],
+            "marker": {"color": [c for _, _, c in shown]},
+            "hovertemplate": "%{x:,.1f} t<extra>%{y}</extra>",
+            "showlegend": False,
+        }
+    ]
+    layout = _layout(
+        labels.carbon_title,
+        separators,
+        xaxis=_axis(labels.carbon_axis, tickformat=",.0f", rangemode="tozero"),
+        yaxis=_axis("", autorange="reversed"),
+    )
+    return _figure(data, layout)
+
+
 # --- 5. confidence ------------------------------------------------------------------
 
 
@@ -716,25 +755,34 @@ def charted(result: ScenarioResult, limit: int = CHARTED_CLOUD_OPTIONS) -> Scena
     model = dataclasses.replace(
         result.cost_model, clouds=tuple(result.cost_model.clouds[k] for k in keep)
     )
+    energy = result.cloud_energy
     return dataclasses.replace(
-        result, cloud_options=tuple(clouds[k] for k in keep), cost_model=model
+        result,
+        cloud_options=tuple(clouds[k] for k in keep),
+        cost_model=model,
+        cloud_energy=tuple(energy[k] for k in keep) if energy else (),
     )
 
 
 def all_charts(
-    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+    result: ScenarioResult,
+    labels: ChartLabels = DEFAULT_LABELS,
+    separators: str = ".,",
+    limit: int | None = CHARTED_CLOUD_OPTIONS,
 ) -> dict[str, Figure]:
-    """The five figures of a result, keyed ``cumulative``, ``breakdown``, ``utilization``,
-    ``tornado``, ``confidence``; lines for the recommended and cheapest cloud options only
-    (:func:`charted`)."""
+    """The six figures of a result, keyed ``cumulative``, ``breakdown``, ``utilization``,
+    ``tornado``, ``confidence``, ``carbon``; lines for the recommended and cheapest cloud
+    options only (:func:`charted`)."""
     _check_separators(separators)
-    result = charted(result)
+    if limit is not None:
+        result = charted(result, limit)
     return {
         "cumulative": cumulative_cost_chart(result, labels, separators),
         "breakdown": onprem_breakdown_chart(result, labels, separators),
         "utilization": utilization_chart(result, labels, separators),
         "tornado": tornado_chart(result, labels, separators),
         "confidence": confidence_chart(result, labels, separators),
+        "carbon": carbon_chart(result, labels, separators),
     }
 
 

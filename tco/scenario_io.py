@@ -24,7 +24,15 @@ from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from catalog.models import CloudOffering, FxRate, Gpu, InfrastructureItem, ServerModel, Site
+from catalog.models import (
+    CloudOffering,
+    CloudRegion,
+    FxRate,
+    Gpu,
+    InfrastructureItem,
+    ServerModel,
+    Site,
+)
 from catalog.selectors import fx_rate_on, latest_fx_rate, price_history_index, price_in_effect
 from tco.engine import (
     CloudOfferingSpec,
@@ -159,7 +167,7 @@ class Assumption:
 
 @dataclass(frozen=True)
 class CatalogSnapshot:
-    """The catalog rows a scenario may refer to, read once (five queries, any catalog size).
+    """The catalog rows a scenario may refer to, read once (six queries, any catalog size).
 
     With `as_of`, prices are those in effect on that date according to the price history
     (one more query): each server, cloud offering and item carries its price of that day
@@ -173,6 +181,7 @@ class CatalogSnapshot:
     items: dict[str, InfrastructureItem]
     fx_row: FxRate | None
     as_of: date | None = None
+    regions: dict[tuple[str, str], CloudRegion] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def load(cls, as_of: date | None = None) -> CatalogSnapshot:
@@ -185,6 +194,7 @@ class CatalogSnapshot:
             if as_of is None
             else fx_rate_on("EUR", "USD", as_of),
             as_of=as_of,
+            regions={(r.provider, r.region): r for r in CloudRegion.objects.all()},
         )
         if as_of is not None:
             snapshot._use_prices_of(as_of)
@@ -406,7 +416,12 @@ def site_spec(site: Site, path: str, overrides: dict[str, Any]) -> SiteSpec:
     return build_dataclass(path, SiteSpec, overrides, defaults=base)
 
 
-def offering_spec(offer: CloudOffering, path: str, overrides: dict[str, Any]) -> CloudOfferingSpec:
+def offering_spec(
+    offer: CloudOffering,
+    path: str,
+    overrides: dict[str, Any],
+    region: CloudRegion | None = None,
+) -> CloudOfferingSpec:
     base = {
         "provider": offer.provider,
         "instance_type": offer.instance_type,
@@ -417,6 +432,8 @@ def offering_spec(offer: CloudOffering, path: str, overrides: dict[str, Any]) ->
         "gpu": gpu_spec(offer.gpu, f"{path}.gpu"),
         "min_billed_hours": CAPACITY_BLOCK_MIN_HOURS if offer.term == "capacity_block" else 0.0,
     }
+    if region is not None:
+        base.update(pue=float(region.pue), carbon_kg_per_kwh=region.carbon_g_per_kwh / 1000.0)
     return build_dataclass(path, CloudOfferingSpec, overrides, defaults=base)
 
 
@@ -495,7 +512,12 @@ def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> Bui
             server=server_spec(model, "server", server_overrides, gpu_row),
             site=site_spec(site, "site", site_overrides),
             cloud_offerings=tuple(
-                offering_spec(offer, f"cloud_offerings[{i}]", references[i][1])
+                offering_spec(
+                    offer,
+                    f"cloud_offerings[{i}]",
+                    references[i][1],
+                    catalog.regions.get((offer.provider, offer.region)),
+                )
                 for i, offer in enumerate(offerings)
             ),
             finance=finance,

@@ -3,4 +3,7 @@ from django.urls import path
 from . import views
 
 app_name = "tco"
-urlpatterns = [path("", views.calculator, name="calculator")]
+urlpatterns = [
+    path("", views.calculator, name="calculator"),
+    path("workbook.xlsx", views.calculator_workbook, name="workbook"),
+]

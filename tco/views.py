@@ -9,38 +9,69 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
 from .canonical import canonical_query
 from .chart_context import chart_payloads
+from .charts import CHARTED_CLOUD_OPTIONS
 from .forms import PRESET_CHOICES, CalculatorForm
 from .page_cache import cache_anonymous_page
 from .scenario_io import CatalogSnapshot
 from .services import analyse_query, form_data
+from .workbook import XLSX_CONTENT_TYPE, build_workbook, provenance_for, workbook_filename
 
 
 def canonical_inputs(request: HttpRequest) -> str | None:
-    """The canonical query of the request's calculator inputs; None when they are invalid."""
+    """The canonical query of what the page depends on: the validated calculator inputs,
+    and the chart option (`charts=all`) that is not a form field; None when invalid."""
     form = CalculatorForm(form_data(request.GET), catalog=CatalogSnapshot.load())
-    return canonical_query(form) if form.is_valid() else None
+    if not form.is_valid():
+        return None
+    query = canonical_query(form)
+    return query + "&charts=all" if request.GET.get("charts") == "all" else query
 
 
 @require_safe
 @cache_anonymous_page(canonical_inputs)
 def calculator(request: HttpRequest) -> HttpResponse:
     form, outcome = analyse_query(request.GET)
+    all_options = request.GET.get("charts") == "all"
+    toggle = request.GET.copy()
+    if all_options:
+        toggle.pop("charts")
+    else:
+        toggle["charts"] = "all"
     context: dict[str, Any] = {
         "form": form,
         "outcome": outcome,
         "presets": PRESET_CHOICES,
         "active_preset": request.GET.get("preset", ""),
         "charts": (
-            chart_payloads(outcome.analysis.result, translation.get_language())
+            chart_payloads(outcome.analysis.result, translation.get_language(), all_options)
             if outcome.analysis
             else {}
         ),
+        "charts_all": all_options,
+        "charts_toggle_query": toggle.urlencode(),
+        "charted_options": CHARTED_CLOUD_OPTIONS,
     }
     template = "tco/_results.html" if request.htmx else "tco/calculator.html"
     return render(request, template, context)
+
+
+@require_safe
+def calculator_workbook(request: HttpRequest) -> HttpResponse:
+    """The result's TCO model as an Excel workbook with live formulas (tco.workbook)."""
+    _form, outcome = analyse_query(request.GET)
+    if outcome.analysis is None:  # invalid inputs: the page says what is wrong
+        return redirect(f"{reverse('tco:calculator')}?{request.GET.urlencode()}")
+    built, result = outcome.analysis.built, outcome.analysis.result
+    response = HttpResponse(
+        build_workbook(result, provenance_for(built, result)), content_type=XLSX_CONTENT_TYPE
+    )
+    filename = workbook_filename(result.scenario.name)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -102,9 +102,12 @@ def verdict_headline(verdict: Mapping[str, Any], currency: str) -> str:
         )
     if code == "buy_resell":
         return (
-            _(
+            ngettext(
+                "Buy, run and resell: %(servers)s × %(server)s, resold after %(months)s month; "
+                "%(against)s.",
                 "Buy, run and resell: %(servers)s × %(server)s, resold after %(months)s months; "
-                "%(against)s."
+                "%(against)s.",
+                int(p.get("resale_month") or 0),
             )
             % values
         )

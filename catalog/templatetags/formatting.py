@@ -12,7 +12,7 @@ SYMBOLS = {"USD": "$", "EUR": "€"}
 
 
 def format_money(value: Decimal | float | int | None, currency: str, decimals: int = 2) -> str:
-    if value is None:
+    if value is None or value == "":  # "": a missing template variable
         return "–"
     if isinstance(value, int | float | Decimal) and value < 0:  # "−€1,234", not "€-1,234"
         return "\u2212" + format_money(-value, currency, decimals)

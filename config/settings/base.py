@@ -27,9 +27,11 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_htmx",
+    "ninja",
     "catalog",
     "tco",
     "quotes",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -49,6 +51,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "config.middleware.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "api.ratelimit.RateLimitMiddleware",
 ]
 
 # Content-Security-Policy (Django's built-in middleware). Scripts come only from our own
@@ -75,6 +78,8 @@ PERMISSIONS_POLICY = (
 )
 
 ROOT_URLCONF = "config.urls"
+# Our date formats (config/formats/<lang>/formats.py) over Django's locale defaults.
+FORMAT_MODULE_PATH = ["config.formats"]
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -174,6 +179,12 @@ CACHES = {
 }
 # Seconds an anonymous calculator result page is served from the cache (0: never).
 CALCULATOR_PAGE_CACHE_SECONDS = env_int("CALCULATOR_PAGE_CACHE_SECONDS", 600)
+
+# JSON API rate limits (api/ratelimit.py): requests per window, per token and per
+# anonymous client address; a window of 0 turns the limits off.
+API_RATE_LIMIT_WINDOW = env_int("API_RATE_LIMIT_WINDOW", 60)
+API_RATE_LIMIT_TOKEN = env_int("API_RATE_LIMIT_TOKEN", 120)
+API_RATE_LIMIT_ANONYMOUS = env_int("API_RATE_LIMIT_ANONYMOUS", 30)
 
 # Background work: Celery on Redis. Without REDIS_URL the tasks run eagerly in-process
 # so that the one-command local run works with no broker.

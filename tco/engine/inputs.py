@@ -262,6 +262,8 @@ class CloudOfferingSpec:
     storage_egress_uplift_pct: float = 0.0
     gpu: GpuSpec | None = None  # None: the same GPU as the owned server
     min_billed_hours: float = 0.0  # per run, e.g. a capacity block's minimum duration
+    pue: float | None = None  # the provider's data centres in that region
+    carbon_kg_per_kwh: float | None = None  # the region's grid
 
     def __post_init__(self) -> None:
         if not isinstance(self.term, CloudTerm):
@@ -276,6 +278,12 @@ class CloudOfferingSpec:
             "storage_egress_uplift_pct", self.storage_egress_uplift_pct, "Storage/egress uplift"
         )
         require_non_negative("min_billed_hours", self.min_billed_hours, "Minimum billed hours")
+        if self.pue is not None:
+            _finite("pue", self.pue)
+            if not 1.0 <= self.pue <= 3.0:
+                raise InvalidInput("pue", f"PUE must be between 1.0 and 3.0, got {self.pue}.")
+        if self.carbon_kg_per_kwh is not None:
+            require_non_negative("carbon_kg_per_kwh", self.carbon_kg_per_kwh, "Carbon intensity")
 
     @property
     def term_months(self) -> int:

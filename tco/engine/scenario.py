@@ -74,6 +74,7 @@ class ScenarioResult:
     excluded_offerings: tuple[tuple[str, Note], ...] = ()
     break_even_runs_per_year: tuple[float | None, ...] = ()
     confidence: Confidence | None = None
+    cloud_energy: tuple[tuple[float | None, float | None], ...] = ()  # (kWh, tonnes CO₂)
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,6 +390,10 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         reference.total_cost if reference else None,
     )
     confidence = _confidence(scenario, model, plan, clouds, eligible, verdict, resell)
+    cloud_energy = tuple(
+        cloud_energy_and_carbon(o, fits[i], scenario.server, sizing, plan, fin.horizon_months)
+        for i, o in zip(usable, kept.cloud_offerings, strict=True)
+    )
     warnings = [n for n in plan.notes if n.warning]
     warnings += _sanity(scenario, sizing, racks, onprem.total_cost, fin.reporting_currency)
     return ScenarioResult(
@@ -412,7 +417,41 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         excluded_offerings=excluded,
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
+        cloud_energy=cloud_energy,
     )
+
+
+def cloud_energy_and_carbon(
+    offering: CloudOfferingSpec,
+    fit: OfferingFit,
+    server: ServerSpec,
+    sizing: SizingResult,
+    plan: DemandPlan,
+    horizon_months: int,
+) -> tuple[float | None, float | None]:
+    """kWh and tonnes of CO₂ of the work on a cloud offering (None without a PUE).
+
+    GPU-hours of the work on that GPU (owned GPU-hours × work ratio, × spot's
+    re-run overhead) × kW per GPU × the provider's PUE; kW per GPU is the GPU's
+    TDP × the owned server's ratio of maximum power to its GPUs' TDP (CPUs,
+    memory, network and fans). 1,000 GPU-hours at 0.7 kW × 1.82 × PUE 1.15 =
+    1,465 kWh.
+    """
+    if offering.pue is None:
+        return None, None
+    gpu = offering.gpu or server.gpu
+    overhead = server.max_power_kw / (server.gpus_per_server * server.gpu.tdp_w / 1000.0)
+    gpu_hours = (
+        sizing.gpus_required
+        * HOURS_PER_MONTH
+        * horizon_months
+        * plan.utilization
+        * fit.work_ratio
+        * offering.usage_multiplier
+    )
+    kwh = gpu_hours * gpu.tdp_w / 1000.0 * overhead * offering.pue
+    carbon = kwh * offering.carbon_kg_per_kwh / 1000.0 if offering.carbon_kg_per_kwh else None
+    return kwh, carbon
 
 
 def _confidence(
@@ -587,10 +626,15 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "cost_per_million_tokens": _num(on.cost_per_million_tokens, 4),
             "cost_per_million_tokens_at_target": _num(on.cost_per_million_tokens_at_target, 4),
             "cost_of_run": per_run(on.total_cost),
+            "energy_kwh": _num(result.energy_kwh, 1),
+            "carbon_tonnes": _num(result.carbon_tonnes, 3),
             **ranked(on.name),
         }
     ]
-    for c, runs_be in zip(result.cloud_options, result.break_even_runs_per_year, strict=True):
+    energies = result.cloud_energy or tuple((None, None) for _ in result.cloud_options)
+    for c, runs_be, (kwh, co2) in zip(
+        result.cloud_options, result.break_even_runs_per_year, energies, strict=True
+    ):
         options.append(
             {
                 "name": c.name,
@@ -610,6 +654,8 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
                 "cost_per_million_tokens": _num(c.cost_per_million_tokens, 4),
                 "cost_per_million_tokens_at_target": _num(c.cost_per_million_tokens_at_target, 4),
                 "cost_of_run": per_run(c.total_cost),
+                "energy_kwh": _num(kwh, 1),
+                "carbon_tonnes": _num(co2, 3),
                 **ranked(c.name),
             }
         )
@@ -632,6 +678,9 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
                 "break_even_note": "",
                 "payback_month": None,
                 "break_even_month": None,
+                "cost_per_gpu_hour": None,
+                "energy_kwh": None,
+                "carbon_tonnes": None,
                 "months_owned": rs.months_owned,
                 "resale_fraction": _num(rs.resale_fraction, 4),
                 "resale_value": _num(rs.resale_value, 2),
@@ -644,6 +693,9 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             {
                 "name": HYBRID_NAME,
                 "kind": "hybrid",
+                "cost_per_gpu_hour": None,
+                "energy_kwh": None,
+                "carbon_tonnes": None,
                 "break_even_utilization": None,
                 "break_even_note": "",
                 "payback_month": None,

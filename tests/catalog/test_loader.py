@@ -12,11 +12,19 @@ from django.core.management.base import CommandError
 from django.utils import timezone
 
 from catalog.loader import DATA_DIR, CatalogLoadError, load_catalog
-from catalog.models import CloudOffering, FxRate, Gpu, InfrastructureItem, ServerModel, Site
+from catalog.models import (
+    CloudOffering,
+    CloudRegion,
+    FxRate,
+    Gpu,
+    InfrastructureItem,
+    ServerModel,
+    Site,
+)
 
 pytestmark = pytest.mark.django_db
 
-ALL_MODELS = (Gpu, ServerModel, CloudOffering, Site, InfrastructureItem, FxRate)
+ALL_MODELS = (Gpu, ServerModel, CloudOffering, CloudRegion, Site, InfrastructureItem, FxRate)
 
 
 def row_counts() -> dict[str, int]:

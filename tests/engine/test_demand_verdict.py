@@ -299,3 +299,23 @@ def test_rented_serving_capacity_is_billed_around_the_clock() -> None:
     # Owning costs more the busier it is (energy); the rented service does not: owning
     # wins below the break-even utilization.
     assert r.cloud_options[0].owning_wins_above is False
+
+
+def test_energy_and_carbon_of_a_cloud_option_by_hand() -> None:
+    green = dataclasses.replace(ON_DEMAND, pue=1.15, carbon_kg_per_kwh=0.418)
+    r = evaluate(scenario(Demand(DemandPattern.ONE_OFF), green))
+    t = r.sizing.training_hours
+    assert t is not None
+    # 8 GPUs × T h × 0.7 kW × (10 kW ÷ 5.6 kW of GPUs) × PUE 1.15; × 0.418 kg/kWh.
+    kwh = 8 * t * 0.7 * (10.0 / 5.6) * 1.15
+    got_kwh, got_co2 = r.cloud_energy[0]
+    assert got_kwh == pytest.approx(kwh, rel=1e-9)
+    assert got_co2 == pytest.approx(kwh * 0.418 / 1000, rel=1e-9)
+    # On-prem: idle 2 kW all 60 months + 8 kW busy for T h, PUE 1.0 (the site has no carbon).
+    assert r.energy_kwh == pytest.approx(2 * 730 * 60 + 8 * t, rel=1e-9)
+    nl = dataclasses.replace(SITE, carbon_kg_per_kwh=0.253, pue=1.3)
+    owned = evaluate(dataclasses.replace(scenario(Demand(DemandPattern.ONE_OFF)), site=nl))
+    # (idle 2 kW × 730 h × 60 + busy 8 kW × T) × PUE 1.3 × 0.253 kg/kWh.
+    assert owned.carbon_tonnes == pytest.approx(
+        (2 * 730 * 60 + 8 * t) * 1.3 * 0.253 / 1000, rel=1e-9
+    )

@@ -105,3 +105,15 @@ def _default() -> dict[str, Any]:
     from django.conf import settings
 
     return dict(settings.CACHES["default"])
+
+
+def test_the_chart_option_is_part_of_the_key(client: Client, seed_catalog: object) -> None:
+    """`charts=all` is not a form field but changes the page: it gets its own entry."""
+    values = preset_data("finetune-8b")
+    assert values is not None
+    query = urlencode(values, doseq=True)
+    plain = client.get("/calculator/?" + query)
+    every = client.get("/calculator/?" + query + "&charts=all")
+    assert plain["X-Page-Cache"] == "miss" and every["X-Page-Cache"] == "miss"
+    assert every.content != plain.content
+    assert client.get("/calculator/?" + query + "&charts=all")["X-Page-Cache"] == "hit"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 from urllib.parse import urlencode
@@ -41,7 +42,7 @@ def test_every_preset_gives_a_recommendation(
     html = get(client, {"preset": preset})
     assert 'id="verdict"' in html, preset
     assert "Buy and keep" in html
-    assert html.count('data-chart="') == 5
+    assert html.count('data-chart="') == 6
     assert "Assumptions and sources" in html
     if preset_data(preset)["kind"] == "inference":
         assert "Per million tokens" in html and "Throughput capacity" in html
@@ -408,3 +409,26 @@ def test_result_pages_are_sent_compressed(client: Client, seed_catalog: object) 
     assert "Accept-Encoding" in response["Vary"]
     page = gzip.decompress(response.content).decode()
     assert 'id="verdict"' in page and len(response.content) < len(page) / 3
+
+
+def test_charts_show_the_cheapest_options_with_a_control_to_show_all(
+    client: Client, seed_catalog: object
+) -> None:
+    data = preset_data("serve-70b")
+    assert data is not None
+    page = get(client, {"preset": "serve-70b"})
+    assert "Show all" in page and "charts=all" in page
+
+    def cumulative_lines(html: str) -> int:
+        blob = re.search(r'<script id="chart-cumulative"[^>]*>(.*?)</script>', html, re.S)
+        assert blob
+        figure = json.loads(blob.group(1))
+        return sum(1 for t in figure["data"] if t.get("mode") == "lines")
+
+    assert cumulative_lines(page) == 1 + 4
+    every = get(client, {"preset": "serve-70b", "charts": "all"})
+    table = re.search(r'<table class="tco options">.*?</table>', every, re.S)
+    assert table
+    options = len(re.findall(r'<tr class="cloud', table.group(0)))
+    assert options > 4 and cumulative_lines(every) == 1 + options
+    assert "Show the recommended and cheapest 4" in every

@@ -86,8 +86,15 @@ def traces(fig: go.Figure, name: str) -> list[Any]:
 # --- bundle and layout ----------------------------------------------------------------
 
 
-def test_all_charts_returns_the_five_figures(figures: dict[str, go.Figure]) -> None:
-    assert list(figures) == ["cumulative", "breakdown", "utilization", "tornado", "confidence"]
+def test_all_charts_returns_the_six_figures(figures: dict[str, go.Figure]) -> None:
+    assert list(figures) == [
+        "cumulative",
+        "breakdown",
+        "utilization",
+        "tornado",
+        "confidence",
+        "carbon",
+    ]
     for fig in figures.values():
         assert isinstance(fig, go.Figure)
         layout = fig.layout
@@ -106,9 +113,10 @@ def test_titles_and_hover_show_the_currency(figures: dict[str, go.Figure]) -> No
     assert figures["breakdown"].layout.yaxis.title.text == "Cost (USD)"
     assert figures["utilization"].layout.yaxis.title.text == "Total cost (USD)"
     assert figures["tornado"].layout.xaxis.title.text == "NPV saving of buying (USD)"
-    for fig in figures.values():
+    for name, fig in figures.items():
         for trace in fig.data:
-            assert " USD" in trace.hovertemplate, trace.name
+            unit = " t<" if name == "carbon" else " USD"  # CO₂ in tonnes, the rest in money
+            assert unit in trace.hovertemplate, trace.name
 
 
 # --- cumulative cost ------------------------------------------------------------------

@@ -37,8 +37,10 @@ def test_calculator_flow_in_chromium(live_server: Any, page: Any, seed_catalog: 
     page.wait_for_selector(".recommendation")
     assert page.locator("#id_kind").input_value() == "inference"
     # Every chart is drawn by Plotly.
-    page.wait_for_function("() => document.querySelectorAll('[data-drawn=true]').length === 5")
-    assert page.locator(".plot .main-svg").count() >= 5
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-drawn=true]').length === 6", timeout=30_000
+    )
+    assert page.locator(".plot .main-svg").count() >= 6
     before = servers_headline(page)
 
     # Change a field: htmx swaps in new results without a page load, and the URL follows.
@@ -51,7 +53,9 @@ def test_calculator_flow_in_chromium(live_server: Any, page: Any, seed_catalog: 
     )
     assert page.evaluate("window.__marker") == "same page"
     assert "target_tokens_per_second=40000" in page.url
-    page.wait_for_function("() => document.querySelectorAll('[data-drawn=true]').length === 5")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-drawn=true]').length === 6", timeout=30_000
+    )
 
     # An invalid value: the message appears next to the field.
     page.fill("#id_params_billion", "-3")

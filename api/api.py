@@ -1,0 +1,618 @@
+"""The JSON API, /api/v1/ (django-ninja: OpenAPI 3.1 generated from the Pydantic schemas).
+
+Endpoints are thin: they parse input, call the same services, selectors and engine as the
+web pages, and shape the answer. Errors are RFC 9457 problem details (api.problems).
+Sales endpoints need a personal API token (``Authorization: Bearer gtco_…``) of a sales
+engineer; they see what the web pages show them (their teams' customers and quotes; staff
+every team's) and nothing else.
+"""
+
+import math
+import warnings
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+import numpy as np
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from ninja import NinjaAPI, Query, Router, Schema, Status
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.pagination import LimitOffsetPagination, paginate
+from ninja.security import HttpBearer
+from pydantic import Field
+
+from catalog.models import CloudOffering, FxRate, Gpu, InfrastructureItem, ServerModel, Site
+from quotes import exports as quote_exports
+from quotes import selectors as quote_selectors
+from quotes import services as quote_services
+from quotes.models import Customer, Quote, QuoteRevision
+from tco.engine import EngineError, evaluate, result_to_dict
+from tco.scenario_io import ScenarioError, build_scenario
+from tco.workbook import XLSX_CONTENT_TYPE, build_workbook, provenance_for, workbook_filename
+
+from . import schemas as s
+from .models import ApiToken
+from .problems import PROBLEM_CONTENT_TYPE, field_path, problem
+from .services import token_authenticate
+
+# PostgreSQL text cannot hold NUL: such filters are refused as invalid input (422).
+NO_NUL = r"^[^\x00]*$"
+PROBLEMS = {400: s.Problem, 401: s.Problem, 403: s.Problem, 404: s.Problem, 422: s.Problem}
+PUBLIC_PROBLEMS = {400: s.Problem, 404: s.Problem, 422: s.Problem, 429: s.Problem}
+SALES_PROBLEMS = {**PROBLEMS, 429: s.Problem}
+
+
+class TokenAuth(HttpBearer):
+    openapi_description = "A personal API token (create one at /api/tokens/)."
+
+    def authenticate(self, request: HttpRequest, token: str) -> ApiToken | None:
+        # The rate limiter has looked the token up already (unless limits are off).
+        found = getattr(request, "api_token", None) or token_authenticate(token)
+        if found is None:
+            return None
+        request.user = found.user
+        return found
+
+
+class ProblemDetailsAPI(NinjaAPI):
+    """NinjaAPI whose schema documents error responses as application/problem+json."""
+
+    def get_openapi_schema(
+        self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None
+    ) -> Any:
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        for path in schema["paths"].values():
+            for operation in path.values():
+                for code, response in operation.get("responses", {}).items():
+                    content = response.get("content") or {}
+                    if int(code) >= 400 and "application/json" in content:
+                        response["content"] = {PROBLEM_CONTENT_TYPE: content["application/json"]}
+                    if int(code) == 429:
+                        response["headers"] = {
+                            "Retry-After": {
+                                "description": "seconds until the limit resets",
+                                "schema": {"type": "string"},
+                            }
+                        }
+        return schema
+
+
+api = ProblemDetailsAPI(
+    title="GPU TCO API",
+    version="1.0.0",
+    description=(
+        "Buy GPU servers or rent cloud GPUs: estimates (the engine's verdict), the catalog "
+        "with sources and dates, and the sales team's customers, quotes and leads. "
+        "Errors are RFC 9457 problem details. See docs/api.md."
+    ),
+    urls_namespace="api",
+    openapi_url="/openapi.json",
+    docs_url="/docs",
+)
+
+
+# --- errors as problem details ------------------------------------------------------------
+
+
+@api.exception_handler(ValidationError)
+def _validation(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    errors = [
+        {"field": field_path(e.get("loc", ())), "message": str(e.get("msg", "invalid"))}
+        for e in exc.errors
+    ]
+    first = errors[0] if errors else {"field": None, "message": "invalid input"}
+    return problem(
+        422, f"{first['field'] or 'input'}: {first['message']}", field=first["field"], errors=errors
+    )
+
+
+@api.exception_handler(AuthenticationError)
+def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    return problem(
+        401,
+        "Send a personal API token: Authorization: Bearer <token>.",
+        headers={"WWW-Authenticate": "Bearer"},
+    )
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    return problem(exc.status_code, str(exc))
+
+
+@api.exception_handler(Http404)
+def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return problem(404, "No such resource (or not one your team can see).")
+
+
+# --- estimate ---------------------------------------------------------------------------
+
+
+def _document(payload: s.ScenarioDocument) -> dict[str, Any]:
+    return payload.model_dump(mode="json", exclude_unset=True)
+
+
+def _evaluate(document: dict[str, Any]) -> tuple[Any, Any]:
+    """(built scenario, engine result), or a problem-details HttpError."""
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            # Absurd inputs may overflow to inf/NaN; the result then shows them as null.
+            warnings.simplefilter("ignore", RuntimeWarning)
+            built = build_scenario(document)
+            return built, evaluate(built.scenario)
+    except ScenarioError as exc:
+        raise ProblemError(400, f"{exc.field}: {exc.message}", field=exc.field) from exc
+    except EngineError as exc:
+        raise ProblemError(422, str(exc), field=getattr(exc, "field", None)) from exc
+    except (ArithmeticError, ValueError) as exc:
+        raise ProblemError(422, f"The scenario cannot be evaluated: {exc}") from exc
+
+
+class ProblemError(Exception):
+    def __init__(self, status: int, detail: str, field: str | None = None):
+        super().__init__(detail)
+        self.status, self.detail, self.field = status, detail, field
+
+
+@api.exception_handler(ProblemError)
+def _problem(request: HttpRequest, exc: ProblemError) -> HttpResponse:
+    return problem(exc.status, exc.detail, field=exc.field)
+
+
+@api.post(
+    "/estimate",
+    response={200: s.EstimateResult, **PUBLIC_PROBLEMS},
+    tags=["estimate"],
+    summary="Evaluate a scenario: the same JSON as `manage.py tco estimate`",
+)
+def estimate(request: HttpRequest, payload: s.ScenarioDocument) -> HttpResponse:
+    _built, result = _evaluate(_document(payload))
+    # Sent as it is (the schema documents its main fields; every other field passes too).
+    return JsonResponse(_json_safe(result_to_dict(result)))
+
+
+@api.post(
+    "/estimate/workbook",
+    response={200: None, **PUBLIC_PROBLEMS},
+    tags=["estimate"],
+    summary="The scenario's TCO model as an Excel workbook with live formulas",
+    openapi_extra={
+        "responses": {
+            200: {
+                "description": "An .xlsx workbook",
+                "content": {XLSX_CONTENT_TYPE: {"schema": {"type": "string", "format": "binary"}}},
+            }
+        }
+    },
+)
+def estimate_workbook(request: HttpRequest, payload: s.ScenarioDocument) -> HttpResponse:
+    built, result = _evaluate(_document(payload))
+    return _xlsx(build_workbook(result, provenance_for(built, result)), result.scenario.name)
+
+
+def _xlsx(content: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=XLSX_CONTENT_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{workbook_filename(name)}"'
+    return response
+
+
+def _json_safe(value: Any) -> Any:
+    """NaN and infinities as null: they are not JSON (result_to_dict already does this for
+    the figures it rounds; this covers every other float)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(item) for item in value]
+    return value
+
+
+class Pages(LimitOffsetPagination):
+    """?limit= (1–100, default 100) and ?offset= (bounded: the database's OFFSET is a bigint)."""
+
+    class Input(Schema):
+        limit: int = Field(100, ge=1, le=100)
+        offset: int = Field(0, ge=0, le=1_000_000)
+
+
+# --- catalog ----------------------------------------------------------------------------
+
+catalog = Router(tags=["catalog"])
+
+
+class CatalogFilter(Schema):
+    key: str | None = Field(None, pattern=NO_NUL, max_length=80, description="exact catalog key")
+    is_estimate: bool | None = Field(None, description="only estimates (true) or not (false)")
+
+
+def _provenance(row: Any) -> dict[str, Any]:
+    return {
+        "source": row.source,
+        "source_url": row.source_url,
+        "as_of": row.as_of,
+        "is_estimate": row.is_estimate,
+    }
+
+
+def _filtered(queryset: Any, filters: CatalogFilter) -> Any:
+    if filters.key:
+        queryset = queryset.filter(key=filters.key)
+    if filters.is_estimate is not None:
+        queryset = queryset.filter(is_estimate=filters.is_estimate)
+    return queryset
+
+
+@catalog.get("/gpus", response={200: list[s.GpuOut], **PUBLIC_PROBLEMS})
+@paginate(Pages)
+def gpus(request: HttpRequest, filters: Query[CatalogFilter]) -> Any:
+    return [
+        {
+            **_provenance(g),
+            "key": g.key,
+            "name": g.name,
+            "vendor": g.vendor,
+            "form_factor": g.form_factor,
+            "memory_gb": float(g.memory_gb),
+            "memory_bandwidth_tbps": float(g.memory_bandwidth_tbps),
+            "bf16_tflops": float(g.bf16_tflops),
+            "fp8_tflops": float(g.fp8_tflops) if g.fp8_tflops is not None else None,
+            "fp4_tflops": float(g.fp4_tflops) if g.fp4_tflops is not None else None,
+            "tdp_w": g.tdp_w,
+        }
+        for g in _filtered(Gpu.objects.order_by("key"), filters)
+    ]
+
+
+class ServerFilter(CatalogFilter):
+    gpu: str | None = Field(None, pattern=NO_NUL, max_length=40, description="GPU key")
+    vendor: str | None = Field(None, pattern=NO_NUL, max_length=40)
+
+
+@catalog.get("/servers", response={200: list[s.ServerOut], **PUBLIC_PROBLEMS})
+@paginate(Pages)
+def servers(request: HttpRequest, filters: Query[ServerFilter]) -> Any:
+    rows = _filtered(ServerModel.objects.select_related("gpu").order_by("key"), filters)
+    if filters.gpu:
+        rows = rows.filter(gpu__key=filters.gpu)
+    if filters.vendor:
+        rows = rows.filter(vendor__iexact=filters.vendor)
+    return [
+        {
+            **_provenance(m),
+            "key": m.key,
+            "vendor": m.vendor,
+            "sku": m.sku,
+            "name": m.name,
+            "gpu": m.gpu.key,
+            "gpu_count": m.gpu_count,
+            "rack_units": m.rack_units,
+            "max_power_kw": float(m.max_power_kw),
+            "idle_power_kw": float(m.idle_power_kw),
+            "cooling": m.cooling,
+            "list_price": float(m.list_price),
+            "currency": m.currency,
+            "price_source": m.price_source,
+            "price_is_estimate": m.price_is_estimate,
+        }
+        for m in rows
+    ]
+
+
+class SiteFilter(CatalogFilter):
+    country: str | None = Field(None, pattern=NO_NUL, max_length=2)
+
+
+@catalog.get("/sites", response={200: list[s.SiteOut], **PUBLIC_PROBLEMS})
+@paginate(Pages)
+def sites(request: HttpRequest, filters: Query[SiteFilter]) -> Any:
+    rows = _filtered(Site.objects.order_by("key"), filters)
+    if filters.country:
+        rows = rows.filter(country__iexact=filters.country)
+    return [
+        {
+            **_provenance(site),
+            "key": site.key,
+            "name": site.name,
+            "kind": site.kind,
+            "country": site.country,
+            "electricity_price_per_kwh": float(site.electricity_price_per_kwh),
+            "pue": float(site.pue),
+            "colocation_per_kw_month": float(site.colocation_per_kw_month),
+            "rack_power_limit_kw": float(site.rack_power_limit_kw),
+            "carbon_g_per_kwh": site.carbon_g_per_kwh,
+            "currency": site.currency,
+        }
+        for site in rows
+    ]
+
+
+class OfferingFilter(CatalogFilter):
+    provider: str | None = Field(None, pattern=NO_NUL, max_length=40)
+    gpu: str | None = Field(None, pattern=NO_NUL, max_length=40, description="GPU key")
+    term: str | None = Field(
+        None, pattern=NO_NUL, max_length=20, description="on_demand, reserved_1y, …"
+    )
+
+
+@catalog.get("/cloud-offerings", response={200: list[s.CloudOfferingOut], **PUBLIC_PROBLEMS})
+@paginate(Pages)
+def cloud_offerings(request: HttpRequest, filters: Query[OfferingFilter]) -> Any:
+    rows = _filtered(CloudOffering.objects.select_related("gpu").order_by("key"), filters)
+    if filters.provider:
+        rows = rows.filter(provider__iexact=filters.provider)
+    if filters.gpu:
+        rows = rows.filter(gpu__key=filters.gpu)
+    if filters.term:
+        rows = rows.filter(term=filters.term)
+    return [
+        {
+            **_provenance(o),
+            "key": o.key,
+            "provider": o.provider,
+            "instance_type": o.instance_type,
+            "region": o.region,
+            "gpu": o.gpu.key,
+            "gpu_count": o.gpu_count,
+            "term": o.term,
+            "price_per_hour": float(o.price_per_hour),
+            "currency": o.currency,
+        }
+        for o in rows
+    ]
+
+
+class ItemFilter(CatalogFilter):
+    category: str | None = Field(None, pattern=NO_NUL, max_length=20)
+
+
+@catalog.get("/items", response={200: list[s.ItemOut], **PUBLIC_PROBLEMS})
+@paginate(Pages)
+def items(request: HttpRequest, filters: Query[ItemFilter]) -> Any:
+    rows = _filtered(InfrastructureItem.objects.order_by("key"), filters)
+    if filters.category:
+        rows = rows.filter(category=filters.category)
+    return [
+        {
+            **_provenance(i),
+            "key": i.key,
+            "name": i.name,
+            "category": i.category,
+            "unit": i.unit,
+            "price": float(i.price),
+            "currency": i.currency,
+        }
+        for i in rows
+    ]
+
+
+class FxFilter(Schema):
+    base: str | None = Field(None, pattern=NO_NUL, max_length=3)
+    quote: str | None = Field(None, pattern=NO_NUL, max_length=3)
+    is_estimate: bool | None = None
+
+
+@catalog.get("/fx-rates", response={200: list[s.FxRateOut], **PUBLIC_PROBLEMS})
+@paginate(Pages)
+def fx_rates(request: HttpRequest, filters: Query[FxFilter]) -> Any:
+    rows = FxRate.objects.order_by("base", "quote", "-as_of")
+    if filters.base:
+        rows = rows.filter(base=filters.base.upper())
+    if filters.quote:
+        rows = rows.filter(quote=filters.quote.upper())
+    if filters.is_estimate is not None:
+        rows = rows.filter(is_estimate=filters.is_estimate)
+    return [
+        {**_provenance(fx), "base": fx.base, "quote": fx.quote, "rate": float(fx.rate)}
+        for fx in rows
+    ]
+
+
+api.add_router("/catalog", catalog)
+
+
+# --- sales (token auth, team-scoped as on the web pages) ----------------------------------
+
+
+class Rows:
+    """A queryset shaped row by row after the paginator sliced it (one page, one query)."""
+
+    def __init__(self, queryset: Any, shape: Callable[[Any], dict[str, Any]]) -> None:
+        self.queryset, self.shape = queryset, shape
+
+    def __len__(self) -> int:
+        return int(self.queryset.count())
+
+    def __getitem__(self, page: slice) -> list[dict[str, Any]]:
+        return [self.shape(row) for row in self.queryset[page]]
+
+
+sales = Router(tags=["sales"], auth=TokenAuth())
+
+
+def _sales_user(request: HttpRequest, *, write: bool = False) -> Any:
+    token: ApiToken = request.auth  # type: ignore[attr-defined]
+    if not quote_services.is_sales(token.user):
+        raise HttpError(403, "The token's user is not a sales engineer.")
+    if write and not token.can_write:
+        raise HttpError(403, "This token is read-only; create a read-write token to do this.")
+    return token.user
+
+
+@sales.get("/me", response={200: s.TokenInfo, **SALES_PROBLEMS})
+def me(request: HttpRequest) -> Any:
+    token: ApiToken = request.auth  # type: ignore[attr-defined]
+    return {
+        "name": token.name,
+        "scope": token.scope,
+        "user": token.user.get_username(),
+        "sales": quote_services.is_sales(token.user),
+    }
+
+
+def _customer(c: Customer) -> dict[str, Any]:
+    return {
+        "id": c.public_id,
+        "company": c.company,
+        "contact_name": c.contact_name,
+        "email": c.email,
+        "country": c.country,
+        "vat_number": c.vat_number,
+        "language": c.language,
+        "team": c.team.name,
+        "created_at": c.created_at,
+    }
+
+
+@sales.get("/customers", response={200: list[s.CustomerOut], **SALES_PROBLEMS})
+@paginate(Pages)
+def customers(request: HttpRequest) -> Any:
+    user = _sales_user(request)
+    return Rows(quote_selectors.customer_list(user=user).order_by("company", "pk"), _customer)
+
+
+class QuoteFilter(Schema):
+    q: str | None = Field(
+        None, pattern=NO_NUL, max_length=100, description="number, company, contact or email"
+    )
+    status: str | None = Field(
+        None, pattern=NO_NUL, max_length=10, description="draft, sent, viewed, …"
+    )
+
+
+def _quote(row: dict[str, Any], quote: Quote) -> dict[str, Any]:
+    return {
+        "id": quote.public_id,
+        "number": quote.number,
+        "customer": quote.customer.public_id,
+        "company": row["company"],
+        "team": row["team"],
+        "owner": row["owner"],
+        "status": row["status"],
+        "revision": row["revision"],
+        "currency": row["currency"],
+        "total": str(row["total"]),
+        "valid_until": row["valid_until"],
+        "created_at": row["created_at"],
+    }
+
+
+@sales.get("/quotes", response={200: list[s.QuoteOut], **SALES_PROBLEMS})
+@paginate(Pages)
+def quotes(request: HttpRequest, filters: Query[QuoteFilter]) -> Any:
+    user = _sales_user(request)
+    listed = quote_selectors.quote_list(
+        user=user, search=filters.q or "", status=filters.status or ""
+    ).prefetch_related("revisions__lines", "team")
+    return Rows(listed, lambda q: _quote(quote_exports.quote_row(q), q))
+
+
+def _revision(revision: QuoteRevision) -> dict[str, Any]:
+    lines = list(revision.lines.order_by("position"))
+    totals = quote_services.totals_for(lines=lines, vat_rate=revision.vat_rate)
+    return {
+        "id": revision.public_id,
+        "quote": revision.quote.number,
+        "letter": revision.letter,
+        "status": revision.status,
+        "currency": revision.currency,
+        "vat_rate": str(revision.vat_rate),
+        "vat_kind": revision.vat_kind,
+        "valid_until": revision.valid_until,
+        "created_at": revision.created_at,
+        "sent_at": revision.sent_at,
+        "totals": {
+            "currency": revision.currency,
+            "subtotal": str(totals.subtotal),
+            "vat": str(totals.vat),
+            "total": str(totals.total),
+            "optional_subtotal": str(totals.optional_subtotal),
+        },
+        "lines": [quote_services._line_snapshot(line) for line in lines],
+        "has_analysis": bool(revision.tco),
+    }
+
+
+@sales.get("/quotes/{quote_id}", response={200: s.QuoteDetailOut, **SALES_PROBLEMS})
+def quote_detail(request: HttpRequest, quote_id: UUID) -> Any:
+    user = _sales_user(request)
+    quote = quote_selectors.quote_detail(user=user, public_id=quote_id)
+    row = quote_exports.quote_row(quote)
+    return {**_quote(row, quote), "revisions": [_revision(r) for r in quote.revisions.all()]}
+
+
+@sales.get("/revisions/{revision_id}", response={200: s.RevisionOut, **SALES_PROBLEMS})
+def revision_detail(request: HttpRequest, revision_id: UUID) -> Any:
+    user = _sales_user(request)
+    return _revision(quote_selectors.revision_for_user(user=user, public_id=revision_id))
+
+
+@sales.get(
+    "/revisions/{revision_id}/workbook",
+    response={200: None, **SALES_PROBLEMS},
+    summary="The revision's TCO analysis as an Excel workbook with live formulas",
+    openapi_extra={
+        "responses": {
+            200: {
+                "description": "An .xlsx workbook",
+                "content": {XLSX_CONTENT_TYPE: {"schema": {"type": "string", "format": "binary"}}},
+            }
+        }
+    },
+)
+def revision_workbook(request: HttpRequest, revision_id: UUID) -> HttpResponse:
+    from quotes.workbook import revision_workbook as build
+
+    user = _sales_user(request)
+    revision = quote_selectors.revision_for_user(user=user, public_id=revision_id)
+    try:
+        content, name = build(revision=revision)
+    except quote_services.QuoteError as exc:
+        raise HttpError(404, str(exc)) from exc
+    return _xlsx(content, name)
+
+
+@sales.post("/quotes", response={201: s.QuoteDetailOut, **SALES_PROBLEMS})
+def quote_create(request: HttpRequest, payload: s.QuoteCreate) -> Any:
+    user = _sales_user(request, write=True)
+    if (payload.calculator_query is None) == (payload.scenario is None):
+        raise ProblemError(
+            400, "Give exactly one of calculator_query and scenario.", field="calculator_query"
+        )
+    customer = quote_selectors.customer_list(user=user).filter(public_id=payload.customer).first()
+    if customer is None:
+        raise ProblemError(400, "No such customer in your teams.", field="customer")
+    try:
+        with transaction.atomic():
+            if payload.calculator_query is not None:
+                quote = quote_services.quote_create_from_calculator(
+                    customer=customer, owner=user, query=payload.calculator_query
+                )
+            else:
+                assert payload.scenario is not None
+                document = _document(payload.scenario)
+                _evaluate(document)  # problems named by field before anything is written
+                quote = quote_services.quote_create_from_scenario(
+                    customer=customer, owner=user, document=document
+                )
+    except quote_services.QuoteError as exc:
+        raise ProblemError(400, str(exc), field="calculator_query") from exc
+    quote = quote_selectors.quote_detail(user=user, public_id=quote.public_id)
+    row = quote_exports.quote_row(quote)
+    return Status(
+        201, {**_quote(row, quote), "revisions": [_revision(r) for r in quote.revisions.all()]}
+    )
+
+
+@sales.get("/leads", response={200: list[s.LeadOut], **SALES_PROBLEMS})
+@paginate(Pages)
+def leads(request: HttpRequest) -> Any:
+    _sales_user(request)
+    return Rows(
+        quote_selectors.lead_list(),
+        lambda lead: {**quote_exports.lead_row(lead), "id": lead.public_id},
+    )
+
+
+api.add_router("/sales", sales)

@@ -1,0 +1,71 @@
+"""Rate limits for /api/: per token, or per client address without one (in the Django cache).
+
+A fixed window per client: the first request of a window creates the counter with the
+window's length as its timeout, later ones increment it. Past the limit the answer is 429
+with ``Retry-After`` (seconds to the end of the window). The cache is Redis in production
+and in the test suite, so every web process shares the counters.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+
+from .problems import problem
+from .services import token_authenticate
+
+API_PREFIX = "/api/v1/"
+
+
+def client_key(request: HttpRequest) -> tuple[str, int]:
+    """(cache key part, limit per window): the token's when it is a live token, else the
+    client address's (made-up tokens do not get counters of their own)."""
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    scheme, _sep, raw = header.partition(" ")
+    if scheme.lower() == "bearer" and raw.strip():
+        token = token_authenticate(raw.strip())
+        request.api_token = token  # type: ignore[attr-defined]  # spares TokenAuth a query
+        if token is not None:
+            return f"t:{token.pk}", settings.API_RATE_LIMIT_TOKEN
+    address = request.META.get("REMOTE_ADDR") or "unknown"
+    return "a:" + address, settings.API_RATE_LIMIT_ANONYMOUS
+
+
+def hit(key: str, limit: int, window: int, now: float | None = None) -> int | None:
+    """Count one request; None while within ``limit``, else seconds until the window ends."""
+    now = time.time() if now is None else now
+    slot = int(now // window)
+    cache_key = f"api-rate:{key}:{slot}"
+    if cache.add(cache_key, 1, timeout=window + 1):
+        count = 1
+    else:
+        try:
+            count = cache.incr(cache_key)
+        except ValueError:  # expired between add and incr
+            cache.add(cache_key, 1, timeout=window + 1)
+            count = 1
+    if count <= limit:
+        return None
+    return max(1, int((slot + 1) * window - now + 0.999))
+
+
+class RateLimitMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path.startswith(API_PREFIX) and settings.API_RATE_LIMIT_WINDOW > 0:
+            key, limit = client_key(request)
+            retry_after = hit(key, limit, settings.API_RATE_LIMIT_WINDOW)
+            if retry_after is not None:
+                return problem(
+                    429,
+                    f"More than {limit} requests in {settings.API_RATE_LIMIT_WINDOW} s; "
+                    f"try again in {retry_after} s.",
+                    headers={"Retry-After": str(retry_after)},
+                )
+        return self.get_response(request)

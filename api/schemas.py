@@ -1,0 +1,277 @@
+"""Request and response shapes of the JSON API (Pydantic; they make the OpenAPI schema)."""
+
+from datetime import date, datetime
+from typing import Any, Literal
+from uuid import UUID
+
+from ninja import Schema
+from pydantic import ConfigDict, Field
+
+NO_NUL = r"^[^\x00]*$"  # PostgreSQL text cannot hold NUL
+
+
+class Problem(Schema):
+    """RFC 9457 problem details; ``field`` names the input at fault when there is one."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    field: str | None = None
+    errors: list[dict[str, Any]] | None = None
+
+
+class ScenarioDocument(Schema):
+    """A scenario document, as for ``manage.py tco estimate`` (docs/scenario.md)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "name": "Pre-train 7B on 1T tokens in 30 days, four times a year",
+                    "workload": {
+                        "kind": "pretrain",
+                        "params_billion": 7,
+                        "tokens_billion": 1000,
+                        "deadline_days": 30,
+                    },
+                    "server": "smc-821ge-tnhr-h100",
+                    "site": "nl-colo-amsterdam",
+                    "cloud_offerings": ["aws-p5-48xlarge-od", "coreweave-h100-8x-od"],
+                    "finance": {"horizon_months": 60, "discount_rate": 0.08},
+                    "demand": {"pattern": "recurring", "runs_per_year": 4},
+                }
+            ]
+        },
+    )
+
+    name: str | None = None
+    as_of: str | None = Field(None, description="price date, YYYY-MM-DD")
+    workload: dict[str, Any] = Field(description="kind, params_billion, … (docs/scenario.md)")
+    server: str | dict[str, Any] = Field(description="catalog key, or {key, overrides…}")
+    site: str | dict[str, Any]
+    cloud_offerings: list[str | dict[str, Any]]
+    servers: int | None = None
+    finance: dict[str, Any] | None = None
+    demand: dict[str, Any] | None = None
+
+
+class Verdict(Schema):
+    model_config = ConfigDict(extra="allow")
+
+    action: str
+    code: str
+    params: dict[str, Any]
+    recommended: str
+    reference_cloud: str | None
+    text: str
+
+
+class EstimateOption(Schema):
+    model_config = ConfigDict(extra="allow")
+
+    name: str
+    kind: str
+    total_cost: float | None
+    npv: float | None
+    recommended: bool
+
+
+class EstimateResult(Schema):
+    """The result of ``tco estimate`` (JSON format): sizing, options, verdict, break-evens."""
+
+    model_config = ConfigDict(extra="allow")
+
+    scenario: str
+    currency: str
+    horizon_months: int
+    sizing: dict[str, Any]
+    options: list[EstimateOption]
+    verdict: Verdict
+    break_even_month: float | None
+    break_even_utilization: float | None
+    break_even_runs_per_year: float | None
+    demand: dict[str, Any]
+    warnings: list[dict[str, Any]]
+
+
+class Provenance(Schema):
+    source: str
+    source_url: str
+    as_of: date
+    is_estimate: bool
+
+
+class GpuOut(Provenance):
+    key: str
+    name: str
+    vendor: str
+    form_factor: str
+    memory_gb: float
+    memory_bandwidth_tbps: float
+    bf16_tflops: float
+    fp8_tflops: float | None
+    fp4_tflops: float | None
+    tdp_w: int
+
+
+class ServerOut(Provenance):
+    key: str
+    vendor: str
+    sku: str
+    name: str
+    gpu: str = Field(description="GPU key")
+    gpu_count: int
+    rack_units: int
+    max_power_kw: float
+    idle_power_kw: float
+    cooling: str
+    list_price: float
+    currency: str
+    price_source: str
+    price_is_estimate: bool
+
+
+class SiteOut(Provenance):
+    key: str
+    name: str
+    kind: str
+    country: str
+    electricity_price_per_kwh: float
+    pue: float
+    colocation_per_kw_month: float
+    rack_power_limit_kw: float
+    carbon_g_per_kwh: int
+    currency: str
+
+
+class CloudOfferingOut(Provenance):
+    key: str
+    provider: str
+    instance_type: str
+    region: str
+    gpu: str = Field(description="GPU key")
+    gpu_count: int
+    term: str
+    price_per_hour: float
+    currency: str
+
+
+class ItemOut(Provenance):
+    key: str
+    name: str
+    category: str
+    unit: str
+    price: float
+    currency: str
+
+
+class FxRateOut(Provenance):
+    base: str
+    quote: str
+    rate: float
+
+
+class CustomerOut(Schema):
+    id: UUID
+    company: str
+    contact_name: str
+    email: str
+    country: str
+    vat_number: str
+    language: str
+    team: str
+    created_at: datetime
+
+
+class TotalsOut(Schema):
+    currency: str
+    subtotal: str = Field(description="decimal amount, e.g. 1234.50")
+    vat: str
+    total: str
+    optional_subtotal: str
+
+
+class LineOut(Schema):
+    position: int
+    kind: str
+    catalog_key: str
+    description: str
+    quantity: str
+    unit_price: str
+    discount_pct: str
+    optional: bool
+    amount: str
+    price_as_of: date | None
+    price_is_estimate: bool
+
+
+class RevisionOut(Schema):
+    id: UUID
+    quote: str
+    letter: str
+    status: str
+    currency: str
+    vat_rate: str
+    vat_kind: str
+    valid_until: date
+    created_at: datetime
+    sent_at: datetime | None
+    totals: TotalsOut
+    lines: list[LineOut]
+    has_analysis: bool
+
+
+class QuoteOut(Schema):
+    id: UUID
+    number: str
+    customer: UUID
+    company: str
+    team: str
+    owner: str
+    status: str
+    revision: str
+    currency: str
+    total: str
+    valid_until: date
+    created_at: datetime
+
+
+class QuoteDetailOut(QuoteOut):
+    revisions: list[RevisionOut]
+
+
+class QuoteCreate(Schema):
+    """A draft quote for one of your team's customers, from a calculator result or a scenario."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    customer: UUID
+    calculator_query: str | None = Field(
+        None,
+        pattern=NO_NUL,
+        max_length=4000,
+        description="a calculator result URL's query string, e.g. preset=pretrain-7b",
+    )
+    scenario: ScenarioDocument | None = None
+
+
+class LeadOut(Schema):
+    id: UUID
+    name: str
+    company: str
+    email: str
+    language: str
+    verdict: str
+    consent_at: datetime
+    created_at: datetime
+
+
+class TokenInfo(Schema):
+    name: str
+    scope: Literal["read", "read_write"]
+    user: str
+    sales: bool

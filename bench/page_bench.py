@@ -1,0 +1,175 @@
+"""What a result page costs: server time per uncached result, and the browser's first chart.
+
+Issue targets: server time per uncached result ≤ 12 ms median on this machine, and time to
+the first chart ≤ 0.6 s in headless Chromium on a cold browser cache.
+
+Server time is measured in one process (the calculator view called directly, every request
+a distinct URL so the page cache never answers), as CPU time and as wall time. The first
+chart is timed with Playwright and Debian's Chromium against the app (``runserver
+--insecure``, which also serves the static files without a collectstatic): a new
+browser context per load (nothing cached), from navigation start until the first chart
+is drawn (``performance.now()`` when the first ``[data-drawn=true]`` appears).
+
+Like the other benchmarks it prints figures beside their targets, exits 0 when a target
+is missed, non-zero only when it could not run, and leaves nothing behind.
+Options: ``BENCH_PAGE_REQUESTS`` (uncached results, default 40), ``BENCH_PAGE_LOADS``
+(browser loads, default 5).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from calculator_bench import (
+    HOST,
+    ROOT,
+    BenchError,
+    free_port,
+    run_manage,
+    server_env,
+    stop,
+    uncached_path,
+    verdict,
+    wait_until_serving,
+)
+
+REQUESTS = int(os.environ.get("BENCH_PAGE_REQUESTS", "40"))
+LOADS = int(os.environ.get("BENCH_PAGE_LOADS", "5"))
+TARGET_SERVER_MS = 12.0
+TARGET_FIRST_CHART_S = 0.6
+CHROMIUM = "/usr/bin/chromium"
+
+# Runs in a child process with the benchmark's database: times the view itself.
+SERVER_TIMER = """
+import json, statistics, sys, time
+import django
+django.setup()
+from django.contrib.auth.models import AnonymousUser
+from django.test import RequestFactory
+from django.utils import translation
+from tco.views import calculator
+paths = json.loads(sys.argv[1])
+factory = RequestFactory()
+def get(path):
+    request = factory.get(path)
+    request.user = AnonymousUser()
+    request.htmx = False
+    with translation.override("en"):
+        response = calculator(request)
+    assert response.status_code == 200 and b'id="verdict"' in response.content, path
+get(paths[0])  # imports, templates, first catalog read
+cpu, wall = [], []
+for path in paths[1:]:
+    c, w = time.process_time(), time.perf_counter()
+    get(path)
+    cpu.append((time.process_time() - c) * 1000)
+    wall.append((time.perf_counter() - w) * 1000)
+print(json.dumps({"cpu": cpu, "wall": wall}))
+"""
+
+
+def server_times(env: dict[str, str]) -> dict[str, list[float]]:
+    paths = [uncached_path(ticket) for ticket in range(REQUESTS + 1)]
+    result = subprocess.run(
+        [sys.executable, "-c", SERVER_TIMER, json.dumps(paths)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if result.returncode != 0:
+        raise BenchError(f"server timing failed:\n{result.stderr[-3000:]}")
+    times: dict[str, list[float]] = json.loads(result.stdout.strip().splitlines()[-1])
+    return times
+
+
+def first_chart_seconds(port: int) -> list[float]:
+    from playwright.sync_api import sync_playwright
+
+    seconds = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+        )
+        try:
+            for load in range(LOADS):
+                context = browser.new_context(viewport={"width": 1366, "height": 900})
+                page = context.new_page()
+                page.goto(f"http://{HOST}:{port}/calculator/?preset=serve-70b&load={load}")
+                page.wait_for_selector("[data-drawn=true]", state="attached", timeout=30_000)
+                seconds.append(page.evaluate("performance.now()") / 1000)
+                context.close()
+        finally:
+            browser.close()
+    return seconds
+
+
+def main() -> int:
+    tmp = Path(tempfile.mkdtemp(prefix="gputco-pagebench-"))
+    proc: subprocess.Popen[bytes] | None = None
+    log_file = None
+    try:
+        env = server_env(tmp)
+        run_manage(["migrate", "--noinput", "-v0"], env)
+        run_manage(["load_catalog"], env)
+        times = server_times(env)
+        cpu, wall = statistics.median(times["cpu"]), statistics.median(times["wall"])
+        ok = cpu <= TARGET_SERVER_MS
+        print(
+            f"server time per uncached result ({len(times['cpu'])} distinct URLs): "
+            f"median {cpu:.1f} ms CPU, {wall:.1f} ms wall   "
+            f"[target ≤ {TARGET_SERVER_MS:.0f} ms: {verdict(ok)}]",
+            flush=True,
+        )
+        port = free_port()
+        log = tmp / "gunicorn.log"
+        log_file = log.open("wb")
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "manage.py",
+                "runserver",
+                "--noreload",
+                "--insecure",
+                f"{HOST}:{port}",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        wait_until_serving(proc, port, log)
+        loads = first_chart_seconds(port)
+        first = statistics.median(loads)
+        print(
+            f"time to first chart, cold browser cache ({len(loads)} loads): median {first:.2f} s, "
+            f"worst {max(loads):.2f} s   [target ≤ {TARGET_FIRST_CHART_S} s: "
+            f"{verdict(first <= TARGET_FIRST_CHART_S)}]"
+        )
+        return 0
+    except BenchError as exc:
+        print(f"page benchmark could not run: {exc}")
+        return 1
+    finally:
+        if proc is not None:
+            stop(proc)
+        if log_file is not None:
+            log_file.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

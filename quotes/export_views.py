@@ -1,0 +1,61 @@
+"""Downloads for the sales team: quotes and leads as CSV/XLSX, a revision's Excel model."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from tco.workbook import XLSX_CONTENT_TYPE, workbook_filename
+
+from . import exports, selectors, services
+from .views import sales_required
+from .workbook import revision_workbook
+
+
+def _download(content: bytes, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _table(
+    rows: list[dict[str, object]], columns: tuple[tuple[str, str], ...], name: str, fmt: str
+) -> HttpResponse:
+    stamp = timezone.localdate().isoformat()
+    if fmt == "csv":
+        return _download(
+            exports.to_csv(rows, columns), exports.CSV_CONTENT_TYPE, f"{name}-{stamp}.csv"
+        )
+    if fmt == "xlsx":
+        content = exports.to_xlsx(rows, columns, name.capitalize())
+        return _download(content, exports.XLSX_CONTENT_TYPE, f"{name}-{stamp}.xlsx")
+    raise Http404("unknown format")
+
+
+@require_GET
+@sales_required
+def quotes_export(request: HttpRequest, fmt: str) -> HttpResponse:
+    return _table(exports.quote_rows(user=request.user), exports.QUOTE_COLUMNS, "quotes", fmt)
+
+
+@require_GET
+@sales_required
+def leads_export(request: HttpRequest, fmt: str) -> HttpResponse:
+    return _table(exports.lead_rows(), exports.LEAD_COLUMNS, "leads", fmt)
+
+
+@require_GET
+@sales_required
+def revision_workbook_download(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    try:
+        content, name = revision_workbook(revision=revision)
+    except services.QuoteError as exc:
+        messages.error(request, str(exc))
+        return redirect("quotes:detail", public_id=revision.quote.public_id)
+    return _download(content, XLSX_CONTENT_TYPE, workbook_filename(name))

@@ -1,0 +1,201 @@
+"""Quotes and leads as CSV or XLSX for the sales team: team-scoped and formula-safe.
+
+A spreadsheet program runs a cell that starts with ``=``, ``+``, ``-`` or ``@`` (and, in
+some programs, a tab or carriage return) as a formula, so text from customers or leads
+could run in the reader's spreadsheet ("CSV injection"). Such text is prefixed with ``'``
+in CSV and written as a plain string cell in XLSX; numbers and dates stay numbers and
+dates.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from . import selectors, services
+from .models import Lead, Quote, QuoteLine, QuoteRevision
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
+XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+QUOTE_COLUMNS = (
+    ("number", "Quote"),
+    ("revision", "Revision"),
+    ("status", "Status"),
+    ("company", "Customer"),
+    ("contact_name", "Contact"),
+    ("customer_email", "Customer email"),
+    ("team", "Team"),
+    ("owner", "Owner"),
+    ("currency", "Currency"),
+    ("subtotal", "Subtotal"),
+    ("vat", "VAT"),
+    ("total", "Total"),
+    ("valid_until", "Valid until"),
+    ("created_at", "Created"),
+)
+LEAD_COLUMNS = (
+    ("name", "Name"),
+    ("company", "Company"),
+    ("email", "Email"),
+    ("language", "Language"),
+    ("verdict", "Verdict"),
+    ("consent_at", "Consent given"),
+    ("created_at", "Created"),
+)
+
+
+def neutralise(text: str) -> str:
+    """Text that a spreadsheet will not run as a formula.
+
+    >>> neutralise("=HYPERLINK(\\"http://x\\")"), neutralise("-1+2"), neutralise("ACME")
+    ('\\'=HYPERLINK("http://x")', "'-1+2", 'ACME')
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def _revision_totals(revision: QuoteRevision) -> services.Totals:
+    return services.totals_for(lines=list(revision.lines.all()), vat_rate=revision.vat_rate)
+
+
+def quote_rows(*, user: Any) -> list[dict[str, Any]]:
+    """One row per quote the user may see (their teams'; staff: all), its latest revision."""
+    quotes = selectors.quote_list(user=user).prefetch_related(
+        Prefetch(
+            "revisions",
+            queryset=QuoteRevision.objects.order_by("-seq").prefetch_related(
+                Prefetch("lines", queryset=QuoteLine.objects.order_by("position"))
+            ),
+        ),
+        "team",
+    )
+    rows = []
+    for quote in quotes:
+        rows.append(quote_row(quote))
+    return rows
+
+
+def quote_row(quote: Quote) -> dict[str, Any]:
+    revision = max(quote.revisions.all(), key=lambda r: r.seq)  # the latest, however prefetched
+    totals = _revision_totals(revision)
+    owner = quote.owner
+    return {
+        "public_id": str(quote.public_id),
+        "number": quote.number,
+        "revision": revision.letter,
+        "status": revision.status,
+        "company": quote.customer.company,
+        "contact_name": quote.customer.contact_name,
+        "customer_email": quote.customer.email,
+        "team": quote.team.name,
+        "owner": owner.get_full_name() or owner.get_username(),
+        "currency": revision.currency,
+        "subtotal": totals.subtotal,
+        "vat": totals.vat,
+        "total": totals.total,
+        "valid_until": revision.valid_until,
+        "created_at": quote.created_at,
+    }
+
+
+def lead_rows() -> list[dict[str, Any]]:
+    """Every lead, newest first (the leads page shows them to every sales engineer)."""
+    rows = []
+    for lead in Lead.objects.order_by("-created_at"):
+        rows.append(lead_row(lead))
+    return rows
+
+
+def lead_row(lead: Lead) -> dict[str, Any]:
+    summary = (lead.tco or {}).get("summary") or {}
+    verdict = summary.get("verdict") or {}
+    return {
+        "public_id": str(lead.public_id),
+        "name": lead.name,
+        "company": lead.company,
+        "email": lead.email,
+        "language": lead.language,
+        "verdict": verdict.get("text", ""),
+        "consent_at": lead.consent_at,
+        "created_at": lead.created_at,
+    }
+
+
+def _plain(value: Any) -> Any:
+    """Aware datetimes in local time without zone (spreadsheets have no time zones)."""
+    if isinstance(value, datetime):
+        if timezone.is_aware(value):
+            value = timezone.localtime(value)
+        return value.replace(tzinfo=None, microsecond=0)
+    return value
+
+
+def to_csv(rows: Iterable[dict[str, Any]], columns: Sequence[tuple[str, str]]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow([title for _key, title in columns])
+    for row in rows:
+        cells = []
+        for key, _title in columns:
+            value = _plain(row.get(key))
+            if value is None:
+                cells.append("")
+            elif isinstance(value, datetime | date):
+                cells.append(
+                    value.isoformat(sep=" ") if isinstance(value, datetime) else str(value)
+                )
+            elif isinstance(value, Decimal | int | float) and not isinstance(value, bool):
+                cells.append(str(value))
+            else:
+                cells.append(neutralise(str(value)))
+        writer.writerow(cells)
+    return ("\ufeff" + out.getvalue()).encode("utf-8")  # BOM: Excel then reads UTF-8
+
+
+def to_xlsx(
+    rows: Iterable[dict[str, Any]], columns: Sequence[tuple[str, str]], title: str
+) -> bytes:
+    from openpyxl import Workbook
+    from openpyxl.cell.cell import TYPE_STRING
+    from openpyxl.styles import Font
+
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = title[:31]
+    ws.append([t for _k, t in columns])
+    for cell in ws[1]:
+        cell.font = Font(bold=True)
+    for r, row in enumerate(rows, start=2):
+        for c, (key, _title) in enumerate(columns, start=1):
+            value = _plain(row.get(key))
+            cell = ws.cell(row=r, column=c)
+            if isinstance(value, Decimal):
+                cell.value = float(value)
+                cell.number_format = "#,##0.00"
+            elif isinstance(value, datetime):
+                cell.value = value
+                cell.number_format = "yyyy-mm-dd hh:mm"
+            elif isinstance(value, date):
+                cell.value = value
+                cell.number_format = "yyyy-mm-dd"
+            elif value is None:
+                continue
+            else:
+                # Set as a string cell: openpyxl would otherwise store "=…" as a formula.
+                cell.value = str(value)
+                cell.data_type = TYPE_STRING
+    ws.freeze_panes = "A2"
+    for c, (_key, title) in enumerate(columns, start=1):
+        ws.column_dimensions[ws.cell(row=1, column=c).column_letter].width = max(12, len(title) + 4)
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()

@@ -1,0 +1,57 @@
+"""A quote revision's TCO analysis as the Excel model (tco.workbook).
+
+The analysis is evaluated again from what the revision keeps: the scenario document (the
+calculator query's, for the server the analysis chose; or the one a draft created through
+the API was given), priced with the catalog prices in effect on the day the analysis was
+made (the price history, as ``as_of`` in a scenario document), so that the workbook shows
+the analysis attached to the quote even after prices changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import QueryDict
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from tco.engine import EngineError, evaluate
+from tco.forms import CalculatorForm
+from tco.scenario_io import CatalogSnapshot, ScenarioError, build_scenario
+from tco.services import form_data
+from tco.workbook import build_workbook, provenance_for
+
+from .models import QuoteRevision
+from .services import QuoteError
+
+
+def analysis_document(tco: dict[str, Any]) -> dict[str, Any]:
+    """The scenario document behind a revision's attached analysis, dated to that analysis."""
+    if tco.get("scenario"):
+        document = dict(tco["scenario"])
+    elif tco.get("query"):
+        form = CalculatorForm(form_data(QueryDict(tco["query"])), catalog=CatalogSnapshot.load())
+        server_key = (tco.get("server") or {}).get("key")
+        if not form.is_valid() or server_key not in form.catalog.servers:
+            raise QuoteError("The attached analysis cannot be evaluated again.")
+        document = form.to_document(server_key)
+    else:
+        raise QuoteError("This revision has no TCO analysis.")
+    computed = parse_datetime(tco.get("computed_at") or "")
+    if computed is not None and "as_of" not in document:
+        document["as_of"] = timezone.localdate(computed).isoformat()
+    return document
+
+
+def revision_workbook(*, revision: QuoteRevision) -> tuple[bytes, str]:
+    """(xlsx bytes, name for the file) of the revision's analysis, or QuoteError."""
+    name = f"{revision.quote.number}-{revision.letter}"
+    try:
+        built = build_scenario(analysis_document(revision.tco or {}))
+        result = evaluate(built.scenario)
+    except (ScenarioError, EngineError) as exc:
+        raise QuoteError(str(exc)) from exc
+    content = build_workbook(
+        result, provenance_for(built, result), title=f"GPU TCO model, quote {name}"
+    )
+    return content, name

@@ -1,0 +1,413 @@
+"""The JSON API: estimate = the CLI, catalog, tokens, auth and team scoping, rate limits."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.core.management import call_command
+from django.test import Client, override_settings
+from django.urls import reverse
+from openpyxl import load_workbook
+
+from .conftest import bearer
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "docs" / "examples" / "pretrain-7b-nl.json"
+PROBLEM = "application/problem+json"
+
+
+def post_json(client: Client, url: str, body: Any, **headers: str) -> Any:
+    return client.post(url, json.dumps(body), content_type="application/json", **headers)
+
+
+# --- schema and docs ----------------------------------------------------------------------
+
+
+def test_openapi_schema_is_3_1_and_lists_every_endpoint(api: Client) -> None:
+    response = api.get("/api/v1/openapi.json")
+    assert response.status_code == 200
+    schema = response.json()
+    assert schema["openapi"].startswith("3.1")
+    paths = set(schema["paths"])
+    for path in (
+        "/api/v1/estimate",
+        "/api/v1/estimate/workbook",
+        "/api/v1/catalog/gpus",
+        "/api/v1/catalog/servers",
+        "/api/v1/catalog/sites",
+        "/api/v1/catalog/cloud-offerings",
+        "/api/v1/catalog/items",
+        "/api/v1/catalog/fx-rates",
+        "/api/v1/sales/customers",
+        "/api/v1/sales/quotes",
+        "/api/v1/sales/quotes/{quote_id}",
+        "/api/v1/sales/revisions/{revision_id}",
+        "/api/v1/sales/revisions/{revision_id}/workbook",
+        "/api/v1/sales/leads",
+    ):
+        assert path in paths
+    assert "post" in schema["paths"]["/api/v1/sales/quotes"]
+
+
+def test_interactive_docs_use_local_static_files_only(api: Client) -> None:
+    response = api.get("/api/v1/docs")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "/static/ninja/swagger-ui-bundle.js" in html
+    assert "cdn" not in html.lower() and "https://" not in html
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css"):
+        assert f"/static/ninja/{asset}" in html
+        # A static file of the app (collectstatic gathers it; whitenoise serves it).
+        assert finders.find(f"ninja/{asset}") is not None
+
+
+# --- estimate -------------------------------------------------------------------------------
+
+
+def test_estimate_returns_what_the_cli_prints(seed_catalog: object, api: Client) -> None:
+    document = json.loads(EXAMPLE.read_text())
+    response = post_json(api, "/api/v1/estimate", document)
+    assert response.status_code == 200, response.content
+    out = io.StringIO()
+    call_command("tco", "estimate", "--input", str(EXAMPLE), stdout=out)
+    assert response.json() == json.loads(out.getvalue())
+    assert response.json()["verdict"]["text"]
+
+
+@pytest.mark.parametrize(
+    ("change", "status", "field"),
+    [
+        ({"server": "no-such-server"}, 400, "server"),
+        (
+            {"workload": {"kind": "pretrain", "params_billion": "seven"}},
+            400,
+            "workload.params_billion",
+        ),
+        ({"cloud_offerings": ["aws-p5-48xlarge-od", "nope"]}, 400, "cloud_offerings[1]"),
+        ({"finance": {"horizon_months": 60, "no_such_field": 1}}, 400, "finance.no_such_field"),
+        ({"workload": None}, 422, "workload"),
+        ({"colour": "blue"}, 422, "colour"),
+    ],
+)
+def test_estimate_errors_are_problem_details_naming_the_field(
+    seed_catalog: object, api: Client, change: dict[str, Any], status: int, field: str
+) -> None:
+    document = {**json.loads(EXAMPLE.read_text()), **change}
+    response = post_json(api, "/api/v1/estimate", document)
+    assert response.status_code == status
+    assert response["Content-Type"] == PROBLEM
+    body = response.json()
+    assert body["status"] == status and body["title"] and body["detail"]
+    assert body["field"] == field
+
+
+def test_estimate_missing_required_field(seed_catalog: object, api: Client) -> None:
+    document = json.loads(EXAMPLE.read_text())
+    del document["site"]
+    response = post_json(api, "/api/v1/estimate", document)
+    assert response.status_code == 422
+    assert response.json()["field"] == "site"
+
+
+def test_estimate_workbook_via_api(seed_catalog: object, api: Client) -> None:
+    response = post_json(api, "/api/v1/estimate/workbook", json.loads(EXAMPLE.read_text()))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/vnd.openxmlformats")
+    book = load_workbook(io.BytesIO(response.content))
+    assert "Cash flow" in book.sheetnames
+
+
+# --- catalog --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path", ["gpus", "servers", "sites", "cloud-offerings", "items", "fx-rates"]
+)
+def test_catalog_lists_carry_source_date_and_estimate_flag(
+    seed_catalog: object, api: Client, path: str
+) -> None:
+    response = api.get(f"/api/v1/catalog/{path}", {"limit": 2})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["count"] >= 1 and 1 <= len(body["items"]) <= 2
+    for row in body["items"]:
+        assert row["source"] and row["as_of"] and isinstance(row["is_estimate"], bool)
+
+
+def test_catalog_filters_and_pagination(seed_catalog: object, api: Client) -> None:
+    from catalog.models import CloudOffering
+
+    everything = api.get("/api/v1/catalog/cloud-offerings", {"limit": 100}).json()
+    assert everything["count"] == CloudOffering.objects.count()
+    aws = api.get("/api/v1/catalog/cloud-offerings", {"provider": "aws", "limit": 100}).json()
+    assert aws["count"] == CloudOffering.objects.filter(provider__iexact="aws").count() > 0
+    assert {o["provider"] for o in aws["items"]} == {"AWS"}
+    page2 = api.get("/api/v1/catalog/cloud-offerings", {"limit": 3, "offset": 3}).json()
+    assert [o["key"] for o in page2["items"]] == [o["key"] for o in everything["items"][3:6]]
+    estimates = api.get("/api/v1/catalog/servers", {"is_estimate": "true"}).json()
+    assert all(s["is_estimate"] for s in estimates["items"])
+    one = api.get("/api/v1/catalog/servers", {"key": "smc-821ge-tnhr-h100"}).json()
+    assert one["count"] == 1 and one["items"][0]["gpu"]
+    for name, value in (("limit", 0), ("limit", 101), ("offset", -1), ("offset", 10**20)):
+        bad = api.get("/api/v1/catalog/gpus", {name: value})
+        assert bad.status_code == 422 and bad.json()["field"] == name
+
+
+# --- tokens ---------------------------------------------------------------------------------
+
+
+def test_token_page_creates_a_token_shown_once_and_stored_hashed(
+    client: Client, sales_user: Any
+) -> None:
+    from api.models import ApiToken
+    from api.services import token_digest
+
+    client.force_login(sales_user)
+    response = client.post(reverse("api_tokens"), {"name": "CRM", "scope": "read"})
+    assert response.status_code == 200
+    raw = response.context["created"]["raw"]
+    assert raw.startswith("gtco_") and raw in response.content.decode()
+    token = ApiToken.objects.get()
+    assert token.token_sha256 == token_digest(raw)
+    stored = json.dumps([str(v) for v in ApiToken.objects.values_list()[0]])
+    assert raw not in stored
+    again = client.get(reverse("api_tokens"))
+    assert raw not in again.content.decode() and token.prefix in again.content.decode()
+    # Revoked: the API no longer accepts it.
+    assert Client().get("/api/v1/sales/me", **bearer(raw)).status_code == 200
+    client.post(reverse("api_token_revoke", args=[token.public_id]))
+    assert Client().get("/api/v1/sales/me", **bearer(raw)).status_code == 401
+
+
+def test_token_page_needs_login_and_revoking_others_tokens_does_nothing(
+    client: Client, make_sales_user: Callable[..., Any], make_token: Callable[..., str]
+) -> None:
+    from api.models import ApiToken
+
+    assert client.get(reverse("api_tokens")).status_code == 302
+    anna, bert = make_sales_user("anna"), make_sales_user("bert", team="Nordics")
+    raw = make_token(bert)
+    client.force_login(anna)
+    client.post(reverse("api_token_revoke", args=[ApiToken.objects.get().public_id]))
+    assert ApiToken.objects.get().revoked_at is None
+    assert Client().get("/api/v1/sales/me", **bearer(raw)).status_code == 200
+
+
+# --- sales endpoints: auth and team scoping --------------------------------------------------
+
+
+def sales_endpoints(quote: Any) -> list[tuple[str, str]]:
+    revision = quote.revisions.get()
+    return [
+        ("get", "/api/v1/sales/me"),
+        ("get", "/api/v1/sales/customers"),
+        ("get", "/api/v1/sales/quotes"),
+        ("post", "/api/v1/sales/quotes"),
+        ("get", f"/api/v1/sales/quotes/{quote.public_id}"),
+        ("get", f"/api/v1/sales/revisions/{revision.public_id}"),
+        ("get", f"/api/v1/sales/revisions/{revision.public_id}/workbook"),
+        ("get", "/api/v1/sales/leads"),
+    ]
+
+
+def call(client: Client, method: str, url: str, **headers: str) -> Any:
+    if method == "post":
+        return post_json(client, url, {"customer": str(_uuid())}, **headers)
+    return client.get(url, **headers)
+
+
+def _uuid() -> Any:
+    import uuid
+
+    return uuid.uuid4()
+
+
+@override_settings(API_RATE_LIMIT_ANONYMOUS=1000)  # 32 refused requests from one address
+def test_every_sales_endpoint_needs_a_valid_token(
+    api: Client, draft_quote: Any, make_token: Callable[..., str], sales_user: Any
+) -> None:
+    from django.utils import timezone
+
+    from api.models import ApiToken
+
+    revoked = make_token(sales_user)
+    ApiToken.objects.update(revoked_at=timezone.now())
+    for method, url in sales_endpoints(draft_quote):
+        for headers in (
+            {},
+            bearer("gtco_not-a-token"),
+            bearer(revoked),
+            {"HTTP_AUTHORIZATION": "Basic YW5uYTpwdw=="},
+        ):
+            response = call(api, method, url, **headers)
+            assert response.status_code == 401, (method, url, headers)
+            assert response["Content-Type"] == PROBLEM
+            assert response["WWW-Authenticate"] == "Bearer"
+
+
+def test_every_sales_endpoint_refuses_users_outside_sales(
+    api: Client,
+    draft_quote: Any,
+    make_sales_user: Callable[..., Any],
+    make_token: Callable[..., str],
+) -> None:
+    outsider = make_token(make_sales_user("olga", team="Benelux", sales=False))
+    for method, url in sales_endpoints(draft_quote):
+        if url.endswith("/me"):
+            continue  # tells the token's owner who they are, sales or not
+        response = call(api, method, url, **bearer(outsider))
+        assert response.status_code == 403, (method, url)
+        assert response.json()["status"] == 403
+
+
+def test_sales_endpoints_are_scoped_to_the_users_teams(
+    api: Client,
+    draft_quote: Any,
+    other_team_quote: Any,
+    sales_user: Any,
+    make_sales_user: Callable[..., Any],
+    make_token: Callable[..., str],
+) -> None:
+    anna = bearer(make_token(sales_user))
+    mine, theirs = draft_quote, other_team_quote
+    listed = api.get("/api/v1/sales/quotes", **anna).json()
+    assert [q["number"] for q in listed["items"]] == [mine.number]
+    customers = api.get("/api/v1/sales/customers", **anna).json()
+    assert [c["id"] for c in customers["items"]] == [str(mine.customer.public_id)]
+    for method, url in sales_endpoints(theirs):
+        if theirs.number in url or str(theirs.public_id) in url or "revisions/" in url:
+            response = call(api, method, url, **anna)
+            assert response.status_code == 404, url
+    ok = api.get(f"/api/v1/sales/quotes/{mine.public_id}", **anna)
+    assert ok.status_code == 200 and ok.json()["revisions"][0]["lines"]
+    # A customer of another team cannot be quoted for.
+    response = post_json(
+        api,
+        "/api/v1/sales/quotes",
+        {"customer": str(theirs.customer.public_id), "calculator_query": "preset=pretrain-7b"},
+        **anna,
+    )
+    assert response.status_code == 400 and response.json()["field"] == "customer"
+    # Staff see every team's quotes, as on the web pages.
+    boss = make_sales_user("boss", team=None)
+    boss.is_staff = True
+    boss.save()
+    everything = api.get("/api/v1/sales/quotes", **bearer(make_token(boss))).json()
+    assert {q["number"] for q in everything["items"]} == {mine.number, theirs.number}
+
+
+def test_leads_are_for_sales_engineers(
+    api: Client, sales_user: Any, make_token: Callable[..., str]
+) -> None:
+    from django.utils import timezone
+
+    from quotes.models import Lead
+
+    Lead.objects.create(
+        name="@SUM(1+1)",
+        company="Buyer",
+        email="b@buyer.example",
+        consent_at=timezone.now(),
+        tco={"summary": {"verdict": {"text": "Rent"}}},
+    )
+    body = api.get("/api/v1/sales/leads", **bearer(make_token(sales_user))).json()
+    assert body["count"] == 1 and body["items"][0]["verdict"] == "Rent"
+
+
+def test_draft_quote_from_calculator_query_and_from_scenario(
+    api: Client,
+    seed_catalog: object,
+    customer: Any,
+    sales_user: Any,
+    make_token: Callable[..., str],
+) -> None:
+    from quotes.models import Quote
+
+    read_only = bearer(make_token(sales_user, scope="read"))
+    body = {"customer": str(customer.public_id), "calculator_query": "preset=pretrain-7b"}
+    refused = post_json(api, "/api/v1/sales/quotes", body, **read_only)
+    assert refused.status_code == 403 and Quote.objects.count() == 0
+
+    write = bearer(make_token(sales_user))
+    created = post_json(api, "/api/v1/sales/quotes", body, **write)
+    assert created.status_code == 201, created.content
+    quote = created.json()
+    assert quote["status"] == "draft" and quote["revisions"][0]["lines"]
+    assert quote["revisions"][0]["has_analysis"]
+
+    scenario = json.loads(EXAMPLE.read_text())
+    created = post_json(
+        api,
+        "/api/v1/sales/quotes",
+        {"customer": str(customer.public_id), "scenario": scenario},
+        **write,
+    )
+    assert created.status_code == 201, created.content
+    revision = created.json()["revisions"][0]
+    assert revision["lines"][0]["catalog_key"] == "server:smc-821ge-tnhr-h100"
+    stored = Quote.objects.get(public_id=created.json()["id"]).revisions.get()
+    assert stored.tco["summary"]["verdict"]["text"]
+    workbook = api.get(f"/api/v1/sales/revisions/{revision['id']}/workbook", **write)
+    assert workbook.status_code == 200
+    assert "Inputs" in load_workbook(io.BytesIO(workbook.content)).sheetnames
+
+    bad = {**scenario, "server": "nope"}
+    response = post_json(
+        api, "/api/v1/sales/quotes", {"customer": str(customer.public_id), "scenario": bad}, **write
+    )
+    assert response.status_code == 400 and response.json()["field"] == "server"
+    assert Quote.objects.count() == 2
+    both = {"customer": str(customer.public_id)}
+    assert post_json(api, "/api/v1/sales/quotes", both, **write).status_code == 400
+
+
+# --- rate limits ----------------------------------------------------------------------------
+
+
+@override_settings(API_RATE_LIMIT_ANONYMOUS=3, API_RATE_LIMIT_TOKEN=5, API_RATE_LIMIT_WINDOW=60)
+def test_rate_limits_per_client_and_per_token(
+    api: Client, sales_user: Any, make_token: Callable[..., str]
+) -> None:
+    here = {"REMOTE_ADDR": "192.0.2.7"}
+    for _ in range(3):
+        assert api.get("/api/v1/catalog/gpus", **here).status_code == 200
+    limited = api.get("/api/v1/catalog/gpus", **here)
+    assert limited.status_code == 429
+    assert 1 <= int(limited["Retry-After"]) <= 60
+    assert limited["Content-Type"] == PROBLEM
+    # Another client, and a token, have their own counters.
+    assert api.get("/api/v1/catalog/gpus", REMOTE_ADDR="192.0.2.8").status_code == 200
+    token = bearer(make_token(sales_user))
+    codes = [api.get("/api/v1/sales/me", **here, **token).status_code for _ in range(6)]
+    assert codes == [200] * 5 + [429]
+    # Made-up tokens count against the client's address, not a counter of their own.
+    other = {"REMOTE_ADDR": "192.0.2.9"}
+    codes = [
+        api.get("/api/v1/catalog/gpus", **other, **bearer(f"gtco_fake{i}")).status_code
+        for i in range(4)
+    ]
+    assert codes == [200, 200, 200, 429]
+    # Pages outside the API are not limited.
+    assert api.get("/ping", **here).status_code == 200
+
+
+def test_quote_lists_show_the_latest_revision(
+    api: Client, client: Client, draft_quote: Any, sales_user: Any, make_token: Callable[..., str]
+) -> None:
+    from quotes import services
+
+    services._new_revision(quote=draft_quote, seq=2, currency="EUR", customer=draft_quote.customer)
+    listed = api.get("/api/v1/sales/quotes", **bearer(make_token(sales_user))).json()
+    assert [(q["number"], q["revision"], q["total"]) for q in listed["items"]] == [
+        (draft_quote.number, "B", "0.00")
+    ]
+    client.force_login(sales_user)
+    csv_text = client.get(reverse("quotes:quotes_export", args=["csv"])).content.decode()
+    assert f"{draft_quote.number},B,draft" in csv_text

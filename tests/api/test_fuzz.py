@@ -1,0 +1,118 @@
+"""Schema-driven fuzzing: schemathesis against the live app (PostgreSQL behind it).
+
+The app runs in pytest-django's live server (a real HTTP server on 127.0.0.1) over the
+suite's PostgreSQL database with the seed catalog, a sales engineer's token, a customer
+and a draft quote. Schemathesis reads /api/v1/openapi.json and generates requests for
+every operation, valid and invalid; every response must be free of 5xx and match the
+schema (status code, content type, headers, body). The run is bounded: a fixed number of
+examples per operation, derandomized, so it takes the same time every run.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+import requests
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+]
+# Examples per operation: valid requests, invalid ones, and valid ones on the real quote.
+POSITIVE, NEGATIVE, KNOWN_IDS = 40, 30, 30
+MIN_REQUESTS = 1000
+
+
+@pytest.fixture
+def fuzz_world(transactional_db: None, settings: Any) -> dict[str, Any]:
+    from django.contrib.auth.models import Group, User
+
+    from api.services import token_create
+    from catalog.loader import load_catalog
+    from quotes import services
+    from quotes.models import Team
+
+    settings.API_RATE_LIMIT_WINDOW = 0  # the fuzzer is one client sending a thousand requests
+    load_catalog()
+    user = User.objects.create_user("fuzz", "fuzz@distributor.example", "pw")
+    user.groups.add(Group.objects.get_or_create(name="sales")[0])
+    team = Team.objects.create(name="Fuzz")
+    team.members.add(user)
+    customer = services.customer_create(
+        team=team, company="Fuzz BV", contact_name="F", email="f@buyer.example", country="NL"
+    )
+    quote = services.quote_create_from_calculator(
+        customer=customer, owner=user, query="preset=pretrain-7b"
+    )
+    _token, raw = token_create(user=user, name="fuzz", scope="read_write")
+    return {
+        "headers": {"Authorization": f"Bearer {raw}"},
+        "ids": {
+            "quote_id": str(quote.public_id),
+            "revision_id": str(quote.revisions.get().public_id),
+        },
+    }
+
+
+def strategies(operation: Any, ids: dict[str, str]) -> list[tuple[Any, int]]:
+    """(strategy, examples) to run for one operation."""
+    runs = [(operation.as_strategy(), POSITIVE)]
+    if operation.path_parameters or operation.query or operation.body:
+        runs.append((operation.as_strategy(GenerationMode.NEGATIVE), NEGATIVE))
+    known = {name: value for name, value in ids.items() if "{" + name + "}" in operation.path}
+    if known:
+        runs.append((operation.as_strategy(path_parameters=known), KNOWN_IDS))
+    return runs
+
+
+def test_schemathesis_fuzz_finds_no_server_error_and_no_schema_mismatch(
+    live_server: Any, fuzz_world: dict[str, Any]
+) -> None:
+    schema = schemathesis.openapi.from_url(f"{live_server.url}/api/v1/openapi.json")
+    session = requests.Session()
+    session.headers["Connection"] = "close"
+    statuses: Counter[int] = Counter()
+    operations = 0
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        operations += 1
+        for strategy, examples in strategies(operation, fuzz_world["ids"]):
+
+            @settings(
+                max_examples=examples,
+                deadline=None,
+                derandomize=True,
+                database=None,
+                phases=[Phase.explicit, Phase.generate],
+                suppress_health_check=list(HealthCheck),
+            )
+            @given(case=strategy)
+            def run(case: Any) -> None:
+                response = case.call(
+                    base_url=live_server.url, session=session, headers=fuzz_world["headers"]
+                )
+                statuses[response.status_code] += 1
+                case.validate_response(response, checks=CHECKS)
+
+            run()
+    total = sum(statuses.values())
+    print(f"schemathesis: {total} requests over {operations} operations, statuses {statuses}")
+    assert operations >= 15
+    assert not [code for code in statuses if code >= 500]
+    assert total >= MIN_REQUESTS
+    assert statuses[200] > 0 and statuses[422] > 0  # valid and invalid requests both ran

@@ -1,0 +1,200 @@
+"""The Excel model recalculated by LibreOffice gives the engine's figures (within 0.01 %).
+
+LibreOffice Calc (headless) opens the workbook, recalculates every formula and saves it
+again; openpyxl reads the computed values back. Then an input is changed in the workbook
+and the same input in the engine's cost model, and the two are compared again.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openpyxl import load_workbook
+
+from tco.engine import evaluate
+from tco.engine.options import compare_options
+from tco.engine.ownership import buy_run_resell
+
+ROOT = Path(__file__).resolve().parents[2]
+SOFFICE = shutil.which("soffice") or "/usr/bin/soffice"
+# Recalculate OOXML files on load, always (LibreOffice's default is to trust cached values).
+RECALC_ALWAYS = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<oor:items xmlns:oor="http://openoffice.org/2001/registry">\n'
+    + "".join(
+        f'<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="{mode}" '
+        'oor:op="fuse"><value>0</value></prop></item>\n'
+        for mode in ("OOXMLRecalcMode", "ODFRecalcMode")
+    )
+    + "</oor:items>\n"
+)
+TOLERANCE = 1e-4  # 0.01 %
+
+
+def recalculate(xlsx: bytes) -> Any:
+    """The workbook after LibreOffice recalculated it, as openpyxl values."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        profile = work / "profile"
+        (profile / "user").mkdir(parents=True)
+        (profile / "user" / "registrymodifications.xcu").write_text(RECALC_ALWAYS)
+        source = work / "in" / "model.xlsx"
+        source.parent.mkdir()
+        source.write_bytes(xlsx)
+        out = work / "out"
+        subprocess.run(
+            [
+                SOFFICE,
+                f"-env:UserInstallation=file://{profile}",
+                "--headless",
+                "--norestore",
+                "--convert-to",
+                "xlsx:Calc MS Excel 2007 XML",
+                "--outdir",
+                str(out),
+                str(source),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        return load_workbook(io.BytesIO((out / "model.xlsx").read_bytes()), data_only=True)
+
+
+def close(actual: Any, expected: float | None, what: str) -> None:
+    if expected is None:
+        assert actual in (None, ""), f"{what}: workbook {actual!r}, engine none"
+        return
+    assert isinstance(actual, int | float), f"{what}: workbook {actual!r}, engine {expected}"
+    scale = max(abs(expected), 1e-9)
+    assert abs(actual - expected) / scale <= TOLERANCE, f"{what}: {actual} vs {expected}"
+
+
+def summary_rows(book: Any) -> dict[str, tuple[Any, ...]]:
+    sheet = book["Summary"]
+    rows: dict[str, tuple[Any, ...]] = {}
+    for row in sheet.iter_rows(min_row=6, max_col=6, values_only=True):
+        if not row[0]:
+            break
+        rows[row[0]] = row
+    return rows
+
+
+def check_against(book: Any, onprem: Any, clouds: Any, resell: Any = None) -> int:
+    rows = summary_rows(book)
+    own = rows["Own (buy and keep)"]
+    close(own[1], onprem.total_cost, "on-prem total")
+    close(own[2], onprem.npv, "on-prem NPV")
+    checked = 2
+    if resell is not None:
+        row = rows.pop("Buy, run and resell")
+        close(row[1], resell.total_cost, "buy-run-resell total")
+        close(row[2], resell.npv, "buy-run-resell NPV")
+        checked += 2
+    assert len(rows) == 1 + len(clouds)
+    for option in clouds:
+        row = rows[option.name]
+        close(row[1], option.total_cost, f"{option.name} total")
+        close(row[2], option.npv, f"{option.name} NPV")
+        close(row[3], option.payback_month, f"{option.name} payback month")
+        close(row[4], option.break_even_month, f"{option.name} break-even month")
+        close(row[5], option.break_even_utilization, f"{option.name} break-even utilization")
+        checked += 5
+    return checked
+
+
+def set_input(xlsx: bytes, name: str, value: float) -> bytes:
+    book = load_workbook(io.BytesIO(xlsx))
+    defined = book.defined_names[name]
+    ((sheet, cell),) = defined.destinations
+    book[sheet][cell.replace("$", "")] = value
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+SCENARIOS = [
+    ("pretrain-7b-nl.json", {}),
+    (
+        # One-off run: a 1-year commitment bought whole, spot (interruption overhead), a
+        # capacity block (minimum billed hours) and an A100 offering: other GPUs, so the
+        # work and fleet ratios are not 1.
+        "lora-70b-once.json",
+        {
+            "cloud_offerings": [
+                "coreweave-h100-8x-od",
+                "coreweave-h100-8x-spot",
+                "gcp-a3-highgpu-8g-1y",
+                "aws-p6-b300-48xlarge-cb",
+                "lambda-a100-8x-od",
+            ],
+            "demand": {"tolerates_interruptions": True},
+        },
+    ),
+    ("serve-70b-overrides.json", {"finance": {"lease": {"annual_rate": 0.07, "term_months": 72}}}),
+]
+
+
+@pytest.mark.parametrize(("example", "changes"), SCENARIOS, ids=[s[0] for s in SCENARIOS])
+def test_workbook_recalculated_by_libreoffice_matches_engine(
+    seed_catalog: object, example: str, changes: dict[str, Any]
+) -> None:
+    from tco.scenario_io import build_scenario
+    from tco.workbook import build_workbook, provenance_for
+
+    document = json.loads((ROOT / "docs" / "examples" / example).read_text())
+    for key, value in changes.items():
+        document[key] = {**document.get(key, {}), **value} if isinstance(value, dict) else value
+    built = build_scenario(document)
+    result = evaluate(built.scenario)
+    xlsx = build_workbook(result, provenance_for(built, result))
+
+    book = recalculate(xlsx)
+    assert check_against(book, result.onprem, result.cloud_options, result.resell) >= 2 + 5
+    if example.startswith("lora"):
+        assert result.resell is not None  # the one-off case checks buy-run-resell too
+    inputs = {row[6]: row for row in book["Inputs"].iter_rows(min_row=2, values_only=True)}
+    assert inputs["server_price"][3] and inputs["server_price"][4] is not None  # source, date
+
+    # The same change in the workbook and in the engine's cost model.
+    model = result.cost_model
+    changed = model.replace(
+        electricity_price_per_kwh=float(model.electricity_price_per_kwh) * 1.7,
+        discount_rate=0.11,
+    )
+    edited = set_input(xlsx, "electricity_price_per_kwh", changed.electricity_price_per_kwh)
+    edited = set_input(edited, "discount_rate", 0.11)
+    onprem, clouds = compare_options(changed)
+    assert onprem.total_cost != result.onprem.total_cost
+    resell = (
+        buy_run_resell(changed, result.demand.run_hours, result.scenario.finance.resale_by_year)
+        if result.resell is not None
+        else None
+    )
+    check_against(recalculate(edited), onprem, clouds, resell)
+
+
+def test_workbook_has_names_formats_frozen_headers_and_a_chart(seed_catalog: object) -> None:
+    from tco.scenario_io import build_scenario
+    from tco.workbook import build_workbook, provenance_for
+
+    document = json.loads((ROOT / "docs" / "examples" / "pretrain-7b-nl.json").read_text())
+    built = build_scenario(document)
+    result = evaluate(built.scenario)
+    book = load_workbook(io.BytesIO(build_workbook(result, provenance_for(built, result))))
+    assert {"Summary", "Inputs", "Model", "Cash flow"} <= set(book.sheetnames)
+    for name in ("servers", "electricity_price_per_kwh", "onprem_npv", "cloud1_total"):
+        assert name in book.defined_names
+    assert book["Cash flow"].freeze_panes == "B3"
+    assert book["Summary"]._charts
+    npv = book["Summary"]["C6"].value
+    assert npv.startswith("=") and "NPV(month_rate," in npv
+    assert book["Cash flow"]["E4"].value.startswith("=IF(")  # energy of month 1 is a formula
+    assert book["Summary"]["B6"].number_format == "#,##0.00"
