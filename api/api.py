@@ -608,9 +608,9 @@ def quote_create(request: HttpRequest, payload: s.QuoteCreate) -> Any:
 @sales.get("/leads", response={200: list[s.LeadOut], **SALES_PROBLEMS})
 @paginate(Pages)
 def leads(request: HttpRequest) -> Any:
-    _sales_user(request)
+    user = _sales_user(request)
     return Rows(
-        quote_selectors.lead_list(),
+        quote_selectors.lead_list(user=user),  # the user's teams' leads (staff: all)
         lambda lead: {**quote_exports.lead_row(lead), "id": lead.public_id},
     )
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.utils.translation import gettext as _
 
 # C0 controls, DEL and C1 controls.
@@ -53,10 +53,14 @@ def _printable(name: str) -> str:
     return name.encode("unicode_escape").decode("ascii")[:60]
 
 
-def _reject(where: str) -> HttpResponse:
+def _reject(request: HttpRequest, where: str) -> HttpResponse:
     message = _("The request was refused: %(where)s contains a control character.") % {
         "where": where
     }
+    if request.path.startswith("/api/"):
+        # The API answers every error as RFC 9457 problem details (api/problems.py).
+        body = {"type": "about:blank", "title": "Bad Request", "status": 400, "detail": message}
+        return JsonResponse(body, status=400, content_type="application/problem+json")
     return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
 
 
@@ -67,7 +71,7 @@ class RejectControlCharactersMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         problem = self.problem(request)
         if problem:
-            return _reject(problem)
+            return _reject(request, problem)
         return self.get_response(request)
 
     @staticmethod

@@ -316,6 +316,7 @@ def test_leads_are_for_sales_engineers(
         email="b@buyer.example",
         consent_at=timezone.now(),
         tco={"summary": {"verdict": {"text": "Rent"}}},
+        team=sales_user.sales_teams.first(),  # leads are scoped to a team (docs/quotes.md)
     )
     body = api.get("/api/v1/sales/leads", **bearer(make_token(sales_user))).json()
     assert body["count"] == 1 and body["items"][0]["verdict"] == "Rent"

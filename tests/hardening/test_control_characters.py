@@ -76,3 +76,10 @@ def test_text_areas_keep_line_breaks_and_tabs(client: Client, seed_catalog: obje
 def test_plain_requests_pass(client: Client, seed_catalog: object) -> None:
     assert client.get("/catalog/prices/cloud/does-not-exist/").status_code == 404
     assert client.get("/catalog/").status_code == 200
+
+
+def test_the_api_gets_problem_details(client: Client, db: None) -> None:
+    response = client.get("/api/v1/catalog/gpus", {"key": "h100\x00"})
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["status"] == 400 and "control character" in response.json()["detail"]
