@@ -19,10 +19,11 @@ from typing import Any
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from catalog.schema import neutralise
+
 from . import selectors, services
 from .models import Lead, Quote, QuoteLine, QuoteRevision
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -51,15 +52,6 @@ LEAD_COLUMNS = (
     ("consent_at", "Consent given"),
     ("created_at", "Created"),
 )
-
-
-def neutralise(text: str) -> str:
-    """Text that a spreadsheet will not run as a formula.
-
-    >>> neutralise("=HYPERLINK(\\"http://x\\")"), neutralise("-1+2"), neutralise("ACME")
-    ('\\'=HYPERLINK("http://x")', "'-1+2", 'ACME')
-    """
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def _revision_totals(revision: QuoteRevision) -> services.Totals:

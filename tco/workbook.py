@@ -110,6 +110,14 @@ CLOUD_INPUTS: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
+def _text(cell: Any, text: str) -> Any:
+    """Write text that came from outside (a scenario's name, a catalog source) as a string
+    cell: openpyxl would store "=..." as a live formula."""
+    cell.value = text
+    cell.data_type = "s"
+    return cell
+
+
 def _float(value: Any) -> float:
     return float(value)  # CostModel fields are plain floats on the single-scenario path
 
@@ -185,7 +193,7 @@ def build_workbook(
         cell.number_format = fmt
         cell.fill = INPUT_FILL
         inputs.cell(row=row, column=3, value=unit.replace("{cur}", cur))
-        inputs.cell(row=row, column=4, value=where.source)
+        _text(inputs.cell(row=row, column=4), where.source)
         as_of = inputs.cell(row=row, column=5, value=where.as_of)
         as_of.number_format = "yyyy-mm-dd"
         inputs.cell(row=row, column=6, value="estimate" if where.is_estimate else "")
@@ -218,7 +226,7 @@ def build_workbook(
         names.add_range("resale_curve", inputs, f"B{curve_start}", f"B{row - 1}")
     for k, cloud in enumerate(clouds, start=1):
         row += 1
-        inputs.cell(row=row, column=1, value=f"Cloud option {k}: {cloud.name}").font = BOLD
+        _text(inputs.cell(row=row, column=1), f"Cloud option {k}: {cloud.name}").font = BOLD
         row += 1
         for field, label, unit, fmt in CLOUD_INPUTS:
             value = _float(getattr(cloud, field))
@@ -562,7 +570,7 @@ def build_workbook(
         return f"{quote_sheetname(flow.title)}!${letter(column)}${start}:${letter(column)}${end}"
 
     # --- Summary ----------------------------------------------------------------------
-    summary["A1"] = title
+    _text(summary["A1"], title)
     summary["A1"].font = Font(bold=True, size=14)
     summary["A2"] = "Verdict (from the engine when this file was made):"
     summary["B2"] = verdict_text(result.verdict, cur)

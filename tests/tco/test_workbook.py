@@ -198,3 +198,20 @@ def test_workbook_has_names_formats_frozen_headers_and_a_chart(seed_catalog: obj
     assert npv.startswith("=") and "NPV(month_rate," in npv
     assert book["Cash flow"]["E4"].value.startswith("=IF(")  # energy of month 1 is a formula
     assert book["Summary"]["B6"].number_format == "#,##0.00"
+
+
+def test_text_from_outside_is_never_a_formula(seed_catalog: object) -> None:
+    from catalog.models import CloudOffering
+    from tco.scenario_io import build_scenario
+    from tco.workbook import build_workbook, provenance_for
+
+    attack = '=HYPERLINK("http://evil.example","x")'
+    CloudOffering.objects.filter(key="aws-p5-48xlarge-od").update(source=attack)
+    document = json.loads((ROOT / "docs" / "examples" / "pretrain-7b-nl.json").read_text())
+    built = build_scenario(document)
+    result = evaluate(built.scenario)
+    xlsx = build_workbook(result, provenance_for(built, result), title=attack)
+    book = load_workbook(io.BytesIO(xlsx))
+    assert book["Summary"]["A1"].value == attack and book["Summary"]["A1"].data_type == "s"
+    sources = [c for row in book["Inputs"].iter_rows() for c in row if c.value == attack]
+    assert sources and all(c.data_type == "s" for c in sources)
