@@ -414,3 +414,22 @@ def sizing_note(note: Mapping[str, Any]) -> str:
     if code == "liquid_cooling":
         return _("The %(server)s needs liquid cooling: check that the site supports it.") % p
     return str(note.get("text") or code or "")
+
+
+def break_even_cell(option: Mapping[str, Any]) -> str:
+    """An option's break-even for the options table: runs a year, a utilization, "below …",
+    "always" or "none" (owning options: a dash)."""
+    if option.get("kind") != "cloud":
+        return "–"
+    runs = option.get("break_even_runs_per_year")
+    if runs is not None:
+        return _("%(n)s runs/yr") % {"n": number(runs, 1)}
+    u = option.get("break_even_utilization")
+    if u is None:
+        return _("none")
+    below = option.get("owning_wins_above") is False
+    if 0 < u < 1:
+        return _("below %(u)s") % {"u": percent(u)} if below else percent(u)
+    if (below and u >= 1) or (not below and u <= 0):
+        return _("always")
+    return _("none")
