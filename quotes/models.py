@@ -6,7 +6,7 @@ analysis are copied into ``QuoteRevision.snapshot`` and the services refuse any 
 afterwards (docs/quotes.md). Rows are addressed in URLs by a random UUID
 (``public_id``), never by their sequential primary key.
 
-State changes go through quotes/services.py only; these classes hold data and small
+State changes go through the quotes/services package only; these classes hold data and small
 read-only helpers.
 """
 

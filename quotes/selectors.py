@@ -165,7 +165,7 @@ PRICE_KIND_OF_LINE = {
     LineKind.INSTALLATION: "items",
     LineKind.SUPPORT: "items",
 }
-# The one rate lines are converted with (services._to_currency): its history key.
+# The one rate lines are converted with (services.pricing._to_currency): its history key.
 FX_PAIR = ("EUR", "USD")
 FX_KEY = ("fx", "EUR-USD")
 

@@ -289,7 +289,7 @@ def test_smtp_failure_returns_the_email_to_the_queue(
         def send_messages(self, messages: list[Any]) -> int:
             raise ConnectionRefusedError("no SMTP server")
 
-    monkeypatch.setattr(services, "mailers", type("M", (), {"default": Refusing()})())
+    monkeypatch.setattr(services.delivery, "mailers", type("M", (), {"default": Refusing()})())
     with pytest.raises(services.TransientDeliveryError):
         services.outbox_deliver(outbox_id=email.pk)
     email.refresh_from_db()

@@ -1,0 +1,169 @@
+"""Business rules and writes of quotes: every state change is a named, keyword-only function.
+
+One module per concern (errors, customers, numbering, analysis, drafts, pricing,
+snapshots, links, revisions, delivery, leads); this package re-exports them, so callers
+write ``from quotes import services`` and ``services.quote_send(...)``.
+
+Rules enforced here (and nowhere else):
+
+- A revision can be edited only while it is a draft. ``quote_send`` freezes it: lines,
+  totals, VAT and the TCO analysis are copied into ``QuoteRevision.snapshot``, and every
+  later read for the buyer (PDF, online view) uses the snapshot only, so catalog changes
+  never reach a sent revision.
+- Quote numbers are ``Q-YYYY-NNNN``, sequential per year, allocated under a row lock.
+- Email goes through the outbox: the row is written in the request's transaction and the
+  Celery tasks are enqueued on commit with ids only; a periodic task re-enqueues rows
+  that a broker or worker outage left behind.
+"""
+
+from __future__ import annotations
+
+from .analysis import (
+    PDF_CHARTS,
+    analyse_calculator_query,
+    calculator_analysis,
+    executive_summary,
+    plain,
+    tco_snapshot,
+)
+from .customers import (
+    customer_create,
+    is_sales,
+    team_for,
+)
+from .delivery import (
+    _enqueue,
+    _proposal_email,
+    _render_for_revision,
+    outbox_deliver,
+    outbox_mark_failed,
+    outbox_requeue_stuck,
+    quote_send,
+    render_execute,
+    render_mark_failed,
+    revision_resend,
+)
+from .drafts import (
+    _ensure_draft,
+    _locked_revision,
+)
+from .errors import (
+    BuyerLinkExpired,
+    BuyerLinkInvalid,
+    QuoteError,
+    RateLimited,
+    RevisionLocked,
+    TransientDeliveryError,
+)
+from .leads import (
+    display_name,
+    lead_rate_limited,
+    lead_request_pdf,
+    lead_team,
+)
+from .links import (
+    BUYER_LINK_SALT,
+    LEAD_LINK_SALT,
+    buyer_link_token,
+    buyer_url,
+    lead_from_token,
+    lead_token,
+    revision_from_token,
+)
+from .numbering import (
+    next_quote_number,
+    revision_letter,
+)
+from .pricing import (
+    Totals,
+    _percent_description,
+    _to_currency,
+    catalog_choices,
+    revision_add_line,
+    revision_remove_line,
+    revision_reprice,
+    totals_for,
+)
+from .revisions import (
+    _new_revision,
+    default_terms,
+    quote_create,
+    quote_create_from_calculator,
+    quote_create_from_scenario,
+    quote_revise,
+    quotes_expire,
+    revision_decide,
+    revision_is_latest,
+    revision_mark_viewed,
+    revision_update,
+)
+from .snapshots import (
+    _line_snapshot,
+    lead_snapshot,
+    revision_snapshot,
+)
+
+__all__ = [
+    "BUYER_LINK_SALT",
+    "LEAD_LINK_SALT",
+    "PDF_CHARTS",
+    "BuyerLinkExpired",
+    "BuyerLinkInvalid",
+    "QuoteError",
+    "RateLimited",
+    "RevisionLocked",
+    "Totals",
+    "TransientDeliveryError",
+    "_enqueue",
+    "_ensure_draft",
+    "_line_snapshot",
+    "_locked_revision",
+    "_new_revision",
+    "_percent_description",
+    "_proposal_email",
+    "_render_for_revision",
+    "_to_currency",
+    "analyse_calculator_query",
+    "buyer_link_token",
+    "buyer_url",
+    "calculator_analysis",
+    "catalog_choices",
+    "customer_create",
+    "default_terms",
+    "display_name",
+    "executive_summary",
+    "is_sales",
+    "lead_from_token",
+    "lead_rate_limited",
+    "lead_request_pdf",
+    "lead_snapshot",
+    "lead_team",
+    "lead_token",
+    "next_quote_number",
+    "outbox_deliver",
+    "outbox_mark_failed",
+    "outbox_requeue_stuck",
+    "plain",
+    "quote_create",
+    "quote_create_from_calculator",
+    "quote_create_from_scenario",
+    "quote_revise",
+    "quote_send",
+    "quotes_expire",
+    "render_execute",
+    "render_mark_failed",
+    "revision_add_line",
+    "revision_decide",
+    "revision_from_token",
+    "revision_is_latest",
+    "revision_letter",
+    "revision_mark_viewed",
+    "revision_remove_line",
+    "revision_reprice",
+    "revision_resend",
+    "revision_snapshot",
+    "revision_update",
+    "tco_snapshot",
+    "team_for",
+    "totals_for",
+]

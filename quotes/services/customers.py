@@ -1,0 +1,47 @@
+"""Who may quote (sales teams) and the customers they quote for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from ..models import (
+    Customer,
+    Team,
+)
+
+
+def is_sales(user: Any) -> bool:
+    """Sales engineers (members of the "sales" group) and staff reach the quote pages."""
+    if not (user.is_authenticated and user.is_active):
+        return False
+    return bool(user.is_staff or user.groups.filter(name="sales").exists())
+
+
+def team_for(*, user: AbstractBaseUser) -> Team | None:
+    return Team.objects.filter(members=user).order_by("pk").first()
+
+
+def customer_create(
+    *,
+    team: Team,
+    company: str,
+    contact_name: str,
+    email: str,
+    country: str,
+    vat_number: str = "",
+    language: str = "en",
+) -> Customer:
+    customer = Customer(
+        team=team,
+        company=company.strip(),
+        contact_name=contact_name.strip(),
+        email=email.strip(),
+        country=country.upper(),
+        vat_number=vat_number.strip().upper().replace(" ", ""),
+        language=language,
+    )
+    customer.full_clean()
+    customer.save()
+    return customer

@@ -1,0 +1,302 @@
+"""Sending through the outbox: freeze and queue, render the PDF once, deliver each email at
+most once per claim, and re-enqueue what an outage left behind."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import EmailMessage, mailers
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from ..models import (
+    EmailKind,
+    OutboxEmail,
+    OutboxStatus,
+    ProposalRender,
+    QuoteRevision,
+    RenderStatus,
+    Status,
+)
+from .drafts import _ensure_draft, _locked_revision
+from .errors import QuoteError, TransientDeliveryError
+from .links import buyer_url
+from .snapshots import lead_snapshot, revision_snapshot
+
+logger = logging.getLogger(__name__)
+
+
+def _enqueue(task_name: str, object_id: int) -> None:
+    """Enqueue after commit; a broker outage only delays the work (requeue_stuck_outbox)."""
+
+    def publish() -> None:
+        from .. import tasks
+
+        try:
+            getattr(tasks, task_name).delay(object_id)
+        except Exception:  # the broker is down: the row stays queued and is re-enqueued
+            logger.warning(
+                "could not enqueue %s(%s); the periodic requeue will", task_name, object_id
+            )
+
+    transaction.on_commit(publish)
+
+
+def _render_for_revision(revision: QuoteRevision, language: str) -> ProposalRender:
+    render, _created = ProposalRender.objects.get_or_create(revision=revision, language=language)
+    return render
+
+
+def _proposal_email(*, revision: QuoteRevision, render: ProposalRender, key: str) -> OutboxEmail:
+    customer = revision.quote.customer
+    with translation.override(customer.language):
+        subject = _("Proposal %(number)s (revision %(letter)s)") % {
+            "number": revision.quote.number,
+            "letter": revision.letter,
+        }
+        body = render_to_string(
+            "quotes/email/proposal.txt",
+            {
+                "revision": revision,
+                "snapshot": revision.snapshot,
+                "customer": customer,
+                "url": buyer_url(revision=revision),
+            },
+        )
+    return OutboxEmail.objects.create(
+        idempotency_key=key,
+        kind=EmailKind.PROPOSAL,
+        to_email=customer.email,
+        subject=subject,
+        body=body,
+        render=render,
+        revision=revision,
+    )
+
+
+@transaction.atomic
+def quote_send(
+    *, revision: QuoteRevision, actor: AbstractBaseUser, idempotency_key: str
+) -> OutboxEmail:
+    """Freeze the revision and queue the PDF and the email to the buyer.
+
+    Submitting the same send action twice (same key) returns the first outbox row.
+    """
+    key = f"send:{idempotency_key}"
+    existing = OutboxEmail.objects.filter(idempotency_key=key).first()
+    if existing is not None:
+        return existing
+    revision = _locked_revision(revision)
+    _ensure_draft(revision)
+    if not revision.lines.exists():
+        raise QuoteError(_("Add at least one line before sending."))
+    if revision.valid_until < timezone.localdate():
+        raise QuoteError(_("The validity date lies in the past; change it before sending."))
+    newer = revision.quote.revisions.filter(seq__gt=revision.seq).exists()
+    if newer:
+        raise QuoteError(_("A newer revision exists."))
+    revision.snapshot = revision_snapshot(revision=revision)
+    revision.status = Status.SENT
+    revision.sent_at = timezone.now()
+    revision.sent_by = actor  # type: ignore[assignment]
+    revision.save(update_fields=["snapshot", "status", "sent_at", "sent_by"])
+    render = _render_for_revision(revision, revision.quote.customer.language)
+    try:
+        with transaction.atomic():
+            email = _proposal_email(revision=revision, render=render, key=key)
+    except IntegrityError:  # the same action raced in: the other one wins
+        return OutboxEmail.objects.get(idempotency_key=key)
+    _enqueue("render_proposal", render.pk)
+    return email
+
+
+@transaction.atomic
+def revision_resend(
+    *, revision: QuoteRevision, actor: AbstractBaseUser, idempotency_key: str
+) -> OutboxEmail:
+    """Email a sent revision again (same frozen PDF, no re-render)."""
+    key = f"resend:{idempotency_key}"
+    existing = OutboxEmail.objects.filter(idempotency_key=key).first()
+    if existing is not None:
+        return existing
+    revision = _locked_revision(revision)
+    if revision.status not in (Status.SENT, Status.VIEWED):
+        raise QuoteError(_("Only a sent revision that awaits an answer can be sent again."))
+    render = _render_for_revision(revision, revision.quote.customer.language)
+    email = _proposal_email(revision=revision, render=render, key=key)
+    if render.status == RenderStatus.DONE:
+        _enqueue("send_email", email.pk)
+    else:
+        _enqueue("render_proposal", render.pk)
+    return email
+
+
+def render_execute(*, render_id: int) -> ProposalRender | None:
+    """Render a proposal PDF once; then enqueue the emails waiting for it.
+
+    Safe to run twice (a redelivered task): the first finished render wins, the bytes of a
+    DONE render are never replaced.
+    """
+    from .. import pdf
+
+    render = (
+        ProposalRender.objects.select_related("revision__quote", "lead")
+        .filter(pk=render_id)
+        .first()
+    )
+    if render is None:
+        return None
+    if render.status != RenderStatus.DONE:
+        ProposalRender.objects.filter(pk=render.pk).exclude(status=RenderStatus.DONE).update(
+            status=RenderStatus.RENDERING, attempts=F("attempts") + 1, updated_at=timezone.now()
+        )
+        started = time.perf_counter()
+        if render.revision_id:
+            document = pdf.render_revision(render.revision.snapshot, language=render.language)
+        else:
+            document = pdf.render_lead(lead_snapshot(lead=render.lead), language=render.language)
+        ProposalRender.objects.filter(pk=render.pk).exclude(status=RenderStatus.DONE).update(
+            status=RenderStatus.DONE,
+            pdf=document.pdf,
+            sha256=hashlib.sha256(document.pdf).hexdigest(),
+            pages=document.pages,
+            rendered_at=timezone.now(),
+            render_seconds=time.perf_counter() - started,
+            last_error="",
+        )
+        render.refresh_from_db()
+    for email_id in render.emails.filter(status=OutboxStatus.QUEUED).values_list("pk", flat=True):
+        _enqueue("send_email", email_id)
+    return render
+
+
+def render_mark_failed(*, render_id: int, error: str) -> None:
+    with transaction.atomic():
+        ProposalRender.objects.filter(pk=render_id).exclude(status=RenderStatus.DONE).update(
+            status=RenderStatus.FAILED, last_error=error[:2000]
+        )
+        OutboxEmail.objects.filter(render_id=render_id, status=OutboxStatus.QUEUED).update(
+            status=OutboxStatus.FAILED, last_error=_("The PDF could not be rendered.")
+        )
+
+
+def outbox_deliver(*, outbox_id: int) -> str:
+    """Send one outbox email at most once per claim; returns what happened.
+
+    The conditional UPDATE (queued → sending) lets exactly one worker claim the row; a
+    redelivered or duplicated task finds it claimed or sent and does nothing.
+    """
+    email = OutboxEmail.objects.select_related("render").filter(pk=outbox_id).first()
+    if email is None:
+        return "missing"
+    if email.render_id and email.render.status != RenderStatus.DONE:
+        return "waiting for render"
+    claimed = OutboxEmail.objects.filter(pk=outbox_id, status=OutboxStatus.QUEUED).update(
+        status=OutboxStatus.SENDING,
+        attempts=F("attempts") + 1,
+        sending_started_at=timezone.now(),
+        updated_at=timezone.now(),
+    )
+    if not claimed:
+        return email.status
+    message = EmailMessage(
+        subject=email.subject,
+        body=email.body,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[email.to_email],
+        headers={"Message-ID": email.message_id, "X-Outbox-Id": str(email.public_id)},
+    )
+    if email.render_id:
+        message.attach(email.render.filename, bytes(email.render.pdf), "application/pdf")
+    try:
+        mailers.default.send_messages([message])
+    except Exception as exc:  # SMTP refusals, timeouts, connection errors: try again later
+        # updated_at too: the retry is scheduled now, so the periodic requeue must not
+        # re-enqueue the row while that retry is pending.
+        OutboxEmail.objects.filter(pk=outbox_id, status=OutboxStatus.SENDING).update(
+            status=OutboxStatus.QUEUED,
+            last_error=f"{type(exc).__name__}: {exc}"[:2000],
+            updated_at=timezone.now(),
+        )
+        raise TransientDeliveryError(str(exc)) from exc
+    OutboxEmail.objects.filter(pk=outbox_id).update(
+        status=OutboxStatus.SENT, sent_at=timezone.now(), last_error=""
+    )
+    return OutboxStatus.SENT
+
+
+def outbox_mark_failed(*, outbox_id: int, error: str) -> None:
+    """The retry budget is spent: mark the email failed, for now.
+
+    It stays recoverable: `outbox_requeue_stuck` queues it again after
+    QUOTES_FAILED_RETRY_AFTER_SECONDS (for QUOTES_FAILED_GIVE_UP_AFTER_SECONDS after it
+    was created), and "Send again" works at any time. Staff are told: the quote page's
+    delivery badge shows "failed" with the error and the next automatic attempt, and the
+    failure is logged as an error.
+    """
+    updated = (
+        OutboxEmail.objects.filter(pk=outbox_id)
+        .exclude(status=OutboxStatus.SENT)
+        .update(
+            status=OutboxStatus.FAILED,
+            last_error=f"{error} (retried automatically later)"[:2000],
+            updated_at=timezone.now(),
+        )
+    )
+    if updated:
+        logger.error("outbox email %s failed after its retries: %s", outbox_id, error)
+
+
+def outbox_requeue_stuck(*, older_than: timedelta | None = None) -> int:
+    """Re-enqueue work a broker or worker outage left behind; returns how many tasks.
+
+    - queued emails whose PDF is ready and that nobody sent for a while → send task;
+    - renders still pending or rendering after a while (a killed worker) → render task;
+    - emails stuck in "sending" past the SMTP lease (the worker died mid-send) go back to
+      queued: the one place where a message can go out twice (see docs/quotes.md).
+    """
+    now = timezone.now()
+    cutoff = now - (
+        older_than
+        if older_than is not None
+        else timedelta(seconds=settings.QUOTES_REQUEUE_AFTER_SECONDS)
+    )
+    lease = now - timedelta(seconds=settings.QUOTES_SENDING_LEASE_SECONDS)
+    OutboxEmail.objects.filter(status=OutboxStatus.SENDING, sending_started_at__lt=lease).update(
+        status=OutboxStatus.QUEUED, updated_at=now, last_error="requeued after sending lease"
+    )
+    # Emails that spent their retry budget (an outage longer than it) get another one,
+    # as long as they are not too old to be worth sending.
+    retry_failed_before = now - timedelta(seconds=settings.QUOTES_FAILED_RETRY_AFTER_SECONDS)
+    give_up_before = now - timedelta(seconds=settings.QUOTES_FAILED_GIVE_UP_AFTER_SECONDS)
+    OutboxEmail.objects.filter(
+        status=OutboxStatus.FAILED,
+        updated_at__lte=retry_failed_before,
+        created_at__gte=give_up_before,
+    ).filter(Q(render__isnull=True) | Q(render__status=RenderStatus.DONE)).update(
+        status=OutboxStatus.QUEUED, updated_at=cutoff
+    )
+    count = 0
+    stale_renders = ProposalRender.objects.filter(
+        status__in=[RenderStatus.PENDING, RenderStatus.RENDERING], updated_at__lte=cutoff
+    )
+    for render_id in stale_renders.values_list("pk", flat=True):
+        ProposalRender.objects.filter(pk=render_id).update(updated_at=now)
+        _enqueue("render_proposal", render_id)
+        count += 1
+    stuck = OutboxEmail.objects.filter(status=OutboxStatus.QUEUED, updated_at__lte=cutoff).filter(
+        Q(render__isnull=True) | Q(render__status=RenderStatus.DONE)
+    )
+    for email_id in stuck.values_list("pk", flat=True):
+        OutboxEmail.objects.filter(pk=email_id).update(updated_at=now)
+        _enqueue("send_email", email_id)
+        count += 1
+    return count

@@ -1,0 +1,265 @@
+"""Creating quotes and their revisions, editing a draft's terms, the buyer's decision and expiry."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.http import QueryDict
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from catalog.models import InfrastructureItem
+
+from ..models import (
+    Customer,
+    EmailKind,
+    OutboxEmail,
+    Quote,
+    QuoteLine,
+    QuoteRevision,
+    Status,
+    Team,
+)
+from ..money import to_cents
+from ..vat import vat_for
+from .analysis import analyse_calculator_query, tco_snapshot
+from .delivery import _enqueue
+from .drafts import _ensure_draft, _locked_revision
+from .errors import QuoteError
+from .numbering import next_quote_number, revision_letter
+from .pricing import revision_add_line
+
+
+def default_terms(language: str) -> str:
+    with translation.override(language):
+        return _(
+            "Prices exclude shipping unless stated. Payment 30 days net from invoice. "
+            "Delivery time on request; hardware lead times are confirmed at order. "
+            "Manufacturer warranty applies. This offer is subject to our general terms "
+            "of sale."
+        )
+
+
+def _new_revision(*, quote: Quote, seq: int, currency: str, customer: Customer) -> QuoteRevision:
+    vat = vat_for(country=customer.country, vat_number=customer.vat_number)
+    return QuoteRevision.objects.create(
+        quote=quote,
+        seq=seq,
+        letter=revision_letter(seq),
+        currency=currency,
+        vat_rate=vat.rate,
+        vat_kind=vat.kind,
+        valid_until=timezone.localdate() + timedelta(days=settings.QUOTE_VALIDITY_DAYS),
+        terms=default_terms(customer.language),
+    )
+
+
+@transaction.atomic
+def quote_create(
+    *,
+    customer: Customer,
+    owner: AbstractBaseUser,
+    currency: str = "EUR",
+    tco: dict[str, Any] | None = None,
+) -> Quote:
+    team = customer.team
+    if not Team.objects.filter(pk=team.pk, members=owner).exists() and not getattr(
+        owner, "is_staff", False
+    ):
+        raise QuoteError(_("You can only quote for customers of your own team."))
+    quote = Quote.objects.create(
+        number=next_quote_number(year=timezone.localdate().year),
+        team=team,
+        customer=customer,
+        owner=owner,
+    )
+    revision = _new_revision(quote=quote, seq=1, currency=currency, customer=customer)
+    if tco is not None:
+        revision.tco = tco
+        revision.save(update_fields=["tco"])
+    return quote
+
+
+@transaction.atomic
+def quote_create_from_calculator(
+    *, customer: Customer, owner: AbstractBaseUser, query: str
+) -> Quote:
+    """A draft with the recommended servers, their fabric, installation and support, and
+    the calculator analysis attached."""
+    analysis = analyse_calculator_query(query=query)
+    currency = analysis.summary.get("currency", "EUR")
+    tco = tco_snapshot(analysis=analysis, query=query, language=customer.language)
+    quote = quote_create(customer=customer, owner=owner, currency=currency, tco=tco)
+    revision = quote.revisions.get()
+    servers = Decimal(analysis.summary["sizing"]["servers_required"])
+    server = analysis.built.server_model
+    revision_add_line(revision=revision, catalog_key=f"server:{server.key}", quantity=servers)
+    items = {i.key: i for i in InfrastructureItem.objects.all()}
+    interconnect = QueryDict(query).get("interconnect", "infiniband")
+    fabric = "roce-400g-per-node" if interconnect == "ethernet" else "ib-ndr-400g-per-node"
+    for key in (fabric, "installation-per-server"):
+        if key in items:
+            revision_add_line(revision=revision, catalog_key=f"item:{key}", quantity=servers)
+    if "support-10pct" in items:
+        years = Decimal(analysis.summary["horizon_months"]) / 12
+        revision_add_line(
+            revision=revision, catalog_key="item:support-10pct", quantity=to_cents(years)
+        )
+    return quote
+
+
+@transaction.atomic
+def quote_create_from_scenario(
+    *, customer: Customer, owner: AbstractBaseUser, document: dict[str, Any]
+) -> Quote:
+    """A draft from a scenario document (the API's estimate format), like one started from
+    the calculator: the sized servers, InfiniBand fabric, installation and support lines,
+    and the analysis attached (with the document, so that it can be evaluated again)."""
+    from tco.engine import EngineError, evaluate, result_to_dict
+    from tco.scenario_io import ScenarioError, build_scenario
+    from tco.services import Analysis
+
+    try:
+        built = build_scenario(document)
+        result = evaluate(built.scenario)
+    except (ScenarioError, EngineError) as exc:
+        raise QuoteError(str(exc)) from exc
+    analysis = Analysis(built, result, result_to_dict(result), [])
+    tco = tco_snapshot(analysis=analysis, query="", language=customer.language)
+    tco["scenario"] = document
+    quote = quote_create(
+        customer=customer, owner=owner, currency=analysis.summary["currency"], tco=tco
+    )
+    revision = quote.revisions.get()
+    servers = Decimal(analysis.summary["sizing"]["servers_required"])
+    revision_add_line(
+        revision=revision, catalog_key=f"server:{built.server_model.key}", quantity=servers
+    )
+    items = {i.key: i for i in InfrastructureItem.objects.all()}
+    for key in ("ib-ndr-400g-per-node", "installation-per-server"):
+        if key in items:
+            revision_add_line(revision=revision, catalog_key=f"item:{key}", quantity=servers)
+    if "support-10pct" in items:
+        years = Decimal(analysis.summary["horizon_months"]) / 12
+        revision_add_line(
+            revision=revision, catalog_key="item:support-10pct", quantity=to_cents(years)
+        )
+    return quote
+
+
+@transaction.atomic
+def revision_update(*, revision: QuoteRevision, valid_until: date, terms: str) -> QuoteRevision:
+    revision = _locked_revision(revision)
+    _ensure_draft(revision)
+    if valid_until < timezone.localdate():
+        raise QuoteError(_("The validity date cannot lie in the past."))
+    revision.valid_until = valid_until
+    revision.terms = terms
+    revision.save(update_fields=["valid_until", "terms"])
+    return revision
+
+
+@transaction.atomic
+def quote_revise(*, revision: QuoteRevision, actor: AbstractBaseUser) -> QuoteRevision:
+    """The next revision as a draft, with the same lines, prices and analysis."""
+    revision = _locked_revision(revision)
+    quote = revision.quote
+    latest = quote.revisions.order_by("-seq").first()
+    assert latest is not None
+    if latest.status == Status.DRAFT:
+        return latest
+    if latest.pk != revision.pk:
+        raise QuoteError(_("Revise the latest revision."))
+    if latest.status == Status.ACCEPTED:
+        raise QuoteError(_("This revision was accepted; start a new quote instead."))
+    new = _new_revision(
+        quote=quote, seq=latest.seq + 1, currency=latest.currency, customer=quote.customer
+    )
+    new.tco = latest.tco
+    new.terms = latest.terms
+    new.save(update_fields=["tco", "terms"])
+    QuoteLine.objects.bulk_create(
+        [
+            QuoteLine(
+                revision=new,
+                position=line.position,
+                kind=line.kind,
+                catalog_key=line.catalog_key,
+                description=line.description,
+                quantity=line.quantity,
+                unit_price=line.unit_price,
+                discount_pct=line.discount_pct,
+                optional=line.optional,
+                price_as_of=line.price_as_of,
+                price_is_estimate=line.price_is_estimate,
+                priced_at=line.priced_at,
+            )
+            for line in latest.lines.order_by("position")
+        ]
+    )
+    return new
+
+
+def revision_mark_viewed(*, revision: QuoteRevision) -> None:
+    QuoteRevision.objects.filter(pk=revision.pk, status=Status.SENT).update(
+        status=Status.VIEWED, viewed_at=timezone.now()
+    )
+
+
+def revision_is_latest(*, revision: QuoteRevision) -> bool:
+    return not QuoteRevision.objects.filter(
+        quote_id=revision.quote_id, seq__gt=revision.seq
+    ).exists()
+
+
+@transaction.atomic
+def revision_decide(*, revision: QuoteRevision, accept: bool, name: str) -> QuoteRevision:
+    """The buyer accepts or declines; the name and time are recorded, the owner told."""
+    revision = _locked_revision(revision)
+    if revision.status not in (Status.SENT, Status.VIEWED):
+        raise QuoteError(_("This proposal has already been answered or is no longer open."))
+    if not revision_is_latest(revision=revision):
+        raise QuoteError(_("A newer revision of this proposal exists."))
+    if revision.valid_until < timezone.localdate():
+        raise QuoteError(_("This proposal has expired."))
+    name = name.strip()
+    if not name:
+        raise QuoteError(_("Please type your name."))
+    revision.status = Status.ACCEPTED if accept else Status.DECLINED
+    revision.decided_at = timezone.now()
+    revision.decided_by_name = name[:200]
+    revision.save(update_fields=["status", "decided_at", "decided_by_name"])
+    owner = revision.quote.owner
+    if owner.email:
+        subject = (
+            _("%(number)s rev. %(letter)s accepted by %(name)s")
+            if accept
+            else _("%(number)s rev. %(letter)s declined by %(name)s")
+        ) % {"number": revision.quote.number, "letter": revision.letter, "name": name}
+        body = render_to_string(
+            "quotes/email/decision.txt", {"revision": revision, "accept": accept, "name": name}
+        )
+        email = OutboxEmail.objects.create(
+            idempotency_key=f"decision:{revision.public_id}",
+            kind=EmailKind.DECISION,
+            to_email=owner.email,
+            subject=subject[:300],
+            body=body,
+            revision=revision,
+        )
+        _enqueue("send_email", email.pk)
+    return revision
+
+
+def quotes_expire(*, today: date | None = None) -> int:
+    """Mark open revisions whose validity date has passed as expired."""
+    today = today or timezone.localdate()
+    return QuoteRevision.objects.filter(
+        status__in=[Status.SENT, Status.VIEWED], valid_until__lt=today
+    ).update(status=Status.EXPIRED)
