@@ -95,7 +95,7 @@ def untranslated(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 
 # Trees that hold no interface text of ours (makemessages would read tests and the venv).
-NOT_SOURCE = (".*", "static", "staticfiles", "media", "locale", "tests", "docs", "__pycache__")
+NOT_SOURCE = (".*", "static*", "media", "locale", "tests", "docs", "__pycache__", "*.sqlite3")
 
 
 def test_every_message_in_the_source_has_a_dutch_translation(
@@ -114,7 +114,7 @@ def test_every_message_in_the_source_has_a_dutch_translation(
     with override_settings(LOCALE_PATHS=[]):
         call_command("makemessages", locale=["nl"], keep_pot=True, verbosity=0)
     pot = source / "locale" / "django.pot"
-    assert "the address" in pot.read_text(encoding="utf-8")  # the extraction did run
+    assert pot.read_text(encoding="utf-8").count("\nmsgid ") > 500  # the extraction did run
     result = subprocess.run(
         ["msgcmp", "--no-fuzzy-matching", str(PO), str(pot)],
         capture_output=True,
