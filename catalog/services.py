@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import EmailMessage, mailers
 from django.db import models, transaction
-from django.utils import timezone
+from django.utils import formats, timezone, translation
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from . import selectors
@@ -524,12 +524,14 @@ def _stale_body(stale: Sequence[selectors.StalePrice]) -> str:
         "prices on /catalog/import/ (or with `manage.py import_prices`).",
         "",
     ]
-    for price in stale:
-        lines.append(
-            f"- {price.kind}: {price.label} — {decimal_text(price.price)} {price.currency}, "
-            f"as of {price.as_of.isoformat()} ({price.age_days} days) "
-            f"/catalog/prices/{price.kind}/{price.key}/"
-        )
+    # Dates in the pages' style ("15 Jan 2026"), in English like the rest of this text.
+    with translation.override("en"):
+        for price in stale:
+            lines.append(
+                f"- {price.kind}: {price.label} — {decimal_text(price.price)} {price.currency}, "
+                f"as of {formats.date_format(price.as_of)} ({price.age_days} days) "
+                f"/catalog/prices/{price.kind}/{price.key}/"
+            )
     return "\n".join(lines) + "\n"
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 # C0 controls, DEL and C1 controls.
@@ -69,9 +70,12 @@ class RejectControlCharactersMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        problem = self.problem(request)
-        if problem:
-            return _reject(request, problem)
+        # This runs before LocaleMiddleware, so the visitor's language (cookie or
+        # Accept-Language) is not active yet: a refusal is worded in it here.
+        with translation.override(translation.get_language_from_request(request)):
+            problem = self.problem(request)
+            if problem:
+                return _reject(request, problem)
         return self.get_response(request)
 
     @staticmethod

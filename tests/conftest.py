@@ -30,6 +30,24 @@ def empty_cache(request: pytest.FixtureRequest) -> None:
     caches["pages"].clear()
 
 
+@pytest.fixture(autouse=True)
+def default_language(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each test starts and ends in the default language.
+
+    Django's LocaleMiddleware activates the request's language for the thread and leaves
+    it active after the response, so a test-client request in Dutch would otherwise make
+    every later test in the same thread run in Dutch (and fail or pass by test order).
+    """
+    if request.config.pluginmanager.is_blocked("django"):
+        yield  # engine-only run: no Django, no translations
+        return
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def seed_catalog(db: None) -> Any:
     """The shipped seed catalog, loaded through the real loader."""

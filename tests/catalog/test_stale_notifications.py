@@ -39,14 +39,14 @@ def make_everything_fresh() -> None:
 
 def test_staff_get_one_summary_of_stale_prices(seed_catalog: object, staff: object) -> None:
     make_everything_fresh()
-    CloudOffering.objects.filter(key="aws-p5-48xlarge-od").update(
-        as_of=timezone.localdate() - timedelta(days=200)
-    )
+    as_of = timezone.localdate() - timedelta(days=200)
+    CloudOffering.objects.filter(key="aws-p5-48xlarge-od").update(as_of=as_of)
     assert notify_stale_prices() == 2
     assert sorted(m.to[0] for m in mail.outbox) == ["ann@example.com", "bob@example.com"]
     message = mail.outbox[0]
     assert message.subject == "1 stale price(s) in the GPU TCO catalog"
     assert "aws-p5-48xlarge-od" in message.body and "(200 days)" in message.body
+    assert f"as of {as_of.day} {as_of:%b %Y} (200 days)" in message.body  # "15 Jan 2026"
     assert "55.04 USD" in message.body
 
 

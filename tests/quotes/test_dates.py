@@ -1,0 +1,49 @@
+"""The proposal email and PDF write dates as the pages do: "15 Mar 2027", "15 mrt. 2027"."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from quotes import pdf, services
+from quotes.models import OutboxEmail
+
+from .conftest import pdf_text, send
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("language", "email_sentence", "pdf_label"),
+    [
+        ("en", "The proposal and this link are valid until {date}.", "Valid until {date}"),
+        ("nl", "Het voorstel en deze link zijn geldig tot {date}.", "Geldig tot {date}"),
+    ],
+)
+def test_the_proposal_email_and_pdf_give_the_validity_date_in_the_buyers_language(
+    draft_quote: Any,
+    customer: Any,
+    sales_user: Any,
+    language: str,
+    email_sentence: str,
+    pdf_label: str,
+) -> None:
+    customer.language = language
+    customer.save(update_fields=["language"])
+    year = timezone.localdate().year + 1
+    revision = draft_quote.revisions.get()
+    services.revision_update(revision=revision, valid_until=date(year, 3, 15), terms="")
+    send(revision, sales_user)
+    revision.refresh_from_db()
+    when = {"en": f"15 Mar {year}", "nl": f"15 mrt. {year}"}[language]
+
+    email = OutboxEmail.objects.get(revision=revision)
+    assert email_sentence.format(date=when) in email.body
+
+    document = pdf.render_revision(revision.snapshot, language=language, with_charts=False)
+    text = re.sub(r"\s+", " ", pdf_text(document.pdf)[0].replace("\u00a0", " "))
+    assert pdf_label.format(date=when) in text
