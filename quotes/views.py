@@ -136,7 +136,8 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         "lines": lines,
         "totals": totals,
         "snapshot": current.snapshot,
-        "vat_note": vat_note(current.vat_kind),
+        "vat_note": (current.snapshot or {}).get("vat", {}).get("legal_text")
+        or vat_note(current.vat_kind, quote.customer.vat_number),
         "line_form": LineForm(choices=services.catalog_choices()) if current.is_draft else None,
         "revision_form": RevisionForm(
             initial={"valid_until": current.valid_until, "terms": current.terms}
@@ -360,6 +361,12 @@ def _buyer_context(revision: Any, token: str, form: DecisionForm | None = None) 
 
     return {
         **revision_context(revision.snapshot),
+        # The legal VAT wording frozen with the revision (older snapshots: by kind).
+        **(
+            {"vat_note": revision.snapshot["vat"]["legal_text"]}
+            if revision.snapshot.get("vat", {}).get("legal_text")
+            else {}
+        ),
         "revision": revision,
         "token": token,
         "form": form or DecisionForm(),
