@@ -136,6 +136,47 @@ class DecisionForm(forms.Form):
         return name
 
 
+class AcceptanceForm(forms.Form):
+    """The buyer's acceptance: terms ticked, name and role typed, a PO number if any."""
+
+    terms = forms.BooleanField(
+        label=_("I have read the proposal and accept it with its terms."),
+        error_messages={"required": _("Please tick that you accept the terms.")},
+    )
+    name = forms.CharField(
+        label=_("Your name"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+    )
+    role = forms.CharField(
+        label=_("Your role"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"autocomplete": "organization-title"}),
+    )
+    po_number = forms.CharField(
+        label=_("Purchase order number (optional)"), max_length=100, required=False
+    )
+    # The SHA-256 of the PDF shown on the page (the buyer accepts that document).
+    pdf_sha256 = forms.RegexField(
+        regex=r"^[0-9a-f]{64}$",
+        required=False,
+        widget=forms.HiddenInput,
+        error_messages={"invalid": _("The page is out of date; please reload it.")},
+    )
+
+    def clean_name(self) -> str:
+        return _required_text(self.cleaned_data["name"], _("Please type your name."))
+
+    def clean_role(self) -> str:
+        return _required_text(self.cleaned_data["role"], _("Please type your role."))
+
+
+def _required_text(value: str, message: Any) -> str:
+    if not value.strip():
+        raise forms.ValidationError(message)
+    return value.strip()
+
+
 LEAD_FORM_SALT = "quotes.lead-form"
 # A URL, an address or markup in a name: spam wants those in the email we would send.
 _NOT_A_NAME = re.compile(r"https?:|://|www\.|@|[<>{}\[\]\\/]|\.(com|net|org|ru|io)\b", re.I)

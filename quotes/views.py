@@ -37,7 +37,7 @@ from .forms import (
     RevisionForm,
     lead_form_stamp,
 )
-from .models import RenderStatus, Status
+from .models import AcceptanceRecord, RenderStatus, Status
 from .vat import vat_note
 
 View = Callable[..., HttpResponse]
@@ -144,6 +144,7 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         ),
         "action_key": uuid.uuid4(),
         "delivery": selectors.delivery_state(revision=current),
+        "acceptance": AcceptanceRecord.objects.filter(revision=current).defer("pdf").first(),
         # Drafts only (a sent revision is frozen); everyone who sees the page may edit it.
         "price_changes": selectors.revision_price_changes(revision=current, lines=lines),
         "buyer_url": (
@@ -357,9 +358,11 @@ def _buyer_revision(request: HttpRequest, token: str) -> tuple[Any, HttpResponse
 
 
 def _buyer_context(revision: Any, token: str, form: DecisionForm | None = None) -> dict[str, Any]:
+    from .acceptance_views import acceptance_context
     from .pdf import revision_context
 
     return {
+        **acceptance_context(revision),
         **revision_context(revision.snapshot),
         # The legal VAT wording frozen with the revision (older snapshots: by kind).
         **(
@@ -393,7 +396,10 @@ def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
         return problem
     form = DecisionForm(request.POST)
     with translation.override(revision.snapshot.get("language", "en")):
-        if form.is_valid():
+        if form.is_valid() and form.cleaned_data["decision"] == "accept":
+            # Accepting needs the evidence of the acceptance form (acceptance_views).
+            form.add_error(None, _("To accept, tick the terms and type your name and role."))
+        elif form.is_valid():
             try:
                 revision = services.revision_decide(
                     revision=revision,

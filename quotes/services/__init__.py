@@ -18,6 +18,12 @@ Rules enforced here (and nowhere else):
 
 from __future__ import annotations
 
+from .acceptance import (
+    acceptance_page_pdf,
+    accepted_render,
+    append_pages,
+    revision_accept,
+)
 from .analysis import (
     PDF_CHARTS,
     analyse_calculator_query,
@@ -123,7 +129,10 @@ __all__ = [
     "_proposal_email",
     "_render_for_revision",
     "_to_currency",
+    "acceptance_page_pdf",
+    "accepted_render",
     "analyse_calculator_query",
+    "append_pages",
     "buyer_link_token",
     "buyer_url",
     "calculator_analysis",
@@ -152,6 +161,7 @@ __all__ = [
     "quotes_expire",
     "render_execute",
     "render_mark_failed",
+    "revision_accept",
     "revision_add_line",
     "revision_decide",
     "revision_from_token",

@@ -194,7 +194,11 @@ def outbox_deliver(*, outbox_id: int) -> str:
     The conditional UPDATE (queued → sending) lets exactly one worker claim the row; a
     redelivered or duplicated task finds it claimed or sent and does nothing.
     """
-    email = OutboxEmail.objects.select_related("render").filter(pk=outbox_id).first()
+    email = (
+        OutboxEmail.objects.select_related("render", "acceptance__revision__quote")
+        .filter(pk=outbox_id)
+        .first()
+    )
     if email is None:
         return "missing"
     if email.render_id and email.render.status != RenderStatus.DONE:
@@ -216,6 +220,9 @@ def outbox_deliver(*, outbox_id: int) -> str:
     )
     if email.render_id:
         message.attach(email.render.filename, bytes(email.render.pdf), "application/pdf")
+    if email.acceptance_id:
+        record = email.acceptance
+        message.attach(record.filename, bytes(record.pdf), "application/pdf")
     try:
         mailers.default.send_messages([message])
     except Exception as exc:  # SMTP refusals, timeouts, connection errors: try again later

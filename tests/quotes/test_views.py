@@ -50,6 +50,7 @@ def sales_urls(quote: Quote) -> list[tuple[str, str]]:
         ("post", reverse("quotes:revise", args=[rid])),
         ("post", reverse("quotes:reprice", args=[rid])),
         ("get", reverse("quotes:status", args=[rid])),
+        ("get", reverse("quotes:acceptance_pdf", args=[rid])),
     ]
     if render is not None:
         urls.append(("get", reverse("quotes:pdf", args=[render.public_id])))
@@ -220,7 +221,7 @@ def test_sent_revisions_refuse_edits_through_the_views(
     assert sent_quote.revisions.count() == 2
 
 
-def test_buyer_page_accept_and_notify(
+def test_buyer_page_decline_and_notify(
     client: Client, sent_quote: Quote, django_capture_on_commit_callbacks: Any
 ) -> None:
     revision = sent_quote.revisions.get()
@@ -231,18 +232,20 @@ def test_buyer_page_accept_and_notify(
     assert revision.status == Status.VIEWED
     with django_capture_on_commit_callbacks() as callbacks:
         done = client.post(
-            reverse("quotes:buyer_decide", args=[token]), {"name": "Jan", "decision": "accept"}
+            reverse("quotes:buyer_decide", args=[token]), {"name": "Jan", "decision": "decline"}
         )
-    assert done.status_code == 200 and "accepted by Jan" in done.content.decode()
+    assert done.status_code == 200 and "declined by Jan" in done.content.decode()
     assert len(callbacks) == 1  # the owner's notice
     revision.refresh_from_db()
-    assert revision.status == Status.ACCEPTED and revision.decided_by_name == "Jan"
+    assert revision.status == Status.DECLINED and revision.decided_by_name == "Jan"
+    # Accepting needs the acceptance form's evidence (tests/quotes/test_acceptance.py).
     again = client.post(
-        reverse("quotes:buyer_decide", args=[token]), {"name": "Eve", "decision": "decline"}
+        reverse("quotes:buyer_accept", args=[token]),
+        {"terms": "on", "name": "Eve", "role": "CFO"},
     )
     assert again.status_code == 400
     revision.refresh_from_db()
-    assert revision.status == Status.ACCEPTED
+    assert revision.status == Status.DECLINED
 
 
 def test_tampered_and_expired_buyer_links_are_refused(
@@ -264,6 +267,10 @@ def test_tampered_and_expired_buyer_links_are_refused(
             assert "not valid" in response.content.decode()
         post = client.post(
             reverse("quotes:buyer_decide", args=[bad]), {"name": "x", "decision": "accept"}
+        )
+        assert post.status_code == 404
+        post = client.post(
+            reverse("quotes:buyer_accept", args=[bad]), {"terms": "on", "name": "x", "role": "y"}
         )
         assert post.status_code == 404
     later = timezone.now() + timedelta(days=365)
@@ -425,14 +432,21 @@ def test_nothing_posted_to_the_quote_builder_gives_a_500(
 )
 @given(
     buyer=_form(["name", "decision"]),
+    accept=_form(["terms", "name", "role", "po_number", "pdf_sha256"]),
     lead=_form(["name", "company", "email", "consent", "query", "idempotency_key"]),
 )
 def test_nothing_posted_by_buyers_or_visitors_gives_a_500(
-    client: Client, sent_quote: Quote, buyer: dict[str, str], lead: dict[str, str]
+    client: Client,
+    sent_quote: Quote,
+    buyer: dict[str, str],
+    accept: dict[str, str],
+    lead: dict[str, str],
 ) -> None:
     revision = QuoteRevision.objects.get(quote=sent_quote)
     token = services.buyer_link_token(revision=revision)
     response = client.post(reverse("quotes:buyer_decide", args=[token]), buyer)
+    assert response.status_code < 500
+    response = client.post(reverse("quotes:buyer_accept", args=[token]), accept)
     assert response.status_code < 500
     response = client.post(reverse("quotes:lead_request"), lead)
     assert response.status_code < 500
