@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
-from .models import Customer, Status
+from .models import Customer, LeadStatus, Status, Team
 from .vat import COUNTRY_CHOICES, normalise_vat_id, vat_id_problem
 
 
@@ -69,6 +69,8 @@ class QuoteStartForm(forms.Form):
         label=_("Currency"), choices=[("EUR", "EUR"), ("USD", "USD")], required=False
     )
     calc = forms.CharField(widget=forms.HiddenInput, required=False, max_length=4000)
+    # The lead the quote is started from ("Start a quote" on the leads page).
+    lead = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args: Any, customers: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -191,6 +193,10 @@ class LeadForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
     company = forms.CharField(label=_("Company"), max_length=200)
     email = forms.EmailField(label=_("Email"))
+    # Optional: routes the lead to the team for that country (LeadRoute).
+    country = forms.ChoiceField(
+        label=_("Country"), choices=[("", "—"), *COUNTRY_CHOICES], required=False
+    )
     consent = forms.BooleanField(
         label=_("I agree that a sales engineer may contact me about this analysis."),
         error_messages={"required": _("Please agree so that we may send you the PDF.")},
@@ -244,3 +250,37 @@ class QuoteFilterForm(forms.Form):
     status = forms.ChoiceField(
         label=_("Status"), required=False, choices=[("", _("any status")), *Status.choices]
     )
+
+
+class LeadUpdateForm(forms.Form):
+    """Who follows a lead up, and how far it got."""
+
+    owner = forms.ModelChoiceField(
+        label=_("Owner"),
+        queryset=None,
+        required=False,
+        empty_label=_("— nobody —"),
+    )
+    status = forms.ChoiceField(label=_("Status"), choices=LeadStatus.choices)
+
+    def __init__(self, *args: Any, owners: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["owner"].queryset = owners
+
+
+class TeamJoinForm(forms.Form):
+    """Staff without a team: join one, or create one and join it."""
+
+    team = forms.ModelChoiceField(
+        label=_("Join the team"),
+        queryset=Team.objects.order_by("name"),
+        required=False,
+        empty_label=_("— pick a team —"),
+    )
+    new_name = forms.CharField(label=_("or create a team named"), max_length=100, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("team") and not (data.get("new_name") or "").strip() and not self.errors:
+            raise forms.ValidationError(_("Pick a team or type the name of a new one."))
+        return data

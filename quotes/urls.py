@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import acceptance_views, export_views, views
+from . import acceptance_views, export_views, lead_views, views
 
 app_name = "quotes"
 urlpatterns = [
@@ -50,4 +50,7 @@ urlpatterns = [
         acceptance_views.acceptance_pdf,
         name="acceptance_pdf",
     ),
+    # Leads and onboarding (quotes/lead_views.py).
+    path("leads/<uuid:public_id>/", lead_views.lead_update, name="lead_update"),
+    path("onboarding/team/", lead_views.team_join, name="team_join"),
 ]

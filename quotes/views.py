@@ -38,7 +38,7 @@ from .forms import (
     lead_form_stamp,
 )
 from .models import AcceptanceRecord, RenderStatus, Status
-from .vat import vat_note
+from .vat import COUNTRY_CHOICES, vat_note
 
 View = Callable[..., HttpResponse]
 
@@ -68,20 +68,28 @@ def quote_list(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         search, status = form.cleaned_data["q"], form.cleaned_data["status"]
     quotes = selectors.quote_list(user=request.user, search=search, status=status)[:200]
-    return render(request, "quotes/list.html", {"form": form, "quotes": quotes})
+    from .lead_views import onboarding_context
+
+    context = {"form": form, "quotes": quotes, **onboarding_context(request.user)}
+    return render(request, "quotes/list.html", context)
 
 
 @require_http_methods(["GET", "POST"])
 @sales_required
 def quote_new(request: HttpRequest) -> HttpResponse:
+    from .lead_views import lead_for_user, onboarding_context, quote_initial_from_lead
+
     team = services.team_for(user=request.user)
     customers = selectors.customer_list(user=request.user)
     calc = request.GET.get("calc", "")
-    form = QuoteStartForm(
-        request.POST or None,
-        customers=customers,
-        initial={"calc": calc, "language": translation.get_language() or "en"},
+    initial = {"calc": calc, "language": translation.get_language() or "en"}
+    lead = lead_for_user(
+        user=request.user, public_id=request.POST.get("lead") or request.GET.get("lead")
     )
+    if lead is not None:
+        initial.update(quote_initial_from_lead(lead))
+        calc = initial["calc"]
+    form = QuoteStartForm(request.POST or None, customers=customers, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -107,6 +115,8 @@ def quote_new(request: HttpRequest) -> HttpResponse:
                     quote = services.quote_create(
                         customer=customer, owner=request.user, currency=data["currency"] or "EUR"
                     )
+                if lead is not None:
+                    services.lead_mark_quoted(lead=lead, owner=request.user)
         except services.QuoteError as exc:
             form.add_error(None, str(exc))
         except ValidationError as exc:  # model validation of the new customer
@@ -115,7 +125,15 @@ def quote_new(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Quote %(number)s created.") % {"number": quote.number})
             return redirect("quotes:detail", public_id=quote.public_id)
     return render(
-        request, "quotes/new.html", {"form": form, "calc": calc, "has_team": team is not None}
+        request,
+        "quotes/new.html",
+        {
+            "form": form,
+            "calc": calc,
+            "has_team": team is not None,
+            "lead": lead,
+            **onboarding_context(request.user),
+        },
     )
 
 
@@ -338,9 +356,9 @@ def customer_new(request: HttpRequest) -> HttpResponse:
 @require_safe
 @sales_required
 def lead_list(request: HttpRequest) -> HttpResponse:
-    return render(
-        request, "quotes/leads.html", {"leads": selectors.lead_list(user=request.user)[:200]}
-    )
+    from .lead_views import lead_list_page
+
+    return lead_list_page(request)
 
 
 # --- buyer pages (signed links, no login) ------------------------------------------------
@@ -433,7 +451,12 @@ def buyer_pdf(request: HttpRequest, token: str) -> HttpResponse:
 @require_safe
 def lead_form(request: HttpRequest) -> HttpResponse:
     """The form, fetched on demand so that cached calculator pages carry no CSRF token."""
-    context = {"query": request.GET.urlencode(), "show_form": True, "started": lead_form_stamp()}
+    context = {
+        "query": request.GET.urlencode(),
+        "show_form": True,
+        "started": lead_form_stamp(),
+        "countries": [("", "—"), *COUNTRY_CHOICES],
+    }
     template = "quotes/_lead_form.html" if request.htmx else "quotes/lead_page.html"
     return render(request, template, context)
 
@@ -454,6 +477,7 @@ def lead_request(request: HttpRequest) -> HttpResponse:
             language=translation.get_language() or "en",
             ip_address=client_ip(request),
             idempotency_key=str(data["idempotency_key"]),
+            country=data.get("country") or "",
         )
     except services.RateLimited as exc:
         return render(request, template, {"form": form, "problem": str(exc)}, status=429)

@@ -63,9 +63,13 @@ from .errors import (
 )
 from .leads import (
     display_name,
+    lead_mark_quoted,
+    lead_notify_team,
+    lead_owner_choices,
     lead_rate_limited,
     lead_request_pdf,
     lead_team,
+    lead_update,
 )
 from .links import (
     BUYER_LINK_SALT,
@@ -80,6 +84,7 @@ from .numbering import (
     next_quote_number,
     revision_letter,
 )
+from .onboarding import team_join
 from .pricing import (
     Totals,
     _percent_description,
@@ -143,11 +148,15 @@ __all__ = [
     "executive_summary",
     "is_sales",
     "lead_from_token",
+    "lead_mark_quoted",
+    "lead_notify_team",
+    "lead_owner_choices",
     "lead_rate_limited",
     "lead_request_pdf",
     "lead_snapshot",
     "lead_team",
     "lead_token",
+    "lead_update",
     "next_quote_number",
     "outbox_deliver",
     "outbox_mark_failed",
@@ -175,5 +184,6 @@ __all__ = [
     "revision_update",
     "tco_snapshot",
     "team_for",
+    "team_join",
     "totals_for",
 ]
