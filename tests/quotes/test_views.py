@@ -201,7 +201,7 @@ def test_send_view_freezes_and_enqueues_on_commit(
     assert revision.status == Status.SENT
     assert OutboxEmail.objects.filter(revision=revision).count() == 1
     status = client.get(reverse("quotes:status", args=[revision.public_id])).content.decode()
-    assert 'data-state="rendering"' in status and 'hx-trigger="every 1s"' in status
+    assert 'data-state="queued"' in status and 'hx-trigger="every 1s"' in status
 
 
 def test_sent_revisions_refuse_edits_through_the_views(
