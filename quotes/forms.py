@@ -266,6 +266,9 @@ class LeadUpdateForm(forms.Form):
     def __init__(self, *args: Any, owners: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["owner"].queryset = owners
+        # In a table row: the column header shows the words, the controls name themselves.
+        self.fields["owner"].widget.attrs["aria-label"] = _("Owner")
+        self.fields["status"].widget.attrs["aria-label"] = _("Status")
 
 
 class TeamJoinForm(forms.Form):
