@@ -31,6 +31,7 @@ def acceptance_context(
         "accept_form": form
         or AcceptanceForm(initial={"pdf_sha256": offered.sha256 if offered else ""}),
         "offered_pdf": offered,
+        "acceptance": AcceptanceRecord.objects.filter(revision=revision).defer("pdf").first(),
     }
 
 

@@ -172,6 +172,10 @@ def test_a_second_acceptance_is_refused_and_the_first_stands(
     assert _accept(client, token).status_code == 200
     again = _accept(client, token, name="Eve", role="Intern")
     assert again.status_code == 400
+    page = client.get(reverse("quotes:buyer", args=[token])).content.decode()
+    assert 'id="signed-copy-link"' in page and 'id="accept-form"' not in page
+    copy = client.get(reverse("quotes:buyer_acceptance_pdf", args=[token]))
+    assert hashlib.sha256(copy.content).hexdigest() == AcceptanceRecord.objects.get().sha256
     assert AcceptanceRecord.objects.get().name == "Jan de Vries"
     assert OutboxEmail.objects.filter(kind=EmailKind.ACCEPTANCE).count() == 2
 
