@@ -1,6 +1,16 @@
 from django.contrib import admin
 
-from .models import Customer, Lead, OutboxEmail, ProposalRender, Quote, QuoteRevision, Team
+from .models import (
+    AcceptanceRecord,
+    Customer,
+    Lead,
+    LeadRoute,
+    OutboxEmail,
+    ProposalRender,
+    Quote,
+    QuoteRevision,
+    Team,
+)
 
 
 @admin.register(Team)
@@ -35,9 +45,32 @@ class QuoteAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 @admin.register(Lead)
 class LeadAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ["name", "company", "email", "created_at"]
+    list_display = ["name", "company", "email", "country", "team", "owner", "status", "created_at"]
+    list_filter = ["status", "team"]
     search_fields = ["name", "company", "email"]
     exclude = ["tco"]
+
+
+@admin.register(LeadRoute)
+class LeadRouteAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Lead routing: a country's leads go to its team; teams without a country take turns."""
+
+    list_display = ["country", "team"]
+    list_filter = ["team"]
+
+
+@admin.register(AcceptanceRecord)
+class AcceptanceRecordAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["revision", "name", "role", "po_number", "accepted_at", "accepted_sha256"]
+    search_fields = ["name", "po_number", "revision__quote__number"]
+    exclude = ["pdf"]
+    readonly_fields = [f.name for f in AcceptanceRecord._meta.fields if f.name != "pdf"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(OutboxEmail)

@@ -12,14 +12,39 @@ from django.conf import settings
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
-from .models import Customer, Status
-from .vat import COUNTRY_CHOICES
+from .models import Customer, LeadStatus, Status, Team
+from .vat import COUNTRY_CHOICES, normalise_vat_id, vat_id_problem
+
+
+def _clean_vat_id(form: forms.Form, data: dict[str, Any]) -> None:
+    """An invalid VAT ID is a form error (never a silent reverse charge); a valid one is
+    stored compact with its country prefix."""
+    country = data.get("country") or ""
+    vat_id = data.get("vat_number") or ""
+    if not vat_id or "vat_number" in form.errors:
+        return
+    problem = vat_id_problem(vat_id, country)
+    if problem:
+        form.add_error("vat_number", problem)
+    else:
+        data["vat_number"] = normalise_vat_id(vat_id, country)
 
 
 class CustomerForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Customer
         fields = ["company", "contact_name", "email", "country", "vat_number", "language"]
+        help_texts = {
+            "vat_number": _(
+                "EU customers outside the Netherlands: with a valid VAT ID the supply is "
+                "VAT-free (intra-Community); without one, Dutch VAT (21 %) applies."
+            )
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        _clean_vat_id(self, data)
+        return data
 
 
 class QuoteStartForm(forms.Form):
@@ -44,6 +69,8 @@ class QuoteStartForm(forms.Form):
         label=_("Currency"), choices=[("EUR", "EUR"), ("USD", "USD")], required=False
     )
     calc = forms.CharField(widget=forms.HiddenInput, required=False, max_length=4000)
+    # The lead the quote is started from ("Start a quote" on the leads page).
+    lead = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args: Any, customers: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -55,6 +82,7 @@ class QuoteStartForm(forms.Form):
             for name in ("company", "contact_name", "email"):
                 if not data.get(name) and name not in self.errors:
                     self.add_error(name, _("Needed for a new customer."))
+            _clean_vat_id(self, data)
         return data
 
 
@@ -110,6 +138,47 @@ class DecisionForm(forms.Form):
         return name
 
 
+class AcceptanceForm(forms.Form):
+    """The buyer's acceptance: terms ticked, name and role typed, a PO number if any."""
+
+    terms = forms.BooleanField(
+        label=_("I have read the proposal and accept it with its terms."),
+        error_messages={"required": _("Please tick that you accept the terms.")},
+    )
+    name = forms.CharField(
+        label=_("Your name"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+    )
+    role = forms.CharField(
+        label=_("Your role"),
+        max_length=200,
+        widget=forms.TextInput(attrs={"autocomplete": "organization-title"}),
+    )
+    po_number = forms.CharField(
+        label=_("Purchase order number (optional)"), max_length=100, required=False
+    )
+    # The SHA-256 of the PDF shown on the page (the buyer accepts that document).
+    pdf_sha256 = forms.RegexField(
+        regex=r"^[0-9a-f]{64}$",
+        required=False,
+        widget=forms.HiddenInput,
+        error_messages={"invalid": _("The page is out of date; please reload it.")},
+    )
+
+    def clean_name(self) -> str:
+        return _required_text(self.cleaned_data["name"], _("Please type your name."))
+
+    def clean_role(self) -> str:
+        return _required_text(self.cleaned_data["role"], _("Please type your role."))
+
+
+def _required_text(value: str, message: Any) -> str:
+    if not value.strip():
+        raise forms.ValidationError(message)
+    return value.strip()
+
+
 LEAD_FORM_SALT = "quotes.lead-form"
 # A URL, an address or markup in a name: spam wants those in the email we would send.
 _NOT_A_NAME = re.compile(r"https?:|://|www\.|@|[<>{}\[\]\\/]|\.(com|net|org|ru|io)\b", re.I)
@@ -124,6 +193,10 @@ class LeadForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
     company = forms.CharField(label=_("Company"), max_length=200)
     email = forms.EmailField(label=_("Email"))
+    # Optional: routes the lead to the team for that country (LeadRoute).
+    country = forms.ChoiceField(
+        label=_("Country"), choices=[("", "—"), *COUNTRY_CHOICES], required=False
+    )
     consent = forms.BooleanField(
         label=_("I agree that a sales engineer may contact me about this analysis."),
         error_messages={"required": _("Please agree so that we may send you the PDF.")},
@@ -177,3 +250,40 @@ class QuoteFilterForm(forms.Form):
     status = forms.ChoiceField(
         label=_("Status"), required=False, choices=[("", _("any status")), *Status.choices]
     )
+
+
+class LeadUpdateForm(forms.Form):
+    """Who follows a lead up, and how far it got."""
+
+    owner = forms.ModelChoiceField(
+        label=_("Owner"),
+        queryset=None,
+        required=False,
+        empty_label=_("— nobody —"),
+    )
+    status = forms.ChoiceField(label=_("Status"), choices=LeadStatus.choices)
+
+    def __init__(self, *args: Any, owners: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["owner"].queryset = owners
+        # In a table row: the column header shows the words, the controls name themselves.
+        self.fields["owner"].widget.attrs["aria-label"] = _("Owner")
+        self.fields["status"].widget.attrs["aria-label"] = _("Status")
+
+
+class TeamJoinForm(forms.Form):
+    """Staff without a team: join one, or create one and join it."""
+
+    team = forms.ModelChoiceField(
+        label=_("Join the team"),
+        queryset=Team.objects.order_by("name"),
+        required=False,
+        empty_label=_("— pick a team —"),
+    )
+    new_name = forms.CharField(label=_("or create a team named"), max_length=100, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("team") and not (data.get("new_name") or "").strip() and not self.errors:
+            raise forms.ValidationError(_("Pick a team or type the name of a new one."))
+        return data

@@ -199,6 +199,13 @@ class QuoteLine(models.Model):
         return f"{self.quantity} × {self.description}"
 
 
+class LeadStatus(models.TextChoices):
+    NEW = "new", _("new")
+    CONTACTED = "contacted", _("contacted")
+    QUOTED = "quoted", _("quoted")
+    LOST = "lost", _("lost")
+
+
 class Lead(models.Model):
     """A calculator visitor who asked for the analysis as a PDF (seen by sales engineers)."""
 
@@ -214,6 +221,19 @@ class Lead(models.Model):
         Team, on_delete=models.PROTECT, related_name="leads", null=True, blank=True
     )
     tco = models.JSONField(_("TCO analysis"))
+    # Where the visitor's company is (optional on the form); routes the lead (LeadRoute).
+    country = models.CharField(_("country"), max_length=2, choices=COUNTRY_CHOICES, blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="owned_leads",
+        verbose_name=_("owner"),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=LeadStatus.choices, default=LeadStatus.NEW
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -222,6 +242,38 @@ class Lead(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.company})"
+
+
+class LeadRoute(models.Model):
+    """Which sales team gets a calculator lead (edited by staff in the admin).
+
+    A row with a country sends that country's leads to its team; rows without a country
+    form the round-robin pool for every other lead (no such rows: all teams take turns).
+    """
+
+    country = models.CharField(
+        _("country"),
+        max_length=2,
+        choices=COUNTRY_CHOICES,
+        blank=True,
+        help_text=_("Empty: the team takes its turn for leads from any other country."),
+    )
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="lead_routes")
+
+    class Meta:
+        ordering = ["country", "team__name"]
+        verbose_name = _("lead route")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["country"], condition=~Q(country=""), name="lead_route_one_per_country"
+            ),
+            models.UniqueConstraint(
+                fields=["team"], condition=Q(country=""), name="lead_route_pool_once_per_team"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.country or '*'} → {self.team}"
 
 
 class RenderStatus(models.TextChoices):
@@ -294,6 +346,8 @@ class EmailKind(models.TextChoices):
     PROPOSAL = "proposal", _("proposal to buyer")
     LEAD_PDF = "lead_pdf", _("calculator PDF")
     DECISION = "decision", _("decision notice to owner")
+    ACCEPTANCE = "acceptance", _("signed acceptance")
+    LEAD_NOTICE = "lead_new", _("new lead notice to team")
 
 
 def new_message_id() -> str:
@@ -321,6 +375,14 @@ class OutboxEmail(models.Model):
     lead = models.ForeignKey(
         Lead, on_delete=models.CASCADE, null=True, blank=True, related_name="emails"
     )
+    # The signed copy of an accepted proposal, attached instead of a render.
+    acceptance = models.ForeignKey(
+        "AcceptanceRecord",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="emails",
+    )
     status = models.CharField(
         max_length=10, choices=OutboxStatus.choices, default=OutboxStatus.QUEUED
     )
@@ -338,3 +400,44 @@ class OutboxEmail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} → {self.to_email} ({self.status})"
+
+
+class AcceptanceRecord(models.Model):
+    """The evidence of a buyer's acceptance: who, when, from where, and which PDF.
+
+    ``accepted_sha256`` is the SHA-256 of the exact proposal PDF the buyer accepted (the
+    bytes of ``render``); ``pdf`` is a new copy, that PDF with an acceptance page appended,
+    with its own ``sha256``. Written once, never changed.
+    """
+
+    public_id = _public_id()
+    revision = models.OneToOneField(
+        QuoteRevision, on_delete=models.PROTECT, related_name="acceptance"
+    )
+    render = models.ForeignKey(ProposalRender, on_delete=models.PROTECT, related_name="acceptances")
+    name = models.CharField(_("name"), max_length=200)
+    role = models.CharField(_("role"), max_length=200)
+    po_number = models.CharField(_("purchase order number"), max_length=100, blank=True)
+    terms_accepted = models.BooleanField(_("terms accepted"))
+    accepted_at = models.DateTimeField(_("accepted at"))
+    ip_address = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
+    user_agent = models.CharField(_("browser"), max_length=500, blank=True)
+    language = models.CharField(max_length=2, choices=Language.choices)
+    accepted_sha256 = models.CharField(_("SHA-256 of the accepted PDF"), max_length=64)
+    pdf = models.BinaryField(editable=False)
+    sha256 = models.CharField(_("SHA-256 of the signed copy"), max_length=64)
+    pages = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["-accepted_at"]
+        verbose_name = _("acceptance")
+        constraints = [
+            models.CheckConstraint(condition=Q(terms_accepted=True), name="acceptance_terms"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.revision} accepted by {self.name}"
+
+    @property
+    def filename(self) -> str:
+        return f"{self.revision.quote.number}-{self.revision.letter}-accepted.pdf"

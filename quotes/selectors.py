@@ -139,7 +139,9 @@ def _state(email: OutboxEmail | None) -> dict[str, Any]:
     render = email.render
     if email.status in ("sent", "failed"):
         state = email.status
-    elif render is not None and render.status in ("pending", "rendering"):
+    elif render is not None and render.status == "pending":
+        state = "queued"  # waiting for a worker to render the PDF
+    elif render is not None and render.status == "rendering":
         state = "rendering"
     elif render is not None and render.status == "failed":
         state = "failed"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import export_views, views
+from . import acceptance_views, export_views, lead_views, views
 
 app_name = "quotes"
 urlpatterns = [
@@ -38,4 +38,19 @@ urlpatterns = [
     path("analysis-pdf/", views.lead_request, name="lead_request"),
     path("analysis-pdf/<str:token>/", views.lead_status, name="lead_status"),
     path("analysis-pdf/<str:token>/pdf/", views.lead_pdf, name="lead_pdf"),
+    # Acceptance with evidence (quotes/acceptance_views.py).
+    path("p/<str:token>/accept/", acceptance_views.buyer_accept, name="buyer_accept"),
+    path(
+        "p/<str:token>/accepted.pdf",
+        acceptance_views.buyer_acceptance_pdf,
+        name="buyer_acceptance_pdf",
+    ),
+    path(
+        "revisions/<uuid:public_id>/accepted.pdf",
+        acceptance_views.acceptance_pdf,
+        name="acceptance_pdf",
+    ),
+    # Leads and onboarding (quotes/lead_views.py).
+    path("leads/<uuid:public_id>/", lead_views.lead_update, name="lead_update"),
+    path("onboarding/team/", lead_views.team_join, name="team_join"),
 ]

@@ -1,10 +1,17 @@
-"""VAT on a quote: the seller is in the Netherlands.
+"""VAT on a quote: the seller is in the Netherlands and quotes businesses (B2B goods).
 
-- Buyer in the Netherlands: Dutch VAT (21 %), VAT number or not.
-- Buyer elsewhere in the EU with a VAT number (a business): 0 %, "VAT reverse-charged"
-  (the buyer accounts for VAT in their own country).
-- Buyer elsewhere in the EU without a VAT number: the VAT rate of the buyer's country.
-- Buyer outside the EU: 0 % (export).
+- Buyer in the Netherlands: Dutch VAT (21 %), VAT ID or not.
+- Buyer elsewhere in the EU with a valid VAT ID of its own country: 0 %, an
+  intra-Community supply of goods (Article 138 of Council Directive 2006/112/EC); the
+  invoice names the buyer's VAT ID and the buyer accounts for VAT at home.
+- Buyer elsewhere in the EU without a valid VAT ID: Dutch VAT (21 %). Destination rates
+  apply to distance sales to consumers, which we do not make.
+- Buyer outside the EU: 0 %, export (Article 146 of the Directive).
+
+A VAT ID is valid when python-stdnum accepts its format and check digit and its prefix is
+the buyer's country ("EL" for Greece). With QUOTES_VIES_LOOKUP on, the EU's VIES service
+must also confirm it (off by default: it needs the network). An ID that fails is a form
+error; one stored before these checks counts as no ID.
 
 Standard rates as of 2026; the table is small on purpose and lives in code so that a
 change is reviewed like any other rule change.
@@ -12,10 +19,14 @@ change is reviewed like any other rule change.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.utils.translation import gettext_lazy as _
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+from stdnum.eu import vat as eu_vat
 
 SELLER_COUNTRY = "NL"
 
@@ -57,47 +68,177 @@ COUNTRY_CHOICES: list[tuple[str, str]] = sorted(
 
 
 STANDARD = "standard"
+# Stored as "reverse_charge" (the name of the kind since the first quotes): a 0 % intra-
+# Community supply whose VAT the buyer accounts for.
 REVERSE_CHARGE = "reverse_charge"
+INTRA_COMMUNITY = REVERSE_CHARGE
 EXPORT = "export"
+
+logger = logging.getLogger(__name__)
+
+
+def vat_prefix(country: str) -> str:
+    """The prefix of a country's VAT IDs: the ISO code, except "EL" for Greece."""
+    country = country.upper()
+    return "EL" if country == "GR" else country
+
+
+# What a VAT ID looks like, shown when one is refused (after the prefix).
+VAT_FORMAT_HINTS: dict[str, str] = {
+    "AT": "ATU12345678",
+    "BE": "BE0123456789",
+    "BG": "BG123456789",
+    "CY": "CY12345678L",
+    "CZ": "CZ12345678",
+    "DE": "DE123456789",
+    "DK": "DK12345678",
+    "EE": "EE123456789",
+    "ES": "ESX1234567X",
+    "FI": "FI12345678",
+    "FR": "FRXX123456789",
+    "GR": "EL123456789",
+    "HR": "HR12345678901",
+    "HU": "HU12345678",
+    "IE": "IE1234567X",
+    "IT": "IT12345678901",
+    "LT": "LT123456789",
+    "LU": "LU12345678",
+    "LV": "LV12345678901",
+    "MT": "MT12345678",
+    "NL": "NL123456789B01",
+    "PL": "PL1234567890",
+    "PT": "PT123456789",
+    "RO": "RO1234567890",
+    "SE": "SE123456789001",
+    "SI": "SI12345678",
+    "SK": "SK1234567890",
+}
+
+
+def normalise_vat_id(vat_id: str, country: str = "") -> str:
+    """Upper case without spaces, dots or dashes; the country prefix added when missing.
+
+    >>> normalise_vat_id(" de 136.695.976 ", "DE"), normalise_vat_id("136695976", "DE")
+    ('DE136695976', 'DE136695976')
+    >>> normalise_vat_id("094259216", "GR")
+    'EL094259216'
+    """
+    compact = "".join(ch for ch in vat_id.upper() if ch.isalnum())
+    if compact and country and country.upper() in EU_VAT_RATES and compact[0].isdigit():
+        compact = vat_prefix(country) + compact
+    return compact
+
+
+def vat_id_problem(vat_id: str, country: str) -> str | None:
+    """Why a buyer's VAT ID is not accepted (in the active language), or None if it is.
+
+    Empty is fine (no ID); outside the EU nothing is checked.
+
+    >>> vat_id_problem("DE136695976", "DE") is None, vat_id_problem("", "DE") is None
+    (True, True)
+    >>> vat_id_problem("x", "DE") is not None, vat_id_problem("DE136695976", "FR") is not None
+    (True, True)
+    """
+    country = country.upper()
+    compact = normalise_vat_id(vat_id, country)
+    if not compact or country not in EU_VAT_RATES:
+        return None
+    prefix = vat_prefix(country)
+    hint = VAT_FORMAT_HINTS.get(country, prefix)
+    if not compact.startswith(prefix):
+        return _(
+            "A VAT ID for a customer in %(country)s starts with %(prefix)s (for example %(hint)s)."
+        ) % {"country": country, "prefix": prefix, "hint": hint}
+    if not eu_vat.is_valid(compact):
+        return _(
+            "This is not a valid VAT ID for %(country)s: check the digits (format: %(hint)s)."
+        ) % {"country": country, "hint": hint}
+    if settings.QUOTES_VIES_LOOKUP and not vies_confirms(compact):
+        return _("The EU VIES service does not know this VAT ID.")
+    return None
+
+
+def vies_confirms(vat_id: str) -> bool:
+    """Ask the EU's VIES service whether a VAT ID is registered (QUOTES_VIES_LOOKUP only).
+
+    An unreachable VIES does not refuse the ID: format and check digit passed already.
+    """
+    try:
+        answer = eu_vat.check_vies(vat_id, timeout=settings.QUOTES_VIES_TIMEOUT_SECONDS)
+    except Exception:  # VIES is often down; the offline checks stand
+        logger.warning("VIES lookup of %s failed; accepting on format", vat_id, exc_info=True)
+        return True
+    return bool(answer.get("valid"))
+
+
+def vat_id_valid(vat_id: str, country: str) -> bool:
+    """A non-empty VAT ID that passes vat_id_problem (no network: VIES is asked on input)."""
+    country = country.upper()
+    compact = normalise_vat_id(vat_id, country)
+    return (
+        bool(compact)
+        and country in EU_VAT_RATES
+        and compact.startswith(vat_prefix(country))
+        and eu_vat.is_valid(compact)
+    )
 
 
 @dataclass(frozen=True)
 class VatTreatment:
     rate: Decimal  # percent, e.g. Decimal("21")
-    kind: str  # STANDARD, REVERSE_CHARGE or EXPORT
+    kind: str  # STANDARD, REVERSE_CHARGE (intra-Community supply) or EXPORT
 
     @property
     def reverse_charge(self) -> bool:
         return self.kind == REVERSE_CHARGE
 
 
-def vat_note(kind: str) -> str:
-    """The line printed under the totals, in the active language."""
-    if kind == REVERSE_CHARGE:
-        return str(_("VAT reverse-charged"))
-    if kind == EXPORT:
-        return str(_("Export outside the EU: no VAT"))
+def vat_legal_text(kind: str, language: str, buyer_vat_id: str = "") -> str:
+    """The legal wording under the totals, in the buyer's language ("" for Dutch VAT).
+
+    >>> vat_legal_text("export", "nl")
+    'Export buiten de EU, 0 % btw (artikel 146 Richtlijn 2006/112/EG)'
+    >>> vat_legal_text("reverse_charge", "en", "DE136695976").endswith("VAT ID: DE136695976")
+    True
+    """
+    with translation.override(language):
+        if kind == REVERSE_CHARGE:
+            text = _(
+                "VAT reverse charged — intra-Community supply, Article 138 of Council "
+                "Directive 2006/112/EC"
+            )
+            if buyer_vat_id:
+                text += ". " + _("Buyer's VAT ID: %(vat_id)s") % {"vat_id": buyer_vat_id}
+            return str(text)
+        if kind == EXPORT:
+            return str(_("Export outside the EU, VAT 0 % (Article 146 of Directive 2006/112/EC)"))
     return ""
 
 
+def vat_note(kind: str, buyer_vat_id: str = "") -> str:
+    """The legal line printed under the totals, in the active language."""
+    return vat_legal_text(kind, translation.get_language() or "en", buyer_vat_id)
+
+
 def vat_for(*, country: str, vat_number: str) -> VatTreatment:
-    """The VAT treatment of a buyer.
+    """The VAT treatment of a business buyer.
 
     >>> vat_for(country="NL", vat_number="NL123").rate
     Decimal('21')
-    >>> t = vat_for(country="DE", vat_number="DE123456789")
+    >>> t = vat_for(country="DE", vat_number="DE136695976")
     >>> (t.rate, t.reverse_charge)
     (Decimal('0'), True)
-    >>> vat_for(country="DE", vat_number="").rate
-    Decimal('19')
+    >>> vat_for(country="DE", vat_number="x").rate, vat_for(country="DE", vat_number="").rate
+    (Decimal('21'), Decimal('21'))
     >>> vat_for(country="US", vat_number="").rate
     Decimal('0')
     """
     country = country.upper()
+    dutch = VatTreatment(EU_VAT_RATES[SELLER_COUNTRY], STANDARD)
     if country == SELLER_COUNTRY:
-        return VatTreatment(EU_VAT_RATES[country], STANDARD)
+        return dutch
     if country in EU_VAT_RATES:
-        if vat_number.strip():
+        if vat_id_valid(vat_number, country):
             return VatTreatment(Decimal("0"), REVERSE_CHARGE)
-        return VatTreatment(EU_VAT_RATES[country], STANDARD)
+        return dutch
     return VatTreatment(Decimal("0"), EXPORT)

@@ -37,8 +37,8 @@ from .forms import (
     RevisionForm,
     lead_form_stamp,
 )
-from .models import RenderStatus, Status
-from .vat import vat_note
+from .models import AcceptanceRecord, RenderStatus, Status
+from .vat import COUNTRY_CHOICES, vat_note
 
 View = Callable[..., HttpResponse]
 
@@ -68,20 +68,28 @@ def quote_list(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         search, status = form.cleaned_data["q"], form.cleaned_data["status"]
     quotes = selectors.quote_list(user=request.user, search=search, status=status)[:200]
-    return render(request, "quotes/list.html", {"form": form, "quotes": quotes})
+    from .lead_views import onboarding_context
+
+    context = {"form": form, "quotes": quotes, **onboarding_context(request.user)}
+    return render(request, "quotes/list.html", context)
 
 
 @require_http_methods(["GET", "POST"])
 @sales_required
 def quote_new(request: HttpRequest) -> HttpResponse:
+    from .lead_views import lead_for_user, onboarding_context, quote_initial_from_lead
+
     team = services.team_for(user=request.user)
     customers = selectors.customer_list(user=request.user)
     calc = request.GET.get("calc", "")
-    form = QuoteStartForm(
-        request.POST or None,
-        customers=customers,
-        initial={"calc": calc, "language": translation.get_language() or "en"},
+    initial = {"calc": calc, "language": translation.get_language() or "en"}
+    lead = lead_for_user(
+        user=request.user, public_id=request.POST.get("lead") or request.GET.get("lead")
     )
+    if lead is not None:
+        initial.update(quote_initial_from_lead(lead))
+        calc = initial["calc"]
+    form = QuoteStartForm(request.POST or None, customers=customers, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -107,6 +115,8 @@ def quote_new(request: HttpRequest) -> HttpResponse:
                     quote = services.quote_create(
                         customer=customer, owner=request.user, currency=data["currency"] or "EUR"
                     )
+                if lead is not None:
+                    services.lead_mark_quoted(lead=lead, owner=request.user)
         except services.QuoteError as exc:
             form.add_error(None, str(exc))
         except ValidationError as exc:  # model validation of the new customer
@@ -115,7 +125,15 @@ def quote_new(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Quote %(number)s created.") % {"number": quote.number})
             return redirect("quotes:detail", public_id=quote.public_id)
     return render(
-        request, "quotes/new.html", {"form": form, "calc": calc, "has_team": team is not None}
+        request,
+        "quotes/new.html",
+        {
+            "form": form,
+            "calc": calc,
+            "has_team": team is not None,
+            "lead": lead,
+            **onboarding_context(request.user),
+        },
     )
 
 
@@ -136,13 +154,15 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         "lines": lines,
         "totals": totals,
         "snapshot": current.snapshot,
-        "vat_note": vat_note(current.vat_kind),
+        "vat_note": (current.snapshot or {}).get("vat", {}).get("legal_text")
+        or vat_note(current.vat_kind, quote.customer.vat_number),
         "line_form": LineForm(choices=services.catalog_choices()) if current.is_draft else None,
         "revision_form": RevisionForm(
             initial={"valid_until": current.valid_until, "terms": current.terms}
         ),
         "action_key": uuid.uuid4(),
         "delivery": selectors.delivery_state(revision=current),
+        "acceptance": AcceptanceRecord.objects.filter(revision=current).defer("pdf").first(),
         # Drafts only (a sent revision is frozen); everyone who sees the page may edit it.
         "price_changes": selectors.revision_price_changes(revision=current, lines=lines),
         "buyer_url": (
@@ -336,9 +356,9 @@ def customer_new(request: HttpRequest) -> HttpResponse:
 @require_safe
 @sales_required
 def lead_list(request: HttpRequest) -> HttpResponse:
-    return render(
-        request, "quotes/leads.html", {"leads": selectors.lead_list(user=request.user)[:200]}
-    )
+    from .lead_views import lead_list_page
+
+    return lead_list_page(request)
 
 
 # --- buyer pages (signed links, no login) ------------------------------------------------
@@ -356,10 +376,18 @@ def _buyer_revision(request: HttpRequest, token: str) -> tuple[Any, HttpResponse
 
 
 def _buyer_context(revision: Any, token: str, form: DecisionForm | None = None) -> dict[str, Any]:
+    from .acceptance_views import acceptance_context
     from .pdf import revision_context
 
     return {
+        **acceptance_context(revision),
         **revision_context(revision.snapshot),
+        # The legal VAT wording frozen with the revision (older snapshots: by kind).
+        **(
+            {"vat_note": revision.snapshot["vat"]["legal_text"]}
+            if revision.snapshot.get("vat", {}).get("legal_text")
+            else {}
+        ),
         "revision": revision,
         "token": token,
         "form": form or DecisionForm(),
@@ -386,7 +414,10 @@ def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
         return problem
     form = DecisionForm(request.POST)
     with translation.override(revision.snapshot.get("language", "en")):
-        if form.is_valid():
+        if form.is_valid() and form.cleaned_data["decision"] == "accept":
+            # Accepting needs the evidence of the acceptance form (acceptance_views).
+            form.add_error(None, _("To accept, tick the terms and type your name and role."))
+        elif form.is_valid():
             try:
                 revision = services.revision_decide(
                     revision=revision,
@@ -420,7 +451,12 @@ def buyer_pdf(request: HttpRequest, token: str) -> HttpResponse:
 @require_safe
 def lead_form(request: HttpRequest) -> HttpResponse:
     """The form, fetched on demand so that cached calculator pages carry no CSRF token."""
-    context = {"query": request.GET.urlencode(), "show_form": True, "started": lead_form_stamp()}
+    context = {
+        "query": request.GET.urlencode(),
+        "show_form": True,
+        "started": lead_form_stamp(),
+        "countries": [("", "—"), *COUNTRY_CHOICES],
+    }
     template = "quotes/_lead_form.html" if request.htmx else "quotes/lead_page.html"
     return render(request, template, context)
 
@@ -441,6 +477,7 @@ def lead_request(request: HttpRequest) -> HttpResponse:
             language=translation.get_language() or "en",
             ip_address=client_ip(request),
             idempotency_key=str(data["idempotency_key"]),
+            country=data.get("country") or "",
         )
     except services.RateLimited as exc:
         return render(request, template, {"form": form, "problem": str(exc)}, status=429)

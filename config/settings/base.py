@@ -254,6 +254,13 @@ QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL = env_int("QUOTES_LEAD_REQUESTS_PER_HOUR_GL
 QUOTES_LEAD_MIN_FILL_SECONDS = env_int("QUOTES_LEAD_MIN_FILL_SECONDS", 3)
 # The sales team (by name) that gets calculator leads; empty: round the teams.
 QUOTES_LEADS_TEAM = env_str("QUOTES_LEADS_TEAM", "")
+# Ask the EU's VIES service whether a customer's VAT ID is registered (needs the network);
+# off: format and check digit only (quotes/vat.py).
+QUOTES_VIES_LOOKUP = env_bool("QUOTES_VIES_LOOKUP", False)
+QUOTES_VIES_TIMEOUT_SECONDS = env_int("QUOTES_VIES_TIMEOUT_SECONDS", 10)
+# With eager Celery (no Redis: `make run`), run the tasks a request enqueues in a thread
+# after the response instead of inside it, so "Send to buyer" returns at once.
+QUOTES_EAGER_TASKS_IN_BACKGROUND = env_bool("QUOTES_EAGER_TASKS_IN_BACKGROUND", False)
 # Reverse proxies in front of the app that append to X-Forwarded-For (config/client_ip.py):
 # 0 = clients connect directly and REMOTE_ADDR is the client.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)

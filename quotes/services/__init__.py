@@ -18,6 +18,12 @@ Rules enforced here (and nowhere else):
 
 from __future__ import annotations
 
+from .acceptance import (
+    acceptance_page_pdf,
+    accepted_render,
+    append_pages,
+    revision_accept,
+)
 from .analysis import (
     PDF_CHARTS,
     analyse_calculator_query,
@@ -57,9 +63,13 @@ from .errors import (
 )
 from .leads import (
     display_name,
+    lead_mark_quoted,
+    lead_notify_team,
+    lead_owner_choices,
     lead_rate_limited,
     lead_request_pdf,
     lead_team,
+    lead_update,
 )
 from .links import (
     BUYER_LINK_SALT,
@@ -74,6 +84,7 @@ from .numbering import (
     next_quote_number,
     revision_letter,
 )
+from .onboarding import team_join
 from .pricing import (
     Totals,
     _percent_description,
@@ -123,7 +134,10 @@ __all__ = [
     "_proposal_email",
     "_render_for_revision",
     "_to_currency",
+    "acceptance_page_pdf",
+    "accepted_render",
     "analyse_calculator_query",
+    "append_pages",
     "buyer_link_token",
     "buyer_url",
     "calculator_analysis",
@@ -134,11 +148,15 @@ __all__ = [
     "executive_summary",
     "is_sales",
     "lead_from_token",
+    "lead_mark_quoted",
+    "lead_notify_team",
+    "lead_owner_choices",
     "lead_rate_limited",
     "lead_request_pdf",
     "lead_snapshot",
     "lead_team",
     "lead_token",
+    "lead_update",
     "next_quote_number",
     "outbox_deliver",
     "outbox_mark_failed",
@@ -152,6 +170,7 @@ __all__ = [
     "quotes_expire",
     "render_execute",
     "render_mark_failed",
+    "revision_accept",
     "revision_add_line",
     "revision_decide",
     "revision_from_token",
@@ -165,5 +184,6 @@ __all__ = [
     "revision_update",
     "tco_snapshot",
     "team_for",
+    "team_join",
     "totals_for",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 import time
 from datetime import timedelta
 
@@ -34,12 +35,41 @@ from .snapshots import lead_snapshot, revision_snapshot
 logger = logging.getLogger(__name__)
 
 
+def _run_in_background(task_name: str, object_id: int) -> None:
+    """Run a task in a thread of this process (eager mode, `make run`), then let go of the
+    thread's database connection."""
+    from django.db import close_old_connections, connection
+
+    from .. import tasks
+
+    try:
+        getattr(tasks, task_name).apply(args=[object_id])
+    except Exception:  # the row stays as it is; the status badge shows it
+        logger.exception("background %s(%s) failed", task_name, object_id)
+    finally:
+        close_old_connections()
+        connection.close()
+
+
 def _enqueue(task_name: str, object_id: int) -> None:
-    """Enqueue after commit; a broker outage only delays the work (requeue_stuck_outbox)."""
+    """Enqueue after commit; a broker outage only delays the work (requeue_stuck_outbox).
+
+    With eager Celery (no broker, `make run`) a task would run inside the request, so
+    "Send to buyer" would wait for the PDF; with QUOTES_EAGER_TASKS_IN_BACKGROUND it runs
+    in a thread after the commit instead, and the page polls its progress as usual.
+    """
 
     def publish() -> None:
         from .. import tasks
 
+        if settings.CELERY_TASK_ALWAYS_EAGER and settings.QUOTES_EAGER_TASKS_IN_BACKGROUND:
+            threading.Thread(
+                target=_run_in_background,
+                args=(task_name, object_id),
+                name=f"quotes-{task_name}-{object_id}",
+                daemon=True,
+            ).start()
+            return
         try:
             getattr(tasks, task_name).delay(object_id)
         except Exception:  # the broker is down: the row stays queued and is re-enqueued
@@ -194,7 +224,11 @@ def outbox_deliver(*, outbox_id: int) -> str:
     The conditional UPDATE (queued → sending) lets exactly one worker claim the row; a
     redelivered or duplicated task finds it claimed or sent and does nothing.
     """
-    email = OutboxEmail.objects.select_related("render").filter(pk=outbox_id).first()
+    email = (
+        OutboxEmail.objects.select_related("render", "acceptance__revision__quote")
+        .filter(pk=outbox_id)
+        .first()
+    )
     if email is None:
         return "missing"
     if email.render_id and email.render.status != RenderStatus.DONE:
@@ -216,6 +250,9 @@ def outbox_deliver(*, outbox_id: int) -> str:
     )
     if email.render_id:
         message.attach(email.render.filename, bytes(email.render.pdf), "application/pdf")
+    if email.acceptance_id:
+        record = email.acceptance
+        message.attach(record.filename, bytes(record.pdf), "application/pdf")
     try:
         mailers.default.send_messages([message])
     except Exception as exc:  # SMTP refusals, timeouts, connection errors: try again later

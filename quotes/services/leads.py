@@ -1,15 +1,16 @@
-"""Leads from the calculator's "email me this as PDF": rate limits, routing to a team, the PDF."""
+"""Leads from the calculator's "email me this as PDF": rate limits, routing to a team (LeadRoute),
+the team's notice, the PDF; who follows a lead up and its status."""
 
 from __future__ import annotations
 
 import hashlib
 import re
 import time
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -18,13 +19,15 @@ from django.utils.translation import gettext as _
 from ..models import (
     EmailKind,
     Lead,
+    LeadRoute,
+    LeadStatus,
     OutboxEmail,
     ProposalRender,
     Team,
 )
 from .analysis import calculator_analysis, tco_snapshot
 from .delivery import _enqueue
-from .errors import RateLimited
+from .errors import QuoteError, RateLimited
 
 
 def lead_rate_limited(*, email: str, ip: str | None) -> bool:
@@ -67,17 +70,117 @@ def display_name(name: str) -> str:
     return kept[:60].strip()
 
 
-def lead_team() -> Team | None:
-    """The sales team a new calculator lead goes to.
+def lead_team(country: str = "") -> Team | None:
+    """The sales team a new calculator lead goes to (rules edited by staff: LeadRoute).
 
-    QUOTES_LEADS_TEAM names it when set; otherwise leads go round the teams (the team with
-    the fewest leads, by name on a tie). Without any team the lead is seen by staff only.
+    1. a route for the lead's country names its team;
+    2. QUOTES_LEADS_TEAM names one (the setting from before routes);
+    3. round robin: the team after the one that got the last routed lead, in name order,
+       among the teams of the routes without a country (none: among all teams).
+    Without any team the lead is seen by staff only.
     """
+    if country:
+        route = LeadRoute.objects.filter(country=country.upper()).select_related("team").first()
+        if route is not None:
+            return route.team
     if settings.QUOTES_LEADS_TEAM:
         named = Team.objects.filter(name=settings.QUOTES_LEADS_TEAM).first()
         if named is not None:
             return named
-    return Team.objects.annotate(lead_count=Count("leads")).order_by("lead_count", "name").first()
+    pool_ids = list(LeadRoute.objects.filter(country="").values_list("team_id", flat=True))
+    pool = Team.objects.filter(pk__in=pool_ids) if pool_ids else Team.objects.all()
+    with transaction.atomic():
+        # The pool's rows stay locked until the lead is saved (the caller's transaction),
+        # so two leads arriving together see each other and go to two teams.
+        teams = list(pool.select_for_update().order_by("name"))
+        if not teams:
+            return None
+        last = (
+            Lead.objects.filter(team__in=teams)
+            .order_by("-created_at", "-pk")
+            .values_list("team_id", flat=True)
+            .first()
+        )
+    ids = [team.pk for team in teams]
+    if last is None or last not in ids:
+        return teams[0]
+    return teams[(ids.index(last) + 1) % len(teams)]
+
+
+def lead_notify_team(*, lead: Lead) -> int:
+    """Email each member of the lead's team (with an address) that a lead arrived.
+
+    Through the outbox, once per member (the key names lead and member); returns how many.
+    """
+    if lead.team is None:
+        return 0
+    leads_url = settings.SITE_URL.rstrip("/") + reverse("quotes:leads")
+    count = 0
+    for member in lead.team.members.filter(is_active=True).exclude(email="").order_by("pk"):
+        with translation.override(settings.LANGUAGE_CODE):
+            subject = _("New lead for %(team)s: %(company)s") % {
+                "team": lead.team.name,
+                "company": display_name(lead.company) or "-",
+            }
+            body = render_to_string(
+                "quotes/email/lead_notice.txt",
+                {
+                    "lead": lead,
+                    "name": display_name(lead.name),
+                    "company": display_name(lead.company),
+                    "url": leads_url,
+                },
+            )
+        email, created = OutboxEmail.objects.get_or_create(
+            idempotency_key=f"lead-notice:{lead.public_id}:{member.pk}",
+            defaults={
+                "kind": EmailKind.LEAD_NOTICE,
+                "to_email": member.email,
+                "subject": subject[:300],
+                "body": body,
+                "lead": lead,
+            },
+        )
+        if created:
+            _enqueue("send_email", email.pk)
+            count += 1
+    return count
+
+
+def lead_update(*, lead: Lead, owner: Any, status: str) -> Lead:
+    """Set who follows a lead up and how far it got. The owner is a member of the lead's
+    team (any active staff user for a lead without a team), or nobody."""
+    if status not in LeadStatus.values:
+        raise QuoteError(_("Unknown lead status."))
+    if owner is not None:
+        allowed = (
+            lead.team.members.filter(pk=owner.pk, is_active=True).exists()
+            if lead.team_id
+            else owner.is_staff and owner.is_active
+        )
+        if not allowed:
+            raise QuoteError(_("The owner must be a member of the lead's team."))
+    lead.owner = owner
+    lead.status = status
+    lead.save(update_fields=["owner", "status"])
+    return lead
+
+
+def lead_owner_choices(*, lead: Lead) -> Any:
+    """Who may own a lead: its team's active members (staff for a lead without a team)."""
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects.filter(is_active=True)
+    if lead.team_id:
+        return users.filter(sales_teams=lead.team_id).order_by("username")
+    return users.filter(is_staff=True).order_by("username")
+
+
+def lead_mark_quoted(*, lead: Lead, owner: Any) -> None:
+    """A quote was started from the lead: it is quoted, and owned by whoever quoted it
+    when nobody owned it yet."""
+    Lead.objects.filter(pk=lead.pk).update(status=LeadStatus.QUOTED)
+    Lead.objects.filter(pk=lead.pk, owner__isnull=True).update(owner=owner)
 
 
 @transaction.atomic
@@ -90,6 +193,7 @@ def lead_request_pdf(
     language: str,
     ip_address: str | None,
     idempotency_key: str,
+    country: str = "",
 ) -> Lead:
     key = f"lead:{idempotency_key}"
     existing = OutboxEmail.objects.filter(idempotency_key=key).select_related("lead").first()
@@ -106,7 +210,8 @@ def lead_request_pdf(
         consent_at=timezone.now(),
         language=language,
         ip_address=ip_address,
-        team=lead_team(),
+        country=country.upper(),
+        team=lead_team(country),
         tco=tco_snapshot(analysis=analysis, query=canonical, language=language),
     )
     render = ProposalRender.objects.create(lead=lead, language=language)
@@ -133,4 +238,5 @@ def lead_request_pdf(
         lead=lead,
     )
     _enqueue("render_proposal", render.pk)
+    lead_notify_team(lead=lead)
     return lead

@@ -12,6 +12,7 @@ from ..models import (
     QuoteRevision,
 )
 from ..money import line_amount
+from ..vat import REVERSE_CHARGE, normalise_vat_id, vat_legal_text
 from .analysis import plain
 from .pricing import totals_for
 
@@ -57,7 +58,18 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
         "valid_until": revision.valid_until.isoformat(),
         "issued": timezone.localdate().isoformat(),
         "terms": revision.terms,
-        "vat": {"rate": plain(revision.vat_rate), "kind": revision.vat_kind},
+        "vat": {
+            "rate": plain(revision.vat_rate),
+            "kind": revision.vat_kind,
+            # The legal wording in the buyer's language (quotes/vat.py), for the PDF and page.
+            "legal_text": vat_legal_text(
+                revision.vat_kind,
+                customer.language,
+                normalise_vat_id(customer.vat_number, customer.country)
+                if revision.vat_kind == REVERSE_CHARGE
+                else "",
+            ),
+        },
         "lines": lines,
         "totals": {
             "subtotal": str(totals.subtotal),

@@ -130,6 +130,12 @@ FIELD_NAMES = sorted(
         "username",
         "password",
         "csrfmiddlewaretoken",
+        "role",
+        "po_number",
+        "pdf_sha256",
+        "owner",
+        "team",
+        "new_name",
     }
 )
 # True nine times in ten (Hypothesis favours the first of a sampled list when shrinking).
@@ -202,6 +208,12 @@ ENDPOINTS: list[tuple[str, str, str]] = [
     ("POST", "/catalog/import/{pk}/discard/", "staff"),
     ("GET", "/catalog/export/", "staff"),
     ("GET", "/admin/catalog/cloudoffering/", "staff"),
+    ("POST", "/quotes/p/{token}/accept/", "anon"),
+    ("GET", "/quotes/p/{token}/accepted.pdf", "anon"),
+    ("GET", "/quotes/revisions/{rev}/accepted.pdf", "sales"),
+    ("POST", "/quotes/leads/{id}/", "sales"),
+    ("POST", "/quotes/onboarding/team/", "sales"),
+    ("POST", "/quotes/onboarding/team/", "staff"),
 ]
 
 

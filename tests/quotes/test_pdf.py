@@ -71,7 +71,7 @@ def test_customer_text_is_escaped_and_never_fetched(
         contact_name='<link rel=stylesheet href="file:///etc/passwd">',
         email="evil@buyer.example",
         country="DE",
-        vat_number="DE123456789",
+        vat_number="DE136695976",
     )
     quote = services.quote_create_from_calculator(
         customer=hostile, owner=sales_user, query="preset=finetune-8b"
@@ -91,7 +91,7 @@ def test_customer_text_is_escaped_and_never_fetched(
     document = pdf.render_revision(revision.snapshot, language="en", with_charts=False)
     flat = _flat(pdf_text(document.pdf)[0])
     assert "<img src=http://example.com/x>" in flat  # printed as text, not an image
-    assert "VAT reverse-charged" in flat
+    assert "VAT reverse charged — intra-Community supply, Article 138" in flat
     assert not [u for u in fetched if "example.com" in u or u.startswith("file:")]
     assert any(u.endswith("css/proposal.css") for u in fetched)
 

@@ -37,11 +37,11 @@ pytestmark = pytest.mark.django_db
     [
         ("NL", "", "21", "standard"),
         ("NL", "NL123456789B01", "21", "standard"),
-        ("DE", "DE123456789", "0", "reverse_charge"),
-        ("BE", "BE0123456789", "0", "reverse_charge"),
-        ("DE", "", "19", "standard"),
-        ("FR", "", "20", "standard"),
-        ("BE", "", "21", "standard"),
+        ("DE", "DE136695976", "0", "reverse_charge"),
+        ("BE", "BE0403019261", "0", "reverse_charge"),
+        ("DE", "DE123456789", "21", "standard"),  # check digit wrong: no valid ID
+        ("DE", "", "21", "standard"),  # EU business without ID: Dutch VAT
+        ("FR", "", "21", "standard"),
         ("US", "", "0", "export"),
         ("CH", "CHE-123.456.789", "0", "export"),
     ],

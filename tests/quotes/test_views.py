@@ -50,6 +50,7 @@ def sales_urls(quote: Quote) -> list[tuple[str, str]]:
         ("post", reverse("quotes:revise", args=[rid])),
         ("post", reverse("quotes:reprice", args=[rid])),
         ("get", reverse("quotes:status", args=[rid])),
+        ("get", reverse("quotes:acceptance_pdf", args=[rid])),
     ]
     if render is not None:
         urls.append(("get", reverse("quotes:pdf", args=[render.public_id])))
@@ -165,7 +166,7 @@ def test_start_a_quote_from_a_calculator_result(
             "contact_name": "Lena",
             "email": "lena@tensor.example",
             "country": "DE",
-            "vat_number": "DE999999999",
+            "vat_number": "DE136695976",
             "language": "en",
         },
     )
@@ -174,7 +175,8 @@ def test_start_a_quote_from_a_calculator_result(
     revision = quote.revisions.get()
     assert revision.vat_kind == "reverse_charge" and revision.tco["query"] == "preset=pretrain-7b"
     detail = client.get(response["Location"]).content.decode()
-    assert quote.number in detail and "VAT reverse-charged" in detail and "Send to buyer" in detail
+    assert quote.number in detail and "intra-Community supply" in detail
+    assert "Send to buyer" in detail
 
 
 def test_anonymous_calculator_pages_stay_cacheable(client: Client, seed_catalog: object) -> None:
@@ -199,7 +201,7 @@ def test_send_view_freezes_and_enqueues_on_commit(
     assert revision.status == Status.SENT
     assert OutboxEmail.objects.filter(revision=revision).count() == 1
     status = client.get(reverse("quotes:status", args=[revision.public_id])).content.decode()
-    assert 'data-state="rendering"' in status and 'hx-trigger="every 1s"' in status
+    assert 'data-state="queued"' in status and 'hx-trigger="every 1s"' in status
 
 
 def test_sent_revisions_refuse_edits_through_the_views(
@@ -219,7 +221,7 @@ def test_sent_revisions_refuse_edits_through_the_views(
     assert sent_quote.revisions.count() == 2
 
 
-def test_buyer_page_accept_and_notify(
+def test_buyer_page_decline_and_notify(
     client: Client, sent_quote: Quote, django_capture_on_commit_callbacks: Any
 ) -> None:
     revision = sent_quote.revisions.get()
@@ -230,18 +232,20 @@ def test_buyer_page_accept_and_notify(
     assert revision.status == Status.VIEWED
     with django_capture_on_commit_callbacks() as callbacks:
         done = client.post(
-            reverse("quotes:buyer_decide", args=[token]), {"name": "Jan", "decision": "accept"}
+            reverse("quotes:buyer_decide", args=[token]), {"name": "Jan", "decision": "decline"}
         )
-    assert done.status_code == 200 and "accepted by Jan" in done.content.decode()
+    assert done.status_code == 200 and "declined by Jan" in done.content.decode()
     assert len(callbacks) == 1  # the owner's notice
     revision.refresh_from_db()
-    assert revision.status == Status.ACCEPTED and revision.decided_by_name == "Jan"
+    assert revision.status == Status.DECLINED and revision.decided_by_name == "Jan"
+    # Accepting needs the acceptance form's evidence (tests/quotes/test_acceptance.py).
     again = client.post(
-        reverse("quotes:buyer_decide", args=[token]), {"name": "Eve", "decision": "decline"}
+        reverse("quotes:buyer_accept", args=[token]),
+        {"terms": "on", "name": "Eve", "role": "CFO"},
     )
     assert again.status_code == 400
     revision.refresh_from_db()
-    assert revision.status == Status.ACCEPTED
+    assert revision.status == Status.DECLINED
 
 
 def test_tampered_and_expired_buyer_links_are_refused(
@@ -263,6 +267,10 @@ def test_tampered_and_expired_buyer_links_are_refused(
             assert "not valid" in response.content.decode()
         post = client.post(
             reverse("quotes:buyer_decide", args=[bad]), {"name": "x", "decision": "accept"}
+        )
+        assert post.status_code == 404
+        post = client.post(
+            reverse("quotes:buyer_accept", args=[bad]), {"terms": "on", "name": "x", "role": "y"}
         )
         assert post.status_code == 404
     later = timezone.now() + timedelta(days=365)
@@ -300,7 +308,8 @@ def test_email_me_this_as_pdf_creates_a_lead(
         )
     assert response.status_code == 200 and repeat.status_code == 200
     assert "Preparing your PDF" in response.content.decode()
-    assert len(callbacks) == 1 and Lead.objects.count() == 1
+    # The PDF render and the notice to the team's one member (anna), once for both posts.
+    assert len(callbacks) == 2 and Lead.objects.count() == 1
     lead = Lead.objects.get()
     # The validated inputs, re-serialised (the preset's values), never the raw query.
     assert lead.tco["query"].startswith("preset=lora-70b&")
@@ -424,14 +433,21 @@ def test_nothing_posted_to_the_quote_builder_gives_a_500(
 )
 @given(
     buyer=_form(["name", "decision"]),
+    accept=_form(["terms", "name", "role", "po_number", "pdf_sha256"]),
     lead=_form(["name", "company", "email", "consent", "query", "idempotency_key"]),
 )
 def test_nothing_posted_by_buyers_or_visitors_gives_a_500(
-    client: Client, sent_quote: Quote, buyer: dict[str, str], lead: dict[str, str]
+    client: Client,
+    sent_quote: Quote,
+    buyer: dict[str, str],
+    accept: dict[str, str],
+    lead: dict[str, str],
 ) -> None:
     revision = QuoteRevision.objects.get(quote=sent_quote)
     token = services.buyer_link_token(revision=revision)
     response = client.post(reverse("quotes:buyer_decide", args=[token]), buyer)
+    assert response.status_code < 500
+    response = client.post(reverse("quotes:buyer_accept", args=[token]), accept)
     assert response.status_code < 500
     response = client.post(reverse("quotes:lead_request"), lead)
     assert response.status_code < 500

@@ -1,0 +1,100 @@
+"""The buyer's acceptance with evidence (signed link, no login) and the signed copy's PDF.
+
+The buyer page (views.buyer_view) shows the proposal PDF and this form; posting it runs
+services.revision_accept, which records the evidence and emails the signed copy.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import translation
+from django.views.decorators.http import require_POST, require_safe
+
+from config.client_ip import client_ip
+
+from . import selectors, services
+from .forms import AcceptanceForm
+from .models import AcceptanceRecord, QuoteRevision
+from .views import _buyer_context, _buyer_revision, sales_required
+
+
+def acceptance_context(
+    revision: QuoteRevision, form: AcceptanceForm | None = None
+) -> dict[str, Any]:
+    """What the buyer page needs for the acceptance form: the PDF offered and its hash."""
+    offered = services.accepted_render(revision=revision)
+    return {
+        "accept_form": form
+        or AcceptanceForm(initial={"pdf_sha256": offered.sha256 if offered else ""}),
+        "offered_pdf": offered,
+        "acceptance": AcceptanceRecord.objects.filter(revision=revision).defer("pdf").first(),
+    }
+
+
+@require_POST
+def buyer_accept(request: HttpRequest, token: str) -> HttpResponse:
+    revision, problem = _buyer_revision(request, token)
+    if problem:
+        return problem
+    form = AcceptanceForm(request.POST)
+    with translation.override(revision.snapshot.get("language", "en")):
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                record = services.revision_accept(
+                    revision=revision,
+                    name=data["name"],
+                    role=data["role"],
+                    po_number=data["po_number"],
+                    terms_accepted=data["terms"],
+                    ip_address=client_ip(request),
+                    user_agent=request.headers.get("User-Agent", ""),
+                    offered_sha256=data["pdf_sha256"] or "",
+                )
+            except services.QuoteError as exc:
+                form.add_error(None, str(exc))
+            else:
+                return render(
+                    request,
+                    "quotes/buyer_done.html",
+                    {"revision": record.revision, "acceptance": record, "token": token},
+                )
+        context = {**_buyer_context(revision, token), **acceptance_context(revision, form)}
+        return render(request, "quotes/buyer.html", context, status=400)
+
+
+def _signed_copy_response(record: AcceptanceRecord) -> HttpResponse:
+    response = HttpResponse(bytes(record.pdf), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{record.filename}"'
+    response["X-Content-SHA256"] = record.sha256
+    return response
+
+
+@require_safe
+@sales_required
+def acceptance_pdf(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    """The signed copy (accepted PDF + acceptance page), for the quote's team."""
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    record = (
+        AcceptanceRecord.objects.filter(revision=revision).select_related("revision__quote").first()
+    )
+    if record is None:
+        return HttpResponse(status=404)
+    return _signed_copy_response(record)
+
+
+@require_safe
+def buyer_acceptance_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    revision, problem = _buyer_revision(request, token)
+    if problem:
+        return problem
+    record = (
+        AcceptanceRecord.objects.filter(revision=revision).select_related("revision__quote").first()
+    )
+    if record is None:
+        return HttpResponse(status=404)
+    return _signed_copy_response(record)

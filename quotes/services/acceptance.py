@@ -1,0 +1,170 @@
+"""The buyer's acceptance with evidence: terms ticked, name and role typed, the exact PDF.
+
+Accepting records the time, the client's IP address and browser, and the SHA-256 of the
+proposal PDF the buyer was offered (and checks that it is the one on record); it appends an
+acceptance page to a new copy of that PDF, stores the copy with its own SHA-256 and emails
+it to the buyer and to the quote's owner through the outbox.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from pypdf import PdfReader, PdfWriter
+
+from ..models import (
+    AcceptanceRecord,
+    EmailKind,
+    OutboxEmail,
+    ProposalRender,
+    QuoteRevision,
+    RenderStatus,
+    Status,
+)
+from .delivery import _enqueue
+from .drafts import _locked_revision
+from .errors import QuoteError
+from .revisions import revision_is_latest
+
+
+def accepted_render(*, revision: QuoteRevision) -> ProposalRender | None:
+    """The proposal PDF a buyer accepts: the finished render in the buyer's language
+    (another finished one when that is missing)."""
+    language = (revision.snapshot or {}).get("language", "en")
+    done = revision.renders.filter(status=RenderStatus.DONE)
+    return done.filter(language=language).first() or done.order_by("pk").first()
+
+
+def acceptance_page_pdf(*, record: AcceptanceRecord, snapshot: dict[str, Any]) -> bytes:
+    """The one-page acceptance statement, in the buyer's language."""
+    from ..pdf import _html_to_pdf
+
+    with translation.override(record.language):
+        html = render_to_string("quotes/pdf/acceptance.html", {"record": record, "doc": snapshot})
+    return _html_to_pdf(html, {}).pdf
+
+
+def append_pages(original: bytes, extra: bytes) -> tuple[bytes, int]:
+    """A new PDF: every page of ``original``, then every page of ``extra``."""
+    writer = PdfWriter()
+    writer.append(PdfReader(io.BytesIO(original)))
+    writer.append(PdfReader(io.BytesIO(extra)))
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue(), len(writer.pages)
+
+
+def _acceptance_email(*, record: AcceptanceRecord, to: str, language: str, key: str) -> None:
+    revision = record.revision
+    with translation.override(language):
+        subject = _("%(number)s rev. %(letter)s accepted by %(name)s") % {
+            "number": revision.quote.number,
+            "letter": revision.letter,
+            "name": record.name,
+        }
+        body = render_to_string(
+            "quotes/email/acceptance.txt", {"record": record, "revision": revision}
+        )
+    try:
+        with transaction.atomic():
+            email = OutboxEmail.objects.create(
+                idempotency_key=key,
+                kind=EmailKind.ACCEPTANCE,
+                to_email=to,
+                subject=subject[:300],
+                body=body,
+                revision=revision,
+                acceptance=record,
+            )
+    except IntegrityError:  # already queued by this acceptance
+        return
+    _enqueue("send_email", email.pk)
+
+
+@transaction.atomic
+def revision_accept(
+    *,
+    revision: QuoteRevision,
+    name: str,
+    role: str,
+    po_number: str = "",
+    terms_accepted: bool,
+    ip_address: str | None,
+    user_agent: str,
+    offered_sha256: str = "",
+) -> AcceptanceRecord:
+    """Accept a sent revision with evidence (see the module docstring).
+
+    ``offered_sha256`` is the hash of the PDF shown to the buyer when the page was
+    loaded; a different one (another PDF was shown) is refused.
+    """
+    revision = _locked_revision(revision)
+    if revision.status not in (Status.SENT, Status.VIEWED):
+        raise QuoteError(_("This proposal has already been answered or is no longer open."))
+    if not revision_is_latest(revision=revision):
+        raise QuoteError(_("A newer revision of this proposal exists."))
+    if revision.valid_until < timezone.localdate():
+        raise QuoteError(_("This proposal has expired."))
+    if not terms_accepted:
+        raise QuoteError(_("Please tick that you accept the terms."))
+    name, role, po_number = name.strip(), role.strip(), po_number.strip()
+    if not name:
+        raise QuoteError(_("Please type your name."))
+    if not role:
+        raise QuoteError(_("Please type your role."))
+    render = accepted_render(revision=revision)
+    if render is None or not render.pdf:
+        raise QuoteError(
+            _("The proposal PDF is still being prepared; please try again in a minute.")
+        )
+    original = bytes(render.pdf)
+    accepted_sha256 = hashlib.sha256(original).hexdigest()
+    if offered_sha256 and offered_sha256 != accepted_sha256:
+        raise QuoteError(_("The proposal shown to you is out of date; please reload the page."))
+    snapshot = revision.snapshot or {}
+    now = timezone.now()
+    record = AcceptanceRecord(
+        revision=revision,
+        render=render,
+        name=name[:200],
+        role=role[:200],
+        po_number=po_number[:100],
+        terms_accepted=True,
+        accepted_at=now,
+        ip_address=ip_address,
+        user_agent=user_agent[:500],
+        language=snapshot.get("language", render.language),
+        accepted_sha256=accepted_sha256,
+    )
+    copy, pages = append_pages(original, acceptance_page_pdf(record=record, snapshot=snapshot))
+    record.pdf = copy
+    record.sha256 = hashlib.sha256(copy).hexdigest()
+    record.pages = pages
+    record.save()
+    revision.status = Status.ACCEPTED
+    revision.decided_at = now
+    revision.decided_by_name = name[:200]
+    revision.save(update_fields=["status", "decided_at", "decided_by_name"])
+    buyer_email = snapshot.get("customer", {}).get("email") or revision.quote.customer.email
+    _acceptance_email(
+        record=record,
+        to=buyer_email,
+        language=record.language,
+        key=f"accept:{revision.public_id}:buyer",
+    )
+    owner = revision.quote.owner
+    if owner.email:
+        _acceptance_email(
+            record=record,
+            to=owner.email,
+            language=settings.LANGUAGE_CODE,
+            key=f"accept:{revision.public_id}:owner",
+        )
+    return record
