@@ -31,6 +31,12 @@ from .customers import (
     is_sales,
     team_for,
 )
+from .deal import (
+    DealInputs,
+    deal_analysis,
+    deal_inputs,
+    lines_hash,
+)
 from .delivery import (
     _enqueue,
     _proposal_email,
@@ -109,6 +115,7 @@ __all__ = [
     "PDF_CHARTS",
     "BuyerLinkExpired",
     "BuyerLinkInvalid",
+    "DealInputs",
     "QuoteError",
     "RateLimited",
     "RevisionLocked",
@@ -129,6 +136,8 @@ __all__ = [
     "calculator_analysis",
     "catalog_choices",
     "customer_create",
+    "deal_analysis",
+    "deal_inputs",
     "default_terms",
     "display_name",
     "executive_summary",
@@ -139,6 +148,7 @@ __all__ = [
     "lead_snapshot",
     "lead_team",
     "lead_token",
+    "lines_hash",
     "next_quote_number",
     "outbox_deliver",
     "outbox_mark_failed",

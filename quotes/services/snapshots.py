@@ -13,6 +13,7 @@ from ..models import (
 )
 from ..money import line_amount
 from .analysis import plain
+from .deal import deal_analysis
 from .pricing import totals_for
 
 
@@ -36,7 +37,8 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
     """What the buyer sees, as plain JSON (the frozen content of a sent revision)."""
     quote = revision.quote
     customer = quote.customer
-    lines = [_line_snapshot(line) for line in revision.lines.order_by("position")]
+    line_rows = list(revision.lines.order_by("position"))
+    lines = [_line_snapshot(line) for line in line_rows]
     totals = totals_for(lines=lines, vat_rate=revision.vat_rate)
     return {
         "number": quote.number,
@@ -65,7 +67,8 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
             "total": str(totals.total),
             "optional_subtotal": str(totals.optional_subtotal),
         },
-        "tco": revision.tco,
+        # The analysis of the quoted deal, exactly as the draft page and preview showed it.
+        "tco": deal_analysis(revision=revision, lines=line_rows),
     }
 
 
