@@ -49,6 +49,10 @@ from .delivery import (
     render_mark_failed,
     revision_resend,
 )
+from .descriptions import (
+    catalog_name,
+    line_description,
+)
 from .drafts import (
     _ensure_draft,
     _locked_revision,
@@ -103,6 +107,11 @@ from .revisions import (
     revision_mark_viewed,
     revision_update,
 )
+from .seller import (
+    company_terms,
+    owner_snapshot,
+    seller_snapshot,
+)
 from .snapshots import (
     _line_snapshot,
     lead_snapshot,
@@ -135,6 +144,8 @@ __all__ = [
     "buyer_url",
     "calculator_analysis",
     "catalog_choices",
+    "catalog_name",
+    "company_terms",
     "customer_create",
     "deal_analysis",
     "deal_inputs",
@@ -148,11 +159,13 @@ __all__ = [
     "lead_snapshot",
     "lead_team",
     "lead_token",
+    "line_description",
     "lines_hash",
     "next_quote_number",
     "outbox_deliver",
     "outbox_mark_failed",
     "outbox_requeue_stuck",
+    "owner_snapshot",
     "plain",
     "quote_create",
     "quote_create_from_calculator",
@@ -173,6 +186,7 @@ __all__ = [
     "revision_resend",
     "revision_snapshot",
     "revision_update",
+    "seller_snapshot",
     "tco_snapshot",
     "team_for",
     "totals_for",

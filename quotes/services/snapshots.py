@@ -15,6 +15,7 @@ from ..money import line_amount
 from .analysis import plain
 from .deal import deal_analysis
 from .pricing import totals_for
+from .seller import owner_snapshot, seller_snapshot
 
 
 def _line_snapshot(line: QuoteLine) -> dict[str, Any]:
@@ -52,10 +53,8 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
             "country": customer.country,
             "vat_number": customer.vat_number,
         },
-        "owner": {
-            "name": quote.owner.get_full_name() or quote.owner.get_username(),
-            "email": quote.owner.email,
-        },
+        "owner": owner_snapshot(quote.owner, customer.language),
+        "seller": seller_snapshot(),
         "valid_until": revision.valid_until.isoformat(),
         "issued": timezone.localdate().isoformat(),
         "terms": revision.terms,
