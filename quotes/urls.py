@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import export_views, views
+from . import export_views, preview_views, views
 
 app_name = "quotes"
 urlpatterns = [
@@ -38,4 +38,13 @@ urlpatterns = [
     path("analysis-pdf/", views.lead_request, name="lead_request"),
     path("analysis-pdf/<str:token>/", views.lead_status, name="lead_status"),
     path("analysis-pdf/<str:token>/pdf/", views.lead_pdf, name="lead_pdf"),
+]
+
+# The draft's preview PDF (watermarked, never stored).
+urlpatterns += [
+    path(
+        "revisions/<uuid:public_id>/preview.pdf",
+        preview_views.revision_preview_pdf,
+        name="revision_preview_pdf",
+    ),
 ]

@@ -136,6 +136,13 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         "lines": lines,
         "totals": totals,
         "snapshot": current.snapshot,
+        # The analysis of the quoted deal: recomputed for a draft when its lines changed
+        # (cached), frozen in the snapshot once sent.
+        "deal": (
+            services.deal_analysis(revision=current, lines=lines)
+            if current.is_draft
+            else (current.snapshot or {}).get("tco")
+        ),
         "vat_note": vat_note(current.vat_kind),
         "line_form": LineForm(choices=services.catalog_choices()) if current.is_draft else None,
         "revision_form": RevisionForm(

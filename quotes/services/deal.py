@@ -299,8 +299,27 @@ def _compute(revision: QuoteRevision, lines: list[QuoteLine], language: str) -> 
     if rows and rows[0]["source"] == _source_your_input(language):
         rows = rows[1:]
     snapshot["assumptions"] = _deal_assumptions(deal, language) + rows
-    snapshot["deal"] = summary
+    snapshot["deal"] = {**summary, "owning": _owning_components(analysis.result, language)}
     return snapshot
+
+
+def _owning_components(result: Any, language: str) -> list[dict[str, Any]]:
+    """The cost of owning over the horizon by component (purchase, energy, colocation,
+    support, staff, …, resale value negative), labelled as the breakdown chart labels them;
+    the amounts add up to the on-prem option's total cost."""
+    from django.utils import translation
+
+    from tco.chart_context import chart_labels
+
+    cashflow = result.onprem.cashflow
+    with translation.override(language):
+        labels = chart_labels(result)
+        return [
+            {"key": column, "label": str(labels.component(column)), "amount": amount}
+            for column in cashflow.columns
+            if column not in ("total", "cumulative")
+            and (amount := round(float(cashflow[column].sum()), 2)) != 0
+        ]
 
 
 def _source_your_input(language: str) -> str:

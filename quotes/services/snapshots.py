@@ -76,5 +76,6 @@ def lead_snapshot(*, lead: Lead) -> dict[str, Any]:
         "lead": {"name": lead.name, "company": lead.company, "email": lead.email},
         "issued": lead.created_at.date().isoformat(),
         "language": lead.language,
+        "seller": seller_snapshot(),
         "tco": lead.tco,
     }
