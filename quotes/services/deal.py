@@ -237,14 +237,15 @@ def _deal_assumptions(deal: DealInputs, language: str) -> list[dict[str, Any]]:
 
     today = timezone.localdate().isoformat()
     with translation.override(language):
-        rows = [
-            (_("Quoted servers"), formats.number_format(deal.servers, 0, use_l10n=True)),
-            (_("Quoted net price per server"), money(deal.server_price)),
-            (_("Quoted networking per server"), money(deal.per_server(deal.networking_net))),
-            (_("Quoted installation per server"), money(deal.per_server(deal.installation_net))),
-            (_("Quoted storage"), money(deal.storage_net)),
-            (_("Quoted support per year"), money(deal.support_per_year)),
+        amounts = [
+            (_("Quoted net price per server"), deal.server_price),
+            (_("Quoted networking per server"), deal.per_server(deal.networking_net)),
+            (_("Quoted installation per server"), deal.per_server(deal.installation_net)),
+            (_("Quoted storage"), deal.storage_net),
+            (_("Quoted support per year"), deal.support_per_year),
         ]
+        rows = [(_("Quoted servers"), formats.number_format(deal.servers, 0, use_l10n=True))]
+        rows += [(label, money(amount)) for label, amount in amounts if amount]
         source = _(DEAL_SOURCE)
         return [
             {
