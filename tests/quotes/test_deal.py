@@ -122,3 +122,19 @@ def test_the_snapshot_holds_what_the_buyer_saw(draft_quote: Any, sales_user: Any
     ServerModel.objects.update(list_price=Decimal("999999"))
     revision.refresh_from_db()
     assert revision.snapshot["tco"] == frozen
+
+
+def test_the_draft_page_shows_the_analysis_of_the_quoted_deal(
+    draft_quote: Any, sales_user: Any, client: Any
+) -> None:
+    revision = _hand_built(draft_quote, server_price="250000.00")
+    client.force_login(sales_user)
+    html = client.get(f"/quotes/{draft_quote.public_id}/").content.decode()
+    assert 'id="deal-hardware">€1,000,000.00<' in html
+    assert 'id="deal-upfront">€1,000,000.00<' in html
+    assert 'id="preview-pdf"' in html
+    line = revision.lines.get(kind="server")
+    line.unit_price = Decimal("240000.00")
+    line.save()
+    html = client.get(f"/quotes/{draft_quote.public_id}/").content.decode()
+    assert 'id="deal-upfront">€960,000.00<' in html
