@@ -130,11 +130,18 @@ def deal_inputs(
 
 
 def lines_hash(*, revision: QuoteRevision, lines: list[QuoteLine] | None = None) -> str:
-    """A hash of everything the deal analysis reads: lines, quote discount, currency, origin."""
+    """A hash of what the deal analysis reads: lines, quote discount, currency, the
+    analysis' origin and the latest recorded catalog price change."""
     if lines is None:
         lines = list(revision.lines.order_by("position"))
+    from django.db.models import Max
+
+    from catalog.models import PriceChange
+
     tco = revision.tco or {}
     payload = {
+        # A recorded catalog price change (cloud prices, FX rate …) recomputes the analysis.
+        "catalog": PriceChange.objects.aggregate(last=Max("pk"))["last"],
         "currency": revision.currency,
         "discount": str(getattr(revision, "discount_pct", 0) or 0),
         "origin": [tco.get("query", ""), tco.get("scenario"), tco.get("language")],

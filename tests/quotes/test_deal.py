@@ -138,3 +138,17 @@ def test_the_draft_page_shows_the_analysis_of_the_quoted_deal(
     line.save()
     html = client.get(f"/quotes/{draft_quote.public_id}/").content.decode()
     assert 'id="deal-upfront">€960,000.00<' in html
+
+
+def test_a_catalog_price_change_recomputes_the_draft_analysis(draft_quote: Any) -> None:
+    from catalog.models import PriceChange
+    from quotes.services.deal import lines_hash
+
+    revision = _hand_built(draft_quote, server_price="250000.00")
+    before = lines_hash(revision=revision)
+    assert lines_hash(revision=revision) == before
+    last = PriceChange.objects.order_by("-pk").first()
+    assert last is not None
+    last.pk = None
+    last.save()
+    assert lines_hash(revision=revision) != before
