@@ -97,6 +97,8 @@ class ServerModel(Provenance):
     vendor = models.CharField(_("vendor"), max_length=40)
     sku = models.CharField(_("SKU"), max_length=60)
     name = models.CharField(_("name"), max_length=120)
+    # The description in Dutch proposals (empty: the English name is used).
+    name_nl = models.CharField(_("name in Dutch"), max_length=160, blank=True)
     gpu = models.ForeignKey(Gpu, on_delete=models.PROTECT, related_name="servers")
     gpu_count = models.PositiveSmallIntegerField(_("GPUs"))
     rack_units = models.PositiveSmallIntegerField(_("rack units"))
@@ -246,6 +248,8 @@ class PricingUnit(models.TextChoices):
 class InfrastructureItem(Provenance):
     key = models.SlugField(_("key"), max_length=60, unique=True)
     name = models.CharField(_("name"), max_length=120)
+    # The description in Dutch proposals (empty: the English name is used).
+    name_nl = models.CharField(_("name in Dutch"), max_length=160, blank=True)
     category = models.CharField(_("category"), max_length=20, choices=ItemCategory.choices)
     unit = models.CharField(_("pricing unit"), max_length=20, choices=PricingUnit.choices)
     price = models.DecimalField(

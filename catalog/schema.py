@@ -329,6 +329,7 @@ SERVERS = TableSpec(
         Column("price_source", optional_text),
         Column("price_is_estimate", boolean),
         *PROVENANCE,
+        Column("name_nl", optional_text),
     ),
     unique=(("key",), ("sku", "gpu")),
     price_field="list_price",
@@ -405,6 +406,7 @@ ITEMS = TableSpec(
         Column("price", decimal_non_negative),
         Column("currency", choice(Currency)),
         *PROVENANCE,
+        Column("name_nl", optional_text),
     ),
     price_field="price",
 )

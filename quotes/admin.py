@@ -1,7 +1,11 @@
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import (
     AcceptanceRecord,
+    CompanyProfile,
     Customer,
     Lead,
     LeadRoute,
@@ -9,6 +13,7 @@ from .models import (
     ProposalRender,
     Quote,
     QuoteRevision,
+    SalesProfile,
     Team,
 )
 
@@ -87,3 +92,44 @@ class ProposalRenderAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_filter = ["status"]
     exclude = ["pdf"]
     readonly_fields = ["sha256", "pages", "attempts", "last_error", "rendered_at"]
+
+
+def _is_staff(request: HttpRequest) -> bool:
+    user = request.user
+    return bool(user.is_active and user.is_staff)
+
+
+@admin.register(CompanyProfile)
+class CompanyProfileAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """The seller's details printed on every proposal: staff only, one row, never deleted."""
+
+    list_display = ["legal_name", "kvk_number", "vat_id", "updated_at"]
+    fieldsets = [
+        (None, {"fields": ["legal_name", "trade_name", "logo"]}),
+        ("Address", {"fields": ["street", "postal_code", "city", "country"]}),
+        ("Registration and bank", {"fields": ["kvk_number", "vat_id", "iban", "bic", "bank_name"]}),
+        ("Contact", {"fields": ["phone", "email", "website"]}),
+        ("Default terms", {"fields": ["terms_en", "terms_nl"]}),
+    ]
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return _is_staff(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _is_staff(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return _is_staff(request)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return _is_staff(request) and not CompanyProfile.objects.exists()
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(SalesProfile)
+class SalesProfileAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["user", "role", "role_nl", "phone"]
+    search_fields = ["user__username", "user__first_name", "user__last_name", "role"]
+    autocomplete_fields = ["user"]

@@ -441,3 +441,75 @@ class AcceptanceRecord(models.Model):
     @property
     def filename(self) -> str:
         return f"{self.revision.quote.number}-{self.revision.letter}-accepted.pdf"
+
+
+class CompanyProfile(models.Model):
+    """The seller on every proposal: one row (pk 1), edited by staff in the admin.
+
+    Copied into a revision's snapshot when it is sent (``snapshot["seller"]``), so a sent
+    proposal keeps the details it was sent with.
+    """
+
+    legal_name = models.CharField(_("legal name"), max_length=200)
+    trade_name = models.CharField(_("trade name"), max_length=200, blank=True)
+    street = models.CharField(_("street and number"), max_length=200)
+    postal_code = models.CharField(_("postal code"), max_length=20)
+    city = models.CharField(_("city"), max_length=100)
+    country = models.CharField(_("country"), max_length=100, default="Nederland")
+    kvk_number = models.CharField(_("KvK number"), max_length=20)
+    vat_id = models.CharField(_("VAT ID"), max_length=20)
+    iban = models.CharField(_("IBAN"), max_length=40)
+    bic = models.CharField(_("BIC"), max_length=11)
+    bank_name = models.CharField(_("bank"), max_length=100, blank=True)
+    phone = models.CharField(_("phone"), max_length=40)
+    email = models.EmailField(_("email"))
+    website = models.CharField(_("website"), max_length=200, blank=True)
+    # A file among the app's static files (the PDF renderer fetches static files only).
+    logo = models.CharField(
+        _("logo (static file)"),
+        max_length=200,
+        default="img/seller-logo.svg",
+        help_text=_("Path of an SVG or PNG file among the static files, e.g. img/seller-logo.svg"),
+    )
+    terms_en = models.TextField(_("default terms (English)"), blank=True)
+    terms_nl = models.TextField(_("default terms (Dutch)"), blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("company profile")
+        verbose_name_plural = _("company profile")
+        constraints = [models.CheckConstraint(condition=Q(pk=1), name="company_profile_single_row")]
+
+    def __str__(self) -> str:
+        return self.legal_name
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        self.pk = 1
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    @classmethod
+    def current(cls) -> CompanyProfile | None:
+        return cls.objects.filter(pk=1).first()
+
+    def terms_for(self, language: str) -> str:
+        return (self.terms_nl if language == "nl" else self.terms_en).strip()
+
+
+class SalesProfile(models.Model):
+    """A sales engineer as the buyer sees them on the cover: role and direct phone."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sales_profile"
+    )
+    role = models.CharField(_("role"), max_length=100, default="Sales engineer")
+    role_nl = models.CharField(_("role in Dutch"), max_length=100, blank=True)
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+
+    class Meta:
+        verbose_name = _("sales profile")
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role})"
+
+    def role_for(self, language: str) -> str:
+        return (self.role_nl if language == "nl" and self.role_nl else self.role).strip()

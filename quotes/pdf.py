@@ -35,9 +35,12 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy as _lazy
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from .money import HUNDRED, to_cents
 from .vat import vat_note
 
 logger = logging.getLogger(__name__)
@@ -265,11 +268,36 @@ def _dec(value: Any) -> Decimal | None:
     return None if value is None else Decimal(str(value))
 
 
-def _tco_context(tco: Mapping[str, Any] | None) -> dict[str, Any]:
+def public_source(assumption: Mapping[str, Any], seller: Mapping[str, Any] | None = None) -> str:
+    """The source of a figure as a buyer reads it: the publication's name without our
+    remarks (text in parentheses or after ";"), and our own market research instead of
+    an internal estimate note."""
+    source = str(assumption.get("source") or "")
+    if assumption.get("quoted"):
+        return source
+    name = source.split(";")[0].split(" (")[0].strip()
+    if assumption.get("is_estimate") or "estimat" in name.lower() or not name:
+        who = (seller or {}).get("trade_name") or (seller or {}).get("legal_name") or ""
+        return (
+            str(_("Market research by %(seller)s") % {"seller": who})
+            if who
+            else str(_("Market research"))
+        )
+    return name
+
+
+def _tco_context(
+    tco: Mapping[str, Any] | None, seller: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     if not tco:
         return {"tco": None}
     assumptions = [
-        {**a, "as_of": date.fromisoformat(a["as_of"]) if a.get("as_of") else None}
+        {
+            "label": a["label"],
+            "value": a["value"],
+            "source": public_source(a, seller),
+            "as_of": date.fromisoformat(a["as_of"]) if a.get("as_of") else None,
+        }
         for a in tco.get("assumptions", [])
     ]
     return {
@@ -278,7 +306,6 @@ def _tco_context(tco: Mapping[str, Any] | None) -> dict[str, Any]:
         "cur": tco["summary"].get("currency", "EUR"),
         "executive": tco.get("executive") or {},
         "assumptions": assumptions,
-        "stale_count": sum(1 for a in assumptions if a.get("stale")),
         "chart_names": list((tco.get("figures") or {}).keys()),
     }
 
@@ -296,6 +323,85 @@ def _placeholders(tco: Mapping[str, Any] | None, charts: Mapping[str, bytes]) ->
     return list((tco.get("figures") or {}).keys())
 
 
+def logo_url(seller: Mapping[str, Any]) -> str:
+    """The seller's logo as a static URL the fetcher serves, or "" (a wrong path in the
+    company profile must not break a proposal)."""
+    from django.templatetags.static import static
+
+    path = str(seller.get("logo") or "")
+    try:
+        url = static(path) if path else ""
+    except ValueError:  # not in the manifest
+        return ""
+    prefix = "/" + settings.STATIC_URL.lstrip("/")
+    relative = url.removeprefix(prefix).removeprefix(settings.STATIC_URL).split("?")[0]
+    return url if url and static_file_path(relative) is not None else ""
+
+
+def unit_label(line: Mapping[str, Any]) -> str:
+    """The unit a line's quantity counts, in the active language: the line's own `unit`
+    when it has one, else by kind (support is priced per year, the rest per piece)."""
+    unit = line.get("unit")
+    if unit:
+        return str(UNIT_LABELS.get(unit, unit))
+    return str(UNIT_LABELS["year" if line.get("kind") == "support" else "piece"])
+
+
+UNIT_LABELS = {
+    "piece": _lazy("unit", "pcs"),
+    "pcs": _lazy("unit", "pcs"),
+    "year": _lazy("unit", "year"),
+    "month": _lazy("unit", "month"),
+    "hour": _lazy("unit", "hour"),
+    "day": _lazy("unit", "day"),
+    "lot": _lazy("unit", "lot"),
+    "server": _lazy("unit", "server"),
+}
+
+
+def legal_vat_text(vat: Mapping[str, Any]) -> str:
+    """The legal wording under the totals: the snapshot's ``legal_text`` (with the buyer's
+    VAT ID), else, for revisions sent before it was recorded, worded now from the kind."""
+    return str(vat.get("legal_text") or vat_note(str(vat.get("kind", ""))))
+
+
+def reconciliation(
+    snapshot: Mapping[str, Any], totals: Mapping[str, Decimal]
+) -> dict[str, Any] | None:
+    """How the price table, the cover total and the TCO's cost of owning relate.
+
+    Hardware now is the quoted hardware net total (servers, networking, storage,
+    installation), which is the analysis' upfront amount; the subtotal adds support and
+    other lines; the cost of owning adds power, space, support, staff … over the horizon
+    and subtracts the resale value.
+    """
+    tco = snapshot.get("tco") or {}
+    deal = tco.get("deal") or {}
+    if not deal.get("hardware_net") or deal.get("problem"):
+        return None
+    summary = tco.get("summary") or {}
+    onprem = next((o for o in summary.get("options", []) if o.get("kind") == "onprem"), None)
+    if onprem is None:
+        return None
+    hardware = Decimal(deal["hardware_net"])
+    rate = Decimal(snapshot["vat"]["rate"])
+    months = int(summary.get("horizon_months") or 0)
+    return {
+        "hardware": hardware,
+        "hardware_vat": hardware + to_cents(hardware * rate / HUNDRED),
+        "upfront": _dec(onprem.get("upfront_cost")),
+        "rest": totals["subtotal"] - hardware,
+        "owning": _dec(onprem.get("total_cost")),
+        "years": months // 12 if months % 12 == 0 else None,
+        "months": months,
+        "components": [
+            {**c, "amount": Decimal(str(c["amount"]))}
+            for c in deal.get("owning", [])
+            if c.get("key") != "hardware"
+        ],
+    }
+
+
 def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
     lines = [
         {
@@ -304,6 +410,7 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
             "unit_price": Decimal(line["unit_price"]),
             "discount_pct": Decimal(line["discount_pct"]),
             "amount": Decimal(line["amount"]),
+            "unit_label": unit_label(line),
         }
         for line in snapshot["lines"]
     ]
@@ -313,15 +420,20 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
         "kind": "proposal",
         "number": snapshot["number"],
         "customer": snapshot["customer"],
+        "seller": snapshot.get("seller") or {},
+        "logo_url": logo_url(snapshot.get("seller") or {}),
+        "owner": snapshot.get("owner") or {},
         "lines": lines,
         "has_optional": any(line["optional"] for line in lines),
+        "has_discount": any(line["discount_pct"] for line in lines),
         "totals": totals,
         "currency": snapshot["currency"],
         "vat_rate": Decimal(snapshot["vat"]["rate"]),
-        "vat_note": vat_note(snapshot["vat"]["kind"]),
+        "legal_text": legal_vat_text(snapshot["vat"]),
         "valid_until": date.fromisoformat(snapshot["valid_until"]),
         "issued": date.fromisoformat(snapshot["issued"]),
-        **_tco_context(snapshot.get("tco")),
+        "reconcile": reconciliation(snapshot, totals),
+        **_tco_context(snapshot.get("tco"), snapshot.get("seller")),
     }
 
 
@@ -331,11 +443,13 @@ def _render_proposal(
     *,
     language: str,
     with_charts: bool,
+    draft: bool = False,
 ) -> RenderedPdf:
     """The proposal template in `language`, with the snapshot's charts (or placeholders)."""
     charts = _charts_for(tco, with_charts)
     with translation.override(language):
         context = context_of()
+        context["draft"] = draft
         context["charts"] = list(charts)
         context["placeholders"] = _placeholders(tco, charts)
         html = render_to_string("quotes/pdf/proposal.html", context)
@@ -343,14 +457,16 @@ def _render_proposal(
 
 
 def render_revision(
-    snapshot: Mapping[str, Any], *, language: str, with_charts: bool = True
+    snapshot: Mapping[str, Any], *, language: str, with_charts: bool = True, draft: bool = False
 ) -> RenderedPdf:
-    """The proposal of a sent revision, in the buyer's language."""
+    """The proposal of a sent revision, in the buyer's language (``draft``: the preview of
+    a draft, watermarked on every page)."""
     return _render_proposal(
         snapshot.get("tco"),
         lambda: revision_context(snapshot),
         language=language,
         with_charts=with_charts,
+        draft=draft,
     )
 
 
@@ -364,13 +480,15 @@ def render_lead(
         return {
             "doc": snapshot,
             "kind": "analysis",
+            "seller": snapshot.get("seller") or {},
+            "logo_url": logo_url(snapshot.get("seller") or {}),
             "customer": {
                 "company": snapshot["lead"]["company"],
                 "contact_name": snapshot["lead"]["name"],
             },
             "issued": date.fromisoformat(snapshot["issued"]),
             "lines": [],
-            **_tco_context(tco),
+            **_tco_context(tco, snapshot.get("seller")),
         }
 
     return _render_proposal(tco, context_of, language=language, with_charts=with_charts)

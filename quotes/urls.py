@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import acceptance_views, export_views, lead_views, views
+from . import acceptance_views, export_views, lead_views, preview_views, views
 
 app_name = "quotes"
 urlpatterns = [
@@ -53,4 +53,13 @@ urlpatterns = [
     # Leads and onboarding (quotes/lead_views.py).
     path("leads/<uuid:public_id>/", lead_views.lead_update, name="lead_update"),
     path("onboarding/team/", lead_views.team_join, name="team_join"),
+]
+
+# The draft's preview PDF (watermarked, never stored).
+urlpatterns += [
+    path(
+        "revisions/<uuid:public_id>/preview.pdf",
+        preview_views.revision_preview_pdf,
+        name="revision_preview_pdf",
+    ),
 ]

@@ -154,6 +154,13 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         "lines": lines,
         "totals": totals,
         "snapshot": current.snapshot,
+        # The analysis of the quoted deal: recomputed for a draft when its lines changed
+        # (cached), frozen in the snapshot once sent.
+        "deal": (
+            services.deal_analysis(revision=current, lines=lines)
+            if current.is_draft
+            else (current.snapshot or {}).get("tco")
+        ),
         "vat_note": (current.snapshot or {}).get("vat", {}).get("legal_text")
         or vat_note(current.vat_kind, quote.customer.vat_number),
         "line_form": LineForm(choices=services.catalog_choices()) if current.is_draft else None,
@@ -382,12 +389,6 @@ def _buyer_context(revision: Any, token: str, form: DecisionForm | None = None) 
     return {
         **acceptance_context(revision),
         **revision_context(revision.snapshot),
-        # The legal VAT wording frozen with the revision (older snapshots: by kind).
-        **(
-            {"vat_note": revision.snapshot["vat"]["legal_text"]}
-            if revision.snapshot.get("vat", {}).get("legal_text")
-            else {}
-        ),
         "revision": revision,
         "token": token,
         "form": form or DecisionForm(),

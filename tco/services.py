@@ -173,14 +173,26 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
             problem=_("No server in the catalog can run this workload: ") + reasons
         )
     try:
-        built = build_scenario(form.to_document(best[1].server_model.key), form.catalog)
-        result = evaluate(built.scenario)
+        analysis = analyse_document(form.to_document(best[1].server_model.key), form.catalog)
     except ScenarioError as exc:
         return _field_problem(exc.field, exc.message)
     except EngineError as exc:
         return CalculatorOutcome(problem=str(exc))
     candidates.sort(key=lambda c: (c.onprem_total is None, c.onprem_total or 0.0))
-    return CalculatorOutcome(analysis=Analysis(built, result, result_to_dict(result), candidates))
+    analysis.candidates = candidates
+    return CalculatorOutcome(analysis=analysis)
+
+
+def analyse_document(document: dict[str, Any], catalog: CatalogSnapshot | None = None) -> Analysis:
+    """The calculator's engine call: a scenario document → the full evaluation.
+
+    Used by the calculator for its result and by quotes for the analysis of the quoted
+    deal (quotes/services/deal.py), so both go through the same code. Raises
+    ScenarioError (an input the document got wrong) or EngineError.
+    """
+    built = build_scenario(document, catalog)
+    result = evaluate(built.scenario)
+    return Analysis(built, result, result_to_dict(result), [])
 
 
 def _field_problem(path: str, message: str) -> CalculatorOutcome:

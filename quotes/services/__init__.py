@@ -37,6 +37,12 @@ from .customers import (
     is_sales,
     team_for,
 )
+from .deal import (
+    DealInputs,
+    deal_analysis,
+    deal_inputs,
+    lines_hash,
+)
 from .delivery import (
     _enqueue,
     _proposal_email,
@@ -48,6 +54,10 @@ from .delivery import (
     render_execute,
     render_mark_failed,
     revision_resend,
+)
+from .descriptions import (
+    catalog_name,
+    line_description,
 )
 from .drafts import (
     _ensure_draft,
@@ -108,6 +118,11 @@ from .revisions import (
     revision_mark_viewed,
     revision_update,
 )
+from .seller import (
+    company_terms,
+    owner_snapshot,
+    seller_snapshot,
+)
 from .snapshots import (
     _line_snapshot,
     lead_snapshot,
@@ -120,6 +135,7 @@ __all__ = [
     "PDF_CHARTS",
     "BuyerLinkExpired",
     "BuyerLinkInvalid",
+    "DealInputs",
     "QuoteError",
     "RateLimited",
     "RevisionLocked",
@@ -142,7 +158,11 @@ __all__ = [
     "buyer_url",
     "calculator_analysis",
     "catalog_choices",
+    "catalog_name",
+    "company_terms",
     "customer_create",
+    "deal_analysis",
+    "deal_inputs",
     "default_terms",
     "display_name",
     "executive_summary",
@@ -157,10 +177,13 @@ __all__ = [
     "lead_team",
     "lead_token",
     "lead_update",
+    "line_description",
+    "lines_hash",
     "next_quote_number",
     "outbox_deliver",
     "outbox_mark_failed",
     "outbox_requeue_stuck",
+    "owner_snapshot",
     "plain",
     "quote_create",
     "quote_create_from_calculator",
@@ -182,6 +205,7 @@ __all__ = [
     "revision_resend",
     "revision_snapshot",
     "revision_update",
+    "seller_snapshot",
     "tco_snapshot",
     "team_for",
     "team_join",

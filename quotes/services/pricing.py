@@ -24,6 +24,7 @@ from ..models import (
 from ..money import HUNDRED, convert, line_amount, to_cents
 from ..selectors import revision_price_changes
 from .analysis import plain
+from .descriptions import line_description
 from .drafts import _ensure_draft, _locked_revision
 from .errors import QuoteError
 
@@ -67,9 +68,7 @@ def revision_add_line(
         if server is None:
             raise QuoteError(_("Unknown catalog item."))
         kind = LineKind.SERVER
-        description = (
-            f"{server.vendor} {server.sku} — {server.name} ({server.gpu_count}× {server.gpu.name})"
-        )
+        description = line_description(server, revision.quote.customer.language)
         unit = _to_currency(server.list_price, server.currency, revision.currency)
         as_of, estimate = server.as_of, server.price_is_estimate
     elif kind_name == "item":
@@ -89,10 +88,9 @@ def revision_add_line(
             if not hardware:
                 raise QuoteError(_("Add the servers first: this item is priced per hardware."))
             unit = hardware * item.price / HUNDRED
-            description = _percent_description(item)
         else:
             unit = _to_currency(item.price, item.currency, revision.currency)
-            description = item.name
+        description = line_description(item, revision.quote.customer.language)
     else:
         raise QuoteError(_("Unknown catalog item."))
     position = (revision.lines.aggregate(m=Max("position"))["m"] or 0) + 1
@@ -144,7 +142,8 @@ def revision_reprice(*, revision: QuoteRevision, actor: AbstractBaseUser) -> int
         line.priced_at = now
         fields = ["unit_price", "price_as_of", "price_is_estimate", "priced_at"]
         if change.item is not None:  # "% of hardware": the percentage may have changed
-            line.description = _percent_description(change.item)[:300]
+            language = revision.quote.customer.language
+            line.description = line_description(change.item, language)[:300]
             fields.append("description")
         line.save(update_fields=fields)
     if changes:

@@ -37,6 +37,12 @@ from .pricing import revision_add_line
 
 
 def default_terms(language: str) -> str:
+    """The company profile's terms in the buyer's language, else the built-in wording."""
+    from .seller import company_terms
+
+    terms = company_terms(language)
+    if terms:
+        return terms
     with translation.override(language):
         return _(
             "Prices exclude shipping unless stated. Payment 30 days net from invoice. "

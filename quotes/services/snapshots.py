@@ -14,7 +14,9 @@ from ..models import (
 from ..money import line_amount
 from ..vat import REVERSE_CHARGE, normalise_vat_id, vat_legal_text
 from .analysis import plain
+from .deal import deal_analysis
 from .pricing import totals_for
+from .seller import owner_snapshot, seller_snapshot
 
 
 def _line_snapshot(line: QuoteLine) -> dict[str, Any]:
@@ -37,7 +39,8 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
     """What the buyer sees, as plain JSON (the frozen content of a sent revision)."""
     quote = revision.quote
     customer = quote.customer
-    lines = [_line_snapshot(line) for line in revision.lines.order_by("position")]
+    line_rows = list(revision.lines.order_by("position"))
+    lines = [_line_snapshot(line) for line in line_rows]
     totals = totals_for(lines=lines, vat_rate=revision.vat_rate)
     return {
         "number": quote.number,
@@ -51,10 +54,8 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
             "country": customer.country,
             "vat_number": customer.vat_number,
         },
-        "owner": {
-            "name": quote.owner.get_full_name() or quote.owner.get_username(),
-            "email": quote.owner.email,
-        },
+        "owner": owner_snapshot(quote.owner, customer.language),
+        "seller": seller_snapshot(),
         "valid_until": revision.valid_until.isoformat(),
         "issued": timezone.localdate().isoformat(),
         "terms": revision.terms,
@@ -77,7 +78,8 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
             "total": str(totals.total),
             "optional_subtotal": str(totals.optional_subtotal),
         },
-        "tco": revision.tco,
+        # The analysis of the quoted deal, exactly as the draft page and preview showed it.
+        "tco": deal_analysis(revision=revision, lines=line_rows),
     }
 
 
@@ -86,5 +88,6 @@ def lead_snapshot(*, lead: Lead) -> dict[str, Any]:
         "lead": {"name": lead.name, "company": lead.company, "email": lead.email},
         "issued": lead.created_at.date().isoformat(),
         "language": lead.language,
+        "seller": seller_snapshot(),
         "tco": lead.tco,
     }

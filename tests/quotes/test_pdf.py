@@ -40,7 +40,7 @@ def test_proposal_pdf_holds_number_customer_totals_and_page_numbers(sent_revisio
     assert "Deep Learning BV" in flat and "Jan de Vries" in flat
     total = Decimal(snapshot["totals"]["total"])
     assert f"€{total:,.2f}" in flat  # English formatting: €1,234,567.89
-    assert "Executive summary" in flat and "Assumptions and sources" in flat
+    assert "Executive summary" in flat and "Appendix: assumptions and sources" in flat
     # Every fitting cloud option of every GPU is listed, so the table may take a page more.
     assert 5 <= pages <= 10 and render.pages == pages
     for page in range(1, pages + 1):
@@ -54,7 +54,7 @@ def test_dutch_customers_get_a_dutch_proposal(sent_revision: Any, customer: Any)
     text, pages = pdf_text(document.pdf)
     flat = _flat(text)
     assert f"pagina 1 van {pages}" in flat
-    assert "Voorstel" in flat and "Geldig tot" in flat
+    assert "Voorstel" in flat and "Prijzen geldig tot" in flat
     total = Decimal(sent_revision.snapshot["totals"]["total"])
     dutch = f"{total:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
     assert f"€ {dutch}" in flat
@@ -216,5 +216,6 @@ def test_dutch_buyers_get_dutch_numbers_in_the_frozen_analysis(
     values = [a["value"] for a in revision.tco["assumptions"]]
     assert "0,1800\u00a0EUR/kWh" in values  # the Amsterdam site's price, decimal comma
     support = revision.lines.get(catalog_key="item:support-10pct")
-    assert "10 % of hardware per year" in support.description
+    # The line is worded in the buyer's language, from the catalog's Dutch name.
+    assert support.description.endswith("10 % van de hardware per jaar")
     assert "E+" not in support.description

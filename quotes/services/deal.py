@@ -1,0 +1,371 @@
+"""The analysis of the quoted deal: the calculator's engine call on what the quote sells.
+
+A quote keeps the calculator query (or scenario document) it was started from in
+``revision.tco``. The deal analysis rebuilds that scenario the way the calculator does
+(``tco.services.analyse_document``) and replaces its on-prem inputs with the quote:
+
+- servers: the quantity of the non-optional server lines, the model of the largest line;
+- server price: their net amount (after line discount and the quote discount) per server;
+- networking and installation: their lines' net amounts per server;
+- storage: the storage lines' net amounts;
+- support: the support lines' net amount per year (quantity = years) as a share of the
+  hardware value the engine applies it to;
+- spares and one-off amounts typed into the calculator are left out (not quoted).
+
+So the engine's upfront amount is the quoted hardware net total (servers + networking
++ storage + installation), to the cent. Formulas and a worked example: docs/quotes.md.
+The result has the shape of ``analysis.tco_snapshot`` plus a ``deal`` key; drafts read it
+through a cache keyed by a hash of the lines and the quote discount, and ``quote_send``
+freezes it into the snapshot.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import logging
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.core.cache import cache
+from django.http import QueryDict
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from ..models import LineKind, QuoteLine, QuoteRevision
+from ..money import HUNDRED, line_amount, to_cents
+from .analysis import tco_snapshot
+
+logger = logging.getLogger(__name__)
+
+CACHE_SECONDS = 24 * 3600
+DEAL_SOURCE = gettext_noop("This proposal")
+
+
+@dataclass(frozen=True)
+class DealInputs:
+    """What the quote sells, in the quote's currency (net of every discount)."""
+
+    currency: str
+    quote_discount_pct: Decimal
+    server_key: str | None
+    servers: Decimal
+    servers_net: Decimal
+    networking_net: Decimal
+    installation_net: Decimal
+    storage_net: Decimal
+    support_per_year: Decimal
+    hardware_net: Decimal  # servers + networking + storage + installation
+    others: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def server_price(self) -> Decimal:
+        return self.servers_net / self.servers if self.servers else Decimal(0)
+
+    def per_server(self, amount: Decimal) -> Decimal:
+        return amount / self.servers if self.servers else Decimal(0)
+
+
+def _value(line: QuoteLine | dict[str, Any], name: str) -> Any:
+    return line[name] if isinstance(line, dict) else getattr(line, name)
+
+
+def deal_inputs(
+    *, revision: QuoteRevision, lines: list[QuoteLine] | list[dict[str, Any]] | None = None
+) -> DealInputs:
+    """Sum the non-optional lines by kind, net of the line and the quote discounts."""
+    if lines is None:
+        lines = list(revision.lines.order_by("position"))
+    quote_discount = Decimal(str(getattr(revision, "discount_pct", 0) or 0))
+    factor = (HUNDRED - quote_discount) / HUNDRED
+    sums = {kind: Decimal(0) for kind in LineKind.values}
+    servers = Decimal(0)
+    support_per_year = Decimal(0)
+    by_model: dict[str, Decimal] = {}
+    others: list[dict[str, str]] = []
+    for line in lines:
+        if _value(line, "optional"):
+            continue
+        kind = _value(line, "kind")
+        quantity = Decimal(str(_value(line, "quantity")))
+        net = line_amount(
+            quantity,
+            Decimal(str(_value(line, "unit_price"))),
+            Decimal(str(_value(line, "discount_pct"))),
+        )
+        net = net * factor
+        if kind not in sums:  # "other" lines and kinds the analysis does not model
+            others.append({"description": _value(line, "description"), "amount": str(net)})
+            continue
+        sums[kind] += net
+        if kind == LineKind.SERVER:
+            servers += quantity
+            key = str(_value(line, "catalog_key")).partition(":")[2]
+            by_model[key] = by_model.get(key, Decimal(0)) + quantity
+        elif kind == LineKind.SUPPORT:
+            # A support line is priced per year; its quantity is the number of years.
+            support_per_year += net / quantity
+    hardware = (
+        sums[LineKind.SERVER]
+        + sums[LineKind.NETWORKING]
+        + sums[LineKind.STORAGE]
+        + sums[LineKind.INSTALLATION]
+    )
+    return DealInputs(
+        currency=revision.currency,
+        quote_discount_pct=quote_discount,
+        server_key=max(by_model, key=lambda k: by_model[k]) if by_model else None,
+        servers=servers,
+        servers_net=sums[LineKind.SERVER],
+        networking_net=sums[LineKind.NETWORKING],
+        installation_net=sums[LineKind.INSTALLATION],
+        storage_net=sums[LineKind.STORAGE],
+        support_per_year=support_per_year,
+        hardware_net=to_cents(hardware),
+        others=others,
+    )
+
+
+def lines_hash(*, revision: QuoteRevision, lines: list[QuoteLine] | None = None) -> str:
+    """A hash of what the deal analysis reads: lines, quote discount, currency, the
+    analysis' origin and the latest recorded catalog price change."""
+    if lines is None:
+        lines = list(revision.lines.order_by("position"))
+    from django.db.models import Max
+
+    from catalog.models import PriceChange
+
+    tco = revision.tco or {}
+    payload = {
+        # A recorded catalog price change (cloud prices, FX rate …) recomputes the analysis.
+        "catalog": PriceChange.objects.aggregate(last=Max("pk"))["last"],
+        "currency": revision.currency,
+        "discount": str(getattr(revision, "discount_pct", 0) or 0),
+        "origin": [tco.get("query", ""), tco.get("scenario"), tco.get("language")],
+        "lines": [
+            [
+                line.kind,
+                line.catalog_key,
+                str(line.quantity),
+                str(line.unit_price),
+                str(line.discount_pct),
+                line.optional,
+            ]
+            for line in lines
+        ],
+    }
+    raw = json.dumps(payload, sort_keys=True, default=str).encode()
+    return hashlib.sha256(raw).hexdigest()
+
+
+def _origin_document(tco: dict[str, Any], server_key: str) -> dict[str, Any]:
+    """The scenario document the calculator builds for the attached query (or the stored
+    scenario document), for the quoted server model."""
+    from tco.forms import CalculatorForm
+    from tco.scenario_io import CatalogSnapshot, ScenarioError
+    from tco.services import form_data
+
+    if tco.get("scenario"):
+        document = copy.deepcopy(tco["scenario"])
+        document["server"] = server_key
+        return dict(document)
+    form = CalculatorForm(
+        form_data(QueryDict(tco.get("query") or "")), catalog=CatalogSnapshot.load()
+    )
+    if not form.is_valid():
+        raise ScenarioError("query", _("The calculator inputs of this quote are no longer valid."))
+    if server_key not in form.catalog.servers:
+        raise ScenarioError("server", _("The quoted server model is no longer in the catalog."))
+    return form.to_document(server_key)
+
+
+def deal_document(tco: dict[str, Any], deal: DealInputs) -> tuple[dict[str, Any], Any]:
+    """The scenario document of the deal (the calculator's, with the quote's on-prem inputs)
+    and the catalog snapshot to evaluate it with."""
+    from tco.engine.units import FxRates
+    from tco.scenario_io import CatalogSnapshot, ScenarioError, _as_of
+
+    assert deal.server_key is not None
+    document = _origin_document(tco, deal.server_key)
+    catalog = CatalogSnapshot.load(as_of=_as_of(document.get("as_of")))
+    model = catalog.servers.get(deal.server_key)
+    if model is None:
+        raise ScenarioError("server", _("The quoted server model is no longer in the catalog."))
+    fx = FxRates(usd_per_eur=float(catalog.fx_row.rate)) if catalog.fx_row else FxRates()
+    if deal.servers != deal.servers.to_integral_value():
+        raise ScenarioError("servers", _("The server quantity must be a whole number."))
+    finance = dict(document.get("finance") or {})
+    fin_currency = finance.get("currency", "USD")
+
+    def to_finance(amount: Decimal) -> float:
+        return fx.convert(float(amount), deal.currency, fin_currency)
+
+    # Support is a share of the hardware value the engine computes (servers × (price +
+    # networking) + storage, no spares); the quoted support per year over that value.
+    hardware_value = deal.servers_net + deal.networking_net + deal.storage_net
+    support_pct = float(deal.support_per_year / hardware_value) if hardware_value else 0.0
+    finance.update(
+        reporting_currency=deal.currency,
+        networking_per_server=to_finance(deal.per_server(deal.networking_net)),
+        installation_per_server=to_finance(deal.per_server(deal.installation_net)),
+        storage_total=to_finance(deal.storage_net),
+        support_pct_per_year=support_pct,
+        spares_pct=0.0,
+    )
+    finance.pop("one_off", None)
+    server = document.get("server")
+    extra = (
+        {k: v for k, v in server.items() if k not in ("key", "list_price")}
+        if isinstance(server, dict)
+        else {}
+    )
+    document.update(
+        server={
+            **extra,
+            "key": deal.server_key,
+            "list_price": fx.convert(float(deal.server_price), deal.currency, model.currency),
+        },
+        servers=int(deal.servers),
+        finance=finance,
+    )
+    return document, catalog
+
+
+def _deal_assumptions(deal: DealInputs, language: str) -> list[dict[str, Any]]:
+    """The quoted figures the analysis used, as rows of the assumptions table."""
+    from django.utils import formats, translation
+
+    def money(value: Decimal) -> str:
+        number = formats.number_format(to_cents(value), 2, use_l10n=True, force_grouping=True)
+        return f"{number}\u00a0{deal.currency}"
+
+    today = timezone.localdate().isoformat()
+    with translation.override(language):
+        amounts = [
+            (_("Quoted net price per server"), deal.server_price),
+            (_("Quoted networking per server"), deal.per_server(deal.networking_net)),
+            (_("Quoted installation per server"), deal.per_server(deal.installation_net)),
+            (_("Quoted storage"), deal.storage_net),
+            (_("Quoted support per year"), deal.support_per_year),
+        ]
+        rows = [(_("Quoted servers"), formats.number_format(deal.servers, 0, use_l10n=True))]
+        rows += [(label, money(amount)) for label, amount in amounts if amount]
+        source = _(DEAL_SOURCE)
+        return [
+            {
+                "label": str(label),
+                "value": value,
+                "source": str(source),
+                "as_of": today,
+                "is_estimate": False,
+                "stale": False,
+                "quoted": True,
+            }
+            for label, value in rows
+        ]
+
+
+def _compute(revision: QuoteRevision, lines: list[QuoteLine], language: str) -> dict[str, Any]:
+    from tco.engine import EngineError
+    from tco.scenario_io import ScenarioError
+    from tco.services import analyse_document
+
+    tco = revision.tco
+    assert tco is not None
+    deal = deal_inputs(revision=revision, lines=lines)
+    summary = {
+        "currency": deal.currency,
+        "servers": str(deal.servers),
+        "server_key": deal.server_key,
+        "server_price": str(to_cents(deal.server_price)),
+        "networking_per_server": str(to_cents(deal.per_server(deal.networking_net))),
+        "installation_per_server": str(to_cents(deal.per_server(deal.installation_net))),
+        "storage_total": str(to_cents(deal.storage_net)),
+        "support_per_year": str(to_cents(deal.support_per_year)),
+        "hardware_net": str(deal.hardware_net),
+        "quote_discount_pct": str(deal.quote_discount_pct),
+        "others": deal.others,
+        "lines_hash": lines_hash(revision=revision, lines=lines),
+    }
+    if deal.server_key is None:
+        return {**tco, "deal": {**summary, "problem": _("The quote has no server lines.")}}
+    try:
+        document, catalog = deal_document(tco, deal)
+        analysis = analyse_document(document, catalog)
+    except (ScenarioError, EngineError) as exc:
+        logger.info("deal analysis of revision %s failed: %s", revision.public_id, exc)
+        message = getattr(exc, "message", None) or str(exc)
+        return {**tco, "deal": {**summary, "problem": str(message)}}
+    snapshot = tco_snapshot(analysis=analysis, query=tco.get("query", ""), language=language)
+    if tco.get("scenario"):
+        snapshot["scenario"] = tco["scenario"]
+    # The first row is the server price, now the quoted one (listed with the deal's rows).
+    rows = snapshot["assumptions"]
+    if rows and rows[0]["source"] == _source_your_input(language):
+        rows = rows[1:]
+    snapshot["assumptions"] = _deal_assumptions(deal, language) + rows
+    snapshot["deal"] = {**summary, "owning": _owning_components(analysis.result, language)}
+    return snapshot
+
+
+def _owning_components(result: Any, language: str) -> list[dict[str, Any]]:
+    """The cost of owning over the horizon by component (purchase, energy, colocation,
+    support, staff, …, resale value negative), labelled as the breakdown chart labels them;
+    the amounts add up to the on-prem option's total cost."""
+    from django.utils import translation
+
+    from tco.chart_context import chart_labels
+
+    cashflow = result.onprem.cashflow
+    with translation.override(language):
+        labels = chart_labels(result)
+        return [
+            {"key": column, "label": str(labels.component(column)), "amount": amount}
+            for column in cashflow.columns
+            if column not in ("total", "cumulative")
+            and (amount := round(float(cashflow[column].sum()), 2)) != 0
+        ]
+
+
+def _source_your_input(language: str) -> str:
+    from django.utils import translation
+
+    from tco.scenario_io import YOUR_INPUT
+
+    with translation.override(language):
+        return str(YOUR_INPUT)
+
+
+def deal_analysis(
+    *, revision: QuoteRevision, lines: list[QuoteLine] | None = None, language: str | None = None
+) -> dict[str, Any] | None:
+    """The TCO analysis of the quoted deal (tco_snapshot's shape plus ``deal``), or the
+    attached analysis unchanged when the quote has none to follow (no analysis attached).
+
+    Cached by a hash of the lines, the quote discount and the analysis' origin, so a draft
+    page recomputes it only after a line changed.
+    """
+    if not revision.tco:
+        return revision.tco
+    if lines is None:
+        lines = list(revision.lines.order_by("position"))
+    language = language or revision.quote.customer.language
+    key = (
+        f"quotes:deal:{revision.public_id}:{language}:{lines_hash(revision=revision, lines=lines)}"
+    )
+    try:
+        cached = cache.get(key)
+    except Exception:  # a cache outage only costs a recomputation
+        logger.warning("deal analysis cache unavailable", exc_info=True)
+        cached = None
+    if cached is not None:
+        return dict(cached)
+    result = _compute(revision, lines, language)
+    try:
+        cache.set(key, result, CACHE_SECONDS)
+    except Exception:
+        logger.warning("deal analysis cache unavailable", exc_info=True)
+    return result
