@@ -20,8 +20,8 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.parametrize(
     ("language", "email_sentence", "pdf_label"),
     [
-        ("en", "The proposal and this link are valid until {date}.", "Valid until {date}"),
-        ("nl", "Het voorstel en deze link zijn geldig tot {date}.", "Geldig tot {date}"),
+        ("en", "The proposal and this link are valid until {date}.", "Prices valid until {date}"),
+        ("nl", "Het voorstel en deze link zijn geldig tot {date}.", "Prijzen geldig tot {date}"),
     ],
 )
 def test_the_proposal_email_and_pdf_give_the_validity_date_in_the_buyers_language(
