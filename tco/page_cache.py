@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 import zlib
 from collections.abc import Callable
 from functools import wraps
@@ -32,6 +33,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache, caches
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
@@ -47,16 +49,33 @@ def page_cache() -> Any:
     return caches["pages"]
 
 
+def _fresh_generation() -> int:
+    # Not 1: a key that was evicted and set again must not repeat a value already used.
+    return time.time_ns()
+
+
 def catalog_generation() -> int:
-    return int(cache.get_or_set(GENERATION_KEY, 1, timeout=None))
+    """The catalog's generation: changes on every catalog write, shared by all processes
+    through the default cache (Redis when configured)."""
+    return int(cache.get_or_set(GENERATION_KEY, _fresh_generation, timeout=None))
 
 
-def bump_catalog_generation(*args: Any, **kwargs: Any) -> None:
-    """Invalidate every cached page that used the catalog (a signal receiver)."""
+def _bump() -> None:
     try:
         cache.incr(GENERATION_KEY)
     except ValueError:  # not set yet (or evicted): any new value differs from cached keys
-        cache.set(GENERATION_KEY, 2, timeout=None)
+        cache.set(GENERATION_KEY, _fresh_generation(), timeout=None)
+
+
+def bump_catalog_generation(*args: Any, **kwargs: Any) -> None:
+    """Invalidate every cached page and in-memory catalog that used the catalog (a signal
+    receiver).
+
+    Bumped at once and again when the transaction commits: a request that read the old
+    rows between the write and the commit must not keep them under the new generation.
+    """
+    _bump()
+    transaction.on_commit(_bump, using=kwargs.get("using"))
 
 
 def _key(request: HttpRequest, query: str) -> str:

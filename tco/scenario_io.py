@@ -165,6 +165,10 @@ class Assumption:
         return " / ".join(str(amount) for amount in self.amounts)
 
 
+# The in-memory catalog of CatalogSnapshot.current(): {"today": (generation, snapshot)}.
+_CURRENT: dict[str, tuple[int, CatalogSnapshot]] = {}
+
+
 @dataclass(frozen=True)
 class CatalogSnapshot:
     """The catalog rows a scenario may refer to, read once (six queries, any catalog size).
@@ -182,6 +186,25 @@ class CatalogSnapshot:
     fx_row: FxRate | None
     as_of: date | None = None
     regions: dict[tuple[str, str], CloudRegion] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def current(cls) -> CatalogSnapshot:
+        """Today's catalog, kept in memory while the catalog generation is unchanged.
+
+        The generation (tco.page_cache.catalog_generation) changes on every catalog save
+        or delete, in every process that shares the default cache; a process reads the
+        rows again on its first request after a change. The rows are shared by requests
+        and must not be changed (dated snapshots are loaded afresh: `load(as_of=...)`).
+        """
+        from tco.page_cache import catalog_generation
+
+        generation = catalog_generation()
+        held = _CURRENT.get("today")
+        if held is not None and held[0] == generation:
+            return held[1]
+        snapshot = cls.load()
+        _CURRENT["today"] = (generation, snapshot)
+        return snapshot
 
     @classmethod
     def load(cls, as_of: date | None = None) -> CatalogSnapshot:

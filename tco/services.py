@@ -126,7 +126,11 @@ def analyse_query(query: QueryDict) -> tuple[CalculatorForm, CalculatorOutcome]:
     The form comes back bound, with any engine-detected problems attached to its fields,
     so callers (the calculator page, quotes started from a result) render or store both.
     """
-    form = CalculatorForm(form_data(query), catalog=CatalogSnapshot.load())
+    return analyse_bound_form(CalculatorForm(form_data(query), catalog=CatalogSnapshot.current()))
+
+
+def analyse_bound_form(form: CalculatorForm) -> tuple[CalculatorForm, CalculatorOutcome]:
+    """`analyse_query` for a form already bound to the query (validated here if not yet)."""
     outcome = analyse_form(form) if form.is_valid() else CalculatorOutcome()
     for name, message in outcome.field_errors.items():
         form.add_error(name, message)

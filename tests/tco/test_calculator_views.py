@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -180,6 +181,7 @@ def test_query_count_is_bounded_and_independent_of_catalog_size(
     client: Client, seed_catalog: object, settings: Any
 ) -> None:
     settings.CALCULATOR_PAGE_CACHE_SECONDS = 0  # measure the work, not the cache
+    caches["default"].clear()  # a new catalog generation: the catalog is read again
     with CaptureQueriesContext(connection) as before:
         get(client, {"preset": "pretrain-7b"})
     gpu = Gpu.objects.get(key="h100-sxm")
@@ -199,9 +201,27 @@ def test_query_count_is_bounded_and_independent_of_catalog_size(
         )
         for i in range(50)
     )
+    caches["default"].clear()
     with CaptureQueriesContext(connection) as after:
         get(client, {"preset": "pretrain-7b"})
     assert len(after) == len(before) <= 10
+
+
+def test_the_catalog_is_read_once_per_generation(client: Client, seed_catalog: object) -> None:
+    """Uncached results reuse the catalog held in memory until a catalog write."""
+    params = {**(preset_data("pretrain-7b") or {}), "server": "smc-821ge-tnhr-h100"}
+    get(client, {**params, "discount_rate_pct": "8"})
+    with CaptureQueriesContext(connection) as warm:
+        page = get(client, {**params, "discount_rate_pct": "9"})
+    assert not [q for q in warm.captured_queries if "catalog_" in q["sql"]]
+    offer = CloudOffering.objects.get(key="aws-p5-48xlarge-od")
+    old_price = f"{offer.price_per_hour:,.2f}"
+    offer.price_per_hour = offer.price_per_hour * 2
+    offer.save()  # bumps the generation: the next request reads the catalog again
+    with CaptureQueriesContext(connection) as changed:
+        again = get(client, {**params, "discount_rate_pct": "9"})
+    assert [q for q in changed.captured_queries if "catalog_cloudoffering" in q["sql"]]
+    assert again != page and old_price in page
 
 
 def test_only_get_is_allowed(client: Client, seed_catalog: object) -> None:
