@@ -15,7 +15,7 @@ from django.utils import translation
 from django.views.decorators.http import require_safe
 
 from .canonical import canonical_query
-from .chart_context import chart_payloads
+from .chart_context import page_charts
 from .charts import CHARTED_CLOUD_OPTIONS
 from .forms import PRESET_CHOICES, CalculatorForm
 from .page_cache import cache_anonymous_page
@@ -61,9 +61,9 @@ def calculator(request: HttpRequest) -> HttpResponse:
         "presets": PRESET_CHOICES,
         "active_preset": request.GET.get("preset", ""),
         "charts": (
-            chart_payloads(outcome.analysis.result, translation.get_language(), all_options)
+            page_charts(outcome.analysis.result, translation.get_language(), all_options)
             if outcome.analysis
-            else {}
+            else None
         ),
         "charts_all": all_options,
         "charts_toggle_query": toggle.urlencode(),

@@ -440,9 +440,9 @@ def test_charts_show_the_cheapest_options_with_a_control_to_show_all(
     assert "Show all" in page and "charts=all" in page
 
     def cumulative_lines(html: str) -> int:
-        blob = re.search(r'<script id="chart-cumulative"[^>]*>(.*?)</script>', html, re.S)
+        blob = re.search(r'<script id="chart-data"[^>]*>(.*?)</script>', html, re.S)
         assert blob
-        figure = json.loads(blob.group(1))
+        figure = json.loads(blob.group(1))["cumulative"]
         return sum(1 for t in figure["data"] if t.get("mode") == "lines")
 
     assert cumulative_lines(page) == 1 + 4
