@@ -471,11 +471,14 @@ def _finance_defaults(items: dict[str, InfrastructureItem], fx: FxRates) -> dict
     return defaults
 
 
-def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> BuiltScenario:
+def build_scenario(
+    document: Any, catalog: CatalogSnapshot | None = None, *, with_assumptions: bool = True
+) -> BuiltScenario:
     """Turn a scenario document into an engine `Scenario` plus the assumptions it used.
 
     A document with `as_of` is priced with the prices in effect on that date; `catalog`
-    is used only when it was read for the same date.
+    is used only when it was read for the same date. `with_assumptions=False` leaves the
+    assumptions out (empty) for callers that only cost the scenario.
     """
     if not isinstance(document, dict):
         raise ScenarioError("scenario", "expected a JSON object")
@@ -551,8 +554,12 @@ def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> Bui
         )
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
-    assumptions = _assumptions(
-        scenario, model, site, offerings, items, fx_row, finance_data, gpu_row or model.gpu
+    assumptions = (
+        _assumptions(
+            scenario, model, site, offerings, items, fx_row, finance_data, gpu_row or model.gpu
+        )
+        if with_assumptions
+        else ()
     )
     return BuiltScenario(scenario, assumptions, model, site, tuple(offerings))
 

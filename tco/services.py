@@ -159,7 +159,7 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         # Ranking servers needs no cloud prices: one offering keeps the document valid.
         document = {**form.to_document(key), "cloud_offerings": offerings[:1]}
         try:
-            built = build_scenario(document, form.catalog)
+            built = build_scenario(document, form.catalog, with_assumptions=False)
             total = cost_of_owning(built.scenario)
         except ScenarioError as exc:
             return _field_problem(exc.field, exc.message)
