@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
@@ -79,11 +80,18 @@ class Analysis:
     summary: dict[str, Any]
     candidates: list[Candidate]
 
-    @property
-    def stale_assumptions(self) -> list[Assumption]:
+    @cached_property
+    def assumption_rows(self) -> list[tuple[Assumption, bool]]:
+        """Each assumption with whether its price is older than the freshness limit."""
         limit = settings.PRICE_STALE_AFTER_DAYS
         today = timezone.localdate()
-        return [a for a in self.built.assumptions if a.as_of and (today - a.as_of).days > limit]
+        return [
+            (a, bool(a.as_of and (today - a.as_of).days > limit)) for a in self.built.assumptions
+        ]
+
+    @cached_property
+    def stale_assumptions(self) -> list[Assumption]:
+        return [a for a, stale in self.assumption_rows if stale]
 
 
 @dataclass

@@ -32,7 +32,7 @@ def _text(value: Any) -> str:
 
 def _s(value: Any) -> str:
     """``{{ value|stringformat:'s' }}``: ``"%s" % value``, always escaped."""
-    return str(escape("%s" % (value,)))
+    return str(escape(str(value)))
 
 
 def _attrs(attrs: Mapping[str, Any]) -> str:
