@@ -34,8 +34,10 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
-from django.utils import translation
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import timezone, translation
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.http import parse_etags
 
 logger = logging.getLogger(__name__)
 
@@ -140,29 +142,77 @@ def _cached(key: str) -> HttpResponse | None:
     return response
 
 
+# Browsers keep a result page but ask again each time (a catalog change must show at once);
+# the ETag names the cache entry (inputs, language, fragment or page, catalog generation),
+# so an unchanged page costs a 304 without rendering. The page differs by language
+# (Accept-Language or the language cookie) and by htmx fragment vs whole page.
+PAGE_CACHE_CONTROL = "private, no-cache"
+PAGE_VARY = ("Accept-Language", "Cookie", "HX-Request")
+
+
+def _etag(key: str) -> str:
+    # With the day: a page marks prices older than a number of days as stale.
+    day = timezone.localdate().strftime("%Y%m%d")
+    return f'"{key.removeprefix("calc-page:")[:32]}-{day}"'
+
+
+def _matches(request: HttpRequest, etag: str) -> bool:
+    header = request.META.get("HTTP_IF_NONE_MATCH", "")
+    if not header:
+        return False
+    # Weak comparison: the GZip middleware marks the ETag of a compressed body weak.
+    return any(tag == "*" or tag.removeprefix("W/") == etag for tag in parse_etags(header))
+
+
+def _revalidatable(response: HttpResponse, etag: str | None) -> HttpResponse:
+    response["Cache-Control"] = PAGE_CACHE_CONTROL
+    if etag is not None:
+        response["ETag"] = etag
+    patch_vary_headers(response, PAGE_VARY)
+    return response
+
+
+def _not_modified(etag: str) -> HttpResponse:
+    return _revalidatable(HttpResponseNotModified(), etag)
+
+
 def cache_anonymous_page(canonical: Canonicaliser) -> Callable[[View], View]:
-    """Cache a GET view's anonymous responses under the canonical form of their inputs."""
+    """Cache a GET view's anonymous responses under the canonical form of their inputs.
+
+    Anonymous responses carry `Cache-Control: private, no-cache`, an ETag when the page
+    is cacheable, and `Vary: Accept-Language, Cookie, HX-Request`; a request whose
+    If-None-Match names the current entry gets 304. Signed-in users' pages are never
+    stored by browsers (`no-store`).
+    """
 
     def decorate(view: View) -> View:
         @wraps(view)
         def wrapper(request: HttpRequest) -> HttpResponse:
             seconds = settings.CALCULATOR_PAGE_CACHE_SECONDS
-            if seconds <= 0 or request.user.is_authenticated:
-                return view(request)
+            if request.user.is_authenticated:
+                response = view(request)
+                add_never_cache_headers(response)
+                return response
+            if seconds <= 0:
+                return _revalidatable(view(request), None)
             raw = request.META.get("QUERY_STRING", "")
             # Fast path: a canonical URL (or a preset alias) is found without validating.
             raw_key = _key(request, raw)
+            if _matches(request, _etag(raw_key)):
+                return _not_modified(_etag(raw_key))
             response = _cached(raw_key)
             if response is not None:
-                return response
+                return _revalidatable(response, _etag(raw_key))
             query = canonical(request)
             if query is None:  # inputs not valid: served, never stored
-                return view(request)
+                return _revalidatable(view(request), None)
             key = _key(request, query)
             if key != raw_key:
+                if _matches(request, _etag(key)):
+                    return _not_modified(_etag(key))
                 response = _cached(key)
                 if response is not None:
-                    return response
+                    return _revalidatable(response, _etag(key))
             response = view(request)
             cacheable = (
                 response.status_code == 200
@@ -176,7 +226,7 @@ def cache_anonymous_page(canonical: Canonicaliser) -> Callable[[View], View]:
                 if key != raw_key and _is_alias(raw):
                     _store(raw_key, response, seconds)
                 response["X-Page-Cache"] = "miss"
-            return response
+            return _revalidatable(response, _etag(key) if cacheable else None)
 
         return wrapper
 

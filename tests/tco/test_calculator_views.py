@@ -452,3 +452,47 @@ def test_charts_show_the_cheapest_options_with_a_control_to_show_all(
     options = len(re.findall(r'<tr class="cloud', table.group(0)))
     assert options > 4 and cumulative_lines(every) == 1 + options
     assert "Show the recommended and cheapest 4" in every
+
+
+def test_result_pages_are_revalidated_by_browsers_with_an_etag(
+    client: Client, seed_catalog: object
+) -> None:
+    params = {"preset": "pretrain-7b", "discount_rate_pct": "9"}
+    first = client.get("/calculator/", params)
+    assert first["Cache-Control"] == "private, no-cache"
+    vary = {v.strip() for v in first["Vary"].split(",")}
+    assert {"Accept-Language", "Cookie", "HX-Request"} <= vary
+    etag = first["ETag"]
+    assert etag.startswith('"')
+    # The same inputs again: 304, nothing rendered, whatever the spelling (and a weak tag,
+    # as the GZip middleware sends for compressed bodies, matches too).
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get("/calculator/", params, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b"" and len(queries) == 0
+    assert again["ETag"] == etag and again["Cache-Control"] == "private, no-cache"
+    spelled = client.get(
+        "/calculator/", {**params, "discount_rate_pct": "9.000"}, HTTP_IF_NONE_MATCH=f"W/{etag}"
+    )
+    assert spelled.status_code == 304
+    # Another language or the fragment is another entry.
+    dutch = client.get("/calculator/", params, HTTP_IF_NONE_MATCH=etag, HTTP_ACCEPT_LANGUAGE="nl")
+    assert dutch.status_code == 200 and dutch["ETag"] != etag
+    fragment = client.get("/calculator/", params, HTTP_IF_NONE_MATCH=etag, HTTP_HX_REQUEST="true")
+    assert fragment.status_code == 200 and fragment["ETag"] != etag
+    # A catalog change makes the old tag stale.
+    offer = CloudOffering.objects.get(key="aws-p5-48xlarge-od")
+    offer.price_per_hour = offer.price_per_hour * 2
+    offer.save()
+    changed = client.get("/calculator/", params, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_invalid_inputs_and_signed_in_pages_carry_no_etag(
+    client: Client, admin_client: Client, seed_catalog: object
+) -> None:
+    invalid = client.get("/calculator/", {"preset": "pretrain-7b", "params_billion": "-1"})
+    assert invalid.status_code == 200 and not invalid.has_header("ETag")
+    assert invalid["Cache-Control"] == "private, no-cache"
+    signed_in = admin_client.get("/calculator/", {"preset": "pretrain-7b"})
+    assert not signed_in.has_header("ETag")
+    assert "no-store" in signed_in["Cache-Control"] and "private" in signed_in["Cache-Control"]
