@@ -432,7 +432,7 @@ def utilization_chart(
         if o.break_even_utilization is not None and 0.0 <= o.break_even_utilization <= 1.0
     ]
     points = np.concatenate([grid, [u for _, u in crossings]])
-    swept = sweep(result.cost_model, {"utilization": points})
+    swept = sweep(result.cost_model, {"utilization": points}, break_evens=False)
     n = UTILIZATION_POINTS
     x = grid.tolist()
     money = _money("y", cur)
