@@ -564,6 +564,27 @@ def build_scenario(
     return BuiltScenario(scenario, assumptions, model, site, tuple(offerings))
 
 
+def with_server(built: BuiltScenario, server: Any, catalog: CatalogSnapshot) -> BuiltScenario:
+    """`built` with another server (a document's ``"server"`` value), all else kept.
+
+    The same scenario as `build_scenario` of the document with that server, without
+    converting and checking the rest of the document again (the calculator ranks every
+    catalog server this way); no assumptions. `catalog` must be the one `built` was read
+    from.
+    """
+    key, overrides = _reference("server", server)
+    model = catalog.servers.get(key)
+    if model is None:
+        raise ScenarioError("server", f"unknown server model {key!r}")
+    gpu_row = resolve_gpu_override("server", overrides)
+    spec = server_spec(model, "server", overrides, gpu_row)
+    try:
+        scenario = dataclasses.replace(built.scenario, server=spec)
+    except InvalidInput as exc:
+        raise ScenarioError(exc.field, exc.message) from exc
+    return BuiltScenario(scenario, (), model, built.site, built.offerings)
+
+
 def _as_of(value: Any) -> date | None:
     if value is None:
         return None

@@ -29,6 +29,7 @@ from tco.scenario_io import (
     CatalogSnapshot,
     ScenarioError,
     build_scenario,
+    with_server,
 )
 
 # Scenario paths (docs/scenario.md) → the calculator field that sets them.
@@ -162,12 +163,16 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         return CalculatorOutcome(
             field_errors={"providers": _("No cloud prices with the chosen providers and terms.")}
         )
+    first: BuiltScenario | None = None
     for key in keys:
         server = form.catalog.servers[key]
         # Ranking servers needs no cloud prices: one offering keeps the document valid.
         document = {**form.to_document(key), "cloud_offerings": offerings[:1]}
         try:
-            built = build_scenario(document, form.catalog, with_assumptions=False)
+            if first is None:
+                built = first = build_scenario(document, form.catalog, with_assumptions=False)
+            else:  # only the server differs between candidates
+                built = with_server(first, document["server"], form.catalog)
             total = cost_of_owning(built.scenario)
         except ScenarioError as exc:
             return _field_problem(exc.field, exc.message)

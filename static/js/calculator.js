@@ -93,7 +93,10 @@
   document.addEventListener("change", function (event) {
     if (event.target.id === "id_kind" || event.target.id === "id_demand_pattern") relevant();
   });
-  document.addEventListener("DOMContentLoaded", relevant);
-  document.addEventListener("DOMContentLoaded", function () { draw(document); });
+  // A deferred script runs once the document is parsed: draw at once rather than after
+  // the scripts that follow (htmx) have run too.
+  function ready() { relevant(); draw(document); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
   document.addEventListener("htmx:afterSettle", function (event) { draw(document); });
 })();
