@@ -150,6 +150,34 @@ _WIDGETS: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
+def calculator_field(field: Any) -> SafeString:
+    """A calculator form field with its label, help and error slot: the same characters as
+    templates/tco/_field.html (the reference; tests compare the two), without the engine."""
+    errors = field.errors
+    classes = (
+        "field" + (" has-error" if errors else "") + (" required" if field.field.required else "")
+    )
+    relevance = field.form.relevance(field.name)
+    if getattr(field.field.widget, "input_type", None) == "checkbox":
+        body = f"\n  <fieldset><legend>{_text(field.label)}</legend>{field}</fieldset>\n  "
+    else:
+        body = (
+            f'\n  <label for="{_text(field.id_for_label)}">{_text(field.label)}</label>\n'
+            f"  {field}\n  "
+        )
+    help_text = (
+        f'<small class="help" id="{_text(field.auto_id)}_helptext">{_text(field.help_text)}</small>'
+        if field.help_text
+        else ""
+    )
+    messages = "".join(f"<span>{_text(error)}</span>" for error in errors)
+    return mark_safe(
+        f'<div class="{classes}" {relevance}>\n  {body}\n  {help_text}\n'
+        f'  <div class="field-error" id="error-{_text(field.name)}" role="alert">{messages}</div>\n'
+        "</div>\n"
+    )
+
+
 class FastWidgetRenderer(DjangoTemplates):
     """Django's template renderer, with the stock widget templates written in Python."""
 

@@ -7,13 +7,14 @@ from typing import Any
 import pytest
 from django.forms.renderers import DjangoTemplates
 from django.http import QueryDict
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from tco.forms import CalculatorForm
 from tco.presets import PRESETS
 from tco.scenario_io import CatalogSnapshot
 from tco.services import form_data
-from tco.widget_render import FastWidgetRenderer
+from tco.widget_render import FastWidgetRenderer, calculator_field
 
 pytestmark = pytest.mark.django_db
 
@@ -42,6 +43,19 @@ def test_every_widget_matches_djangos_templates(
         django = widgets(form, DjangoTemplates())
     assert fast == django
     assert len(fast) == len(form.fields)
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+@pytest.mark.parametrize("query", QUERIES)
+def test_each_field_block_matches_the_reference_template(
+    seed_catalog: object, query: str, language: str
+) -> None:
+    with translation.override(language):
+        form = CalculatorForm(form_data(QueryDict(query)), catalog=CatalogSnapshot.load())
+        form.is_valid()
+        for field in form:
+            reference = render_to_string("tco/_field.html", {"field": field})
+            assert str(calculator_field(field)) == reference, field.name
 
 
 def test_the_calculator_form_uses_it(seed_catalog: object) -> None:
