@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import time
 import types
 import typing
 from dataclasses import dataclass
@@ -165,8 +166,12 @@ class Assumption:
         return " / ".join(str(amount) for amount in self.amounts)
 
 
-# The in-memory catalog of CatalogSnapshot.current(): {"today": (generation, snapshot)}.
-_CURRENT: dict[str, tuple[int, CatalogSnapshot]] = {}
+# The in-memory catalog of CatalogSnapshot.current(): {"today": (generation, loaded at
+# (time.monotonic()), snapshot)}. Read again after CATALOG_MEMORY_SECONDS at the latest:
+# without Redis the generation is per process, and another process's catalog write would
+# otherwise never reach this one (nor would a price-date crossing midnight).
+_CURRENT: dict[str, tuple[int, float, CatalogSnapshot]] = {}
+CATALOG_MEMORY_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -193,17 +198,20 @@ class CatalogSnapshot:
 
         The generation (tco.page_cache.catalog_generation) changes on every catalog save
         or delete, in every process that shares the default cache; a process reads the
-        rows again on its first request after a change. The rows are shared by requests
-        and must not be changed (dated snapshots are loaded afresh: `load(as_of=...)`).
+        rows again on its first request after a change, and at least every
+        CATALOG_MEMORY_SECONDS (a write in another process without a shared cache). The
+        rows are shared by requests and must not be changed (dated snapshots are loaded
+        afresh: `load(as_of=...)`).
         """
         from tco.page_cache import catalog_generation
 
         generation = catalog_generation()
+        now = time.monotonic()
         held = _CURRENT.get("today")
-        if held is not None and held[0] == generation:
-            return held[1]
+        if held is not None and held[0] == generation and now - held[1] < CATALOG_MEMORY_SECONDS:
+            return held[2]
         snapshot = cls.load()
-        _CURRENT["today"] = (generation, snapshot)
+        _CURRENT["today"] = (generation, now, snapshot)
         return snapshot
 
     @classmethod

@@ -496,3 +496,19 @@ def test_invalid_inputs_and_signed_in_pages_carry_no_etag(
     signed_in = admin_client.get("/calculator/", {"preset": "pretrain-7b"})
     assert not signed_in.has_header("ETag")
     assert "no-store" in signed_in["Cache-Control"] and "private" in signed_in["Cache-Control"]
+
+
+def test_the_catalog_in_memory_is_read_again_after_a_minute(
+    seed_catalog: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a shared cache another process's write never bumps this one's generation."""
+    import time
+
+    from tco import scenario_io
+    from tco.scenario_io import CatalogSnapshot
+
+    first = CatalogSnapshot.current()
+    assert CatalogSnapshot.current() is first
+    later = time.monotonic() + scenario_io.CATALOG_MEMORY_SECONDS + 1
+    monkeypatch.setattr(scenario_io.time, "monotonic", lambda: later)
+    assert CatalogSnapshot.current() is not first
