@@ -26,7 +26,7 @@ BENCHMARKS = [
 ]
 
 
-# Lines that state a figure against its target ("[target ≤ 12 ms: PASS]", "MISSED", …).
+# Lines that state a figure against its target ("[target ≤ 12 ms: PASS]", "(target 0)", …).
 TARGET_LINE = re.compile(r"target", re.IGNORECASE)
 
 
@@ -43,7 +43,7 @@ def run(script: Path) -> tuple[int, list[str]]:
     targets = []
     for line in proc.stdout:
         print(line, end="", flush=True)
-        if TARGET_LINE.search(line) and re.search(r"\b(PASS|MISS|FAIL|OK|MISSED)\b", line):
+        if TARGET_LINE.search(line):
             targets.append(line.rstrip())
     return proc.wait(), targets
 
