@@ -6,6 +6,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from django.core.management import call_command
 from django.http import HttpResponse
 from django.test import RequestFactory, override_settings
@@ -19,6 +20,8 @@ PRODUCTION_STORAGES = {
 }
 
 
+# Closing a response sends request_finished, which checks the database connection.
+@pytest.mark.django_db
 def test_hashed_static_files_are_immutable_and_precompressed(tmp_path: Path) -> None:
     # Our page's own script and stylesheet only: compressing every app's files (and the
     # 4.8 MB plotly bundle) with brotli takes minutes; the headers come from the same code.
