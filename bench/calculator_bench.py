@@ -1,8 +1,11 @@
 """Latency of the calculator's result page, served by gunicorn, beside a trivial Django view.
 
-Issue target: the result page for a preset (``/calculator/?preset=pretrain-7b``), served by
-gunicorn with 2 workers under 16 concurrent clients, has a p95 latency under 150 ms and at
-least 30 % of the throughput of a trivial Django view (``/ping``) on the same server.
+Issue targets (issue 10, "Fast"): uncached result pages (every request distinct inputs, so
+each is computed: the cache miss), served by gunicorn with 2 workers under 16 concurrent
+clients, have a p95 latency of at most 100 ms and at least 10 % of the throughput of a
+trivial Django view (``/ping``) on the same server. The cached preset page
+(``/calculator/?preset=pretrain-7b``) is printed beside them for reference (earlier target:
+p95 under 150 ms and 30 % of /ping).
 
 The script is self-contained and leaves nothing behind: it creates a temporary directory
 with a SQLite database, migrates it, loads the seed catalog, starts gunicorn on a free
@@ -68,8 +71,9 @@ def uncached_path(ticket: int) -> str:
 PING_PATH = "/ping"
 RESULT_MARKER = b'id="verdict"'  # the verdict headline block of a result
 
-TARGET_P95_MS = 150.0
-TARGET_THROUGHPUT_RATIO = 0.30
+# Uncached results (issue 10).
+TARGET_P95_MS = 100.0
+TARGET_THROUGHPUT_RATIO = 0.10
 
 # Production settings store static files with whitenoise's CompressedManifestStaticFilesStorage,
 # which needs `collectstatic` into STATIC_ROOT; STATIC_ROOT is fixed at <project>/staticfiles
@@ -350,7 +354,7 @@ def report_line(m: Measurement, width: int) -> str:
 
 
 def verdict(ok: bool) -> str:
-    return "PASS" if ok else "FAIL"
+    return "PASS" if ok else "MISS"
 
 
 def main() -> int:
@@ -399,7 +403,7 @@ def main() -> int:
             calc_check,
             label="calculator, every request computed (cache miss)",
             path_of=uncached_path,
-            **{**bounds, "max_requests": min(MEASURED_REQUESTS, 200)},
+            **bounds,
         )
 
         cores = os.cpu_count() or 0
@@ -415,20 +419,24 @@ def main() -> int:
             "so it takes CPU from the workers (most for the cheap /ping)"
         )
         width = max(len(calc.label), len(ping.label), len(fresh.label)) + 1
-        ok_p95 = calc.p95_ms < TARGET_P95_MS
-        target = f"[target p95 < {TARGET_P95_MS:.0f} ms: {verdict(ok_p95)}]"
-        print(f"{report_line(calc, width)}   {target}")
+        print(f"{report_line(calc, width)}   (cached page, for reference)")
         print(report_line(ping, width))
-        print(f"{report_line(fresh, width)}   (for reference: no target)")
-        ratio = calc.throughput / ping.throughput if ping.throughput else 0.0
+        ok_p95 = fresh.p95_ms <= TARGET_P95_MS
+        print(
+            f"{report_line(fresh, width)}   "
+            f"[target uncached p95 ≤ {TARGET_P95_MS:.0f} ms: {verdict(ok_p95)}]"
+        )
+        ratio = fresh.throughput / ping.throughput if ping.throughput else 0.0
         ok_ratio = ratio >= TARGET_THROUGHPUT_RATIO
         print(
-            f"throughput ratio: {ratio * 100:.1f} % of the trivial view   "
-            f"[target >= {TARGET_THROUGHPUT_RATIO * 100:.0f} %: {verdict(ok_ratio)}]"
+            f"uncached throughput ratio: {ratio * 100:.1f} % of the trivial view   "
+            f"[target ≥ {TARGET_THROUGHPUT_RATIO * 100:.0f} %: {verdict(ok_ratio)}]"
         )
+        cached_ratio = calc.throughput / ping.throughput if ping.throughput else 0.0
         print(
-            f"latency ratio: median {calc.median_ms / ping.median_ms:.1f}x, "
-            f"p95 {calc.p95_ms / ping.p95_ms:.1f}x the trivial view's"
+            f"cached page: {cached_ratio * 100:.1f} % of the trivial view's throughput; latency "
+            f"median {calc.median_ms / ping.median_ms:.1f}x, p95 {calc.p95_ms / ping.p95_ms:.1f}x "
+            "the trivial view's"
         )
         return 0
     except (BenchError, subprocess.SubprocessError, OSError) as exc:

@@ -7,7 +7,8 @@ class TcoConfig(AppConfig):
     verbose_name = "TCO analysis"
 
     def ready(self) -> None:
-        # Any catalog write invalidates cached calculator pages (tco/page_cache.py).
+        # Any catalog write invalidates cached calculator pages (tco/page_cache.py) and the
+        # in-memory catalog (CatalogSnapshot.current).
         from catalog import models as catalog_models
 
         from .page_cache import bump_catalog_generation
@@ -16,6 +17,7 @@ class TcoConfig(AppConfig):
             catalog_models.Gpu,
             catalog_models.ServerModel,
             catalog_models.CloudOffering,
+            catalog_models.CloudRegion,
             catalog_models.Site,
             catalog_models.InfrastructureItem,
             catalog_models.FxRate,

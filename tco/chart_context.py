@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from tco.charts import CHARTED_CLOUD_OPTIONS, ChartLabels, all_charts, figure_payload
+from tco.charts import CHARTED_CLOUD_OPTIONS, ChartLabels, all_charts, charts_json
 from tco.engine import ScenarioResult
 from tco.wording import cloud_label
 
@@ -73,9 +73,18 @@ def chart_labels(result: ScenarioResult | None = None) -> ChartLabels:
     )
 
 
-def chart_payloads(
+@dataclass(frozen=True)
+class PageCharts:
+    """The page's charts: each one's title (name → caption), and every figure in one
+    compact JSON document for the browser (``{name: {"data", "layout"}}``)."""
+
+    titles: dict[str, str]
+    json: str
+
+
+def page_charts(
     result: ScenarioResult, language: str | None, all_options: bool = False
-) -> dict[str, dict[str, Any]]:
+) -> PageCharts:
     """The page's figures; the cheapest few cloud options unless ``all_options``."""
     figures = all_charts(
         result,
@@ -83,11 +92,9 @@ def chart_payloads(
         SEPARATORS.get((language or "en")[:2], ".,"),
         limit=None if all_options else CHARTED_CLOUD_OPTIONS,
     )
-    return {
-        name: {
-            "figure": figure_payload(figure),
-            "element_id": f"chart-{name}",
-            "title": figure["layout"]["title"]["text"] or name,
-        }
-        for name, figure in figures.items()
-    }
+    return PageCharts(
+        titles={
+            name: figure["layout"]["title"]["text"] or name for name, figure in figures.items()
+        },
+        json=charts_json(figures),
+    )

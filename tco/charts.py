@@ -29,6 +29,7 @@ __all__ = [
     "PLOTLY_CONFIG",
     "ChartLabels",
     "all_charts",
+    "charts_json",
     "cumulative_cost_chart",
     "figure_payload",
     "onprem_breakdown_chart",
@@ -431,7 +432,7 @@ def utilization_chart(
         if o.break_even_utilization is not None and 0.0 <= o.break_even_utilization <= 1.0
     ]
     points = np.concatenate([grid, [u for _, u in crossings]])
-    swept = sweep(result.cost_model, {"utilization": points})
+    swept = sweep(result.cost_model, {"utilization": points}, break_evens=False)
     n = UTILIZATION_POINTS
     x = grid.tolist()
     money = _money("y", cur)
@@ -794,6 +795,25 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, np.ndarray):
         return value.tolist()
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
+
+
+# Characters that must not appear raw inside a <script> element (as Django's json_script).
+_SCRIPT_ESCAPES = (("&", "\\u0026"), ("<", "\\u003C"), (">", "\\u003E"))
+
+
+def charts_json(figures: Mapping[str, Figure]) -> str:
+    """Every figure as one compact JSON object ``{name: {"data", "layout"}}``, safe to put
+    inside ``<script type="application/json">`` (``<``, ``>`` and ``&`` escaped as in
+    Django's ``json_script``). One encoding pass, no whitespace: the page's chart data."""
+    text = json.dumps(
+        {name: {"data": fig["data"], "layout": fig["layout"]} for name, fig in figures.items()},
+        default=_jsonable,
+        separators=(",", ":"),
+    )
+    for raw, escaped in _SCRIPT_ESCAPES:
+        if raw in text:
+            text = text.replace(raw, escaped)
+    return text
 
 
 def figure_payload(fig: Figure) -> dict[str, Any]:

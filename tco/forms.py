@@ -11,6 +11,7 @@ from catalog.models import PricingTerm
 from tco.scenario_io import CatalogSnapshot
 
 from .presets import PRESETS
+from .widget_render import FastWidgetRenderer
 
 KINDS = [
     ("pretrain", _("Pre-training")),
@@ -287,6 +288,9 @@ class CalculatorForm(forms.Form):
         choices=PricingTerm.choices,
         widget=forms.CheckboxSelectMultiple,
     )
+
+    # Django's widget HTML without the template engine (tco/widget_render.py).
+    default_renderer = FastWidgetRenderer()
 
     def __init__(self, *args: Any, catalog: CatalogSnapshot, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 import zlib
 from collections.abc import Callable
 from functools import wraps
@@ -32,8 +33,11 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache, caches
-from django.http import HttpRequest, HttpResponse
-from django.utils import translation
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import timezone, translation
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.http import parse_etags
 
 logger = logging.getLogger(__name__)
 
@@ -47,16 +51,33 @@ def page_cache() -> Any:
     return caches["pages"]
 
 
+def _fresh_generation() -> int:
+    # Not 1: a key that was evicted and set again must not repeat a value already used.
+    return time.time_ns()
+
+
 def catalog_generation() -> int:
-    return int(cache.get_or_set(GENERATION_KEY, 1, timeout=None))
+    """The catalog's generation: changes on every catalog write, shared by all processes
+    through the default cache (Redis when configured)."""
+    return int(cache.get_or_set(GENERATION_KEY, _fresh_generation, timeout=None))
 
 
-def bump_catalog_generation(*args: Any, **kwargs: Any) -> None:
-    """Invalidate every cached page that used the catalog (a signal receiver)."""
+def _bump() -> None:
     try:
         cache.incr(GENERATION_KEY)
     except ValueError:  # not set yet (or evicted): any new value differs from cached keys
-        cache.set(GENERATION_KEY, 2, timeout=None)
+        cache.set(GENERATION_KEY, _fresh_generation(), timeout=None)
+
+
+def bump_catalog_generation(*args: Any, **kwargs: Any) -> None:
+    """Invalidate every cached page and in-memory catalog that used the catalog (a signal
+    receiver).
+
+    Bumped at once and again when the transaction commits: a request that read the old
+    rows between the write and the commit must not keep them under the new generation.
+    """
+    _bump()
+    transaction.on_commit(_bump, using=kwargs.get("using"))
 
 
 def _key(request: HttpRequest, query: str) -> str:
@@ -121,29 +142,77 @@ def _cached(key: str) -> HttpResponse | None:
     return response
 
 
+# Browsers keep a result page but ask again each time (a catalog change must show at once);
+# the ETag names the cache entry (inputs, language, fragment or page, catalog generation),
+# so an unchanged page costs a 304 without rendering. The page differs by language
+# (Accept-Language or the language cookie) and by htmx fragment vs whole page.
+PAGE_CACHE_CONTROL = "private, no-cache"
+PAGE_VARY = ("Accept-Language", "Cookie", "HX-Request")
+
+
+def _etag(key: str) -> str:
+    # With the day: a page marks prices older than a number of days as stale.
+    day = timezone.localdate().strftime("%Y%m%d")
+    return f'"{key.removeprefix("calc-page:")[:32]}-{day}"'
+
+
+def _matches(request: HttpRequest, etag: str) -> bool:
+    header = request.META.get("HTTP_IF_NONE_MATCH", "")
+    if not header:
+        return False
+    # Weak comparison: the GZip middleware marks the ETag of a compressed body weak.
+    return any(tag == "*" or tag.removeprefix("W/") == etag for tag in parse_etags(header))
+
+
+def _revalidatable(response: HttpResponse, etag: str | None) -> HttpResponse:
+    response["Cache-Control"] = PAGE_CACHE_CONTROL
+    if etag is not None:
+        response["ETag"] = etag
+    patch_vary_headers(response, PAGE_VARY)
+    return response
+
+
+def _not_modified(etag: str) -> HttpResponse:
+    return _revalidatable(HttpResponseNotModified(), etag)
+
+
 def cache_anonymous_page(canonical: Canonicaliser) -> Callable[[View], View]:
-    """Cache a GET view's anonymous responses under the canonical form of their inputs."""
+    """Cache a GET view's anonymous responses under the canonical form of their inputs.
+
+    Anonymous responses carry `Cache-Control: private, no-cache`, an ETag when the page
+    is cacheable, and `Vary: Accept-Language, Cookie, HX-Request`; a request whose
+    If-None-Match names the current entry gets 304. Signed-in users' pages are never
+    stored by browsers (`no-store`).
+    """
 
     def decorate(view: View) -> View:
         @wraps(view)
         def wrapper(request: HttpRequest) -> HttpResponse:
             seconds = settings.CALCULATOR_PAGE_CACHE_SECONDS
-            if seconds <= 0 or request.user.is_authenticated:
-                return view(request)
+            if request.user.is_authenticated:
+                response = view(request)
+                add_never_cache_headers(response)
+                return response
+            if seconds <= 0:
+                return _revalidatable(view(request), None)
             raw = request.META.get("QUERY_STRING", "")
             # Fast path: a canonical URL (or a preset alias) is found without validating.
             raw_key = _key(request, raw)
+            if _matches(request, _etag(raw_key)):
+                return _not_modified(_etag(raw_key))
             response = _cached(raw_key)
             if response is not None:
-                return response
+                return _revalidatable(response, _etag(raw_key))
             query = canonical(request)
             if query is None:  # inputs not valid: served, never stored
-                return view(request)
+                return _revalidatable(view(request), None)
             key = _key(request, query)
             if key != raw_key:
+                if _matches(request, _etag(key)):
+                    return _not_modified(_etag(key))
                 response = _cached(key)
                 if response is not None:
-                    return response
+                    return _revalidatable(response, _etag(key))
             response = view(request)
             cacheable = (
                 response.status_code == 200
@@ -157,7 +226,7 @@ def cache_anonymous_page(canonical: Canonicaliser) -> Callable[[View], View]:
                 if key != raw_key and _is_alias(raw):
                     _store(raw_key, response, seconds)
                 response["X-Page-Cache"] = "miss"
-            return response
+            return _revalidatable(response, _etag(key) if cacheable else None)
 
         return wrapper
 

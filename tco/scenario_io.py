@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import time
 import types
 import typing
 from dataclasses import dataclass
@@ -165,6 +166,14 @@ class Assumption:
         return " / ".join(str(amount) for amount in self.amounts)
 
 
+# The in-memory catalog of CatalogSnapshot.current(): {"today": (generation, loaded at
+# (time.monotonic()), snapshot)}. Read again after CATALOG_MEMORY_SECONDS at the latest:
+# without Redis the generation is per process, and another process's catalog write would
+# otherwise never reach this one (nor would a price-date crossing midnight).
+_CURRENT: dict[str, tuple[int, float, CatalogSnapshot]] = {}
+CATALOG_MEMORY_SECONDS = 60.0
+
+
 @dataclass(frozen=True)
 class CatalogSnapshot:
     """The catalog rows a scenario may refer to, read once (six queries, any catalog size).
@@ -182,6 +191,28 @@ class CatalogSnapshot:
     fx_row: FxRate | None
     as_of: date | None = None
     regions: dict[tuple[str, str], CloudRegion] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def current(cls) -> CatalogSnapshot:
+        """Today's catalog, kept in memory while the catalog generation is unchanged.
+
+        The generation (tco.page_cache.catalog_generation) changes on every catalog save
+        or delete, in every process that shares the default cache; a process reads the
+        rows again on its first request after a change, and at least every
+        CATALOG_MEMORY_SECONDS (a write in another process without a shared cache). The
+        rows are shared by requests and must not be changed (dated snapshots are loaded
+        afresh: `load(as_of=...)`).
+        """
+        from tco.page_cache import catalog_generation
+
+        generation = catalog_generation()
+        now = time.monotonic()
+        held = _CURRENT.get("today")
+        if held is not None and held[0] == generation and now - held[1] < CATALOG_MEMORY_SECONDS:
+            return held[2]
+        snapshot = cls.load()
+        _CURRENT["today"] = (generation, now, snapshot)
+        return snapshot
 
     @classmethod
     def load(cls, as_of: date | None = None) -> CatalogSnapshot:
@@ -448,11 +479,14 @@ def _finance_defaults(items: dict[str, InfrastructureItem], fx: FxRates) -> dict
     return defaults
 
 
-def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> BuiltScenario:
+def build_scenario(
+    document: Any, catalog: CatalogSnapshot | None = None, *, with_assumptions: bool = True
+) -> BuiltScenario:
     """Turn a scenario document into an engine `Scenario` plus the assumptions it used.
 
     A document with `as_of` is priced with the prices in effect on that date; `catalog`
-    is used only when it was read for the same date.
+    is used only when it was read for the same date. `with_assumptions=False` leaves the
+    assumptions out (empty) for callers that only cost the scenario.
     """
     if not isinstance(document, dict):
         raise ScenarioError("scenario", "expected a JSON object")
@@ -528,10 +562,35 @@ def build_scenario(document: Any, catalog: CatalogSnapshot | None = None) -> Bui
         )
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
-    assumptions = _assumptions(
-        scenario, model, site, offerings, items, fx_row, finance_data, gpu_row or model.gpu
+    assumptions = (
+        _assumptions(
+            scenario, model, site, offerings, items, fx_row, finance_data, gpu_row or model.gpu
+        )
+        if with_assumptions
+        else ()
     )
     return BuiltScenario(scenario, assumptions, model, site, tuple(offerings))
+
+
+def with_server(built: BuiltScenario, server: Any, catalog: CatalogSnapshot) -> BuiltScenario:
+    """`built` with another server (a document's ``"server"`` value), all else kept.
+
+    The same scenario as `build_scenario` of the document with that server, without
+    converting and checking the rest of the document again (the calculator ranks every
+    catalog server this way); no assumptions. `catalog` must be the one `built` was read
+    from.
+    """
+    key, overrides = _reference("server", server)
+    model = catalog.servers.get(key)
+    if model is None:
+        raise ScenarioError("server", f"unknown server model {key!r}")
+    gpu_row = resolve_gpu_override("server", overrides)
+    spec = server_spec(model, "server", overrides, gpu_row)
+    try:
+        scenario = dataclasses.replace(built.scenario, server=spec)
+    except InvalidInput as exc:
+        raise ScenarioError(exc.field, exc.message) from exc
+    return BuiltScenario(scenario, (), model, built.site, built.offerings)
 
 
 def _as_of(value: Any) -> date | None:

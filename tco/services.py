@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
@@ -28,6 +29,7 @@ from tco.scenario_io import (
     CatalogSnapshot,
     ScenarioError,
     build_scenario,
+    with_server,
 )
 
 # Scenario paths (docs/scenario.md) → the calculator field that sets them.
@@ -79,11 +81,18 @@ class Analysis:
     summary: dict[str, Any]
     candidates: list[Candidate]
 
-    @property
-    def stale_assumptions(self) -> list[Assumption]:
+    @cached_property
+    def assumption_rows(self) -> list[tuple[Assumption, bool]]:
+        """Each assumption with whether its price is older than the freshness limit."""
         limit = settings.PRICE_STALE_AFTER_DAYS
         today = timezone.localdate()
-        return [a for a in self.built.assumptions if a.as_of and (today - a.as_of).days > limit]
+        return [
+            (a, bool(a.as_of and (today - a.as_of).days > limit)) for a in self.built.assumptions
+        ]
+
+    @cached_property
+    def stale_assumptions(self) -> list[Assumption]:
+        return [a for a, stale in self.assumption_rows if stale]
 
 
 @dataclass
@@ -126,7 +135,11 @@ def analyse_query(query: QueryDict) -> tuple[CalculatorForm, CalculatorOutcome]:
     The form comes back bound, with any engine-detected problems attached to its fields,
     so callers (the calculator page, quotes started from a result) render or store both.
     """
-    form = CalculatorForm(form_data(query), catalog=CatalogSnapshot.load())
+    return analyse_bound_form(CalculatorForm(form_data(query), catalog=CatalogSnapshot.current()))
+
+
+def analyse_bound_form(form: CalculatorForm) -> tuple[CalculatorForm, CalculatorOutcome]:
+    """`analyse_query` for a form already bound to the query (validated here if not yet)."""
     outcome = analyse_form(form) if form.is_valid() else CalculatorOutcome()
     for name, message in outcome.field_errors.items():
         form.add_error(name, message)
@@ -150,12 +163,16 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         return CalculatorOutcome(
             field_errors={"providers": _("No cloud prices with the chosen providers and terms.")}
         )
+    first: BuiltScenario | None = None
     for key in keys:
         server = form.catalog.servers[key]
         # Ranking servers needs no cloud prices: one offering keeps the document valid.
         document = {**form.to_document(key), "cloud_offerings": offerings[:1]}
         try:
-            built = build_scenario(document, form.catalog)
+            if first is None:
+                built = first = build_scenario(document, form.catalog, with_assumptions=False)
+            else:  # only the server differs between candidates
+                built = with_server(first, document["server"], form.catalog)
             total = cost_of_owning(built.scenario)
         except ScenarioError as exc:
             return _field_problem(exc.field, exc.message)

@@ -15,19 +15,30 @@ from django.utils import translation
 from django.views.decorators.http import require_safe
 
 from .canonical import canonical_query
-from .chart_context import chart_payloads
+from .chart_context import page_charts
 from .charts import CHARTED_CLOUD_OPTIONS
 from .forms import PRESET_CHOICES, CalculatorForm
 from .page_cache import cache_anonymous_page
 from .scenario_io import CatalogSnapshot
-from .services import analyse_query, form_data
+from .services import analyse_bound_form, analyse_query, form_data
 from .workbook import XLSX_CONTENT_TYPE, build_workbook, provenance_for, workbook_filename
+
+
+def _bound_form(request: HttpRequest) -> CalculatorForm:
+    """The request's calculator form, bound and validated once (the page-cache key and
+    the view both need it)."""
+    form: CalculatorForm | None = getattr(request, "_calculator_form", None)
+    if form is None:
+        form = CalculatorForm(form_data(request.GET), catalog=CatalogSnapshot.current())
+        form.is_valid()
+        request._calculator_form = form  # type: ignore[attr-defined]
+    return form
 
 
 def canonical_inputs(request: HttpRequest) -> str | None:
     """The canonical query of what the page depends on: the validated calculator inputs,
     and the chart option (`charts=all`) that is not a form field; None when invalid."""
-    form = CalculatorForm(form_data(request.GET), catalog=CatalogSnapshot.load())
+    form = _bound_form(request)
     if not form.is_valid():
         return None
     query = canonical_query(form)
@@ -37,7 +48,7 @@ def canonical_inputs(request: HttpRequest) -> str | None:
 @require_safe
 @cache_anonymous_page(canonical_inputs)
 def calculator(request: HttpRequest) -> HttpResponse:
-    form, outcome = analyse_query(request.GET)
+    form, outcome = analyse_bound_form(_bound_form(request))
     all_options = request.GET.get("charts") == "all"
     toggle = request.GET.copy()
     if all_options:
@@ -50,9 +61,9 @@ def calculator(request: HttpRequest) -> HttpResponse:
         "presets": PRESET_CHOICES,
         "active_preset": request.GET.get("preset", ""),
         "charts": (
-            chart_payloads(outcome.analysis.result, translation.get_language(), all_options)
+            page_charts(outcome.analysis.result, translation.get_language(), all_options)
             if outcome.analysis
-            else {}
+            else None
         ),
         "charts_all": all_options,
         "charts_toggle_query": toggle.urlencode(),

@@ -149,8 +149,8 @@ def test_short_run_reports_both_and_leaves_nothing_behind(tmp_path: Path) -> Non
     out = result.stdout
     assert re.search(r"calculator result page \(pretrain-7b\): +median", out)
     assert re.search(r"calculator, every request computed \(cache miss\): +median", out)
-    assert "[target p95 < 150 ms: " in out
+    assert "[target uncached p95 ≤ 100 ms: " in out
     assert "trivial view (/ping):" in out
-    assert "throughput ratio:" in out and "[target >= 30 %: " in out
+    assert "uncached throughput ratio:" in out and "[target ≥ 10 %: " in out
     assert "settings: config.settings.local with DEBUG=false" in out
     assert list(tmp_path.iterdir()) == []

@@ -1,4 +1,4 @@
-// Draws the calculator's Plotly charts from the JSON the server embeds next to each plot,
+// Draws the calculator's Plotly charts from the JSON the server embeds in the results,
 // on first load and after every htmx swap of the results.
 (function () {
   // Plotly does not wrap titles: on a phone, break long ones between words.
@@ -11,31 +11,69 @@
     if (line) lines.push(line);
     return lines.join("<br>");
   }
+  // The figures come in one JSON document (#chart-data: {name: {data, layout}}). The
+  // first chart is drawn at once; the others one at a time when the browser is idle (or as
+  // soon as they scroll into view), so the first chart never waits for the other five.
+  function idle(fn) {
+    if (window.requestIdleCallback) window.requestIdleCallback(fn, {timeout: 250});
+    else setTimeout(fn, 1);
+  }
+  function plot(el, figure) {
+    // On a phone the mode bar would cover the title, and the legend needs a smaller font.
+    var narrow = window.matchMedia("(max-width: 640px)").matches;
+    if (narrow) {
+      figure.layout.legend = Object.assign({}, figure.layout.legend, {font: {size: 10}});
+      var title = figure.layout.title;
+      if (title && title.text) title.text = wrap(title.text, 34);
+      // Arrow labels (crossovers, break-evens) do not fit a phone-sized plot; the
+      // markers and their hover text say the same.
+      if (figure.layout.annotations) {
+        figure.layout.annotations = figure.layout.annotations.filter(function (a) {
+          return a.showarrow === false;
+        });
+      }
+    }
+    return Plotly.newPlot(el, figure.data, figure.layout, {
+      responsive: true, displaylogo: false, displayModeBar: narrow ? false : "hover"
+    }).then(function () {
+      el.dataset.drawn = "true";
+      if (!performance.getEntriesByName("first-chart").length) performance.mark("first-chart");
+    });
+  }
+  var generation = 0;
   function draw(root) {
     if (!window.Plotly) return;
-    root.querySelectorAll("[data-chart]").forEach(function (el) {
-      var data = document.getElementById("chart-" + el.dataset.chart);
-      if (!data) return;
-      var figure = JSON.parse(data.textContent);
-      // On a phone the mode bar would cover the title, and the legend needs a smaller font.
-      var narrow = window.matchMedia("(max-width: 640px)").matches;
-      if (narrow) {
-        figure.layout.legend = Object.assign({}, figure.layout.legend, {font: {size: 10}});
-        var title = figure.layout.title;
-        if (title && title.text) title.text = wrap(title.text, 34);
-        // Arrow labels (crossovers, break-evens) do not fit a phone-sized plot; the
-        // markers and their hover text say the same.
-        if (figure.layout.annotations) {
-          figure.layout.annotations = figure.layout.annotations.filter(function (a) {
-            return a.showarrow === false;
-          });
-        }
+    var source = root.querySelector("#chart-data");
+    if (!source) return;
+    var figures = JSON.parse(source.textContent);
+    var pending = Array.prototype.filter.call(
+      root.querySelectorAll("[data-chart]"), function (el) { return figures[el.dataset.chart]; }
+    );
+    var mine = ++generation;  // an htmx swap starts over; older queues stop
+    var observer = null;
+    function next() {
+      if (mine !== generation || !pending.length) {
+        if (observer) observer.disconnect();
+        return;
       }
-      Plotly.newPlot(el, figure.data, figure.layout, {
-        responsive: true, displaylogo: false, displayModeBar: narrow ? false : "hover"
+      var el = pending.shift();
+      if (observer) observer.unobserve(el);
+      var later = function () { idle(next); };
+      plot(el, figures[el.dataset.chart]).then(later, later);
+    }
+    if ("IntersectionObserver" in window) {
+      observer = new IntersectionObserver(function (entries) {
+        entries.forEach(function (entry) {
+          var at = pending.indexOf(entry.target);
+          if (entry.isIntersecting && at > 0) {  // visible: draw it next
+            pending.splice(at, 1);
+            pending.unshift(entry.target);
+          }
+        });
       });
-      el.dataset.drawn = "true";
-    });
+      pending.slice(1).forEach(function (el) { observer.observe(el); });
+    }
+    next();
   }
   // Show only the fields that matter for the chosen workload and demand pattern; the
   // server ignores the others, so hiding them loses nothing.
@@ -55,7 +93,10 @@
   document.addEventListener("change", function (event) {
     if (event.target.id === "id_kind" || event.target.id === "id_demand_pattern") relevant();
   });
-  document.addEventListener("DOMContentLoaded", relevant);
-  document.addEventListener("DOMContentLoaded", function () { draw(document); });
+  // A deferred script runs once the document is parsed: draw at once rather than after
+  // the scripts that follow (htmx) have run too.
+  function ready() { relevant(); draw(document); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
   document.addEventListener("htmx:afterSettle", function (event) { draw(document); });
 })();

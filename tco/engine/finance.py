@@ -40,6 +40,10 @@ def annuity_factor(monthly_rate: Number, months: Number) -> FloatArray:
     i = as_array(monthly_rate)
     n = as_array(months)
     # expm1/log1p keep precision for tiny rates; below 1e-12 the limit n is exact enough.
+    if i.ndim == 0 and n.ndim == 0:  # one scenario: the same operations without np.where
+        if i > 1e-12:
+            return as_array(-np.expm1(-n * np.log1p(i)) / i)
+        return n.copy()
     positive = i > 1e-12
     safe_i = np.where(positive, i, 1.0)
     return as_array(np.where(positive, -np.expm1(-n * np.log1p(safe_i)) / safe_i, n))

@@ -40,8 +40,16 @@ class SweepResult:
         return pd.DataFrame(columns)
 
 
-def sweep(model: CostModel, overrides: Mapping[str, npt.ArrayLike] | None = None) -> SweepResult:
+def sweep(
+    model: CostModel,
+    overrides: Mapping[str, npt.ArrayLike] | None = None,
+    *,
+    break_evens: bool = True,
+) -> SweepResult:
     """Evaluate ``model`` with fields replaced by arrays (numpy broadcasting).
+
+    ``break_evens=False`` skips the break-even utilizations (their array is then empty,
+    shape ``(0, n)``) for callers that need only the totals.
 
     >>> m = CostModel(servers=1, gpus_per_server=8, server_price=100_000.0,
     ...     idle_power_kw=1.0, max_power_kw=10.0, pue=1.0, electricity_price_per_kwh=0.1,
@@ -67,7 +75,8 @@ def sweep(model: CostModel, overrides: Mapping[str, npt.ArrayLike] | None = None
         totals = cloud_totals(m, cloud)
         clouds_total.append(np.broadcast_to(totals.total, shape))
         clouds_npv.append(np.broadcast_to(totals.npv, shape))
-        clouds_be.append(np.broadcast_to(break_even(m, cloud), shape))
+        if break_evens:
+            clouds_be.append(np.broadcast_to(break_even(m, cloud), shape))
     empty = np.empty((0, *shape))
     return SweepResult(
         cloud_names=tuple(c.name for c in m.clouds),

@@ -9,6 +9,7 @@ from django import template
 from django.utils.safestring import mark_safe
 
 from tco import wording
+from tco.widget_render import calculator_field
 
 register = template.Library()
 
@@ -32,6 +33,9 @@ for _name in (
 @register.filter
 def verdict_headline(summary: Mapping[str, Any]) -> str:
     return wording.verdict_headline(summary.get("verdict") or {}, summary.get("currency", "EUR"))
+
+
+register.filter("calculator_field", calculator_field)
 
 
 @register.filter

@@ -146,6 +146,17 @@ def test_sweep_broadcasts_and_rejects_unknown_fields() -> None:
         sweep(m, {"not_a_field": [1.0]})
 
 
+def test_sweep_without_break_evens_gives_the_same_totals() -> None:
+    m = simple_model()
+    grid = {"utilization": np.linspace(0.0, 1.0, 11)}
+    full, totals_only = sweep(m, grid), sweep(m, grid, break_evens=False)
+    assert np.array_equal(full.onprem_total, totals_only.onprem_total)
+    assert np.array_equal(full.cloud_total, totals_only.cloud_total)
+    assert np.array_equal(full.cloud_npv, totals_only.cloud_npv)
+    assert full.break_even_utilization.shape == (3, 11)
+    assert totals_only.break_even_utilization.shape == (0, 11)
+
+
 def test_hybrid_finds_the_cheapest_owned_fleet() -> None:
     m = simple_model(horizon_months=36.0)
     on_demand = m.clouds[0]

@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -180,6 +181,7 @@ def test_query_count_is_bounded_and_independent_of_catalog_size(
     client: Client, seed_catalog: object, settings: Any
 ) -> None:
     settings.CALCULATOR_PAGE_CACHE_SECONDS = 0  # measure the work, not the cache
+    caches["default"].clear()  # a new catalog generation: the catalog is read again
     with CaptureQueriesContext(connection) as before:
         get(client, {"preset": "pretrain-7b"})
     gpu = Gpu.objects.get(key="h100-sxm")
@@ -199,9 +201,27 @@ def test_query_count_is_bounded_and_independent_of_catalog_size(
         )
         for i in range(50)
     )
+    caches["default"].clear()
     with CaptureQueriesContext(connection) as after:
         get(client, {"preset": "pretrain-7b"})
     assert len(after) == len(before) <= 10
+
+
+def test_the_catalog_is_read_once_per_generation(client: Client, seed_catalog: object) -> None:
+    """Uncached results reuse the catalog held in memory until a catalog write."""
+    params = {**(preset_data("pretrain-7b") or {}), "server": "smc-821ge-tnhr-h100"}
+    get(client, {**params, "discount_rate_pct": "8"})
+    with CaptureQueriesContext(connection) as warm:
+        page = get(client, {**params, "discount_rate_pct": "9"})
+    assert not [q for q in warm.captured_queries if "catalog_" in q["sql"]]
+    offer = CloudOffering.objects.get(key="aws-p5-48xlarge-od")
+    old_price = f"{offer.price_per_hour:,.2f}"
+    offer.price_per_hour = offer.price_per_hour * 2
+    offer.save()  # bumps the generation: the next request reads the catalog again
+    with CaptureQueriesContext(connection) as changed:
+        again = get(client, {**params, "discount_rate_pct": "9"})
+    assert [q for q in changed.captured_queries if "catalog_cloudoffering" in q["sql"]]
+    assert again != page and old_price in page
 
 
 def test_only_get_is_allowed(client: Client, seed_catalog: object) -> None:
@@ -420,9 +440,9 @@ def test_charts_show_the_cheapest_options_with_a_control_to_show_all(
     assert "Show all" in page and "charts=all" in page
 
     def cumulative_lines(html: str) -> int:
-        blob = re.search(r'<script id="chart-cumulative"[^>]*>(.*?)</script>', html, re.S)
+        blob = re.search(r'<script id="chart-data"[^>]*>(.*?)</script>', html, re.S)
         assert blob
-        figure = json.loads(blob.group(1))
+        figure = json.loads(blob.group(1))["cumulative"]
         return sum(1 for t in figure["data"] if t.get("mode") == "lines")
 
     assert cumulative_lines(page) == 1 + 4
@@ -432,3 +452,63 @@ def test_charts_show_the_cheapest_options_with_a_control_to_show_all(
     options = len(re.findall(r'<tr class="cloud', table.group(0)))
     assert options > 4 and cumulative_lines(every) == 1 + options
     assert "Show the recommended and cheapest 4" in every
+
+
+def test_result_pages_are_revalidated_by_browsers_with_an_etag(
+    client: Client, seed_catalog: object
+) -> None:
+    params = {"preset": "pretrain-7b", "discount_rate_pct": "9"}
+    first = client.get("/calculator/", params)
+    assert first["Cache-Control"] == "private, no-cache"
+    vary = {v.strip() for v in first["Vary"].split(",")}
+    assert {"Accept-Language", "Cookie", "HX-Request"} <= vary
+    etag = first["ETag"]
+    assert etag.startswith('"')
+    # The same inputs again: 304, nothing rendered, whatever the spelling (and a weak tag,
+    # as the GZip middleware sends for compressed bodies, matches too).
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get("/calculator/", params, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b"" and len(queries) == 0
+    assert again["ETag"] == etag and again["Cache-Control"] == "private, no-cache"
+    spelled = client.get(
+        "/calculator/", {**params, "discount_rate_pct": "9.000"}, HTTP_IF_NONE_MATCH=f"W/{etag}"
+    )
+    assert spelled.status_code == 304
+    # Another language or the fragment is another entry.
+    dutch = client.get("/calculator/", params, HTTP_IF_NONE_MATCH=etag, HTTP_ACCEPT_LANGUAGE="nl")
+    assert dutch.status_code == 200 and dutch["ETag"] != etag
+    fragment = client.get("/calculator/", params, HTTP_IF_NONE_MATCH=etag, HTTP_HX_REQUEST="true")
+    assert fragment.status_code == 200 and fragment["ETag"] != etag
+    # A catalog change makes the old tag stale.
+    offer = CloudOffering.objects.get(key="aws-p5-48xlarge-od")
+    offer.price_per_hour = offer.price_per_hour * 2
+    offer.save()
+    changed = client.get("/calculator/", params, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_invalid_inputs_and_signed_in_pages_carry_no_etag(
+    client: Client, admin_client: Client, seed_catalog: object
+) -> None:
+    invalid = client.get("/calculator/", {"preset": "pretrain-7b", "params_billion": "-1"})
+    assert invalid.status_code == 200 and not invalid.has_header("ETag")
+    assert invalid["Cache-Control"] == "private, no-cache"
+    signed_in = admin_client.get("/calculator/", {"preset": "pretrain-7b"})
+    assert not signed_in.has_header("ETag")
+    assert "no-store" in signed_in["Cache-Control"] and "private" in signed_in["Cache-Control"]
+
+
+def test_the_catalog_in_memory_is_read_again_after_a_minute(
+    seed_catalog: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a shared cache another process's write never bumps this one's generation."""
+    import time
+
+    from tco import scenario_io
+    from tco.scenario_io import CatalogSnapshot
+
+    first = CatalogSnapshot.current()
+    assert CatalogSnapshot.current() is first
+    later = time.monotonic() + scenario_io.CATALOG_MEMORY_SECONDS + 1
+    monkeypatch.setattr(scenario_io.time, "monotonic", lambda: later)
+    assert CatalogSnapshot.current() is not first

@@ -414,3 +414,20 @@ def test_cumulative_axis_ends_at_the_horizon(figures: dict[str, go.Figure]) -> N
     assert list(axis.range) == [0, 60] and axis.autorange is False
     for note in figures["cumulative"].layout.annotations:
         assert abs(note.ay) <= 60  # close to their crossover, alternately below and above
+
+
+def test_page_json_holds_every_figure_compactly_and_safe_in_a_script(
+    result: ScenarioResult,
+) -> None:
+    from tco.charts import charts_json
+
+    raw = all_charts(result, ChartLabels(), ".,")
+    text = charts_json({**raw, "x": {"data": [], "layout": {"title": {"text": "</script>&"}}}})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert text == json.dumps(json.loads(text), separators=(",", ":")).replace(
+        "<", "\\u003C"
+    ).replace(">", "\\u003E").replace("&", "\\u0026")  # no padding
+    parsed = json.loads(text)
+    assert parsed["x"]["layout"]["title"]["text"] == "</script>&"
+    for name in raw:
+        assert parsed[name] == figure_payload(raw[name]), name

@@ -1,0 +1,38 @@
+"""scenario_io.with_server: another server in a built scenario, as if built afresh."""
+
+from __future__ import annotations
+
+import pytest
+from django.http import QueryDict
+
+from tco.forms import CalculatorForm
+from tco.presets import PRESETS
+from tco.scenario_io import CatalogSnapshot, ScenarioError, build_scenario, with_server
+from tco.services import form_data
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("query", [f"preset={p.slug}&server=auto" for p in PRESETS])
+def test_swapping_the_server_equals_building_with_it(seed_catalog: object, query: str) -> None:
+    catalog = CatalogSnapshot.load()
+    form = CalculatorForm(form_data(QueryDict(query + "&discount_pct=5")), catalog=catalog)
+    assert form.is_valid(), form.errors
+    keys = list(catalog.servers)
+    first = build_scenario(form.to_document(keys[0]), catalog, with_assumptions=False)
+    for key in keys:
+        document = form.to_document(key)
+        fresh = build_scenario(document, catalog, with_assumptions=False)
+        swapped = with_server(first, document["server"], catalog)
+        assert swapped.scenario == fresh.scenario, key
+        assert swapped.server_model is fresh.server_model and swapped.site is fresh.site
+
+
+def test_an_unknown_server_is_refused(seed_catalog: object) -> None:
+    catalog = CatalogSnapshot.load()
+    form = CalculatorForm(form_data(QueryDict("preset=pretrain-7b")), catalog=catalog)
+    assert form.is_valid()
+    built = build_scenario(form.to_document(next(iter(catalog.servers))), catalog)
+    with pytest.raises(ScenarioError) as caught:
+        with_server(built, "no-such-server", catalog)
+    assert caught.value.field == "server"
