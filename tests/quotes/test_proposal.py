@@ -66,7 +66,7 @@ def dutch(seed_catalog: object, sales_user: Any) -> Any:
 
 @pytest.fixture
 def english_reverse_charge(seed_catalog: object, sales_user: Any) -> Any:
-    return _sent(sales_user, language="en", country="DE", vat_number="DE123456789")
+    return _sent(sales_user, language="en", country="DE", vat_number="DE136695976")
 
 
 def _dutch_money(value: Decimal) -> str:
@@ -125,7 +125,7 @@ def test_the_pdf_reconciles_hardware_upfront_and_totals(dutch: Any) -> None:
 def test_reverse_charge_wording_and_a_clean_english_proposal(english_reverse_charge: Any) -> None:
     snapshot = english_reverse_charge.snapshot
     text = " ".join(_pages(pdf.render_revision(snapshot, language="en", with_charts=False).pdf))
-    assert "VAT reverse charged" in text and "Article 196" in text and "2006/112/EC" in text
+    assert "VAT reverse charged" in text and "Article 138" in text and "2006/112/EC" in text
     for mark in INTERNAL_MARKS:
         assert mark not in text.lower(), mark
     assert "Appendix: assumptions and sources" in text
