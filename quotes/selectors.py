@@ -24,7 +24,7 @@ from .models import (
     QuoteLine,
     QuoteRevision,
 )
-from .money import HUNDRED, convert, to_cents
+from .money import PriceUnavailable, catalog_unit_cost, catalog_unit_price
 
 
 def _team_filter(user: Any, prefix: str = "") -> Q:
@@ -164,6 +164,7 @@ PRICE_KIND_OF_LINE = {
     LineKind.STORAGE: "items",
     LineKind.INSTALLATION: "items",
     LineKind.SUPPORT: "items",
+    LineKind.OTHER: "items",
 }
 # The one rate lines are converted with (services.pricing._to_currency): its history key.
 FX_PAIR = ("EUR", "USD")
@@ -175,10 +176,11 @@ class LinePriceChange:
     """A draft line whose catalog price changed after it was priced, and today's price."""
 
     line: QuoteLine
-    unit_price: Decimal  # in the quote's currency, rounded to cents, as when added
+    unit_price: Decimal  # in the quote's currency, by money.catalog_unit_price
     price_as_of: date | None
     price_is_estimate: bool
     item: InfrastructureItem | None = None  # set for "% of hardware" items
+    cost_price: Decimal | None = None  # the catalog's cost by the same rule (None: unknown)
 
     @property
     def old_unit_price(self) -> Decimal:
@@ -194,6 +196,10 @@ def _catalog_row(
     if prefix == "item":
         return items.get(key)
     return None
+
+
+def _is_estimate(row: ServerModel | InfrastructureItem) -> bool:
+    return row.price_is_estimate if isinstance(row, ServerModel) else row.is_estimate
 
 
 def _is_percent(row: Any) -> bool:
@@ -275,14 +281,13 @@ def revision_price_changes(
         row = rows[line.pk]
         if row is None or _is_percent(row) or not changed(line):
             continue
-        if isinstance(row, ServerModel):
-            price, as_of, estimate = row.list_price, row.as_of, row.price_is_estimate
-        else:
-            price, as_of, estimate = row.price, row.as_of, row.is_estimate
-        if row.currency != revision.currency and fx_rate is None:
+        try:
+            unit = catalog_unit_price(row, revision.currency, fx_rate)
+        except PriceUnavailable:
             continue
-        unit = to_cents(convert(price, row.currency, revision.currency, fx_rate))
-        found[line.pk] = LinePriceChange(line, unit, as_of, estimate)
+        as_of, estimate = row.as_of, _is_estimate(row)
+        cost = catalog_unit_cost(row, revision.currency, fx_rate)
+        found[line.pk] = LinePriceChange(line, unit, as_of, estimate, cost_price=cost)
 
     hardware_lines = [line for line in lines if line.kind == LineKind.SERVER and not line.optional]
     hardware = sum(
@@ -298,6 +303,9 @@ def revision_price_changes(
         if not _is_percent(row) or not (changed(line) or hardware_changed) or not hardware:
             continue
         assert isinstance(row, InfrastructureItem)
-        unit = to_cents(hardware * row.price / HUNDRED)
-        found[line.pk] = LinePriceChange(line, unit, row.as_of, row.is_estimate, item=row)
+        unit = catalog_unit_price(row, revision.currency, None, hardware)
+        cost = catalog_unit_cost(row, revision.currency, None, hardware)
+        found[line.pk] = LinePriceChange(
+            line, unit, row.as_of, row.is_estimate, item=row, cost_price=cost
+        )
     return [found[line.pk] for line in lines if line.pk in found]

@@ -126,9 +126,7 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     revisions = list(quote.revisions.all())
     current = revisions[0]
     lines = list(current.lines.all())
-    totals = (
-        services.totals_for(lines=lines, vat_rate=current.vat_rate) if current.is_draft else None
-    )
+    totals = services.revision_totals(current, lines) if current.is_draft else None
     context = {
         "quote": quote,
         "revisions": revisions,
@@ -151,6 +149,10 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
             else None
         ),
     }
+    if current.is_draft:  # the line editor, amounts, margin and approval
+        from .line_views import draft_context
+
+        context.update(draft_context(current, lines))
     return render(request, "quotes/detail.html", context)
 
 
