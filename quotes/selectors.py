@@ -40,10 +40,12 @@ def _latest(field: str) -> Subquery:
     )
 
 
-def quote_list(*, user: Any, search: str = "", status: str = "") -> QuerySet[Quote]:
+def quote_list(
+    *, user: Any, search: str = "", status: str = "", owner: int | None = None
+) -> QuerySet[Quote]:
     quotes = (
         Quote.objects.filter(_team_filter(user))
-        .select_related("customer", "owner")
+        .select_related("customer", "owner", "team")
         .annotate(current_status=_latest("status"), current_letter=_latest("letter"))
         .distinct()
         .order_by("-created_at")
@@ -58,7 +60,33 @@ def quote_list(*, user: Any, search: str = "", status: str = "") -> QuerySet[Quo
         )
     if status:
         quotes = quotes.filter(current_status=status)
+    if owner:
+        quotes = quotes.filter(owner_id=owner)
     return quotes
+
+
+def quote_list_with_lines(
+    *, user: Any, search: str = "", status: str = "", owner: int | None = None
+) -> QuerySet[Quote]:
+    """quote_list with every revision and its lines prefetched (totals without N+1)."""
+    return quote_list(user=user, search=search, status=status, owner=owner).prefetch_related(
+        Prefetch(
+            "revisions",
+            queryset=QuoteRevision.objects.order_by("-seq").prefetch_related(
+                Prefetch("lines", queryset=QuoteLine.objects.order_by("position"))
+            ),
+        )
+    )
+
+
+def quote_owners(*, user: Any) -> list[tuple[int, str]]:
+    """Who owns the quotes the user may see (for the list's owner filter), by name."""
+    from django.contrib.auth import get_user_model
+
+    visible = Quote.objects.filter(_team_filter(user)).values("owner_id")
+    owners = get_user_model().objects.filter(pk__in=visible)
+    named = [(u.pk, u.get_full_name() or u.get_username()) for u in owners]
+    return sorted(named, key=lambda pair: pair[1].lower())
 
 
 def quote_detail(*, user: Any, public_id: Any) -> Quote:

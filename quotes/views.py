@@ -63,12 +63,17 @@ def _form_errors(form: Any) -> str:
 @require_safe
 @sales_required
 def quote_list(request: HttpRequest) -> HttpResponse:
-    form = QuoteFilterForm(request.GET)
-    search = status = ""
-    if form.is_valid():
-        search, status = form.cleaned_data["q"], form.cleaned_data["status"]
-    quotes = selectors.quote_list(user=request.user, search=search, status=status)[:200]
-    return render(request, "quotes/list.html", {"form": form, "quotes": quotes})
+    from .exports import quote_row
+
+    form = QuoteFilterForm(request.GET, owners=selectors.quote_owners(user=request.user))
+    quotes = selectors.quote_list_with_lines(user=request.user, **form.filters())[:200]
+    rows = [
+        {"quote": quote, "status_label": Status(row["status"]).label, **row}
+        for quote in quotes
+        for row in [quote_row(quote)]
+    ]
+    context = {"form": form, "rows": rows, "query": request.GET.urlencode()}
+    return render(request, "quotes/list.html", context)
 
 
 @require_http_methods(["GET", "POST"])
