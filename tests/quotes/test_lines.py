@@ -165,8 +165,9 @@ def test_snapshot_has_units_in_the_buyers_language_and_never_cost(
     snapshot = draft.snapshot
     units = {line["unit"]: line["unit_label"] for line in snapshot["lines"]}
     assert units == {"pcs": "st.", "years": "jaar", "months": "maanden"}
-    text = json.dumps(snapshot)
+    text = json.dumps({k: v for k, v in snapshot.items() if k != "tco"})  # tco: the analysis
     assert "cost" not in text and "margin" not in text and "approval" not in text
+    assert all("cost_price" not in line for line in snapshot["lines"])
 
 
 def test_the_quote_discount_applies_to_the_non_optional_subtotal(draft: Any) -> None:
