@@ -118,7 +118,7 @@ def test_without_javascript_a_plain_post_saves_and_redirects(
     response = client.post(edit_url(draft, line), edit_data(line, unit_price="lots"))
     assert response.status_code == 400
     html = response.content.decode()
-    assert "field-error" in html and 'name="line-%d-unit_price"' % line.pk in html
+    assert "field-error" in html and f'name="line-{line.pk}-unit_price"' in html
 
 
 def test_dutch_users_type_decimal_commas(client: Client, draft: Any, sales_user: Any) -> None:
