@@ -27,19 +27,27 @@ def _decimal(label: Any, *, required: bool = True, **kwargs: Any) -> forms.Decim
 
 
 def _quantity() -> forms.DecimalField:
-    return _decimal(
+    field = _decimal(
         _("Quantity"), min_value=Decimal("0.01"), max_value=Decimal("100000"), max_digits=10
     )
+    field.error_messages["min_value"] = _("The quantity must be greater than zero.")
+    field.error_messages["max_value"] = _("The quantity is too large.")
+    return field
 
 
 def _price(label: Any, required: bool = True) -> forms.DecimalField:
-    return _decimal(label, required=required, min_value=Decimal(0), max_value=MAX_MONEY)
+    field = _decimal(label, required=required, min_value=Decimal(0), max_value=MAX_MONEY)
+    field.error_messages["min_value"] = _("An amount cannot be negative.")
+    return field
 
 
 def _discount() -> forms.DecimalField:
-    return _decimal(
+    field = _decimal(
         _("Discount %"), required=False, min_value=Decimal(0), max_value=Decimal(100), max_digits=5
     )
+    field.error_messages["min_value"] = _("The discount must lie between 0 and 100 %.")
+    field.error_messages["max_value"] = _("The discount must lie between 0 and 100 %.")
+    return field
 
 
 class LineEditForm(forms.Form):
@@ -76,7 +84,14 @@ class FreeLineForm(forms.Form):
 
 class QuoteDiscountForm(forms.Form):
     discount_pct = _decimal(
-        _("Quote discount %"), min_value=Decimal(0), max_value=Decimal(100), max_digits=5
+        _("Quote discount %"),
+        min_value=Decimal(0),
+        max_value=Decimal(100),
+        max_digits=5,
+        error_messages={
+            "min_value": _("The discount must lie between 0 and 100 %."),
+            "max_value": _("The discount must lie between 0 and 100 %."),
+        },
     )
 
 
