@@ -88,6 +88,13 @@ def _fragment(request: HttpRequest, revision: QuoteRevision, **kwargs: Any) -> H
     return render(request, "quotes/_draft_lines.html", context)
 
 
+def _refresh() -> HttpResponse:
+    """Tell htmx to reload the page (the revision was sent meanwhile: no editor any more)."""
+    response = HttpResponse(status=204)
+    response["HX-Refresh"] = "true"
+    return response
+
+
 def _back(revision: QuoteRevision) -> HttpResponse:
     url = reverse("quotes:detail", kwargs={"public_id": revision.quote.public_id})
     return redirect(f"{url}#draft-lines")
@@ -119,9 +126,7 @@ def line_edit(request: HttpRequest, public_id: uuid.UUID, line_id: int) -> HttpR
             form.add_error(None, str(exc))
     if request.htmx:
         if not revision.is_draft:  # sent meanwhile: the page must reload to show it
-            response = HttpResponse(status=204)
-            response["HX-Refresh"] = "true"
-            return response
+            return _refresh()
         return _fragment(request, revision, bound={line.pk: form} if form.errors else None)
     if form.errors:
         return render(
@@ -178,7 +183,9 @@ def discount_set(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
             )
         except services.QuoteError as exc:
             form.add_error("discount_pct", str(exc))
-    if request.htmx and revision.is_draft:
+    if request.htmx:
+        if not revision.is_draft:
+            return _refresh()
         return _fragment(request, revision, discount_form=form if form.errors else None)
     if form.errors:
         for error in form.errors.get("discount_pct", []) + form.non_field_errors():
