@@ -85,7 +85,11 @@ def _fragment(request: HttpRequest, revision: QuoteRevision, **kwargs: Any) -> H
     )
     context = draft_context(revision, **kwargs)
     context["quote"] = revision.quote
-    return render(request, "quotes/_draft_lines.html", context)
+    response = render(request, "quotes/_draft_lines.html", context)
+    # Other parts of the page that follow the lines (the deal analysis, the preview) can
+    # reload with hx-trigger="quote-lines-changed from:body".
+    response["HX-Trigger"] = "quote-lines-changed"
+    return response
 
 
 def _refresh() -> HttpResponse:

@@ -79,6 +79,7 @@ def test_an_htmx_edit_returns_the_fragment_with_new_amounts(
     assert response.status_code == 200
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="draft-lines"') and "<html" not in html
+    assert response["HX-Trigger"] == "quote-lines-changed"
     line.refresh_from_db()
     assert (line.quantity, line.unit_price) == (5, 100000)
     totals = services.revision_totals(draft)
