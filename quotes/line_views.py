@@ -109,9 +109,9 @@ def _back(revision: QuoteRevision) -> HttpResponse:
 def line_edit(request: HttpRequest, public_id: uuid.UUID, line_id: int) -> HttpResponse:
     revision = selectors.revision_for_user(user=request.user, public_id=public_id)
     line = QuoteLine.objects.filter(revision=revision, pk=line_id).first()
-    if line is None:
+    if line is None:  # removed meanwhile (or never there): show the page as it is now
         messages.error(request, _("That line is not on this revision."))
-        return _back(revision)
+        return _refresh() if request.htmx else _back(revision)
     form = line_form(line, request.POST)
     if form.is_valid():
         data = form.cleaned_data
