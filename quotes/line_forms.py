@@ -30,6 +30,7 @@ def _quantity() -> forms.DecimalField:
     field = _decimal(
         _("Quantity"), min_value=Decimal("0.01"), max_value=Decimal("100000"), max_digits=10
     )
+    # Django formats these messages with %-params: a literal percent sign is written %%.
     field.error_messages["min_value"] = _("The quantity must be greater than zero.")
     field.error_messages["max_value"] = _("The quantity is too large.")
     return field
@@ -45,8 +46,8 @@ def _discount() -> forms.DecimalField:
     field = _decimal(
         _("Discount %"), required=False, min_value=Decimal(0), max_value=Decimal(100), max_digits=5
     )
-    field.error_messages["min_value"] = _("The discount must lie between 0 and 100 %.")
-    field.error_messages["max_value"] = _("The discount must lie between 0 and 100 %.")
+    field.error_messages["min_value"] = _("Enter a discount between 0 and 100 %%.")
+    field.error_messages["max_value"] = _("Enter a discount between 0 and 100 %%.")
     return field
 
 
@@ -89,8 +90,8 @@ class QuoteDiscountForm(forms.Form):
         max_value=Decimal(100),
         max_digits=5,
         error_messages={
-            "min_value": _("The discount must lie between 0 and 100 %."),
-            "max_value": _("The discount must lie between 0 and 100 %."),
+            "min_value": _("Enter a discount between 0 and 100 %%."),
+            "max_value": _("Enter a discount between 0 and 100 %%."),
         },
     )
 

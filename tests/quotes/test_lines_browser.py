@@ -37,7 +37,7 @@ def test_engineer_edits_inline_gets_approval_and_sends(
 ) -> None:
     smtp_server.recorder.reset()
     manager = make_sales_user("marta")
-    manager.groups.add(Group.objects.get(name="sales-manager"))
+    manager.groups.add(Group.objects.get_or_create(name="sales-manager")[0])
     revision = draft_quote.revisions.get()
     line = revision.lines.get(kind=LineKind.SERVER)
     detail = f"/quotes/{draft_quote.public_id}/"

@@ -191,7 +191,7 @@ def test_a_quote_built_by_hand_has_no_analysis_pages(
     )
     # A 10 % discount on an item costed at 85 % is below the 10 % margin floor: approved.
     manager = make_sales_user("marta")
-    manager.groups.add(Group.objects.get(name="sales-manager"))
+    manager.groups.add(Group.objects.get_or_create(name="sales-manager")[0])
     services.approval_request(revision=revision, actor=sales_user)
     services.approval_decide(revision=revision, actor=manager, approve=True)
     send(revision, sales_user)
