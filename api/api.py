@@ -510,7 +510,7 @@ def quotes(request: HttpRequest, filters: Query[QuoteFilter]) -> Any:
 
 def _revision(revision: QuoteRevision) -> dict[str, Any]:
     lines = list(revision.lines.order_by("position"))
-    totals = quote_services.totals_for(lines=lines, vat_rate=revision.vat_rate)
+    totals = quote_services.revision_totals(revision, lines)
     return {
         "id": revision.public_id,
         "quote": revision.quote.number,

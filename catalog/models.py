@@ -112,6 +112,10 @@ class ServerModel(Provenance):
     currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
     price_source = models.CharField(_("price source"), max_length=300, blank=True)
     price_is_estimate = models.BooleanField(_("price is an estimate"), default=True)
+    # What the server costs us, in `currency`; empty when unknown (margins then unknown).
+    cost_price = models.DecimalField(
+        _("cost price"), max_digits=12, decimal_places=2, null=True, blank=True
+    )
 
     class Meta:
         ordering = ["vendor", "sku", "gpu__name"]
@@ -256,6 +260,14 @@ class InfrastructureItem(Provenance):
         _("price (or % for percentage items)"), max_digits=12, decimal_places=2
     )
     currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+    # What it costs us, in `currency` (a percentage for percentage items); empty: unknown.
+    cost_price = models.DecimalField(
+        _("cost price (or % for percentage items)"),
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+    )
 
     class Meta:
         ordering = ["category", "name"]

@@ -164,6 +164,10 @@ def optional_decimal_positive(raw: str) -> Decimal | None:
     return decimal_positive(raw) if raw else None
 
 
+def optional_decimal_non_negative(raw: str) -> Decimal | None:
+    return decimal_non_negative(raw) if raw else None
+
+
 def int_positive(raw: str) -> int:
     if not _PLAIN_INTEGER.fullmatch(raw):
         problem = _number_problem(raw) if raw else "is empty"
@@ -328,6 +332,7 @@ SERVERS = TableSpec(
         Column("currency", choice(Currency)),
         Column("price_source", optional_text),
         Column("price_is_estimate", boolean),
+        Column("cost_price", optional_decimal_non_negative),
         *PROVENANCE,
         Column("name_nl", optional_text),
     ),
@@ -405,6 +410,7 @@ ITEMS = TableSpec(
         Column("unit", choice(PricingUnit)),
         Column("price", decimal_non_negative),
         Column("currency", choice(Currency)),
+        Column("cost_price", optional_decimal_non_negative),
         *PROVENANCE,
         Column("name_nl", optional_text),
     ),
@@ -433,6 +439,7 @@ NUMERIC_PARSERS: frozenset[Parser] = frozenset(
         decimal_non_negative,
         decimal_positive,
         optional_decimal_positive,
+        optional_decimal_non_negative,
         int_positive,
         optional_int_positive,
     }

@@ -20,6 +20,7 @@ from .models import (
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ["name", "margin_floor_pct"]
     search_fields = ["name"]
     filter_horizontal = ["members"]
 
@@ -33,7 +34,18 @@ class CustomerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 class RevisionInline(admin.TabularInline):  # type: ignore[type-arg]
     model = QuoteRevision
-    fields = ["letter", "status", "currency", "vat_rate", "valid_until", "sent_at"]
+    fields = [
+        "letter",
+        "status",
+        "currency",
+        "vat_rate",
+        "discount_pct",
+        "valid_until",
+        "sent_at",
+        "approval_state",
+        "approval_decided_by",
+        "approval_reason",
+    ]
     readonly_fields = fields
     extra = 0
     can_delete = False

@@ -40,7 +40,12 @@ def _table(
 @require_GET
 @sales_required
 def quotes_export(request: HttpRequest, fmt: str) -> HttpResponse:
-    return _table(exports.quote_rows(user=request.user), exports.QUOTE_COLUMNS, "quotes", fmt)
+    """The quotes list as CSV/XLSX, with the list's filters (?q=&status=&owner=)."""
+    from .forms import QuoteFilterForm
+
+    form = QuoteFilterForm(request.GET, owners=selectors.quote_owners(user=request.user))
+    rows = exports.quote_rows(user=request.user, **form.filters())
+    return _table(rows, exports.QUOTE_COLUMNS, "quotes", fmt)
 
 
 @require_GET

@@ -16,13 +16,12 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from catalog.schema import neutralise
 
 from . import selectors, services
-from .models import Lead, Quote, QuoteLine, QuoteRevision
+from .models import Lead, Quote, QuoteRevision
 
 CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -38,6 +37,8 @@ QUOTE_COLUMNS = (
     ("owner", "Owner"),
     ("currency", "Currency"),
     ("subtotal", "Subtotal"),
+    ("discount", "Quote discount"),
+    ("net", "Net"),
     ("vat", "VAT"),
     ("total", "Total"),
     ("valid_until", "Valid until"),
@@ -55,20 +56,15 @@ LEAD_COLUMNS = (
 
 
 def _revision_totals(revision: QuoteRevision) -> services.Totals:
-    return services.totals_for(lines=list(revision.lines.all()), vat_rate=revision.vat_rate)
+    return services.revision_totals(revision, list(revision.lines.all()))
 
 
-def quote_rows(*, user: Any) -> list[dict[str, Any]]:
-    """One row per quote the user may see (their teams'; staff: all), its latest revision."""
-    quotes = selectors.quote_list(user=user).prefetch_related(
-        Prefetch(
-            "revisions",
-            queryset=QuoteRevision.objects.order_by("-seq").prefetch_related(
-                Prefetch("lines", queryset=QuoteLine.objects.order_by("position"))
-            ),
-        ),
-        "team",
-    )
+def quote_rows(
+    *, user: Any, search: str = "", status: str = "", owner: int | None = None
+) -> list[dict[str, Any]]:
+    """One row per quote the user may see (their teams'; staff: all), its latest revision,
+    filtered like the quotes list (search on number/customer, status, owner)."""
+    quotes = selectors.quote_list_with_lines(user=user, search=search, status=status, owner=owner)
     rows = []
     for quote in quotes:
         rows.append(quote_row(quote))
@@ -91,6 +87,8 @@ def quote_row(quote: Quote) -> dict[str, Any]:
         "owner": owner.get_full_name() or owner.get_username(),
         "currency": revision.currency,
         "subtotal": totals.subtotal,
+        "discount": totals.discount,
+        "net": totals.net,
         "vat": totals.vat,
         "total": totals.total,
         "valid_until": revision.valid_until,

@@ -250,6 +250,23 @@ class QuoteFilterForm(forms.Form):
     status = forms.ChoiceField(
         label=_("Status"), required=False, choices=[("", _("any status")), *Status.choices]
     )
+    owner = forms.TypedChoiceField(
+        label=_("Owner"), required=False, coerce=int, empty_value=None, choices=()
+    )
+
+    def __init__(self, *args: Any, owners: list[tuple[int, str]] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
+        super().__init__(*args, **kwargs)
+        self.fields["owner"].choices = [("", _("any owner")), *owners]
+
+    def filters(self) -> dict[str, Any]:
+        """The valid filters (an invalid one is ignored rather than refused)."""
+        self.is_valid()
+        data = self.cleaned_data  # only the fields that passed
+        return {
+            "search": data.get("q") or "",
+            "status": data.get("status") or "",
+            "owner": data.get("owner"),
+        }
 
 
 class LeadUpdateForm(forms.Form):

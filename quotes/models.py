@@ -13,9 +13,11 @@ read-only helpers.
 from __future__ import annotations
 
 import uuid
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.mail import make_msgid
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -30,12 +32,28 @@ def _public_id() -> models.UUIDField:
     return models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
 
 
+def default_margin_floor() -> Decimal:
+    """The margin floor a new team starts with (setting QUOTES_DEFAULT_MARGIN_FLOOR_PCT)."""
+    return Decimal(str(getattr(settings, "QUOTES_DEFAULT_MARGIN_FLOOR_PCT", 10)))
+
+
+_PERCENT = [MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(100))]
+
+
 class Team(models.Model):
     """A sales team: its members see (only) the team's customers, quotes and renders."""
 
     name = models.CharField(_("name"), max_length=100, unique=True)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="sales_teams", blank=True
+    )
+    # Sending a draft whose margin is below this needs a sales manager's approval.
+    margin_floor_pct = models.DecimalField(
+        _("margin floor (%)"),
+        max_digits=5,
+        decimal_places=2,
+        default=default_margin_floor,
+        validators=_PERCENT,
     )
 
     class Meta:
@@ -109,6 +127,13 @@ class Status(models.TextChoices):
     EXPIRED = "expired", _("expired")
 
 
+class ApprovalState(models.TextChoices):
+    NOT_NEEDED = "not_needed", _("not requested")
+    REQUESTED = "requested", _("approval requested")
+    APPROVED = "approved", _("approved")
+    REJECTED = "rejected", _("rejected")
+
+
 class QuoteRevision(models.Model):
     public_id = _public_id()
     quote = models.ForeignKey(Quote, on_delete=models.CASCADE, related_name="revisions")
@@ -135,11 +160,39 @@ class QuoteRevision(models.Model):
     viewed_at = models.DateTimeField(null=True, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
     decided_by_name = models.CharField(max_length=200, blank=True)
+    # Quote-level discount on the subtotal of the non-optional lines (services.totals_for).
+    discount_pct = models.DecimalField(
+        _("quote discount %"), max_digits=5, decimal_places=2, default=Decimal(0)
+    )
+    # Margin approval (services.approvals): who asked, who decided, why. The approval holds
+    # only for the lines it was given on (`approval_fingerprint`, see pricing_fingerprint).
+    approval_state = models.CharField(
+        _("approval"),
+        max_length=12,
+        choices=ApprovalState.choices,
+        default=ApprovalState.NOT_NEEDED,
+    )
+    approval_requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    approval_requested_at = models.DateTimeField(null=True, blank=True)
+    approval_request_note = models.TextField(_("approval request note"), blank=True)
+    approval_decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    approval_decided_at = models.DateTimeField(null=True, blank=True)
+    approval_reason = models.TextField(_("approval reason"), blank=True)
+    approval_margin_pct = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
+    approval_fingerprint = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["quote", "seq"]
         verbose_name = _("quote revision")
         constraints = [
+            models.CheckConstraint(
+                condition=Q(discount_pct__gte=0) & Q(discount_pct__lte=100),
+                name="revision_discount_0_100",
+            ),
             models.UniqueConstraint(fields=["quote", "seq"], name="revision_seq_unique"),
             models.CheckConstraint(
                 condition=Q(status="draft") | Q(snapshot__isnull=False),
@@ -165,18 +218,37 @@ class LineKind(models.TextChoices):
     STORAGE = "storage", _("storage")
     INSTALLATION = "installation", _("installation")
     SUPPORT = "support", _("support")
+    OTHER = "other", _("other")
+
+
+class LineUnit(models.TextChoices):
+    """The unit a line's quantity counts (printed next to it on the proposal)."""
+
+    PCS = "pcs", _("pcs")
+    YEARS = "years", _("years")
+    MONTHS = "months", _("months")
+    LOT = "lot", _("lot")
 
 
 class QuoteLine(models.Model):
     revision = models.ForeignKey(QuoteRevision, on_delete=models.CASCADE, related_name="lines")
     position = models.PositiveIntegerField()
     kind = models.CharField(_("kind"), max_length=20, choices=LineKind.choices)
-    catalog_key = models.CharField(_("catalog item"), max_length=80)
+    # "server:<key>" or "item:<key>"; empty for a free line (typed by the sales engineer).
+    catalog_key = models.CharField(_("catalog item"), max_length=80, blank=True)
     description = models.CharField(_("description"), max_length=300)
     quantity = models.DecimalField(_("quantity"), max_digits=10, decimal_places=2)
+    unit = models.CharField(
+        _("unit"), max_length=10, choices=LineUnit.choices, default=LineUnit.PCS
+    )
     # Copied from the catalog (converted to the quote's currency) when the line is added.
     unit_price = models.DecimalField(_("unit price"), max_digits=14, decimal_places=2)
     discount_pct = models.DecimalField(_("discount %"), max_digits=5, decimal_places=2)
+    # What one unit costs us, in the quote's currency (from the catalog's cost price, or
+    # typed for a free line); empty when unknown. Never shown to the buyer.
+    cost_price = models.DecimalField(
+        _("unit cost"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
     optional = models.BooleanField(_("optional"), default=False)
     price_as_of = models.DateField(_("price as of"), null=True, blank=True)
     price_is_estimate = models.BooleanField(default=False)
@@ -189,6 +261,10 @@ class QuoteLine(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(quantity__gt=0), name="line_quantity_positive"),
             models.CheckConstraint(condition=Q(unit_price__gte=0), name="line_price_non_negative"),
+            models.CheckConstraint(
+                condition=Q(cost_price__isnull=True) | Q(cost_price__gte=0),
+                name="line_cost_non_negative",
+            ),
             models.CheckConstraint(
                 condition=Q(discount_pct__gte=0) & Q(discount_pct__lte=100),
                 name="line_discount_0_100",

@@ -24,7 +24,7 @@ from .models import (
     QuoteLine,
     QuoteRevision,
 )
-from .money import HUNDRED, convert, to_cents
+from .money import PriceUnavailable, catalog_unit_cost, catalog_unit_price
 
 
 def _team_filter(user: Any, prefix: str = "") -> Q:
@@ -40,10 +40,12 @@ def _latest(field: str) -> Subquery:
     )
 
 
-def quote_list(*, user: Any, search: str = "", status: str = "") -> QuerySet[Quote]:
+def quote_list(
+    *, user: Any, search: str = "", status: str = "", owner: int | None = None
+) -> QuerySet[Quote]:
     quotes = (
         Quote.objects.filter(_team_filter(user))
-        .select_related("customer", "owner")
+        .select_related("customer", "owner", "team")
         .annotate(current_status=_latest("status"), current_letter=_latest("letter"))
         .distinct()
         .order_by("-created_at")
@@ -58,7 +60,33 @@ def quote_list(*, user: Any, search: str = "", status: str = "") -> QuerySet[Quo
         )
     if status:
         quotes = quotes.filter(current_status=status)
+    if owner:
+        quotes = quotes.filter(owner_id=owner)
     return quotes
+
+
+def quote_list_with_lines(
+    *, user: Any, search: str = "", status: str = "", owner: int | None = None
+) -> QuerySet[Quote]:
+    """quote_list with every revision and its lines prefetched (totals without N+1)."""
+    return quote_list(user=user, search=search, status=status, owner=owner).prefetch_related(
+        Prefetch(
+            "revisions",
+            queryset=QuoteRevision.objects.order_by("-seq").prefetch_related(
+                Prefetch("lines", queryset=QuoteLine.objects.order_by("position"))
+            ),
+        )
+    )
+
+
+def quote_owners(*, user: Any) -> list[tuple[int, str]]:
+    """Who owns the quotes the user may see (for the list's owner filter), by name."""
+    from django.contrib.auth import get_user_model
+
+    visible = Quote.objects.filter(_team_filter(user)).values("owner_id")
+    owners = get_user_model().objects.filter(pk__in=visible)
+    named = [(u.pk, u.get_full_name() or u.get_username()) for u in owners]
+    return sorted(named, key=lambda pair: pair[1].lower())
 
 
 def quote_detail(*, user: Any, public_id: Any) -> Quote:
@@ -166,6 +194,7 @@ PRICE_KIND_OF_LINE = {
     LineKind.STORAGE: "items",
     LineKind.INSTALLATION: "items",
     LineKind.SUPPORT: "items",
+    LineKind.OTHER: "items",
 }
 # The one rate lines are converted with (services.pricing._to_currency): its history key.
 FX_PAIR = ("EUR", "USD")
@@ -177,10 +206,11 @@ class LinePriceChange:
     """A draft line whose catalog price changed after it was priced, and today's price."""
 
     line: QuoteLine
-    unit_price: Decimal  # in the quote's currency, rounded to cents, as when added
+    unit_price: Decimal  # in the quote's currency, by money.catalog_unit_price
     price_as_of: date | None
     price_is_estimate: bool
     item: InfrastructureItem | None = None  # set for "% of hardware" items
+    cost_price: Decimal | None = None  # the catalog's cost by the same rule (None: unknown)
 
     @property
     def old_unit_price(self) -> Decimal:
@@ -196,6 +226,10 @@ def _catalog_row(
     if prefix == "item":
         return items.get(key)
     return None
+
+
+def _is_estimate(row: ServerModel | InfrastructureItem) -> bool:
+    return row.price_is_estimate if isinstance(row, ServerModel) else row.is_estimate
 
 
 def _is_percent(row: Any) -> bool:
@@ -277,14 +311,13 @@ def revision_price_changes(
         row = rows[line.pk]
         if row is None or _is_percent(row) or not changed(line):
             continue
-        if isinstance(row, ServerModel):
-            price, as_of, estimate = row.list_price, row.as_of, row.price_is_estimate
-        else:
-            price, as_of, estimate = row.price, row.as_of, row.is_estimate
-        if row.currency != revision.currency and fx_rate is None:
+        try:
+            unit = catalog_unit_price(row, revision.currency, fx_rate)
+        except PriceUnavailable:
             continue
-        unit = to_cents(convert(price, row.currency, revision.currency, fx_rate))
-        found[line.pk] = LinePriceChange(line, unit, as_of, estimate)
+        as_of, estimate = row.as_of, _is_estimate(row)
+        cost = catalog_unit_cost(row, revision.currency, fx_rate)
+        found[line.pk] = LinePriceChange(line, unit, as_of, estimate, cost_price=cost)
 
     hardware_lines = [line for line in lines if line.kind == LineKind.SERVER and not line.optional]
     hardware = sum(
@@ -300,6 +333,9 @@ def revision_price_changes(
         if not _is_percent(row) or not (changed(line) or hardware_changed) or not hardware:
             continue
         assert isinstance(row, InfrastructureItem)
-        unit = to_cents(hardware * row.price / HUNDRED)
-        found[line.pk] = LinePriceChange(line, unit, row.as_of, row.is_estimate, item=row)
+        unit = catalog_unit_price(row, revision.currency, None, hardware)
+        cost = catalog_unit_cost(row, revision.currency, None, hardware)
+        found[line.pk] = LinePriceChange(
+            line, unit, row.as_of, row.is_estimate, item=row, cost_price=cost
+        )
     return [found[line.pk] for line in lines if line.pk in found]

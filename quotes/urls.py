@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import acceptance_views, export_views, lead_views, preview_views, views
+from . import acceptance_views, export_views, lead_views, line_views, preview_views, views
 
 app_name = "quotes"
 urlpatterns = [
@@ -38,6 +38,24 @@ urlpatterns = [
     path("analysis-pdf/", views.lead_request, name="lead_request"),
     path("analysis-pdf/<str:token>/", views.lead_status, name="lead_status"),
     path("analysis-pdf/<str:token>/pdf/", views.lead_pdf, name="lead_pdf"),
+    # The line editor, the quote discount and the margin approval (quotes/line_views.py).
+    path(
+        "revisions/<uuid:public_id>/lines/<int:line_id>/edit/",
+        line_views.line_edit,
+        name="line_edit",
+    ),
+    path("revisions/<uuid:public_id>/lines/free/", line_views.free_line_add, name="free_line_add"),
+    path("revisions/<uuid:public_id>/discount/", line_views.discount_set, name="discount_set"),
+    path(
+        "revisions/<uuid:public_id>/approval/request/",
+        line_views.approval_request,
+        name="approval_request",
+    ),
+    path(
+        "revisions/<uuid:public_id>/approval/decide/",
+        line_views.approval_decide,
+        name="approval_decide",
+    ),
     # Acceptance with evidence (quotes/acceptance_views.py).
     path("p/<str:token>/accept/", acceptance_views.buyer_accept, name="buyer_accept"),
     path(

@@ -63,14 +63,23 @@ def _form_errors(form: Any) -> str:
 @require_safe
 @sales_required
 def quote_list(request: HttpRequest) -> HttpResponse:
-    form = QuoteFilterForm(request.GET)
-    search = status = ""
-    if form.is_valid():
-        search, status = form.cleaned_data["q"], form.cleaned_data["status"]
-    quotes = selectors.quote_list(user=request.user, search=search, status=status)[:200]
+    from .exports import quote_row
+
+    form = QuoteFilterForm(request.GET, owners=selectors.quote_owners(user=request.user))
+    quotes = selectors.quote_list_with_lines(user=request.user, **form.filters())[:200]
+    rows = [
+        {"quote": quote, "status_label": Status(row["status"]).label, **row}
+        for quote in quotes
+        for row in [quote_row(quote)]
+    ]
     from .lead_views import onboarding_context
 
-    context = {"form": form, "quotes": quotes, **onboarding_context(request.user)}
+    context = {
+        "form": form,
+        "rows": rows,
+        "query": request.GET.urlencode(),
+        **onboarding_context(request.user),
+    }
     return render(request, "quotes/list.html", context)
 
 
@@ -144,9 +153,7 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     revisions = list(quote.revisions.all())
     current = revisions[0]
     lines = list(current.lines.all())
-    totals = (
-        services.totals_for(lines=lines, vat_rate=current.vat_rate) if current.is_draft else None
-    )
+    totals = services.revision_totals(current, lines) if current.is_draft else None
     context = {
         "quote": quote,
         "revisions": revisions,
@@ -178,6 +185,10 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
             else None
         ),
     }
+    if current.is_draft:  # the line editor, amounts, margin and approval
+        from .line_views import draft_context
+
+        context.update(draft_context(current, lines))
     return render(request, "quotes/detail.html", context)
 
 

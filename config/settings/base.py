@@ -247,6 +247,9 @@ LOGOUT_REDIRECT_URL = "home"
 # Quotes (docs/quotes.md)
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")  # absolute links in emails
 QUOTE_VALIDITY_DAYS = env_int("QUOTE_VALIDITY_DAYS", 30)
+# The margin floor (%) a new sales team starts with; below it, sending needs a sales
+# manager's approval (Team.margin_floor_pct, docs/quotes.md).
+QUOTES_DEFAULT_MARGIN_FLOOR_PCT = env_int("QUOTES_DEFAULT_MARGIN_FLOOR_PCT", 10)
 # "Email me this as PDF": per hour, per recipient address and per client address, and for
 # everyone together; the form must have been open this many seconds (bots post at once).
 QUOTES_LEAD_REQUESTS_PER_HOUR = env_int("QUOTES_LEAD_REQUESTS_PER_HOUR", 5)

@@ -42,6 +42,13 @@ from .analysis import tco_snapshot
 logger = logging.getLogger(__name__)
 
 CACHE_SECONDS = 24 * 3600
+MODELLED_KINDS = (
+    LineKind.SERVER,
+    LineKind.NETWORKING,
+    LineKind.STORAGE,
+    LineKind.INSTALLATION,
+    LineKind.SUPPORT,
+)
 DEAL_SOURCE = gettext_noop("This proposal")
 
 
@@ -81,7 +88,8 @@ def deal_inputs(
         lines = list(revision.lines.order_by("position"))
     quote_discount = Decimal(str(getattr(revision, "discount_pct", 0) or 0))
     factor = (HUNDRED - quote_discount) / HUNDRED
-    sums = {kind: Decimal(0) for kind in LineKind.values}
+    # The kinds the engine models; free "other" lines are listed, not costed.
+    sums = {kind: Decimal(0) for kind in MODELLED_KINDS}
     servers = Decimal(0)
     support_per_year = Decimal(0)
     by_model: dict[str, Decimal] = {}

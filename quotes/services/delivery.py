@@ -27,6 +27,7 @@ from ..models import (
     RenderStatus,
     Status,
 )
+from .approvals import ensure_sending_allowed
 from .drafts import _ensure_draft, _locked_revision
 from .errors import QuoteError, TransientDeliveryError
 from .links import buyer_url
@@ -128,6 +129,7 @@ def quote_send(
     _ensure_draft(revision)
     if not revision.lines.exists():
         raise QuoteError(_("Add at least one line before sending."))
+    ensure_sending_allowed(revision)  # margin floor: a sales manager's approval
     if revision.valid_until < timezone.localdate():
         raise QuoteError(_("The validity date lies in the past; change it before sending."))
     newer = revision.quote.revisions.filter(seq__gt=revision.seq).exists()

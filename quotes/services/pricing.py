@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from catalog.models import InfrastructureItem, PricingUnit, ServerModel
@@ -18,12 +18,20 @@ from catalog.selectors import latest_fx_rate
 
 from ..models import (
     LineKind,
+    LineUnit,
     QuoteLine,
     QuoteRevision,
 )
-from ..money import HUNDRED, convert, line_amount, to_cents
+from ..money import (
+    HUNDRED,
+    PriceUnavailable,
+    catalog_unit_cost,
+    catalog_unit_price,
+    convert,
+    line_amount,
+    to_cents,
+)
 from ..selectors import revision_price_changes
-from .analysis import plain
 from .descriptions import line_description
 from .drafts import _ensure_draft, _locked_revision
 from .errors import QuoteError
@@ -50,6 +58,27 @@ def catalog_choices() -> list[tuple[str, str]]:
     return servers + items
 
 
+def _hardware_total(revision: QuoteRevision) -> Decimal:
+    """quantity × unit price of the revision's non-optional server lines (for "% of
+    hardware" items)."""
+    return sum(
+        (
+            line.quantity * line.unit_price
+            for line in revision.lines.filter(kind=LineKind.SERVER, optional=False)
+        ),
+        Decimal(0),
+    )
+
+
+def _fx_rate_for(row_currency: str, currency: str) -> Decimal | None:
+    if row_currency == currency:
+        return None
+    fx = latest_fx_rate("EUR", "USD")
+    if fx is None:
+        raise QuoteError(_("No EUR/USD exchange rate in the catalog."))
+    return fx.rate
+
+
 @transaction.atomic
 def revision_add_line(
     *,
@@ -58,41 +87,47 @@ def revision_add_line(
     quantity: Decimal,
     discount_pct: Decimal = Decimal("0"),
     optional: bool = False,
+    unit: str | None = None,
 ) -> QuoteLine:
-    """Add a catalog item at today's catalog price (converted to the quote's currency)."""
+    """Add a catalog item at today's catalog price (money.catalog_unit_price: converted
+    prices rounded to whole currency units) and cost, in the quote's currency.
+
+    The unit defaults to years for items priced per year ("% of hardware per year"),
+    pieces otherwise.
+    """
     revision = _locked_revision(revision)
     _ensure_draft(revision)
     kind_name, _sep, key = catalog_key.partition(":")
+    row: ServerModel | InfrastructureItem | None
+    hardware: Decimal | None = None
     if kind_name == "server":
-        server = ServerModel.objects.select_related("gpu").filter(key=key).first()
-        if server is None:
+        row = ServerModel.objects.select_related("gpu").filter(key=key).first()
+        if row is None:
             raise QuoteError(_("Unknown catalog item."))
         kind = LineKind.SERVER
-        description = line_description(server, revision.quote.customer.language)
-        unit = _to_currency(server.list_price, server.currency, revision.currency)
-        as_of, estimate = server.as_of, server.price_is_estimate
+        description = line_description(row, revision.quote.customer.language)
+        as_of, estimate = row.as_of, row.price_is_estimate
+        default_unit = LineUnit.PCS
     elif kind_name == "item":
-        item = InfrastructureItem.objects.filter(key=key).first()
-        if item is None:
+        row = InfrastructureItem.objects.filter(key=key).first()
+        if row is None:
             raise QuoteError(_("Unknown catalog item."))
-        kind = LineKind(item.category)
-        as_of, estimate = item.as_of, item.is_estimate
-        if item.unit == PricingUnit.PERCENT_OF_HARDWARE_PER_YEAR:
-            hardware = sum(
-                (
-                    line.quantity * line.unit_price
-                    for line in revision.lines.filter(kind=LineKind.SERVER, optional=False)
-                ),
-                Decimal(0),
-            )
+        kind = LineKind(row.category)
+        as_of, estimate = row.as_of, row.is_estimate
+        default_unit = LineUnit.PCS
+        description = line_description(row, revision.quote.customer.language)
+        if row.unit == PricingUnit.PERCENT_OF_HARDWARE_PER_YEAR:
+            hardware = _hardware_total(revision)
             if not hardware:
                 raise QuoteError(_("Add the servers first: this item is priced per hardware."))
-            unit = hardware * item.price / HUNDRED
-        else:
-            unit = _to_currency(item.price, item.currency, revision.currency)
-        description = line_description(item, revision.quote.customer.language)
+            default_unit = LineUnit.YEARS
     else:
         raise QuoteError(_("Unknown catalog item."))
+    fx_rate = None if hardware is not None else _fx_rate_for(row.currency, revision.currency)
+    try:
+        price = catalog_unit_price(row, revision.currency, fx_rate, hardware)
+    except PriceUnavailable as exc:  # pragma: no cover - both causes are checked above
+        raise QuoteError(str(exc)) from exc
     position = (revision.lines.aggregate(m=Max("position"))["m"] or 0) + 1
     line = QuoteLine(
         revision=revision,
@@ -101,7 +136,9 @@ def revision_add_line(
         catalog_key=catalog_key,
         description=description[:300],
         quantity=quantity,
-        unit_price=to_cents(unit),
+        unit=unit or default_unit,
+        unit_price=price,
+        cost_price=catalog_unit_cost(row, revision.currency, fx_rate, hardware),
         discount_pct=discount_pct,
         optional=optional,
         price_as_of=as_of,
@@ -111,13 +148,6 @@ def revision_add_line(
     line.full_clean(exclude=["revision"])
     line.save()
     return line
-
-
-def _percent_description(item: InfrastructureItem) -> str:
-    return _("%(name)s: %(pct)s %% of hardware per year") % {
-        "name": item.name,
-        "pct": formats.number_format(plain(item.price), use_l10n=True),
-    }
 
 
 @transaction.atomic
@@ -139,8 +169,9 @@ def revision_reprice(*, revision: QuoteRevision, actor: AbstractBaseUser) -> int
         line.unit_price = change.unit_price
         line.price_as_of = change.price_as_of
         line.price_is_estimate = change.price_is_estimate
+        line.cost_price = change.cost_price
         line.priced_at = now
-        fields = ["unit_price", "price_as_of", "price_is_estimate", "priced_at"]
+        fields = ["unit_price", "cost_price", "price_as_of", "price_is_estimate", "priced_at"]
         if change.item is not None:  # "% of hardware": the percentage may have changed
             language = revision.quote.customer.language
             line.description = line_description(change.item, language)[:300]
@@ -168,10 +199,22 @@ class Totals:
     vat: Decimal
     total: Decimal
     optional_subtotal: Decimal
+    discount: Decimal = Decimal("0.00")  # the quote-level discount on the subtotal
+    net: Decimal | None = None  # subtotal − discount (what VAT is charged on)
+    discount_pct: Decimal = Decimal(0)
 
 
-def totals_for(*, lines: list[dict[str, Any]] | list[QuoteLine], vat_rate: Decimal) -> Totals:
-    """Subtotal of the non-optional line amounts, VAT on it (rounded once), total."""
+def totals_for(
+    *,
+    lines: list[dict[str, Any]] | list[QuoteLine],
+    vat_rate: Decimal,
+    discount_pct: Decimal | int | str = 0,
+) -> Totals:
+    """Subtotal of the non-optional line amounts, less the quote discount (rounded once)
+    gives the net amount; VAT on the net (rounded once); total = net + VAT.
+
+    Optional lines are totalled apart and get no quote discount.
+    """
     subtotal = Decimal("0.00")
     optional = Decimal("0.00")
     for line in lines:
@@ -185,5 +228,15 @@ def totals_for(*, lines: list[dict[str, Any]] | list[QuoteLine], vat_rate: Decim
             optional += amount
         else:
             subtotal += amount
-    vat = to_cents(subtotal * vat_rate / HUNDRED)
-    return Totals(subtotal, vat, subtotal + vat, optional)
+    pct = Decimal(discount_pct or 0)
+    discount = to_cents(subtotal * pct / HUNDRED)
+    net = subtotal - discount
+    vat = to_cents(net * vat_rate / HUNDRED)
+    return Totals(subtotal, vat, net + vat, optional, discount, net, pct)
+
+
+def revision_totals(revision: QuoteRevision, lines: list[QuoteLine] | None = None) -> Totals:
+    """The totals of a revision from its current lines and its quote discount."""
+    if lines is None:
+        lines = list(revision.lines.order_by("position"))
+    return totals_for(lines=lines, vat_rate=revision.vat_rate, discount_pct=revision.discount_pct)

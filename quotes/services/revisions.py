@@ -189,7 +189,8 @@ def quote_revise(*, revision: QuoteRevision, actor: AbstractBaseUser) -> QuoteRe
     )
     new.tco = latest.tco
     new.terms = latest.terms
-    new.save(update_fields=["tco", "terms"])
+    new.discount_pct = latest.discount_pct  # the approval is not copied: it is per revision
+    new.save(update_fields=["tco", "terms", "discount_pct"])
     QuoteLine.objects.bulk_create(
         [
             QuoteLine(
@@ -199,7 +200,9 @@ def quote_revise(*, revision: QuoteRevision, actor: AbstractBaseUser) -> QuoteRe
                 catalog_key=line.catalog_key,
                 description=line.description,
                 quantity=line.quantity,
+                unit=line.unit,
                 unit_price=line.unit_price,
+                cost_price=line.cost_price,
                 discount_pct=line.discount_pct,
                 optional=line.optional,
                 price_as_of=line.price_as_of,

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from ..models import (
     Lead,
+    LineUnit,
     QuoteLine,
     QuoteRevision,
 )
@@ -19,13 +20,23 @@ from .pricing import totals_for
 from .seller import owner_snapshot, seller_snapshot
 
 
+def _unit_label(unit: str) -> str:
+    try:
+        return str(LineUnit(unit).label)
+    except ValueError:
+        return unit
+
+
 def _line_snapshot(line: QuoteLine) -> dict[str, Any]:
+    """A line as the buyer sees it: never its cost or margin (those stay internal)."""
     return {
         "position": line.position,
         "kind": line.kind,
         "catalog_key": line.catalog_key,
         "description": line.description,
         "quantity": plain(line.quantity),
+        "unit": line.unit,
+        "unit_label": _unit_label(line.unit),
         "unit_price": str(line.unit_price),
         "discount_pct": plain(line.discount_pct),
         "optional": line.optional,
@@ -40,8 +51,9 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
     quote = revision.quote
     customer = quote.customer
     line_rows = list(revision.lines.order_by("position"))
-    lines = [_line_snapshot(line) for line in line_rows]
-    totals = totals_for(lines=lines, vat_rate=revision.vat_rate)
+    with translation.override(customer.language):  # unit labels in the buyer's language
+        lines = [_line_snapshot(line) for line in line_rows]
+    totals = totals_for(lines=lines, vat_rate=revision.vat_rate, discount_pct=revision.discount_pct)
     return {
         "number": quote.number,
         "revision": revision.letter,
@@ -74,6 +86,9 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
         "lines": lines,
         "totals": {
             "subtotal": str(totals.subtotal),
+            "discount_pct": plain(totals.discount_pct),
+            "discount": str(totals.discount),
+            "net": str(totals.net),
             "vat": str(totals.vat),
             "total": str(totals.total),
             "optional_subtotal": str(totals.optional_subtotal),

@@ -1,11 +1,14 @@
 """Template helpers for the quote pages and the calculator's quote actions."""
 
 import uuid
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import template
+from django.utils import formats
 
 from quotes.services import is_sales as _is_sales
+from quotes.services import is_sales_manager as _is_sales_manager
 
 register = template.Library()
 
@@ -22,17 +25,26 @@ def new_uuid() -> str:
 
 
 @register.filter
-def qty(value: Any) -> str:
-    """A quantity as the buyer reads it: 19 (not "19,00"); 2.5 → "2,5" in Dutch."""
-    from decimal import Decimal, InvalidOperation
+def quantity(value: Any) -> str:
+    """A quantity without decimals when whole, in the active language's notation.
 
-    from django.utils import formats
-
+    19.00 → "19"; 2.50 → "2.5" (English) or "2,5" (Dutch); 1250 → "1,250" / "1.250".
+    Accepts Decimals, numbers and their string form (snapshots store strings).
+    """
+    if value is None or value == "":
+        return ""
     try:
         number = Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        return "–"
+    except InvalidOperation:
+        return str(value)
+    if not number.is_finite():
+        return str(value)
     if number == number.to_integral_value():
         return formats.number_format(number, 0, use_l10n=True, force_grouping=True)
-    decimals = max(0, min(2, -number.normalize().as_tuple().exponent))  # type: ignore[operator]
+    decimals = max(0, -number.normalize().as_tuple().exponent)  # type: ignore[operator]
     return formats.number_format(number, decimals, use_l10n=True, force_grouping=True)
+
+
+@register.filter
+def is_sales_manager(user: Any) -> bool:
+    return _is_sales_manager(user)

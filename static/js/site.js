@@ -7,4 +7,29 @@
       target.form.submit();
     }
   });
+  // The line editor: Escape puts the row's fields (or a field marked data-escape-resets)
+  // back to the saved values; Enter saves through the row's form (plain HTML).
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") {
+      return;
+    }
+    var target = event.target;
+    if (!(target instanceof HTMLInputElement || target instanceof HTMLSelectElement)) {
+      return;
+    }
+    var row = target.closest("[data-line-row]");
+    var fields = row ? row.querySelectorAll("input, select") : target.hasAttribute("data-escape-resets") ? [target] : [];
+    fields.forEach(function (field) {
+      if (field instanceof HTMLSelectElement) {
+        Array.prototype.forEach.call(field.options, function (option) {
+          option.selected = option.defaultSelected;
+        });
+      } else if (field.type !== "hidden") {
+        field.value = field.defaultValue;
+      }
+    });
+    if (fields.length) {
+      event.preventDefault();
+    }
+  });
 })();

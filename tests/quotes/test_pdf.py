@@ -177,8 +177,10 @@ def test_lead_analysis_pdf_has_no_prices(seed_catalog: object) -> None:
 
 
 def test_a_quote_built_by_hand_has_no_analysis_pages(
-    seed_catalog: object, customer: Any, sales_user: Any
+    seed_catalog: object, customer: Any, sales_user: Any, make_sales_user: Any
 ) -> None:
+    from django.contrib.auth.models import Group
+
     quote = services.quote_create(customer=customer, owner=sales_user, currency="USD")
     revision = quote.revisions.get()
     services.revision_add_line(
@@ -187,6 +189,11 @@ def test_a_quote_built_by_hand_has_no_analysis_pages(
         quantity=Decimal(2),
         discount_pct=Decimal("10"),
     )
+    # A 10 % discount on an item costed at 85 % is below the 10 % margin floor: approved.
+    manager = make_sales_user("marta")
+    manager.groups.add(Group.objects.get_or_create(name="sales-manager")[0])
+    services.approval_request(revision=revision, actor=sales_user)
+    services.approval_decide(revision=revision, actor=manager, approve=True)
     send(revision, sales_user)
     revision.refresh_from_db()
     document = pdf.render_revision(revision.snapshot, language="en")

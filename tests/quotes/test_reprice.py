@@ -23,7 +23,7 @@ from catalog.services import import_price_file
 from catalog.templatetags.formatting import format_money
 from quotes import selectors, services
 from quotes.models import LineKind, ProposalRender, Quote, QuoteLine, Status
-from quotes.money import convert, to_cents
+from quotes.money import convert, to_cents, to_whole
 from tests.catalog.price_files import csv_bytes, exported_rows, set_cell
 
 from .conftest import send
@@ -62,8 +62,10 @@ def server_line(revision: Any) -> QuoteLine:
 
 
 def current_unit(price: Decimal, currency: str, quote_currency: str) -> Decimal:
+    """The pricing rule (docs/quotes.md): converted prices in whole currency units."""
     rate = FxRate.objects.filter(base="EUR", quote="USD").order_by("-as_of").first().rate
-    return to_cents(convert(price, currency, quote_currency, rate))
+    exact = convert(price, currency, quote_currency, rate)
+    return to_whole(exact) if currency != quote_currency else to_cents(exact)
 
 
 def detail(client: Client, quote: Quote) -> str:

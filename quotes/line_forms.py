@@ -1,0 +1,112 @@
+"""Forms of the line editor (inline line edits, free lines, the quote discount) and the
+margin approval. Decimal fields are localised: a Dutch user types 2,5."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import LineKind, LineUnit
+
+MAX_MONEY = Decimal("999999999999")
+
+
+def _decimal(label: Any, *, required: bool = True, **kwargs: Any) -> forms.DecimalField:
+    field = forms.DecimalField(
+        label=label,
+        required=required,
+        localize=True,
+        decimal_places=2,
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+        **kwargs,
+    )
+    return field
+
+
+def _quantity() -> forms.DecimalField:
+    field = _decimal(
+        _("Quantity"), min_value=Decimal("0.01"), max_value=Decimal("100000"), max_digits=10
+    )
+    # Django formats these messages with %-params: a literal percent sign is written %%.
+    field.error_messages["min_value"] = _("The quantity must be greater than zero.")
+    field.error_messages["max_value"] = _("The quantity is too large.")
+    return field
+
+
+def _price(label: Any, required: bool = True) -> forms.DecimalField:
+    field = _decimal(label, required=required, min_value=Decimal(0), max_value=MAX_MONEY)
+    field.error_messages["min_value"] = _("An amount cannot be negative.")
+    return field
+
+
+def _discount() -> forms.DecimalField:
+    field = _decimal(
+        _("Discount %"), required=False, min_value=Decimal(0), max_value=Decimal(100), max_digits=5
+    )
+    field.error_messages["min_value"] = _("Enter a discount between 0 and 100 %%.")
+    field.error_messages["max_value"] = _("Enter a discount between 0 and 100 %%.")
+    return field
+
+
+class LineEditForm(forms.Form):
+    """One line, edited in its table row (fields are prefixed with the line's id)."""
+
+    description = forms.CharField(label=_("Description"), max_length=300, required=False)
+    quantity = _quantity()
+    unit = forms.ChoiceField(label=_("Unit"), choices=LineUnit.choices)
+    unit_price = _price(_("Unit price"))
+    discount_pct = _discount()
+    cost_price = _price(_("Unit cost"), required=False)
+
+    def __init__(self, *args: Any, free: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.free = free
+        if free:
+            self.fields["description"].required = True
+            self.fields["cost_price"].required = True
+        else:
+            del self.fields["description"]
+            del self.fields["cost_price"]
+
+
+class FreeLineForm(forms.Form):
+    description = forms.CharField(label=_("Description"), max_length=300)
+    kind = forms.ChoiceField(label=_("Kind"), choices=LineKind.choices, initial=LineKind.OTHER)
+    quantity = _quantity()
+    unit = forms.ChoiceField(label=_("Unit"), choices=LineUnit.choices)
+    unit_price = _price(_("Unit price"))
+    cost_price = _price(_("Unit cost"))
+    discount_pct = _discount()
+    optional = forms.BooleanField(label=_("Optional item"), required=False)
+
+
+class QuoteDiscountForm(forms.Form):
+    discount_pct = _decimal(
+        _("Quote discount %"),
+        min_value=Decimal(0),
+        max_value=Decimal(100),
+        max_digits=5,
+        error_messages={
+            "min_value": _("Enter a discount between 0 and 100 %%."),
+            "max_value": _("Enter a discount between 0 and 100 %%."),
+        },
+    )
+
+
+class ApprovalRequestForm(forms.Form):
+    note = forms.CharField(
+        label=_("Why this price?"),
+        max_length=2000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+
+class ApprovalDecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=[("approve", _("Approve")), ("reject", _("Reject"))])
+    reason = forms.CharField(
+        label=_("Reason"), max_length=2000, required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )

@@ -1,0 +1,241 @@
+"""The line editor of a draft (inline edits with htmx, a plain POST without JavaScript),
+free lines, the quote discount, and the margin approval.
+
+An htmx request gets the draft's lines fragment (``quotes/_draft_lines.html``: lines with
+amounts, totals, margin and approval) with any validation error next to its field; a
+plain POST is redirected to the quote page, or, when invalid, gets a page with the form
+and its errors (status 400). Rules live in quotes/services (lines, approvals).
+"""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import selectors, services
+from .line_forms import (
+    ApprovalDecisionForm,
+    ApprovalRequestForm,
+    FreeLineForm,
+    LineEditForm,
+    QuoteDiscountForm,
+)
+from .models import QuoteLine, QuoteRevision
+from .views import sales_required
+
+
+def line_form(line: QuoteLine, data: Any = None) -> LineEditForm:
+    initial = {
+        "description": line.description,
+        "quantity": line.quantity,
+        "unit": line.unit,
+        "unit_price": line.unit_price,
+        "discount_pct": line.discount_pct,
+        "cost_price": line.cost_price,
+    }
+    return LineEditForm(data, initial=initial, prefix=f"line-{line.pk}", free=not line.catalog_key)
+
+
+def draft_context(
+    revision: QuoteRevision,
+    lines: list[QuoteLine] | None = None,
+    *,
+    bound: dict[int, LineEditForm] | None = None,
+    discount_form: QuoteDiscountForm | None = None,
+) -> dict[str, Any]:
+    """What the draft's lines fragment needs: per line its form, amount and margin."""
+    if lines is None:
+        lines = list(revision.lines.order_by("position"))
+    bound = bound or {}
+    status = services.approval_status(revision, lines)
+    rows = [
+        {
+            "line": line,
+            "form": bound.get(line.pk) or line_form(line),
+            "margin": status.margin.lines.get(line.pk),
+        }
+        for line in lines
+    ]
+    return {
+        "current": revision,
+        "lines": lines,
+        "line_rows": rows,
+        "totals": services.revision_totals(revision, lines),
+        "approval": status,
+        "discount_form": discount_form
+        or QuoteDiscountForm(initial={"discount_pct": revision.discount_pct}),
+        "free_line_form": FreeLineForm(initial={"quantity": 1, "unit": "pcs", "kind": "other"}),
+        "approval_request_form": ApprovalRequestForm(),
+        "approval_decision_form": ApprovalDecisionForm(),
+        "line_edit_key": uuid.uuid4(),
+    }
+
+
+def _fragment(request: HttpRequest, revision: QuoteRevision, **kwargs: Any) -> HttpResponse:
+    revision = QuoteRevision.objects.select_related("quote__team", "quote__customer").get(
+        pk=revision.pk
+    )
+    context = draft_context(revision, **kwargs)
+    context["quote"] = revision.quote
+    response = render(request, "quotes/_draft_lines.html", context)
+    # Other parts of the page that follow the lines (the deal analysis, the preview) can
+    # reload with hx-trigger="quote-lines-changed from:body".
+    response["HX-Trigger"] = "quote-lines-changed"
+    return response
+
+
+def _refresh() -> HttpResponse:
+    """Tell htmx to reload the page (the revision was sent meanwhile: no editor any more)."""
+    response = HttpResponse(status=204)
+    response["HX-Refresh"] = "true"
+    return response
+
+
+def _back(revision: QuoteRevision) -> HttpResponse:
+    url = reverse("quotes:detail", kwargs={"public_id": revision.quote.public_id})
+    return redirect(f"{url}#draft-lines")
+
+
+@require_POST
+@sales_required
+def line_edit(request: HttpRequest, public_id: uuid.UUID, line_id: int) -> HttpResponse:
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    line = QuoteLine.objects.filter(revision=revision, pk=line_id).first()
+    if line is None:  # removed meanwhile (or never there): show the page as it is now
+        messages.error(request, _("That line is not on this revision."))
+        return _refresh() if request.htmx else _back(revision)
+    form = line_form(line, request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.revision_update_line(
+                revision=revision,
+                line_id=line.pk,
+                quantity=data["quantity"],
+                unit_price=data["unit_price"],
+                discount_pct=data["discount_pct"] or Decimal(0),
+                unit=data["unit"],
+                cost_price=data.get("cost_price"),
+                description=data.get("description"),
+            )
+        except services.QuoteError as exc:
+            form.add_error(None, str(exc))
+    if request.htmx:
+        if not revision.is_draft:  # sent meanwhile: the page must reload to show it
+            return _refresh()
+        return _fragment(request, revision, bound={line.pk: form} if form.errors else None)
+    if form.errors:
+        return render(
+            request,
+            "quotes/line_edit.html",
+            {"form": form, "line": line, "current": revision, "quote": revision.quote},
+            status=400,
+        )
+    messages.success(request, _("Line %(position)s saved.") % {"position": line.position})
+    return _back(revision)
+
+
+@require_POST
+@sales_required
+def free_line_add(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    form = FreeLineForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.revision_add_free_line(
+                revision=revision,
+                description=data["description"],
+                kind=data["kind"],
+                quantity=data["quantity"],
+                unit=data["unit"],
+                unit_price=data["unit_price"],
+                cost_price=data["cost_price"],
+                discount_pct=data["discount_pct"] or Decimal(0),
+                optional=data["optional"],
+            )
+        except services.QuoteError as exc:
+            form.add_error(None, str(exc))
+    if form.errors:
+        return render(
+            request,
+            "quotes/free_line.html",
+            {"form": form, "current": revision, "quote": revision.quote},
+            status=400,
+        )
+    messages.success(request, _("Line added."))
+    return _back(revision)
+
+
+@require_POST
+@sales_required
+def discount_set(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    form = QuoteDiscountForm(request.POST)
+    if form.is_valid():
+        try:
+            services.revision_set_discount(
+                revision=revision, discount_pct=form.cleaned_data["discount_pct"]
+            )
+        except services.QuoteError as exc:
+            form.add_error("discount_pct", str(exc))
+    if request.htmx:
+        if not revision.is_draft:
+            return _refresh()
+        return _fragment(request, revision, discount_form=form if form.errors else None)
+    if form.errors:
+        for error in form.errors.get("discount_pct", []) + form.non_field_errors():
+            messages.error(request, f"{_('Quote discount %')}: {error}")
+    else:
+        messages.success(request, _("Quote discount saved."))
+    return _back(revision)
+
+
+@require_POST
+@sales_required
+def approval_request(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    form = ApprovalRequestForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise services.QuoteError(" ".join(e for errs in form.errors.values() for e in errs))
+        services.approval_request(
+            revision=revision, actor=request.user, note=form.cleaned_data["note"]
+        )
+    except services.QuoteError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Approval requested from the sales managers."))
+    return _back(revision)
+
+
+@require_POST
+@sales_required
+def approval_decide(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    if not services.is_sales_manager(request.user):
+        return render(request, "quotes/forbidden.html", status=403)
+    form = ApprovalDecisionForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise services.QuoteError(_("Choose approve or reject."))
+        approve = form.cleaned_data["decision"] == "approve"
+        services.approval_decide(
+            revision=revision,
+            actor=request.user,
+            approve=approve,
+            reason=form.cleaned_data["reason"],
+        )
+    except services.QuoteError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Margin approved.") if approve else _("Margin rejected."))
+    return _back(revision)

@@ -1,0 +1,220 @@
+"""Cost, margin and the margin approval.
+
+Each line carries a unit cost (from the catalog's cost price by the pricing rule, or typed
+for a free line). The margin of a revision is (net revenue − cost) / net revenue over its
+non-optional lines whose cost is known, the net revenue being the line amounts less the
+quote discount. Below the team's floor (Team.margin_floor_pct) sending needs the approval
+of a user in the ``sales-manager`` group. An approval is given on the lines as they were
+(a fingerprint of prices, quantities, discounts and costs): any later change invalidates
+it. Cost and margin are internal: they never reach the snapshot, the PDF or the buyer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..models import ApprovalState, QuoteLine, QuoteRevision
+from ..money import HUNDRED, line_amount, to_cents
+from .drafts import _ensure_draft, _locked_revision
+from .errors import QuoteError
+
+SALES_MANAGER_GROUP = "sales-manager"
+PCT = Decimal("0.1")
+
+
+@dataclass(frozen=True)
+class LineMargin:
+    amount: Decimal  # quantity × unit price less the line discount
+    cost: Decimal | None  # quantity × unit cost; None when the cost is unknown
+    margin: Decimal | None
+    pct: Decimal | None  # margin / amount × 100, one decimal
+
+
+@dataclass(frozen=True)
+class Margin:
+    revenue: Decimal  # net of the quote discount, lines with a known cost
+    cost: Decimal
+    margin: Decimal
+    pct: Decimal | None  # None: no line with a known cost and an amount
+    floor: Decimal
+    unknown_cost_lines: int
+    lines: dict[int, LineMargin] = field(default_factory=dict)
+
+    @property
+    def below_floor(self) -> bool:
+        if self.pct is None:
+            return self.revenue <= 0 < self.cost
+        return self.pct < self.floor
+
+
+def _pct(margin: Decimal, revenue: Decimal) -> Decimal | None:
+    if revenue <= 0:
+        return None
+    return (margin * HUNDRED / revenue).quantize(PCT)
+
+
+def revision_margin(revision: QuoteRevision, lines: list[QuoteLine] | None = None) -> Margin:
+    """The margin per line and in total of a revision's current lines (sales view only)."""
+    if lines is None:
+        lines = list(revision.lines.order_by("position"))
+    per_line: dict[int, LineMargin] = {}
+    known_amount = cost = Decimal(0)
+    unknown = 0
+    for line in lines:
+        amount = line_amount(line.quantity, line.unit_price, line.discount_pct)
+        if line.cost_price is None:
+            per_line[line.pk] = LineMargin(amount, None, None, None)
+            unknown += 0 if line.optional else 1
+            continue
+        line_cost = to_cents(line.quantity * line.cost_price)
+        per_line[line.pk] = LineMargin(
+            amount, line_cost, amount - line_cost, _pct(amount - line_cost, amount)
+        )
+        if not line.optional:
+            known_amount += amount
+            cost += line_cost
+    revenue = to_cents(known_amount * (HUNDRED - revision.discount_pct) / HUNDRED)
+    floor = revision.quote.team.margin_floor_pct
+    return Margin(
+        revenue, cost, revenue - cost, _pct(revenue - cost, revenue), floor, unknown, per_line
+    )
+
+
+def pricing_fingerprint(revision: QuoteRevision, lines: list[QuoteLine] | None = None) -> str:
+    """What an approval is given on: the quote discount and every line's price terms."""
+    if lines is None:
+        lines = list(revision.lines.order_by("position"))
+    parts = [f"discount={revision.discount_pct}"]
+    for line in sorted(lines, key=lambda line: line.pk):
+        parts.append(
+            f"{line.pk}|{line.catalog_key}|{line.quantity}|{line.unit_price}|"
+            f"{line.discount_pct}|{line.cost_price}|{line.optional}"
+        )
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def is_sales_manager(user: Any) -> bool:
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and user.groups.filter(name=SALES_MANAGER_GROUP).exists()
+    )
+
+
+@dataclass(frozen=True)
+class ApprovalStatus:
+    """Where a draft stands: does sending need an approval, and is there a valid one?"""
+
+    margin: Margin
+    needed: bool  # the margin is below the floor
+    state: str  # ApprovalState, "stale" when given on other lines than the current ones
+    blocks_sending: bool
+
+
+def approval_status(
+    revision: QuoteRevision, lines: list[QuoteLine] | None = None
+) -> ApprovalStatus:
+    if lines is None:
+        lines = list(revision.lines.order_by("position"))
+    margin = revision_margin(revision, lines)
+    state = revision.approval_state
+    if state != ApprovalState.NOT_NEEDED and revision.approval_fingerprint != pricing_fingerprint(
+        revision, lines
+    ):
+        state = "stale"
+    needed = margin.below_floor
+    return ApprovalStatus(margin, needed, state, needed and state != ApprovalState.APPROVED)
+
+
+def ensure_sending_allowed(revision: QuoteRevision) -> None:
+    """Refuse (QuoteError) to send a draft below the margin floor without a valid approval."""
+    status = approval_status(revision)
+    if not status.blocks_sending:
+        return
+    values = {"margin": status.margin.pct, "floor": status.margin.floor}
+    if status.state == ApprovalState.REQUESTED:
+        raise QuoteError(
+            _(
+                "The margin (%(margin)s %%) is below the team's floor (%(floor)s %%): a sales "
+                "manager has not decided on the approval yet."
+            )
+            % values
+        )
+    if status.state == ApprovalState.REJECTED:
+        raise QuoteError(
+            _("A sales manager rejected this margin: %(reason)s")
+            % {"reason": revision.approval_reason}
+        )
+    raise QuoteError(
+        _(
+            "The margin (%(margin)s %%) is below the team's floor (%(floor)s %%): ask a sales "
+            "manager for approval before sending."
+        )
+        % values
+    )
+
+
+@transaction.atomic
+def approval_request(
+    *, revision: QuoteRevision, actor: AbstractBaseUser, note: str = ""
+) -> QuoteRevision:
+    """Ask a sales manager to approve the draft's margin as it is now."""
+    revision = _locked_revision(revision)
+    _ensure_draft(revision)
+    lines = list(revision.lines.order_by("position"))
+    status = approval_status(revision, lines)
+    if not status.needed:
+        raise QuoteError(_("The margin is not below the team's floor: no approval is needed."))
+    if status.state == ApprovalState.APPROVED:
+        raise QuoteError(_("This margin is already approved."))
+    revision.approval_state = ApprovalState.REQUESTED
+    revision.approval_requested_by = actor  # type: ignore[assignment]
+    revision.approval_requested_at = timezone.now()
+    revision.approval_request_note = note.strip()[:2000]
+    revision.approval_decided_by = None
+    revision.approval_decided_at = None
+    revision.approval_reason = ""
+    revision.approval_margin_pct = status.margin.pct
+    revision.approval_fingerprint = pricing_fingerprint(revision, lines)
+    revision.save()
+    return revision
+
+
+@transaction.atomic
+def approval_decide(
+    *, revision: QuoteRevision, actor: AbstractBaseUser, approve: bool, reason: str = ""
+) -> QuoteRevision:
+    """A sales manager approves or rejects the requested margin (a rejection needs a reason)."""
+    if not is_sales_manager(actor):
+        raise QuoteError(_("Only a sales manager can approve or reject a margin."))
+    revision = _locked_revision(revision)
+    _ensure_draft(revision)
+    if revision.approval_state != ApprovalState.REQUESTED:
+        raise QuoteError(_("No approval has been requested for this revision."))
+    if revision.approval_fingerprint != pricing_fingerprint(revision):
+        raise QuoteError(
+            _("The lines changed after approval was requested; the request must be made again.")
+        )
+    reason = reason.strip()
+    if not approve and not reason:
+        raise QuoteError(_("Give a reason for the rejection."))
+    revision.approval_state = ApprovalState.APPROVED if approve else ApprovalState.REJECTED
+    revision.approval_decided_by = actor  # type: ignore[assignment]
+    revision.approval_decided_at = timezone.now()
+    revision.approval_reason = reason[:2000]
+    revision.save(
+        update_fields=[
+            "approval_state",
+            "approval_decided_by",
+            "approval_decided_at",
+            "approval_reason",
+        ]
+    )
+    return revision
