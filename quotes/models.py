@@ -229,6 +229,14 @@ class LineUnit(models.TextChoices):
     MONTHS = "months", _("months")
     LOT = "lot", _("lot")
 
+    @classmethod
+    def label_for(cls, unit: str) -> str:
+        """The unit's label in the active language; an unknown unit as it is."""
+        try:
+            return str(cls(unit).label)
+        except ValueError:
+            return unit
+
 
 class QuoteLine(models.Model):
     revision = models.ForeignKey(QuoteRevision, on_delete=models.CASCADE, related_name="lines")

@@ -36,10 +36,10 @@ from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy as _lazy
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from .models import LineUnit
 from .money import HUNDRED, to_cents
 from .vat import vat_note
 
@@ -340,29 +340,17 @@ def logo_url(seller: Mapping[str, Any]) -> str:
 
 def unit_label(line: Mapping[str, Any]) -> str:
     """The unit a line's quantity counts, in the active language: the line's own `unit`
-    when it has one, else by kind (support is priced per year, the rest per piece)."""
-    unit = line.get("unit")
-    if unit:
-        return str(UNIT_LABELS.get(unit, unit))
-    return str(UNIT_LABELS["year" if line.get("kind") == "support" else "piece"])
-
-
-UNIT_LABELS = {
-    "piece": _lazy("unit", "pcs"),
-    "pcs": _lazy("unit", "pcs"),
-    "year": _lazy("unit", "year"),
-    "month": _lazy("unit", "month"),
-    "hour": _lazy("unit", "hour"),
-    "day": _lazy("unit", "day"),
-    "lot": _lazy("unit", "lot"),
-    "server": _lazy("unit", "server"),
-}
+    when it has one, else by kind (lines sent before units existed: support per year,
+    the rest per piece)."""
+    unit = line.get("unit") or (LineUnit.YEARS if line.get("kind") == "support" else LineUnit.PCS)
+    return LineUnit.label_for(unit)
 
 
 def legal_vat_text(vat: Mapping[str, Any]) -> str:
-    """The legal wording under the totals: the snapshot's ``legal_text`` (with the buyer's
-    VAT ID), else, for revisions sent before it was recorded, worded now from the kind."""
-    return str(vat.get("legal_text") or vat_note(str(vat.get("kind", ""))))
+    """The legal VAT wording under the totals, in the language the document is rendered in,
+    from the frozen VAT kind and buyer's VAT ID (in the buyer's language this is the
+    snapshot's ``legal_text``)."""
+    return vat_note(str(vat.get("kind", "")), str(vat.get("buyer_vat_id", "")))
 
 
 def reconciliation(

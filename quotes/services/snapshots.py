@@ -20,13 +20,6 @@ from .pricing import totals_for
 from .seller import owner_snapshot, seller_snapshot
 
 
-def _unit_label(unit: str) -> str:
-    try:
-        return str(LineUnit(unit).label)
-    except ValueError:
-        return unit
-
-
 def _line_snapshot(line: QuoteLine) -> dict[str, Any]:
     """A line as the buyer sees it: never its cost or margin (those stay internal)."""
     return {
@@ -36,7 +29,7 @@ def _line_snapshot(line: QuoteLine) -> dict[str, Any]:
         "description": line.description,
         "quantity": plain(line.quantity),
         "unit": line.unit,
-        "unit_label": _unit_label(line.unit),
+        "unit_label": LineUnit.label_for(line.unit),
         "unit_price": str(line.unit_price),
         "discount_pct": plain(line.discount_pct),
         "optional": line.optional,
@@ -54,6 +47,11 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
     with translation.override(customer.language):  # unit labels in the buyer's language
         lines = [_line_snapshot(line) for line in line_rows]
     totals = totals_for(lines=lines, vat_rate=revision.vat_rate, discount_pct=revision.discount_pct)
+    buyer_vat_id = (
+        normalise_vat_id(customer.vat_number, customer.country)
+        if revision.vat_kind == REVERSE_CHARGE
+        else ""
+    )
     return {
         "number": quote.number,
         "revision": revision.letter,
@@ -74,14 +72,9 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
         "vat": {
             "rate": plain(revision.vat_rate),
             "kind": revision.vat_kind,
-            # The legal wording in the buyer's language (quotes/vat.py), for the PDF and page.
-            "legal_text": vat_legal_text(
-                revision.vat_kind,
-                customer.language,
-                normalise_vat_id(customer.vat_number, customer.country)
-                if revision.vat_kind == REVERSE_CHARGE
-                else "",
-            ),
+            "buyer_vat_id": buyer_vat_id,
+            # The legal wording in the buyer's language (quotes/vat.py).
+            "legal_text": vat_legal_text(revision.vat_kind, customer.language, buyer_vat_id),
         },
         "lines": lines,
         "totals": {

@@ -193,6 +193,6 @@ def test_the_acceptance_page_is_in_the_buyers_language(
     assert _accept(client, _token(rendered_quote)).status_code == 200
     record = AcceptanceRecord.objects.get()
     last = " ".join(PdfReader(io.BytesIO(bytes(record.pdf))).pages[-1].extract_text().split())
-    assert "Acceptatie" in last and "Inkoopordernummer" in last
+    assert "Akkoordverklaring" in last and "Inkoopordernummer" in last
     buyer_mail = OutboxEmail.objects.get(kind=EmailKind.ACCEPTANCE, to_email=customer.email)
     assert "geaccepteerd" in buyer_mail.subject

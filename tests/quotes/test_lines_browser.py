@@ -1,6 +1,7 @@
 """In headless Chromium: a sales engineer edits a line inline with the keyboard, the totals
-update without a page reload, the margin falls below the floor, approval is requested, a
-sales manager approves, and the engineer sends the proposal (delivered by a real worker)."""
+and the deal analysis update without a page reload, the margin falls below the floor,
+approval is requested, a sales manager approves, the engineer previews the PDF and sends
+the proposal (delivered by a real worker)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ def test_engineer_edits_inline_gets_approval_and_sends(
     log_in(page, live_server, "anna", detail)
     page.evaluate("window.notReloaded = true")
     total_before = page.locator("#total").inner_text()
+    hardware_before = page.locator("#deal-hardware").inner_text()
     assert page.locator("#request-approval-button").count() == 0
 
     # Escape undoes what was typed.
@@ -71,6 +73,14 @@ def test_engineer_edits_inline_gets_approval_and_sends(
     line.refresh_from_db()
     assert line.discount_pct == Decimal(12)
     assert page.locator(f"#id_line-{line.pk}-discount_pct").input_value() == "12"
+    # The analysis of the deal follows the edited line (it re-reads itself, no reload).
+    page.wait_for_function(
+        "before => document.querySelector('#deal-hardware').innerText !== before",
+        arg=hardware_before,
+    )
+    assert page.evaluate("window.notReloaded") is True
+    hardware = page.locator("#deal-hardware").inner_text()
+    assert page.locator("#deal-upfront").inner_text() == hardware
 
     # The margin is now below the team's floor: sending needs approval.
     page.wait_for_selector("#request-approval-button")
@@ -94,9 +104,15 @@ def test_engineer_edits_inline_gets_approval_and_sends(
     revision.refresh_from_db()
     assert revision.approval_state == ApprovalState.APPROVED
 
-    # The engineer sends.
+    # The engineer previews the PDF (watermarked draft), then sends.
     page.reload()
     assert "approved by marta" in page.locator("#approval").inner_text()
+    preview = page.request.get(live_server.url + page.locator("#preview-pdf").get_attribute("href"))
+    assert preview.status == 200
+    assert preview.headers["content-type"] == "application/pdf"
+    assert preview.body().startswith(b"%PDF")
+    revision.refresh_from_db()
+    assert revision.status == Status.DRAFT  # a preview sends nothing
     page.locator("#send-button").click()
     page.wait_for_selector("#delivery-state[data-state=sent]", timeout=90_000)
     revision.refresh_from_db()
