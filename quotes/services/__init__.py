@@ -126,6 +126,7 @@ from .pricing import (
 from .revisions import (
     _new_revision,
     default_terms,
+    ensure_answerable,
     quote_create,
     quote_create_from_calculator,
     quote_create_from_scenario,
@@ -189,6 +190,7 @@ __all__ = [
     "deal_inputs",
     "default_terms",
     "display_name",
+    "ensure_answerable",
     "ensure_sending_allowed",
     "executive_summary",
     "is_sales",

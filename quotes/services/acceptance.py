@@ -31,7 +31,7 @@ from ..models import (
 from .delivery import _enqueue
 from .drafts import _locked_revision
 from .errors import QuoteError
-from .revisions import revision_is_latest
+from .revisions import ensure_answerable
 
 
 def accepted_render(*, revision: QuoteRevision) -> ProposalRender | None:
@@ -106,12 +106,7 @@ def revision_accept(
     loaded; a different one (another PDF was shown) is refused.
     """
     revision = _locked_revision(revision)
-    if revision.status not in (Status.SENT, Status.VIEWED):
-        raise QuoteError(_("This proposal has already been answered or is no longer open."))
-    if not revision_is_latest(revision=revision):
-        raise QuoteError(_("A newer revision of this proposal exists."))
-    if revision.valid_until < timezone.localdate():
-        raise QuoteError(_("This proposal has expired."))
+    ensure_answerable(revision)
     if not terms_accepted:
         raise QuoteError(_("Please tick that you accept the terms."))
     name, role, po_number = name.strip(), role.strip(), po_number.strip()

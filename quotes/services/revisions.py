@@ -103,12 +103,19 @@ def quote_create_from_calculator(
     tco = tco_snapshot(analysis=analysis, query=query, language=customer.language)
     quote = quote_create(customer=customer, owner=owner, currency=currency, tco=tco)
     revision = quote.revisions.get()
+    interconnect = QueryDict(query).get("interconnect", "infiniband")
+    fabric = "roce-400g-per-node" if interconnect == "ethernet" else "ib-ndr-400g-per-node"
+    _add_sized_lines(revision, analysis, fabric)
+    return quote
+
+
+def _add_sized_lines(revision: QuoteRevision, analysis: Any, fabric: str) -> None:
+    """The analysis' servers, their fabric and installation per server, and support for
+    the horizon (quantity in years), for the catalog items that exist."""
     servers = Decimal(analysis.summary["sizing"]["servers_required"])
     server = analysis.built.server_model
     revision_add_line(revision=revision, catalog_key=f"server:{server.key}", quantity=servers)
-    items = {i.key: i for i in InfrastructureItem.objects.all()}
-    interconnect = QueryDict(query).get("interconnect", "infiniband")
-    fabric = "roce-400g-per-node" if interconnect == "ethernet" else "ib-ndr-400g-per-node"
+    items = {i.key for i in InfrastructureItem.objects.all()}
     for key in (fabric, "installation-per-server"):
         if key in items:
             revision_add_line(revision=revision, catalog_key=f"item:{key}", quantity=servers)
@@ -117,7 +124,6 @@ def quote_create_from_calculator(
         revision_add_line(
             revision=revision, catalog_key="item:support-10pct", quantity=to_cents(years)
         )
-    return quote
 
 
 @transaction.atomic
@@ -142,20 +148,7 @@ def quote_create_from_scenario(
     quote = quote_create(
         customer=customer, owner=owner, currency=analysis.summary["currency"], tco=tco
     )
-    revision = quote.revisions.get()
-    servers = Decimal(analysis.summary["sizing"]["servers_required"])
-    revision_add_line(
-        revision=revision, catalog_key=f"server:{built.server_model.key}", quantity=servers
-    )
-    items = {i.key: i for i in InfrastructureItem.objects.all()}
-    for key in ("ib-ndr-400g-per-node", "installation-per-server"):
-        if key in items:
-            revision_add_line(revision=revision, catalog_key=f"item:{key}", quantity=servers)
-    if "support-10pct" in items:
-        years = Decimal(analysis.summary["horizon_months"]) / 12
-        revision_add_line(
-            revision=revision, catalog_key="item:support-10pct", quantity=to_cents(years)
-        )
+    _add_sized_lines(quote.revisions.get(), analysis, "ib-ndr-400g-per-node")
     return quote
 
 
@@ -227,16 +220,21 @@ def revision_is_latest(*, revision: QuoteRevision) -> bool:
     ).exists()
 
 
-@transaction.atomic
-def revision_decide(*, revision: QuoteRevision, accept: bool, name: str) -> QuoteRevision:
-    """The buyer accepts or declines; the name and time are recorded, the owner told."""
-    revision = _locked_revision(revision)
+def ensure_answerable(revision: QuoteRevision) -> None:
+    """The buyer may still answer: sent or viewed, the latest revision, not expired."""
     if revision.status not in (Status.SENT, Status.VIEWED):
         raise QuoteError(_("This proposal has already been answered or is no longer open."))
     if not revision_is_latest(revision=revision):
         raise QuoteError(_("A newer revision of this proposal exists."))
     if revision.valid_until < timezone.localdate():
         raise QuoteError(_("This proposal has expired."))
+
+
+@transaction.atomic
+def revision_decide(*, revision: QuoteRevision, accept: bool, name: str) -> QuoteRevision:
+    """The buyer accepts or declines; the name and time are recorded, the owner told."""
+    revision = _locked_revision(revision)
+    ensure_answerable(revision)
     name = name.strip()
     if not name:
         raise QuoteError(_("Please type your name."))
