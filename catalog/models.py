@@ -10,7 +10,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 
@@ -207,6 +207,7 @@ class CloudRegion(Provenance):
 class Site(Provenance):
     key = models.SlugField(_("key"), max_length=40, unique=True)
     name = models.CharField(_("name"), max_length=120)
+    name_nl = models.CharField(_("name in Dutch"), max_length=160, blank=True)
     kind = models.CharField(_("kind"), max_length=20, choices=SiteKind.choices)
     country = models.CharField(_("country"), max_length=2)
     electricity_price_per_kwh = models.DecimalField(
@@ -233,6 +234,12 @@ class Site(Provenance):
         ]
 
     def __str__(self) -> str:
+        return self.name
+
+    def display_name(self) -> str:
+        """The name in the active language: the Dutch name for Dutch readers when known."""
+        if translation.get_language() == "nl" and self.name_nl:
+            return self.name_nl
         return self.name
 
 

@@ -379,6 +379,7 @@ SITES = TableSpec(
         Column("carbon_g_per_kwh", int_positive),
         Column("currency", choice(Currency)),
         *PROVENANCE,
+        Column("name_nl", optional_text),
     ),
 )
 

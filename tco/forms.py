@@ -301,7 +301,7 @@ class CalculatorForm(forms.Form):
         self.fields["server"].choices = [("auto", _("The cheapest that fits"))] + [
             (s.key, f"{s.vendor} {s.sku} · {s.gpu_count}× {s.gpu.name}") for s in servers
         ]
-        self.fields["site"].choices = [(s.key, s.name) for s in catalog.sites.values()]
+        self.fields["site"].choices = [(s.key, s.display_name()) for s in catalog.sites.values()]
         self._show_site_defaults()
         for name in self.ignored_fields:
             self.fields[name].required = False

@@ -21,7 +21,7 @@ from enum import Enum
 from typing import Any
 
 from django.utils import formats
-from django.utils.functional import Promise
+from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -656,17 +656,17 @@ def _assumptions(
             ),
         ),
         Assumption(
-            format_lazy(_("{site}: electricity price"), site=site.name),
+            format_lazy(_("{site}: electricity price"), site=lazy(site.display_name, str)()),
             (Amount(site_spec.electricity_price_per_kwh, f"{site_spec.currency}/kWh", 4),),
             **provenance(site.electricity_price_per_kwh, site_spec.electricity_price_per_kwh, site),
         ),
         Assumption(
-            format_lazy(_("{site}: PUE"), site=site.name),
+            format_lazy(_("{site}: PUE"), site=lazy(site.display_name, str)()),
             (Amount(site_spec.pue, "", 2),),
             **provenance(site.pue, site_spec.pue, site),
         ),
         Assumption(
-            format_lazy(_("{site}: colocation per kW-month"), site=site.name),
+            format_lazy(_("{site}: colocation per kW-month"), site=lazy(site.display_name, str)()),
             (Amount(site_spec.colocation_per_kw_month, site_spec.currency, 0),),
             **provenance(site.colocation_per_kw_month, site_spec.colocation_per_kw_month, site),
         ),

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from catalog.models import InfrastructureItem, ServerModel
+from catalog.models import InfrastructureItem, ServerModel, Site
 from quotes import pdf, services
 from quotes.models import CompanyProfile, ProposalRender, SalesProfile, Team
 
@@ -84,6 +84,7 @@ def test_dutch_proposal_is_dutch_clean_and_carries_the_seller_on_every_page(dutc
     # name contains, "NVIDIA DGX H100", is a product name, not English wording).
     english = [i.name for i in InfrastructureItem.objects.all()]
     english += [s.name for s in ServerModel.objects.all() if s.name not in s.name_nl]
+    english += [site.name for site in Site.objects.all()]  # site names in the appendix
     for name in english:
         assert name not in text, name
     assert "of hardware per year" not in text
