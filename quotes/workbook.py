@@ -1,6 +1,7 @@
 """A quote revision's TCO analysis as the Excel model (tco.workbook).
 
-The analysis is evaluated again from what the revision keeps: the scenario document (the
+The analysis of the quoted deal (see revision_workbook), or else the attached one,
+evaluated again from what the revision keeps: the scenario document (the
 calculator query's, for the server the analysis chose; or the one a draft created through
 the API was given), priced with the catalog prices in effect on the day the analysis was
 made (the price history, as ``as_of`` in a scenario document), so that the workbook shows
@@ -23,6 +24,7 @@ from tco.workbook import build_workbook, provenance_for
 
 from .models import QuoteRevision
 from .services import QuoteError
+from .services.deal import deal_document, deal_inputs
 
 
 def analysis_document(tco: dict[str, Any]) -> dict[str, Any]:
@@ -44,10 +46,21 @@ def analysis_document(tco: dict[str, Any]) -> dict[str, Any]:
 
 
 def revision_workbook(*, revision: QuoteRevision) -> tuple[bytes, str]:
-    """(xlsx bytes, name for the file) of the revision's analysis, or QuoteError."""
+    """(xlsx bytes, name for the file) of the revision's analysis, or QuoteError.
+
+    A revision with server lines gets the analysis of the quoted deal (its fleet and net
+    prices, as on the page and in the PDF: quotes/services/deal.py); one without, the
+    attached calculator analysis.
+    """
     name = f"{revision.quote.number}-{revision.letter}"
+    tco = revision.tco or {}
     try:
-        built = build_scenario(analysis_document(revision.tco or {}))
+        deal = deal_inputs(revision=revision)
+        if deal.server_key is not None:
+            document, catalog = deal_document(tco, deal)
+            built = build_scenario(document, catalog)
+        else:
+            built = build_scenario(analysis_document(tco))
         result = evaluate(built.scenario)
     except (ScenarioError, EngineError) as exc:
         raise QuoteError(str(exc)) from exc

@@ -180,3 +180,34 @@ def test_quote_workbook_keeps_the_prices_of_the_day_of_the_analysis(
     server.list_price *= 2
     server.save(update_fields=["list_price"])
     assert inputs()["server_price"] == pytest.approx(before["server_price"])
+
+
+def test_quote_workbook_models_the_quoted_deal(
+    client: Client, draft_quote: Any, sales_user: Any
+) -> None:
+    """The Excel model of a quote is the deal's: a 10 % discount on the server line lowers
+    its server price by 10 %, and the fleet is the quoted quantity."""
+    from decimal import Decimal
+
+    from quotes import services
+
+    revision = draft_quote.revisions.get()
+    url = reverse("quotes:revision_workbook", args=[revision.public_id])
+    client.force_login(sales_user)
+
+    def inputs() -> dict[str, Any]:
+        book = load_workbook(io.BytesIO(client.get(url).content))
+        return {row[6]: row[1] for row in book["Inputs"].iter_rows(min_row=2, values_only=True)}
+
+    before = inputs()
+    line = revision.lines.get(kind="server")
+    services.revision_update_line(
+        revision=revision,
+        line_id=line.pk,
+        quantity=line.quantity + 2,
+        unit_price=line.unit_price,
+        discount_pct=Decimal(10),
+    )
+    after = inputs()
+    assert after["servers"] == int(line.quantity) + 2
+    assert after["server_price"] == pytest.approx(before["server_price"] * 0.9, rel=1e-9)
