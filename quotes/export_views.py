@@ -51,7 +51,7 @@ def quotes_export(request: HttpRequest, fmt: str) -> HttpResponse:
 @require_GET
 @sales_required
 def leads_export(request: HttpRequest, fmt: str) -> HttpResponse:
-    return _table(exports.lead_rows(), exports.LEAD_COLUMNS, "leads", fmt)
+    return _table(exports.lead_rows(user=request.user), exports.LEAD_COLUMNS, "leads", fmt)
 
 
 @require_GET

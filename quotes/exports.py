@@ -48,7 +48,11 @@ LEAD_COLUMNS = (
     ("name", "Name"),
     ("company", "Company"),
     ("email", "Email"),
+    ("country", "Country"),
     ("language", "Language"),
+    ("team", "Team"),
+    ("owner", "Owner"),
+    ("status", "Status"),
     ("verdict", "Verdict"),
     ("consent_at", "Consent given"),
     ("created_at", "Created"),
@@ -96,24 +100,28 @@ def quote_row(quote: Quote) -> dict[str, Any]:
     }
 
 
-def lead_rows() -> list[dict[str, Any]]:
-    """Every lead, newest first (the leads page shows them to every sales engineer)."""
-    rows = []
-    for lead in Lead.objects.order_by("-created_at"):
-        rows.append(lead_row(lead))
-    return rows
+def lead_rows(*, user: Any) -> list[dict[str, Any]]:
+    """The leads the user sees on the leads page (their teams'; staff: all), newest first."""
+    leads = selectors.lead_list(user=user).select_related("team", "owner")
+    return [lead_row(lead) for lead in leads]
 
 
 def lead_row(lead: Lead) -> dict[str, Any]:
-    summary = (lead.tco or {}).get("summary") or {}
-    verdict = summary.get("verdict") or {}
+    tco = lead.tco or {}
+    executive = tco.get("executive") or {}
+    verdict = (tco.get("summary") or {}).get("verdict") or {}
     return {
         "public_id": str(lead.public_id),
         "name": lead.name,
         "company": lead.company,
         "email": lead.email,
+        "country": lead.country,
         "language": lead.language,
-        "verdict": verdict.get("text", ""),
+        "team": lead.team.name if lead.team else "",
+        "owner": (lead.owner.get_full_name() or lead.owner.get_username()) if lead.owner else "",
+        "status": str(lead.get_status_display()),
+        # The verdict as worded for the lead, in their language, when the PDF was asked for.
+        "verdict": executive.get("headline") or verdict.get("text", ""),
         "consent_at": lead.consent_at,
         "created_at": lead.created_at,
     }

@@ -45,6 +45,15 @@ def two_teams(draft_quote: Any, make_sales_user: Callable[..., Any]) -> tuple[An
         email="m@buyer.example",
         consent_at=timezone.now(),
         tco={"summary": {"verdict": {"text": "Rent: CoreWeave"}}},
+        team=draft_quote.team,
+    )
+    Lead.objects.create(
+        name="Nora",
+        company="Nordic AI",
+        email="nora@buyer.example",
+        consent_at=timezone.now(),
+        tco={},
+        team=Team.objects.get(name="Nordics"),
     )
     return draft_quote, theirs
 
@@ -115,8 +124,12 @@ def test_lead_csv_for_sales_only(
     assert client.get(url).status_code == 403
     client.force_login(sales_user)
     rows = list(csv.DictReader(io.StringIO(client.get(url).content.decode("utf-8-sig"))))
-    assert rows[0]["Name"] == "'-Mallory" and rows[0]["Company"].startswith("'=cmd")
+    # The leads of anna's team only (the leads page's scope), with team, owner and status.
+    assert [r["Name"] for r in rows] == ["'-Mallory"]
+    assert rows[0]["Company"].startswith("'=cmd")
     assert rows[0]["Verdict"] == "Rent: CoreWeave"
+    assert rows[0]["Team"] == two_teams[0].team.name
+    assert rows[0]["Owner"] == "" and rows[0]["Status"] == "new"
     assert client.get(reverse("quotes:leads_export", args=["pdf"])).status_code == 404
 
 
