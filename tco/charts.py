@@ -251,8 +251,8 @@ def cumulative_cost_chart(
     """
     cur = result.currency
     on = result.onprem.cashflow
-    months = on.index.to_numpy().tolist()
-    on_cum = on["cumulative"].to_numpy()
+    months = on.months.tolist()
+    on_cum = on["cumulative"]
     money = _money("y", cur)
     data: list[dict[str, Any]] = [
         {
@@ -277,8 +277,8 @@ def cumulative_cost_chart(
                 "mode": "lines",
                 "name": labels.option_name(option.name),
                 "legendgroup": f"cloud{k}",
-                "x": cf.index.to_numpy().tolist(),
-                "y": cf["cumulative"].to_numpy().tolist(),
+                "x": cf.months.tolist(),
+                "y": cf["cumulative"].tolist(),
                 "line": {"color": color, "width": 2, "dash": dash},
                 "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
             }
@@ -359,12 +359,12 @@ def onprem_breakdown_chart(
     """
     cur = result.currency
     cf = result.onprem.cashflow
-    months = cf.index.to_numpy()
+    months = cf.months
     years = np.maximum(1, np.ceil(months / 12.0)).astype(np.int64)
     n_years = int(years.max())
     ticks = [labels.year_tick.format(year=y) for y in range(1, n_years + 1)]
-    components = [c for c in cf.columns if c not in ("total", "cumulative")]
-    values = cf[components].to_numpy()
+    components = cf.components
+    values = cf.component_values()
     per_year = np.zeros((n_years, len(components)))
     np.add.at(per_year, years - 1, values)
     money = _money("y", cur)

@@ -332,9 +332,8 @@ def _owning_components(result: Any, language: str) -> list[dict[str, Any]]:
         labels = chart_labels(result)
         return [
             {"key": column, "label": str(labels.component(column)), "amount": amount}
-            for column in cashflow.columns
-            if column not in ("total", "cumulative")
-            and (amount := round(float(cashflow[column].sum()), 2)) != 0
+            for column in cashflow.components
+            if (amount := round(float(cashflow[column].sum()), 2)) != 0
         ]
 
 

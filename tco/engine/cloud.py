@@ -1,10 +1,10 @@
-"""A cloud option as a month-by-month cash-flow table (single scenario)."""
+"""A cloud option as month-by-month cash flows (single scenario)."""
 
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
+from tco.engine.cashflow import CashFlow
 from tco.engine.costmodel import CloudCostParams, CostModel, cloud_bill
 from tco.engine.inputs import CloudOfferingSpec
 from tco.engine.onprem import scalar
@@ -53,7 +53,7 @@ def cloud_params(
     )
 
 
-def cloud_cashflow(model: CostModel, cloud: CloudCostParams) -> pd.DataFrame:
+def cloud_cashflow(model: CostModel, cloud: CloudCostParams) -> CashFlow:
     """Monthly cloud bill, months 0..H (month 0 is empty: nothing is bought upfront).
 
     2 instances on demand at $10/h, 50 % utilization, 12 months:
@@ -62,13 +62,13 @@ def cloud_cashflow(model: CostModel, cloud: CloudCostParams) -> pd.DataFrame:
     >>> m = CostModel(servers=2, gpus_per_server=8, server_price=1.0, idle_power_kw=0.0,
     ...     max_power_kw=1.0, pue=1.0, electricity_price_per_kwh=0.0,
     ...     colocation_per_kw_month=0.0, utilization=0.5, horizon_months=12, discount_rate=0.0)
-    >>> df = cloud_cashflow(m, CloudCostParams("od", 10.0, 8, 0.0))
-    >>> df["compute"].iloc[1], df["cumulative"].iloc[-1]
+    >>> cf = cloud_cashflow(m, CloudCostParams("od", 10.0, 8, 0.0))
+    >>> cf["compute"][1], cf["cumulative"][-1]
     (np.float64(7300.0), np.float64(87600.0))
     """
     bill = cloud_bill(model, cloud)
     h = round(scalar(model.horizon_months, "horizon_months"))
-    block = np.zeros((h + 1, 4))
+    block = np.zeros((h + 1, len(CLOUD_COLUMNS)))
     usage_months = round(scalar(bill.usage_months, "usage_months"))
     block[1 : usage_months + 1, 0] = scalar(bill.usage_total, "usage") / usage_months
     committed_months = scalar(bill.committed_months, "committed_months")
@@ -77,10 +77,4 @@ def cloud_cashflow(model: CostModel, cloud: CloudCostParams) -> pd.DataFrame:
     block[1 : paid + 1, 0] += monthly
     block[h, 0] += monthly * max(committed_months - paid, 0.0)  # term left at the horizon
     block[:, 1] = block[:, 0] * scalar(bill.uplift_pct, "uplift_pct")
-    block[:, 2] = block[:, 0] + block[:, 1]
-    block[:, 3] = np.cumsum(block[:, 2])
-    return pd.DataFrame(
-        block,
-        columns=[*CLOUD_COLUMNS, "total", "cumulative"],
-        index=pd.RangeIndex(h + 1, name="month"),
-    )
+    return CashFlow.from_components(CLOUD_COLUMNS, block)

@@ -399,6 +399,27 @@ class Totals:
     npv: FloatArray
 
 
+def _onprem_finance_total(m: CostModel, mo: OnPremMonthly) -> FloatArray:
+    """What buying costs in cash: the upfront price, or the lease payments for min(term, H)
+    months plus the balance still owed at H (paid off then)."""
+    leased = as_array(m.leased)
+    paid = np.minimum(as_array(m.lease_term_months), as_array(m.horizon_months))
+    payoff = lease_balance(mo.upfront, m.lease_annual_rate, m.lease_term_months, paid)
+    return as_array(leased * (mo.lease_payment * paid + payoff) + (1.0 - leased) * mo.upfront)
+
+
+def onprem_total(m: CostModel) -> FloatArray:
+    """Closed-form nominal on-prem total: upfront (or lease) + H × opex − residual.
+
+    The part of :func:`onprem_totals` that needs no discounting: the ranking of servers,
+    the break-even lines and the Monte Carlo use only this.
+    """
+    mo = onprem_monthly(m)
+    return as_array(
+        _onprem_finance_total(m, mo) + mo.opex * as_array(m.horizon_months) - mo.residual
+    )
+
+
 def onprem_totals(m: CostModel) -> Totals:
     """Closed-form on-prem total and NPV; equal to summing the monthly table.
 
@@ -412,12 +433,11 @@ def onprem_totals(m: CostModel) -> Totals:
     leased = as_array(m.leased)
     paid = np.minimum(as_array(m.lease_term_months), h)
     payoff = lease_balance(mo.upfront, m.lease_annual_rate, m.lease_term_months, paid)
-    finance_total = leased * (mo.lease_payment * paid + payoff) + (1.0 - leased) * mo.upfront
     finance_npv = (
         leased * (mo.lease_payment * annuity_factor(i, paid) + payoff * df_h)
         + (1.0 - leased) * mo.upfront
     )
-    total = finance_total + mo.opex * h - mo.residual
+    total = _onprem_finance_total(m, mo) + mo.opex * h - mo.residual
     steady = mo.opex - mo.energy + mo.energy_idle  # opex without the work's extra energy
     npv = (
         finance_npv
@@ -426,6 +446,12 @@ def onprem_totals(m: CostModel) -> Totals:
         - mo.residual * df_h
     )
     return Totals(as_array(total), as_array(npv))
+
+
+def cloud_total(m: CostModel, cloud: CloudCostParams) -> FloatArray:
+    """Closed-form nominal cloud total of :func:`cloud_bill` (no discounting)."""
+    bill = cloud_bill(m, cloud)
+    return as_array(bill.compute_total * (1.0 + bill.uplift_pct))
 
 
 def cloud_totals(m: CostModel, cloud: CloudCostParams) -> Totals:
@@ -447,8 +473,8 @@ def cloud_totals(m: CostModel, cloud: CloudCostParams) -> Totals:
 
 def onprem_line(m: CostModel) -> tuple[FloatArray, FloatArray]:
     """(A, B): on-prem total = A + B·u (linear in utilization: evaluated at u = 0 and 1)."""
-    a = onprem_totals(m.replace(utilization=0.0)).total
-    return a, as_array(onprem_totals(m.replace(utilization=1.0)).total - a)
+    a = onprem_total(m.replace(utilization=0.0))
+    return a, as_array(onprem_total(m.replace(utilization=1.0)) - a)
 
 
 def break_even_lines(
@@ -464,8 +490,8 @@ def break_even_lines(
     """
     at0, at1 = m.replace(utilization=0.0), m.replace(utilization=1.0)
     a, b = onprem if onprem is not None else onprem_line(m)
-    c = cloud_totals(at0, cloud).total
-    d = as_array(cloud_totals(at1, cloud).total - c)
+    c = cloud_total(at0, cloud)
+    d = as_array(cloud_total(at1, cloud) - c)
     return a, b, c, d
 
 

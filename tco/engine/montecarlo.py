@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tco.engine.costmodel import CostModel, active_months, cloud_totals, onprem_totals
+from tco.engine.costmodel import CostModel, active_months, cloud_total, onprem_total
 from tco.engine.errors import InvalidInput
 from tco.engine.finance import as_array
 from tco.engine.inputs import UncertaintyRanges
@@ -84,7 +84,7 @@ def monte_carlo(
         ),
         pue=np.maximum(as_array(model.pue) + _uniform(rng, ranges.pue, n), 1.0),
     )
-    own = as_array(onprem_totals(varied).total)
+    own = onprem_total(varied)
     if resell_months is not None and run_hours:
         fraction = resale_fraction(resale_by_year, resell_months)
         resold = varied.replace(
@@ -94,8 +94,8 @@ def monte_carlo(
             active_months=1e9,
             leased=0.0,
         )
-        own = np.minimum(own, as_array(onprem_totals(resold).total))
-    rent = np.min(np.stack([cloud_totals(varied, model.clouds[k]).total for k in clouds]), axis=0)
+        own = np.minimum(own, onprem_total(resold))
+    rent = np.min(np.stack([cloud_total(varied, model.clouds[k]) for k in clouds]), axis=0)
     rent = np.broadcast_to(rent, (n,))
     own = np.broadcast_to(own, (n,))
     favour = (rent - own) if favours == "own" else (own - rent)

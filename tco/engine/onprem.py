@@ -1,10 +1,10 @@
-"""The on-prem option as a month-by-month cash-flow table (single scenario)."""
+"""The on-prem option as month-by-month cash flows (single scenario)."""
 
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
+from tco.engine.cashflow import CashFlow
 from tco.engine.costmodel import CostModel, onprem_monthly
 from tco.engine.errors import InvalidInput
 from tco.engine.finance import lease_balance
@@ -31,24 +31,24 @@ def scalar(value: object, field: str) -> float:
     return float(array.reshape(()))
 
 
-def onprem_cashflow(model: CostModel) -> pd.DataFrame:
+def onprem_cashflow(model: CostModel) -> CashFlow:
     """Monthly on-prem cash flows, months 0..H, plus ``total`` and ``cumulative``.
 
-    Built as one numpy block and one DataFrame so a scenario stays cheap.
+    Built as one numpy block so a scenario stays cheap.
     One $100,000 server, 12 months, $500 a month of colocation, nothing else:
 
     >>> m = CostModel(servers=1, gpus_per_server=8, server_price=100_000.0,
     ...     idle_power_kw=0.0, max_power_kw=1.0, pue=1.0, electricity_price_per_kwh=0.0,
     ...     colocation_per_kw_month=500.0, utilization=0.5, horizon_months=12,
     ...     discount_rate=0.0)
-    >>> df = onprem_cashflow(m)
-    >>> len(df), df["hardware"].iloc[0], df["colocation"].iloc[12], df["cumulative"].iloc[-1]
+    >>> cf = onprem_cashflow(m)
+    >>> len(cf), cf["hardware"][0], cf["colocation"][12], cf["cumulative"][-1]
     (13, np.float64(100000.0), np.float64(500.0), np.float64(106000.0))
     """
     mo = onprem_monthly(model)
     h = round(scalar(model.horizon_months, "horizon_months"))
     leased = scalar(model.leased, "leased") >= 0.5
-    block = np.zeros((h + 1, len(ONPREM_COLUMNS) + 2))
+    block = np.zeros((h + 1, len(ONPREM_COLUMNS)))
     col = {name: i for i, name in enumerate(ONPREM_COLUMNS)}
     upfront = scalar(mo.upfront, "upfront")
     if leased:
@@ -74,11 +74,4 @@ def onprem_cashflow(model: CostModel) -> pd.DataFrame:
     ):
         block[1:, col[name]] = scalar(amount, name)
     block[h, col["residual"]] = -scalar(mo.residual, "residual")
-    n = len(ONPREM_COLUMNS)
-    block[:, n] = block[:, :n].sum(axis=1)
-    block[:, n + 1] = np.cumsum(block[:, n])
-    return pd.DataFrame(
-        block,
-        columns=[*ONPREM_COLUMNS, "total", "cumulative"],
-        index=pd.RangeIndex(h + 1, name="month"),
-    )
+    return CashFlow.from_components(ONPREM_COLUMNS, block)

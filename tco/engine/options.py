@@ -6,8 +6,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
+from tco.engine.cashflow import CashFlow
 from tco.engine.cloud import cloud_cashflow
 from tco.engine.costmodel import (
     CostModel,
@@ -37,7 +37,7 @@ class OnPremResult:
     monthly_opex: float
     cost_per_gpu_hour: float | None
     cost_per_million_tokens: float | None
-    cashflow: pd.DataFrame
+    cashflow: CashFlow
     cost_per_million_tokens_at_target: float | None = None
 
 
@@ -52,7 +52,7 @@ class CloudOptionResult:
     payback_month: int | None
     cost_per_gpu_hour: float | None
     cost_per_million_tokens: float | None
-    cashflow: pd.DataFrame
+    cashflow: CashFlow
     break_even_month: float | None = None
     owning_wins_above: bool | None = None  # True: owning cheaper above u*; False: below
     price_per_gpu_hour: float | None = None
@@ -60,11 +60,11 @@ class CloudOptionResult:
     committed: bool = False
 
 
-def table_npv(cashflow: pd.DataFrame, annual_rate: float) -> float:
+def table_npv(cashflow: CashFlow, annual_rate: float) -> float:
     """NPV of a table's ``total`` column, month m discounted by (1 + i)^−m."""
     months = np.arange(len(cashflow), dtype=np.float64)
     factors = discount_factor(monthly_discount_rate(annual_rate), months)
-    return float(cashflow["total"].to_numpy() @ factors)
+    return float(cashflow["total"] @ factors)
 
 
 def describe_break_even(
@@ -141,14 +141,14 @@ def compare_options(
         name=onprem_name,
         total_cost=on_total,
         npv=table_npv(on_df, rate),
-        upfront_cost=float(on_df["hardware"].iloc[0]),
+        upfront_cost=float(on_df["hardware"][0]),
         monthly_opex=scalar(onprem_monthly(model).opex, "opex"),
         cost_per_gpu_hour=_per_unit(on_total, gpu_hours, 1.0),
         cost_per_million_tokens=_per_unit(on_total, tokens_millions, 1.0),
         cashflow=on_df,
         cost_per_million_tokens_at_target=_per_unit(on_total, target_millions, 1.0),
     )
-    on_cum = on_df["cumulative"].to_numpy()
+    on_cum = on_df["cumulative"]
     onprem_ab = onprem_line(model)
     results = []
     for cloud in model.clouds:
@@ -176,11 +176,11 @@ def compare_options(
                 break_even_utilization=None if math.isnan(u_star) else u_star,
                 break_even_note=describe_break_even(u_star, slope_gap, gap0),
                 owning_wins_above=None if slope_gap == 0 else slope_gap < 0,
-                payback_month=payback_month(on_cum, df["cumulative"].to_numpy()),
+                payback_month=payback_month(on_cum, df["cumulative"]),
                 cost_per_gpu_hour=_per_unit(total, gpu_hours, 1.0),
                 cost_per_million_tokens=_per_unit(total, tokens_millions, 1.0),
                 cashflow=df,
-                break_even_month=break_even_month(on_cum, df["cumulative"].to_numpy()),
+                break_even_month=break_even_month(on_cum, df["cumulative"]),
                 price_per_gpu_hour=scalar(cloud.price_per_instance_hour, "price")
                 * scalar(model.cloud_price_scale, "cloud_price_scale")
                 / scalar(cloud.gpus_per_instance, "gpus_per_instance"),

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tco.engine.cloud import cloud_params
-from tco.engine.costmodel import CostModel, onprem_totals
+from tco.engine.costmodel import CostModel, onprem_total
 from tco.engine.demand import (
     HOURS_PER_YEAR,
     WHOLE_HORIZON,
@@ -23,6 +23,7 @@ from tco.engine.inputs import (
     CloudOfferingSpec,
     CloudTerm,
     DemandPattern,
+    GpuSpec,
     Scenario,
     ServerSpec,
     UncertaintyRanges,
@@ -129,6 +130,24 @@ def offering_fit(
         work_ratio = fleet_ratio * cloud.training_hours / sizing.training_hours
         return OfferingFit(work_ratio, fleet_ratio, cloud.training_hours)
     return OfferingFit(fleet_ratio, fleet_ratio)
+
+
+def offering_fits(
+    offerings: Sequence[CloudOfferingSpec],
+    workload: Workload,
+    server: ServerSpec,
+    sizing: SizingResult,
+) -> list[OfferingFit]:
+    """:func:`offering_fit` for each offering; offerings of the same GPU in the same node
+    size fit alike, so each such pair is sized once (sizing is the costly step)."""
+    fits: dict[tuple[GpuSpec | None, int], OfferingFit] = {}
+    result = []
+    for offering in offerings:
+        key = (offering.gpu, max(offering.gpus_per_instance, server.gpus_per_server))
+        if key not in fits:
+            fits[key] = offering_fit(offering, workload, server, sizing)
+        result.append(fits[key])
+    return result
 
 
 def _run_billing_factor(
@@ -240,7 +259,7 @@ def cost_of_owning(scenario: Scenario) -> float:
     sizing = size_workload(sized_workload(scenario), scenario.server, scenario.servers)
     plan = _plan(scenario, sizing)
     model = build_cost_model(scenario, sizing.servers_required, plan, fits=None)
-    total = float(onprem_totals(model).total)
+    total = float(onprem_total(model))
     if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
         resell = buy_run_resell(model, plan.run_hours, scenario.finance.resale_by_year)
         if resell is not None:
@@ -311,7 +330,7 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
     servers = sizing.servers_required
     plan = _plan(scenario, sizing)
     racks = plan_racks(servers, scenario.server, scenario.site)
-    fits = [offering_fit(o, workload, scenario.server, sizing) for o in scenario.cloud_offerings]
+    fits = offering_fits(scenario.cloud_offerings, workload, scenario.server, sizing)
     usable = [i for i, fit in enumerate(fits) if fit.problem is None]
     excluded = tuple(
         (scenario.cloud_offerings[i].name, fit.problem)
@@ -663,7 +682,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
         frames = [on.cashflow, *(c.cashflow for c in result.cloud_options)]
         for option, frame in zip(options, frames, strict=True):
             option["cashflow"] = {
-                "month": [int(m) for m in frame.index],
+                "month": frame.months.tolist(),
                 **{col: [round(float(v), 2) for v in frame[col]] for col in frame.columns},
             }
     if result.resell is not None:

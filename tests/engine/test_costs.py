@@ -20,7 +20,7 @@ from tco.engine import (
     compare_options,
     onprem_cashflow,
 )
-from tco.engine.costmodel import cloud_totals, onprem_totals
+from tco.engine.costmodel import cloud_total, cloud_totals, onprem_total, onprem_totals
 
 from .helpers import simple_model
 
@@ -30,19 +30,19 @@ def test_onprem_monthly_table_by_hand() -> None:
     # energy 2 × (2 + 8 × 0.5) × 1.5 × 730 × 0.10 = 1,314
     # colocation 2 × 10 × 100 = 2,000; support 200,000 × 12 % / 12 = 2,000
     # staff 0.5 × 120,000 / 12 = 5,000; insurance 200,000 × 0.6 % / 12 = 100
-    row = df.loc[1]
+    row = {column: df[column][1] for column in df.columns}
     assert row["energy"] == pytest.approx(1314.0)
     assert row["colocation"] == pytest.approx(2000.0)
     assert row["support"] == pytest.approx(2000.0)
     assert row["staff"] == pytest.approx(5000.0)
     assert row["insurance"] == pytest.approx(100.0)
     assert row["total"] == pytest.approx(10_414.0)
-    assert df.loc[0, "hardware"] == 200_000.0 and df.loc[0, "total"] == 200_000.0
+    assert df["hardware"][0] == 200_000.0 and df["total"][0] == 200_000.0
     # residual 10 % of 200,000 comes back in month 12
-    assert df.loc[12, "residual"] == -20_000.0
+    assert df["residual"][12] == -20_000.0
     # 200,000 + 12 × 10,414 − 20,000 = 304,968
-    assert df["cumulative"].iloc[-1] == pytest.approx(304_968.0)
-    assert list(df.index) == list(range(13))
+    assert df["cumulative"][-1] == pytest.approx(304_968.0)
+    assert df.months.tolist() == list(range(13))
 
 
 def test_cloud_terms_by_hand() -> None:
@@ -54,10 +54,10 @@ def test_cloud_terms_by_hand() -> None:
     assert cloud_cashflow(m, committed)["total"].sum() == pytest.approx(12 * 17_520.0)
     # spot: 2 × 730 × 0.5 × 1.15 × $10 = 8,395 + 10 % storage/egress = 9,234.5 a month
     df = cloud_cashflow(m, spot)
-    assert df.loc[1, "compute"] == pytest.approx(8395.0)
-    assert df.loc[1, "storage_egress"] == pytest.approx(839.5)
+    assert df["compute"][1] == pytest.approx(8395.0)
+    assert df["storage_egress"][1] == pytest.approx(839.5)
     assert df["total"].sum() == pytest.approx(12 * 9234.5)
-    assert df.loc[0, "total"] == 0.0
+    assert df["total"][0] == 0.0
 
 
 def test_per_gpu_price_is_normalised_to_instances() -> None:
@@ -67,7 +67,7 @@ def test_per_gpu_price_is_normalised_to_instances() -> None:
     p = cloud_params(offering, FxRates(), "USD")
     m = simple_model(clouds=(p,))  # type: ignore[arg-type]
     # 16 GPUs → 16 one-GPU instances × 730 × 0.5 × $3.99 = 23,301.6 a month
-    assert cloud_cashflow(m, p).loc[1, "total"] == pytest.approx(16 * 730 * 0.5 * 3.99)
+    assert cloud_cashflow(m, p)["total"][1] == pytest.approx(16 * 730 * 0.5 * 3.99)
     eight = CloudOfferingSpec(
         "Lambda", "8x H100", CloudTerm.ON_DEMAND, 8, 3.99, price_basis=PriceBasis.GPU_HOUR
     )
@@ -94,14 +94,14 @@ def test_lease_replaces_purchase() -> None:
     i = 0.005
     pmt = 200_000.0 * i / (1 - (1 + i) ** -24)  # 8,864.12
     balance = pmt * (1 - (1 + i) ** -12) / i  # 12 payments still owed at month 12
-    assert df.loc[0, "hardware"] == 0.0
-    assert df.loc[1, "lease"] == pytest.approx(pmt)
-    assert df.loc[12, "lease"] == pytest.approx(pmt + balance)
+    assert df["hardware"][0] == 0.0
+    assert df["lease"][1] == pytest.approx(pmt)
+    assert df["lease"][12] == pytest.approx(pmt + balance)
     assert df["lease"].sum() == pytest.approx(12 * pmt + balance)
     # lease shorter than the horizon: payments stop after the term
     short = onprem_cashflow(simple_model(leased=1.0, lease_term_months=6.0))
-    assert short.loc[6, "lease"] == pytest.approx(200_000.0 / 6)
-    assert short.loc[7, "lease"] == 0.0
+    assert short["lease"][6] == pytest.approx(200_000.0 / 6)
+    assert short["lease"][7] == 0.0
 
 
 def test_table_totals_equal_closed_form() -> None:
@@ -121,9 +121,11 @@ def test_table_totals_equal_closed_form() -> None:
         closed = onprem_totals(m)
         assert onprem.total_cost == pytest.approx(float(closed.total), rel=1e-12)
         assert onprem.npv == pytest.approx(float(closed.npv), rel=1e-12)
+        assert float(onprem_total(m)) == pytest.approx(float(closed.total), rel=1e-12)
         for c, params in zip(clouds, m.clouds, strict=True):
             t = cloud_totals(m, params)
             assert c.total_cost == pytest.approx(float(t.total), rel=1e-12)
+            assert float(cloud_total(m, params)) == pytest.approx(float(t.total), rel=1e-12)
             assert c.npv == pytest.approx(float(t.npv), rel=1e-12)
 
 

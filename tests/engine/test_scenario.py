@@ -104,7 +104,7 @@ def test_lease_and_currency(scenario: Scenario) -> None:
     assert r.currency == "EUR"
     assert r.onprem.upfront_cost == 0.0
     # colocation €150 stays €150 per kW-month in EUR: 6 × 10.2 × 150 = 9,180
-    assert r.onprem.cashflow.loc[1, "colocation"] == pytest.approx(9180.0)
+    assert r.onprem.cashflow["colocation"][1] == pytest.approx(9180.0)
     # AWS $55.04 / 1.08 per €
     aws = r.cloud_options[0]
     assert aws.total_cost == pytest.approx(6 * 730 * 0.7 * 55.04 / 1.08 * 60)
