@@ -59,6 +59,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import RequestFactory
 from django.utils import translation
 from tco.views import calculator
+from config.memory import settle_after_startup
+settle_after_startup()  # as config/wsgi.py does in every web worker
 paths = json.loads(sys.argv[1])
 factory = RequestFactory()
 def get(path):

@@ -14,7 +14,14 @@ Bounded in two ways:
 - Entries live in their own cache (`CACHES["pages"]`: its own Redis database, or its own
   Redis server via REDIS_PAGE_CACHE_URL) whose Redis gets `maxmemory` and an LRU eviction
   policy from the app (`configure_memory_limit`; PAGE_CACHE_MAXMEMORY, …_POLICY), and each
-  entry is compressed (~6 KB instead of ~33 KB).
+  entry is stored gzip-compressed (~18 KB instead of ~84 KB).
+
+Compressed once: the stored gzip body is also what a client that accepts gzip receives,
+on the miss that stored it and on every hit (the GZip middleware leaves a response that
+already has a Content-Encoding alone), so a page is neither compressed twice nor
+decompressed to be compressed again. Level 1: a fifth of level 6's time for ~15 % more
+bytes. Cached pages hold no secret (no CSRF token, cookie or nonce), so replaying one
+compressed body does not weaken the GZip middleware's BREACH padding where it matters.
 
 Pages are cached only when rendering them set no cookie and used no CSRF token or CSP
 nonce, so no visitor ever receives another visitor's token, session or nonce; signed-in
@@ -23,10 +30,10 @@ users always get a fresh page.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import logging
 import time
-import zlib
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -38,6 +45,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils import timezone, translation
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.http import parse_etags
+from django.utils.regex_helper import _lazy_re_compile
 
 logger = logging.getLogger(__name__)
 
@@ -126,18 +134,42 @@ def configure_memory_limit() -> None:
         logger.warning("page cache: could not set maxmemory on its Redis: %s", exc)
 
 
-def _store(key: str, response: HttpResponse, seconds: int) -> None:
+GZIP_LEVEL = 1
+_ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")  # as django.middleware.gzip
+
+
+def _accepts_gzip(request: HttpRequest) -> bool:
+    return bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
+
+
+def _serve(request: HttpRequest, response: HttpResponse, packed: bytes) -> HttpResponse:
+    """``response`` with the stored gzip body when the client takes gzip."""
+    patch_vary_headers(response, ("Accept-Encoding",))
+    if _accepts_gzip(request):
+        response.content = packed
+        response["Content-Encoding"] = "gzip"
+        response["Content-Length"] = str(len(packed))
+    return response
+
+
+def _store(key: str, response: HttpResponse, seconds: int) -> bytes:
     configure_memory_limit()
-    packed = zlib.compress(response.content, 6)
+    packed = gzip.compress(response.content, compresslevel=GZIP_LEVEL, mtime=0)
     page_cache().set(key, (packed, response["Content-Type"]), timeout=seconds)
+    return packed
 
 
-def _cached(key: str) -> HttpResponse | None:
+def _cached(request: HttpRequest, key: str) -> HttpResponse | None:
     entry = page_cache().get(key)
     if entry is None:
         return None
     packed, content_type = entry
-    response = HttpResponse(zlib.decompress(packed), content_type=content_type)
+    if _accepts_gzip(request):
+        response = _serve(request, HttpResponse(content_type=content_type), packed)
+    else:
+        response = _serve(
+            request, HttpResponse(gzip.decompress(packed), content_type=content_type), packed
+        )
     response["X-Page-Cache"] = "hit"
     return response
 
@@ -167,7 +199,9 @@ def _matches(request: HttpRequest, etag: str) -> bool:
 def _revalidatable(response: HttpResponse, etag: str | None) -> HttpResponse:
     response["Cache-Control"] = PAGE_CACHE_CONTROL
     if etag is not None:
-        response["ETag"] = etag
+        # Weak for a compressed body, as the GZip middleware marks it: byte-for-byte it is
+        # another representation of the same page.
+        response["ETag"] = f"W/{etag}" if response.has_header("Content-Encoding") else etag
     patch_vary_headers(response, PAGE_VARY)
     return response
 
@@ -200,7 +234,7 @@ def cache_anonymous_page(canonical: Canonicaliser) -> Callable[[View], View]:
             raw_key = _key(request, raw)
             if _matches(request, _etag(raw_key)):
                 return _not_modified(_etag(raw_key))
-            response = _cached(raw_key)
+            response = _cached(request, raw_key)
             if response is not None:
                 return _revalidatable(response, _etag(raw_key))
             query = canonical(request)
@@ -210,7 +244,7 @@ def cache_anonymous_page(canonical: Canonicaliser) -> Callable[[View], View]:
             if key != raw_key:
                 if _matches(request, _etag(key)):
                     return _not_modified(_etag(key))
-                response = _cached(key)
+                response = _cached(request, key)
                 if response is not None:
                     return _revalidatable(response, _etag(key))
             response = view(request)
@@ -222,9 +256,10 @@ def cache_anonymous_page(canonical: Canonicaliser) -> Callable[[View], View]:
                 and not getattr(request, "_csp_nonce", None)
             )
             if cacheable:
-                _store(key, response, seconds)
+                packed = _store(key, response, seconds)
                 if key != raw_key and _is_alias(raw):
                     _store(raw_key, response, seconds)
+                response = _serve(request, response, packed)
                 response["X-Page-Cache"] = "miss"
             return _revalidatable(response, _etag(key) if cacheable else None)
 

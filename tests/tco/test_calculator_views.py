@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from typing import Any
@@ -300,6 +301,30 @@ def test_anonymous_result_pages_are_served_from_the_cache(
     assert dutch["X-Page-Cache"] == "miss" and 'lang="nl"' in dutch.content.decode()
     fragment = client.get("/calculator/", {"preset": "pretrain-7b"}, HTTP_HX_REQUEST="true")
     assert fragment["X-Page-Cache"] == "miss" and "<form" not in fragment.content.decode()
+
+
+def test_a_cached_page_is_compressed_once_and_sent_compressed_to_gzip_clients(
+    client: Client, seed_catalog: object
+) -> None:
+    params = {"preset": "serve-70b"}
+    miss = client.get("/calculator/", params, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    hit = client.get("/calculator/", params, HTTP_ACCEPT_ENCODING="gzip")
+    assert (miss["X-Page-Cache"], hit["X-Page-Cache"]) == ("miss", "hit")
+    for response in (miss, hit):
+        assert response["Content-Encoding"] == "gzip"
+        assert int(response["Content-Length"]) == len(response.content)
+        assert "Accept-Encoding" in response["Vary"]
+        assert response["ETag"].startswith('W/"')
+    again = client.get(
+        "/calculator/", params, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=hit["ETag"]
+    )
+    assert again.status_code == 304
+    assert hit.content == miss.content  # the stored body itself, not compressed again
+    page = gzip.decompress(hit.content).decode()
+    assert 'id="verdict"' in page and page.rstrip().endswith("</html>")
+    plain = client.get("/calculator/", params, HTTP_ACCEPT_ENCODING="identity")
+    assert plain["X-Page-Cache"] == "hit" and not plain.has_header("Content-Encoding")
+    assert plain.content.decode() == page
 
 
 def test_a_catalog_price_change_invalidates_cached_pages(
