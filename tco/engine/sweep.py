@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from tco.engine.costmodel import CostModel, break_even, cloud_totals, onprem_totals
 from tco.engine.errors import InvalidInput
 from tco.engine.units import FloatArray
+
+if TYPE_CHECKING:  # pandas is imported only where a DataFrame is asked for
+    import pandas as pd
 
 _FIELDS = frozenset(CostModel.__dataclass_fields__) - {"clouds"}
 
@@ -29,6 +32,8 @@ class SweepResult:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per scenario; cloud columns suffixed with the offering's index."""
+        import pandas as pd
+
         columns: dict[str, FloatArray] = {
             "onprem_total": self.onprem_total,
             "onprem_npv": self.onprem_npv,
