@@ -20,7 +20,6 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from django.utils import formats
 from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -35,6 +34,7 @@ from catalog.models import (
     Site,
 )
 from catalog.selectors import fx_rate_on, latest_fx_rate, price_history_index, price_in_effect
+from catalog.templatetags.formatting import grouped
 from tco.engine import (
     CloudOfferingSpec,
     CloudTerm,
@@ -145,9 +145,7 @@ class Amount:
     decimals: int = 2
 
     def __str__(self) -> str:
-        number = formats.number_format(
-            self.value, self.decimals, use_l10n=True, force_grouping=True
-        )
+        number = grouped(self.value, self.decimals)
         return f"{number}\u00a0{self.unit}" if self.unit else number
 
 

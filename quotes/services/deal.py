@@ -244,10 +244,12 @@ def deal_document(tco: dict[str, Any], deal: DealInputs) -> tuple[dict[str, Any]
 
 def _deal_assumptions(deal: DealInputs, language: str) -> list[dict[str, Any]]:
     """The quoted figures the analysis used, as rows of the assumptions table."""
-    from django.utils import formats, translation
+    from django.utils import translation
+
+    from catalog.templatetags.formatting import grouped
 
     def money(value: Decimal) -> str:
-        number = formats.number_format(to_cents(value), 2, use_l10n=True, force_grouping=True)
+        number = grouped(to_cents(value), 2)
         return f"{number}\u00a0{deal.currency}"
 
     today = timezone.localdate().isoformat()
@@ -259,7 +261,7 @@ def _deal_assumptions(deal: DealInputs, language: str) -> list[dict[str, Any]]:
             (_("Quoted storage"), deal.storage_net),
             (_("Quoted support per year"), deal.support_per_year),
         ]
-        rows = [(_("Quoted servers"), formats.number_format(deal.servers, 0, use_l10n=True))]
+        rows = [(_("Quoted servers"), grouped(deal.servers, 0))]
         rows += [(label, money(amount)) for label, amount in amounts if amount]
         source = _(DEAL_SOURCE)
         return [

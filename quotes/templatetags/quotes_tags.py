@@ -5,8 +5,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import template
-from django.utils import formats
 
+from catalog.templatetags.formatting import grouped
 from quotes.services import is_sales as _is_sales
 from quotes.services import is_sales_manager as _is_sales_manager
 
@@ -40,9 +40,9 @@ def quantity(value: Any) -> str:
     if not number.is_finite():
         return str(value)
     if number == number.to_integral_value():
-        return formats.number_format(number, 0, use_l10n=True, force_grouping=True)
+        return grouped(number, 0)
     decimals = max(0, -number.normalize().as_tuple().exponent)  # type: ignore[operator]
-    return formats.number_format(number, decimals, use_l10n=True, force_grouping=True)
+    return grouped(number, decimals)
 
 
 @register.filter

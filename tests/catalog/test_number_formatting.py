@@ -1,0 +1,37 @@
+"""Numbers on pages and PDFs: rounded (not cut off) and in the reader's marks."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.utils import translation
+
+from catalog.templatetags.formatting import grouped, money, money0, number, percent
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", ("1,234,568", "29\u00a0%", "−€1,235", "$100.00", "12,345.7", "0")),
+        ("nl", ("1.234.568", "29\u00a0%", "−€\u00a01.235", "$\u00a0100,00", "12.345,7", "0")),
+    ],
+)
+def test_numbers_round_and_use_the_languages_marks(
+    language: str, expected: tuple[str, ...]
+) -> None:
+    with translation.override(language):
+        shown = (
+            grouped(1_234_567.891),
+            percent(0.29),  # 0.29 × 100 = 28.999999999999996: 29 %, not 28 %
+            money0(-1234.56, "EUR"),
+            money(99.999, "USD"),  # $100.00, not $99.99
+            number(Decimal("12345.67"), 1),
+            grouped(-0.001),  # rounds to zero: no "-0"
+        )
+    assert shown == expected
+
+
+def test_a_missing_template_variable_stays_empty() -> None:
+    with translation.override("en"):
+        assert number("") == ""
