@@ -33,11 +33,13 @@ from catalog.models import (
     InfrastructureItem,
     ServerModel,
     Site,
+    SiteKind,
 )
 from catalog.selectors import fx_rate_on, latest_fx_rate, price_history_index, price_in_effect
 from tco.engine import (
     CloudOfferingSpec,
     CloudTerm,
+    Constraints,
     Demand,
     FinanceInputs,
     FxRates,
@@ -62,6 +64,7 @@ TOP_LEVEL_KEYS = {
     "finance",
     "demand",
     "uncertainty",
+    "constraints",
 }
 
 # A capacity block is reserved for at least one day (AWS EC2 Capacity Blocks for ML).
@@ -443,6 +446,8 @@ def site_spec(site: Site, path: str, overrides: dict[str, Any]) -> SiteSpec:
         "rack_power_limit_kw": float(site.rack_power_limit_kw),
         "currency": site.currency,
         "carbon_kg_per_kwh": site.carbon_g_per_kwh / 1000.0,
+        "country": site.country,
+        "on_premises": site.kind == SiteKind.ON_PREMISES,
     }
     return build_dataclass(path, SiteSpec, overrides, defaults=base)
 
@@ -462,6 +467,8 @@ def offering_spec(
         "currency": offer.currency,
         "gpu": gpu_spec(offer.gpu, f"{path}.gpu"),
         "min_billed_hours": CAPACITY_BLOCK_MIN_HOURS if offer.term == "capacity_block" else 0.0,
+        "jurisdiction": offer.jurisdiction,
+        "data_country": offer.data_country,
     }
     if region is not None:
         base.update(pue=float(region.pue), carbon_kg_per_kwh=region.carbon_g_per_kwh / 1000.0)
@@ -540,6 +547,7 @@ def build_scenario(
     uncertainty = None
     if document.get("uncertainty") is not None:
         uncertainty = build_dataclass("uncertainty", UncertaintyRanges, document["uncertainty"])
+    constraints = build_dataclass("constraints", Constraints, document.get("constraints") or {})
     try:
         scenario = Scenario(
             workload=build_dataclass("workload", Workload, document["workload"]),
@@ -559,6 +567,7 @@ def build_scenario(
             name=name,
             demand=demand,
             uncertainty=uncertainty,
+            constraints=constraints,
         )
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
