@@ -155,11 +155,21 @@ class Amount:
 
 
 @dataclass(frozen=True)
+class Words:
+    """A value that is not a number (a country code), shown as it is."""
+
+    text: str | Promise
+
+    def __str__(self) -> str:
+        return str(self.text)
+
+
+@dataclass(frozen=True)
 class Assumption:
     """One figure the analysis used, with where it came from (shown to buyers)."""
 
     label: str | Promise
-    amounts: tuple[Amount, ...]
+    amounts: tuple[Amount | Words, ...]
     source: str | Promise
     as_of: date | None
     is_estimate: bool
@@ -688,6 +698,9 @@ def _assumptions(
                 **provenance(offer.price_per_hour, spec.price_per_instance_hour, offer),
             )
         )
+    if scenario.constraints.any:
+        rows += _jurisdiction_assumptions(offerings)
+    rows.append(_service_life_assumption(finance, finance_data))
     for field, key in DEFAULT_ITEMS.items():
         item = items.get(key)
         if item is None or field in finance_data:
@@ -706,3 +719,38 @@ def _assumptions(
             )
         )
     return tuple(rows)
+
+
+# The sources of SERVICE_LIFE_MONTHS (tco/engine/defaults.py, docs/sources.md S-LIVES).
+SERVICE_LIFE_SOURCE = _(
+    "Depreciation lives in company filings: Amazon 5 years (from 2025), Meta 5.5, Microsoft, "
+    "Alphabet and CoreWeave 6, Nebius 4 for GPUs; median GPU owner about 5 years (SpotWire)"
+)
+SERVICE_LIFE_AS_OF = date(2026, 6, 4)
+
+
+def _service_life_assumption(finance: FinanceInputs, finance_data: dict[str, Any]) -> Assumption:
+    """The refresh cycle: after this age the fleet is bought again."""
+    typed = "service_life_months" in finance_data
+    return Assumption(
+        _("Server service life (the fleet is bought again after it)"),
+        (Amount(finance.service_life_months / 12, _("years"), 1),),
+        YOUR_INPUT if typed else SERVICE_LIFE_SOURCE,
+        None if typed else SERVICE_LIFE_AS_OF,
+        False,
+    )
+
+
+def _jurisdiction_assumptions(offerings: list[CloudOffering]) -> list[Assumption]:
+    """Whose law each provider is under and where its region is (for the buyer's terms)."""
+    unknown = _("unknown")
+    return [
+        Assumption(
+            format_lazy(_("{offering}: jurisdiction / data country"), offering=str(offer)),
+            (Words(offer.jurisdiction or unknown), Words(offer.data_country or unknown)),
+            offer.jurisdiction_source or unknown,
+            offer.as_of,
+            False,
+        )
+        for offer in offerings
+    ]

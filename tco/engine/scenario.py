@@ -695,13 +695,20 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
         }
     ]
     energies = result.cloud_energy or tuple((None, None) for _ in result.cloud_options)
-    for c, runs_be, (kwh, co2) in zip(
-        result.cloud_options, result.break_even_runs_per_year, energies, strict=True
+    for c, spec, runs_be, (kwh, co2) in zip(
+        result.cloud_options,
+        result.scenario.cloud_offerings,
+        result.break_even_runs_per_year,
+        energies,
+        strict=True,
     ):
         options.append(
             {
                 "name": c.name,
                 "kind": "cloud",
+                "provider": spec.provider,
+                "jurisdiction": spec.jurisdiction,
+                "data_country": spec.data_country,
                 "instances": c.instances,
                 "committed": c.committed,
                 "total_cost": _num(c.total_cost, 2),
@@ -928,6 +935,7 @@ def horizons_to_dict(result: ScenarioResult) -> dict[str, Any] | None:
     view = result.horizons
     if view is None:
         return None
+    eligible = {o.name: o.eligible for o in result.verdict.options}
     rows: list[tuple[str, str, tuple[float, ...]]] = [(result.onprem.name, "onprem", view.onprem)]
     rows += [
         (c.name, "cloud", totals)
@@ -938,7 +946,12 @@ def horizons_to_dict(result: ScenarioResult) -> dict[str, Any] | None:
         "refreshes": list(view.refreshes),
         "service_life_months": view.service_life_months,
         "options": [
-            {"name": name, "kind": kind, "totals": [_num(t, 2) for t in totals]}
+            {
+                "name": name,
+                "kind": kind,
+                "eligible": eligible.get(name, False),
+                "totals": [_num(t, 2) for t in totals],
+            }
             for name, kind, totals in rows
         ],
     }
