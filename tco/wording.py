@@ -107,6 +107,15 @@ def _cost_headline(verdict: Mapping[str, Any], currency: str) -> str:
         return _("Hybrid: own %(owned)s × %(server)s, rent the rest on %(burst)s; %(against)s.") % (
             values
         )
+    if code == "buy_resell" and not against:  # no cloud option to compare with
+        return (
+            ngettext(
+                "Buy, run and resell: %(servers)s × %(server)s, resold after %(months)s month.",
+                "Buy, run and resell: %(servers)s × %(server)s, resold after %(months)s months.",
+                int(p.get("resale_month") or 0),
+            )
+            % values
+        )
     if code == "buy_resell":
         return (
             ngettext(
