@@ -25,10 +25,16 @@ class HorizonView:
     clouds: tuple[tuple[float, ...], ...]  # one tuple per cloud option, one total per horizon
     refreshes: tuple[int, ...]  # fleet purchases after the first, per horizon
     service_life_months: int
+    resell: tuple[float | None, ...] | None = None  # a one-off run: buy, run and resell
 
 
-def horizon_view(models: Sequence[CostModel]) -> HorizonView:
+def horizon_view(
+    models: Sequence[CostModel], resell: Sequence[float | None] | None = None
+) -> HorizonView:
     """Cost every option of each model (one model per horizon, same offerings).
+
+    ``resell``: the buy-run-resell totals per horizon, when the work is a one-off run
+    (None where the run takes the whole horizon).
 
     >>> from tco.engine.costmodel import CloudCostParams
     >>> base = CostModel(servers=1, gpus_per_server=8, server_price=100_000.0,
@@ -52,4 +58,5 @@ def horizon_view(models: Sequence[CostModel]) -> HorizonView:
         clouds=clouds,
         refreshes=tuple(round(scalar(onprem_monthly(m).refresh.count, "count")) for m in models),
         service_life_months=round(scalar(models[0].service_life_months, "service_life_months")),
+        resell=tuple(resell) if resell is not None else None,
     )

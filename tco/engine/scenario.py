@@ -467,15 +467,21 @@ def _horizons(
 ) -> HorizonView | None:
     """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included)."""
     models = []
+    resell: list[float | None] = []
     for months in HORIZONS_MONTHS:
         at = dataclasses.replace(
             scenario, finance=dataclasses.replace(scenario.finance, horizon_months=months)
         )
         try:
-            models.append(build_cost_model(at, servers, _plan(at, sizing), fits))
+            plan = _plan(at, sizing)
+            model = build_cost_model(at, servers, plan, fits)
         except InvalidInput:
             return None
-    return horizon_view(models)
+        models.append(model)
+        if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
+            sold = buy_run_resell(model, plan.run_hours, scenario.finance.resale_by_year)
+            resell.append(sold.total_cost if sold is not None else None)
+    return horizon_view(models, resell or None)
 
 
 def cloud_energy_and_carbon(
@@ -936,7 +942,11 @@ def horizons_to_dict(result: ScenarioResult) -> dict[str, Any] | None:
     if view is None:
         return None
     eligible = {o.name: o.eligible for o in result.verdict.options}
-    rows: list[tuple[str, str, tuple[float, ...]]] = [(result.onprem.name, "onprem", view.onprem)]
+    rows: list[tuple[str, str, tuple[float | None, ...]]] = [
+        (result.onprem.name, "onprem", view.onprem)
+    ]
+    if view.resell is not None:
+        rows.append((RESELL_NAME, "onprem_resell", view.resell))
     rows += [
         (c.name, "cloud", totals)
         for c, totals in zip(result.cloud_options, view.clouds, strict=True)

@@ -157,6 +157,9 @@ def test_own_premises_turns_the_verdict_to_owning_and_prices_the_constraint() ->
     assert v.params["cost"] == pytest.approx(resell, rel=1e-9)
     assert v.params["constraint_cost"] == pytest.approx(resell - math.ceil(t) * 38.0, rel=1e-9)
     assert v.reference_cloud is None  # no compliant cloud to compare with
+    # Reselling after the run does not depend on the horizon compared.
+    assert r.horizons is not None and r.horizons.resell is not None
+    assert r.horizons.resell == pytest.approx((resell,) * 4, rel=1e-9)
 
 
 def test_a_colocation_site_is_not_own_premises_so_nothing_complies() -> None:
@@ -286,3 +289,35 @@ def test_service_life_is_validated() -> None:
     with pytest.raises(InvalidInput) as caught:
         dataclasses.replace(FINANCE, service_life_months=6)
     assert caught.value.field == "service_life_months"
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(min_value=12, max_value=120),
+    st.integers(min_value=12, max_value=240),
+    st.floats(min_value=0.0, max_value=0.2),
+    st.floats(min_value=0.0, max_value=0.5),
+)
+def test_refresh_closed_form_equals_the_monthly_table(
+    horizon: int, life: int, rate: float, residual: float
+) -> None:
+    from tco.engine.costmodel import NO_REFRESH
+    from tco.engine.onprem import onprem_cashflow
+    from tests.engine.helpers import simple_model
+
+    model = simple_model(
+        horizon_months=float(horizon),
+        service_life_months=float(life),
+        discount_rate=rate,
+        residual_pct=residual,
+        installation_per_server=5_000.0,
+    )
+    table = onprem_cashflow(model)
+    totals = onprem_totals(model)
+    assert float(totals.total) == pytest.approx(float(table["total"].sum()), rel=1e-9)
+    assert float(totals.npv) == pytest.approx(table_npv(table, rate), rel=1e-9)
+    never = onprem_totals(model.replace(service_life_months=NO_REFRESH))
+    if horizon <= life:  # within the service life nothing changes
+        assert float(totals.total) == pytest.approx(float(never.total), rel=1e-12)
+    else:  # a refresh costs more in cash than keeping the old fleet (new price > resale)
+        assert float(totals.total) > float(never.total)
