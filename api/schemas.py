@@ -57,6 +57,9 @@ class ScenarioDocument(Schema):
     servers: int | None = None
     finance: dict[str, Any] | None = None
     demand: dict[str, Any] | None = None
+    constraints: dict[str, Any] | None = Field(
+        None, description="the buyer's terms: eu_data_only, own_premises_only, … (docs/scenario.md)"
+    )
 
 
 class Verdict(Schema):

@@ -157,6 +157,22 @@ class CloudOffering(Provenance):
         _("price per instance-hour"), max_digits=10, decimal_places=4
     )
     currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+    # Data sovereignty (tco/engine/constraints.py): ISO 3166 alpha-2, empty = unknown.
+    jurisdiction = models.CharField(
+        _("jurisdiction"),
+        max_length=2,
+        blank=True,
+        help_text=_("Country whose law controls the provider (its parent company's seat)."),
+    )
+    data_country = models.CharField(
+        _("data country"),
+        max_length=2,
+        blank=True,
+        help_text=_("Country of the region where the data is processed."),
+    )
+    jurisdiction_source = models.CharField(
+        _("source of jurisdiction and region"), max_length=300, blank=True
+    )
 
     class Meta:
         ordering = ["provider", "instance_type", "term"]

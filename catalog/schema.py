@@ -220,6 +220,11 @@ def country_code(raw: str) -> str:
     return raw.upper()
 
 
+def optional_country_code(raw: str) -> str:
+    """A two-letter country code, or empty when it is not known."""
+    return country_code(raw) if raw else ""
+
+
 @dataclass(frozen=True)
 class Reference:
     """A cell that names another catalog row by its key (a GPU by `h100-sxm`)."""
@@ -357,6 +362,9 @@ CLOUD = TableSpec(
         Column("price_per_hour", decimal_non_negative),
         Column("currency", choice(Currency)),
         *PROVENANCE,
+        Column("jurisdiction", optional_country_code),
+        Column("data_country", optional_country_code),
+        Column("jurisdiction_source", optional_text),
     ),
     unique=(("key",), ("provider", "instance_type", "region", "term")),
     price_field="price_per_hour",

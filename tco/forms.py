@@ -39,14 +39,45 @@ INTERCONNECTS = [
     ("roce", _("RoCE (Ethernet with RDMA)")),
     ("ethernet", _("Ethernet")),
 ]
-HORIZONS = [(3, _("3 years")), (4, _("4 years")), (5, _("5 years"))]
+HORIZONS = [
+    (1, _("1 year")),
+    (2, _("2 years")),
+    (3, _("3 years")),
+    (4, _("4 years")),
+    (5, _("5 years")),
+    (6, _("6 years")),
+    (7, _("7 years")),
+    (8, _("8 years")),
+    (9, _("9 years")),
+    (10, _("10 years")),
+]
 DEMAND_PATTERNS = [
     ("one_off", _("Once")),
     ("recurring", _("Several times a year")),
     ("continuous", _("Continuously (a fleet kept busy)")),
 ]
 CURRENCIES = [("EUR", "EUR (€)"), ("USD", "USD ($)")]
-PROVIDERS = ["AWS", "Google Cloud", "Azure", "Lambda", "CoreWeave", "RunPod"]
+PROVIDERS = [
+    "AWS",
+    "Google Cloud",
+    "Azure",
+    "Lambda",
+    "CoreWeave",
+    "RunPod",
+    "Nebius",
+    "Scaleway",
+    "OVHcloud",
+    "Verda",
+    "Hyperstack",
+]
+# The buyer's terms (the scenario's "constraints" block): a checklist beside the workload.
+CONSTRAINT_FIELDS = (
+    "eu_data_only",
+    "own_premises_only",
+    "eu_jurisdiction_only",
+    "air_gapped",
+    "preferred_providers",
+)
 
 # Fields shown to every buyer; everything else sits under "Advanced".
 BASIC_FIELDS = (
@@ -179,6 +210,29 @@ class CalculatorForm(forms.Form):
     horizon_years = forms.TypedChoiceField(label=_("Horizon"), choices=HORIZONS, coerce=int)
     currency = forms.ChoiceField(label=_("Reporting currency"), choices=CURRENCIES)
 
+    # Your terms (CONSTRAINT_FIELDS)
+    eu_data_only = forms.BooleanField(label=_("Data must stay in the EU"), required=False)
+    own_premises_only = forms.BooleanField(
+        label=_("Data must stay on our own premises"),
+        required=False,
+        help_text=_("Only servers you own, in your own building (choose that site)."),
+    )
+    eu_jurisdiction_only = forms.BooleanField(
+        label=_("No provider under non-EU jurisdiction"),
+        required=False,
+        help_text=_("A European region of a US company is still under US law."),
+    )
+    air_gapped = forms.BooleanField(
+        label=_("Air-gapped: no connection to outside networks"), required=False
+    )
+    preferred_providers = forms.MultipleChoiceField(
+        label=_("Preferred cloud providers"),
+        choices=[(p, p) for p in PROVIDERS],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text=_("When ticked, only these providers may be recommended."),
+    )
+
     # Advanced
     utilization_pct = _number(
         _("Expected utilization (%)"),
@@ -228,6 +282,17 @@ class CalculatorForm(forms.Form):
         help_text=_("Empty: the site's price."),
     )
     discount_rate_pct = _number(_("Discount rate (%)"), 0, 50)
+    service_life_years = _number(
+        _("Server service life (years)"),
+        1,
+        20,
+        step="0.5",
+        required=False,
+        help_text=_(
+            "Empty: 5 years, as Amazon depreciates servers (Meta 5.5, Microsoft and Alphabet 6). "
+            "A longer horizon buys the fleet again at this age."
+        ),
+    )
     lease_rate_pct = _number(
         _("Lease interest rate (%)"),
         0,
@@ -342,11 +407,17 @@ class CalculatorForm(forms.Form):
         return [self[name] for name in BASIC_FIELDS]
 
     @property
+    def constraint_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in CONSTRAINT_FIELDS]
+
+    @property
     def advanced_fields(self) -> list[forms.BoundField]:
         return [
             self[name]
             for name in self.fields
-            if name not in BASIC_FIELDS and name not in ("preset", "full")
+            if name not in BASIC_FIELDS
+            and name not in CONSTRAINT_FIELDS
+            and name not in ("preset", "full")
         ]
 
     def clean(self) -> dict[str, Any]:
@@ -445,6 +516,8 @@ class CalculatorForm(forms.Form):
             finance["staff_annual_cost"] = self._usd(data["staff_cost"], data["currency"])
         if data.get("support_pct") is not None:
             finance["support_pct_per_year"] = data["support_pct"] / 100
+        if data.get("service_life_years") is not None:
+            finance["service_life_months"] = max(12, round(data["service_life_years"] * 12))
         site: dict[str, Any] = {"key": data["site"]}
         for form_field, spec_field in (
             ("electricity_price", "electricity_price_per_kwh"),
@@ -462,7 +535,20 @@ class CalculatorForm(forms.Form):
             "demand": self._demand(),
             "finance": finance,
             **({"servers": data["fleet_servers"]} if data.get("fleet_servers") else {}),
+            **self._constraints(),
         }
+
+    def _constraints(self) -> dict[str, Any]:
+        """The scenario's ``constraints`` block; left out when the buyer set none."""
+        data = self.cleaned_data
+        block: dict[str, Any] = {
+            name: True
+            for name in ("eu_data_only", "own_premises_only", "eu_jurisdiction_only", "air_gapped")
+            if data.get(name)
+        }
+        if data.get("preferred_providers"):
+            block["preferred_providers"] = list(data["preferred_providers"])
+        return {"constraints": block} if block else {}
 
     def _server(self, server: Any) -> str | dict[str, Any]:
         """The server's catalog key, or the key with the negotiated price."""

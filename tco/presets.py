@@ -97,6 +97,25 @@ PRESETS: tuple[Preset, ...] = (
         },
     ),
 )
+# A buyer whose terms, not cost, decide: patient or client data that may not leave the EU
+# nor the buyer's own building (tco/engine/constraints.py). Renting the one-off fine-tune
+# would be cheapest; the verdict says so and what meeting the terms costs.
+CONSTRAINED_BUYER = Preset(
+    "eu-own-premises",
+    _("Fine-tune 70B once; data stays in the EU, on our own premises"),
+    {
+        "kind": "lora",
+        "params_billion": 70,
+        "tokens_billion": 1,
+        "deadline_days": 2,
+        "demand_pattern": "one_off",
+        "site": "onprem-server-room",
+        "eu_data_only": True,
+        "own_premises_only": True,
+        "providers": ["AWS", "Google Cloud", "Azure", "Nebius", "Scaleway", "OVHcloud"],
+    },
+)
+PRESETS = (*PRESETS, CONSTRAINED_BUYER)
 PRESETS_BY_SLUG = {preset.slug: preset for preset in PRESETS}
 DEFAULT_PRESET = PRESETS[0]
 

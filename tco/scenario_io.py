@@ -32,12 +32,14 @@ from catalog.models import (
     InfrastructureItem,
     ServerModel,
     Site,
+    SiteKind,
 )
 from catalog.selectors import fx_rate_on, latest_fx_rate, price_history_index, price_in_effect
 from catalog.templatetags.formatting import grouped
 from tco.engine import (
     CloudOfferingSpec,
     CloudTerm,
+    Constraints,
     Demand,
     FinanceInputs,
     FxRates,
@@ -62,6 +64,7 @@ TOP_LEVEL_KEYS = {
     "finance",
     "demand",
     "uncertainty",
+    "constraints",
 }
 
 # A capacity block is reserved for at least one day (AWS EC2 Capacity Blocks for ML).
@@ -150,11 +153,21 @@ class Amount:
 
 
 @dataclass(frozen=True)
+class Words:
+    """A value that is not a number (a country code), shown as it is."""
+
+    text: str | Promise
+
+    def __str__(self) -> str:
+        return str(self.text)
+
+
+@dataclass(frozen=True)
 class Assumption:
     """One figure the analysis used, with where it came from (shown to buyers)."""
 
     label: str | Promise
-    amounts: tuple[Amount, ...]
+    amounts: tuple[Amount | Words, ...]
     source: str | Promise
     as_of: date | None
     is_estimate: bool
@@ -441,6 +454,8 @@ def site_spec(site: Site, path: str, overrides: dict[str, Any]) -> SiteSpec:
         "rack_power_limit_kw": float(site.rack_power_limit_kw),
         "currency": site.currency,
         "carbon_kg_per_kwh": site.carbon_g_per_kwh / 1000.0,
+        "country": site.country,
+        "on_premises": site.kind == SiteKind.ON_PREMISES,
     }
     return build_dataclass(path, SiteSpec, overrides, defaults=base)
 
@@ -460,6 +475,8 @@ def offering_spec(
         "currency": offer.currency,
         "gpu": gpu_spec(offer.gpu, f"{path}.gpu"),
         "min_billed_hours": CAPACITY_BLOCK_MIN_HOURS if offer.term == "capacity_block" else 0.0,
+        "jurisdiction": offer.jurisdiction,
+        "data_country": offer.data_country,
     }
     if region is not None:
         base.update(pue=float(region.pue), carbon_kg_per_kwh=region.carbon_g_per_kwh / 1000.0)
@@ -538,6 +555,7 @@ def build_scenario(
     uncertainty = None
     if document.get("uncertainty") is not None:
         uncertainty = build_dataclass("uncertainty", UncertaintyRanges, document["uncertainty"])
+    constraints = build_dataclass("constraints", Constraints, document.get("constraints") or {})
     try:
         scenario = Scenario(
             workload=build_dataclass("workload", Workload, document["workload"]),
@@ -557,6 +575,7 @@ def build_scenario(
             name=name,
             demand=demand,
             uncertainty=uncertainty,
+            constraints=constraints,
         )
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
@@ -677,6 +696,9 @@ def _assumptions(
                 **provenance(offer.price_per_hour, spec.price_per_instance_hour, offer),
             )
         )
+    if scenario.constraints.any:
+        rows += _jurisdiction_assumptions(offerings)
+    rows.append(_service_life_assumption(finance, finance_data))
     for field, key in DEFAULT_ITEMS.items():
         item = items.get(key)
         if item is None or field in finance_data:
@@ -695,3 +717,38 @@ def _assumptions(
             )
         )
     return tuple(rows)
+
+
+# The sources of SERVICE_LIFE_MONTHS (tco/engine/defaults.py, docs/sources.md S-LIVES).
+SERVICE_LIFE_SOURCE = _(
+    "Depreciation lives in company filings: Amazon 5 years (from 2025), Meta 5.5, Microsoft, "
+    "Alphabet and CoreWeave 6, Nebius 4 for GPUs; median GPU owner about 5 years (SpotWire)"
+)
+SERVICE_LIFE_AS_OF = date(2026, 6, 4)
+
+
+def _service_life_assumption(finance: FinanceInputs, finance_data: dict[str, Any]) -> Assumption:
+    """The refresh cycle: after this age the fleet is bought again."""
+    typed = "service_life_months" in finance_data
+    return Assumption(
+        _("Server service life (the fleet is bought again after it)"),
+        (Amount(finance.service_life_months / 12, _("years"), 1),),
+        YOUR_INPUT if typed else SERVICE_LIFE_SOURCE,
+        None if typed else SERVICE_LIFE_AS_OF,
+        False,
+    )
+
+
+def _jurisdiction_assumptions(offerings: list[CloudOffering]) -> list[Assumption]:
+    """Whose law each provider is under and where its region is (for the buyer's terms)."""
+    unknown = _("unknown")
+    return [
+        Assumption(
+            format_lazy(_("{offering}: jurisdiction / data country"), offering=str(offer)),
+            (Words(offer.jurisdiction or unknown), Words(offer.data_country or unknown)),
+            offer.jurisdiction_source or unknown,
+            offer.as_of,
+            False,
+        )
+        for offer in offerings
+    ]

@@ -16,6 +16,7 @@ from tco.engine import (
     DeadlineInfeasible,
     DoesNotFit,
     EngineError,
+    InvalidInput,
     ScenarioResult,
     cost_of_owning,
     evaluate,
@@ -62,7 +63,15 @@ FORM_FIELD_FOR_PATH = {
     "finance.staff_fte": "staff_fte",
     "finance.staff_annual_cost": "staff_cost",
     "finance.support_pct_per_year": "support_pct",
+    "finance.service_life_months": "service_life_years",
 }
+
+
+def no_compliant_option_message() -> str:
+    return _(
+        "No option meets your terms: every option breaks at least one of them. Choose a site "
+        "on your own premises, or relax a requirement."
+    )
 
 
 @dataclass(frozen=True)
@@ -193,6 +202,10 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         analysis = analyse_document(form.to_document(best[1].server_model.key), form.catalog)
     except ScenarioError as exc:
         return _field_problem(exc.field, exc.message)
+    except InvalidInput as exc:
+        if exc.field == "constraints":
+            return CalculatorOutcome(non_field_errors=[no_compliant_option_message()])
+        return CalculatorOutcome(problem=str(exc))
     except EngineError as exc:
         return CalculatorOutcome(problem=str(exc))
     candidates.sort(key=lambda c: (c.onprem_total is None, c.onprem_total or 0.0))

@@ -158,7 +158,12 @@ def calculator_field(field: Any) -> SafeString:
         "field" + (" has-error" if errors else "") + (" required" if field.field.required else "")
     )
     relevance = field.form.relevance(field.name)
-    if getattr(field.field.widget, "input_type", None) == "checkbox":
+    if field.widget_type == "checkbox":  # one box: its label follows it
+        body = (
+            f'\n  <span class="check">{field} <label for="{_text(field.id_for_label)}">'
+            f"{_text(field.label)}</label></span>\n  "
+        )
+    elif getattr(field.field.widget, "input_type", None) == "checkbox":
         body = f"\n  <fieldset><legend>{_text(field.label)}</legend>{field}</fieldset>\n  "
     else:
         body = (

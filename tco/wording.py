@@ -54,7 +54,14 @@ def _years(months: int) -> str:
 
 
 def verdict_headline(verdict: Mapping[str, Any], currency: str) -> str:
-    """The one-line answer: buy, rent, buy-run-resell or hybrid, with its numbers."""
+    """The answer: buy, rent, buy-run-resell or hybrid with its numbers, and whether the
+    buyer's terms rather than cost decided it."""
+    headline = _cost_headline(verdict, currency)
+    decided = terms_decided_sentence(verdict, currency)
+    return f"{headline} {decided}" if decided else headline
+
+
+def _cost_headline(verdict: Mapping[str, Any], currency: str) -> str:
     code = verdict.get("code")
     p: Mapping[str, Any] = verdict.get("params") or {}
     horizon = _years(int(p.get("horizon_months") or 60))
@@ -99,6 +106,15 @@ def verdict_headline(verdict: Mapping[str, Any], currency: str) -> str:
     if code == "hybrid":
         return _("Hybrid: own %(owned)s × %(server)s, rent the rest on %(burst)s; %(against)s.") % (
             values
+        )
+    if code == "buy_resell" and not against:  # no cloud option to compare with
+        return (
+            ngettext(
+                "Buy, run and resell: %(servers)s × %(server)s, resold after %(months)s month.",
+                "Buy, run and resell: %(servers)s × %(server)s, resold after %(months)s months.",
+                int(p.get("resale_month") or 0),
+            )
+            % values
         )
     if code == "buy_resell":
         return (
@@ -234,6 +250,8 @@ def note_text(note: Mapping[str, Any], currency: str = "EUR") -> str:
         }
     if code == "cloud_gpu_cannot_run":
         return _("The %(gpu)s cannot run this workload.") % {"gpu": p.get("gpu")}
+    if code in CONSTRAINT_CODES:
+        return violation_text(note)
     return str(note.get("text") or code or "")
 
 
@@ -433,3 +451,119 @@ def break_even_cell(option: Mapping[str, Any]) -> str:
     if (below and u >= 1) or (not below and u <= 0):
         return _("always")
     return _("none")
+
+
+# --- the buyer's terms (tco/engine/constraints.py) and horizons --------------------------
+
+CONSTRAINT_CODES = frozenset(
+    {
+        "data_outside_eu",
+        "data_country_unknown",
+        "not_own_premises",
+        "not_air_gapped",
+        "jurisdiction_outside_eu",
+        "jurisdiction_unknown",
+        "provider_not_preferred",
+    }
+)
+
+
+def violation_text(note: Mapping[str, Any]) -> str:
+    """Why an option breaks one of the buyer's terms."""
+    code = note.get("code")
+    p: Mapping[str, Any] = note.get("params") or {}
+    if code == "data_outside_eu":
+        return _("Data would be processed outside the EU (%(country)s).") % {
+            "country": p.get("country")
+        }
+    if code == "data_country_unknown":
+        return _("It is not known in which country the data would be processed.")
+    if code == "not_own_premises":
+        if p.get("owned"):
+            return _("This site is a colocation data centre, not your own premises.")
+        return _("Data would leave your own premises.")
+    if code == "not_air_gapped":
+        return _("A rented service cannot be cut off from outside networks.")
+    if code == "jurisdiction_outside_eu":
+        return _("%(provider)s is under the law of %(country)s, outside the EU.") % {
+            "provider": p.get("provider"),
+            "country": p.get("country"),
+        }
+    if code == "jurisdiction_unknown":
+        return _("It is not known under which country's law %(provider)s falls.") % {
+            "provider": p.get("provider")
+        }
+    if code == "provider_not_preferred":
+        return _("%(provider)s is not one of your preferred providers.") % {
+            "provider": p.get("provider")
+        }
+    return str(note.get("text") or code or "")
+
+
+def violations_text(option: Mapping[str, Any]) -> str:
+    """Every term an option breaks, in one line ("" when it meets them all)."""
+    return " ".join(violation_text(n) for n in option.get("violations") or [])
+
+
+def terms_decided_sentence(verdict: Mapping[str, Any], currency: str) -> str:
+    """When the buyer's terms, not cost, decided: the cheapest option overall and the
+    extra cost of meeting the terms (cheapest compliant − cheapest overall)."""
+    p: Mapping[str, Any] = verdict.get("params") or {}
+    if not p.get("constraint_decided"):
+        return ""
+    kind = _KIND_OF.get(p.get("cheapest_overall_kind"), "cloud")
+    return _(
+        "Your terms decided this, not cost: the cheapest option overall, %(option)s at "
+        "%(cost)s, breaks them; meeting them costs %(extra)s more."
+    ) % {
+        "option": option_label({"kind": kind, "name": p.get("cheapest_overall")}),
+        "cost": format_money(p.get("cheapest_overall_cost"), currency, 0),
+        "extra": format_money(p.get("constraint_cost"), currency, 0),
+    }
+
+
+def terms_sentence(summary: Mapping[str, Any]) -> str:
+    """What the buyer's terms ruled out when they did not change the answer."""
+    c = summary.get("constraints") or {}
+    excluded = len(c.get("excluded") or [])
+    if not excluded or c.get("decided_verdict"):
+        return ""
+    return ngettext(
+        "Your terms rule out %(n)s option; the cheapest option meets them.",
+        "Your terms rule out %(n)s options; the cheapest option meets them.",
+        excluded,
+    ) % {"n": excluded}
+
+
+def refresh_sentence(summary: Mapping[str, Any]) -> str:
+    """The refresh cycle behind the longer horizons."""
+    view = summary.get("horizons") or {}
+    life = view.get("service_life_months")
+    if not life:
+        return ""
+    return _(
+        "Servers are replaced after %(life)s of service: a longer horizon includes buying "
+        "the fleet again at today's price, less what the old one fetches (the residual "
+        "value); the last fleet counts at its remaining book value."
+    ) % {"life": _years(int(life))}
+
+
+def horizon_table(summary: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The horizon view as table rows: each option's total at 3, 5, 7 and 10 years."""
+    view = summary.get("horizons")
+    if not view:
+        return None
+    currency = str(summary.get("currency", "EUR"))
+    headers = [_years(int(m)) for m in view["months"]]
+    rows = [
+        {
+            "label": option_label(o),
+            "kind": o["kind"],
+            "eligible": o.get("eligible", True),
+            "cells": [
+                (h, format_money(t, currency, 0)) for h, t in zip(headers, o["totals"], strict=True)
+            ],
+        }
+        for o in view["options"]
+    ]
+    return {"headers": headers, "rows": rows}

@@ -91,6 +91,7 @@ MODEL_INPUTS: tuple[tuple[str, str, str, str], ...] = (
     ("software_per_gpu_year", "Software per GPU-year", "{cur}", MONEY),
     ("fixed_monthly", "Other fees every month", "{cur}/month", MONEY),
     ("residual_pct", "Residual value at the horizon", "fraction of hardware", PERCENT),
+    ("service_life_months", "Service life: the fleet is bought again at this age", "months", "0"),
     ("leased", "Leased (1) or bought cash (0)", "0/1", "0"),
     ("lease_annual_rate", "Lease rate (nominal, per year)", "fraction", PERCENT),
     ("lease_term_months", "Lease term", "months", "0"),
@@ -309,7 +310,30 @@ def build_workbook(
         "Software: GPUs × per GPU-year ÷ 12",
         "servers*gpus_per_server*software_per_gpu_year/12",
     )
-    derived("residual", "Residual value (back in the last month)", "hardware_value*residual_pct")
+    # tco.engine.costmodel.refresh_plan: bought again in months L, 2L, … before the horizon.
+    derived(
+        "refreshes",
+        "Refreshes within the horizon: ⌈H ÷ L⌉ − 1",
+        "MAX(-INT(-(horizon_months/service_life_months-1E-9))-1,0)",
+        "purchases",
+        "0",
+    )
+    derived(
+        "refresh_purchase",
+        "Each refresh buys the fleet again: hardware + installation",
+        "hardware_value+servers*installation_per_server",
+    )
+    derived(
+        "refresh_resale",
+        "Each refresh sells the old fleet at the residual value",
+        "hardware_value*residual_pct",
+    )
+    derived(
+        "residual",
+        "Residual value (back in the last month; after a refresh the book value of the last fleet)",
+        "hardware_value*IF(refreshes>0,residual_pct+(1-residual_pct)*(1-(horizon_months"
+        "-refreshes*service_life_months)/service_life_months),residual_pct)",
+    )
     derived(
         "opex_steady",
         "Monthly costs other than the work's extra energy",
@@ -390,7 +414,7 @@ def build_workbook(
         "onprem_fixed_total",
         "On-prem total at 0 % utilization (break-even line A)",
         "IF(leased>=0.5,lease_payment*lease_paid+lease_payoff,upfront)"
-        "+opex_steady*horizon_months-residual",
+        "+opex_steady*horizon_months+refreshes*(refresh_purchase-refresh_resale)-residual",
     )
     derived(
         "onprem_slope_total",
@@ -474,7 +498,11 @@ def build_workbook(
 
     # --- Cash flow ----------------------------------------------------------------------
     on_cols = [
-        ("Hardware", "IF(AND({m}=0,leased<0.5),upfront,0)"),
+        (
+            "Hardware",
+            "IF(AND({m}=0,leased<0.5),upfront,0)+IF(AND({m}>0,{m}<=refreshes*service_life_months,"
+            "MOD({m},service_life_months)=0),refresh_purchase,0)",
+        ),
         (
             "Lease",
             "IF(AND(leased>=0.5,{m}>=1,{m}<=lease_paid),lease_payment,0)"
@@ -490,7 +518,11 @@ def build_workbook(
         ("Software", "IF(AND({m}>=1,{m}<=horizon_months),software,0)"),
         ("Insurance", "IF(AND({m}>=1,{m}<=horizon_months),insurance,0)"),
         ("Fixed fees", "IF(AND({m}>=1,{m}<=horizon_months),fixed_monthly,0)"),
-        ("Residual", "IF({m}=horizon_months,-residual,0)"),
+        (
+            "Residual",
+            "IF({m}=horizon_months,-residual,0)-IF(AND({m}>0,{m}<=refreshes*service_life_months,"
+            "MOD({m},service_life_months)=0),refresh_resale,0)",
+        ),
     ]
     first = 3  # month 0 is on row 3
     last = first + months

@@ -11,6 +11,7 @@ from tco.engine.compute import (
     training_flops,
     training_hours,
 )
+from tco.engine.constraints import EU_COUNTRIES, Constraints, violations
 from tco.engine.costmodel import (
     CloudCostParams,
     CostModel,
@@ -27,6 +28,7 @@ from tco.engine.finance import (
     monthly_discount_rate,
     payback_month,
 )
+from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
 from tco.engine.hybrid import HybridResult, optimise_hybrid
 from tco.engine.inputs import (
     CloudOfferingSpec,
@@ -86,6 +88,8 @@ from tco.engine.units import HOURS_PER_MONTH, FxRates, Money
 from tco.engine.verdict import Candidate, RankedOption, Verdict, decide
 
 __all__ = [
+    "EU_COUNTRIES",
+    "HORIZONS_MONTHS",
     "HOURS_PER_MONTH",
     "TORNADO_INPUTS",
     "Candidate",
@@ -94,6 +98,7 @@ __all__ = [
     "CloudOptionResult",
     "CloudTerm",
     "Confidence",
+    "Constraints",
     "CostModel",
     "DeadlineInfeasible",
     "Demand",
@@ -105,6 +110,7 @@ __all__ = [
     "Financing",
     "FxRates",
     "GpuSpec",
+    "HorizonView",
     "HybridResult",
     "Interconnect",
     "InvalidInput",
@@ -153,6 +159,7 @@ __all__ = [
     "default_shape",
     "evaluate",
     "financing",
+    "horizon_view",
     "kv_cache_gb",
     "lease_payment",
     "lora_state_gb",
@@ -174,4 +181,5 @@ __all__ = [
     "training_flops",
     "training_hours",
     "verdict_text",
+    "violations",
 ]

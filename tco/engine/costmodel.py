@@ -7,7 +7,9 @@ scenario; any field may instead be a numpy array with one value per scenario
 with plain floats.
 
 Month 0 carries the purchase; operating costs run in months 1..H; the
-residual value comes back (negative cash flow) in month H.
+residual value comes back (negative cash flow) in month H. A horizon longer
+than the servers' service life L buys the fleet again in months L, 2L, …
+(the refresh cycle, :func:`refresh_plan`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from tco.engine.finance import (
     monthly_discount_rate,
 )
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR, FloatArray, Number
+
+NO_REFRESH = 1e9  # a service life no horizon reaches
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +84,7 @@ class CostModel:
     whole_terms: Number = 0.0  # 1.0: commitments are bought whole for the active months
     fixed_monthly: Number = 0.0  # on-prem fees every month (facility fee, licences)
     one_off_cost: Number = 0.0  # on-prem lump sums in month 0 (spares, services)
+    service_life_months: Number = NO_REFRESH  # the fleet is bought again at this age
 
     def replace(self, **changes: Number) -> CostModel:
         """A copy with some fields replaced (e.g. by arrays for a sweep)."""
@@ -224,6 +229,78 @@ def cloud_billed_hours_per_month(
     return as_array(as_array(instances) * HOURS_PER_MONTH * fraction)
 
 
+# --- refresh cycle -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RefreshPlan:
+    """Second (third, …) purchases of the fleet within the horizon (arrays).
+
+    ``count`` refreshes in months L, 2L, … before H; each buys the fleet again
+    (``purchase``: hardware and installation at today's prices) and sells the
+    old one at the residual value (``resale``). ``kept_pct`` is the share of the
+    hardware value credited at the horizon.
+    """
+
+    count: FloatArray
+    life: FloatArray
+    purchase: FloatArray
+    resale: FloatArray
+    kept_pct: FloatArray
+
+    @property
+    def net(self) -> FloatArray:
+        """Cash out at each refresh: the new fleet less what the old one fetches."""
+        return as_array(self.purchase - self.resale)
+
+
+def refresh_plan(m: CostModel, hardware: FloatArray, purchase: FloatArray) -> RefreshPlan:
+    """How often the fleet is bought again, and what it is worth at the horizon.
+
+    n = ⌈H ÷ L⌉ − 1 refreshes (none while H ≤ L). Within the service life the
+    residual at the horizon is the input ``residual_pct`` (unchanged); after a
+    refresh the fleet bought last is a − nL months old at H and is credited at
+    its straight-line book value between new and ``residual_pct`` at age L:
+    r + (1 − r)(1 − a ÷ L). A 5-year life over 7 years: one refresh in month
+    60; the second fleet is 24 months old, 10 % + 90 % × 60 % = 64 % kept.
+
+    >>> m = CostModel(servers=1, gpus_per_server=8, server_price=100.0, idle_power_kw=0.0,
+    ...     max_power_kw=1.0, pue=1.0, electricity_price_per_kwh=0.0,
+    ...     colocation_per_kw_month=0.0, utilization=0.5, horizon_months=84,
+    ...     discount_rate=0.0, residual_pct=0.1, service_life_months=60)
+    >>> p = refresh_plan(m, as_array(100.0), as_array(105.0))
+    >>> float(p.count), round(float(p.kept_pct), 4), float(p.net)
+    (1.0, 0.64, 95.0)
+    """
+    h = as_array(m.horizon_months)
+    life = as_array(m.service_life_months)
+    count = np.maximum(np.ceil(h / life - 1e-9) - 1.0, 0.0)
+    r = as_array(m.residual_pct)
+    age = h - count * life
+    kept = np.where(count > 0, r + (1.0 - r) * (1.0 - age / life), r)
+    return RefreshPlan(
+        count=as_array(count),
+        life=life,
+        purchase=as_array(np.broadcast_to(purchase, np.shape(count * purchase))),
+        resale=as_array(hardware * r),
+        kept_pct=as_array(kept),
+    )
+
+
+def refresh_discount_sum(monthly_rate: Number, life: Number, count: Number) -> FloatArray:
+    """Σ (1 + i)^−kL for k = 1..n: today's value of one unit paid at each refresh.
+
+    >>> round(float(refresh_discount_sum(0.01, 12, 2)), 6)  # 0.887449 + 0.787566
+    1.675015
+    >>> float(refresh_discount_sum(0.0, 60, 1))
+    1.0
+    """
+    q = discount_factor(monthly_rate, life)
+    n = as_array(count)
+    geometric = q * (1.0 - np.power(q, n)) / np.where(q < 1.0, 1.0 - q, 1.0)
+    return as_array(np.where(q < 1.0 - 1e-15, geometric, n))
+
+
 # --- totals (closed form over the horizon) -----------------------------------------
 
 
@@ -245,6 +322,7 @@ class OnPremMonthly:
     insurance: FloatArray
     residual: FloatArray
     lease_payment: FloatArray
+    refresh: RefreshPlan
 
     @property
     def opex(self) -> FloatArray:
@@ -291,6 +369,8 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
         m.servers, m.idle_power_kw, m.max_power_kw, 0.0, m.pue, m.electricity_price_per_kwh
     )
     active = active_months(m)
+    purchase = as_array(hv + as_array(m.servers) * as_array(m.installation_per_server))
+    refresh = refresh_plan(m, hv, purchase)
     return OnPremMonthly(
         hardware_value=hv,
         upfront=upfront,
@@ -306,8 +386,9 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
         staff=staff_cost_per_month(m.staff_fte, m.staff_annual_cost),
         software=software_cost_per_month(gpus, m.software_per_gpu_year),
         insurance=percent_per_year_per_month(hv, m.insurance_pct_per_year),
-        residual=as_array(hv * as_array(m.residual_pct)),
+        residual=as_array(hv * refresh.kept_pct),
         lease_payment=lease_payment(upfront, m.lease_annual_rate, m.lease_term_months),
+        refresh=refresh,
     )
 
 
@@ -408,23 +489,32 @@ def _onprem_finance_total(m: CostModel, mo: OnPremMonthly) -> FloatArray:
     return as_array(leased * (mo.lease_payment * paid + payoff) + (1.0 - leased) * mo.upfront)
 
 
+def _onprem_nominal(m: CostModel, mo: OnPremMonthly) -> FloatArray:
+    refresh = mo.refresh
+    return as_array(
+        _onprem_finance_total(m, mo)
+        + mo.opex * as_array(m.horizon_months)
+        + refresh.count * refresh.net
+        - mo.residual
+    )
+
+
 def onprem_total(m: CostModel) -> FloatArray:
-    """Closed-form nominal on-prem total: upfront (or lease) + H × opex − residual.
+    """Closed-form nominal on-prem total: upfront (or lease) + H × opex + n × (refresh
+    purchase − old fleet's resale) − residual.
 
     The part of :func:`onprem_totals` that needs no discounting: the ranking of servers,
     the break-even lines and the Monte Carlo use only this.
     """
-    mo = onprem_monthly(m)
-    return as_array(
-        _onprem_finance_total(m, mo) + mo.opex * as_array(m.horizon_months) - mo.residual
-    )
+    return _onprem_nominal(m, onprem_monthly(m))
 
 
 def onprem_totals(m: CostModel) -> Totals:
     """Closed-form on-prem total and NPV; equal to summing the monthly table.
 
-    Cash: upfront + H × opex − residual. Lease: payments for min(term, H)
-    months, plus the balance still owed at H (paid off then), instead of upfront.
+    Cash: upfront + H × opex + n × (refresh purchase − old fleet's resale) −
+    residual. Lease: payments for min(term, H) months, plus the balance still
+    owed at H (paid off then), instead of upfront (a refresh is paid in cash).
     """
     mo = onprem_monthly(m)
     h = as_array(m.horizon_months)
@@ -437,12 +527,14 @@ def onprem_totals(m: CostModel) -> Totals:
         leased * (mo.lease_payment * annuity_factor(i, paid) + payoff * df_h)
         + (1.0 - leased) * mo.upfront
     )
-    total = _onprem_finance_total(m, mo) + mo.opex * h - mo.residual
+    refresh = mo.refresh
+    total = _onprem_nominal(m, mo)
     steady = mo.opex - mo.energy + mo.energy_idle  # opex without the work's extra energy
     npv = (
         finance_npv
         + steady * annuity_factor(i, h)
         + mo.energy_active * annuity_factor(i, mo.active_months)
+        + refresh.net * refresh_discount_sum(i, refresh.life, refresh.count)
         - mo.residual * df_h
     )
     return Totals(as_array(total), as_array(npv))

@@ -30,6 +30,8 @@ LEASE_ANNUAL_RATE: Final = 0.06
 # Share of the hardware value a buyer gets back at age 0, 1, 2, 3, 4, 5 years.
 RESALE_BY_YEAR: Final = (0.85, 0.78, 0.60, 0.46, 0.35, 0.27)
 RESALE_AFTER_1_YEAR: Final = RESALE_BY_YEAR[1]
+# A fleet is replaced after this many months (refresh cycle).
+SERVICE_LIFE_MONTHS: Final = 60
 
 # --- training efficiency --------------------------------------------------------------
 
@@ -256,6 +258,16 @@ TABLE: Final[tuple[Default, ...]] = (
         "[S-SPOTWIRE]",
         "H100 value kept by age: 1 yr 78 %, 2 yr 60 %, 3 yr 46 %, 4 yr 35 % (model anchors); "
         "age 0+ 85 % (a used server sells below new) and 5 yr 27 % are estimates",
+    ),
+    Default(
+        "SERVICE_LIFE_MONTHS",
+        SERVICE_LIFE_MONTHS,
+        "months",
+        "[S-LIVES]",
+        "servers are depreciated over 5 years by Amazon (6 → 5 from Jan 2025) and the median "
+        "disclosed GPU-owner rate, 19.5 %/yr, is about a 5-year life; Meta uses 5.5, "
+        "Microsoft, Alphabet and CoreWeave 6, Nebius 4 for GPUs. A longer horizon buys the "
+        "fleet again at this age",
     ),
 )
 

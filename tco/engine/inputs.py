@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from tco.engine import defaults
+from tco.engine.constraints import Constraints
 from tco.engine.errors import InvalidInput
 from tco.engine.units import FxRates, Money, check_currency
 
@@ -135,6 +136,16 @@ def require_fraction(name: str, value: float, what: str, *, allow_zero: bool = T
         )
 
 
+def require_country(name: str, value: str) -> None:
+    """An ISO 3166 alpha-2 code in capitals, or empty (unknown)."""
+    if not isinstance(value, str) or (value and (len(value) != 2 or not value.isalpha())):
+        raise InvalidInput(
+            name, f"Give a two-letter country code (or leave it empty), got {value!r}."
+        )
+    if value != value.upper():
+        raise InvalidInput(name, f"Write the country code in capitals, e.g. {value.upper()!r}.")
+
+
 def require_int(name: str, value: int, low: int, high: int | None = None, what: str = "") -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput(name, f"{what or 'This value'} must be a whole number, got {value!r}.")
@@ -222,6 +233,8 @@ class SiteSpec:
     rack_units_limit: int = 42
     colocation_billed_on_facility_kw: bool = False
     name: str = "site"
+    country: str = ""  # ISO alpha-2; empty: unknown
+    on_premises: bool = False  # the buyer's own building (not a colocation data centre)
 
     def __post_init__(self) -> None:
         require_non_negative(
@@ -241,6 +254,7 @@ class SiteSpec:
         if self.carbon_kg_per_kwh is not None:
             require_non_negative("carbon_kg_per_kwh", self.carbon_kg_per_kwh, "Carbon intensity")
         require_int("rack_units_limit", self.rack_units_limit, 1, 60, "Usable rack units")
+        require_country("country", self.country)
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +278,8 @@ class CloudOfferingSpec:
     min_billed_hours: float = 0.0  # per run, e.g. a capacity block's minimum duration
     pue: float | None = None  # the provider's data centres in that region
     carbon_kg_per_kwh: float | None = None  # the region's grid
+    jurisdiction: str = ""  # ISO alpha-2 of the provider's controlling law; empty: unknown
+    data_country: str = ""  # ISO alpha-2 of the region processing the data; empty: unknown
 
     def __post_init__(self) -> None:
         if not isinstance(self.term, CloudTerm):
@@ -284,6 +300,8 @@ class CloudOfferingSpec:
                 raise InvalidInput("pue", f"PUE must be between 1.0 and 3.0, got {self.pue}.")
         if self.carbon_kg_per_kwh is not None:
             require_non_negative("carbon_kg_per_kwh", self.carbon_kg_per_kwh, "Carbon intensity")
+        require_country("jurisdiction", self.jurisdiction)
+        require_country("data_country", self.data_country)
 
     @property
     def term_months(self) -> int:
@@ -624,9 +642,14 @@ class FinanceInputs:
     lease_annual_rate: float = defaults.LEASE_ANNUAL_RATE
     lease_terms_months: tuple[int, ...] = (36, 48, 60)
     resale_by_year: tuple[float, ...] = defaults.RESALE_BY_YEAR
+    # After this many months the fleet is replaced (bought again, the old one sold).
+    service_life_months: int = defaults.SERVICE_LIFE_MONTHS
 
     def __post_init__(self) -> None:
         require_int("horizon_months", self.horizon_months, 12, 120, "The horizon (months)")
+        require_int(
+            "service_life_months", self.service_life_months, 12, 240, "The service life (months)"
+        )
         require_non_negative("discount_rate", self.discount_rate, "Discount rate")
         if self.discount_rate > 1:
             raise InvalidInput("discount_rate", "Enter the discount rate as a fraction, e.g. 0.08.")
@@ -688,6 +711,7 @@ class Scenario:
     name: str = "scenario"
     demand: Demand | None = None  # None: continuous at finance.utilization (older files)
     uncertainty: UncertaintyRanges | None = None  # None: the documented default ranges
+    constraints: Constraints = field(default_factory=Constraints)
 
     def __post_init__(self) -> None:
         # Accept a list from callers but keep the frozen scenario hashable-friendly.

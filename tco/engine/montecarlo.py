@@ -14,7 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tco.engine.costmodel import CostModel, active_months, cloud_total, onprem_total
+from tco.engine.costmodel import (
+    NO_REFRESH,
+    CostModel,
+    active_months,
+    cloud_total,
+    onprem_total,
+)
 from tco.engine.errors import InvalidInput
 from tco.engine.finance import as_array
 from tco.engine.inputs import UncertaintyRanges
@@ -93,6 +99,7 @@ def monte_carlo(
             residual_pct=np.clip(fraction * resale, 0.0, 1.0),
             active_months=1e9,
             leased=0.0,
+            service_life_months=NO_REFRESH,  # sold after the run, never bought again
         )
         own = np.minimum(own, onprem_total(resold))
     rent = np.min(np.stack([cloud_total(varied, model.clouds[k]) for k in clouds]), axis=0)

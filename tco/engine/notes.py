@@ -36,6 +36,15 @@ ENGLISH: dict[str, str] = {
     ),
     "cloud_gpu_cannot_run": "This offering's GPU cannot run the workload: {reason}",
     "cloud_gpu_lacks_precision": "The {gpu} has no {precision} tensor cores.",
+    # Constraints (tco/engine/constraints.py): why an option may not be recommended.
+    "data_outside_eu": "Data would be processed outside the EU ({country}).",
+    "data_country_unknown": "Where the data would be processed is unknown.",
+    "not_own_premises": "Data would leave your own premises.",
+    "not_air_gapped": "A rented service cannot be air-gapped.",
+    "jurisdiction_outside_eu": "{provider} is under non-EU jurisdiction ({country}).",
+    "jurisdiction_unknown": "{provider}'s controlling jurisdiction is unknown.",
+    "provider_not_preferred": "{provider} is not one of your preferred providers.",
+    "no_compliant_option": "No option meets the constraints.",
 }
 
 

@@ -73,5 +73,10 @@ def onprem_cashflow(model: CostModel) -> CashFlow:
         ("insurance", mo.insurance),
     ):
         block[1:, col[name]] = scalar(amount, name)
-    block[h, col["residual"]] = -scalar(mo.residual, "residual")
+    # Refresh cycle: the fleet is bought again at months L, 2L, … and the old one sold.
+    life = round(scalar(mo.refresh.life, "service_life_months"))
+    for k in range(1, round(scalar(mo.refresh.count, "refreshes")) + 1):
+        block[k * life, col["hardware"]] += scalar(mo.refresh.purchase, "refresh")
+        block[k * life, col["residual"]] -= scalar(mo.refresh.resale, "resale")
+    block[h, col["residual"]] -= scalar(mo.residual, "residual")
     return CashFlow.from_components(ONPREM_COLUMNS, block)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tco.engine.costmodel import CostModel, onprem_monthly, onprem_totals
+from tco.engine.costmodel import NO_REFRESH, CostModel, onprem_monthly, onprem_totals
 from tco.engine.demand import WHOLE_HORIZON
 from tco.engine.finance import lease_payment
 from tco.engine.onprem import scalar
@@ -67,6 +67,7 @@ def buy_run_resell(
         residual_pct=fraction,
         active_months=WHOLE_HORIZON,
         leased=0.0,
+        service_life_months=NO_REFRESH,  # sold after the run, never bought again
     )
     totals = onprem_totals(owned)
     return ResellResult(

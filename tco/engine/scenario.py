@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tco.engine.cloud import cloud_params
+from tco.engine.constraints import violations
 from tco.engine.costmodel import CostModel, onprem_total
 from tco.engine.demand import (
     HOURS_PER_YEAR,
@@ -18,6 +19,7 @@ from tco.engine.demand import (
     plan_demand,
 )
 from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
+from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
 from tco.engine.hybrid import HybridResult, optimise_hybrid
 from tco.engine.inputs import (
     CloudOfferingSpec,
@@ -76,6 +78,7 @@ class ScenarioResult:
     break_even_runs_per_year: tuple[float | None, ...] = ()
     confidence: Confidence | None = None
     cloud_energy: tuple[tuple[float | None, float | None], ...] = ()  # (kWh, tonnes CO₂)
+    horizons: HorizonView | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +229,7 @@ def build_cost_model(
         whole_terms=1.0 if plan is not None and plan.whole_terms else 0.0,
         fixed_monthly=fin_money(fin.fixed_monthly_total),
         one_off_cost=fin_money(fin.one_off_total),
+        service_life_months=float(fin.service_life_months),
     )
 
 
@@ -363,11 +367,16 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         else None
     )
     spot_ok = _spot_allowed(scenario, plan)
-    eligible = tuple(spot_ok or o.term is not CloudTerm.SPOT for o in kept.cloud_offerings)
-    candidates = [Candidate(OWN_NAME, OWN, onprem.total_cost, onprem.npv)]
+    own_breaks, cloud_breaks = _constraint_violations(kept)
+    spot_fine = tuple(spot_ok or o.term is not CloudTerm.SPOT for o in kept.cloud_offerings)
+    # Recommendable: allowed by the work (spot) and by the buyer's constraints.
+    eligible = tuple(ok and not breaks for ok, breaks in zip(spot_fine, cloud_breaks, strict=True))
+    candidates = [Candidate(OWN_NAME, OWN, onprem.total_cost, onprem.npv, violations=own_breaks)]
     if resell is not None:
-        candidates.append(Candidate(RESELL_NAME, OWN_RESELL, resell.total_cost, resell.npv))
-    for option, ok in zip(clouds, eligible, strict=True):
+        candidates.append(
+            Candidate(RESELL_NAME, OWN_RESELL, resell.total_cost, resell.npv, violations=own_breaks)
+        )
+    for option, ok, breaks in zip(clouds, spot_fine, cloud_breaks, strict=True):
         candidates.append(
             Candidate(
                 option.name,
@@ -377,15 +386,25 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
                 eligible=ok,
                 excluded_code=None if ok else "spot_needs_tolerance",
                 break_even_month=option.break_even_month,
+                violations=breaks,
             )
         )
+    if not any(c.recommendable for c in candidates):
+        raise InvalidInput("constraints", "No option meets the constraints.")
     hybrid, hybrid_option = _hybrid(model, plan, clouds, eligible)
     if (
         hybrid is not None
         and 0 < hybrid.owned_servers < len(hybrid.total_by_owned_servers) - 1
-        and hybrid.total_cost < min(c.total_cost for c in candidates if c.eligible)
+        and hybrid.total_cost < min(c.total_cost for c in candidates if c.recommendable)
     ):
-        candidates.append(Candidate(HYBRID_NAME, HYBRID, hybrid.total_cost, hybrid.npv))
+        hybrid_breaks = own_breaks + next(
+            breaks
+            for o, breaks in zip(clouds, cloud_breaks, strict=True)
+            if o.name == hybrid_option
+        )
+        candidates.append(
+            Candidate(HYBRID_NAME, HYBRID, hybrid.total_cost, hybrid.npv, violations=hybrid_breaks)
+        )
     runs_break_even = tuple(_runs_break_even(option, plan) for option in clouds)
     verdict = decide(
         candidates,
@@ -437,7 +456,51 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
         cloud_energy=cloud_energy,
+        horizons=_horizons(kept, servers, sizing, [fits[i] for i in usable]),
     )
+
+
+def _constraint_violations(
+    scenario: Scenario,
+) -> tuple[tuple[Note, ...], tuple[tuple[Note, ...], ...]]:
+    """The constraints the owned fleet and each cloud offering break (empty: complies)."""
+    c, site = scenario.constraints, scenario.site
+    own = violations(
+        c, provider="", jurisdiction="", data_country=site.country, on_premises=site.on_premises
+    )
+    clouds = tuple(
+        violations(
+            c,
+            provider=o.provider,
+            jurisdiction=o.jurisdiction,
+            data_country=o.data_country,
+            on_premises=False,
+        )
+        for o in scenario.cloud_offerings
+    )
+    return own, clouds
+
+
+def _horizons(
+    scenario: Scenario, servers: int, sizing: SizingResult, fits: Sequence[OfferingFit]
+) -> HorizonView | None:
+    """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included)."""
+    models = []
+    resell: list[float | None] = []
+    for months in HORIZONS_MONTHS:
+        at = dataclasses.replace(
+            scenario, finance=dataclasses.replace(scenario.finance, horizon_months=months)
+        )
+        try:
+            plan = _plan(at, sizing)
+            model = build_cost_model(at, servers, plan, fits)
+        except InvalidInput:
+            return None
+        models.append(model)
+        if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
+            sold = buy_run_resell(model, plan.run_hours, scenario.finance.resale_by_year)
+            resell.append(sold.total_cost if sold is not None else None)
+    return horizon_view(models, resell or None)
 
 
 def cloud_energy_and_carbon(
@@ -618,12 +681,18 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
     def ranked(name: str) -> dict[str, Any]:
         o = ranking.get(name)
         if o is None:
-            return {"saving_vs_best": None, "recommended": False, "eligible": False}
+            return {
+                "saving_vs_best": None,
+                "recommended": False,
+                "eligible": False,
+                "violations": [],
+            }
         return {
             "saving_vs_best": _num(o.saving_vs_best, 2),
             "recommended": o.recommended,
             "eligible": o.eligible,
             "excluded_code": o.excluded_code,
+            "violations": [n.to_dict() for n in o.violations],
         }
 
     def per_run(total: float) -> float | None:
@@ -651,13 +720,20 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
         }
     ]
     energies = result.cloud_energy or tuple((None, None) for _ in result.cloud_options)
-    for c, runs_be, (kwh, co2) in zip(
-        result.cloud_options, result.break_even_runs_per_year, energies, strict=True
+    for c, spec, runs_be, (kwh, co2) in zip(
+        result.cloud_options,
+        result.scenario.cloud_offerings,
+        result.break_even_runs_per_year,
+        energies,
+        strict=True,
     ):
         options.append(
             {
                 "name": c.name,
                 "kind": "cloud",
+                "provider": spec.provider,
+                "jurisdiction": spec.jurisdiction,
+                "data_country": spec.data_country,
                 "instances": c.instances,
                 "committed": c.committed,
                 "total_cost": _num(c.total_cost, 2),
@@ -807,6 +883,8 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
         "excluded_offerings": [
             {"name": name, **note.to_dict()} for name, note in result.excluded_offerings
         ],
+        "constraints": constraints_to_dict(result),
+        "horizons": horizons_to_dict(result),
     }
     t = result.tornado
     return {
@@ -851,6 +929,63 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
     }
 
 
+def constraints_to_dict(result: ScenarioResult) -> dict[str, Any]:
+    """The constraint outcome: what was asked, what it ruled out, whether it decided."""
+    c = result.scenario.constraints
+    p = result.verdict.params
+    return {
+        "eu_data_only": c.eu_data_only,
+        "own_premises_only": c.own_premises_only,
+        "eu_jurisdiction_only": c.eu_jurisdiction_only,
+        "air_gapped": c.air_gapped,
+        "preferred_providers": list(c.preferred_providers),
+        "excluded": [
+            {"name": o.name, "kind": o.kind, "violations": [n.to_dict() for n in o.violations]}
+            for o in result.verdict.options
+            if o.violations
+        ],
+        "decided_verdict": bool(p.get("constraint_decided")),
+        "cheapest_overall": p.get("cheapest_overall"),
+        "cheapest_overall_cost": _num(p.get("cheapest_overall_cost"), 2),
+        "cheapest_compliant": result.verdict.recommended,
+        "cheapest_compliant_cost": _num(
+            next(o.total_cost for o in result.verdict.options if o.recommended), 2
+        ),
+        "cost_of_constraints": _num(p.get("constraint_cost"), 2),
+    }
+
+
+def horizons_to_dict(result: ScenarioResult) -> dict[str, Any] | None:
+    """Total cost of owning and of each cloud option over 3, 5, 7 and 10 years."""
+    view = result.horizons
+    if view is None:
+        return None
+    eligible = {o.name: o.eligible for o in result.verdict.options}
+    rows: list[tuple[str, str, tuple[float | None, ...]]] = [
+        (result.onprem.name, "onprem", view.onprem)
+    ]
+    if view.resell is not None:
+        rows.append((RESELL_NAME, "onprem_resell", view.resell))
+    rows += [
+        (c.name, "cloud", totals)
+        for c, totals in zip(result.cloud_options, view.clouds, strict=True)
+    ]
+    return {
+        "months": list(view.months),
+        "refreshes": list(view.refreshes),
+        "service_life_months": view.service_life_months,
+        "options": [
+            {
+                "name": name,
+                "kind": kind,
+                "eligible": eligible.get(name, False),
+                "totals": [_num(t, 2) for t in totals],
+            }
+            for name, kind, totals in rows
+        ],
+    }
+
+
 def _hybrid_reason(hy: HybridResult) -> str:
     """Why the hybrid optimum is what it is, as a code."""
     peak = len(hy.total_by_owned_servers) - 1
@@ -863,6 +998,18 @@ def _hybrid_reason(hy: HybridResult) -> str:
 
 def verdict_text(verdict: Verdict, currency: str) -> str:
     """The headline in plain English (command line); the web layer words its own."""
+    p = verdict.params
+    text = _headline_text(verdict, currency)
+    if p.get("constraint_decided"):
+        text += (
+            f" Your constraints decided this, not cost: the cheapest option overall, "
+            f"{p['cheapest_overall']}, costs {p['cheapest_overall_cost']:,.0f} {currency} but "
+            f"breaks them; complying costs {p['constraint_cost']:,.0f} {currency} more."
+        )
+    return text
+
+
+def _headline_text(verdict: Verdict, currency: str) -> str:
     p = verdict.params
     horizon = f"{p['horizon_months'] / 12:g} years"
     if verdict.code == "rent":

@@ -3,7 +3,11 @@
 Every option that can do the work is ranked by its total cost over the
 horizon; the cheapest eligible one is recommended. Spot capacity is eligible
 only when the buyer's work tolerates interruptions (or has no deadline and is
-not serving). The headline is a code with its numbers; the web layer words it.
+not serving). An option that breaks one of the buyer's constraints
+(tco/engine/constraints.py) is never recommended; when the cheapest option
+overall breaks one, the verdict says that the constraints decided it and what
+they cost (cheapest compliant − cheapest overall). The headline is a code with
+its numbers; the web layer words it.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from tco.engine.notes import Note
 
 OWN = "own"
 OWN_RESELL = "own_resell"
@@ -29,6 +35,11 @@ class Candidate:
     eligible: bool = True
     excluded_code: str | None = None  # why an ineligible option is not recommended
     break_even_month: float | None = None  # cloud: when owning has caught up with it
+    violations: tuple[Note, ...] = ()  # the buyer's constraints this option breaks
+
+    @property
+    def recommendable(self) -> bool:
+        return self.eligible and not self.violations
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +52,7 @@ class RankedOption:
     eligible: bool
     excluded_code: str | None
     recommended: bool
+    violations: tuple[Note, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,13 +88,15 @@ def decide(
     >>> v.action, v.recommended, v.params["ratio"], [o.name for o in v.options]
     ('rent', 'Cloud A', 400.0, ['Cloud spot', 'Cloud A', 'Own'])
     """
-    eligible = [c for c in candidates if c.eligible]
+    open_options = [c for c in candidates if c.eligible]  # before the buyer's constraints
+    eligible = [c for c in open_options if c.recommendable]
     if not eligible:
         raise ValueError("decide() needs at least one eligible option")
     best = min(eligible, key=lambda c: c.total_cost)
+    cheapest = min(open_options, key=lambda c: c.total_cost)
     clouds = [c for c in eligible if c.kind == CLOUD]
     reference = min(clouds, key=lambda c: c.total_cost) if clouds else None
-    owning = [c for c in candidates if c.kind in (OWN, OWN_RESELL)]
+    owning = [c for c in eligible if c.kind in (OWN, OWN_RESELL)]
     cheapest_own = min(owning, key=lambda c: c.total_cost) if owning else None
     ranked = tuple(
         RankedOption(
@@ -91,9 +105,10 @@ def decide(
             total_cost=c.total_cost,
             npv=c.npv,
             saving_vs_best=c.total_cost - best.total_cost,
-            eligible=c.eligible,
-            excluded_code=c.excluded_code,
+            eligible=c.recommendable,
+            excluded_code=c.excluded_code or ("constraint" if c.violations else None),
             recommended=c is best,
+            violations=c.violations,
         )
         for c in sorted(candidates, key=lambda c: (c.total_cost, c.name))
     )
@@ -106,6 +121,7 @@ def decide(
         "server": server_name,
         "horizon_months": horizon_months,
         "per_work": per_work,
+        **constraint_params(best, cheapest, candidates),
         **(extra or {}),
     }
     if best.kind == CLOUD:
@@ -139,3 +155,29 @@ def decide(
         reference_cloud=reference.name if reference else None,
         options=ranked,
     )
+
+
+def constraint_params(
+    best: Candidate, cheapest: Candidate, candidates: Sequence[Candidate]
+) -> dict[str, Any]:
+    """Whether the buyer's constraints, not cost, decided, and what complying costs.
+
+    ``constraint_cost``: the cheapest compliant option's total − the cheapest
+    option's total overall (0 when the cheapest option complies).
+
+    >>> from tco.engine.notes import Note
+    >>> cloud = Candidate("Cloud", CLOUD, 100.0, 95.0, violations=(Note("data_outside_eu"),))
+    >>> own = Candidate("Own", OWN, 130.0, 120.0)
+    >>> p = constraint_params(own, cloud, [cloud, own])
+    >>> p["constraint_decided"], p["cheapest_overall"], p["constraint_cost"]
+    (True, 'Cloud', 30.0)
+    """
+    decided = cheapest is not best and cheapest.total_cost < best.total_cost
+    return {
+        "constraint_decided": decided,
+        "excluded_by_constraints": sum(1 for c in candidates if c.violations),
+        "cheapest_overall": cheapest.name if decided else None,
+        "cheapest_overall_kind": cheapest.kind if decided else None,
+        "cheapest_overall_cost": cheapest.total_cost if decided else None,
+        "constraint_cost": best.total_cost - cheapest.total_cost if decided else 0.0,
+    }

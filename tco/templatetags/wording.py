@@ -19,13 +19,17 @@ for _name in (
     "break_even_sentence",
     "cloud_label",
     "confidence_sentence",
+    "horizon_table",
     "hybrid_reason",
     "note_text",
     "npv_caveat",
     "option_label",
     "plan_layout",
     "plan_sentence",
+    "refresh_sentence",
     "sizing_note",
+    "terms_sentence",
+    "violations_text",
 ):
     register.filter(_name, getattr(wording, _name))
 

@@ -71,14 +71,21 @@ def test_interactive_docs_use_local_static_files_only(api: Client) -> None:
 # --- estimate -------------------------------------------------------------------------------
 
 
-def test_estimate_returns_what_the_cli_prints(seed_catalog: object, api: Client) -> None:
-    document = json.loads(EXAMPLE.read_text())
+@pytest.mark.parametrize(
+    "example", [EXAMPLE, EXAMPLE.parent / "lora-70b-eu-own-premises.json"], ids=lambda p: p.stem
+)
+def test_estimate_returns_what_the_cli_prints(
+    seed_catalog: object, api: Client, example: Path
+) -> None:
+    document = json.loads(example.read_text())
     response = post_json(api, "/api/v1/estimate", document)
     assert response.status_code == 200, response.content
     out = io.StringIO()
-    call_command("tco", "estimate", "--input", str(EXAMPLE), stdout=out)
+    call_command("tco", "estimate", "--input", str(example), stdout=out)
     assert response.json() == json.loads(out.getvalue())
     assert response.json()["verdict"]["text"]
+    if "constraints" in document:  # the terms travel through the API too
+        assert response.json()["constraints"]["decided_verdict"] is True
 
 
 @pytest.mark.parametrize(

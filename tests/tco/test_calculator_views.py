@@ -89,7 +89,7 @@ def test_changing_an_input_changes_the_result(client: Client, seed_catalog: obje
         ("utilization_pct", "150", "less than or equal to 100"),
         ("deadline_days", "0", "greater than or equal to 0.1"),
         ("server", "no-such-server", "Select a valid choice."),
-        ("horizon_years", "7", "Select a valid choice."),
+        ("horizon_years", "11", "Select a valid choice."),
         ("currency", "GBP", "Select a valid choice."),
         ("tokens_billion", "", "Enter how many tokens the run trains on."),
         ("pue", "0.5", "greater than or equal to 1.0"),

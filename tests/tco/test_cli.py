@@ -270,3 +270,40 @@ def test_a100_and_l40s_servers_from_the_catalog(
     assert sizing["usable_memory_gb"] == pytest.approx(sizing["gpu_memory_gb"] * 0.9)
     assert sizing["memory_per_gpu_gb"] <= sizing["usable_memory_gb"]
     assert sizing["gpus_required"] == sizing["servers_required"] * 8
+
+
+def test_constraint_outcome_and_horizons_are_in_the_json(
+    seed_catalog: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = ROOT / "docs/examples/lora-70b-eu-own-premises.json"
+    result = json.loads(estimate(path, capsys))
+    outcome = result["constraints"]
+    assert outcome["eu_data_only"] and outcome["own_premises_only"]
+    # Every cloud leaves the premises; AWS's region is also outside the EU, Hyperstack's unknown.
+    reasons = {e["name"]: [n["code"] for n in e["violations"]] for e in outcome["excluded"]}
+    assert reasons == {
+        "AWS p5.48xlarge (on_demand)": ["data_outside_eu", "not_own_premises"],
+        "Nebius 8x H100 SXM (on_demand)": ["not_own_premises"],
+        "Scaleway 8x H100 SXM (on_demand)": ["not_own_premises"],
+        "Hyperstack 8x H100 SXM (on_demand)": ["data_country_unknown", "not_own_premises"],
+    }
+    options = {o["name"]: o for o in result["options"]}
+    cheapest = min(result["options"], key=lambda o: o["total_cost"])
+    best = next(o for o in result["options"] if o["recommended"])
+    assert cheapest["kind"] == "cloud" and not cheapest["eligible"]
+    assert best["kind"] in ("onprem", "onprem_resell")
+    assert outcome["decided_verdict"] is True
+    assert outcome["cheapest_overall"] == cheapest["name"]
+    assert outcome["cheapest_compliant"] == best["name"]
+    assert outcome["cost_of_constraints"] == pytest.approx(
+        best["total_cost"] - cheapest["total_cost"], abs=0.02
+    )
+    assert "Your constraints decided this" in result["verdict"]["text"]
+    assert all(o["eligible"] is False for n, o in options.items() if o["kind"] == "cloud")
+    horizons = result["horizons"]
+    assert horizons["months"] == [36, 60, 84, 120] and horizons["refreshes"] == [0, 0, 1, 1]
+    own = next(o for o in horizons["options"] if o["kind"] == "onprem")
+    assert own["totals"][1] == pytest.approx(options["Buy and keep"]["total_cost"], abs=0.01)
+    table = estimate(path, capsys, "table")
+    assert "x Scaleway 8x H100 SXM (on_demand): Data would leave your own premises." in table
+    assert "total by horizon" in table

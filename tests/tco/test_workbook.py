@@ -139,10 +139,14 @@ SCENARIOS = [
         },
     ),
     ("serve-70b-overrides.json", {"finance": {"lease": {"annual_rate": 0.07, "term_months": 72}}}),
+    # Ten years on a 4-year service life: the fleet is bought again in months 48 and 96.
+    ("pretrain-7b-nl.json", {"finance": {"horizon_months": 120, "service_life_months": 48}}),
 ]
 
 
-@pytest.mark.parametrize(("example", "changes"), SCENARIOS, ids=[s[0] for s in SCENARIOS])
+@pytest.mark.parametrize(
+    ("example", "changes"), SCENARIOS, ids=[f"{s[0]}-{i}" for i, s in enumerate(SCENARIOS)]
+)
 def test_workbook_recalculated_by_libreoffice_matches_engine(
     seed_catalog: object, example: str, changes: dict[str, Any]
 ) -> None:
@@ -158,6 +162,9 @@ def test_workbook_recalculated_by_libreoffice_matches_engine(
 
     book = recalculate(xlsx)
     assert check_against(book, result.onprem, result.cloud_options, result.resell) >= 2 + 5
+    if "service_life_months" in changes.get("finance", {}):  # the refreshes were compared
+        hardware = result.onprem.cashflow["hardware"]
+        assert hardware.iloc[48] > 0 and hardware.iloc[96] > 0 and hardware.iloc[47] == 0
     if example.startswith("lora"):
         assert result.resell is not None  # the one-off case checks buy-run-resell too
     inputs = {row[6]: row for row in book["Inputs"].iter_rows(min_row=2, values_only=True)}

@@ -150,7 +150,37 @@ def test_dutch_pages_show_a_dutch_verdict_and_pass_the_accessibility_check(
             page.goto(f"{live_server.url}/calculator/?preset={preset.slug}")
             assert page.locator("html").get_attribute("lang") == "nl"
             headline = page.locator(".verdict-headline").inner_text()
-            assert headline.startswith(("Koop", "Huur", "Hybride")), headline
+            assert headline.startswith(("Koop", "Kopen", "Huur", "Hybride")), headline
             assert not serious_accessibility_violations(page), preset.slug
     finally:
         context.close()
+
+
+def test_the_buyers_terms_grey_options_and_decide_the_verdict(
+    live_server: Any, page: Any, seed_catalog: object
+) -> None:
+    page.goto(f"{live_server.url}/calculator/?preset=eu-own-premises")
+    headline = page.locator(".verdict-headline").inner_text()
+    assert headline.startswith("Buy") and "Your terms decided this, not cost" in headline
+    clouds = page.locator("table.options tbody tr.cloud")
+    assert clouds.count() >= 5
+    assert clouds.count() == page.locator("table.options tbody tr.cloud.ineligible").count()
+    scaleway = page.locator("table.options tbody tr", has_text="Scaleway 8x H100 SXM").first
+    assert "Not allowed by your terms: Data would leave your own premises." in (
+        scaleway.inner_text()
+    )
+    aws = page.locator("table.options tbody tr", has_text="AWS p5.48xlarge").first
+    assert "outside the EU (US)" in aws.inner_text()
+    # The horizon view: owning and every cloud option at 3, 5, 7 and 10 years.
+    header = page.locator("table.horizons thead").inner_text()
+    assert all(f"{n} years" in header for n in (3, 5, 7, 10))
+    assert "bought again" not in header and "replaced after 5 years" in page.inner_text("#results")
+    # Allowing the cloud (data may leave the premises, but not the EU) makes renting win.
+    page.locator("#id_own_premises_only").uncheck()
+    page.wait_for_function(
+        "() => !document.querySelector('.verdict-headline').innerText.includes('Your terms')"
+    )
+    headline = page.locator(".verdict-headline").inner_text()
+    assert headline.startswith("Rent") and "Scaleway" in headline
+    assert page.locator("table.options tr.recommended", has_text="Scaleway").count() == 1
+    assert "Your terms rule out" in page.locator(".verdict-terms").inner_text()

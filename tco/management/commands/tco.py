@@ -219,13 +219,40 @@ def render_table(summary: dict[str, Any]) -> str:
         else:
             be_text = "–"
         extra = option.get("saving_vs_best")
-        mark = "*" if option.get("recommended") else " "
+        mark = "*" if option.get("recommended") else "x" if option.get("violations") else " "
         lines.append(
             f"{mark}{_cell(option['name'], 47):<47} {_amount(option['total_cost']):>14} "
             f"{_amount(extra):>12} {_amount(option['npv']):>14} {be_text:>11}"
         )
     lines.append("* recommended")
+    lines += _constraint_lines(summary) + _horizon_lines(summary)
     return "\n".join(lines)
+
+
+def _constraint_lines(summary: dict[str, Any]) -> list[str]:
+    """Which options the constraints ruled out, and why."""
+    excluded = (summary.get("constraints") or {}).get("excluded") or []
+    return [
+        f"x {option['name']}: {' '.join(n['text'] for n in option['violations'])}"
+        for option in excluded
+    ]
+
+
+def _horizon_lines(summary: dict[str, Any]) -> list[str]:
+    """Total cost of owning and of each cloud option at 3, 5, 7 and 10 years."""
+    view = summary.get("horizons")
+    if not view:
+        return []
+    header = f"{'total by horizon':<48}" + "".join(
+        f" {f'{m // 12} years':>14}" for m in view["months"]
+    )
+    lines = ["", header, "-" * len(header)]
+    for option in view["options"]:
+        cells = "".join(f" {_amount(t):>14}" for t in option["totals"])
+        lines.append(f" {_cell(option['name'], 47):<47}{cells}")
+    life = view["service_life_months"]
+    lines.append(f"The fleet is bought again every {life} months (service life).")
+    return lines
 
 
 def _cell(text: str, width: int) -> str:
