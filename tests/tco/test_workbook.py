@@ -164,7 +164,7 @@ def test_workbook_recalculated_by_libreoffice_matches_engine(
     assert check_against(book, result.onprem, result.cloud_options, result.resell) >= 2 + 5
     if "service_life_months" in changes.get("finance", {}):  # the refreshes were compared
         hardware = result.onprem.cashflow["hardware"]
-        assert hardware.iloc[48] > 0 and hardware.iloc[96] > 0 and hardware.iloc[47] == 0
+        assert hardware[48] > 0 and hardware[96] > 0 and hardware[47] == 0
     if example.startswith("lora"):
         assert result.resell is not None  # the one-off case checks buy-run-resell too
     inputs = {row[6]: row for row in book["Inputs"].iter_rows(min_row=2, values_only=True)}
