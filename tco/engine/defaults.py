@@ -52,6 +52,10 @@ MAX_PIPELINE_PARALLEL: Final = 128
 FSDP_MAX_PARAMS_ACROSS_SERVERS: Final = 100e9
 LORA_ADAPTER_FRACTION: Final = 0.005
 
+# --- serving demand in business terms ---------------------------------------------------
+
+SERVING_PEAK_FACTOR: Final = 3.0
+
 
 @dataclass(frozen=True, slots=True)
 class Default:
@@ -256,6 +260,15 @@ TABLE: Final[tuple[Default, ...]] = (
         "[S-SPOTWIRE]",
         "H100 value kept by age: 1 yr 78 %, 2 yr 60 %, 3 yr 46 %, 4 yr 35 % (model anchors); "
         "age 0+ 85 % (a used server sells below new) and 5 yr 27 % are estimates",
+    ),
+    Default(
+        "SERVING_PEAK_FACTOR",
+        SERVING_PEAK_FACTOR,
+        "busiest hour / average of the working day",
+        ESTIMATE,
+        "no published figure for assistants inside a company; a working day's requests "
+        "bunch around mid-morning and after lunch, so the capacity is sized for three times "
+        "the day's average (the planning example of issue 16); editable",
     ),
 )
 

@@ -36,6 +36,10 @@ ENGLISH: dict[str, str] = {
     ),
     "cloud_gpu_cannot_run": "This offering's GPU cannot run the workload: {reason}",
     "cloud_gpu_lacks_precision": "The {gpu} has no {precision} tensor cores.",
+    "latency_target_missed": (
+        "Each answer streams at {achieved_ms:,.1f} ms per output token, slower than the "
+        "{target_ms:,.1f} ms target: serve each model copy on more GPUs or at a lower precision."
+    ),
 }
 
 
