@@ -16,6 +16,7 @@ from django.db import models
 from django.utils import timezone
 
 from .models import (
+    ApiOffering,
     CloudOffering,
     CloudRegion,
     Cooling,
@@ -266,6 +267,11 @@ class TableSpec:
         return str(values.get("currency") or values.get("quote"))
 
 
+def optional_country_code(raw: str) -> str:
+    """A two-letter country code, or empty when the source does not say (unknown)."""
+    return country_code(raw) if raw else ""
+
+
 def _idle_not_above_max(values: dict[str, object]) -> list[tuple[str, str]]:
     idle, peak = values["idle_power_kw"], values["max_power_kw"]
     if isinstance(idle, Decimal) and isinstance(peak, Decimal) and idle > peak:
@@ -399,6 +405,30 @@ CLOUD_REGIONS = TableSpec(
     unique=(("key",), ("provider", "region")),
 )
 
+API_OFFERINGS = TableSpec(
+    kind="api",
+    label="hosted model API offerings",
+    model=ApiOffering,
+    filename="api_offerings.csv",
+    columns=(
+        Column("key", text),
+        Column("provider", text),
+        Column("model", text),
+        Column("params_billion", decimal_positive),
+        Column("region", optional_text),
+        Column("jurisdiction", optional_country_code),
+        Column("data_country", optional_country_code),
+        Column("price_input_per_million", decimal_non_negative),
+        Column("price_output_per_million", decimal_positive),
+        Column("currency", choice(Currency)),
+        *PROVENANCE,
+    ),
+    unique=(("key",), ("provider", "model", "region")),
+    # The history follows the output price (answers dominate the bill of an assistant);
+    # the input price is updated with the row.
+    price_field="price_output_per_million",
+)
+
 ITEMS = TableSpec(
     kind="items",
     label="infrastructure and service items",
@@ -447,8 +477,17 @@ NUMERIC_PARSERS: frozenset[Parser] = frozenset(
 )
 
 # Load order matters: servers and cloud offerings refer to GPUs by key.
-ALL_SPECS: tuple[TableSpec, ...] = (GPUS, SERVERS, CLOUD, CLOUD_REGIONS, SITES, ITEMS, FX)
+ALL_SPECS: tuple[TableSpec, ...] = (
+    GPUS,
+    SERVERS,
+    CLOUD,
+    CLOUD_REGIONS,
+    SITES,
+    ITEMS,
+    FX,
+    API_OFFERINGS,
+)
 SPECS_BY_KIND = {spec.kind: spec for spec in ALL_SPECS}
 # The price lists staff import and export (`import_prices`, /catalog/import/).
-PRICE_SPECS: tuple[TableSpec, ...] = (CLOUD, SERVERS, ITEMS, FX)
+PRICE_SPECS: tuple[TableSpec, ...] = (CLOUD, SERVERS, ITEMS, FX, API_OFFERINGS)
 PRICE_SPECS_BY_KIND = {spec.kind: spec for spec in PRICE_SPECS}

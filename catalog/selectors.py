@@ -14,6 +14,7 @@ from django.db.models import Model, QuerySet
 from django.utils import timezone
 
 from .models import (
+    ApiOffering,
     CloudOffering,
     FxRate,
     Gpu,
@@ -235,6 +236,8 @@ def stale_prices(today: date | None = None) -> list[StalePrice]:
         add("servers", server.key, str(server), server.list_price, server.currency, server.as_of)
     for item in InfrastructureItem.objects.filter(as_of__lt=limit).order_by("as_of", "key"):
         add("items", item.key, item.name, item.price, item.currency, item.as_of)
+    for api in ApiOffering.objects.filter(as_of__lt=limit).order_by("as_of", "key"):
+        add("api", api.key, str(api), api.price_output_per_million, api.currency, api.as_of)
     latest: dict[tuple[str, str], FxRate] = {}
     for rate in FxRate.objects.order_by("base", "quote", "as_of"):
         latest[(rate.base, rate.quote)] = rate

@@ -27,8 +27,10 @@ from tco.engine.finance import (
     monthly_discount_rate,
     payback_month,
 )
+from tco.engine.hosted_api import ApiOptionResult
 from tco.engine.hybrid import HybridResult, optimise_hybrid
 from tco.engine.inputs import (
+    ApiOfferingSpec,
     CloudOfferingSpec,
     CloudTerm,
     Demand,
@@ -45,6 +47,7 @@ from tco.engine.inputs import (
     Recompute,
     Scenario,
     ServerSpec,
+    ServingDemand,
     Sharding,
     SiteSpec,
     UncertaintyRanges,
@@ -80,6 +83,7 @@ from tco.engine.scenario import (
     verdict_text,
 )
 from tco.engine.sensitivity import TORNADO_INPUTS, Tornado, TornadoBar, tornado
+from tco.engine.serving import ServingLoad, ServingOutcome, derive_load
 from tco.engine.sizing import MemoryBreakdown, ParallelismPlan, SizingResult, size_workload
 from tco.engine.sweep import SweepResult, sweep
 from tco.engine.units import HOURS_PER_MONTH, FxRates, Money
@@ -88,6 +92,8 @@ from tco.engine.verdict import Candidate, RankedOption, Verdict, decide
 __all__ = [
     "HOURS_PER_MONTH",
     "TORNADO_INPUTS",
+    "ApiOfferingSpec",
+    "ApiOptionResult",
     "Candidate",
     "CloudCostParams",
     "CloudOfferingSpec",
@@ -127,6 +133,9 @@ __all__ = [
     "Scenario",
     "ScenarioResult",
     "ServerSpec",
+    "ServingDemand",
+    "ServingLoad",
+    "ServingOutcome",
     "Sharding",
     "SiteSpec",
     "SizingResult",
@@ -151,6 +160,7 @@ __all__ = [
     "decide",
     "decode_tokens_per_second",
     "default_shape",
+    "derive_load",
     "evaluate",
     "financing",
     "kv_cache_gb",

@@ -937,7 +937,7 @@ def _api_option_dict(api: ApiOptionResult, ranking: dict[str, Any]) -> dict[str,
         "currency_of_prices": spec.currency,
         "price_input_per_million": _num(spec.price_input_per_million, 4),
         "price_output_per_million": _num(spec.price_output_per_million, 4),
-        "price_per_request": _num(api.price_per_request, 8),
+        "price_per_request": _num(api.price_per_request, 10),
         "total_cost": _num(api.total_cost, 2),
         "npv": _num(api.npv, 2),
         "break_even_requests_per_day": _num(api.break_even_requests_per_day, 1),
@@ -962,7 +962,7 @@ def _add_unit_costs(options: list[dict[str, Any]], serving: ServingOutcome | Non
         per_request, per_user = unit_costs(
             option["total_cost"], serving.demand, serving.load, serving.load_months
         )
-        option["cost_per_request"] = _num(per_request, 8)
+        option["cost_per_request"] = _num(per_request, 10)
         option["cost_per_user_month"] = _num(per_user, 6)
 
 

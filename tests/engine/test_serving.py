@@ -218,9 +218,7 @@ def test_peak_is_at_least_the_working_average_which_is_at_least_the_weekly_one(
 ) -> None:
     load = derive_load(ServingDemand(users, requests, output, 0, peak, hours, days))
     assert load.peak_tokens_per_second >= load.average_tokens_per_second * (1 - 1e-12)
-    assert load.average_tokens_per_second >= load.average_tokens_per_second_all_hours * (
-        1 - 1e-12
-    )
+    assert load.average_tokens_per_second >= load.average_tokens_per_second_all_hours * (1 - 1e-12)
     # Tokens a week are the same whichever way they are counted.
     week = load.average_tokens_per_second_all_hours * 168 * 3600
     assert week == pytest.approx(load.output_tokens_per_day * days, rel=1e-9)
