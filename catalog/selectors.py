@@ -39,6 +39,10 @@ def cloud_offering_list() -> QuerySet[CloudOffering]:
     return CloudOffering.objects.select_related("gpu").order_by("gpu__name", "provider", "term")
 
 
+def api_offering_list() -> QuerySet[ApiOffering]:
+    return ApiOffering.objects.order_by("params_billion", "model", "provider")
+
+
 def site_list() -> QuerySet[Site]:
     return Site.objects.order_by("name")
 

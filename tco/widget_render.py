@@ -158,8 +158,16 @@ def calculator_field(field: Any) -> SafeString:
         "field" + (" has-error" if errors else "") + (" required" if field.field.required else "")
     )
     relevance = field.form.relevance(field.name)
-    if getattr(field.field.widget, "input_type", None) == "checkbox":
+    widget = field.field.widget
+    if getattr(widget, "input_type", None) == "checkbox" and getattr(
+        widget, "allow_multiple_selected", False
+    ):
         body = f"\n  <fieldset><legend>{_text(field.label)}</legend>{field}</fieldset>\n  "
+    elif getattr(widget, "input_type", None) == "checkbox":
+        # One box: its own label, so that screen readers name it (a legend does not).
+        body = (
+            f'\n  {field} <label for="{_text(field.id_for_label)}">{_text(field.label)}</label>\n  '
+        )
     else:
         body = (
             f'\n  <label for="{_text(field.id_for_label)}">{_text(field.label)}</label>\n'

@@ -119,7 +119,7 @@ def api_break_even_cell(option: Mapping[str, Any]) -> str:
     requests = option.get("break_even_requests_per_day")
     if requests is None:
         return _("none")
-    return _("%(n)s requests/day") % {"n": number(requests)}
+    return _("%(n)s/day") % {"n": number(requests)}
 
 
 def api_break_even_sentence(summary: Mapping[str, Any], option: str) -> str:

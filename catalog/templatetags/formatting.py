@@ -1,6 +1,6 @@
 """Number and money formatting that follows the active language (1,234.50 vs 1.234,50)."""
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from django import template
 from django.utils import formats, translation
@@ -11,12 +11,31 @@ register = template.Library()
 SYMBOLS = {"USD": "$", "EUR": "€"}
 
 
+def rounded(value: Decimal | float | int, decimals: int) -> Decimal | float | int:
+    """The value rounded half away from zero to `decimals` places.
+
+    Django's number_format cuts the digits it does not show (888.889 → "888.8"); rounding
+    first makes the shown figure the nearest one (888.9).
+
+    >>> rounded(888.889, 1), rounded(0.00078, 4), rounded(2.5, 0)
+    (Decimal('888.9'), Decimal('0.0008'), Decimal('3'))
+    """
+    if isinstance(value, bool):
+        return value
+    try:
+        return Decimal(str(value)).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP)
+    except (InvalidOperation, ValueError):  # inf, nan or digits beyond the context
+        return value
+
+
 def format_money(value: Decimal | float | int | None, currency: str, decimals: int = 2) -> str:
     if value is None or value == "":  # "": a missing template variable
         return "–"
     if isinstance(value, int | float | Decimal) and value < 0:  # "−€1,234", not "€-1,234"
         return "\u2212" + format_money(-value, currency, decimals)
-    number = formats.number_format(value, decimals, use_l10n=True, force_grouping=True)
+    number = formats.number_format(
+        rounded(value, decimals), decimals, use_l10n=True, force_grouping=True
+    )
     symbol = SYMBOLS.get(currency, currency + " ")
     # Dutch writes a space between symbol and amount ("€ 1.234,50"); English does not.
     separator = "\u00a0" if translation.get_language() == "nl" else ""
@@ -37,7 +56,9 @@ def money0(value: Decimal | float | int | None, currency: str) -> str:
 def number(value: Decimal | float | int | None, decimals: int = 0) -> str:
     if value is None:
         return "–"
-    return formats.number_format(value, decimals, use_l10n=True, force_grouping=True)
+    return formats.number_format(
+        rounded(value, decimals), decimals, use_l10n=True, force_grouping=True
+    )
 
 
 @register.filter
@@ -45,7 +66,9 @@ def percent(value: float | None, decimals: int = 0) -> str:
     """0.423 → "42 %" (en) / "42 %" (nl), with the locale's decimal mark."""
     if value is None:
         return "–"
-    return formats.number_format(value * 100, decimals, use_l10n=True) + "\u00a0%"
+    return formats.number_format(rounded(value * 100, decimals), decimals, use_l10n=True) + (
+        "\u00a0%"
+    )
 
 
 @register.filter

@@ -162,7 +162,7 @@ def test_history_page_shows_current_price_age_and_changes(
     change_p5_price(effective)
     html = client.get(f"/catalog/prices/cloud/{P5}/").content.decode()
     assert "38.50 USD" in html and "10 days" in html
-    assert "55.04 → 38.50 USD" in html and "-30.0" in html
+    assert "55.04 → 38.50 USD" in html and "-30.1" in html  # 16.54 ÷ 55.04 = 30.05 %, rounded
     overview = client.get("/catalog/").content.decode()
     assert f'href="/catalog/prices/cloud/{P5}/"' in overview
     fx = client.get("/catalog/prices/fx/EUR-USD/")
