@@ -57,6 +57,9 @@ class ScenarioDocument(Schema):
     servers: int | None = None
     finance: dict[str, Any] | None = None
     demand: dict[str, Any] | None = None
+    api_offerings: list[str | dict[str, Any]] | None = Field(
+        None, description="hosted model APIs by catalog key (needs workload.serving_demand)"
+    )
 
 
 class Verdict(Schema):
