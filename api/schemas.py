@@ -60,6 +60,9 @@ class ScenarioDocument(Schema):
     constraints: dict[str, Any] | None = Field(
         None, description="the buyer's terms: eu_data_only, own_premises_only, … (docs/scenario.md)"
     )
+    api_offerings: list[str | dict[str, Any]] | None = Field(
+        None, description="hosted model APIs by catalog key (needs workload.serving_demand)"
+    )
 
 
 class Verdict(Schema):

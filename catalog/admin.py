@@ -6,6 +6,7 @@ from django.http import HttpRequest
 
 from . import services
 from .models import (
+    ApiOffering,
     CloudOffering,
     CloudRegion,
     FxRate,
@@ -95,6 +96,25 @@ class CloudOfferingAdmin(PriceHistoryAdmin):
     list_filter = ("provider", "term", "gpu", "currency", "is_estimate")
     search_fields = ("key", "provider", "instance_type", "region", "source")
     list_select_related = ("gpu",)
+
+
+@admin.register(ApiOffering)
+class ApiOfferingAdmin(PriceHistoryAdmin):
+    price_kind = "api"
+    list_display = (
+        "provider",
+        "model",
+        "region",
+        "jurisdiction",
+        "data_country",
+        "price_input_per_million",
+        "price_output_per_million",
+        "currency",
+        "as_of",
+        "is_estimate",
+    )
+    list_filter = ("provider", "model", "jurisdiction", "currency", "is_estimate")
+    search_fields = ("key", "provider", "model", "region", "source")
 
 
 @admin.register(Site)

@@ -220,6 +220,47 @@ class CloudRegion(Provenance):
         return f"{self.provider} {self.region}"
 
 
+class ApiOffering(Provenance):
+    """A hosted API serving an open model, priced per million input and output tokens.
+
+    `jurisdiction` is the ISO 3166 alpha-2 country of the provider's controlling legal
+    jurisdiction and `data_country` the country where the requests are processed; empty
+    when our sources do not say (unknown counts as outside the EU).
+    """
+
+    key = models.SlugField(_("key"), max_length=80, unique=True)
+    provider = models.CharField(_("provider"), max_length=40)
+    model = models.CharField(_("model"), max_length=80)
+    params_billion = models.DecimalField(
+        _("model size (billion parameters)"), max_digits=8, decimal_places=2
+    )
+    region = models.CharField(_("region"), max_length=40, blank=True)
+    jurisdiction = models.CharField(_("jurisdiction"), max_length=2, blank=True)
+    data_country = models.CharField(_("data processed in"), max_length=2, blank=True)
+    price_input_per_million = models.DecimalField(
+        _("price per million input tokens"), max_digits=10, decimal_places=4
+    )
+    price_output_per_million = models.DecimalField(
+        _("price per million output tokens"), max_digits=10, decimal_places=4
+    )
+    currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+
+    class Meta:
+        ordering = ["model", "provider"]
+        verbose_name = _("hosted model API offering")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["provider", "model", "region"], name="api_offering_unique"
+            ),
+            _positive("params_billion", "api"),
+            _non_negative("price_input_per_million", "api"),
+            _positive("price_output_per_million", "api"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.provider} {self.model}"
+
+
 class Site(Provenance):
     key = models.SlugField(_("key"), max_length=40, unique=True)
     name = models.CharField(_("name"), max_length=120)
@@ -328,6 +369,7 @@ class PriceKind(models.TextChoices):
     SERVERS = "servers", _("server models")
     ITEMS = "items", _("infrastructure and service items")
     FX = "fx", _("FX rates")
+    API = "api", _("hosted model API prices")
 
 
 class PriceChange(models.Model):

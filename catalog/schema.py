@@ -16,6 +16,7 @@ from django.db import models
 from django.utils import timezone
 
 from .models import (
+    ApiOffering,
     CloudOffering,
     CloudRegion,
     Cooling,
@@ -407,6 +408,30 @@ CLOUD_REGIONS = TableSpec(
     unique=(("key",), ("provider", "region")),
 )
 
+API_OFFERINGS = TableSpec(
+    kind="api",
+    label="hosted model API offerings",
+    model=ApiOffering,
+    filename="api_offerings.csv",
+    columns=(
+        Column("key", text),
+        Column("provider", text),
+        Column("model", text),
+        Column("params_billion", decimal_positive),
+        Column("region", optional_text),
+        Column("jurisdiction", optional_country_code),
+        Column("data_country", optional_country_code),
+        Column("price_input_per_million", decimal_non_negative),
+        Column("price_output_per_million", decimal_positive),
+        Column("currency", choice(Currency)),
+        *PROVENANCE,
+    ),
+    unique=(("key",), ("provider", "model", "region")),
+    # The history follows the output price (answers dominate the bill of an assistant);
+    # the input price is updated with the row.
+    price_field="price_output_per_million",
+)
+
 ITEMS = TableSpec(
     kind="items",
     label="infrastructure and service items",
@@ -455,8 +480,17 @@ NUMERIC_PARSERS: frozenset[Parser] = frozenset(
 )
 
 # Load order matters: servers and cloud offerings refer to GPUs by key.
-ALL_SPECS: tuple[TableSpec, ...] = (GPUS, SERVERS, CLOUD, CLOUD_REGIONS, SITES, ITEMS, FX)
+ALL_SPECS: tuple[TableSpec, ...] = (
+    GPUS,
+    SERVERS,
+    CLOUD,
+    CLOUD_REGIONS,
+    SITES,
+    ITEMS,
+    FX,
+    API_OFFERINGS,
+)
 SPECS_BY_KIND = {spec.kind: spec for spec in ALL_SPECS}
 # The price lists staff import and export (`import_prices`, /catalog/import/).
-PRICE_SPECS: tuple[TableSpec, ...] = (CLOUD, SERVERS, ITEMS, FX)
+PRICE_SPECS: tuple[TableSpec, ...] = (CLOUD, SERVERS, ITEMS, FX, API_OFFERINGS)
 PRICE_SPECS_BY_KIND = {spec.kind: spec for spec in PRICE_SPECS}

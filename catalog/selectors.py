@@ -14,6 +14,7 @@ from django.db.models import Model, QuerySet
 from django.utils import timezone
 
 from .models import (
+    ApiOffering,
     CloudOffering,
     FxRate,
     Gpu,
@@ -36,6 +37,10 @@ def server_list() -> QuerySet[ServerModel]:
 
 def cloud_offering_list() -> QuerySet[CloudOffering]:
     return CloudOffering.objects.select_related("gpu").order_by("gpu__name", "provider", "term")
+
+
+def api_offering_list() -> QuerySet[ApiOffering]:
+    return ApiOffering.objects.order_by("params_billion", "model", "provider")
 
 
 def site_list() -> QuerySet[Site]:
@@ -235,6 +240,8 @@ def stale_prices(today: date | None = None) -> list[StalePrice]:
         add("servers", server.key, str(server), server.list_price, server.currency, server.as_of)
     for item in InfrastructureItem.objects.filter(as_of__lt=limit).order_by("as_of", "key"):
         add("items", item.key, item.name, item.price, item.currency, item.as_of)
+    for api in ApiOffering.objects.filter(as_of__lt=limit).order_by("as_of", "key"):
+        add("api", api.key, str(api), api.price_output_per_million, api.currency, api.as_of)
     latest: dict[tuple[str, str], FxRate] = {}
     for rate in FxRate.objects.order_by("base", "quote", "as_of"):
         latest[(rate.base, rate.quote)] = rate

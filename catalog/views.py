@@ -23,6 +23,7 @@ def catalog_overview(request: HttpRequest) -> HttpResponse:
         "gpus": selectors.gpu_list(),
         "servers": selectors.server_list(),
         "offerings": selectors.cloud_offering_list(),
+        "apis": selectors.api_offering_list(),
         "sites": selectors.site_list(),
         "items": selectors.item_list(),
         "fx": selectors.latest_fx_rate("EUR", "USD"),

@@ -79,12 +79,37 @@ CONSTRAINT_FIELDS = (
     "preferred_providers",
 )
 
+# How a served load is described: in users and requests, or (experts) in tokens/s.
+SERVING_LOADS = [
+    ("users", _("Users and requests")),
+    ("tokens", _("Output tokens per second (expert)")),
+]
+# Inference fields of one way of describing the load (tco/serving_form.py builds the rest).
+USERS_FIELDS = (
+    "users",
+    "requests_per_user_per_day",
+    "input_tokens_per_request",
+    "output_tokens_per_request",
+    "peak_factor",
+    "hours_per_day",
+    "days_per_week",
+    "latency_ms_per_token",
+    "compare_apis",
+)
+LOAD_ONLY = {
+    **{name: "users" for name in USERS_FIELDS},
+    "target_tokens_per_second": "tokens",
+    "utilization_pct": "tokens",  # derived from the requests
+}
+
 # Fields shown to every buyer; everything else sits under "Advanced".
 BASIC_FIELDS = (
     "kind",
     "params_billion",
     "tokens_billion",
     "deadline_days",
+    "serving_load",
+    *USERS_FIELDS,
     "target_tokens_per_second",
     "demand_pattern",
     "runs_per_year",
@@ -109,6 +134,8 @@ TRAINING_ONLY = (
     "goodput_pct",
 )
 INFERENCE_ONLY = (
+    "serving_load",
+    *USERS_FIELDS,
     "target_tokens_per_second",
     "context_tokens",
     "concurrency",
@@ -116,6 +143,9 @@ INFERENCE_ONLY = (
     "growth_pct",
 )
 PATTERN_ONLY = {"runs_per_year": "recurring", "utilization_pct": "continuous"}
+# An API serves "the same model" when its size is within 10 % of the workload's
+# (Llama 3.3 70B has 70.6 B parameters).
+API_SIZE_TOLERANCE = 0.10
 
 
 def _number(
@@ -165,6 +195,56 @@ class CalculatorForm(forms.Form):
         3650,
         required=False,
         help_text=_("Leave empty to size for memory only."),
+    )
+    serving_load = forms.ChoiceField(
+        label=_("Describe the load in"), choices=SERVING_LOADS, required=False
+    )
+    users = _number(_("Users"), 1, 100_000_000, integer=True, required=False)
+    requests_per_user_per_day = _number(_("Requests per user a day"), 0.01, 10_000, required=False)
+    input_tokens_per_request = _number(
+        _("Input tokens per request"),
+        0,
+        1_000_000,
+        integer=True,
+        required=False,
+        help_text=_("Question, conversation so far and retrieved documents."),
+    )
+    output_tokens_per_request = _number(
+        _("Output tokens per request (length of the answer)"),
+        1,
+        100_000,
+        integer=True,
+        required=False,
+    )
+    peak_factor = _number(
+        _("Peak-to-average factor"),
+        1,
+        100,
+        required=False,
+        help_text=_(
+            "The busiest hour's load over the working day's average; capacity is sized for "
+            "the peak. Default 3 (estimate)."
+        ),
+    )
+    hours_per_day = _number(
+        _("Working hours a day"),
+        0.5,
+        24,
+        required=False,
+        help_text=_("24 hours and 7 days: around the clock."),
+    )
+    days_per_week = _number(_("Working days a week"), 1, 7, integer=True, required=False)
+    latency_ms_per_token = _number(
+        _("Time per output token (ms)"),
+        1,
+        10_000,
+        required=False,
+        help_text=_("Latency target: 50 ms streams 20 tokens a second to each user. Empty: none."),
+    )
+    compare_apis = forms.BooleanField(
+        label=_("Compare with hosted model APIs"),
+        required=False,
+        help_text=_("Pay-per-token APIs serving the same open model, at their published prices."),
     )
     target_tokens_per_second = _number(
         _("Target output tokens per second"), 1, 10_000_000, required=False
@@ -378,17 +458,27 @@ class CalculatorForm(forms.Form):
         pattern = str(self.data.get("demand_pattern", ""))
         ignored = set(INFERENCE_ONLY if kind in TRAINING_KINDS else TRAINING_ONLY)
         ignored |= {name for name, only in PATTERN_ONLY.items() if pattern != only}
+        if kind not in TRAINING_KINDS:
+            load = str(self.data.get("serving_load") or "tokens")
+            ignored |= {name for name, only in LOAD_ONLY.items() if load != only}
         return ignored
 
     def relevance(self, name: str) -> str:
-        """The page's show/hide rule of a field: data attributes read by calculator.js."""
+        """The page's show/hide rule of a field: data attributes read by calculator.js.
+
+        A field is shown when every rule it carries holds; the load rule applies to
+        inference only (utilization is asked for training and for tokens/s serving).
+        """
+        rules = []
         if name in TRAINING_ONLY:
-            return 'data-show-kind="training"'
+            rules.append('data-show-kind="training"')
         if name in INFERENCE_ONLY:
-            return 'data-show-kind="inference"'
+            rules.append('data-show-kind="inference"')
         if name in PATTERN_ONLY:
-            return f'data-show-pattern="{PATTERN_ONLY[name]}"'
-        return ""
+            rules.append(f'data-show-pattern="{PATTERN_ONLY[name]}"')
+        if name in LOAD_ONLY:
+            rules.append(f'data-show-load="{LOAD_ONLY[name]}"')
+        return " ".join(rules)
 
     def _show_site_defaults(self) -> None:
         """Put the chosen site's own figures in the empty override fields as placeholders."""
@@ -432,12 +522,8 @@ class CalculatorForm(forms.Form):
             and "tokens_billion" not in self.errors
         ):
             self.add_error("tokens_billion", _("Enter how many tokens the run trains on."))
-        if (
-            kind == "inference"
-            and not data.get("target_tokens_per_second")
-            and "target_tokens_per_second" not in self.errors
-        ):
-            self.add_error("target_tokens_per_second", _("Enter the throughput to serve."))
+        if kind == "inference":
+            self._require_serving_load(data)
         pattern = data.get("demand_pattern")
         if kind == "inference" and pattern in ("one_off", "recurring"):
             self.add_error(
@@ -453,9 +539,42 @@ class CalculatorForm(forms.Form):
             pattern == "continuous"
             and data.get("utilization_pct") is None
             and "utilization_pct" not in self.errors
+            and "utilization_pct" not in self.ignored_fields
         ):
             self.add_error("utilization_pct", _("Enter the share of hours the servers work."))
         return data
+
+    def _require_serving_load(self, data: dict[str, Any]) -> None:
+        """Serving needs its load: users and requests, or the tokens/s to serve."""
+        load = data.get("serving_load") or "tokens"
+        data["serving_load"] = load
+        required = (
+            {
+                "users": _("Enter how many users send requests."),
+                "requests_per_user_per_day": _("Enter how many requests a user sends a day."),
+                "output_tokens_per_request": _("Enter how long an answer is, in tokens."),
+                "peak_factor": _("Enter the peak-to-average factor (3 if unsure)."),
+                "hours_per_day": _("Enter the hours a day in which requests arrive."),
+                "days_per_week": _("Enter the working days a week."),
+            }
+            if load == "users"
+            else {"target_tokens_per_second": _("Enter the throughput to serve.")}
+        )
+        for name, message in required.items():
+            if data.get(name) is None and name not in self.errors:
+                self.add_error(name, message)
+
+    def api_offering_keys(self) -> list[str]:
+        """Catalog APIs of the same model size as the workload (within 10 %), when asked for."""
+        data = self.cleaned_data
+        if data.get("kind") != "inference" or not data.get("compare_apis"):
+            return []
+        size = float(data["params_billion"])
+        return [
+            api.key
+            for api in sorted(self.catalog.apis.values(), key=lambda a: (a.provider, a.key))
+            if abs(float(api.params_billion) - size) <= API_SIZE_TOLERANCE * size
+        ]
 
     def offering_keys(self) -> list[str]:
         """Catalog offerings of any GPU with the chosen providers and terms.
@@ -496,10 +615,10 @@ class CalculatorForm(forms.Form):
                 workload["sharding"] = data["sharding"]
         else:
             workload.update(
-                target_tokens_per_second=data["target_tokens_per_second"],
                 context_tokens=data["context_tokens"],
                 concurrent_sequences=data["concurrency"],
                 serving_efficiency=data["serving_efficiency_pct"] / 100,
+                **self._serving_load(),
             )
         finance: dict[str, Any] = {
             "horizon_months": data["horizon_years"] * 12,
@@ -532,6 +651,7 @@ class CalculatorForm(forms.Form):
             "server": self._server(server),
             "site": site,
             "cloud_offerings": self.offering_keys(),
+            **({"api_offerings": apis} if (apis := self.api_offering_keys()) else {}),
             "demand": self._demand(),
             "finance": finance,
             **({"servers": data["fleet_servers"]} if data.get("fleet_servers") else {}),
@@ -567,6 +687,24 @@ class CalculatorForm(forms.Form):
         fx = self.catalog.fx_row
         return amount * float(fx.rate) if currency == "EUR" and fx is not None else amount
 
+    def _serving_load(self) -> dict[str, Any]:
+        """The workload's load: the serving demand in users and requests, or tokens/s."""
+        data = self.cleaned_data
+        if data.get("serving_load") != "users":
+            return {"target_tokens_per_second": data["target_tokens_per_second"]}
+        demand = {
+            "users": data["users"],
+            "requests_per_user_per_day": data["requests_per_user_per_day"],
+            "input_tokens_per_request": data.get("input_tokens_per_request") or 0,
+            "output_tokens_per_request": data["output_tokens_per_request"],
+            "peak_factor": data["peak_factor"],
+            "hours_per_day": data["hours_per_day"],
+            "days_per_week": data["days_per_week"],
+        }
+        if data.get("latency_ms_per_token") is not None:
+            demand["latency_ms_per_token"] = data["latency_ms_per_token"]
+        return {"serving_demand": demand}
+
     def _demand(self) -> dict[str, Any]:
         data = self.cleaned_data
         pattern = data["demand_pattern"]
@@ -576,7 +714,7 @@ class CalculatorForm(forms.Form):
         }
         if pattern == "recurring":
             demand["runs_per_year"] = data["runs_per_year"]
-        if pattern == "continuous":
+        if pattern == "continuous" and data.get("utilization_pct") is not None:
             demand["utilization"] = data["utilization_pct"] / 100
             if data.get("growth_pct") and data["kind"] == "inference":
                 demand["growth_per_year"] = data["growth_pct"] / 100

@@ -37,6 +37,15 @@ COMMON: dict[str, Any] = {
     "context_tokens": 8192,
     "concurrency": 64,
     "serving_efficiency_pct": 50,
+    # Serving described in users and requests (the customer's terms); the peak factor 3 is
+    # the engine's default (an estimate).
+    "serving_load": "users",
+    "input_tokens_per_request": 1000,
+    "output_tokens_per_request": 400,
+    "peak_factor": 3,
+    "hours_per_day": 10,
+    "days_per_week": 5,
+    "compare_apis": True,
 }
 
 PRESETS: tuple[Preset, ...] = (
@@ -94,6 +103,26 @@ PRESETS: tuple[Preset, ...] = (
             "params_billion": 70,
             "target_tokens_per_second": 5000,
             "precision": "fp8",
+            "serving_load": "tokens",
+        },
+    ),
+    Preset(
+        "customer-service",
+        _("Customer-service assistant: 2,000 users, 20 questions a day each"),
+        {
+            # The demand of issue 16 in the customer's terms: office hours, five days a week.
+            "kind": "inference",
+            "params_billion": 70,
+            "precision": "fp8",
+            "serving_load": "users",
+            "users": 2000,
+            "requests_per_user_per_day": 20,
+            "input_tokens_per_request": 1000,
+            "output_tokens_per_request": 400,
+            "peak_factor": 3,
+            "hours_per_day": 10,
+            "days_per_week": 5,
+            "latency_ms_per_token": 50,
         },
     ),
 )

@@ -25,6 +25,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import (
+    ApiOffering,
     CloudOffering,
     CloudRegion,
     FxRate,
@@ -37,6 +38,7 @@ from catalog.models import (
 from catalog.selectors import fx_rate_on, latest_fx_rate, price_history_index, price_in_effect
 from catalog.templatetags.formatting import grouped
 from tco.engine import (
+    ApiOfferingSpec,
     CloudOfferingSpec,
     CloudTerm,
     Constraints,
@@ -65,6 +67,7 @@ TOP_LEVEL_KEYS = {
     "demand",
     "uncertainty",
     "constraints",
+    "api_offerings",
 }
 
 # A capacity block is reserved for at least one day (AWS EC2 Capacity Blocks for ML).
@@ -187,7 +190,7 @@ CATALOG_MEMORY_SECONDS = 60.0
 
 @dataclass(frozen=True)
 class CatalogSnapshot:
-    """The catalog rows a scenario may refer to, read once (six queries, any catalog size).
+    """The catalog rows a scenario may refer to, read once (seven queries, any catalog size).
 
     With `as_of`, prices are those in effect on that date according to the price history
     (one more query): each server, cloud offering and item carries its price of that day
@@ -202,6 +205,7 @@ class CatalogSnapshot:
     fx_row: FxRate | None
     as_of: date | None = None
     regions: dict[tuple[str, str], CloudRegion] = dataclasses.field(default_factory=dict)
+    apis: dict[str, ApiOffering] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def current(cls) -> CatalogSnapshot:
@@ -237,6 +241,7 @@ class CatalogSnapshot:
             else fx_rate_on("EUR", "USD", as_of),
             as_of=as_of,
             regions={(r.provider, r.region): r for r in CloudRegion.objects.all()},
+            apis={a.key: a for a in ApiOffering.objects.all()},
         )
         if as_of is not None:
             snapshot._use_prices_of(as_of)
@@ -483,6 +488,44 @@ def offering_spec(
     return build_dataclass(path, CloudOfferingSpec, overrides, defaults=base)
 
 
+def api_offering_spec(row: ApiOffering, path: str, overrides: dict[str, Any]) -> ApiOfferingSpec:
+    """The engine's view of a catalog API offering, with any field overridden."""
+    base = {
+        "provider": row.provider,
+        "model": row.model,
+        "params_billion": float(row.params_billion),
+        "price_input_per_million": float(row.price_input_per_million),
+        "price_output_per_million": float(row.price_output_per_million),
+        "currency": row.currency,
+        "region": row.region,
+        "jurisdiction": row.jurisdiction,
+        "data_country": row.data_country,
+    }
+    return build_dataclass(path, ApiOfferingSpec, overrides, defaults=base)
+
+
+def _api_offerings(
+    document: dict[str, Any], catalog: CatalogSnapshot
+) -> tuple[list[ApiOffering], tuple[ApiOfferingSpec, ...]]:
+    """The document's hosted API offerings: catalog keys, or objects with "key" and overrides."""
+    raw = document.get("api_offerings")
+    if raw is None:
+        return [], ()
+    if not isinstance(raw, list):
+        raise ScenarioError("api_offerings", "expected a list of catalog keys")
+    rows: list[ApiOffering] = []
+    specs: list[ApiOfferingSpec] = []
+    for index, value in enumerate(raw):
+        path = f"api_offerings[{index}]"
+        key, overrides = _reference(path, value)
+        row = catalog.apis.get(key)
+        if row is None:
+            raise ScenarioError(path, f"unknown hosted API offering {key!r}")
+        rows.append(row)
+        specs.append(api_offering_spec(row, path, overrides))
+    return rows, tuple(specs)
+
+
 def _finance_defaults(items: dict[str, InfrastructureItem], fx: FxRates) -> dict[str, Any]:
     defaults: dict[str, Any] = {"fx": fx, "currency": "USD"}
     for field, key in DEFAULT_ITEMS.items():
@@ -556,6 +599,7 @@ def build_scenario(
     if document.get("uncertainty") is not None:
         uncertainty = build_dataclass("uncertainty", UncertaintyRanges, document["uncertainty"])
     constraints = build_dataclass("constraints", Constraints, document.get("constraints") or {})
+    api_rows, api_specs = _api_offerings(document, catalog)
     try:
         scenario = Scenario(
             workload=build_dataclass("workload", Workload, document["workload"]),
@@ -576,6 +620,7 @@ def build_scenario(
             demand=demand,
             uncertainty=uncertainty,
             constraints=constraints,
+            api_offerings=api_specs,
         )
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
@@ -583,6 +628,7 @@ def build_scenario(
         _assumptions(
             scenario, model, site, offerings, items, fx_row, finance_data, gpu_row or model.gpu
         )
+        + _api_assumptions(api_rows, scenario.api_offerings)
         if with_assumptions
         else ()
     )
@@ -608,6 +654,35 @@ def with_server(built: BuiltScenario, server: Any, catalog: CatalogSnapshot) -> 
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
     return BuiltScenario(scenario, (), model, built.site, built.offerings)
+
+
+def _api_assumptions(
+    rows: list[ApiOffering], specs: tuple[ApiOfferingSpec, ...]
+) -> tuple[Assumption, ...]:
+    """Each hosted API's input and output price per million tokens, with its source."""
+    result = []
+    for row, spec in zip(rows, specs, strict=True):
+        changed = (
+            float(row.price_input_per_million) != spec.price_input_per_million
+            or float(row.price_output_per_million) != spec.price_output_per_million
+        )
+        unit = f"{spec.currency}/M"
+        result.append(
+            Assumption(
+                format_lazy(
+                    _("{api}: per million input and output tokens"),
+                    api=f"{row.provider} {row.model}",
+                ),
+                (
+                    Amount(spec.price_input_per_million, unit, 2),
+                    Amount(spec.price_output_per_million, unit, 2),
+                ),
+                YOUR_INPUT if changed else row.source,
+                None if changed else row.as_of,
+                False if changed else row.is_estimate,
+            )
+        )
+    return tuple(result)
 
 
 def _as_of(value: Any) -> date | None:

@@ -64,6 +64,20 @@ FORM_FIELD_FOR_PATH = {
     "finance.staff_annual_cost": "staff_cost",
     "finance.support_pct_per_year": "support_pct",
     "finance.service_life_months": "service_life_years",
+    **{
+        f"workload.serving_demand.{name}": name
+        for name in (
+            "users",
+            "requests_per_user_per_day",
+            "input_tokens_per_request",
+            "output_tokens_per_request",
+            "peak_factor",
+            "hours_per_day",
+            "days_per_week",
+            "latency_ms_per_token",
+        )
+    },
+    "api_offerings": "compare_apis",
 }
 
 

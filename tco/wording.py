@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from catalog.templatetags.formatting import format_money, number, percent
+from tco import wording_serving
 
 TERM_LABELS = {
     "on_demand": lambda: _("on demand"),
@@ -22,8 +23,9 @@ TERM_LABELS = {
     "committed_3y": lambda: _("3-year commitment"),
     "spot": lambda: _("spot"),
     "capacity_block": lambda: _("capacity block"),
+    "api": lambda: _("per-token API"),
 }
-_TERM_IN_NAME = re.compile(r"\((on_demand|committed_1y|committed_3y|spot|capacity_block)\)$")
+_TERM_IN_NAME = re.compile(r"\((on_demand|committed_1y|committed_3y|spot|capacity_block|api)\)$")
 
 
 def option_label(option: Mapping[str, Any]) -> str:
@@ -161,6 +163,8 @@ def break_even_sentence(summary: Mapping[str, Any]) -> str:
     if not reference:
         return ""
     option = cloud_label(reference)
+    if reference.endswith("(api)"):
+        return wording_serving.api_break_even_sentence(summary, option)
     runs = summary.get("break_even_runs_per_year")
     demand = summary.get("demand") or {}
     if runs is not None:
@@ -252,6 +256,8 @@ def note_text(note: Mapping[str, Any], currency: str = "EUR") -> str:
         return _("The %(gpu)s cannot run this workload.") % {"gpu": p.get("gpu")}
     if code in CONSTRAINT_CODES:
         return violation_text(note)
+    if code == "latency_target_missed":
+        return wording_serving.latency_note(p)
     return str(note.get("text") or code or "")
 
 
@@ -437,6 +443,8 @@ def sizing_note(note: Mapping[str, Any]) -> str:
 def break_even_cell(option: Mapping[str, Any]) -> str:
     """An option's break-even for the options table: runs a year, a utilization, "below …",
     "always" or "none" (owning options: a dash)."""
+    if option.get("kind") == "api":
+        return wording_serving.api_break_even_cell(option)
     if option.get("kind") != "cloud":
         return "–"
     runs = option.get("break_even_runs_per_year")

@@ -82,16 +82,21 @@
     var kind = document.getElementById("id_kind");
     var pattern = document.getElementById("id_demand_pattern");
     if (!kind || !pattern) return;
+    var load = document.getElementById("id_serving_load");
     var family = TRAINING.indexOf(kind.value) >= 0 ? "training" : "inference";
-    document.querySelectorAll("[data-show-kind]").forEach(function (el) {
-      el.hidden = el.dataset.showKind !== family;
-    });
-    document.querySelectorAll("[data-show-pattern]").forEach(function (el) {
-      el.hidden = el.dataset.showPattern !== pattern.value;
-    });
+    // A field is shown when every rule it carries holds; the load rule (users and
+    // requests, or tokens/s) applies to serving only.
+    document.querySelectorAll("[data-show-kind], [data-show-pattern], [data-show-load]")
+      .forEach(function (el) {
+        var d = el.dataset;
+        el.hidden = (d.showKind && d.showKind !== family) ||
+          (d.showPattern && d.showPattern !== pattern.value) ||
+          (d.showLoad && family === "inference" && load && d.showLoad !== load.value) || false;
+      });
   }
   document.addEventListener("change", function (event) {
-    if (event.target.id === "id_kind" || event.target.id === "id_demand_pattern") relevant();
+    var id = event.target.id;
+    if (id === "id_kind" || id === "id_demand_pattern" || id === "id_serving_load") relevant();
   });
   // A deferred script runs once the document is parsed: draw at once rather than after
   // the scripts that follow (htmx) have run too.

@@ -29,8 +29,10 @@ from tco.engine.finance import (
     payback_month,
 )
 from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
+from tco.engine.hosted_api import ApiOptionResult
 from tco.engine.hybrid import HybridResult, optimise_hybrid
 from tco.engine.inputs import (
+    ApiOfferingSpec,
     CloudOfferingSpec,
     CloudTerm,
     Demand,
@@ -47,6 +49,7 @@ from tco.engine.inputs import (
     Recompute,
     Scenario,
     ServerSpec,
+    ServingDemand,
     Sharding,
     SiteSpec,
     UncertaintyRanges,
@@ -82,6 +85,7 @@ from tco.engine.scenario import (
     verdict_text,
 )
 from tco.engine.sensitivity import TORNADO_INPUTS, Tornado, TornadoBar, tornado
+from tco.engine.serving import ServingLoad, ServingOutcome, derive_load
 from tco.engine.sizing import MemoryBreakdown, ParallelismPlan, SizingResult, size_workload
 from tco.engine.sweep import SweepResult, sweep
 from tco.engine.units import HOURS_PER_MONTH, FxRates, Money
@@ -92,6 +96,8 @@ __all__ = [
     "HORIZONS_MONTHS",
     "HOURS_PER_MONTH",
     "TORNADO_INPUTS",
+    "ApiOfferingSpec",
+    "ApiOptionResult",
     "Candidate",
     "CloudCostParams",
     "CloudOfferingSpec",
@@ -133,6 +139,9 @@ __all__ = [
     "Scenario",
     "ScenarioResult",
     "ServerSpec",
+    "ServingDemand",
+    "ServingLoad",
+    "ServingOutcome",
     "Sharding",
     "SiteSpec",
     "SizingResult",
@@ -157,6 +166,7 @@ __all__ = [
     "decide",
     "decode_tokens_per_second",
     "default_shape",
+    "derive_load",
     "evaluate",
     "financing",
     "horizon_view",

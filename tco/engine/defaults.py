@@ -54,6 +54,10 @@ MAX_PIPELINE_PARALLEL: Final = 128
 FSDP_MAX_PARAMS_ACROSS_SERVERS: Final = 100e9
 LORA_ADAPTER_FRACTION: Final = 0.005
 
+# --- serving demand in business terms ---------------------------------------------------
+
+SERVING_PEAK_FACTOR: Final = 3.0
+
 
 @dataclass(frozen=True, slots=True)
 class Default:
@@ -268,6 +272,15 @@ TABLE: Final[tuple[Default, ...]] = (
         "disclosed GPU-owner rate, 19.5 %/yr, is about a 5-year life; Meta uses 5.5, "
         "Microsoft, Alphabet and CoreWeave 6, Nebius 4 for GPUs. A longer horizon buys the "
         "fleet again at this age",
+    ),
+    Default(
+        "SERVING_PEAK_FACTOR",
+        SERVING_PEAK_FACTOR,
+        "busiest hour / average of the working day",
+        ESTIMATE,
+        "no published figure for assistants inside a company; a working day's requests "
+        "bunch around mid-morning and after lunch, so the capacity is sized for three times "
+        "the day's average (the planning example of issue 16); editable",
     ),
 )
 

@@ -325,6 +325,52 @@ class CloudOfferingSpec:
         return 1.0 + self.spot_interruption_overhead if self.term is CloudTerm.SPOT else 1.0
 
 
+@dataclass(frozen=True, slots=True)
+class ApiOfferingSpec:
+    """A hosted model API priced per token (tco/engine/hosted_api.py costs it).
+
+    Prices are per million tokens in ``currency``; input (prompt) and output
+    (completion) tokens are priced separately. ``jurisdiction`` and ``data_country``
+    are ISO 3166 alpha-2 codes (empty: unknown), as on cloud offerings.
+    """
+
+    provider: str
+    model: str
+    price_input_per_million: float
+    price_output_per_million: float
+    currency: str = "USD"
+    params_billion: float | None = None  # the model's size, to match the workload
+    region: str = ""
+    jurisdiction: str = ""
+    data_country: str = ""
+
+    def __post_init__(self) -> None:
+        require_non_negative(
+            "price_input_per_million", self.price_input_per_million, "Price per million input"
+        )
+        require_positive(
+            "price_output_per_million", self.price_output_per_million, "Price per million output"
+        )
+        check_currency("currency", self.currency)
+        if self.params_billion is not None:
+            require_positive("params_billion", self.params_billion, "Model size")
+
+    @property
+    def name(self) -> str:
+        return f"{self.provider} {self.model} (api)"
+
+    def price_per_request(self, input_tokens: float, output_tokens: float) -> float:
+        """Input and output tokens of one request at their own prices, in ``currency``.
+
+        >>> round(ApiOfferingSpec("Groq", "Llama", 0.59, 0.79).price_per_request(1000, 400), 9)
+        0.000906
+        """
+        return (
+            input_tokens * self.price_input_per_million
+            + output_tokens * self.price_output_per_million
+        ) / 1e6
+
+
 # --- workload -------------------------------------------------------------------
 
 
@@ -346,6 +392,70 @@ class ModelShape:
     @property
     def head_dim(self) -> float:
         return self.hidden_size / self.attention_heads
+
+
+# --- serving demand in business terms (derivation: tco/engine/serving.py) -------
+
+
+@dataclass(frozen=True, slots=True)
+class ServingDemand:
+    """Who uses the model and how: the inputs of the derivation (scenario ``serving_demand``).
+
+    ``hours_per_day`` is the working day in which the requests arrive (24 with
+    ``days_per_week`` 7 is around the clock); ``peak_factor`` is the busiest hour's load
+    over the working day's average; ``latency_ms_per_token`` the time per output token
+    each user should see (None: no target).
+    """
+
+    users: int
+    requests_per_user_per_day: float
+    output_tokens_per_request: float
+    input_tokens_per_request: float = 0.0
+    peak_factor: float = defaults.SERVING_PEAK_FACTOR
+    hours_per_day: float = 24.0
+    days_per_week: float = 7.0
+    latency_ms_per_token: float | None = None
+
+    def __post_init__(self) -> None:
+        require_int("users", self.users, 1, 1_000_000_000, "Users")
+        require_positive(
+            "requests_per_user_per_day", self.requests_per_user_per_day, "Requests per user a day"
+        )
+        require_positive(
+            "output_tokens_per_request", self.output_tokens_per_request, "Output tokens a request"
+        )
+        _finite("input_tokens_per_request", self.input_tokens_per_request)
+        if self.input_tokens_per_request < 0:
+            raise InvalidInput(
+                "input_tokens_per_request", "Input tokens a request cannot be negative."
+            )
+        _finite("peak_factor", self.peak_factor)
+        if not 1.0 <= self.peak_factor <= 100.0:
+            raise InvalidInput(
+                "peak_factor",
+                "The peak factor is the busiest hour's load over the average: between 1 and "
+                f"100, got {self.peak_factor}.",
+            )
+        _finite("hours_per_day", self.hours_per_day)
+        if not 0 < self.hours_per_day <= 24.0:
+            raise InvalidInput(
+                "hours_per_day",
+                f"Hours a day must be above 0 and at most 24, got {self.hours_per_day}.",
+            )
+        _finite("days_per_week", self.days_per_week)
+        if not 0 < self.days_per_week <= 7.0:
+            raise InvalidInput(
+                "days_per_week",
+                f"Days a week must be above 0 and at most 7, got {self.days_per_week}.",
+            )
+        if self.latency_ms_per_token is not None:
+            require_positive(
+                "latency_ms_per_token", self.latency_ms_per_token, "Time per output token"
+            )
+
+    @property
+    def around_the_clock(self) -> bool:
+        return self.hours_per_day >= 24.0 and self.days_per_week >= 7.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,6 +490,8 @@ class Workload:
     kv_cache_bytes: float = 2.0
     serving_efficiency: float = 0.5
     inference_overhead_fraction: float = 0.2
+    # Serving: users and requests; the target tokens/s is then derived (peak) by the engine.
+    serving_demand: ServingDemand | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, WorkloadKind):
@@ -392,6 +504,10 @@ class Workload:
                     "active_params_billion",
                     "Active parameters per token cannot exceed the total parameter count.",
                 )
+        if self.serving_demand is not None and self.kind.is_training:
+            raise InvalidInput(
+                "serving_demand", "Users and requests describe a served model, not training."
+            )
         if self.kind.is_training:
             if self.tokens_billion is None:
                 raise InvalidInput("tokens_billion", "A training run needs its token count.")
@@ -712,10 +828,18 @@ class Scenario:
     demand: Demand | None = None  # None: continuous at finance.utilization (older files)
     uncertainty: UncertaintyRanges | None = None  # None: the documented default ranges
     constraints: Constraints = field(default_factory=Constraints)
+    api_offerings: tuple[ApiOfferingSpec, ...] = ()  # hosted model APIs priced per token
 
     def __post_init__(self) -> None:
         # Accept a list from callers but keep the frozen scenario hashable-friendly.
         object.__setattr__(self, "cloud_offerings", tuple(self.cloud_offerings))
+        object.__setattr__(self, "api_offerings", tuple(self.api_offerings))
+        if self.api_offerings and self.workload.serving_demand is None:
+            raise InvalidInput(
+                "api_offerings",
+                "Hosted APIs are priced per token: describe the serving demand in users and "
+                "requests (workload.serving_demand) to compare them.",
+            )
         if not self.cloud_offerings:
             raise InvalidInput("cloud_offerings", "Add at least one cloud offering to compare.")
         if self.servers is not None:

@@ -10,20 +10,23 @@ from typing import Any
 
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
-from tco.engine.costmodel import CostModel, onprem_total
+from tco.engine.costmodel import CostModel, onprem_line, onprem_total
 from tco.engine.demand import (
     HOURS_PER_YEAR,
     WHOLE_HORIZON,
     DemandPlan,
+    growth_factors,
     peak_load_factor,
     plan_demand,
 )
 from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
 from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
+from tco.engine.hosted_api import ApiOptionResult, cost_api_offering
 from tco.engine.hybrid import HybridResult, optimise_hybrid
 from tco.engine.inputs import (
     CloudOfferingSpec,
     CloudTerm,
+    Demand,
     DemandPattern,
     GpuSpec,
     Scenario,
@@ -37,8 +40,9 @@ from tco.engine.options import CloudOptionResult, OnPremResult, compare_options
 from tco.engine.ownership import Financing, ResellResult, buy_run_resell, financing
 from tco.engine.racks import RackPlan, plan_racks
 from tco.engine.sensitivity import Tornado, tornado
+from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
 from tco.engine.sizing import SizingResult, size_workload
-from tco.engine.units import HOURS_PER_MONTH, Money
+from tco.engine.units import HOURS_PER_MONTH, FloatArray, Money
 from tco.engine.verdict import CLOUD, HYBRID, OWN, OWN_RESELL, Candidate, Verdict, decide
 
 # Names of the owning options in results (the web layer words them by kind).
@@ -79,6 +83,8 @@ class ScenarioResult:
     confidence: Confidence | None = None
     cloud_energy: tuple[tuple[float | None, float | None], ...] = ()  # (kWh, tonnes CO₂)
     horizons: HorizonView | None = None
+    serving: ServingOutcome | None = None  # the demand was given in users and requests
+    api_options: tuple[ApiOptionResult, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,8 +240,16 @@ def build_cost_model(
 
 
 def sized_workload(scenario: Scenario) -> Workload:
-    """The workload the owned fleet is sized for: a growing served load at its peak year."""
+    """The workload the owned fleet is sized for: a growing served load at its peak year.
+
+    Users and requests (``serving_demand``) set the target: their peak tokens/s.
+    """
     workload = scenario.workload
+    if workload.serving_demand is not None:
+        workload = dataclasses.replace(
+            workload,
+            target_tokens_per_second=derive_load(workload.serving_demand).peak_tokens_per_second,
+        )
     peak = peak_load_factor(scenario.demand, scenario.finance.horizon_months)
     if peak != 1.0 and workload.target_tokens_per_second:
         return dataclasses.replace(
@@ -244,9 +258,34 @@ def sized_workload(scenario: Scenario) -> Workload:
     return workload
 
 
+def _serving(scenario: Scenario, sizing: SizingResult) -> ServingOutcome | None:
+    """Users and requests against the sized fleet (None: the target was given in tokens/s)."""
+    demand = scenario.workload.serving_demand
+    if demand is None:
+        return None
+    return serving_outcome(
+        demand,
+        _load_factors(scenario),
+        capacity_tokens_per_second=sizing.tokens_per_second_capacity or 0.0,
+        tokens_per_second_per_replica=sizing.tokens_per_second_per_replica,
+        concurrent_sequences=scenario.workload.concurrent_sequences,
+    )
+
+
+def _load_factors(scenario: Scenario) -> FloatArray:
+    """The served load of each month relative to the first year (1 without growth)."""
+    d = scenario.demand
+    growth = d.growth_per_year if d is not None and d.pattern is DemandPattern.CONTINUOUS else 0.0
+    return growth_factors(growth, scenario.finance.horizon_months)
+
+
 def _plan(scenario: Scenario, sizing: SizingResult) -> DemandPlan:
+    serving = _serving(scenario, sizing)
+    demand = scenario.demand
+    if serving is not None:  # the fleet's utilization follows from the requests
+        demand = dataclasses.replace(demand or Demand(), utilization=max(serving.utilization, 1e-9))
     return plan_demand(
-        scenario.demand,
+        demand,
         servers=sizing.servers_required,
         gpus_per_server=scenario.server.gpus_per_server,
         run_hours=sizing.training_hours if sizing.kind.is_training else None,
@@ -349,11 +388,14 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         scenario, cloud_offerings=tuple(scenario.cloud_offerings[i] for i in usable)
     )
     model = build_cost_model(kept, servers, plan, [fits[i] for i in usable])
+    serving = _serving(scenario, sizing)
     onprem, clouds = compare_options(
         model,
         sizing.tokens_per_second_capacity,
         onprem_name=OWN_NAME,
-        target_tokens_per_second=scenario.workload.target_tokens_per_second,
+        target_tokens_per_second=serving.load.average_tokens_per_second_all_hours
+        if serving is not None
+        else scenario.workload.target_tokens_per_second,
     )
     fin, server, site = scenario.finance, scenario.server, scenario.site
     avg_kw = server.idle_power_kw + (server.max_power_kw - server.idle_power_kw) * plan.utilization
@@ -389,6 +431,17 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
                 violations=breaks,
             )
         )
+    apis = _api_options(scenario, model, serving)
+    for api in apis:  # rented like a cloud offering: the verdict ranks it among them
+        spec = api.spec
+        breaks = violations(
+            scenario.constraints,
+            provider=spec.provider,
+            jurisdiction=spec.jurisdiction,
+            data_country=spec.data_country,
+            on_premises=False,
+        )
+        candidates.append(Candidate(api.name, CLOUD, api.total_cost, api.npv, violations=breaks))
     if not any(c.recommendable for c in candidates):
         raise InvalidInput("constraints", "No option meets the constraints.")
     hybrid, hybrid_option = _hybrid(model, plan, clouds, eligible)
@@ -427,12 +480,18 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         reference.name if reference else None,
         reference.total_cost if reference else None,
     )
-    confidence = _confidence(scenario, model, plan, clouds, eligible, verdict, resell)
+    # The Monte Carlo draws GPU clouds only: no confidence when an API sets the reference.
+    confidence = (
+        None
+        if any(api.name == verdict.reference_cloud for api in apis)
+        else _confidence(scenario, model, plan, clouds, eligible, verdict, resell)
+    )
     cloud_energy = tuple(
         cloud_energy_and_carbon(o, fits[i], scenario.server, sizing, plan, fin.horizon_months)
         for i, o in zip(usable, kept.cloud_offerings, strict=True)
     )
     warnings = [n for n in plan.notes if n.warning]
+    warnings += list(serving.notes) if serving is not None else []
     warnings += _sanity(scenario, sizing, racks, onprem.total_cost, fin.reporting_currency)
     return ScenarioResult(
         scenario=kept,
@@ -457,6 +516,34 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         confidence=confidence,
         cloud_energy=cloud_energy,
         horizons=_horizons(kept, servers, sizing, [fits[i] for i in usable]),
+        serving=serving,
+        api_options=apis,
+    )
+
+
+def _api_options(
+    scenario: Scenario, model: CostModel, serving: ServingOutcome | None
+) -> tuple[ApiOptionResult, ...]:
+    """Every hosted API offering costed for the requests (docs/methodology.md § 3g)."""
+    demand = scenario.workload.serving_demand
+    if serving is None or demand is None or not scenario.api_offerings:
+        return ()
+    fin = scenario.finance
+    a, b = onprem_line(model)
+    return tuple(
+        cost_api_offering(
+            spec,
+            demand,
+            serving.load,
+            fx=fin.fx,
+            currency=fin.reporting_currency,
+            load_factors=_load_factors(scenario),
+            discount_rate=fin.discount_rate,
+            owning_line=(float(a), float(b)),
+            utilization=float(model.utilization),
+            fleet_capacity_requests_per_day=serving.fleet_capacity_requests_per_day,
+        )
+        for spec in scenario.api_offerings
     )
 
 
@@ -800,6 +887,9 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
                 **ranked(HYBRID_NAME),
             }
         )
+    for api in result.api_options:
+        options.append(_api_option_dict(api, ranked(api.name)))
+    _add_unit_costs(options, result.serving)
     options.sort(key=lambda o: (o["total_cost"] is None, o["total_cost"] or 0.0))
     v = result.verdict
     reference = next((c for c in result.cloud_options if c.name == v.reference_cloud), None)
@@ -817,13 +907,22 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
         "run_hours": _num(plan.run_hours, 2),
         "gpu_hours": _num(plan.gpu_hours, 1),
         "utilization": _num(plan.utilization, 6),
-        "utilization_derived": plan.pattern is not DemandPattern.CONTINUOUS,
+        "utilization_derived": plan.pattern is not DemandPattern.CONTINUOUS
+        or result.serving is not None,
         "load_factor_peak": _num(plan.load_factor_peak, 4),
         "tolerates_interruptions": plan.tolerates_interruptions,
         "notes": [n.to_dict() for n in plan.notes],
     }
+    reference_api = next((x for x in result.api_options if x.name == v.reference_cloud), None)
     extras: dict[str, Any] = {
         "demand": demand,
+        "serving": _serving_dict(result.serving),
+        "break_even_requests_per_day": _num(reference_api.break_even_requests_per_day, 1)
+        if reference_api is not None
+        else None,
+        "break_even_beyond_capacity": reference_api.break_even_beyond_capacity
+        if reference_api is not None
+        else None,
         "verdict": {
             "action": v.action,
             "code": v.code,
@@ -983,6 +1082,83 @@ def horizons_to_dict(result: ScenarioResult) -> dict[str, Any] | None:
             }
             for name, kind, totals in rows
         ],
+    }
+
+
+def _api_option_dict(api: ApiOptionResult, ranking: dict[str, Any]) -> dict[str, Any]:
+    """A hosted API as a row of the options: kind "api", costed per request."""
+    spec = api.spec
+    return {
+        "name": api.name,
+        "kind": "api",
+        "provider": spec.provider,
+        "model": spec.model,
+        "region": spec.region,
+        "jurisdiction": spec.jurisdiction,
+        "data_country": spec.data_country,
+        "currency_of_prices": spec.currency,
+        "price_input_per_million": _num(spec.price_input_per_million, 4),
+        "price_output_per_million": _num(spec.price_output_per_million, 4),
+        "price_per_request": _num(api.price_per_request, 10),
+        "total_cost": _num(api.total_cost, 2),
+        "npv": _num(api.npv, 2),
+        "break_even_requests_per_day": _num(api.break_even_requests_per_day, 1),
+        "break_even_beyond_capacity": api.break_even_beyond_capacity,
+        "break_even_utilization": None,
+        "break_even_note": "",
+        "payback_month": None,
+        "break_even_month": None,
+        "cost_per_gpu_hour": None,
+        "energy_kwh": None,
+        "carbon_tonnes": None,
+        **ranking,
+    }
+
+
+def _add_unit_costs(options: list[dict[str, Any]], serving: ServingOutcome | None) -> None:
+    """Cost per request and per user per month on every option (users and requests given)."""
+    for option in options:
+        if serving is None or option["total_cost"] is None:
+            option["cost_per_request"] = option["cost_per_user_month"] = None
+            continue
+        per_request, per_user = unit_costs(
+            option["total_cost"], serving.demand, serving.load, serving.load_months
+        )
+        option["cost_per_request"] = _num(per_request, 10)
+        option["cost_per_user_month"] = _num(per_user, 6)
+
+
+def _serving_dict(serving: ServingOutcome | None) -> dict[str, Any] | None:
+    """The derivation from users and requests to tokens/s, every step (docs/scenario.md)."""
+    if serving is None:
+        return None
+    d, load = serving.demand, serving.load
+    return {
+        "users": d.users,
+        "requests_per_user_per_day": d.requests_per_user_per_day,
+        "input_tokens_per_request": d.input_tokens_per_request,
+        "output_tokens_per_request": d.output_tokens_per_request,
+        "peak_factor": d.peak_factor,
+        "hours_per_day": d.hours_per_day,
+        "days_per_week": d.days_per_week,
+        "around_the_clock": d.around_the_clock,
+        "latency_ms_per_token": d.latency_ms_per_token,
+        "requests_per_day": _num(load.requests_per_day, 2),
+        "input_tokens_per_day": _num(load.input_tokens_per_day, 1),
+        "output_tokens_per_day": _num(load.output_tokens_per_day, 1),
+        "working_seconds_per_day": _num(load.working_seconds_per_day, 1),
+        "average_tokens_per_second": _num(load.average_tokens_per_second, 3),
+        "peak_tokens_per_second": _num(load.peak_tokens_per_second, 3),
+        "average_tokens_per_second_all_hours": _num(load.average_tokens_per_second_all_hours, 3),
+        "sized_tokens_per_second": _num(serving.sized_tokens_per_second, 3),
+        "capacity_tokens_per_second": _num(serving.capacity_tokens_per_second, 1),
+        "requests_per_month": _num(load.requests_per_month, 2),
+        "concurrent_requests_at_peak": _num(load.concurrent_requests_at_peak, 2),
+        "achieved_ms_per_token": _num(serving.achieved_ms_per_token, 3),
+        "utilization": _num(serving.utilization, 6),
+        "fleet_capacity_requests_per_day": _num(serving.fleet_capacity_requests_per_day, 1),
+        "load_months": _num(serving.load_months, 4),
+        "notes": [n.to_dict() for n in serving.notes],
     }
 
 

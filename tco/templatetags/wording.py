@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import mark_safe
 
-from tco import wording
+from tco import wording, wording_serving
 from tco.widget_render import calculator_field
 
 register = template.Library()
@@ -32,6 +32,8 @@ for _name in (
     "violations_text",
 ):
     register.filter(_name, getattr(wording, _name))
+for _name in ("serving_derivation", "serving_summary", "unit_cost"):
+    register.filter(_name, getattr(wording_serving, _name))
 
 
 @register.filter

@@ -88,6 +88,19 @@ def test_estimate_returns_what_the_cli_prints(
         assert response.json()["constraints"]["decided_verdict"] is True
 
 
+def test_estimate_of_a_served_model_with_hosted_apis_is_what_the_cli_prints(
+    seed_catalog: object, api: Client
+) -> None:
+    serving = EXAMPLE.parent / "serve-customer-service.json"
+    response = post_json(api, "/api/v1/estimate", json.loads(serving.read_text()))
+    assert response.status_code == 200, response.content
+    out = io.StringIO()
+    call_command("tco", "estimate", "--input", str(serving), stdout=out)
+    assert response.json() == json.loads(out.getvalue())
+    assert response.json()["serving"]["peak_tokens_per_second"] == pytest.approx(1333.333)
+    assert any(o["kind"] == "api" for o in response.json()["options"])
+
+
 @pytest.mark.parametrize(
     ("change", "status", "field"),
     [

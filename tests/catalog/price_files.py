@@ -9,6 +9,7 @@ from typing import Any
 import openpyxl
 
 from catalog.models import (
+    ApiOffering,
     CloudOffering,
     FxRate,
     Gpu,
@@ -20,7 +21,16 @@ from catalog.models import (
 )
 from catalog.services import export_price_list
 
-MODELS = (Gpu, ServerModel, CloudOffering, Site, InfrastructureItem, FxRate, PriceChange)
+MODELS = (
+    Gpu,
+    ServerModel,
+    CloudOffering,
+    Site,
+    InfrastructureItem,
+    FxRate,
+    PriceChange,
+    ApiOffering,
+)
 
 
 def catalog_state() -> dict[str, list[dict[str, Any]]]:

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from catalog.loader import DATA_DIR, CatalogLoadError, load_catalog
 from catalog.models import (
+    ApiOffering,
     CloudOffering,
     CloudRegion,
     FxRate,
@@ -24,7 +25,16 @@ from catalog.models import (
 
 pytestmark = pytest.mark.django_db
 
-ALL_MODELS = (Gpu, ServerModel, CloudOffering, CloudRegion, Site, InfrastructureItem, FxRate)
+ALL_MODELS = (
+    Gpu,
+    ServerModel,
+    CloudOffering,
+    CloudRegion,
+    Site,
+    InfrastructureItem,
+    FxRate,
+    ApiOffering,
+)
 
 
 def row_counts() -> dict[str, int]:

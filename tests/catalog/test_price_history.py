@@ -116,7 +116,7 @@ def test_dated_snapshot_costs_one_query_more(seed_catalog: object) -> None:
         CatalogSnapshot.load()
     with CaptureQueriesContext(connection) as dated:
         CatalogSnapshot.load(as_of=date(2026, 1, 1))
-    assert len(current) == 6 and len(dated) == 7
+    assert len(current) == 7 and len(dated) == 8
 
 
 def test_scenario_as_of_must_be_a_date(seed_catalog: object) -> None:

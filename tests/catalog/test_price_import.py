@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-from catalog.models import CloudOffering, FxRate, PriceChange, ServerModel
+from catalog.models import ApiOffering, CloudOffering, FxRate, PriceChange, ServerModel
 from catalog.services import (
     PriceImportError,
     import_price_file,
@@ -72,7 +72,7 @@ def test_applying_writes_every_row_and_records_history(seed_catalog: object) -> 
     assert change.changed_by is None
 
 
-@pytest.mark.parametrize("kind", ["cloud", "servers", "items", "fx"])
+@pytest.mark.parametrize("kind", ["cloud", "servers", "items", "fx", "api"])
 @pytest.mark.parametrize("file_format", ["csv", "xlsx"])
 def test_export_then_import_changes_nothing(
     seed_catalog: object, kind: str, file_format: str
@@ -87,6 +87,34 @@ def test_export_then_import_changes_nothing(
     assert preview.ok and not preview.new and not preview.changed
     assert len(preview.unchanged) > 0
     assert catalog_state() == before
+
+
+def test_hosted_api_prices_import_like_the_others(seed_catalog: object) -> None:
+    """Input and output price per million tokens; the history follows the output price."""
+    rows = exported_rows("api")
+    today = timezone.localdate().isoformat()
+    key = "groq-llama-3-3-70b"
+    set_cell(rows, key, "price_input_per_million", "0.50")
+    set_cell(rows, key, "price_output_per_million", "0.69")
+    set_cell(rows, key, "as_of", today)
+    new = list(rows[1])
+    new[0], new[2] = "groq-llama-3-1-70b", "Llama 3.1 70B"
+    rows.append(new)
+    preview = import_price_file(kind="api", filename="api.csv", data=csv_bytes(rows), source="t")
+    assert preview.ok, preview.errors
+    assert [row.label for row in preview.new] == ["groq-llama-3-1-70b"]
+    api = ApiOffering.objects.get(key=key)
+    assert (api.price_input_per_million, api.price_output_per_million) == (
+        Decimal("0.50"),
+        Decimal("0.69"),
+    )
+    change = PriceChange.objects.filter(kind="api", key=key).latest("changed_at")
+    assert (change.old_value, change.new_value) == (Decimal("0.79"), Decimal("0.69"))
+    bad = exported_rows("api")
+    set_cell(bad, key, "jurisdiction", "USA")
+    with pytest.raises(PriceImportError) as refused:
+        import_price_file(kind="api", filename="a.csv", data=csv_bytes(bad), source="t")
+    assert "column 'jurisdiction': 'USA' is not a two-letter country code" in str(refused.value)
 
 
 def test_a_whole_catalog_workbook_imports_the_sheet_of_the_kind(seed_catalog: object) -> None:

@@ -8,7 +8,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from catalog.models import CloudOffering, FxRate, InfrastructureItem, ServerModel
+from catalog.models import ApiOffering, CloudOffering, FxRate, InfrastructureItem, ServerModel
 from catalog.selectors import stale_prices
 from catalog.services import notify_stale_prices as notify_service
 from catalog.tasks import notify_stale_prices
@@ -33,7 +33,7 @@ def make_everything_fresh() -> None:
     # FX rows are unique per day: keep the newest row of the pair.
     newest = FxRate.objects.order_by("-as_of").first()
     FxRate.objects.exclude(pk=getattr(newest, "pk", None)).delete()
-    for model in (CloudOffering, ServerModel, InfrastructureItem, FxRate):
+    for model in (CloudOffering, ServerModel, InfrastructureItem, FxRate, ApiOffering):
         model.objects.update(as_of=recent)
 
 

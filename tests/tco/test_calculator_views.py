@@ -46,7 +46,11 @@ def test_every_preset_gives_a_recommendation(
     assert "Buy and keep" in html
     assert html.count('data-chart="') == 6
     assert "Assumptions and sources" in html
-    if preset_data(preset)["kind"] == "inference":
+    values = preset_data(preset)
+    if values["kind"] == "inference" and values["serving_load"] == "users":
+        assert "Per request" in html and "Per user a month" in html
+        assert 'id="serving-derivation"' in html and "Throughput capacity" in html
+    elif values["kind"] == "inference":
         assert "Per million tokens" in html and "Throughput capacity" in html
     else:
         assert "Run time" in html

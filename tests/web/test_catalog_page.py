@@ -8,7 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from catalog.models import CloudOffering, Gpu, InfrastructureItem, ServerModel
+from catalog.models import ApiOffering, CloudOffering, Gpu, InfrastructureItem, ServerModel
 
 pytestmark = pytest.mark.django_db
 
@@ -39,8 +39,8 @@ def test_catalog_page_shows_gpus_servers_and_prices_with_age(
 def test_stale_prices_are_flagged_and_fresh_ones_are_not(
     client: Client, seed_catalog: object
 ) -> None:
-    # Cloud, server and item prices all show their age and are flagged when stale.
-    for model in (CloudOffering, ServerModel, InfrastructureItem):
+    # Cloud, server, item and hosted API prices all show their age and are flagged when stale.
+    for model in (CloudOffering, ServerModel, InfrastructureItem, ApiOffering):
         model.objects.all().update(as_of=timezone.localdate() - timedelta(days=10))
     assert 'class="badge stale"' not in client.get("/catalog/").content.decode()
     CloudOffering.objects.filter(key="aws-p5-48xlarge-od").update(

@@ -119,6 +119,8 @@ def check_finite(result: ScenarioResult) -> None:
     for i, option in enumerate(result.cloud_options, start=1):
         values += [(f"options[{i}].total_cost", option.total_cost)]
         values += [(f"options[{i}].npv", option.npv)]
+    for i, api in enumerate(result.api_options, start=len(result.cloud_options) + 1):
+        values += [(f"options[{i}].total_cost", api.total_cost), (f"options[{i}].npv", api.npv)]
     for field, value in values:
         if value is not None and not math.isfinite(value):
             raise ScenarioError(
@@ -197,10 +199,11 @@ def render_table(summary: dict[str, Any]) -> str:
     if demand:
         lines.append(
             f"Demand: {demand['pattern']}, owned fleet busy {demand['utilization']:.2%} "
-            f"({'derived from the runs' if demand['utilization_derived'] else 'stated'})"
+            f"({_utilization_basis(demand, summary.get('serving'))})"
         )
     for note in demand.get("notes", []):
         lines.append(f"Note: {note['text']}")
+    lines += _serving_lines(summary.get("serving"))
     for warning in summary.get("warnings", []):
         lines.append(f"WARNING: {warning['text']}")
     lines.append("")
@@ -212,7 +215,10 @@ def render_table(summary: dict[str, Any]) -> str:
     for option in summary["options"]:
         runs = option.get("break_even_runs_per_year")
         be = option.get("break_even_utilization")
-        if runs is not None:
+        requests = option.get("break_even_requests_per_day")
+        if requests is not None:
+            be_text = f"{requests:,.0f}/day"
+        elif runs is not None:
             be_text = f"{runs:.1f}/yr"
         elif be is not None and 0 < be < 1:
             be_text = f"{be:.0%}"
@@ -225,6 +231,15 @@ def render_table(summary: dict[str, Any]) -> str:
             f"{_amount(extra):>12} {_amount(option['npv']):>14} {be_text:>11}"
         )
     lines.append("* recommended")
+    if summary.get("serving"):
+        lines.append("break-even of an API: requests a day from which owning costs less")
+        lines.append("")
+        lines += [f"{'cost per request / per user a month':<48}", "-" * 48]
+        for option in summary["options"]:
+            lines.append(
+                f" {_cell(option['name'], 47):<47} {option['cost_per_request']:>12.6f} "
+                f"{option['cost_per_user_month']:>12,.2f}"
+            )
     lines += _constraint_lines(summary) + _horizon_lines(summary)
     return "\n".join(lines)
 
@@ -253,6 +268,29 @@ def _horizon_lines(summary: dict[str, Any]) -> list[str]:
     life = view["service_life_months"]
     lines.append(f"The fleet is bought again every {life} months (service life).")
     return lines
+
+
+def _utilization_basis(demand: dict[str, Any], serving: dict[str, Any] | None) -> str:
+    if serving:
+        return "derived from the requests"
+    return "derived from the runs" if demand["utilization_derived"] else "stated"
+
+
+def _serving_lines(serving: dict[str, Any] | None) -> list[str]:
+    """The derivation from users and requests to the tokens/s the fleet is sized for."""
+    if not serving:
+        return []
+    return [
+        f"Serving: {serving['users']:,} users × {serving['requests_per_user_per_day']:g} "
+        f"requests a day = {serving['requests_per_day']:,.0f} requests × "
+        f"{serving['output_tokens_per_request']:g} output tokens = "
+        f"{serving['output_tokens_per_day']:,.0f} tokens a day",
+        f"  over {serving['hours_per_day']:g} h: {serving['average_tokens_per_second']:,.1f} "
+        f"tokens/s on average, × peak factor {serving['peak_factor']:g} = "
+        f"{serving['peak_tokens_per_second']:,.1f} tokens/s at the peak (sized for "
+        f"{serving['sized_tokens_per_second']:,.1f}); capacity "
+        f"{serving['capacity_tokens_per_second']:,.1f} tokens/s",
+    ]
 
 
 def _cell(text: str, width: int) -> str:

@@ -1,0 +1,148 @@
+"""Serving demand and hosted APIs in the reader's language (issue 16, parts 1 and 3).
+
+Kept apart from tco/wording.py so that the serving figures have one home: the
+derivation from users and requests, per-request costs and the break-even in requests
+a day, worded the same on the page, in the PDF and in the quote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from catalog.templatetags.formatting import format_money, number, percent
+
+
+def unit_cost(value: float | None, currency: str) -> str:
+    """A cost per request or per user: cents and below get four decimals (€0.0008)."""
+    if value is None:
+        return "–"
+    return format_money(value, currency, 4 if abs(value) < 0.1 else 2)
+
+
+def _figure(value: Any) -> str:
+    """A demand input as typed: 20, not 20.0; 2.5 stays 2.5."""
+    if value is None:
+        return "–"
+    return number(value, 0 if float(value).is_integer() else 1)
+
+
+def serving_derivation(serving: Mapping[str, Any]) -> list[str]:
+    """The steps from users and requests to the tokens per second the fleet is sized for."""
+    hours = serving.get("hours_per_day")
+    days = serving.get("days_per_week")
+    when = (
+        _("around the clock")
+        if serving.get("around_the_clock")
+        else _("%(h)s hours a day, %(d)s days a week") % {"h": _figure(hours), "d": _figure(days)}
+    )
+    steps = [
+        _("%(users)s users × %(requests)s requests a day = %(total)s requests a day")
+        % {
+            "users": number(serving.get("users")),
+            "requests": _figure(serving.get("requests_per_user_per_day")),
+            "total": number(serving.get("requests_per_day")),
+        },
+        _("× %(out)s output tokens = %(tokens)s output tokens a day (and %(inp)s input tokens)")
+        % {
+            "out": number(serving.get("output_tokens_per_request")),
+            "tokens": number(serving.get("output_tokens_per_day")),
+            "inp": number(serving.get("input_tokens_per_day")),
+        },
+        _("spread over %(when)s: %(avg)s tokens/s on average while people work")
+        % {
+            "when": when,
+            "avg": number(serving.get("average_tokens_per_second"), 1),
+        },
+        _(
+            "× peak factor %(f)s = %(peak)s tokens/s in the busiest hour: the capacity is sized "
+            "for this"
+        )
+        % {
+            "f": _figure(serving.get("peak_factor")),
+            "peak": number(serving.get("peak_tokens_per_second"), 1),
+        },
+    ]
+    sized, peak = serving.get("sized_tokens_per_second"), serving.get("peak_tokens_per_second")
+    if sized and peak and sized > peak * 1.0001:
+        steps.append(
+            _("with the yearly growth, %(sized)s tokens/s in the last year")
+            % {"sized": number(sized, 1)}
+        )
+    steps.append(
+        _(
+            "over the whole week %(avg)s tokens/s on average: owned servers with %(cap)s tokens/s "
+            "of capacity are busy %(u)s of the time"
+        )
+        % {
+            "avg": number(serving.get("average_tokens_per_second_all_hours"), 1),
+            "cap": number(serving.get("capacity_tokens_per_second")),
+            "u": percent(serving.get("utilization"), 1),
+        }
+    )
+    achieved = serving.get("achieved_ms_per_token")
+    if achieved is not None:
+        target = serving.get("latency_ms_per_token")
+        if target is not None:
+            steps.append(
+                _("each answer streams at %(ms)s ms per token (target %(target)s ms)")
+                % {
+                    "ms": number(achieved, 1),
+                    "target": _figure(target),
+                }
+            )
+        else:
+            steps.append(
+                _("each answer streams at %(ms)s ms per token") % {"ms": number(achieved, 1)}
+            )
+    return steps
+
+
+def serving_summary(summary: Mapping[str, Any]) -> str:
+    """One line for the verdict box: the demand in the customer's own terms."""
+    s = summary.get("serving") or {}
+    return _(
+        "%(requests)s requests a day from %(users)s users; capacity sized for %(peak)s tokens/s "
+        "at the peak; bought servers would be busy %(u)s of the time."
+    ) % {
+        "requests": number(s.get("requests_per_day")),
+        "users": number(s.get("users")),
+        "peak": number(s.get("sized_tokens_per_second")),
+        "u": percent(s.get("utilization"), 1),
+    }
+
+
+def api_break_even_cell(option: Mapping[str, Any]) -> str:
+    """An API's break-even in the options table: requests a day from which owning wins."""
+    requests = option.get("break_even_requests_per_day")
+    if requests is None:
+        return _("none")
+    return _("%(n)s/day") % {"n": number(requests)}
+
+
+def api_break_even_sentence(summary: Mapping[str, Any], option: str) -> str:
+    """The verdict's break-even when the reference option is a hosted API."""
+    requests = summary.get("break_even_requests_per_day")
+    if requests is None:
+        return _("Owning does not beat %(option)s at any number of requests.") % {"option": option}
+    values = {"option": option, "n": number(requests)}
+    if summary.get("break_even_beyond_capacity"):
+        serving = summary.get("serving") or {}
+        values["cap"] = number(serving.get("fleet_capacity_requests_per_day"))
+        return (
+            _(
+                "Owning beats %(option)s only from %(n)s requests a day, more than these servers "
+                "can take (%(cap)s a day): up to there the API costs less."
+            )
+            % values
+        )
+    return _("Owning beats %(option)s from %(n)s requests a day.") % values
+
+
+def latency_note(params: Mapping[str, Any]) -> str:
+    return _(
+        "Each answer streams at %(ms)s ms per output token, slower than the %(target)s ms "
+        "target: serve each model copy on more GPUs or at a lower precision."
+    ) % {"ms": number(params.get("achieved_ms"), 1), "target": number(params.get("target_ms"), 1)}

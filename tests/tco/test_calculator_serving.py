@@ -1,0 +1,136 @@
+"""The calculator with a served load in users and requests, and hosted APIs (issue 16)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from catalog.models import ApiOffering
+from tco.forms import CalculatorForm
+from tco.presets import preset_data
+from tco.scenario_io import CatalogSnapshot
+from tco.services import form_data
+
+pytestmark = pytest.mark.django_db
+
+
+def page(client: Client, **params: Any) -> str:
+    response = client.get("/calculator/", {"preset": "customer-service", **params})
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def field_error(html: str, field: str) -> str:
+    match = re.search(rf'id="error-{field}"[^>]*>(.*?)</div>', html, re.S)
+    assert match, field
+    return re.sub(r"<[^>]+>", "", match.group(1)).strip()
+
+
+def text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("\u00a0", " ")
+
+
+def test_the_page_shows_the_hand_derived_load_and_unit_costs(
+    client: Client, seed_catalog: object
+) -> None:
+    html = text(page(client))
+    # 2,000 × 20 = 40,000 requests × 400 = 16,000,000 tokens; ÷ 36,000 s = 444.4; × 3 = 1,333.3.
+    assert "2,000 users × 20 requests a day = 40,000 requests a day" in html
+    assert "16,000,000 output tokens a day" in html
+    assert "444.4 tokens/s on average while people work" in html
+    assert "× peak factor 3 = 1,333.3 tokens/s in the busiest hour" in html
+    assert re.search(r"\d/day", html)  # the APIs' break-even in requests a day
+    assert "per-token API" in html
+
+
+def _form(query: dict[str, Any]) -> CalculatorForm:
+    from django.http import QueryDict
+
+    data = QueryDict(mutable=True)
+    data.update({"preset": "customer-service"})
+    for key, value in query.items():
+        data[key] = value
+    form = CalculatorForm(form_data(data), catalog=CatalogSnapshot.load())
+    assert form.is_valid(), form.errors
+    return form
+
+
+def test_the_document_carries_the_demand_and_the_apis_of_the_same_model_size(
+    seed_catalog: object,
+) -> None:
+    form = _form({})
+    document = form.to_document("smc-821ge-tnhr-h100")
+    demand = document["workload"]["serving_demand"]
+    assert demand == {
+        "users": 2000,
+        "requests_per_user_per_day": 20.0,
+        "input_tokens_per_request": 1000,
+        "output_tokens_per_request": 400,
+        "peak_factor": 3.0,
+        "hours_per_day": 10.0,
+        "days_per_week": 5,
+        "latency_ms_per_token": 50.0,
+    }
+    assert "target_tokens_per_second" not in document["workload"]
+    assert "utilization" not in document["demand"]  # derived from the requests
+    seventy = set(
+        ApiOffering.objects.filter(params_billion__gte=63, params_billion__lte=77).values_list(
+            "key", flat=True
+        )
+    )
+    assert set(document["api_offerings"]) == seventy and len(seventy) == 9
+    eight = _form({"params_billion": "8"}).to_document("smc-821ge-tnhr-h100")
+    assert all("3-1-8b" in key for key in eight["api_offerings"])
+    none = _form({"compare_apis": ""}).to_document("smc-821ge-tnhr-h100")
+    assert "api_offerings" not in none
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("users", "", "Enter how many users send requests."),
+        ("users", "0", "Ensure this value is greater than or equal to 1."),
+        ("requests_per_user_per_day", "", "Enter how many requests a user sends a day."),
+        ("output_tokens_per_request", "", "Enter how long an answer is, in tokens."),
+        ("hours_per_day", "25", "Ensure this value is less than or equal to 24."),
+        ("days_per_week", "8", "Ensure this value is less than or equal to 7."),
+        ("peak_factor", "0.5", "Ensure this value is greater than or equal to 1."),
+        ("users", "many", "Enter a whole number."),
+    ],
+)
+def test_bad_demand_is_refused_next_to_the_field(
+    client: Client, seed_catalog: object, field: str, value: str, message: str
+) -> None:
+    html = page(client, **{field: value})
+    assert field_error(html, field) == message
+    assert 'id="verdict"' not in html
+
+
+def test_the_expert_tokens_input_stays(client: Client, seed_catalog: object) -> None:
+    html = page(client, serving_load="tokens", target_tokens_per_second="1333", users="")
+    assert 'id="verdict"' in html and "serving-derivation" not in html
+    assert "Per million tokens served" in html
+    missing = page(client, serving_load="tokens", target_tokens_per_second="")
+    assert field_error(missing, "target_tokens_per_second") == "Enter the throughput to serve."
+
+
+def test_fields_carry_their_show_rules(seed_catalog: object) -> None:
+    form = _form({})
+    assert form.relevance("users") == 'data-show-kind="inference" data-show-load="users"'
+    assert form.relevance("target_tokens_per_second") == (
+        'data-show-kind="inference" data-show-load="tokens"'
+    )
+    assert form.relevance("utilization_pct") == (
+        'data-show-pattern="continuous" data-show-load="tokens"'
+    )
+    assert preset_data("serve-70b")["serving_load"] == "tokens"
+
+
+def test_dutch_page_words_the_derivation(client: Client, seed_catalog: object) -> None:
+    client.cookies["django_language"] = "nl"
+    html = text(page(client))
+    assert "2.000 gebruikers × 20 verzoeken per dag = 40.000 verzoeken per dag" in html
+    assert re.search(r"\d/dag", html) and "Per verzoek" in html
