@@ -22,6 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tco.engine import InvalidInput, Scenario, evaluate, result_to_dict
+from tco.engine.constraints import Constraints
 from tco.engine.examples import CLOUD_OFFERINGS, HGX_H100_SERVER, SITE_NL
 from tco.engine.hosted_api import api_monthly_cost, break_even_requests_per_day
 from tco.engine.inputs import (
@@ -258,3 +259,36 @@ def test_owning_and_the_api_cost_the_same_at_the_break_even(
         return
     owning = a + b * u * r_star / requests
     assert math.isclose(owning, per_request * r_star, rel_tol=1e-6)
+
+
+def test_the_buyers_terms_rule_out_an_api_like_any_rented_option() -> None:
+    """Groq (US law, data country unknown) is the cheapest option; under "EU data only" it
+    is greyed with the reason, another option is recommended, and the verdict says the
+    terms decided it and what they cost. An EU API (French law, data in France) stays."""
+    eu_api = ApiOfferingSpec(
+        "Scaleway",
+        "Llama 3.3 70B",
+        0.90,
+        0.90,
+        params_billion=70.0,
+        currency="EUR",
+        jurisdiction="FR",
+        data_country="FR",
+    )
+    free = result_to_dict(evaluate(_serving_scenario((GROQ, eu_api))))
+    assert free["verdict"]["recommended"] == GROQ.name
+    terms = Constraints(eu_data_only=True)
+    bound = evaluate(dataclasses.replace(_serving_scenario((GROQ, eu_api)), constraints=terms))
+    summary = result_to_dict(bound)
+    by_name = {o["name"]: o for o in summary["options"]}
+    groq = by_name[GROQ.name]
+    assert not groq["recommended"] and not groq["eligible"]
+    assert [v["code"] for v in groq["violations"]] == ["data_country_unknown"]
+    assert by_name[eu_api.name]["violations"] == []
+    recommended = summary["verdict"]["recommended"]
+    assert recommended != GROQ.name and not by_name[recommended]["violations"]
+    outcome = summary["constraints"]
+    assert outcome["decided_verdict"] and outcome["cheapest_overall"] == GROQ.name
+    assert outcome["cost_of_constraints"] == pytest.approx(
+        by_name[recommended]["total_cost"] - groq["total_cost"], abs=0.01
+    )
