@@ -84,8 +84,8 @@ SERVING_LOADS = [
     ("users", _("Users and requests")),
     ("tokens", _("Output tokens per second (expert)")),
 ]
-# Inference fields of one way of describing the load (tco/serving_form.py builds the rest).
-USERS_FIELDS = (
+# The scenario's workload.serving_demand fields, named alike on the form.
+SERVING_DEMAND_FIELDS = (
     "users",
     "requests_per_user_per_day",
     "input_tokens_per_request",
@@ -94,8 +94,9 @@ USERS_FIELDS = (
     "hours_per_day",
     "days_per_week",
     "latency_ms_per_token",
-    "compare_apis",
 )
+# Inference fields of one way of describing the load (tco/serving_form.py builds the rest).
+USERS_FIELDS = (*SERVING_DEMAND_FIELDS, "compare_apis")
 LOAD_ONLY = {
     **{name: "users" for name in USERS_FIELDS},
     "target_tokens_per_second": "tokens",

@@ -22,7 +22,7 @@ from tco.engine import (
     evaluate,
     result_to_dict,
 )
-from tco.forms import CalculatorForm
+from tco.forms import SERVING_DEMAND_FIELDS, CalculatorForm
 from tco.presets import DEFAULT_PRESET, preset_data
 from tco.scenario_io import (
     Assumption,
@@ -64,19 +64,7 @@ FORM_FIELD_FOR_PATH = {
     "finance.staff_annual_cost": "staff_cost",
     "finance.support_pct_per_year": "support_pct",
     "finance.service_life_months": "service_life_years",
-    **{
-        f"workload.serving_demand.{name}": name
-        for name in (
-            "users",
-            "requests_per_user_per_day",
-            "input_tokens_per_request",
-            "output_tokens_per_request",
-            "peak_factor",
-            "hours_per_day",
-            "days_per_week",
-            "latency_ms_per_token",
-        )
-    },
+    **{f"workload.serving_demand.{name}": name for name in SERVING_DEMAND_FIELDS},
     "api_offerings": "compare_apis",
 }
 
