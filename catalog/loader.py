@@ -20,9 +20,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
@@ -38,6 +37,9 @@ from .schema import (
     decimal_comma_cell,
     unneutralise,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -159,6 +161,8 @@ def read_table(
     `sheet` is read if there is one (an export of every kind has one sheet per kind),
     otherwise the first.
     """
+    import pandas as pd  # here, not at start-up: only reading a file needs it (1.2 s cold)
+
     limit = None if max_rows is None else max_rows + 2  # header + one row too many
     decimal_comma = False
     try:
@@ -221,6 +225,8 @@ class _NotAWorkbook(Exception):
 
 
 def _read_xlsx(data: bytes, sheet: str | None, limit: int | None) -> pd.DataFrame:
+    import pandas as pd
+
     try:
         workbook = pd.ExcelFile(io.BytesIO(data), engine="openpyxl")
     except Exception as exc:  # zipfile, XML and openpyxl errors: any of them means "not xlsx"

@@ -1,10 +1,10 @@
 """Settings shared by every environment. Secrets and endpoints come only from the environment."""
 
+from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
-import plotly
 from celery.schedules import crontab
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
@@ -135,7 +135,10 @@ USE_THOUSAND_SEPARATOR = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 # plotly.min.js is served from the installed plotly package: one version, no second copy.
-STATICFILES_DIRS = [BASE_DIR / "static", Path(plotly.__file__).parent / "package_data"]
+# Found without importing plotly, which Django's start-up does not need (tests/test_startup.py).
+_PLOTLY = find_spec("plotly")
+assert _PLOTLY is not None and _PLOTLY.origin is not None, "plotly is not installed"
+STATICFILES_DIRS = [BASE_DIR / "static", Path(_PLOTLY.origin).parent / "package_data"]
 
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 
