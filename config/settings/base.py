@@ -8,6 +8,7 @@ import dj_database_url
 from celery.schedules import crontab
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 from .env import env_bool, env_int, env_list, env_str, redis_url_with_db
 
@@ -204,9 +205,30 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 5 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 4 * 60
 CELERY_TIMEZONE = TIME_ZONE
+# Two queues, so that an email never waits behind PDF renders (docs/quotes.md, Procfile):
+# "render" (proposal PDFs, a worker with a warm Chromium per process) and "email" (sending,
+# light); other tasks (periodic) go to the default queue, consumed with email.
+RENDER_QUEUE = "render"
+EMAIL_QUEUE = "email"
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+# Declared, so that a worker started without -Q consumes all three.
+CELERY_TASK_QUEUES = [
+    Queue(name, routing_key=name) for name in (RENDER_QUEUE, EMAIL_QUEUE, CELERY_TASK_DEFAULT_QUEUE)
+]
+CELERY_TASK_ROUTES = {
+    "quotes.tasks.render_proposal": {"queue": RENDER_QUEUE},
+    "quotes.tasks.send_email": {"queue": EMAIL_QUEUE},
+}
+# Within a queue, tasks are taken by priority (Redis: 0 first; quotes/services/delivery.py
+# gives what a person waits for 0 and sweeps and notices 9). A worker given several queues
+# (-Q email,celery) empties them in that order.
+_QUEUE_ORDER = {"queue_order_strategy": "priority", "priority_steps": [0, 3, 6, 9]}
 # With acks_late, Redis redelivers an unacknowledged task (a worker killed mid-task) after
 # this many seconds; it must exceed the longest task (the time limit above).
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+    **_QUEUE_ORDER,
+}
 # Periodic work run by `celery beat` (Procfile). Task names are strings so that settings
 # import no application code.
 CELERY_BEAT_SCHEDULE = {
