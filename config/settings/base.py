@@ -223,6 +223,9 @@ CELERY_TASK_ROUTES = {
 # gives what a person waits for 0 and sweeps and notices 9). A worker given several queues
 # (-Q email,celery) empties them in that order.
 _QUEUE_ORDER = {"queue_order_strategy": "priority", "priority_steps": [0, 3, 6, 9]}
+# A rendering pool process starts its Chromium before it reports itself up
+# (quotes/tasks.py: warm_pdf_renderer); Celery's default of 4 s would kill it meanwhile.
+CELERY_WORKER_PROC_ALIVE_TIMEOUT = env_int("CELERY_WORKER_PROC_ALIVE_TIMEOUT", 120)
 # With acks_late, Redis redelivers an unacknowledged task (a worker killed mid-task) after
 # this many seconds; it must exceed the longest task (the time limit above).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -303,7 +306,11 @@ QUOTES_FAILED_RETRY_AFTER_SECONDS = env_int("QUOTES_FAILED_RETRY_AFTER_SECONDS",
 QUOTES_FAILED_GIVE_UP_AFTER_SECONDS = env_int("QUOTES_FAILED_GIVE_UP_AFTER_SECONDS", 3 * 86400)
 # The PDF's charts: kaleido drives this Chromium and never downloads one of its own.
 CHROMIUM_PATH = env_str("CHROMIUM_PATH", "/usr/bin/chromium")
-PDF_CHART_TABS = env_int("PDF_CHART_TABS", 3)  # one Chromium tab per PDF chart
+# Chromium tabs for a PDF's charts: each loads plotly.js (~1 s at start); one warm tab renders
+# a proposal's three charts as fast as three.
+PDF_CHART_TABS = env_int("PDF_CHART_TABS", 1)
+# A rendering worker's pool processes start Chromium when they boot (quotes/tasks.py).
+QUOTES_WARM_START = env_bool("QUOTES_WARM_START", True)
 # Price files larger than this are refused before they are read (bytes; default 5 MB),
 # and files with more data rows than this are refused after reading that many.
 PRICE_IMPORT_MAX_BYTES = env_int("PRICE_IMPORT_MAX_BYTES", 5 * 1024 * 1024)
