@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
-from django.db.models.signals import post_save
 
 from .models import PriceChange
 from .schema import (
@@ -37,6 +36,7 @@ from .schema import (
     decimal_comma_cell,
     unneutralise,
 )
+from .signals import catalog_written
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
 FILE_FORMATS = ("csv", "xlsx")
+# Rows per INSERT/UPDATE statement when writing: bounds the statement size and memory.
+BATCH_SIZE = 1000
 
 # pandas reports a ragged CSV row as "Expected 13 fields in line 7, saw 14".
 _RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
@@ -557,29 +559,21 @@ def _write_table(
         return resolved
 
     new = [spec.model(**fields(d.values)) for d in diffs if d.status == NEW]
-    created = manager.bulk_create(new, batch_size=1000)
-    # bulk_create sends no signals; listeners (the calculator's page cache) must still
-    # learn that the catalog changed.
-    for instance in created:
-        post_save.send(
-            sender=spec.model,
-            instance=instance,
-            created=True,
-            update_fields=None,
-            raw=False,
-            using=manager.db,
-        )
-    updated = 0
+    created = manager.bulk_create(new, batch_size=BATCH_SIZE)
+    # Changed rows in bulk, grouped by the columns that changed, so that a row is written
+    # only in the columns the file changes (as save(update_fields=…) did, one row at a time).
+    by_columns: dict[tuple[str, ...], list[models.Model]] = {}
     for diff in diffs:
         if diff.status != CHANGED:
             continue
         instance = diff.existing
         assert instance is not None
-        resolved = fields({name: diff.values[name] for name in diff.changed})
-        for name, value in resolved.items():
+        for name, value in fields({name: diff.values[name] for name in diff.changed}).items():
             setattr(instance, name, value)
-        instance.save(update_fields=list(diff.changed))
-        updated += 1
+        by_columns.setdefault(diff.changed, []).append(instance)
+    for columns, instances in by_columns.items():
+        manager.bulk_update(instances, list(columns), batch_size=BATCH_SIZE)
+    updated = sum(len(instances) for instances in by_columns.values())
 
     PriceChange.objects.bulk_create(
         [
@@ -597,7 +591,7 @@ def _write_table(
             for diff in diffs
             if diff.records_price
         ],
-        batch_size=1000,
+        batch_size=BATCH_SIZE,
     )
     summary.created[spec.kind] = len(created)
     summary.updated[spec.kind] = updated
@@ -610,7 +604,11 @@ def write_plans(
     *,
     dry_run: bool = False,
 ) -> LoadSummary:
-    """Write checked and compared tables in one transaction, in order; all or nothing."""
+    """Write checked and compared tables in one transaction, in order; all or nothing.
+
+    Rows are written in bulk (no post_save per row): listeners hear `catalog_written` once,
+    when the transaction has committed, however many rows it wrote.
+    """
     summary = LoadSummary()
     try:
         with transaction.atomic():
@@ -618,6 +616,8 @@ def write_plans(
                 _write_table(spec, diffs, context, summary)
             if dry_run:
                 transaction.set_rollback(True)
+            elif summary.changed:
+                transaction.on_commit(lambda: catalog_written.send(sender=LoadSummary))
     except (IntegrityError, DataError) as exc:
         error = RowError("catalog", 0, "", f"rejected by the database: {exc}")
         raise CatalogLoadError([error]) from exc
