@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import functools
 import logging
 import mimetypes
 import os
+import ssl
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -91,12 +93,21 @@ def static_file_path(relative: str) -> Path | None:
     return None
 
 
+@functools.cache
+def _unused_tls_context() -> ssl.SSLContext:
+    return ssl.create_default_context()
+
+
 class StaticOnlyFetcher(URLFetcher):
     """Serves ``<INTERNAL_ORIGIN>static/<path>`` from the app's static files and
     ``<INTERNAL_ORIGIN>charts/<name>.svg`` from this render's charts; refuses the rest."""
 
     def __init__(self, charts: Mapping[str, bytes] | None = None) -> None:
-        super().__init__(allowed_protocols=["https"], allow_redirects=False)
+        # A shared TLS context: it is never used (nothing is fetched over the network), but
+        # without one each fetcher builds its own, ~20 ms of every render.
+        super().__init__(
+            allowed_protocols=["https"], allow_redirects=False, ssl_context=_unused_tls_context()
+        )
         self.charts = dict(charts or {})
         self.refused: list[str] = []
 
@@ -260,7 +271,13 @@ CHARTS = WarmChartRenderer()
 
 # A page with the proposal's stylesheet and a small chart: rendering it once loads what the
 # first real proposal would otherwise load (fonts, the stylesheet, Plotly in the tab).
-_WARM_UP_FIGURE = {"data": [{"type": "bar", "x": ["a", "b"], "y": [1, 2]}], "layout": {}}
+_WARM_UP_FIGURE = {
+    "data": [
+        {"type": "bar", "x": ["a", "b"], "y": [1, 2]},
+        {"type": "scatter", "mode": "lines", "x": ["a", "b"], "y": [2, 1]},
+    ],
+    "layout": {},
+}
 _WARM_UP_HTML = (
     '<html><head><link rel="stylesheet" href="{css}"></head>'
     '<body><h1>Warm-up</h1><p>1.234,56 €</p><img src="{chart}"></body></html>'
@@ -274,10 +291,14 @@ def warm_up() -> float:
     proposal it renders costs what a warm one does. Failures are logged, not raised: the
     renderer starts on first use as before.
     """
+    from django.template.loader import get_template
     from django.templatetags.static import static
 
     started = time.perf_counter()
     try:
+        for language, _name in settings.LANGUAGES:  # loads each language's translations
+            with translation.override(language):
+                get_template("quotes/pdf/proposal.html")  # compiled once, then cached
         charts = {"warm-up": CHARTS.svgs({"warm-up": _WARM_UP_FIGURE})["warm-up"]}
         chart = CHART_PREFIX + "warm-up.svg"
         _html_to_pdf(_WARM_UP_HTML.format(css=static("css/proposal.css"), chart=chart), charts)
