@@ -6,6 +6,7 @@ whose worker dies is delivered again, so every task here is safe to run twice.
 
 from __future__ import annotations
 
+import gc
 import logging
 from typing import Any
 
@@ -80,15 +81,26 @@ def load_pdf_libraries(sender: str, instance: Any, **_kwargs: Any) -> None:
         from . import pdf  # noqa: F401
 
 
+# A young-generation collection every 100,000 allocations instead of Python's 700:
+# WeasyPrint allocates millions of short-lived objects per proposal, and the default
+# spent ~20 % of a render's CPU in the collector (0.77 s instead of 0.95 s a proposal).
+RENDER_GC_THRESHOLD = (100_000, 20, 20)
+
+
 @worker_process_init.connect
 def warm_pdf_renderer(**_kwargs: Any) -> None:
-    """Start this pool process's Chromium and render a small document before it takes work,
-    so that the first proposal after a (re)start is as fast as any other.
+    """Prepare a rendering pool process before it takes work: collect garbage less often,
+    start its Chromium and render a small document, so that the first proposal after a
+    (re)start is as fast as any other.
 
     Runs before the process reports itself up; CELERY_WORKER_PROC_ALIVE_TIMEOUT leaves it
-    the time. QUOTES_WARM_START=false skips it (the browser then starts on first use).
+    the time. QUOTES_WARM_START=false skips the warm-up (the browser then starts on first
+    use).
     """
-    if not (_renders and settings.QUOTES_WARM_START):
+    if not _renders:
+        return
+    gc.set_threshold(*RENDER_GC_THRESHOLD)
+    if not settings.QUOTES_WARM_START:
         return
     from .pdf import warm_up
 
