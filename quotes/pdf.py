@@ -176,7 +176,8 @@ def _kaleido_class() -> type:
 
 
 class WarmChartRenderer:
-    """One kaleido (headless Chromium) per process, opened by `warm` or on first use, reused."""
+    """One kaleido (headless Chromium) per process, opened on first use (or by `warm_up`)
+    and reused."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -227,22 +228,14 @@ class WarmChartRenderer:
                 logger.warning("kaleido did not close cleanly", exc_info=True)
             loop.call_soon_threadsafe(loop.stop)
 
-    def _ensure_open(self) -> None:
-        if not self.is_warm:
-            self._kaleido = None  # a forked child must not touch its parent's browser
-            self._open()
-
-    def warm(self) -> None:
-        """Start this process's browser now rather than on the first chart."""
-        with self._lock:
-            self._ensure_open()
-
     def svgs(self, figures: Mapping[str, Mapping[str, Any]]) -> dict[str, bytes]:
         """SVG bytes of each figure (Plotly JSON: {"data": …, "layout": …})."""
         if not figures:
             return {}
         with self._lock:
-            self._ensure_open()
+            if not self.is_warm:
+                self._kaleido = None  # a forked child must not touch its parent's browser
+                self._open()
             instance, loop = self._kaleido, self._loop
             assert loop is not None
 
