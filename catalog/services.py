@@ -15,14 +15,12 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-import openpyxl
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import EmailMessage, mailers
 from django.db import models, transaction
 from django.utils import formats, timezone, translation
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from . import selectors
 from .loader import (
@@ -402,6 +400,10 @@ def _csv_bytes(spec: TableSpec) -> bytes:
 
 
 def _xlsx_bytes(specs: Sequence[TableSpec]) -> bytes:
+    # Imported here: the admin imports this module at start-up, only exports need openpyxl.
+    import openpyxl
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
     workbook = openpyxl.Workbook()
     workbook.remove(workbook.active)
     for spec in specs:

@@ -6,11 +6,12 @@ whose worker dies is delivered again, so every task here is safe to run twice.
 
 from __future__ import annotations
 
+import gc
 import logging
 from typing import Any
 
 from celery import shared_task
-from celery.signals import worker_process_shutdown
+from celery.signals import celeryd_after_setup, worker_process_init, worker_process_shutdown
 from django.conf import settings
 
 from . import services
@@ -61,6 +62,49 @@ def expire_quotes() -> int:
 @shared_task
 def requeue_stuck_outbox() -> int:
     return services.outbox_requeue_stuck()
+
+
+# --- warm start of a rendering worker -------------------------------------------------
+
+# Whether this worker consumes the render queue (set before the pool forks, so its
+# processes inherit it); a worker that only sends email needs no browser.
+_renders = False
+
+
+@celeryd_after_setup.connect
+def load_pdf_libraries(sender: str, instance: Any, **_kwargs: Any) -> None:
+    """Import WeasyPrint and Plotly once in the parent, before the pool forks: each process
+    inherits them instead of paying ~1.5 s (without bytecode) on its first render."""
+    global _renders
+    _renders = settings.RENDER_QUEUE in instance.app.amqp.queues.consume_from
+    if _renders:
+        from . import pdf  # noqa: F401
+
+
+# A young-generation collection every 100,000 allocations instead of Python's 700:
+# WeasyPrint allocates millions of short-lived objects per proposal, and the default
+# spent ~20 % of a render's CPU in the collector (0.77 s instead of 0.95 s a proposal).
+RENDER_GC_THRESHOLD = (100_000, 20, 20)
+
+
+@worker_process_init.connect
+def warm_pdf_renderer(**_kwargs: Any) -> None:
+    """Prepare a rendering pool process before it takes work: collect garbage less often,
+    start its Chromium and render a small document, so that the first proposal after a
+    (re)start is as fast as any other.
+
+    Runs before the process reports itself up; CELERY_WORKER_PROC_ALIVE_TIMEOUT leaves it
+    the time. QUOTES_WARM_START=false skips the warm-up (the browser then starts on first
+    use).
+    """
+    if not _renders:
+        return
+    gc.set_threshold(*RENDER_GC_THRESHOLD)
+    if not settings.QUOTES_WARM_START:
+        return
+    from .pdf import warm_up
+
+    logger.info("PDF renderer warm in %.2f s", warm_up())
 
 
 @worker_process_shutdown.connect

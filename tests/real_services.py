@@ -77,8 +77,14 @@ RUNNING = RunningServices()
 atexit.register(RUNNING.stop)
 
 
-def celery_worker_command(*, concurrency: int, name: str) -> list[str]:
-    """A real Celery worker on the default queue, quiet about cluster chatter (tests, bench)."""
+# The workers the Procfile runs, by role, and the queues each consumes (config/settings/
+# base.py): PDFs on their own, so that emails and periodic work never wait behind them.
+WORKER_QUEUES = {"render": "render", "email": "email,celery"}
+
+
+def celery_worker_command(*, concurrency: int, name: str, role: str) -> list[str]:
+    """A real Celery worker for `role` (WORKER_QUEUES), quiet about cluster chatter (tests,
+    bench)."""
     celery = Path(sys.executable).with_name("celery")
     return [
         str(celery),
@@ -88,7 +94,7 @@ def celery_worker_command(*, concurrency: int, name: str) -> list[str]:
         "--pool=prefork",
         f"--concurrency={concurrency}",
         "-Q",
-        "celery",
+        WORKER_QUEUES[role],
         "--without-heartbeat",
         "--without-gossip",
         "--without-mingle",

@@ -63,3 +63,21 @@ def test_local_settings_default_to_sqlite_and_eager_tasks() -> None:
         env={**env, "DJANGO_SETTINGS_MODULE": "config.settings.local"},
     )
     assert result.stdout.split() == ["django.db.backends.sqlite3", "True"], result.stderr
+
+
+def test_the_procfile_runs_a_worker_for_every_queue_tasks_are_routed_to() -> None:
+    """The Procfile, the tests' and bench's workers (WORKER_QUEUES) and the task routes
+    agree: every queue a task can land on has a consumer."""
+    import re
+
+    from django.conf import settings
+
+    from tests.real_services import WORKER_QUEUES
+
+    procfile = (ROOT / "Procfile").read_text()
+    consumed = re.findall(r"celery -A config worker -Q (\S+)", procfile)
+    assert sorted(consumed) == sorted(WORKER_QUEUES.values())
+    queues = {name for spec in consumed for name in spec.split(",")}
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    assert routed | {settings.CELERY_TASK_DEFAULT_QUEUE} == queues
+    assert {queue.name for queue in settings.CELERY_TASK_QUEUES} == queues

@@ -1,13 +1,14 @@
 """Settings shared by every environment. Secrets and endpoints come only from the environment."""
 
+from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
-import plotly
 from celery.schedules import crontab
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 from .env import env_bool, env_int, env_list, env_str, redis_url_with_db
 
@@ -135,7 +136,10 @@ USE_THOUSAND_SEPARATOR = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 # plotly.min.js is served from the installed plotly package: one version, no second copy.
-STATICFILES_DIRS = [BASE_DIR / "static", Path(plotly.__file__).parent / "package_data"]
+# Found without importing plotly, which Django's start-up does not need (tests/test_startup.py).
+_PLOTLY = find_spec("plotly")
+assert _PLOTLY is not None and _PLOTLY.origin is not None, "plotly is not installed"
+STATICFILES_DIRS = [BASE_DIR / "static", Path(_PLOTLY.origin).parent / "package_data"]
 
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 
@@ -201,9 +205,33 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 5 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 4 * 60
 CELERY_TIMEZONE = TIME_ZONE
+# Two queues, so that an email never waits behind PDF renders (docs/quotes.md, Procfile):
+# "render" (proposal PDFs, a worker with a warm Chromium per process) and "email" (sending,
+# light); other tasks (periodic) go to the default queue, consumed with email.
+RENDER_QUEUE = "render"
+EMAIL_QUEUE = "email"
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+# Declared, so that a worker started without -Q consumes all three.
+CELERY_TASK_QUEUES = [
+    Queue(name, routing_key=name) for name in (RENDER_QUEUE, EMAIL_QUEUE, CELERY_TASK_DEFAULT_QUEUE)
+]
+CELERY_TASK_ROUTES = {
+    "quotes.tasks.render_proposal": {"queue": RENDER_QUEUE},
+    "quotes.tasks.send_email": {"queue": EMAIL_QUEUE},
+}
+# Within a queue, tasks are taken by priority (Redis: 0 first; quotes/services/delivery.py
+# gives what a person waits for 0 and sweeps and notices 9). A worker given several queues
+# (-Q email,celery) empties them in that order.
+_QUEUE_ORDER = {"queue_order_strategy": "priority", "priority_steps": [0, 3, 6, 9]}
+# A rendering pool process starts its Chromium before it reports itself up
+# (quotes/tasks.py: warm_pdf_renderer); Celery's default of 4 s would kill it meanwhile.
+CELERY_WORKER_PROC_ALIVE_TIMEOUT = env_int("CELERY_WORKER_PROC_ALIVE_TIMEOUT", 120)
 # With acks_late, Redis redelivers an unacknowledged task (a worker killed mid-task) after
 # this many seconds; it must exceed the longest task (the time limit above).
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+    **_QUEUE_ORDER,
+}
 # Periodic work run by `celery beat` (Procfile). Task names are strings so that settings
 # import no application code.
 CELERY_BEAT_SCHEDULE = {
@@ -278,7 +306,11 @@ QUOTES_FAILED_RETRY_AFTER_SECONDS = env_int("QUOTES_FAILED_RETRY_AFTER_SECONDS",
 QUOTES_FAILED_GIVE_UP_AFTER_SECONDS = env_int("QUOTES_FAILED_GIVE_UP_AFTER_SECONDS", 3 * 86400)
 # The PDF's charts: kaleido drives this Chromium and never downloads one of its own.
 CHROMIUM_PATH = env_str("CHROMIUM_PATH", "/usr/bin/chromium")
-PDF_CHART_TABS = env_int("PDF_CHART_TABS", 3)  # one Chromium tab per PDF chart
+# Chromium tabs for a PDF's charts: each loads plotly.js (~1 s at start); one warm tab renders
+# a proposal's three charts as fast as three.
+PDF_CHART_TABS = env_int("PDF_CHART_TABS", 1)
+# A rendering worker's pool processes start Chromium when they boot (quotes/tasks.py).
+QUOTES_WARM_START = env_bool("QUOTES_WARM_START", True)
 # Price files larger than this are refused before they are read (bytes; default 5 MB),
 # and files with more data rows than this are refused after reading that many.
 PRICE_IMPORT_MAX_BYTES = env_int("PRICE_IMPORT_MAX_BYTES", 5 * 1024 * 1024)

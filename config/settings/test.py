@@ -27,6 +27,9 @@ if os.environ.get("CELERY_VISIBILITY_TIMEOUT"):
         **CELERY_BROKER_TRANSPORT_OPTIONS,  # noqa: F405
         "unacked_restore_interval": 1,
         "unacked_restore_throttle": 1,
+        # A worker SIGKILLed while it held the restore lock (every worker, render and
+        # email, takes it each second here) would block redelivery for the default 300 s.
+        "unacked_mutex_expire": 5,
     }
 
 # Tests post the lead form right after fetching it; the fill-time check has its own test.

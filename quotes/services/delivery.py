@@ -52,8 +52,18 @@ def _run_in_background(task_name: str, object_id: int) -> None:
         connection.close()
 
 
-def _enqueue(task_name: str, object_id: int) -> None:
+# Task priorities (Redis: 0 is taken first). What a person waits for — a buyer's proposal,
+# an acceptance, a lead's PDF — is never behind a batch: the periodic requeue's sweep and
+# the notices to the sales team.
+PRIORITY_NOW = 0
+PRIORITY_BATCH = 9
+
+
+def _enqueue(task_name: str, object_id: int, *, priority: int = PRIORITY_NOW) -> None:
     """Enqueue after commit; a broker outage only delays the work (requeue_stuck_outbox).
+
+    Renders go to the render queue, emails to the email queue (CELERY_TASK_ROUTES), so an
+    email goes out as soon as its own PDF exists, whatever else is being rendered.
 
     With eager Celery (no broker, `make run`) a task would run inside the request, so
     "Send to buyer" would wait for the PDF; with QUOTES_EAGER_TASKS_IN_BACKGROUND it runs
@@ -72,7 +82,7 @@ def _enqueue(task_name: str, object_id: int) -> None:
             ).start()
             return
         try:
-            getattr(tasks, task_name).delay(object_id)
+            getattr(tasks, task_name).apply_async(args=[object_id], priority=priority)
         except Exception:  # the broker is down: the row stays queued and is re-enqueued
             logger.warning(
                 "could not enqueue %s(%s); the periodic requeue will", task_name, object_id
@@ -329,13 +339,13 @@ def outbox_requeue_stuck(*, older_than: timedelta | None = None) -> int:
     )
     for render_id in stale_renders.values_list("pk", flat=True):
         ProposalRender.objects.filter(pk=render_id).update(updated_at=now)
-        _enqueue("render_proposal", render_id)
+        _enqueue("render_proposal", render_id, priority=PRIORITY_BATCH)
         count += 1
     stuck = OutboxEmail.objects.filter(status=OutboxStatus.QUEUED, updated_at__lte=cutoff).filter(
         Q(render__isnull=True) | Q(render__status=RenderStatus.DONE)
     )
     for email_id in stuck.values_list("pk", flat=True):
         OutboxEmail.objects.filter(pk=email_id).update(updated_at=now)
-        _enqueue("send_email", email_id)
+        _enqueue("send_email", email_id, priority=PRIORITY_BATCH)
         count += 1
     return count

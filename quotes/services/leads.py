@@ -26,7 +26,7 @@ from ..models import (
     Team,
 )
 from .analysis import calculator_analysis, tco_snapshot
-from .delivery import _enqueue
+from .delivery import PRIORITY_BATCH, _enqueue
 from .errors import QuoteError, RateLimited
 
 
@@ -141,8 +141,8 @@ def lead_notify_team(*, lead: Lead) -> int:
                 "lead": lead,
             },
         )
-        if created:
-            _enqueue("send_email", email.pk)
+        if created:  # for the team, not the visitor: behind what buyers wait for
+            _enqueue("send_email", email.pk, priority=PRIORITY_BATCH)
             count += 1
     return count
 

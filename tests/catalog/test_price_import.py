@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -430,3 +431,74 @@ def test_command_refuses_a_huge_file_by_its_size(seed_catalog: object, tmp_path:
         )
     with pytest.raises(CommandError, match="cannot be read"):
         call_command("import_prices", str(tmp_path / "missing.csv"), "--kind", "cloud")
+
+
+def test_changed_rows_are_written_in_the_columns_they_change(seed_catalog: object) -> None:
+    """Rows changing different columns, written in bulk: each row gets its own values."""
+    rows = exported_rows("cloud")
+    today = timezone.localdate().isoformat()
+    set_cell(rows, P5, "price_per_hour", "30.8224")
+    set_cell(rows, P5, "as_of", today)
+    other = rows[2][0]
+    set_cell(rows, other, "source", "the provider's new price page")
+    before = {o.key: o for o in CloudOffering.objects.all()}
+    preview = import_price_file(
+        kind="cloud", filename="cloud.csv", data=csv_bytes(rows), source="test"
+    )
+    assert sorted(row.label for row in preview.changed) == sorted([P5, other])
+    p5, changed_source = CloudOffering.objects.get(key=P5), CloudOffering.objects.get(key=other)
+    assert (p5.price_per_hour, p5.as_of.isoformat()) == (Decimal("30.8224"), today)
+    assert p5.source == before[P5].source
+    assert changed_source.source == "the provider's new price page"
+    assert changed_source.price_per_hour == before[other].price_per_hour
+    assert changed_source.as_of == before[other].as_of
+    # History records the price change only, once.
+    assert PriceChange.objects.filter(kind="cloud", key=P5, source="test").count() == 1
+    assert not PriceChange.objects.filter(kind="cloud", key=other, source="test").exists()
+
+
+def test_an_import_invalidates_the_calculator_caches_once_when_it_commits(
+    seed_catalog: object, django_capture_on_commit_callbacks: Any
+) -> None:
+    """One bump of the catalog generation per import, however many rows, after the commit
+    (it used to be two Redis writes per row)."""
+    from tco.page_cache import catalog_generation
+
+    rows = exported_rows("cloud")
+    for row in rows[1:]:
+        row[rows[0].index("source")] = "a new source for every row"
+    new = list(rows[1])
+    new[0], new[2] = "aws-p5-48xlarge-eu", "p5.48xlarge-eu"
+    rows.append(new)
+    before = catalog_generation()
+    with django_capture_on_commit_callbacks() as callbacks:
+        preview = import_price_file(
+            kind="cloud", filename="cloud.csv", data=csv_bytes(rows), source="test"
+        )
+        assert len(preview.changed) == len(rows) - 2 and len(preview.new) == 1
+        assert catalog_generation() == before  # not before the commit
+    for callback in callbacks:
+        callback()
+    assert catalog_generation() == before + 1
+
+
+def test_a_dry_run_leaves_the_calculator_caches_alone(
+    seed_catalog: object, tmp_path: Path, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A seed load with --dry-run writes rows and rolls them back: no invalidation."""
+    import shutil
+
+    from catalog.loader import DATA_DIR, load_catalog
+    from tco.page_cache import catalog_generation
+
+    data_dir = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data_dir)
+    rows = exported_rows("cloud")
+    set_cell(rows, P5, "price_per_hour", "30.8224")
+    set_cell(rows, P5, "as_of", timezone.localdate().isoformat())
+    (data_dir / "cloud_offerings.csv").write_bytes(csv_bytes(rows))
+    before = catalog_generation()
+    with django_capture_on_commit_callbacks(execute=True):
+        summary = load_catalog(data_dir=data_dir, dry_run=True)
+    assert summary.updated["cloud"] == 1
+    assert catalog_generation() == before

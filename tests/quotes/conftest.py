@@ -24,7 +24,7 @@ from urllib.parse import quote as urlquote
 
 import pytest
 
-from tests.real_services import celery_worker_command, free_port
+from tests.real_services import WORKER_QUEUES, celery_worker_command, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -176,7 +176,7 @@ def wait_quiescent(recorder: SmtpRecorder, timeout: float = 120, settle: float =
             or ProposalRender.objects.exclude(
                 status__in=[RenderStatus.DONE, RenderStatus.FAILED]
             ).exists()
-            or broker.llen("celery") > 0
+            or queued_tasks(broker) > 0
             or broker.hlen("unacked") > 0
         )
         count = recorder.attempts
@@ -190,7 +190,7 @@ def wait_quiescent(recorder: SmtpRecorder, timeout: float = 120, settle: float =
     raise AssertionError(
         f"the outbox did not become quiescent within {timeout} s: emails {rows}, "
         f"renders {list(ProposalRender.objects.values_list('pk', 'status'))}, "
-        f"queued {broker.llen('celery')}, unacked {broker.hlen('unacked')}"
+        f"queued {queued_tasks(broker)}, unacked {broker.hlen('unacked')}"
     )
 
 
@@ -227,28 +227,35 @@ def worker_database_url() -> str:
 
 @dataclass
 class Worker:
-    process: subprocess.Popen[bytes]
-    log: Path
+    """Real Celery workers as the Procfile runs them: one per role (tests.real_services.
+    WORKER_QUEUES), each a main process with its pool, in a session of its own."""
+
+    processes: list[subprocess.Popen[bytes]]
+    logs: list[Path]
 
     def output(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
+        return "\n".join(log.read_text(errors="replace") for log in self.logs if log.exists())
 
     def kill(self) -> None:
-        """SIGKILL the whole worker (main process and pool children), like a crash."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(10)
+        """SIGKILL every worker (main processes and pool children), like a crash."""
+        for process in self.processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(10)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
+        for process in self.processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.processes:
             try:
-                self.process.wait(20)
+                process.wait(20)
             except subprocess.TimeoutExpired:
-                self.kill()
-        # Leave nothing behind from the worker's session (pool children).
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(10)
+            # Leave nothing behind from the worker's session (pool children).
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
 
 
 def worker_env(smtp: SmtpServer, **extra: str) -> dict[str, str]:
@@ -276,29 +283,61 @@ WORKER_LOGS = Path(tempfile.mkdtemp(prefix="gputco-worker-logs-"))
 atexit.register(shutil.rmtree, WORKER_LOGS, True)
 
 
-def start_worker(smtp: SmtpServer, concurrency: int = 1, **extra: str) -> Worker:
-    log = Path(tempfile.mkstemp(prefix="worker-", suffix=".log", dir=WORKER_LOGS)[1])
-    process = subprocess.Popen(
-        celery_worker_command(concurrency=concurrency, name=f"test-{uuid.uuid4().hex[:8]}"),
-        cwd=ROOT,
-        env=worker_env(smtp, **extra),
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    worker = Worker(process, log)
-    try:
-        wait_until(
-            lambda: " ready." in worker.output() or process.poll() is not None,
-            timeout=60,
-            what="the Celery worker to start",
+ROLES = tuple(WORKER_QUEUES)
+
+
+def start_worker(
+    smtp: SmtpServer, concurrency: int = 1, roles: tuple[str, ...] = ROLES, **extra: str
+) -> Worker:
+    """Start a worker for each role (`concurrency` rendering processes) and wait until each
+    is ready; `extra` are environment variables."""
+    processes: list[subprocess.Popen[bytes]] = []
+    logs: list[Path] = []
+    for role in roles:
+        log = Path(tempfile.mkstemp(prefix=f"{role}-", suffix=".log", dir=WORKER_LOGS)[1])
+        command = celery_worker_command(
+            concurrency=concurrency if role == "render" else 1,
+            name=f"test-{role}-{uuid.uuid4().hex[:8]}",
+            role=role,
         )
+        processes.append(
+            subprocess.Popen(
+                command,
+                cwd=ROOT,
+                env=worker_env(smtp, **extra),
+                stdout=log.open("wb"),
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        )
+        logs.append(log)
+    worker = Worker(processes, logs)
+
+    def ready_or_exited() -> bool:
+        return any(p.poll() is not None for p in processes) or all(
+            " ready." in log.read_text(errors="replace") for log in logs
+        )
+
+    try:
+        wait_until(ready_or_exited, timeout=60, what="the Celery workers to start")
     except AssertionError:
         worker.stop()
         raise
-    if process.poll() is not None:
-        raise RuntimeError("Celery worker exited:\n" + worker.output()[-3000:])
+    if any(p.poll() is not None for p in processes):
+        worker.stop()
+        raise RuntimeError("a Celery worker exited:\n" + worker.output()[-3000:])
     return worker
+
+
+def queued_tasks(broker: Any) -> int:
+    """Tasks waiting in Redis, on every queue and priority (kombu keeps one list per queue
+    and priority step: `render`, `render\x06\x169`, …)."""
+    return sum(broker.llen(key) for key in _queue_keys(broker))
+
+
+def _queue_keys(broker: Any) -> list[bytes]:
+    names = {name for queues in WORKER_QUEUES.values() for name in queues.split(",")}
+    return [key for name in names for key in broker.scan_iter(match=f"{name}*")]
 
 
 def purge_broker() -> None:
@@ -308,7 +347,7 @@ def purge_broker() -> None:
     import redis
 
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    client.delete("celery", "unacked", "unacked_index", "unacked_mutex")
+    client.delete("unacked", "unacked_index", "unacked_mutex", *_queue_keys(client))
 
 
 @pytest.fixture(scope="module")

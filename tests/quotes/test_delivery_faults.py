@@ -388,7 +388,7 @@ def test_a_redis_restart_with_work_queued_still_delivers_once(
     broker = redis.Redis.from_url(os.environ["REDIS_URL"])
 
     def render_queued() -> bool:
-        return any(b"render_proposal" in item for item in broker.lrange("celery", 0, -1))
+        return any(b"render_proposal" in item for item in broker.lrange("render", 0, -1))
 
     wait_until(render_queued, timeout=10, what="the render task to be queued")
     _restart_suite_redis()
