@@ -144,12 +144,10 @@ def make_quote(owner: Any, team: Any, n: int) -> Any:
 
 def bench_render(owner: Any, team: Any) -> tuple[float, float, int, int]:
     """Median warm render time with charts and without, and the page counts."""
-    import gc
-
+    from config.memory import RENDERING_THRESHOLDS, settle_after_startup
     from quotes import pdf, services
-    from quotes.tasks import RENDER_GC_THRESHOLD
 
-    gc.set_threshold(*RENDER_GC_THRESHOLD)  # as in a rendering worker process
+    settle_after_startup(RENDERING_THRESHOLDS)  # as in a rendering worker process
     revision = make_quote(owner, team, 0).revisions.get()
     snapshot = services.revision_snapshot(revision=revision)  # what quote_send freezes
     first = pdf.render_revision(snapshot, language="en")  # starts Chromium: the warm-up

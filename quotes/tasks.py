@@ -6,13 +6,14 @@ whose worker dies is delivered again, so every task here is safe to run twice.
 
 from __future__ import annotations
 
-import gc
 import logging
 from typing import Any
 
 from celery import shared_task
 from celery.signals import celeryd_after_setup, worker_process_init, worker_process_shutdown
 from django.conf import settings
+
+from config.memory import RENDERING_THRESHOLDS, settle_after_startup
 
 from . import services
 
@@ -81,12 +82,6 @@ def load_pdf_libraries(sender: str, instance: Any, **_kwargs: Any) -> None:
         from . import pdf  # noqa: F401
 
 
-# A young-generation collection every 100,000 allocations instead of Python's 700:
-# WeasyPrint allocates millions of short-lived objects per proposal, and the default
-# spent ~20 % of a render's CPU in the collector (0.77 s instead of 0.95 s a proposal).
-RENDER_GC_THRESHOLD = (100_000, 20, 20)
-
-
 @worker_process_init.connect
 def warm_pdf_renderer(**_kwargs: Any) -> None:
     """Prepare a rendering pool process before it takes work: collect garbage less often,
@@ -99,7 +94,7 @@ def warm_pdf_renderer(**_kwargs: Any) -> None:
     """
     if not _renders:
         return
-    gc.set_threshold(*RENDER_GC_THRESHOLD)
+    settle_after_startup(RENDERING_THRESHOLDS)  # what the parent imported is never garbage
     if not settings.QUOTES_WARM_START:
         return
     from .pdf import warm_up

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from config.memory import YOUNG_GENERATION_THRESHOLD
+from config.memory import WEB_THRESHOLDS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,4 +20,4 @@ def test_wsgi_start_freezes_startup_objects_and_widens_the_young_generation() ->
     ).stdout.split()
     frozen, young = int(out[0]), int(out[1])
     assert frozen > 50_000  # Django, numpy and the app's modules are out of the collector's way
-    assert young == YOUNG_GENERATION_THRESHOLD
+    assert young == WEB_THRESHOLDS[0]
