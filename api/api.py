@@ -27,9 +27,9 @@ from quotes import exports as quote_exports
 from quotes import selectors as quote_selectors
 from quotes import services as quote_services
 from quotes.models import Customer, Quote, QuoteRevision
+from tco.downloads import XLSX_CONTENT_TYPE, workbook_filename
 from tco.engine import EngineError, evaluate, result_to_dict
 from tco.scenario_io import ScenarioError, build_scenario
-from tco.workbook import XLSX_CONTENT_TYPE, build_workbook, provenance_for, workbook_filename
 
 from . import schemas as s
 from .models import ApiToken
@@ -188,6 +188,8 @@ def estimate(request: HttpRequest, payload: s.ScenarioDocument) -> HttpResponse:
 )
 def estimate_workbook(request: HttpRequest, payload: s.ScenarioDocument) -> HttpResponse:
     built, result = _evaluate(_document(payload))
+    from tco.workbook import build_workbook, provenance_for
+
     return _xlsx(build_workbook(result, provenance_for(built, result)), result.scenario.name)
 
 

@@ -10,7 +10,7 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from tco.workbook import XLSX_CONTENT_TYPE, workbook_filename
+from tco.downloads import XLSX_CONTENT_TYPE, workbook_filename
 
 from . import exports, selectors, services
 from .views import sales_required
@@ -33,7 +33,7 @@ def _table(
         )
     if fmt == "xlsx":
         content = exports.to_xlsx(rows, columns, name.capitalize())
-        return _download(content, exports.XLSX_CONTENT_TYPE, f"{name}-{stamp}.xlsx")
+        return _download(content, XLSX_CONTENT_TYPE, f"{name}-{stamp}.xlsx")
     raise Http404("unknown format")
 
 

@@ -24,7 +24,6 @@ from . import selectors, services
 from .models import Lead, Quote, QuoteRevision
 
 CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
-XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 QUOTE_COLUMNS = (
     ("number", "Quote"),

@@ -20,7 +20,6 @@ from tco.engine import EngineError, evaluate
 from tco.forms import CalculatorForm
 from tco.scenario_io import CatalogSnapshot, ScenarioError, build_scenario
 from tco.services import form_data
-from tco.workbook import build_workbook, provenance_for
 
 from .models import QuoteRevision
 from .services import QuoteError
@@ -64,6 +63,8 @@ def revision_workbook(*, revision: QuoteRevision) -> tuple[bytes, str]:
         result = evaluate(built.scenario)
     except (ScenarioError, EngineError) as exc:
         raise QuoteError(str(exc)) from exc
+    from tco.workbook import build_workbook, provenance_for  # openpyxl loads on first use
+
     content = build_workbook(
         result, provenance_for(built, result), title=f"GPU TCO model, quote {name}"
     )

@@ -17,11 +17,11 @@ from django.views.decorators.http import require_safe
 from .canonical import canonical_query
 from .chart_context import page_charts
 from .charts import CHARTED_CLOUD_OPTIONS
+from .downloads import XLSX_CONTENT_TYPE, workbook_filename
 from .forms import PRESET_CHOICES, CalculatorForm
 from .page_cache import cache_anonymous_page
 from .scenario_io import CatalogSnapshot
 from .services import analyse_bound_form, analyse_query, form_data
-from .workbook import XLSX_CONTENT_TYPE, build_workbook, provenance_for, workbook_filename
 
 
 def _bound_form(request: HttpRequest) -> CalculatorForm:
@@ -76,6 +76,8 @@ def calculator(request: HttpRequest) -> HttpResponse:
 @require_safe
 def calculator_workbook(request: HttpRequest) -> HttpResponse:
     """The result's TCO model as an Excel workbook with live formulas (tco.workbook)."""
+    from .workbook import build_workbook, provenance_for
+
     _form, outcome = analyse_query(request.GET)
     if outcome.analysis is None:  # invalid inputs: the page says what is wrong
         return redirect(f"{reverse('tco:calculator')}?{request.GET.urlencode()}")

@@ -40,7 +40,6 @@ from tco.engine.costmodel import CloudCostParams, CostModel
 from tco.engine.scenario import verdict_text
 from tco.engine.units import HOURS_PER_MONTH
 
-XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 MIN_ROWS_MONTHS = 120  # cash-flow rows written at least (months 0..N)
 MONEY = "#,##0.00"
 NUMBER = "#,##0.0000"
@@ -689,11 +688,6 @@ def build_workbook(
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()
-
-
-def workbook_filename(name: str) -> str:
-    safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name).strip("-")
-    return f"{safe or 'gpu-tco'}-tco-model.xlsx"
 
 
 def provenance_for(built: Any, result: ScenarioResult) -> dict[str, Provenance]:

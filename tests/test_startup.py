@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAVY = ["pandas", "openpyxl", "weasyprint", "plotly", "kaleido"]
+HEAVY = ["pandas", "openpyxl", "weasyprint", "plotly", "kaleido", "pypdf"]
 
 
 def heavy_imported(settings_module: str, then: str = "") -> set[str]:
@@ -41,6 +41,11 @@ def heavy_imported(settings_module: str, then: str = "") -> set[str]:
 @pytest.mark.parametrize("settings_module", ["config.settings.local", "config.settings.test"])
 def test_django_setup_imports_none_of_the_heavy_libraries(settings_module: str) -> None:
     assert heavy_imported(settings_module) == set()
+
+
+def test_loading_every_url_imports_none_of_the_heavy_libraries() -> None:
+    """What a web process does before its first page: the URLs import every view."""
+    assert heavy_imported("config.settings.local", "import config.urls") == set()
 
 
 def test_the_probe_sees_a_heavy_import() -> None:

@@ -17,7 +17,6 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from pypdf import PdfReader, PdfWriter
 
 from ..models import (
     AcceptanceRecord,
@@ -53,6 +52,8 @@ def acceptance_page_pdf(*, record: AcceptanceRecord, snapshot: dict[str, Any]) -
 
 def append_pages(original: bytes, extra: bytes) -> tuple[bytes, int]:
     """A new PDF: every page of ``original``, then every page of ``extra``."""
+    from pypdf import PdfReader, PdfWriter  # loads with the first acceptance, not at start-up
+
     writer = PdfWriter()
     writer.append(PdfReader(io.BytesIO(original)))
     writer.append(PdfReader(io.BytesIO(extra)))
