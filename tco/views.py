@@ -10,8 +10,10 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
 from .canonical import canonical_query
@@ -69,8 +71,11 @@ def calculator(request: HttpRequest) -> HttpResponse:
         "charts_toggle_query": toggle.urlencode(),
         "charted_options": CHARTED_CLOUD_OPTIONS,
     }
-    template = "tco/_results.html" if request.htmx else "tco/calculator.html"
-    return render(request, template, context)
+    # Jinja2 (config/jinja.py): the results are most of the page's rendering work.
+    results = mark_safe(render_to_string("tco/results.jinja", context, request, using="jinja2"))
+    if request.htmx:
+        return HttpResponse(results)
+    return render(request, "tco/calculator.html", {**context, "results": results})
 
 
 @require_safe

@@ -98,6 +98,13 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # Only templates/jinja2/ (the calculator's results: see config/jinja.py).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "config.jinja.environment"},
+    },
 ]
 
 DATABASES = {
