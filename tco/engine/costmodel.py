@@ -15,6 +15,7 @@ than the servers' service life L buys the fleet again in months L, 2L, …
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -89,6 +90,52 @@ class CostModel:
     def replace(self, **changes: Number) -> CostModel:
         """A copy with some fields replaced (e.g. by arrays for a sweep)."""
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+_MODEL_FIELDS = tuple(f.name for f in dataclasses.fields(CostModel) if f.name != "clouds")
+_CLOUD_FIELDS = tuple(f.name for f in dataclasses.fields(CloudCostParams) if f.name != "name")
+
+
+def stack_models(models: Sequence[CostModel]) -> CostModel:
+    """Scalar models with the same offerings as one model: one value per model (axis 0)
+    in each field where they differ, so one pass of the closed forms costs them all.
+
+    Each figure is the same arithmetic as the model's own (numpy works element by
+    element); one call instead of one per model is what a result page saves.
+
+    >>> base = CostModel(servers=1, gpus_per_server=8, server_price=100.0, idle_power_kw=0.0,
+    ...     max_power_kw=1.0, pue=1.0, electricity_price_per_kwh=0.0,
+    ...     colocation_per_kw_month=0.0, utilization=0.5, horizon_months=12, discount_rate=0.0)
+    >>> m = stack_models([base, base.replace(horizon_months=24.0)])
+    >>> m.horizon_months.tolist(), m.server_price
+    ([12.0, 24.0], 100.0)
+    """
+    first = models[0]
+    if any(m.clouds != first.clouds for m in models):
+        raise ValueError("stack_models() needs models with the same cloud offerings")
+    changes: dict[str, Number] = {}
+    for name in _MODEL_FIELDS:
+        values = [getattr(m, name) for m in models]
+        if any(v != values[0] for v in values):
+            changes[name] = np.array(values, dtype=np.float64)
+    return first.replace(**changes)
+
+
+def stack_clouds(clouds: Sequence[CloudCostParams], ndim: int = 1) -> CloudCostParams:
+    """Scalar offerings as one whose fields hold one value per offering along the first
+    of ``ndim`` axes, so that the cloud closed forms cost every offering in one call
+    (``ndim`` 2 against a model of arrays: results are offerings × the model's values).
+
+    >>> c = stack_clouds([CloudCostParams("a", 10.0, 8, 0.0), CloudCostParams("b", 6.0, 8, 1.0)])
+    >>> c.price_per_instance_hour.tolist(), c.committed.tolist()
+    ([10.0, 6.0], [0.0, 1.0])
+    """
+    shape = (len(clouds),) + (1,) * (ndim - 1)
+    fields = {
+        name: np.array([getattr(c, name) for c in clouds], dtype=np.float64).reshape(shape)
+        for name in _CLOUD_FIELDS
+    }
+    return CloudCostParams(", ".join(c.name for c in clouds), **fields)
 
 
 # --- on-prem component formulas ----------------------------------------------------
@@ -232,6 +279,17 @@ def cloud_billed_hours_per_month(
 # --- refresh cycle -----------------------------------------------------------------
 
 
+def _broadcast(x: FloatArray, other: FloatArray) -> FloatArray:
+    """``x`` in the shape of ``x`` combined with ``other`` (a sweep's arrays).
+
+    One scenario's scalars already agree; skipping ``np.broadcast_to`` there saves
+    its cost on the calls a result page makes per option and candidate server.
+    """
+    if x.shape == other.shape:
+        return x
+    return as_array(np.broadcast_to(x, np.broadcast_shapes(x.shape, other.shape)))
+
+
 @dataclass(frozen=True, slots=True)
 class RefreshPlan:
     """Second (third, …) purchases of the fleet within the horizon (arrays).
@@ -281,7 +339,7 @@ def refresh_plan(m: CostModel, hardware: FloatArray, purchase: FloatArray) -> Re
     return RefreshPlan(
         count=as_array(count),
         life=life,
-        purchase=as_array(np.broadcast_to(purchase, np.shape(count * purchase))),
+        purchase=_broadcast(purchase, count),
         resale=as_array(hardware * r),
         kept_pct=as_array(kept),
     )
@@ -378,7 +436,7 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
         energy_idle=idle,
         energy_active=as_array((energy - idle) * as_array(m.horizon_months) / active),
         active_months=active,
-        fixed=as_array(np.broadcast_to(as_array(m.fixed_monthly), np.shape(energy))),
+        fixed=_broadcast(as_array(m.fixed_monthly), energy),
         colocation=colocation_cost_per_month(
             m.servers, m.max_power_kw, m.pue, m.colocation_per_kw_month, m.colocation_on_facility_kw
         ),
@@ -499,24 +557,26 @@ def _onprem_nominal(m: CostModel, mo: OnPremMonthly) -> FloatArray:
     )
 
 
-def onprem_total(m: CostModel) -> FloatArray:
+def onprem_total(m: CostModel, monthly: OnPremMonthly | None = None) -> FloatArray:
     """Closed-form nominal on-prem total: upfront (or lease) + H × opex + n × (refresh
     purchase − old fleet's resale) − residual.
 
     The part of :func:`onprem_totals` that needs no discounting: the ranking of servers,
-    the break-even lines and the Monte Carlo use only this.
+    the break-even lines and the Monte Carlo use only this. ``monthly``: the model's
+    :func:`onprem_monthly`, when the caller has it already.
     """
-    return _onprem_nominal(m, onprem_monthly(m))
+    return _onprem_nominal(m, monthly if monthly is not None else onprem_monthly(m))
 
 
-def onprem_totals(m: CostModel) -> Totals:
+def onprem_totals(m: CostModel, monthly: OnPremMonthly | None = None) -> Totals:
     """Closed-form on-prem total and NPV; equal to summing the monthly table.
 
     Cash: upfront + H × opex + n × (refresh purchase − old fleet's resale) −
     residual. Lease: payments for min(term, H) months, plus the balance still
     owed at H (paid off then), instead of upfront (a refresh is paid in cash).
+    ``monthly``: the model's :func:`onprem_monthly`, when the caller has it already.
     """
-    mo = onprem_monthly(m)
+    mo = monthly if monthly is not None else onprem_monthly(m)
     h = as_array(m.horizon_months)
     i = monthly_discount_rate(m.discount_rate)
     df_h = discount_factor(i, h)

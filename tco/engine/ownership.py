@@ -69,11 +69,12 @@ def buy_run_resell(
         leased=0.0,
         service_life_months=NO_REFRESH,  # sold after the run, never bought again
     )
-    totals = onprem_totals(owned)
+    monthly = onprem_monthly(owned)
+    totals = onprem_totals(owned, monthly)
     return ResellResult(
         months_owned=months,
         resale_fraction=fraction,
-        resale_value=scalar(onprem_monthly(owned).residual, "residual"),
+        resale_value=scalar(monthly.residual, "residual"),
         total_cost=scalar(totals.total, "total"),
         npv=scalar(totals.npv, "npv"),
     )
@@ -113,8 +114,9 @@ def financing(
     a term longer than the horizon is paid off at the horizon.
     """
     cash = model.replace(leased=0.0)
-    cash_totals = onprem_totals(cash)
-    upfront = scalar(onprem_monthly(cash).upfront, "upfront")
+    cash_monthly = onprem_monthly(cash)
+    cash_totals = onprem_totals(cash, cash_monthly)
+    upfront = scalar(cash_monthly.upfront, "upfront")
     leases = []
     for term in terms_months:
         leased = model.replace(leased=1.0, lease_annual_rate=annual_rate, lease_term_months=term)

@@ -258,29 +258,38 @@ def sized_workload(scenario: Scenario) -> Workload:
     return workload
 
 
-def _serving(scenario: Scenario, sizing: SizingResult) -> ServingOutcome | None:
-    """Users and requests against the sized fleet (None: the target was given in tokens/s)."""
+def _serving(
+    scenario: Scenario, sizing: SizingResult, horizon_months: int | None = None
+) -> ServingOutcome | None:
+    """Users and requests against the sized fleet (None: the target was given in tokens/s).
+
+    ``horizon_months``: over another horizon than the scenario's (the horizons view).
+    """
     demand = scenario.workload.serving_demand
     if demand is None:
         return None
     return serving_outcome(
         demand,
-        _load_factors(scenario),
+        _load_factors(scenario, horizon_months),
         capacity_tokens_per_second=sizing.tokens_per_second_capacity or 0.0,
         tokens_per_second_per_replica=sizing.tokens_per_second_per_replica,
         concurrent_sequences=scenario.workload.concurrent_sequences,
     )
 
 
-def _load_factors(scenario: Scenario) -> FloatArray:
+def _load_factors(scenario: Scenario, horizon_months: int | None = None) -> FloatArray:
     """The served load of each month relative to the first year (1 without growth)."""
     d = scenario.demand
     growth = d.growth_per_year if d is not None and d.pattern is DemandPattern.CONTINUOUS else 0.0
-    return growth_factors(growth, scenario.finance.horizon_months)
+    return growth_factors(growth, horizon_months or scenario.finance.horizon_months)
 
 
-def _plan(scenario: Scenario, sizing: SizingResult) -> DemandPlan:
-    serving = _serving(scenario, sizing)
+def _plan(
+    scenario: Scenario, sizing: SizingResult, horizon_months: int | None = None
+) -> DemandPlan:
+    """The demand plan of the sized fleet, over the scenario's horizon or ``horizon_months``."""
+    horizon = horizon_months or scenario.finance.horizon_months
+    serving = _serving(scenario, sizing, horizon)
     demand = scenario.demand
     if serving is not None:  # the fleet's utilization follows from the requests
         demand = dataclasses.replace(demand or Demand(), utilization=max(serving.utilization, 1e-9))
@@ -289,7 +298,7 @@ def _plan(scenario: Scenario, sizing: SizingResult) -> DemandPlan:
         servers=sizing.servers_required,
         gpus_per_server=scenario.server.gpus_per_server,
         run_hours=sizing.training_hours if sizing.kind.is_training else None,
-        horizon_months=scenario.finance.horizon_months,
+        horizon_months=horizon,
         utilization=scenario.finance.utilization,
     )
 
@@ -515,7 +524,7 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
         cloud_energy=cloud_energy,
-        horizons=_horizons(kept, servers, sizing, [fits[i] for i in usable]),
+        horizons=_horizons(kept, sizing, model),
         serving=serving,
         api_options=apis,
     )
@@ -568,26 +577,36 @@ def _constraint_violations(
     return own, clouds
 
 
-def _horizons(
-    scenario: Scenario, servers: int, sizing: SizingResult, fits: Sequence[OfferingFit]
-) -> HorizonView | None:
-    """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included)."""
+def _horizons(scenario: Scenario, sizing: SizingResult, model: CostModel) -> HorizonView | None:
+    """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included).
+
+    ``model`` is the scenario's own cost model: over another horizon only the horizon
+    and the demand plan's utilization and active months differ (the plan's pattern, so
+    the offerings' billing, is the horizon's too).
+    """
     models = []
-    resell: list[float | None] = []
     for months in HORIZONS_MONTHS:
-        at = dataclasses.replace(
-            scenario, finance=dataclasses.replace(scenario.finance, horizon_months=months)
-        )
         try:
-            plan = _plan(at, sizing)
-            model = build_cost_model(at, servers, plan, fits)
+            plan = _plan(scenario, sizing, months)
         except InvalidInput:
             return None
-        models.append(model)
-        if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
-            sold = buy_run_resell(model, plan.run_hours, scenario.finance.resale_by_year)
-            resell.append(sold.total_cost if sold is not None else None)
-    return horizon_view(models, resell or None)
+        models.append(
+            model.replace(
+                horizon_months=float(months),
+                utilization=plan.utilization,
+                active_months=plan.active_months,
+            )
+        )
+    resell: list[float | None] | None = None
+    if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
+        # Buy-run-resell replaces every field the horizon changes (it owns the fleet for
+        # the run only), so it costs the same over each horizon longer than the run.
+        sold = buy_run_resell(models[-1], plan.run_hours, scenario.finance.resale_by_year)
+        resell = [
+            sold.total_cost if sold is not None and sold.months_owned < months else None
+            for months in HORIZONS_MONTHS
+        ]
+    return horizon_view(models, resell)
 
 
 def cloud_energy_and_carbon(
