@@ -17,9 +17,11 @@ from tco.engine import (
     DoesNotFit,
     EngineError,
     InvalidInput,
+    OwningPlan,
     ScenarioResult,
-    cost_of_owning,
+    costs_of_owning,
     evaluate,
+    owning_plan,
     result_to_dict,
 )
 from tco.forms import SERVING_DEMAND_FIELDS, CalculatorForm
@@ -167,31 +169,38 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     """
     chosen = form.cleaned_data["server"]
     keys = list(form.catalog.servers) if chosen == "auto" else [chosen]
-    candidates: list[Candidate] = []
-    best: tuple[float, BuiltScenario] | None = None
     offerings = form.offering_keys()
     if not offerings:
         return CalculatorOutcome(
             field_errors={"providers": _("No cloud prices with the chosen providers and terms.")}
         )
+    # Ranking servers needs no cloud prices: one offering keeps the document valid.
+    document = {**form.to_document(keys[0]), "cloud_offerings": offerings[:1]}
     first: BuiltScenario | None = None
+    ranked: list[tuple[ServerModel, BuiltScenario | None, OwningPlan | str]] = []
     for key in keys:
         server = form.catalog.servers[key]
-        # Ranking servers needs no cloud prices: one offering keeps the document valid.
-        document = {**form.to_document(key), "cloud_offerings": offerings[:1]}
         try:
             if first is None:
                 built = first = build_scenario(document, form.catalog, with_assumptions=False)
             else:  # only the server differs between candidates
-                built = with_server(first, document["server"], form.catalog)
-            total = cost_of_owning(built.scenario)
+                built = with_server(first, form.server_reference(key), form.catalog)
+            ranked.append((server, built, owning_plan(built.scenario)))
         except ScenarioError as exc:
             return _field_problem(exc.field, exc.message)
         except (DoesNotFit, DeadlineInfeasible) as exc:
-            candidates.append(Candidate(server, None, str(exc)))
-            continue
+            ranked.append((server, None, str(exc)))
         except EngineError as exc:
             return CalculatorOutcome(problem=str(exc))
+    # The fitting candidates are costed together (one vectorised pass).
+    totals = iter(costs_of_owning([p for _s, _b, p in ranked if isinstance(p, OwningPlan)]))
+    candidates: list[Candidate] = []
+    best: tuple[float, BuiltScenario] | None = None
+    for server, built, plan in ranked:
+        if built is None or isinstance(plan, str):
+            candidates.append(Candidate(server, None, str(plan)))
+            continue
+        total = next(totals)
         candidates.append(Candidate(server, total, ""))
         if best is None or total < best[0]:
             best = (total, built)

@@ -96,12 +96,13 @@ _MODEL_FIELDS = tuple(f.name for f in dataclasses.fields(CostModel) if f.name !=
 _CLOUD_FIELDS = tuple(f.name for f in dataclasses.fields(CloudCostParams) if f.name != "name")
 
 
-def stack_models(models: Sequence[CostModel]) -> CostModel:
+def stack_models(models: Sequence[CostModel], *, with_clouds: bool = True) -> CostModel:
     """Scalar models with the same offerings as one model: one value per model (axis 0)
     in each field where they differ, so one pass of the closed forms costs them all.
 
     Each figure is the same arithmetic as the model's own (numpy works element by
     element); one call instead of one per model is what a result page saves.
+    ``with_clouds=False`` leaves the offerings out (on-prem figures only).
 
     >>> base = CostModel(servers=1, gpus_per_server=8, server_price=100.0, idle_power_kw=0.0,
     ...     max_power_kw=1.0, pue=1.0, electricity_price_per_kwh=0.0,
@@ -111,14 +112,15 @@ def stack_models(models: Sequence[CostModel]) -> CostModel:
     ([12.0, 24.0], 100.0)
     """
     first = models[0]
-    if any(m.clouds != first.clouds for m in models):
+    if with_clouds and any(m.clouds != first.clouds for m in models):
         raise ValueError("stack_models() needs models with the same cloud offerings")
     changes: dict[str, Number] = {}
     for name in _MODEL_FIELDS:
         values = [getattr(m, name) for m in models]
         if any(v != values[0] for v in values):
             changes[name] = np.array(values, dtype=np.float64)
-    return first.replace(**changes)
+    stacked = first.replace(**changes)
+    return stacked if with_clouds else dataclasses.replace(stacked, clouds=())
 
 
 def stack_clouds(clouds: Sequence[CloudCostParams], ndim: int = 1) -> CloudCostParams:

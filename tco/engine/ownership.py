@@ -48,14 +48,11 @@ class ResellResult:
     npv: float
 
 
-def buy_run_resell(
+def resold_model(
     model: CostModel, run_hours: float, resale_by_year: Sequence[float]
-) -> ResellResult | None:
-    """Own the fleet only for the run's months, then resell it at the curve's value.
-
-    None when the run takes the whole horizon (then buying and keeping is the
-    same thing).
-    """
+) -> tuple[CostModel, int, float] | None:
+    """The fleet owned only for the run's months (the model, those months, the resale
+    fraction), or None when the run takes the whole horizon."""
     horizon = scalar(model.horizon_months, "horizon_months")
     months = max(1, math.ceil(run_hours / HOURS_PER_MONTH - 1e-9))
     if months >= horizon:
@@ -69,6 +66,21 @@ def buy_run_resell(
         leased=0.0,
         service_life_months=NO_REFRESH,  # sold after the run, never bought again
     )
+    return owned, months, fraction
+
+
+def buy_run_resell(
+    model: CostModel, run_hours: float, resale_by_year: Sequence[float]
+) -> ResellResult | None:
+    """Own the fleet only for the run's months, then resell it at the curve's value.
+
+    None when the run takes the whole horizon (then buying and keeping is the
+    same thing).
+    """
+    resold = resold_model(model, run_hours, resale_by_year)
+    if resold is None:
+        return None
+    owned, months, fraction = resold
     monthly = onprem_monthly(owned)
     totals = onprem_totals(owned, monthly)
     return ResellResult(

@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
-from tco.engine.costmodel import CostModel, onprem_line, onprem_total
+from tco.engine.costmodel import CostModel, onprem_line, onprem_total, stack_models
 from tco.engine.demand import (
     HOURS_PER_YEAR,
     WHOLE_HORIZON,
@@ -37,7 +39,13 @@ from tco.engine.inputs import (
 from tco.engine.montecarlo import Confidence, monte_carlo
 from tco.engine.notes import Note
 from tco.engine.options import CloudOptionResult, OnPremResult, compare_options
-from tco.engine.ownership import Financing, ResellResult, buy_run_resell, financing
+from tco.engine.ownership import (
+    Financing,
+    ResellResult,
+    buy_run_resell,
+    financing,
+    resold_model,
+)
 from tco.engine.racks import RackPlan, plan_racks
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
@@ -303,20 +311,55 @@ def _plan(
     )
 
 
-def cost_of_owning(scenario: Scenario) -> float:
-    """What owning costs for the demand, closed form (the calculator ranks servers by it).
+@dataclass(frozen=True, slots=True, eq=False)
+class OwningPlan:
+    """A scenario's owned fleet, sized, with its demand plan and cost model."""
 
-    For a one-off run the cheaper of keeping the servers and reselling them.
-    """
+    model: CostModel
+    plan: DemandPlan
+    resale_by_year: tuple[float, ...]
+
+
+def owning_plan(scenario: Scenario) -> OwningPlan:
+    """Size the scenario's fleet and flatten it for :func:`costs_of_owning` (raises the
+    sizing's DoesNotFit or DeadlineInfeasible when the server cannot do the work)."""
     sizing = size_workload(sized_workload(scenario), scenario.server, scenario.servers)
     plan = _plan(scenario, sizing)
     model = build_cost_model(scenario, sizing.servers_required, plan, fits=None)
-    total = float(onprem_total(model))
-    if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
-        resell = buy_run_resell(model, plan.run_hours, scenario.finance.resale_by_year)
-        if resell is not None:
-            total = min(total, resell.total_cost)
-    return total
+    return OwningPlan(model, plan, tuple(scenario.finance.resale_by_year))
+
+
+def costs_of_owning(owned: Sequence[OwningPlan]) -> list[float]:
+    """What owning costs for each plan's demand, closed form (the calculator ranks servers
+    by it): for a one-off run the cheaper of keeping the servers and reselling them.
+
+    All plans in one vectorised pass of the on-prem closed form (and one for reselling):
+    the same arithmetic as one plan at a time, without a pass per candidate server.
+    """
+    if not owned:
+        return []
+    kept = np.broadcast_to(
+        onprem_total(stack_models([o.model for o in owned], with_clouds=False)), (len(owned),)
+    )
+    totals = [float(t) for t in kept]
+    resold = []
+    for k, o in enumerate(owned):
+        if o.plan.pattern is DemandPattern.ONE_OFF and o.plan.run_hours:
+            sold = resold_model(o.model, o.plan.run_hours, o.resale_by_year)
+            if sold is not None:
+                resold.append((k, sold[0]))
+    if resold:
+        sold_totals = onprem_total(stack_models([m for _k, m in resold], with_clouds=False))
+        for (k, _m), total in zip(
+            resold, np.broadcast_to(sold_totals, (len(resold),)), strict=True
+        ):
+            totals[k] = min(totals[k], float(total))
+    return totals
+
+
+def cost_of_owning(scenario: Scenario) -> float:
+    """What owning costs for the demand, closed form (:func:`costs_of_owning`)."""
+    return costs_of_owning([owning_plan(scenario)])[0]
 
 
 def _spot_allowed(scenario: Scenario, plan: DemandPlan) -> bool:
