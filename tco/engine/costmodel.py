@@ -540,9 +540,18 @@ class Totals:
     npv: FloatArray
 
 
+def _bought_outright(m: CostModel) -> bool:
+    """No scenario of the model leases (the usual case). Then leased × (lease cost) +
+    (1 − leased) × upfront is the upfront itself, and the lease terms are not computed
+    (a dozen array operations per call, on 10,000 draws in the Monte Carlo)."""
+    return np.ndim(m.leased) == 0 and float(m.leased) == 0.0
+
+
 def _onprem_finance_total(m: CostModel, mo: OnPremMonthly) -> FloatArray:
     """What buying costs in cash: the upfront price, or the lease payments for min(term, H)
     months plus the balance still owed at H (paid off then)."""
+    if _bought_outright(m):
+        return mo.upfront
     leased = as_array(m.leased)
     paid = np.minimum(as_array(m.lease_term_months), as_array(m.horizon_months))
     payoff = lease_balance(mo.upfront, m.lease_annual_rate, m.lease_term_months, paid)
@@ -582,13 +591,16 @@ def onprem_totals(m: CostModel, monthly: OnPremMonthly | None = None) -> Totals:
     h = as_array(m.horizon_months)
     i = monthly_discount_rate(m.discount_rate)
     df_h = discount_factor(i, h)
-    leased = as_array(m.leased)
-    paid = np.minimum(as_array(m.lease_term_months), h)
-    payoff = lease_balance(mo.upfront, m.lease_annual_rate, m.lease_term_months, paid)
-    finance_npv = (
-        leased * (mo.lease_payment * annuity_factor(i, paid) + payoff * df_h)
-        + (1.0 - leased) * mo.upfront
-    )
+    if _bought_outright(m):
+        finance_npv = mo.upfront
+    else:
+        leased = as_array(m.leased)
+        paid = np.minimum(as_array(m.lease_term_months), h)
+        payoff = lease_balance(mo.upfront, m.lease_annual_rate, m.lease_term_months, paid)
+        finance_npv = (
+            leased * (mo.lease_payment * annuity_factor(i, paid) + payoff * df_h)
+            + (1.0 - leased) * mo.upfront
+        )
     refresh = mo.refresh
     total = _onprem_nominal(m, mo)
     steady = mo.opex - mo.energy + mo.energy_idle  # opex without the work's extra energy
