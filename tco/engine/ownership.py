@@ -129,19 +129,28 @@ def financing(
     cash_monthly = onprem_monthly(cash)
     cash_totals = onprem_totals(cash, cash_monthly)
     upfront = scalar(cash_monthly.upfront, "upfront")
-    leases = []
-    for term in terms_months:
-        leased = model.replace(leased=1.0, lease_annual_rate=annual_rate, lease_term_months=term)
-        totals = onprem_totals(leased)
-        leases.append(
-            LeaseOption(
-                term_months=int(term),
-                annual_rate=annual_rate,
-                monthly_payment=scalar(lease_payment(upfront, annual_rate, term), "payment"),
-                total_cost=scalar(totals.total, "total"),
-                npv=scalar(totals.npv, "npv"),
-            )
+    # Every term in one vectorised pass: the lease term is the only field that differs.
+    terms = np.asarray(terms_months, dtype=np.float64)
+    leased = model.replace(leased=1.0, lease_annual_rate=annual_rate, lease_term_months=terms)
+    totals = onprem_totals(leased)
+    shape = terms.shape
+    payments = np.broadcast_to(lease_payment(upfront, annual_rate, terms), shape)
+    leases = [
+        LeaseOption(
+            term_months=int(term),
+            annual_rate=annual_rate,
+            monthly_payment=float(payment),
+            total_cost=float(total),
+            npv=float(npv),
         )
+        for term, payment, total, npv in zip(
+            terms_months,
+            payments,
+            np.broadcast_to(totals.total, shape),
+            np.broadcast_to(totals.npv, shape),
+            strict=True,
+        )
+    ]
     horizon = scalar(model.horizon_months, "horizon_months")
     return Financing(
         upfront=upfront,
