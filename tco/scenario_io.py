@@ -333,6 +333,11 @@ def _type_hints(cls: type[Any]) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
+@functools.cache
+def _init_fields(cls: type[Any]) -> frozenset[str]:
+    return frozenset(f.name for f in dataclasses.fields(cls) if f.init)
+
+
 def build_dataclass(
     path: str, cls: type[Any], data: Any, defaults: dict[str, Any] | None = None
 ) -> Any:
@@ -340,8 +345,7 @@ def build_dataclass(
     if not isinstance(data, dict):
         raise ScenarioError(path, f"expected an object, got {data!r}")
     hints = _type_hints(cls)
-    fields = {f.name for f in dataclasses.fields(cls) if f.init}
-    unknown = sorted(set(data) - fields)
+    unknown = sorted(set(data) - _init_fields(cls))
     if unknown:
         raise ScenarioError(_join(path, unknown[0]), "unknown field")
     kwargs = dict(defaults or {})

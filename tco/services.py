@@ -19,6 +19,7 @@ from tco.engine import (
     InvalidInput,
     OwningPlan,
     ScenarioResult,
+    SizingMemo,
     costs_of_owning,
     evaluate,
     owning_plan,
@@ -178,6 +179,7 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     document = {**form.to_document(keys[0]), "cloud_offerings": offerings[:1]}
     first: BuiltScenario | None = None
     ranked: list[tuple[ServerModel, BuiltScenario | None, OwningPlan | str]] = []
+    sizings: SizingMemo = {}  # this ranking's only: servers of the same GPU board size alike
     for key in keys:
         server = form.catalog.servers[key]
         try:
@@ -185,7 +187,7 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
                 built = first = build_scenario(document, form.catalog, with_assumptions=False)
             else:  # only the server differs between candidates
                 built = with_server(first, form.server_reference(key), form.catalog)
-            ranked.append((server, built, owning_plan(built.scenario)))
+            ranked.append((server, built, owning_plan(built.scenario, sizings)))
         except ScenarioError as exc:
             return _field_problem(exc.field, exc.message)
         except (DoesNotFit, DeadlineInfeasible) as exc:

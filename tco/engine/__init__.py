@@ -79,6 +79,7 @@ from tco.engine.racks import RackPlan, plan_racks
 from tco.engine.scenario import (
     OwningPlan,
     ScenarioResult,
+    SizingMemo,
     build_cost_model,
     cost_of_owning,
     costs_of_owning,
@@ -148,6 +149,7 @@ __all__ = [
     "ServingOutcome",
     "Sharding",
     "SiteSpec",
+    "SizingMemo",
     "SizingResult",
     "SweepResult",
     "Tornado",

@@ -320,10 +320,26 @@ class OwningPlan:
     resale_by_year: tuple[float, ...]
 
 
-def owning_plan(scenario: Scenario) -> OwningPlan:
+SizingMemo = dict[tuple[Workload, GpuSpec, int, int | None], SizingResult]
+"""Sizings already done in one ranking, by what a sizing depends on (see owning_plan)."""
+
+
+def owning_plan(scenario: Scenario, sizings: SizingMemo | None = None) -> OwningPlan:
     """Size the scenario's fleet and flatten it for :func:`costs_of_owning` (raises the
-    sizing's DoesNotFit or DeadlineInfeasible when the server cannot do the work)."""
-    sizing = size_workload(sized_workload(scenario), scenario.server, scenario.servers)
+    sizing's DoesNotFit or DeadlineInfeasible when the server cannot do the work).
+
+    ``sizings``: one dict per ranking of candidate servers. Sizing depends on the server's
+    GPU and GPUs per server only, and catalogs sell the same GPU board in several servers
+    (11 servers, 6 boards): each board is sized once.
+    """
+    workload = sized_workload(scenario)
+    server = scenario.server
+    key = (workload, server.gpu, server.gpus_per_server, scenario.servers)
+    sizing = sizings.get(key) if sizings is not None else None
+    if sizing is None:
+        sizing = size_workload(workload, server, scenario.servers)
+        if sizings is not None:
+            sizings[key] = sizing
     plan = _plan(scenario, sizing)
     model = build_cost_model(scenario, sizing.servers_required, plan, fits=None)
     return OwningPlan(model, plan, tuple(scenario.finance.resale_by_year))
