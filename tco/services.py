@@ -212,7 +212,9 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
             problem=_("No server in the catalog can run this workload: ") + reasons
         )
     try:
-        analysis = analyse_document(form.to_document(best[1].server_model.key), form.catalog)
+        analysis = analyse_document(
+            form.to_document(best[1].server_model.key), form.catalog, sizings
+        )
     except ScenarioError as exc:
         return _field_problem(exc.field, exc.message)
     except InvalidInput as exc:
@@ -226,15 +228,20 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     return CalculatorOutcome(analysis=analysis)
 
 
-def analyse_document(document: dict[str, Any], catalog: CatalogSnapshot | None = None) -> Analysis:
+def analyse_document(
+    document: dict[str, Any],
+    catalog: CatalogSnapshot | None = None,
+    sizings: SizingMemo | None = None,
+) -> Analysis:
     """The calculator's engine call: a scenario document → the full evaluation.
 
     Used by the calculator for its result and by quotes for the analysis of the quoted
     deal (quotes/services/deal.py), so both go through the same code. Raises
-    ScenarioError (an input the document got wrong) or EngineError.
+    ScenarioError (an input the document got wrong) or EngineError. ``sizings``: those
+    the request's ranking did (engine.SizingMemo).
     """
     built = build_scenario(document, catalog)
-    result = evaluate(built.scenario)
+    result = evaluate(built.scenario, sizings)
     return Analysis(built, result, result_to_dict(result), [])
 
 

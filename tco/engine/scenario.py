@@ -105,8 +105,35 @@ class OfferingFit:
     problem: Note | None = None
 
 
+SizingMemo = dict[tuple[Workload, GpuSpec, int, int | None], SizingResult]
+"""Sizings already done for one request (the ranking of candidate servers, then the
+evaluation of the cheapest), by everything a sizing depends on: the workload, the server's
+GPU and GPUs per server, and a fixed fleet. Catalogs sell the same GPU board in several
+servers and as cloud instances, so one board is sized once. Never kept across requests."""
+
+
+def sized(
+    workload: Workload,
+    server: ServerSpec,
+    servers: int | None = None,
+    sizings: SizingMemo | None = None,
+) -> SizingResult:
+    """:func:`size_workload`, or its result from ``sizings`` when the board was sized."""
+    key = (workload, server.gpu, server.gpus_per_server, servers)
+    result = sizings.get(key) if sizings is not None else None
+    if result is None:
+        result = size_workload(workload, server, servers)
+        if sizings is not None:
+            sizings[key] = result
+    return result
+
+
 def offering_fit(
-    offering: CloudOfferingSpec, workload: Workload, server: ServerSpec, sizing: SizingResult
+    offering: CloudOfferingSpec,
+    workload: Workload,
+    server: ServerSpec,
+    sizing: SizingResult,
+    sizings: SizingMemo | None = None,
 ) -> OfferingFit:
     """Size the same work on the offering's GPU when it differs from the owned one.
 
@@ -137,7 +164,7 @@ def offering_fit(
         price=Money(0.0, server.price.currency),
     )
     try:
-        cloud = size_workload(workload, virtual)
+        cloud = sized(workload, virtual, sizings=sizings)
     except (DoesNotFit, DeadlineInfeasible, InvalidInput) as exc:
         return OfferingFit(
             problem=Note("cloud_gpu_cannot_run", {"reason": str(exc), "gpu": gpu.name})
@@ -154,6 +181,7 @@ def offering_fits(
     workload: Workload,
     server: ServerSpec,
     sizing: SizingResult,
+    sizings: SizingMemo | None = None,
 ) -> list[OfferingFit]:
     """:func:`offering_fit` for each offering; offerings of the same GPU in the same node
     size fit alike, so each such pair is sized once (sizing is the costly step)."""
@@ -162,7 +190,7 @@ def offering_fits(
     for offering in offerings:
         key = (offering.gpu, max(offering.gpus_per_instance, server.gpus_per_server))
         if key not in fits:
-            fits[key] = offering_fit(offering, workload, server, sizing)
+            fits[key] = offering_fit(offering, workload, server, sizing, sizings)
         result.append(fits[key])
     return result
 
@@ -320,26 +348,13 @@ class OwningPlan:
     resale_by_year: tuple[float, ...]
 
 
-SizingMemo = dict[tuple[Workload, GpuSpec, int, int | None], SizingResult]
-"""Sizings already done in one ranking, by what a sizing depends on (see owning_plan)."""
-
-
 def owning_plan(scenario: Scenario, sizings: SizingMemo | None = None) -> OwningPlan:
     """Size the scenario's fleet and flatten it for :func:`costs_of_owning` (raises the
     sizing's DoesNotFit or DeadlineInfeasible when the server cannot do the work).
 
-    ``sizings``: one dict per ranking of candidate servers. Sizing depends on the server's
-    GPU and GPUs per server only, and catalogs sell the same GPU board in several servers
-    (11 servers, 6 boards): each board is sized once.
+    ``sizings``: the request's sizings (one catalog of 11 servers has 6 GPU boards).
     """
-    workload = sized_workload(scenario)
-    server = scenario.server
-    key = (workload, server.gpu, server.gpus_per_server, scenario.servers)
-    sizing = sizings.get(key) if sizings is not None else None
-    if sizing is None:
-        sizing = size_workload(workload, server, scenario.servers)
-        if sizings is not None:
-            sizings[key] = sizing
+    sizing = sized(sized_workload(scenario), scenario.server, scenario.servers, sizings)
     plan = _plan(scenario, sizing)
     model = build_cost_model(scenario, sizing.servers_required, plan, fits=None)
     return OwningPlan(model, plan, tuple(scenario.finance.resale_by_year))
@@ -434,14 +449,18 @@ def _sanity(
     return notes
 
 
-def evaluate(scenario: Scenario) -> ScenarioResult:
-    """Size the workload, derive the demand, cost every way to own and rent, and decide."""
+def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioResult:
+    """Size the workload, derive the demand, cost every way to own and rent, and decide.
+
+    ``sizings``: the sizings the request already did (the calculator's ranking sized the
+    same server and, often, the cloud offerings' GPUs).
+    """
     workload = sized_workload(scenario)
-    sizing = size_workload(workload, scenario.server, scenario.servers)
+    sizing = sized(workload, scenario.server, scenario.servers, sizings)
     servers = sizing.servers_required
     plan = _plan(scenario, sizing)
     racks = plan_racks(servers, scenario.server, scenario.site)
-    fits = offering_fits(scenario.cloud_offerings, workload, scenario.server, sizing)
+    fits = offering_fits(scenario.cloud_offerings, workload, scenario.server, sizing, sizings)
     usable = [i for i, fit in enumerate(fits) if fit.problem is None]
     excluded = tuple(
         (scenario.cloud_offerings[i].name, fit.problem)
