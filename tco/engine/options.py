@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tco.engine.cashflow import CashFlow
-from tco.engine.cloud import cloud_cashflow
+from tco.engine.cloud import cloud_cashflows
 from tco.engine.costmodel import (
     CostModel,
     break_even_lines,
@@ -165,8 +165,8 @@ def compare_options(
         model.servers, model.gpus_per_server, offerings.gpus_per_instance, offerings.fleet_ratio
     )
     results = []
-    for k, cloud in enumerate(model.clouds):
-        df = cloud_cashflow(model, cloud)
+    tables = cloud_cashflows(model, model.clouds)
+    for k, (cloud, df) in enumerate(zip(model.clouds, tables, strict=True)):
         total = float(df["total"].sum())
         u_star, slope_gap, gap0 = float(u_stars[k]), float(slope_gaps[k]), float(gaps0[k])
         results.append(

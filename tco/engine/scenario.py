@@ -602,7 +602,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
         cloud_energy=cloud_energy,
-        horizons=_horizons(kept, sizing, model),
+        horizons=_horizons(kept, sizing, model, resell),
         serving=serving,
         api_options=apis,
     )
@@ -655,12 +655,15 @@ def _constraint_violations(
     return own, clouds
 
 
-def _horizons(scenario: Scenario, sizing: SizingResult, model: CostModel) -> HorizonView | None:
+def _horizons(
+    scenario: Scenario, sizing: SizingResult, model: CostModel, resell: ResellResult | None
+) -> HorizonView | None:
     """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included).
 
     ``model`` is the scenario's own cost model: over another horizon only the horizon
     and the demand plan's utilization and active months differ (the plan's pattern, so
-    the offerings' billing, is the horizon's too).
+    the offerings' billing, is the horizon's too). ``resell``: the scenario's own
+    buy-run-resell, when it has one.
     """
     models = []
     for months in HORIZONS_MONTHS:
@@ -675,16 +678,16 @@ def _horizons(scenario: Scenario, sizing: SizingResult, model: CostModel) -> Hor
                 active_months=plan.active_months,
             )
         )
-    resell: list[float | None] | None = None
+    resold: list[float | None] | None = None
     if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
         # Buy-run-resell replaces every field the horizon changes (it owns the fleet for
         # the run only), so it costs the same over each horizon longer than the run.
-        sold = buy_run_resell(models[-1], plan.run_hours, scenario.finance.resale_by_year)
-        resell = [
+        sold = resell or buy_run_resell(models[-1], plan.run_hours, scenario.finance.resale_by_year)
+        resold = [
             sold.total_cost if sold is not None and sold.months_owned < months else None
             for months in HORIZONS_MONTHS
         ]
-    return horizon_view(models, resell)
+    return horizon_view(models, resold)
 
 
 def cloud_energy_and_carbon(
