@@ -187,7 +187,10 @@ class CloudOffering(Provenance):
         ]
 
     def __str__(self) -> str:
-        return f"{self.provider} {self.instance_type} ({self.get_term_display()})"
+        # The term's label straight from its enum: get_term_display() rebuilds and hashes
+        # every (lazy) choice on each call, and a result page names a dozen offerings.
+        term = PricingTerm(self.term).label if self.term in PricingTerm.values else self.term
+        return f"{self.provider} {self.instance_type} ({term})"
 
     @property
     def price_per_gpu_hour(self) -> Decimal:

@@ -671,6 +671,11 @@ class CalculatorForm(forms.Form):
             block["preferred_providers"] = list(data["preferred_providers"])
         return {"constraints": block} if block else {}
 
+    def server_reference(self, server_key: str) -> str | dict[str, Any]:
+        """The document's ``"server"`` for one server model: what differs between the
+        documents of two candidates (the calculator ranks them without a document each)."""
+        return self._server(self.catalog.servers[server_key])
+
     def _server(self, server: Any) -> str | dict[str, Any]:
         """The server's catalog key, or the key with the negotiated price."""
         data = self.cleaned_data

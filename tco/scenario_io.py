@@ -333,6 +333,11 @@ def _type_hints(cls: type[Any]) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
+@functools.cache
+def _init_fields(cls: type[Any]) -> frozenset[str]:
+    return frozenset(f.name for f in dataclasses.fields(cls) if f.init)
+
+
 def build_dataclass(
     path: str, cls: type[Any], data: Any, defaults: dict[str, Any] | None = None
 ) -> Any:
@@ -340,8 +345,7 @@ def build_dataclass(
     if not isinstance(data, dict):
         raise ScenarioError(path, f"expected an object, got {data!r}")
     hints = _type_hints(cls)
-    fields = {f.name for f in dataclasses.fields(cls) if f.init}
-    unknown = sorted(set(data) - fields)
+    unknown = sorted(set(data) - _init_fields(cls))
     if unknown:
         raise ScenarioError(_join(path, unknown[0]), "unknown field")
     kwargs = dict(defaults or {})
@@ -709,6 +713,7 @@ def _assumptions(
     """Every figure the analysis used, from the final specs (so overrides show as such)."""
     server, site_spec, finance = scenario.server, scenario.site, scenario.finance
     name = f"{model.vendor} {model.sku}"
+    site_name = lazy(site.display_name, str)()  # in the reader's language, when shown
 
     def provenance(
         catalog_value: Any, used: Any, row: Any, *, price: bool = False
@@ -748,17 +753,17 @@ def _assumptions(
             ),
         ),
         Assumption(
-            format_lazy(_("{site}: electricity price"), site=lazy(site.display_name, str)()),
+            format_lazy(_("{site}: electricity price"), site=site_name),
             (Amount(site_spec.electricity_price_per_kwh, f"{site_spec.currency}/kWh", 4),),
             **provenance(site.electricity_price_per_kwh, site_spec.electricity_price_per_kwh, site),
         ),
         Assumption(
-            format_lazy(_("{site}: PUE"), site=lazy(site.display_name, str)()),
+            format_lazy(_("{site}: PUE"), site=site_name),
             (Amount(site_spec.pue, "", 2),),
             **provenance(site.pue, site_spec.pue, site),
         ),
         Assumption(
-            format_lazy(_("{site}: colocation per kW-month"), site=lazy(site.display_name, str)()),
+            format_lazy(_("{site}: colocation per kW-month"), site=site_name),
             (Amount(site_spec.colocation_per_kw_month, site_spec.currency, 0),),
             **provenance(site.colocation_per_kw_month, site_spec.colocation_per_kw_month, site),
         ),

@@ -17,9 +17,12 @@ from tco.engine import (
     DoesNotFit,
     EngineError,
     InvalidInput,
+    OwningPlan,
     ScenarioResult,
-    cost_of_owning,
+    SizingMemo,
+    costs_of_owning,
     evaluate,
+    owning_plan,
     result_to_dict,
 )
 from tco.forms import SERVING_DEMAND_FIELDS, CalculatorForm
@@ -167,31 +170,39 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     """
     chosen = form.cleaned_data["server"]
     keys = list(form.catalog.servers) if chosen == "auto" else [chosen]
-    candidates: list[Candidate] = []
-    best: tuple[float, BuiltScenario] | None = None
     offerings = form.offering_keys()
     if not offerings:
         return CalculatorOutcome(
             field_errors={"providers": _("No cloud prices with the chosen providers and terms.")}
         )
+    # Ranking servers needs no cloud prices: one offering keeps the document valid.
+    document = {**form.to_document(keys[0]), "cloud_offerings": offerings[:1]}
     first: BuiltScenario | None = None
+    ranked: list[tuple[ServerModel, BuiltScenario | None, OwningPlan | str]] = []
+    sizings: SizingMemo = {}  # this ranking's only: servers of the same GPU board size alike
     for key in keys:
         server = form.catalog.servers[key]
-        # Ranking servers needs no cloud prices: one offering keeps the document valid.
-        document = {**form.to_document(key), "cloud_offerings": offerings[:1]}
         try:
             if first is None:
                 built = first = build_scenario(document, form.catalog, with_assumptions=False)
             else:  # only the server differs between candidates
-                built = with_server(first, document["server"], form.catalog)
-            total = cost_of_owning(built.scenario)
+                built = with_server(first, form.server_reference(key), form.catalog)
+            ranked.append((server, built, owning_plan(built.scenario, sizings)))
         except ScenarioError as exc:
             return _field_problem(exc.field, exc.message)
         except (DoesNotFit, DeadlineInfeasible) as exc:
-            candidates.append(Candidate(server, None, str(exc)))
-            continue
+            ranked.append((server, None, str(exc)))
         except EngineError as exc:
             return CalculatorOutcome(problem=str(exc))
+    # The fitting candidates are costed together (one vectorised pass).
+    totals = iter(costs_of_owning([p for _s, _b, p in ranked if isinstance(p, OwningPlan)]))
+    candidates: list[Candidate] = []
+    best: tuple[float, BuiltScenario] | None = None
+    for server, built, plan in ranked:
+        if built is None or isinstance(plan, str):
+            candidates.append(Candidate(server, None, str(plan)))
+            continue
+        total = next(totals)
         candidates.append(Candidate(server, total, ""))
         if best is None or total < best[0]:
             best = (total, built)
@@ -201,7 +212,9 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
             problem=_("No server in the catalog can run this workload: ") + reasons
         )
     try:
-        analysis = analyse_document(form.to_document(best[1].server_model.key), form.catalog)
+        analysis = analyse_document(
+            form.to_document(best[1].server_model.key), form.catalog, sizings
+        )
     except ScenarioError as exc:
         return _field_problem(exc.field, exc.message)
     except InvalidInput as exc:
@@ -215,15 +228,20 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     return CalculatorOutcome(analysis=analysis)
 
 
-def analyse_document(document: dict[str, Any], catalog: CatalogSnapshot | None = None) -> Analysis:
+def analyse_document(
+    document: dict[str, Any],
+    catalog: CatalogSnapshot | None = None,
+    sizings: SizingMemo | None = None,
+) -> Analysis:
     """The calculator's engine call: a scenario document → the full evaluation.
 
     Used by the calculator for its result and by quotes for the analysis of the quoted
     deal (quotes/services/deal.py), so both go through the same code. Raises
-    ScenarioError (an input the document got wrong) or EngineError.
+    ScenarioError (an input the document got wrong) or EngineError. ``sizings``: those
+    the request's ranking did (engine.SizingMemo).
     """
     built = build_scenario(document, catalog)
-    result = evaluate(built.scenario)
+    result = evaluate(built.scenario, sizings)
     return Analysis(built, result, result_to_dict(result), [])
 
 

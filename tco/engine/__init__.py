@@ -77,10 +77,14 @@ from tco.engine.ownership import (
 )
 from tco.engine.racks import RackPlan, plan_racks
 from tco.engine.scenario import (
+    OwningPlan,
     ScenarioResult,
+    SizingMemo,
     build_cost_model,
     cost_of_owning,
+    costs_of_owning,
     evaluate,
+    owning_plan,
     result_to_dict,
     verdict_text,
 )
@@ -129,6 +133,7 @@ __all__ = [
     "Note",
     "OnPremResult",
     "Optimizer",
+    "OwningPlan",
     "ParallelismPlan",
     "Precision",
     "PriceBasis",
@@ -144,6 +149,7 @@ __all__ = [
     "ServingOutcome",
     "Sharding",
     "SiteSpec",
+    "SizingMemo",
     "SizingResult",
     "SweepResult",
     "Tornado",
@@ -163,6 +169,7 @@ __all__ = [
     "cloud_totals",
     "compare_options",
     "cost_of_owning",
+    "costs_of_owning",
     "decide",
     "decode_tokens_per_second",
     "default_shape",
@@ -179,6 +186,7 @@ __all__ = [
     "onprem_cashflow",
     "onprem_totals",
     "optimise_hybrid",
+    "owning_plan",
     "payback_month",
     "plan_demand",
     "plan_racks",

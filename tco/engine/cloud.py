@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from tco.engine.cashflow import CashFlow
-from tco.engine.costmodel import CloudCostParams, CostModel, cloud_bill
+from tco.engine.cashflow import SUMMARY_COLUMNS, CashFlow
+from tco.engine.costmodel import CloudCostParams, CostModel, cloud_bill, stack_clouds
 from tco.engine.inputs import CloudOfferingSpec
 from tco.engine.onprem import scalar
 from tco.engine.units import FxRates
@@ -78,3 +80,40 @@ def cloud_cashflow(model: CostModel, cloud: CloudCostParams) -> CashFlow:
     block[h, 0] += monthly * max(committed_months - paid, 0.0)  # term left at the horizon
     block[:, 1] = block[:, 0] * scalar(bill.uplift_pct, "uplift_pct")
     return CashFlow.from_components(CLOUD_COLUMNS, block)
+
+
+def cloud_cashflows(model: CostModel, clouds: Sequence[CloudCostParams]) -> list[CashFlow]:
+    """:func:`cloud_cashflow` of each offering, all built in one pass: one bill of the
+    stacked offerings and one block of offerings × months (a result page has a dozen).
+
+    >>> m = CostModel(servers=2, gpus_per_server=8, server_price=1.0, idle_power_kw=0.0,
+    ...     max_power_kw=1.0, pue=1.0, electricity_price_per_kwh=0.0,
+    ...     colocation_per_kw_month=0.0, utilization=0.5, horizon_months=12, discount_rate=0.0)
+    >>> od, term = CloudCostParams("od", 10.0, 8, 0.0), CloudCostParams("3y", 6.0, 8, 1.0, 0.1)
+    >>> [cf.values.tolist() == cloud_cashflow(m, c).values.tolist()
+    ...     for cf, c in zip(cloud_cashflows(m, [od, term]), [od, term])]
+    [True, True]
+    """
+    if not clouds:
+        return []
+    k = len(clouds)
+    bill = cloud_bill(model, stack_clouds(clouds))
+    h = round(scalar(model.horizon_months, "horizon_months"))
+    months = np.arange(h + 1)
+    compute = np.zeros((k, h + 1))
+    # As cloud_cashflow, row by row: usage in the active months, then the commitment's
+    # months added, then the term left at the horizon (adding 0.0 elsewhere changes nothing).
+    usage_months = round(scalar(bill.usage_months, "usage_months"))
+    compute[:, 1 : usage_months + 1] = (np.broadcast_to(bill.usage_total, (k,)) / usage_months)[
+        :, None
+    ]
+    committed_months = np.broadcast_to(bill.committed_months, (k,))
+    paid = np.minimum(np.rint(committed_months), h)
+    monthly = np.broadcast_to(bill.committed_monthly, (k,))
+    compute += np.where((months >= 1) & (months <= paid[:, None]), monthly[:, None], 0.0)
+    compute[:, h] += monthly * np.maximum(committed_months - paid, 0.0)
+    storage = compute * np.broadcast_to(bill.uplift_pct, (k,))[:, None]
+    total = compute + storage  # the sum of the two columns
+    values = np.stack((compute, storage, total, np.cumsum(total, axis=1)), axis=-1)
+    columns = (*CLOUD_COLUMNS, *SUMMARY_COLUMNS)
+    return [CashFlow(columns, values[j]) for j in range(k)]

@@ -15,7 +15,9 @@ than the servers' service life L buys the fleet again in months L, 2L, …
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 
@@ -87,8 +89,64 @@ class CostModel:
     service_life_months: Number = NO_REFRESH  # the fleet is bought again at this age
 
     def replace(self, **changes: Number) -> CostModel:
-        """A copy with some fields replaced (e.g. by arrays for a sweep)."""
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+        """A copy with some fields replaced (e.g. by arrays for a sweep).
+
+        As dataclasses.replace, at half its cost (a result page makes dozens of copies).
+        """
+        values = dict(zip(_ALL_FIELDS, _all_values(self), strict=True))
+        values.update(changes)
+        return CostModel(**values)
+
+
+_ALL_FIELDS = tuple(f.name for f in dataclasses.fields(CostModel))
+_all_values = attrgetter(*_ALL_FIELDS)
+_MODEL_FIELDS = tuple(name for name in _ALL_FIELDS if name != "clouds")
+_model_values = attrgetter(*_MODEL_FIELDS)
+_CLOUD_FIELDS = tuple(f.name for f in dataclasses.fields(CloudCostParams) if f.name != "name")
+
+
+def stack_models(models: Sequence[CostModel], *, with_clouds: bool = True) -> CostModel:
+    """Scalar models with the same offerings as one model: one value per model (axis 0)
+    in each field where they differ, so one pass of the closed forms costs them all.
+
+    Each figure is the same arithmetic as the model's own (numpy works element by
+    element); one call instead of one per model is what a result page saves.
+    ``with_clouds=False`` leaves the offerings out (on-prem figures only).
+
+    >>> base = CostModel(servers=1, gpus_per_server=8, server_price=100.0, idle_power_kw=0.0,
+    ...     max_power_kw=1.0, pue=1.0, electricity_price_per_kwh=0.0,
+    ...     colocation_per_kw_month=0.0, utilization=0.5, horizon_months=12, discount_rate=0.0)
+    >>> m = stack_models([base, base.replace(horizon_months=24.0)])
+    >>> m.horizon_months.tolist(), m.server_price
+    ([12.0, 24.0], 100.0)
+    """
+    first = models[0]
+    if with_clouds and any(m.clouds != first.clouds for m in models):
+        raise ValueError("stack_models() needs models with the same cloud offerings")
+    changes: dict[str, Number] = {}
+    columns = zip(*(_model_values(m) for m in models), strict=True)
+    for name, values in zip(_MODEL_FIELDS, columns, strict=True):
+        if values.count(values[0]) != len(values):  # they differ
+            changes[name] = np.array(values, dtype=np.float64)
+    stacked = first.replace(**changes)
+    return stacked if with_clouds else dataclasses.replace(stacked, clouds=())
+
+
+def stack_clouds(clouds: Sequence[CloudCostParams], ndim: int = 1) -> CloudCostParams:
+    """Scalar offerings as one whose fields hold one value per offering along the first
+    of ``ndim`` axes, so that the cloud closed forms cost every offering in one call
+    (``ndim`` 2 against a model of arrays: results are offerings × the model's values).
+
+    >>> c = stack_clouds([CloudCostParams("a", 10.0, 8, 0.0), CloudCostParams("b", 6.0, 8, 1.0)])
+    >>> c.price_per_instance_hour.tolist(), c.committed.tolist()
+    ([10.0, 6.0], [0.0, 1.0])
+    """
+    shape = (len(clouds),) + (1,) * (ndim - 1)
+    fields = {
+        name: np.array([getattr(c, name) for c in clouds], dtype=np.float64).reshape(shape)
+        for name in _CLOUD_FIELDS
+    }
+    return CloudCostParams(", ".join(c.name for c in clouds), **fields)
 
 
 # --- on-prem component formulas ----------------------------------------------------
@@ -232,6 +290,17 @@ def cloud_billed_hours_per_month(
 # --- refresh cycle -----------------------------------------------------------------
 
 
+def _broadcast(x: FloatArray, other: FloatArray) -> FloatArray:
+    """``x`` in the shape of ``x`` combined with ``other`` (a sweep's arrays).
+
+    One scenario's scalars already agree; skipping ``np.broadcast_to`` there saves
+    its cost on the calls a result page makes per option and candidate server.
+    """
+    if x.shape == other.shape:
+        return x
+    return as_array(np.broadcast_to(x, np.broadcast_shapes(x.shape, other.shape)))
+
+
 @dataclass(frozen=True, slots=True)
 class RefreshPlan:
     """Second (third, …) purchases of the fleet within the horizon (arrays).
@@ -281,7 +350,7 @@ def refresh_plan(m: CostModel, hardware: FloatArray, purchase: FloatArray) -> Re
     return RefreshPlan(
         count=as_array(count),
         life=life,
-        purchase=as_array(np.broadcast_to(purchase, np.shape(count * purchase))),
+        purchase=_broadcast(purchase, count),
         resale=as_array(hardware * r),
         kept_pct=as_array(kept),
     )
@@ -378,7 +447,7 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
         energy_idle=idle,
         energy_active=as_array((energy - idle) * as_array(m.horizon_months) / active),
         active_months=active,
-        fixed=as_array(np.broadcast_to(as_array(m.fixed_monthly), np.shape(energy))),
+        fixed=_broadcast(as_array(m.fixed_monthly), energy),
         colocation=colocation_cost_per_month(
             m.servers, m.max_power_kw, m.pue, m.colocation_per_kw_month, m.colocation_on_facility_kw
         ),
@@ -480,9 +549,18 @@ class Totals:
     npv: FloatArray
 
 
+def _bought_outright(m: CostModel) -> bool:
+    """No scenario of the model leases (the usual case). Then leased × (lease cost) +
+    (1 − leased) × upfront is the upfront itself, and the lease terms are not computed
+    (a dozen array operations per call, on 10,000 draws in the Monte Carlo)."""
+    return np.ndim(m.leased) == 0 and float(m.leased) == 0.0
+
+
 def _onprem_finance_total(m: CostModel, mo: OnPremMonthly) -> FloatArray:
     """What buying costs in cash: the upfront price, or the lease payments for min(term, H)
     months plus the balance still owed at H (paid off then)."""
+    if _bought_outright(m):
+        return mo.upfront
     leased = as_array(m.leased)
     paid = np.minimum(as_array(m.lease_term_months), as_array(m.horizon_months))
     payoff = lease_balance(mo.upfront, m.lease_annual_rate, m.lease_term_months, paid)
@@ -499,34 +577,39 @@ def _onprem_nominal(m: CostModel, mo: OnPremMonthly) -> FloatArray:
     )
 
 
-def onprem_total(m: CostModel) -> FloatArray:
+def onprem_total(m: CostModel, monthly: OnPremMonthly | None = None) -> FloatArray:
     """Closed-form nominal on-prem total: upfront (or lease) + H × opex + n × (refresh
     purchase − old fleet's resale) − residual.
 
     The part of :func:`onprem_totals` that needs no discounting: the ranking of servers,
-    the break-even lines and the Monte Carlo use only this.
+    the break-even lines and the Monte Carlo use only this. ``monthly``: the model's
+    :func:`onprem_monthly`, when the caller has it already.
     """
-    return _onprem_nominal(m, onprem_monthly(m))
+    return _onprem_nominal(m, monthly if monthly is not None else onprem_monthly(m))
 
 
-def onprem_totals(m: CostModel) -> Totals:
+def onprem_totals(m: CostModel, monthly: OnPremMonthly | None = None) -> Totals:
     """Closed-form on-prem total and NPV; equal to summing the monthly table.
 
     Cash: upfront + H × opex + n × (refresh purchase − old fleet's resale) −
     residual. Lease: payments for min(term, H) months, plus the balance still
     owed at H (paid off then), instead of upfront (a refresh is paid in cash).
+    ``monthly``: the model's :func:`onprem_monthly`, when the caller has it already.
     """
-    mo = onprem_monthly(m)
+    mo = monthly if monthly is not None else onprem_monthly(m)
     h = as_array(m.horizon_months)
     i = monthly_discount_rate(m.discount_rate)
     df_h = discount_factor(i, h)
-    leased = as_array(m.leased)
-    paid = np.minimum(as_array(m.lease_term_months), h)
-    payoff = lease_balance(mo.upfront, m.lease_annual_rate, m.lease_term_months, paid)
-    finance_npv = (
-        leased * (mo.lease_payment * annuity_factor(i, paid) + payoff * df_h)
-        + (1.0 - leased) * mo.upfront
-    )
+    if _bought_outright(m):
+        finance_npv = mo.upfront
+    else:
+        leased = as_array(m.leased)
+        paid = np.minimum(as_array(m.lease_term_months), h)
+        payoff = lease_balance(mo.upfront, m.lease_annual_rate, m.lease_term_months, paid)
+        finance_npv = (
+            leased * (mo.lease_payment * annuity_factor(i, paid) + payoff * df_h)
+            + (1.0 - leased) * mo.upfront
+        )
     refresh = mo.refresh
     total = _onprem_nominal(m, mo)
     steady = mo.opex - mo.energy + mo.energy_idle  # opex without the work's extra energy

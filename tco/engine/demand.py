@@ -184,7 +184,7 @@ def plan_demand(
         utilization=derived,
         active_months=active,
         whole_terms=pattern is DemandPattern.ONE_OFF,
-        profile=tuple(float(x) for x in profile),
+        profile=tuple(profile.tolist()),  # Python floats
         load_factor_peak=load_peak,
         tolerates_interruptions=demand.tolerates_interruptions,
         varies=bool(

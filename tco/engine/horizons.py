@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tco.engine.costmodel import CostModel, cloud_totals, onprem_monthly, onprem_totals
+import numpy as np
+
+from tco.engine.costmodel import (
+    CostModel,
+    cloud_totals,
+    onprem_monthly,
+    onprem_totals,
+    stack_clouds,
+    stack_models,
+)
 from tco.engine.onprem import scalar
 
 HORIZONS_MONTHS: tuple[int, ...] = (36, 60, 84, 120)
@@ -48,15 +57,24 @@ def horizon_view(
     """
     if not models:
         raise ValueError("horizon_view() needs at least one model")
-    clouds = tuple(
-        tuple(scalar(cloud_totals(m, m.clouds[k]).total, "total") for m in models)
-        for k in range(len(models[0].clouds))
-    )
+    # One pass for all horizons (and all offerings): the same closed forms, element by element.
+    stacked = stack_models(models)
+    shape = (len(models),)
+    monthly = onprem_monthly(stacked)
+    onprem = np.broadcast_to(onprem_totals(stacked, monthly).total, shape)
+    refreshes = np.broadcast_to(monthly.refresh.count, shape)
+    clouds: tuple[tuple[float, ...], ...] = ()
+    if stacked.clouds:
+        offerings = stack_clouds(stacked.clouds, ndim=2)
+        totals = np.broadcast_to(
+            cloud_totals(stacked, offerings).total, (len(stacked.clouds), *shape)
+        )
+        clouds = tuple(tuple(float(t) for t in row) for row in totals)
     return HorizonView(
         months=tuple(round(scalar(m.horizon_months, "horizon_months")) for m in models),
-        onprem=tuple(scalar(onprem_totals(m).total, "total") for m in models),
+        onprem=tuple(float(t) for t in onprem),
         clouds=clouds,
-        refreshes=tuple(round(scalar(onprem_monthly(m).refresh.count, "count")) for m in models),
+        refreshes=tuple(round(float(n)) for n in refreshes),
         service_life_months=round(scalar(models[0].service_life_months, "service_life_months")),
         resell=tuple(resell) if resell is not None else None,
     )

@@ -79,8 +79,8 @@ def optimise_hybrid(
 
     # Everything but energy and staff comes from the shared on-prem totals at u = 0.
     fleet = model.replace(servers=owned, utilization=0.0)
-    base = onprem_totals(fleet)
     mo = onprem_monthly(fleet)
+    base = onprem_totals(fleet, mo)
     i = monthly_discount_rate(scalar(model.discount_rate, "discount_rate"))
     months = np.arange(1, h + 1, dtype=np.float64)
     dfs = discount_factor(i, months)

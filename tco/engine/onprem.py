@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from tco.engine.cashflow import CashFlow
-from tco.engine.costmodel import CostModel, onprem_monthly
+from tco.engine.costmodel import CostModel, OnPremMonthly, onprem_monthly
 from tco.engine.errors import InvalidInput
 from tco.engine.finance import lease_balance
 
@@ -31,7 +31,7 @@ def scalar(value: object, field: str) -> float:
     return float(array.reshape(()))
 
 
-def onprem_cashflow(model: CostModel) -> CashFlow:
+def onprem_cashflow(model: CostModel, monthly: OnPremMonthly | None = None) -> CashFlow:
     """Monthly on-prem cash flows, months 0..H, plus ``total`` and ``cumulative``.
 
     Built as one numpy block so a scenario stays cheap.
@@ -44,8 +44,10 @@ def onprem_cashflow(model: CostModel) -> CashFlow:
     >>> cf = onprem_cashflow(m)
     >>> len(cf), cf["hardware"][0], cf["colocation"][12], cf["cumulative"][-1]
     (13, np.float64(100000.0), np.float64(500.0), np.float64(106000.0))
+
+    ``monthly``: the model's :func:`onprem_monthly`, when the caller has it already.
     """
-    mo = onprem_monthly(model)
+    mo = monthly if monthly is not None else onprem_monthly(model)
     h = round(scalar(model.horizon_months, "horizon_months"))
     leased = scalar(model.leased, "leased") >= 0.5
     block = np.zeros((h + 1, len(ONPREM_COLUMNS)))

@@ -8,16 +8,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from tco.engine.cashflow import CashFlow
-from tco.engine.cloud import cloud_cashflow
+from tco.engine.cloud import cloud_cashflows
 from tco.engine.costmodel import (
     CostModel,
     break_even_lines,
     cloud_instances,
     delivered_gpu_hours,
-    onprem_line,
     onprem_monthly,
+    stack_clouds,
 )
 from tco.engine.finance import (
+    as_array,
     break_even_month,
     break_even_utilization,
     discount_factor,
@@ -135,44 +136,45 @@ def compare_options(
         if target_tokens_per_second
         else 0.0
     )
-    on_df = onprem_cashflow(model)
+    monthly = onprem_monthly(model)
+    on_df = onprem_cashflow(model, monthly)
+    # Month m's discount factor, shared by every option's table.
+    factors = discount_factor(monthly_discount_rate(rate), np.arange(len(on_df), dtype=np.float64))
     on_total = float(on_df["total"].sum())
     onprem = OnPremResult(
         name=onprem_name,
         total_cost=on_total,
-        npv=table_npv(on_df, rate),
+        npv=float(on_df["total"] @ factors),
         upfront_cost=float(on_df["hardware"][0]),
-        monthly_opex=scalar(onprem_monthly(model).opex, "opex"),
+        monthly_opex=scalar(monthly.opex, "opex"),
         cost_per_gpu_hour=_per_unit(on_total, gpu_hours, 1.0),
         cost_per_million_tokens=_per_unit(on_total, tokens_millions, 1.0),
         cashflow=on_df,
         cost_per_million_tokens_at_target=_per_unit(on_total, target_millions, 1.0),
     )
+    if not model.clouds:
+        return onprem, ()
     on_cum = on_df["cumulative"]
-    onprem_ab = onprem_line(model)
+    # Break-even lines and instances of every offering in one vectorised pass (one value
+    # per offering, in model order).
+    offerings = stack_clouds(model.clouds)
+    a, b, c, d = break_even_lines(model, offerings)
+    u_stars = break_even_utilization(a, b, c, d)
+    slope_gaps, gaps0 = as_array(b - d), as_array(a - c)
+    instances = cloud_instances(
+        model.servers, model.gpus_per_server, offerings.gpus_per_instance, offerings.fleet_ratio
+    )
     results = []
-    for cloud in model.clouds:
-        df = cloud_cashflow(model, cloud)
+    tables = cloud_cashflows(model, model.clouds)
+    for k, (cloud, df) in enumerate(zip(model.clouds, tables, strict=True)):
         total = float(df["total"].sum())
-        a, b, c, d = break_even_lines(model, cloud, onprem_ab)
-        u_star = scalar(break_even_utilization(a, b, c, d), "break_even")
-        slope_gap, gap0 = scalar(b - d, "slope"), scalar(a - c, "gap")
+        u_star, slope_gap, gap0 = float(u_stars[k]), float(slope_gaps[k]), float(gaps0[k])
         results.append(
             CloudOptionResult(
                 name=cloud.name,
-                instances=round(
-                    scalar(
-                        cloud_instances(
-                            model.servers,
-                            model.gpus_per_server,
-                            cloud.gpus_per_instance,
-                            cloud.fleet_ratio,
-                        ),
-                        "instances",
-                    )
-                ),
+                instances=round(float(instances[k])),
                 total_cost=total,
-                npv=table_npv(df, rate),
+                npv=float(df["total"] @ factors),
                 break_even_utilization=None if math.isnan(u_star) else u_star,
                 break_even_note=describe_break_even(u_star, slope_gap, gap0),
                 owning_wins_above=None if slope_gap == 0 else slope_gap < 0,

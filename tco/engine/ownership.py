@@ -48,14 +48,11 @@ class ResellResult:
     npv: float
 
 
-def buy_run_resell(
+def resold_model(
     model: CostModel, run_hours: float, resale_by_year: Sequence[float]
-) -> ResellResult | None:
-    """Own the fleet only for the run's months, then resell it at the curve's value.
-
-    None when the run takes the whole horizon (then buying and keeping is the
-    same thing).
-    """
+) -> tuple[CostModel, int, float] | None:
+    """The fleet owned only for the run's months (the model, those months, the resale
+    fraction), or None when the run takes the whole horizon."""
     horizon = scalar(model.horizon_months, "horizon_months")
     months = max(1, math.ceil(run_hours / HOURS_PER_MONTH - 1e-9))
     if months >= horizon:
@@ -69,11 +66,27 @@ def buy_run_resell(
         leased=0.0,
         service_life_months=NO_REFRESH,  # sold after the run, never bought again
     )
-    totals = onprem_totals(owned)
+    return owned, months, fraction
+
+
+def buy_run_resell(
+    model: CostModel, run_hours: float, resale_by_year: Sequence[float]
+) -> ResellResult | None:
+    """Own the fleet only for the run's months, then resell it at the curve's value.
+
+    None when the run takes the whole horizon (then buying and keeping is the
+    same thing).
+    """
+    resold = resold_model(model, run_hours, resale_by_year)
+    if resold is None:
+        return None
+    owned, months, fraction = resold
+    monthly = onprem_monthly(owned)
+    totals = onprem_totals(owned, monthly)
     return ResellResult(
         months_owned=months,
         resale_fraction=fraction,
-        resale_value=scalar(onprem_monthly(owned).residual, "residual"),
+        resale_value=scalar(monthly.residual, "residual"),
         total_cost=scalar(totals.total, "total"),
         npv=scalar(totals.npv, "npv"),
     )
@@ -113,21 +126,31 @@ def financing(
     a term longer than the horizon is paid off at the horizon.
     """
     cash = model.replace(leased=0.0)
-    cash_totals = onprem_totals(cash)
-    upfront = scalar(onprem_monthly(cash).upfront, "upfront")
-    leases = []
-    for term in terms_months:
-        leased = model.replace(leased=1.0, lease_annual_rate=annual_rate, lease_term_months=term)
-        totals = onprem_totals(leased)
-        leases.append(
-            LeaseOption(
-                term_months=int(term),
-                annual_rate=annual_rate,
-                monthly_payment=scalar(lease_payment(upfront, annual_rate, term), "payment"),
-                total_cost=scalar(totals.total, "total"),
-                npv=scalar(totals.npv, "npv"),
-            )
+    cash_monthly = onprem_monthly(cash)
+    cash_totals = onprem_totals(cash, cash_monthly)
+    upfront = scalar(cash_monthly.upfront, "upfront")
+    # Every term in one vectorised pass: the lease term is the only field that differs.
+    terms = np.asarray(terms_months, dtype=np.float64)
+    leased = model.replace(leased=1.0, lease_annual_rate=annual_rate, lease_term_months=terms)
+    totals = onprem_totals(leased)
+    shape = terms.shape
+    payments = np.broadcast_to(lease_payment(upfront, annual_rate, terms), shape)
+    leases = [
+        LeaseOption(
+            term_months=int(term),
+            annual_rate=annual_rate,
+            monthly_payment=float(payment),
+            total_cost=float(total),
+            npv=float(npv),
         )
+        for term, payment, total, npv in zip(
+            terms_months,
+            payments,
+            np.broadcast_to(totals.total, shape),
+            np.broadcast_to(totals.npv, shape),
+            strict=True,
+        )
+    ]
     horizon = scalar(model.horizon_months, "horizon_months")
     return Financing(
         upfront=upfront,

@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
-from tco.engine.costmodel import CostModel, onprem_line, onprem_total
+from tco.engine.costmodel import CostModel, onprem_line, onprem_total, stack_models
 from tco.engine.demand import (
     HOURS_PER_YEAR,
     WHOLE_HORIZON,
@@ -37,7 +39,13 @@ from tco.engine.inputs import (
 from tco.engine.montecarlo import Confidence, monte_carlo
 from tco.engine.notes import Note
 from tco.engine.options import CloudOptionResult, OnPremResult, compare_options
-from tco.engine.ownership import Financing, ResellResult, buy_run_resell, financing
+from tco.engine.ownership import (
+    Financing,
+    ResellResult,
+    buy_run_resell,
+    financing,
+    resold_model,
+)
 from tco.engine.racks import RackPlan, plan_racks
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
@@ -97,8 +105,35 @@ class OfferingFit:
     problem: Note | None = None
 
 
+SizingMemo = dict[tuple[Workload, GpuSpec, int, int | None], SizingResult]
+"""Sizings already done for one request (the ranking of candidate servers, then the
+evaluation of the cheapest), by everything a sizing depends on: the workload, the server's
+GPU and GPUs per server, and a fixed fleet. Catalogs sell the same GPU board in several
+servers and as cloud instances, so one board is sized once. Never kept across requests."""
+
+
+def sized(
+    workload: Workload,
+    server: ServerSpec,
+    servers: int | None = None,
+    sizings: SizingMemo | None = None,
+) -> SizingResult:
+    """:func:`size_workload`, or its result from ``sizings`` when the board was sized."""
+    key = (workload, server.gpu, server.gpus_per_server, servers)
+    result = sizings.get(key) if sizings is not None else None
+    if result is None:
+        result = size_workload(workload, server, servers)
+        if sizings is not None:
+            sizings[key] = result
+    return result
+
+
 def offering_fit(
-    offering: CloudOfferingSpec, workload: Workload, server: ServerSpec, sizing: SizingResult
+    offering: CloudOfferingSpec,
+    workload: Workload,
+    server: ServerSpec,
+    sizing: SizingResult,
+    sizings: SizingMemo | None = None,
 ) -> OfferingFit:
     """Size the same work on the offering's GPU when it differs from the owned one.
 
@@ -129,7 +164,7 @@ def offering_fit(
         price=Money(0.0, server.price.currency),
     )
     try:
-        cloud = size_workload(workload, virtual)
+        cloud = sized(workload, virtual, sizings=sizings)
     except (DoesNotFit, DeadlineInfeasible, InvalidInput) as exc:
         return OfferingFit(
             problem=Note("cloud_gpu_cannot_run", {"reason": str(exc), "gpu": gpu.name})
@@ -146,6 +181,7 @@ def offering_fits(
     workload: Workload,
     server: ServerSpec,
     sizing: SizingResult,
+    sizings: SizingMemo | None = None,
 ) -> list[OfferingFit]:
     """:func:`offering_fit` for each offering; offerings of the same GPU in the same node
     size fit alike, so each such pair is sized once (sizing is the costly step)."""
@@ -154,7 +190,7 @@ def offering_fits(
     for offering in offerings:
         key = (offering.gpu, max(offering.gpus_per_instance, server.gpus_per_server))
         if key not in fits:
-            fits[key] = offering_fit(offering, workload, server, sizing)
+            fits[key] = offering_fit(offering, workload, server, sizing, sizings)
         result.append(fits[key])
     return result
 
@@ -258,29 +294,38 @@ def sized_workload(scenario: Scenario) -> Workload:
     return workload
 
 
-def _serving(scenario: Scenario, sizing: SizingResult) -> ServingOutcome | None:
-    """Users and requests against the sized fleet (None: the target was given in tokens/s)."""
+def _serving(
+    scenario: Scenario, sizing: SizingResult, horizon_months: int | None = None
+) -> ServingOutcome | None:
+    """Users and requests against the sized fleet (None: the target was given in tokens/s).
+
+    ``horizon_months``: over another horizon than the scenario's (the horizons view).
+    """
     demand = scenario.workload.serving_demand
     if demand is None:
         return None
     return serving_outcome(
         demand,
-        _load_factors(scenario),
+        _load_factors(scenario, horizon_months),
         capacity_tokens_per_second=sizing.tokens_per_second_capacity or 0.0,
         tokens_per_second_per_replica=sizing.tokens_per_second_per_replica,
         concurrent_sequences=scenario.workload.concurrent_sequences,
     )
 
 
-def _load_factors(scenario: Scenario) -> FloatArray:
+def _load_factors(scenario: Scenario, horizon_months: int | None = None) -> FloatArray:
     """The served load of each month relative to the first year (1 without growth)."""
     d = scenario.demand
     growth = d.growth_per_year if d is not None and d.pattern is DemandPattern.CONTINUOUS else 0.0
-    return growth_factors(growth, scenario.finance.horizon_months)
+    return growth_factors(growth, horizon_months or scenario.finance.horizon_months)
 
 
-def _plan(scenario: Scenario, sizing: SizingResult) -> DemandPlan:
-    serving = _serving(scenario, sizing)
+def _plan(
+    scenario: Scenario, sizing: SizingResult, horizon_months: int | None = None
+) -> DemandPlan:
+    """The demand plan of the sized fleet, over the scenario's horizon or ``horizon_months``."""
+    horizon = horizon_months or scenario.finance.horizon_months
+    serving = _serving(scenario, sizing, horizon)
     demand = scenario.demand
     if serving is not None:  # the fleet's utilization follows from the requests
         demand = dataclasses.replace(demand or Demand(), utilization=max(serving.utilization, 1e-9))
@@ -289,25 +334,63 @@ def _plan(scenario: Scenario, sizing: SizingResult) -> DemandPlan:
         servers=sizing.servers_required,
         gpus_per_server=scenario.server.gpus_per_server,
         run_hours=sizing.training_hours if sizing.kind.is_training else None,
-        horizon_months=scenario.finance.horizon_months,
+        horizon_months=horizon,
         utilization=scenario.finance.utilization,
     )
 
 
-def cost_of_owning(scenario: Scenario) -> float:
-    """What owning costs for the demand, closed form (the calculator ranks servers by it).
+@dataclass(frozen=True, slots=True, eq=False)
+class OwningPlan:
+    """A scenario's owned fleet, sized, with its demand plan and cost model."""
 
-    For a one-off run the cheaper of keeping the servers and reselling them.
+    model: CostModel
+    plan: DemandPlan
+    resale_by_year: tuple[float, ...]
+
+
+def owning_plan(scenario: Scenario, sizings: SizingMemo | None = None) -> OwningPlan:
+    """Size the scenario's fleet and flatten it for :func:`costs_of_owning` (raises the
+    sizing's DoesNotFit or DeadlineInfeasible when the server cannot do the work).
+
+    ``sizings``: the request's sizings (one catalog of 11 servers has 6 GPU boards).
     """
-    sizing = size_workload(sized_workload(scenario), scenario.server, scenario.servers)
+    sizing = sized(sized_workload(scenario), scenario.server, scenario.servers, sizings)
     plan = _plan(scenario, sizing)
     model = build_cost_model(scenario, sizing.servers_required, plan, fits=None)
-    total = float(onprem_total(model))
-    if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
-        resell = buy_run_resell(model, plan.run_hours, scenario.finance.resale_by_year)
-        if resell is not None:
-            total = min(total, resell.total_cost)
-    return total
+    return OwningPlan(model, plan, tuple(scenario.finance.resale_by_year))
+
+
+def costs_of_owning(owned: Sequence[OwningPlan]) -> list[float]:
+    """What owning costs for each plan's demand, closed form (the calculator ranks servers
+    by it): for a one-off run the cheaper of keeping the servers and reselling them.
+
+    All plans in one vectorised pass of the on-prem closed form (and one for reselling):
+    the same arithmetic as one plan at a time, without a pass per candidate server.
+    """
+    if not owned:
+        return []
+    kept = np.broadcast_to(
+        onprem_total(stack_models([o.model for o in owned], with_clouds=False)), (len(owned),)
+    )
+    totals = [float(t) for t in kept]
+    resold = []
+    for k, o in enumerate(owned):
+        if o.plan.pattern is DemandPattern.ONE_OFF and o.plan.run_hours:
+            sold = resold_model(o.model, o.plan.run_hours, o.resale_by_year)
+            if sold is not None:
+                resold.append((k, sold[0]))
+    if resold:
+        sold_totals = onprem_total(stack_models([m for _k, m in resold], with_clouds=False))
+        for (k, _m), total in zip(
+            resold, np.broadcast_to(sold_totals, (len(resold),)), strict=True
+        ):
+            totals[k] = min(totals[k], float(total))
+    return totals
+
+
+def cost_of_owning(scenario: Scenario) -> float:
+    """What owning costs for the demand, closed form (:func:`costs_of_owning`)."""
+    return costs_of_owning([owning_plan(scenario)])[0]
 
 
 def _spot_allowed(scenario: Scenario, plan: DemandPlan) -> bool:
@@ -366,14 +449,18 @@ def _sanity(
     return notes
 
 
-def evaluate(scenario: Scenario) -> ScenarioResult:
-    """Size the workload, derive the demand, cost every way to own and rent, and decide."""
+def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioResult:
+    """Size the workload, derive the demand, cost every way to own and rent, and decide.
+
+    ``sizings``: the sizings the request already did (the calculator's ranking sized the
+    same server and, often, the cloud offerings' GPUs).
+    """
     workload = sized_workload(scenario)
-    sizing = size_workload(workload, scenario.server, scenario.servers)
+    sizing = sized(workload, scenario.server, scenario.servers, sizings)
     servers = sizing.servers_required
     plan = _plan(scenario, sizing)
     racks = plan_racks(servers, scenario.server, scenario.site)
-    fits = offering_fits(scenario.cloud_offerings, workload, scenario.server, sizing)
+    fits = offering_fits(scenario.cloud_offerings, workload, scenario.server, sizing, sizings)
     usable = [i for i, fit in enumerate(fits) if fit.problem is None]
     excluded = tuple(
         (scenario.cloud_offerings[i].name, fit.problem)
@@ -515,7 +602,7 @@ def evaluate(scenario: Scenario) -> ScenarioResult:
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
         cloud_energy=cloud_energy,
-        horizons=_horizons(kept, servers, sizing, [fits[i] for i in usable]),
+        horizons=_horizons(kept, sizing, model, resell),
         serving=serving,
         api_options=apis,
     )
@@ -569,25 +656,38 @@ def _constraint_violations(
 
 
 def _horizons(
-    scenario: Scenario, servers: int, sizing: SizingResult, fits: Sequence[OfferingFit]
+    scenario: Scenario, sizing: SizingResult, model: CostModel, resell: ResellResult | None
 ) -> HorizonView | None:
-    """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included)."""
+    """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included).
+
+    ``model`` is the scenario's own cost model: over another horizon only the horizon
+    and the demand plan's utilization and active months differ (the plan's pattern, so
+    the offerings' billing, is the horizon's too). ``resell``: the scenario's own
+    buy-run-resell, when it has one.
+    """
     models = []
-    resell: list[float | None] = []
     for months in HORIZONS_MONTHS:
-        at = dataclasses.replace(
-            scenario, finance=dataclasses.replace(scenario.finance, horizon_months=months)
-        )
         try:
-            plan = _plan(at, sizing)
-            model = build_cost_model(at, servers, plan, fits)
+            plan = _plan(scenario, sizing, months)
         except InvalidInput:
             return None
-        models.append(model)
-        if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
-            sold = buy_run_resell(model, plan.run_hours, scenario.finance.resale_by_year)
-            resell.append(sold.total_cost if sold is not None else None)
-    return horizon_view(models, resell or None)
+        models.append(
+            model.replace(
+                horizon_months=float(months),
+                utilization=plan.utilization,
+                active_months=plan.active_months,
+            )
+        )
+    resold: list[float | None] | None = None
+    if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
+        # Buy-run-resell replaces every field the horizon changes (it owns the fleet for
+        # the run only), so it costs the same over each horizon longer than the run.
+        sold = resell or buy_run_resell(models[-1], plan.run_hours, scenario.finance.resale_by_year)
+        resold = [
+            sold.total_cost if sold is not None and sold.months_owned < months else None
+            for months in HORIZONS_MONTHS
+        ]
+    return horizon_view(models, resold)
 
 
 def cloud_energy_and_carbon(

@@ -517,19 +517,27 @@ def size_training(
         key=lambda c: (c.gpus_to_fit, c.p, c.cp, c.t, _SHARDING_RANK[c.sharding]),
     )
     gpus_to_fit = fit.gpus_to_fit
+    # The searches below ask for the same fleet sizes more than once: place each once.
+    placements: dict[int, _Placed | None] = {}
+
+    def place(gpus: int) -> _Placed | None:
+        if gpus not in placements:
+            placements[gpus] = _place(workload, cands, gpus, gps)
+        return placements[gpus]
+
     servers_fit = _ceil(gpus_to_fit / gps)
-    while _place(workload, cands, servers_fit * gps, gps) is None and servers_fit < MAX_SERVERS:
+    while place(servers_fit * gps) is None and servers_fit < MAX_SERVERS:
         servers_fit += 1  # a fleet of whole servers on which some plan divides evenly
 
     flops = training_flops(workload.active_params, workload.tokens, workload.kind)
     notes: list[Note] = []
 
     def useful(s: int) -> float:
-        placed = _place(workload, cands, s * gps, gps)
+        placed = place(s * gps)
         return 0.0 if placed is None else placed.rate / (s * gps)
 
     if servers is not None:
-        if servers < servers_fit or _place(workload, cands, servers * gps, gps) is None:
+        if servers < servers_fit or place(servers * gps) is None:
             raise DoesNotFit(
                 f"The model needs at least {servers_fit} server(s) to fit in memory; "
                 f"only {servers} given.",
@@ -545,7 +553,7 @@ def size_training(
         n_servers = servers_fit
 
     gpus = n_servers * gps
-    placed = _place(workload, cands, gpus, gps)
+    placed = place(gpus)
     assert placed is not None  # guaranteed by the searches above
     eff = scaling_efficiency(n_servers, workload.interconnect)
     hours = training_hours(

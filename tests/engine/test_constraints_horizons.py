@@ -28,9 +28,13 @@ from tco.engine import (
     Scenario,
     ServerSpec,
     SiteSpec,
+    SizingMemo,
     Workload,
     WorkloadKind,
+    cost_of_owning,
+    costs_of_owning,
     evaluate,
+    owning_plan,
     result_to_dict,
     verdict_text,
     violations,
@@ -321,3 +325,44 @@ def test_refresh_closed_form_equals_the_monthly_table(
         assert float(totals.total) == pytest.approx(float(never.total), rel=1e-12)
     else:  # a refresh costs more in cash than keeping the old fleet (new price > resale)
         assert float(totals.total) > float(never.total)
+
+
+def test_horizons_of_a_one_off_run_equal_each_horizon_evaluated_on_its_own() -> None:
+    # The view costs the four horizons in one vectorised pass; each must be the scenario
+    # evaluated over that horizon (a one-off run: buy-run-resell where the run is shorter).
+    base = one_off(Constraints())
+    view = evaluate(base).horizons
+    assert view is not None
+    for k, months in enumerate(view.months):
+        alone = evaluate(
+            dataclasses.replace(base, finance=dataclasses.replace(FINANCE, horizon_months=months))
+        )
+        assert view.onprem[k] == pytest.approx(alone.onprem.total_cost, rel=1e-9)
+        for c, option in enumerate(alone.cloud_options):
+            assert view.clouds[c][k] == pytest.approx(option.total_cost, rel=1e-9)
+        resold = alone.resell.total_cost if alone.resell is not None else None
+        assert view.resell is not None and view.resell[k] == pytest.approx(resold, rel=1e-9)
+
+
+def test_ranking_in_one_pass_equals_one_server_at_a_time() -> None:
+    # costs_of_owning stacks the candidates' cost models; each total must be the one a
+    # scenario of that server alone gives, keeping or reselling after the run.
+    servers = [
+        SERVER,
+        dataclasses.replace(SERVER, name="Dearer", price=Money(390_000.0), max_power_kw=11.0),
+        dataclasses.replace(SERVER, name="Four GPUs", gpus_per_server=4, price=Money(160_000.0)),
+    ]
+    for demand in (Demand(DemandPattern.ONE_OFF), Demand(DemandPattern.RECURRING, runs_per_year=6)):
+        scenarios = [
+            dataclasses.replace(one_off(Constraints()), server=s, demand=demand) for s in servers
+        ]
+        sizings: SizingMemo = {}
+        together = costs_of_owning([owning_plan(s, sizings) for s in scenarios])
+        assert len(sizings) == 2  # two GPU boards: 8 and 4 H100s
+        for scenario, total in zip(scenarios, together, strict=True):
+            alone = evaluate(scenario)
+            expected = alone.onprem.total_cost
+            if alone.resell is not None:
+                expected = min(expected, alone.resell.total_cost)
+            assert total == pytest.approx(expected, rel=1e-9)
+            assert total == cost_of_owning(scenario)
