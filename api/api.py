@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
-import numpy as np
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI, Query, Router, Schema, Status
@@ -28,8 +27,6 @@ from quotes import selectors as quote_selectors
 from quotes import services as quote_services
 from quotes.models import Customer, Quote, QuoteRevision
 from tco.downloads import XLSX_CONTENT_TYPE, workbook_filename
-from tco.engine import EngineError, evaluate, result_to_dict
-from tco.scenario_io import ScenarioError, build_scenario
 
 from . import schemas as s
 from .models import ApiToken
@@ -135,6 +132,12 @@ def _document(payload: s.ScenarioDocument) -> dict[str, Any]:
 
 def _evaluate(document: dict[str, Any]) -> tuple[Any, Any]:
     """(built scenario, engine result), or a problem-details HttpError."""
+    # The engine (numpy) is imported on the first estimate, not when the URLs load.
+    import numpy as np
+
+    from tco.engine import EngineError, evaluate
+    from tco.scenario_io import ScenarioError, build_scenario
+
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             # Absurd inputs may overflow to inf/NaN; the result then shows them as null.
@@ -167,6 +170,8 @@ def _problem(request: HttpRequest, exc: ProblemError) -> HttpResponse:
     summary="Evaluate a scenario: the same JSON as `manage.py tco estimate`",
 )
 def estimate(request: HttpRequest, payload: s.ScenarioDocument) -> HttpResponse:
+    from tco.engine import result_to_dict
+
     _built, result = _evaluate(_document(payload))
     # Sent as it is (the schema documents its main fields; every other field passes too).
     return JsonResponse(_json_safe(result_to_dict(result)))

@@ -14,7 +14,6 @@ from tco.downloads import XLSX_CONTENT_TYPE, workbook_filename
 
 from . import exports, selectors, services
 from .views import sales_required
-from .workbook import revision_workbook
 
 
 def _download(content: bytes, content_type: str, filename: str) -> HttpResponse:
@@ -57,6 +56,9 @@ def leads_export(request: HttpRequest, fmt: str) -> HttpResponse:
 @require_GET
 @sales_required
 def revision_workbook_download(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    # The revision's model needs the engine (numpy): loaded here, not when the URLs load.
+    from .workbook import revision_workbook
+
     revision = selectors.revision_for_user(user=request.user, public_id=public_id)
     try:
         content, name = revision_workbook(revision=revision)

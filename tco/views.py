@@ -2,11 +2,15 @@
 
 A plain request renders the whole page (works with JavaScript off); an htmx request
 renders only the results and swaps the field errors in out-of-band.
+
+The form, the engine and the charts (numpy, ~150 ms to import) are imported inside the
+views: loading the URLs, which every web process does at start-up, must not pay for them
+(issue 15; tests/test_startup.py).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -17,13 +21,11 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
 from .canonical import canonical_query
-from .chart_context import page_charts
-from .charts import CHARTED_CLOUD_OPTIONS
 from .downloads import XLSX_CONTENT_TYPE, workbook_filename
-from .forms import PRESET_CHOICES, CalculatorForm
 from .page_cache import cache_anonymous_page
-from .scenario_io import CatalogSnapshot
-from .services import analyse_bound_form, analyse_query, form_data
+
+if TYPE_CHECKING:
+    from .forms import CalculatorForm
 
 
 def _bound_form(request: HttpRequest) -> CalculatorForm:
@@ -31,6 +33,10 @@ def _bound_form(request: HttpRequest) -> CalculatorForm:
     the view both need it)."""
     form: CalculatorForm | None = getattr(request, "_calculator_form", None)
     if form is None:
+        from .forms import CalculatorForm
+        from .scenario_io import CatalogSnapshot
+        from .services import form_data
+
         form = CalculatorForm(form_data(request.GET), catalog=CatalogSnapshot.current())
         form.is_valid()
         request._calculator_form = form  # type: ignore[attr-defined]
@@ -50,6 +56,11 @@ def canonical_inputs(request: HttpRequest) -> str | None:
 @require_safe
 @cache_anonymous_page(canonical_inputs)
 def calculator(request: HttpRequest) -> HttpResponse:
+    from .chart_context import page_charts
+    from .charts import CHARTED_CLOUD_OPTIONS
+    from .forms import PRESET_CHOICES
+    from .services import analyse_bound_form
+
     form, outcome = analyse_bound_form(_bound_form(request))
     all_options = request.GET.get("charts") == "all"
     toggle = request.GET.copy()
@@ -81,6 +92,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
 @require_safe
 def calculator_workbook(request: HttpRequest) -> HttpResponse:
     """The result's TCO model as an Excel workbook with live formulas (tco.workbook)."""
+    from .services import analyse_query
     from .workbook import build_workbook, provenance_for
 
     _form, outcome = analyse_query(request.GET)

@@ -18,13 +18,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ["pandas", "openpyxl", "weasyprint", "plotly", "kaleido", "pypdf"]
+# numpy and the engine (~150 ms) load with the first calculation, not with the URLs.
+ENGINE = ["numpy", "tco.engine"]
 
 
-def heavy_imported(settings_module: str, then: str = "") -> set[str]:
+def heavy_imported(
+    settings_module: str, then: str = "", heavy: list[str] | None = None
+) -> set[str]:
     """The heavy libraries a fresh `import django; django.setup()` (then `then`) imported."""
+    names = HEAVY if heavy is None else heavy
     probe = (
         f"import json, sys\nimport django\ndjango.setup()\n{then}\n"
-        f"print(json.dumps([name for name in {HEAVY!r} if name in sys.modules]))"
+        f"print(json.dumps([name for name in {names!r} if name in sys.modules]))"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe],
@@ -46,6 +51,15 @@ def test_django_setup_imports_none_of_the_heavy_libraries(settings_module: str) 
 def test_loading_every_url_imports_none_of_the_heavy_libraries() -> None:
     """What a web process does before its first page: the URLs import every view."""
     assert heavy_imported("config.settings.local", "import config.urls") == set()
+
+
+def test_loading_every_url_imports_neither_numpy_nor_the_engine() -> None:
+    assert heavy_imported("config.settings.local", "import config.urls", ENGINE) == set()
+
+
+def test_the_probe_sees_the_engine_import() -> None:
+    """The check above can fail: the calculator's form brings numpy and the engine."""
+    assert set(ENGINE) <= heavy_imported("config.settings.test", "import tco.forms", ENGINE)
 
 
 def test_the_probe_sees_a_heavy_import() -> None:

@@ -1,0 +1,67 @@
+"""Chart SVGs are tidied for WeasyPrint without changing what they draw (quotes/chart_svg.py),
+and a rendering process keeps one font configuration."""
+
+from __future__ import annotations
+
+import threading
+import xml.etree.ElementTree as ET
+
+from quotes import pdf
+from quotes.chart_svg import SVG_NS, tidy_chart_svg
+
+PLOTLY_LIKE = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+    b'width="900" height="440" style="">'
+    b'<g class="bglayer"/><g class="layer-below"><g class="imagelayer"/></g>'
+    b'<g class="gridlayer"><path d="M0,48v296" stroke="red" '
+    b'style="stroke: rgb(235, 240, 248); stroke-opacity: 1; stroke-width: 1px;"/></g>'
+    b'<text x="10" y="20" style="font-family: \'Open Sans\', verdana, sans-serif; '
+    b'font-size: 12px; fill: rgba(42, 63, 95, 0.5);">1.000 &lt;&#8364;&gt;</text>'
+    b'<g id="kept-for-use"/></svg>'
+)
+
+
+def _q(tag: str) -> str:
+    return f"{{{SVG_NS}}}{tag}"
+
+
+def test_styles_become_attributes_that_win_over_the_old_ones() -> None:
+    root = ET.fromstring(tidy_chart_svg(PLOTLY_LIKE))
+    path = root.find(f".//{_q('path')}")
+    assert path is not None and "style" not in path.attrib
+    assert path.get("stroke") == "#ebf0f8"  # the style's colour, not the attribute's "red"
+    assert path.get("stroke-width") == "1px"
+    text = root.find(_q("text"))
+    assert text is not None
+    # serialised as WeasyPrint serialises a style's value (it reads the same families)
+    assert text.get("font-family") == '"Open Sans", verdana, sans-serif'
+    assert text.get("fill") == "rgba(42, 63, 95, 0.5)"  # with alpha: left as written
+    assert text.text == "1.000 <€>"
+
+
+def test_empty_groups_go_unless_they_have_an_id() -> None:
+    root = ET.fromstring(tidy_chart_svg(PLOTLY_LIKE))
+    groups = root.findall(f".//{_q('g')}")
+    assert [g.get("class") or g.get("id") for g in groups] == ["gridlayer", "kept-for-use"]
+
+
+def test_an_important_style_or_a_stylesheet_is_left_alone() -> None:
+    important = PLOTLY_LIKE.replace(b"stroke-width: 1px;", b"stroke-width: 1px !important;")
+    assert b'style="stroke: rgb(235' in tidy_chart_svg(important)
+    styled = PLOTLY_LIKE.replace(b"<g class", b"<style>path { stroke: blue }</style><g class", 1)
+    assert tidy_chart_svg(styled) == styled
+
+
+def test_what_is_not_an_svg_comes_back_unchanged() -> None:
+    for data in (b"not xml", b"<html><body/></html>"):
+        assert tidy_chart_svg(data) == data
+
+
+def test_one_font_configuration_per_thread() -> None:
+    first = pdf.font_config()
+    assert pdf.font_config() is first
+    other: list[object] = []
+    thread = threading.Thread(target=lambda: other.append(pdf.font_config()))
+    thread.start()
+    thread.join()
+    assert other and other[0] is not first
