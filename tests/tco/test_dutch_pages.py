@@ -95,6 +95,19 @@ def untranslated(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     yield missing
 
 
+def assert_po_translates(pot: Path) -> None:
+    """msgcmp: every message of the catalogue ``pot`` has a Dutch translation in the .po
+    (none lacking, untranslated or fuzzy)."""
+    result = subprocess.run(
+        ["msgcmp", "--no-fuzzy-matching", str(PO), str(pot)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    problems = [line for line in result.stderr.splitlines() if "warning:" not in line]
+    assert result.returncode == 0, "\n".join(problems)
+
+
 # Trees that hold no interface text of ours (makemessages would read tests and the venv).
 NOT_SOURCE = (".*", "static*", "media", "locale", "tests", "docs", "__pycache__", "*.sqlite3")
 
@@ -116,14 +129,7 @@ def test_every_message_in_the_source_has_a_dutch_translation(
         call_command("makemessages", locale=["nl"], keep_pot=True, verbosity=0)
     pot = source / "locale" / "django.pot"
     assert pot.read_text(encoding="utf-8").count("\nmsgid ") > 500  # the extraction did run
-    result = subprocess.run(
-        ["msgcmp", "--no-fuzzy-matching", str(PO), str(pot)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    problems = [line for line in result.stderr.splitlines() if "warning:" not in line]
-    assert result.returncode == 0, "\n".join(problems)
+    assert_po_translates(pot)
 
 
 def _po_string(text: str) -> str:
@@ -152,14 +158,7 @@ def test_every_message_of_the_jinja_templates_has_a_dutch_translation(tmp_path: 
     pot = tmp_path / "jinja.pot"
     header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
     pot.write_text("\n".join([header, *entries.values()]), encoding="utf-8")
-    result = subprocess.run(
-        ["msgcmp", "--no-fuzzy-matching", str(PO), str(pot)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    problems = [line for line in result.stderr.splitlines() if "warning:" not in line]
-    assert result.returncode == 0, "\n".join(problems)
+    assert_po_translates(pot)
 
 
 def test_the_fragments_cover_the_verdict_and_plan_sentences() -> None:
