@@ -181,7 +181,7 @@ def _origin_document(tco: dict[str, Any], server_key: str) -> dict[str, Any]:
         document["server"] = server_key
         return dict(document)
     form = CalculatorForm(
-        form_data(QueryDict(tco.get("query") or "")), catalog=CatalogSnapshot.load()
+        form_data(QueryDict(tco.get("query") or "")), catalog=CatalogSnapshot.current()
     )
     if not form.is_valid():
         raise ScenarioError("query", _("The calculator inputs of this quote are no longer valid."))
@@ -198,7 +198,10 @@ def deal_document(tco: dict[str, Any], deal: DealInputs) -> tuple[dict[str, Any]
 
     assert deal.server_key is not None
     document = _origin_document(tco, deal.server_key)
-    catalog = CatalogSnapshot.load(as_of=_as_of(document.get("as_of")))
+    as_of = _as_of(document.get("as_of"))
+    # Today's catalog is the one the calculator holds in memory (per catalog generation);
+    # a dated one is read afresh with that day's prices.
+    catalog = CatalogSnapshot.current() if as_of is None else CatalogSnapshot.load(as_of=as_of)
     model = catalog.servers.get(deal.server_key)
     if model is None:
         raise ScenarioError("server", _("The quoted server model is no longer in the catalog."))
