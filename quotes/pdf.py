@@ -100,18 +100,41 @@ def _unused_tls_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
+class Charts:
+    """A render's chart SVGs, which may still be drawing: the fetcher waits for them when
+    WeasyPrint first asks for a chart, after the HTML, the styles and the boxes before it."""
+
+    def __init__(self, wait: Callable[[], Mapping[str, bytes]]) -> None:
+        self._wait = wait
+        self._svgs: dict[str, bytes] | None = None
+
+    @classmethod
+    def ready(cls, svgs: Mapping[str, bytes]) -> Charts:
+        return cls(lambda: svgs)
+
+    def get(self) -> dict[str, bytes]:
+        """The SVGs; raises what drawing them raised (every time it is asked)."""
+        if self._svgs is None:
+            self._svgs = dict(self._wait())
+        return self._svgs
+
+
 class StaticOnlyFetcher(URLFetcher):
     """Serves ``<INTERNAL_ORIGIN>static/<path>`` from the app's static files and
     ``<INTERNAL_ORIGIN>charts/<name>.svg`` from this render's charts; refuses the rest."""
 
-    def __init__(self, charts: Mapping[str, bytes] | None = None) -> None:
+    def __init__(self, charts: Mapping[str, bytes] | Charts | None = None) -> None:
         # A shared TLS context: it is never used (nothing is fetched over the network), but
         # without one each fetcher builds its own, ~20 ms of every render.
         super().__init__(
             allowed_protocols=["https"], allow_redirects=False, ssl_context=_unused_tls_context()
         )
-        self.charts = dict(charts or {})
+        self._charts = charts if isinstance(charts, Charts) else Charts.ready(charts or {})
         self.refused: list[str] = []
+
+    @property
+    def charts(self) -> dict[str, bytes]:
+        return self._charts.get()
 
     def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
         static_prefix = INTERNAL_ORIGIN + settings.STATIC_URL.lstrip("/")
@@ -230,10 +253,12 @@ class WarmChartRenderer:
                 logger.warning("kaleido did not close cleanly", exc_info=True)
             loop.call_soon_threadsafe(loop.stop)
 
-    def svgs(self, figures: Mapping[str, Mapping[str, Any]]) -> dict[str, bytes]:
-        """SVG bytes of each figure (Plotly JSON: {"data": …, "layout": …})."""
+    def svgs_soon(self, figures: Mapping[str, Mapping[str, Any]]) -> Callable[[], dict[str, bytes]]:
+        """Start exporting each figure (Plotly JSON: {"data": …, "layout": …}) to SVG and
+        return a function that waits for the SVG bytes: the browser draws in its own
+        process while the caller goes on (a proposal's HTML, styles and boxes)."""
         if not figures:
-            return {}
+            return dict
         with self._lock:
             if not self.is_warm:
                 self._kaleido = None  # a forked child must not touch its parent's browser
@@ -249,12 +274,23 @@ class WarmChartRenderer:
                     )
                 )
 
+            pending = asyncio.run_coroutine_threadsafe(render_all(), loop)
+
+        def result() -> dict[str, bytes]:
             try:
-                rendered = asyncio.run_coroutine_threadsafe(render_all(), loop).result(120)
+                rendered = pending.result(120)
             except Exception:
-                self._discard()  # a broken browser is restarted on the next call
+                with self._lock:
+                    if self._kaleido is instance:
+                        self._discard()  # a broken browser is restarted on the next call
                 raise
-        return dict(zip(figures.keys(), rendered, strict=True))
+            return dict(zip(figures.keys(), rendered, strict=True))
+
+        return result
+
+    def svgs(self, figures: Mapping[str, Mapping[str, Any]]) -> dict[str, bytes]:
+        """SVG bytes of each figure, once all are drawn."""
+        return self.svgs_soon(figures)()
 
     def close(self) -> None:
         with self._lock:
@@ -333,12 +369,17 @@ def font_config() -> FontConfiguration:
     return local.config
 
 
-def _html_to_pdf(html: str, charts: Mapping[str, bytes]) -> RenderedPdf:
+def _html_to_pdf(html: str, charts: Mapping[str, bytes] | Charts) -> RenderedPdf:
+    if not isinstance(charts, Charts):
+        charts = Charts.ready(charts)
     fetcher = StaticOnlyFetcher(charts)
     config = font_config()
     document = HTML(string=html, base_url=INTERNAL_ORIGIN, url_fetcher=fetcher).render(
         font_config=config
     )
+    # WeasyPrint draws an image it could not fetch as nothing: a chart that failed must
+    # fail the render (the task retries) rather than send a proposal without it.
+    charts.get()
     if fetcher.refused:
         logger.warning("PDF render refused %d URL(s): %s", len(fetcher.refused), fetcher.refused)
     return RenderedPdf(document.write_pdf(), len(document.pages))
@@ -390,13 +431,17 @@ def _tco_context(
     }
 
 
-def _charts_for(tco: Mapping[str, Any] | None, with_charts: bool) -> dict[str, bytes]:
+def _charts_for(tco: Mapping[str, Any] | None, with_charts: bool) -> tuple[list[str], Charts]:
+    """The names of the snapshot's charts and their SVGs, started in the browser now and
+    waited for when WeasyPrint first needs one (the two run on separate cores)."""
     if not with_charts or not tco or not tco.get("figures"):
-        return {}
-    return {name: tidy_chart_svg(svg) for name, svg in CHARTS.svgs(tco["figures"]).items()}
+        return [], Charts.ready({})
+    drawing = CHARTS.svgs_soon(tco["figures"])
+    names = list(tco["figures"].keys())
+    return names, Charts(lambda: {name: tidy_chart_svg(svg) for name, svg in drawing().items()})
 
 
-def _placeholders(tco: Mapping[str, Any] | None, charts: Mapping[str, bytes]) -> list[str]:
+def _placeholders(tco: Mapping[str, Any] | None, charts: list[str]) -> list[str]:
     """Without charts (the benchmark's baseline), boxes of the same size keep the length."""
     if charts or not tco:
         return []
@@ -514,12 +559,12 @@ def _render_proposal(
     draft: bool = False,
 ) -> RenderedPdf:
     """The proposal template in `language`, with the snapshot's charts (or placeholders)."""
-    charts = _charts_for(tco, with_charts)
+    names, charts = _charts_for(tco, with_charts)
     with translation.override(language):
         context = context_of()
         context["draft"] = draft
-        context["charts"] = list(charts)
-        context["placeholders"] = _placeholders(tco, charts)
+        context["charts"] = names
+        context["placeholders"] = _placeholders(tco, names)
         html = render_to_string("quotes/pdf/proposal.html", context)
     return _html_to_pdf(html, charts)
 

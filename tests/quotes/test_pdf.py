@@ -226,3 +226,33 @@ def test_dutch_buyers_get_dutch_numbers_in_the_frozen_analysis(
     # The line is worded in the buyer's language, from the catalog's Dutch name.
     assert support.description.endswith("10 % van de hardware per jaar")
     assert "E+" not in support.description
+
+
+def test_a_chart_that_could_not_be_drawn_fails_the_render() -> None:
+    """The charts draw while WeasyPrint lays out the rest; WeasyPrint itself would draw an
+    image it could not fetch as nothing, so the failure must come out of the render (the
+    task retries) instead of a proposal without its chart."""
+
+    def browser_gone() -> dict[str, bytes]:
+        raise RuntimeError("browser gone")
+
+    html = f'<html><body><p>Cost</p><img src="{pdf.CHART_PREFIX}cumulative.svg"></body></html>'
+    with pytest.raises(RuntimeError, match="browser gone"):
+        pdf._html_to_pdf(html, pdf.Charts(browser_gone))
+
+
+def test_charts_still_drawing_are_waited_for() -> None:
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100">'
+        b'<rect width="200" height="100" fill="#0072b2"/><text x="10" y="50">Month 12</text></svg>'
+    )
+    waited: list[bool] = []
+
+    def drawn() -> dict[str, bytes]:
+        waited.append(True)
+        return {"cumulative": svg}
+
+    html = f'<html><body><p>Cost</p><img src="{pdf.CHART_PREFIX}cumulative.svg"></body></html>'
+    rendered = pdf._html_to_pdf(html, pdf.Charts(drawn))
+    assert waited == [True]  # fetched once, then kept
+    assert "Month 12" in pdf_text(rendered.pdf)[0]
