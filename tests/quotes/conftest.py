@@ -212,6 +212,28 @@ def pdf_text(data: bytes) -> tuple[str, int]:
     return "\n".join(page.extract_text() for page in reader.pages), len(reader.pages)
 
 
+def lead_analysis_text(query: str, language: str, company: str) -> tuple[dict[str, Any], str]:
+    """A lead's analysis PDF for a calculator query (without charts): its snapshot and its
+    text with whitespace (non-breaking spaces included) collapsed to single spaces."""
+    import re
+
+    from quotes import pdf, services
+
+    lead = services.lead_request_pdf(
+        name="Kim",
+        company=company,
+        email=f"kim@{company.split()[0].lower()}.example",
+        query=query,
+        language=language,
+        ip_address="10.1.1.2",
+        idempotency_key=f"{query}-{language}",
+    )
+    snapshot = services.lead_snapshot(lead=lead)
+    document = pdf.render_lead(snapshot, language=language, with_charts=False)
+    text = pdf_text(document.pdf)[0].replace("\u00a0", " ")
+    return snapshot, re.sub(r"\s+", " ", text)
+
+
 # --- real Celery workers -----------------------------------------------------------------
 
 

@@ -3,13 +3,9 @@ language, and the summary does not name a cloud option the terms forbid."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from quotes import pdf, services
-
-from .conftest import pdf_text
+from .conftest import lead_analysis_text
 
 pytestmark = pytest.mark.django_db
 
@@ -24,19 +20,7 @@ pytestmark = pytest.mark.django_db
 def test_the_terms_are_named_in_the_analysis_pdf(
     seed_catalog: object, language: str, ruled_out: str, no_cloud: str
 ) -> None:
-    lead = services.lead_request_pdf(
-        name="Kim",
-        company="Zorg BV",
-        email="kim@zorg.example",
-        query="preset=eu-own-premises",
-        language=language,
-        ip_address="10.1.1.3",
-        idempotency_key=f"terms-{language}",
-    )
-    document = pdf.render_lead(
-        services.lead_snapshot(lead=lead), language=language, with_charts=False
-    )
-    text = re.sub(r"\s+", " ", pdf_text(document.pdf)[0].replace("\u00a0", " "))
+    _snapshot, text = lead_analysis_text("preset=eu-own-premises", language, "Zorg BV")
     assert ruled_out in text
     assert "+−" not in text and "+-" not in text  # a cheaper ruled-out option: "−€…", no "+"
     assert "()" not in text  # no "Cheapest cloud option ()" when the terms allow none
