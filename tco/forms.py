@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from catalog.models import PricingTerm
 from tco.scenario_io import CatalogSnapshot
 
+from .form_fields import CheaplyCopiedFields
 from .presets import PRESETS
 from .widget_render import FastWidgetRenderer
 
@@ -732,5 +733,8 @@ class CalculatorForm(forms.Form):
             )
         return demand
 
+
+# Each form instance copies the fields one level deep, not item by item (tco/form_fields.py).
+CalculatorForm.base_fields = CheaplyCopiedFields(CalculatorForm.base_fields)
 
 PRESET_CHOICES = [(p.slug, p.title) for p in PRESETS]
