@@ -206,6 +206,10 @@ class CatalogSnapshot:
     as_of: date | None = None
     regions: dict[tuple[str, str], CloudRegion] = dataclasses.field(default_factory=dict)
     apis: dict[str, ApiOffering] = dataclasses.field(default_factory=dict)
+    # What is derived from these rows and costs to build, made once per snapshot: e.g. the
+    # calculator form's field HTML (tco/field_html.py), whose server and site options come
+    # from the catalog. A new catalog generation is a new snapshot, so it never goes stale.
+    derived: dict[Any, Any] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def current(cls) -> CatalogSnapshot:

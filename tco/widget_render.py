@@ -6,14 +6,15 @@ them through Django's widget templates (``django/forms/widgets/*.html``: one tem
 :class:`FastWidgetRenderer` produces the same characters for the stock templates the form
 uses and leaves every other template (form, field, error list) to Django's renderer.
 ``tests/tco/test_widget_render.py`` checks it against Django's templates, field by field,
-for every preset, in both languages, with and without errors.
+for every preset, in both languages, with and without errors. tco/field_html.py builds
+the calculator's field blocks from the same pieces.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.forms.renderers import DjangoTemplates
 from django.http import HttpRequest
@@ -23,7 +24,7 @@ from django.utils.safestring import SafeData, SafeString, mark_safe
 _W = "django/forms/widgets/"
 
 
-def _text(value: Any) -> str:
+def text_html(value: Any) -> str:
     """``{{ value }}``: localized, then escaped unless already safe.
 
     Django's ``conditional_escape`` and ``escape`` in their plain form: their lazy-string
@@ -42,13 +43,14 @@ def _s(value: Any) -> str:
     return html.escape(str(value))
 
 
-def _attrs(attrs: Mapping[str, Any]) -> str:
+def attrs_html(attrs: Mapping[str, Any]) -> str:
     """django/forms/widgets/attrs.html."""
     parts = []
     for name, value in attrs.items():
         if value is False:
             continue
-        parts.append(f" {_text(name)}" if value is True else f' {_text(name)}="{_s(value)}"')
+        name = text_html(name)
+        parts.append(f" {name}" if value is True else f' {name}="{_s(value)}"')
     return "".join(parts)
 
 
@@ -57,12 +59,20 @@ def _attrs(attrs: Mapping[str, Any]) -> str:
 # as Django's does.
 
 
+def input_head(input_type: str, name: str) -> str:
+    """The start of input.html's tag, up to its value."""
+    return f'<input type="{text_html(input_type)}" name="{text_html(name)}"'
+
+
+def input_value(value: Any) -> str:
+    """input.html's value attribute (none for a value of None)."""
+    return f' value="{_s(value)}"' if value is not None else ""
+
+
 def _input(widget: Mapping[str, Any]) -> str:
     """django/forms/widgets/input.html."""
-    value = widget["value"]
-    shown = f' value="{_s(value)}"' if value is not None else ""
-    attrs = _attrs(widget["attrs"])
-    return f'<input type="{_text(widget["type"])}" name="{_text(widget["name"])}"{shown}{attrs}>\n'
+    head = input_head(widget["type"], widget["name"])
+    return f"{head}{input_value(widget['value'])}{attrs_html(widget['attrs'])}>\n"
 
 
 def _including_input(widget: Mapping[str, Any]) -> str:
@@ -75,8 +85,8 @@ def _input_option(widget: Mapping[str, Any]) -> str:
     if not widget.get("wrap_label"):
         return _input(widget) + "\n"
     element_id = widget["attrs"].get("id")
-    label_for = f' for="{_text(element_id)}"' if element_id else ""
-    return f"<label{label_for}>{_input(widget)} {_text(widget['label'])}</label>\n"
+    label_for = f' for="{text_html(element_id)}"' if element_id else ""
+    return f"<label{label_for}>{_input(widget)} {text_html(widget['label'])}</label>\n"
 
 
 def _including_input_option(widget: Mapping[str, Any]) -> str:
@@ -87,8 +97,8 @@ def _including_input_option(widget: Mapping[str, Any]) -> str:
 def _select_option(widget: Mapping[str, Any]) -> str:
     """django/forms/widgets/select_option.html."""
     return (
-        f'<option value="{_s(widget["value"])}"{_attrs(widget["attrs"])}>'
-        f"{_text(widget['label'])}</option>\n"
+        f'<option value="{_s(widget["value"])}"{attrs_html(widget["attrs"])}>'
+        f"{text_html(widget['label'])}</option>\n"
     )
 
 
@@ -100,42 +110,65 @@ _OPTIONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
-def _option(option: Mapping[str, Any]) -> str:
+def option_html(option: Mapping[str, Any]) -> str:
     return _OPTIONS[option["template_name"]](option)
+
+
+class ChoiceFrame(NamedTuple):
+    """A choice widget's template around its options: the start, each option's wrapping,
+    the end (optgroups apart)."""
+
+    head: str
+    before_option: str
+    after_option: str
+    tail: str
+
+
+def _select_frame(widget: Mapping[str, Any]) -> ChoiceFrame:
+    """django/forms/widgets/select.html."""
+    head = f'<select name="{text_html(widget["name"])}"{attrs_html(widget["attrs"])}>'
+    return ChoiceFrame(head, "\n  ", "", "\n</select>\n")
+
+
+def _multiple_input_frame(widget: Mapping[str, Any]) -> ChoiceFrame:
+    """django/forms/widgets/multiple_input.html."""
+    attrs = widget["attrs"]
+    element_id = attrs.get("id")
+    head = "<div"
+    if element_id:
+        head += f' id="{text_html(element_id)}"'
+    if attrs.get("class"):
+        head += f' class="{text_html(attrs["class"])}"'
+    return ChoiceFrame(head + ">", "<div>\n    ", "</div>", "\n</div>\n")
 
 
 def _select(widget: Mapping[str, Any]) -> str:
     """django/forms/widgets/select.html."""
-    out = [f'<select name="{_text(widget["name"])}"{_attrs(widget["attrs"])}>']
+    frame = _select_frame(widget)
+    out = [frame.head]
     for group_name, group_choices, _index in widget["optgroups"]:
         if group_name:
-            out.append(f'\n  <optgroup label="{_text(group_name)}">')
+            out.append(f'\n  <optgroup label="{text_html(group_name)}">')
         for option in group_choices:
-            out.append("\n  " + _option(option))
+            out.append(frame.before_option + option_html(option) + frame.after_option)
         if group_name:
             out.append("\n  </optgroup>")
-    out.append("\n</select>\n")
+    out.append(frame.tail)
     return "".join(out)
 
 
 def _multiple_input(widget: Mapping[str, Any]) -> str:
     """django/forms/widgets/multiple_input.html."""
-    attrs = widget["attrs"]
-    element_id = attrs.get("id")
-    out = ["<div"]
-    if element_id:
-        out.append(f' id="{_text(element_id)}"')
-    if attrs.get("class"):
-        out.append(f' class="{_text(attrs["class"])}"')
-    out.append(">")
+    frame = _multiple_input_frame(widget)
+    out = [frame.head]
     for group, options, _index in widget["optgroups"]:
         if group:
-            out.append(f"\n  <div><label>{_text(group)}</label>")
+            out.append(f"\n  <div><label>{text_html(group)}</label>")
         for option in options:
-            out.append("<div>\n    " + _option(option) + "</div>")
+            out.append(frame.before_option + option_html(option) + frame.after_option)
         if group:
             out.append("\n  </div>")
-    out.append("\n</div>\n")
+    out.append(frame.tail)
     return "".join(out)
 
 
@@ -157,37 +190,14 @@ _WIDGETS: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
-def calculator_field(field: Any) -> SafeString:
-    """A calculator form field with its label, help and error slot: the same characters as
-    templates/tco/_field.html (the reference; tests compare the two), without the engine."""
-    errors = field.errors
-    classes = (
-        "field" + (" has-error" if errors else "") + (" required" if field.field.required else "")
-    )
-    relevance = field.form.relevance(field.name)
-    if field.widget_type == "checkbox":  # one box: its label follows it
-        body = (
-            f'\n  <span class="check">{field} <label for="{_text(field.id_for_label)}">'
-            f"{_text(field.label)}</label></span>\n  "
-        )
-    elif getattr(field.field.widget, "input_type", None) == "checkbox":
-        body = f"\n  <fieldset><legend>{_text(field.label)}</legend>{field}</fieldset>\n  "
-    else:
-        body = (
-            f'\n  <label for="{_text(field.id_for_label)}">{_text(field.label)}</label>\n'
-            f"  {field}\n  "
-        )
-    help_text = (
-        f'<small class="help" id="{_text(field.auto_id)}_helptext">{_text(field.help_text)}</small>'
-        if field.help_text
-        else ""
-    )
-    messages = "".join(f"<span>{_text(error)}</span>" for error in errors)
-    return mark_safe(
-        f'<div class="{classes}" {relevance}>\n  {body}\n  {help_text}\n'
-        f'  <div class="field-error" id="error-{_text(field.name)}" role="alert">{messages}</div>\n'
-        "</div>\n"
-    )
+# The choice widgets' frames by template (the same for the "including" variants: their
+# extra trailing newline is stripped like any other).
+CHOICE_FRAMES: dict[str, Callable[[Mapping[str, Any]], ChoiceFrame]] = {
+    _W + "select.html": _select_frame,
+    _W + "multiple_input.html": _multiple_input_frame,
+    _W + "checkbox_select.html": _multiple_input_frame,
+    _W + "radio.html": _multiple_input_frame,
+}
 
 
 class FastWidgetRenderer(DjangoTemplates):

@@ -9,7 +9,7 @@ from django import template
 from django.utils.safestring import mark_safe
 
 from tco import wording, wording_serving
-from tco.widget_render import calculator_field
+from tco.field_html import calculator_field
 
 register = template.Library()
 

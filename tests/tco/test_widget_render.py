@@ -10,11 +10,12 @@ from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from tco.field_html import calculator_field
 from tco.forms import CalculatorForm
 from tco.presets import PRESETS
 from tco.scenario_io import CatalogSnapshot
 from tco.services import form_data
-from tco.widget_render import FastWidgetRenderer, calculator_field
+from tco.widget_render import FastWidgetRenderer
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +75,20 @@ def test_other_templates_are_left_to_django(seed_catalog: object) -> None:
         renderer=DjangoTemplates()
     )
     assert form.render(renderer=fast) == form.render(renderer=DjangoTemplates())
+
+
+def test_field_blocks_built_once_serve_every_later_form(seed_catalog: object) -> None:
+    """The parts kept with a catalog snapshot (tco/field_html.py) hold nothing of one
+    request's values: forms for every query, in both languages, made one after the other
+    from one snapshot, each match the reference template."""
+    catalog = CatalogSnapshot.load()
+    for _round in range(2):  # the second round is served from what the first one built
+        for language in ("en", "nl"):
+            for query in QUERIES:
+                with translation.override(language):
+                    form = CalculatorForm(form_data(QueryDict(query)), catalog=catalog)
+                    form.is_valid()
+                    for field in form:
+                        reference = render_to_string("tco/_field.html", {"field": field})
+                        assert str(calculator_field(field)) == reference, (query, field.name)
+    assert any(key[0] == "calculator_field" for key in catalog.derived)
