@@ -175,6 +175,16 @@ def _check_separators(separators: str) -> str:
     return separators
 
 
+def _amounts(values: Any) -> list[Any]:
+    """Amounts for a trace, in whole currency units: what the hover shows (``_money``) and
+    far finer than a chart's pixels. The page's chart data gets a third shorter and
+    quicker to encode than with every float's 17 digits."""
+    array = np.asarray(values, dtype=float)
+    if np.all(np.isfinite(array)) and np.all(np.abs(array) < 2.0**53):
+        return list(np.rint(array).astype(np.int64).tolist())
+    return list(array.tolist())
+
+
 def _money(axis: str, currency: str) -> str:
     """Hover fragment for an amount, e.g. ``%{y:,.0f} USD`` (honours layout.separators)."""
     return f"%{{{axis}:,.0f}} {currency}"
@@ -261,7 +271,7 @@ def cumulative_cost_chart(
             "name": labels.onprem,
             "legendgroup": "onprem",
             "x": months,
-            "y": on_cum.tolist(),
+            "y": _amounts(on_cum),
             "line": {"color": ONPREM_COLOR, "width": 3},
             "hovertemplate": f"{money}<extra>{labels.onprem}</extra>",
         }
@@ -278,7 +288,7 @@ def cumulative_cost_chart(
                 "name": labels.option_name(option.name),
                 "legendgroup": f"cloud{k}",
                 "x": cf.months.tolist(),
-                "y": cf["cumulative"].tolist(),
+                "y": _amounts(cf["cumulative"]),
                 "line": {"color": color, "width": 2, "dash": dash},
                 "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
             }
@@ -378,7 +388,7 @@ def onprem_breakdown_chart(
                 "type": "bar",
                 "name": name,
                 "x": ticks,
-                "y": per_year[:, j].tolist(),
+                "y": _amounts(per_year[:, j]),
                 "marker": {"color": COMPONENT_COLORS.get(column, "#999999")},
                 "hovertemplate": f"{money}<extra>{name}</extra>",
             }
@@ -389,7 +399,7 @@ def onprem_breakdown_chart(
             "mode": "markers",
             "name": labels.net_total,
             "x": ticks,
-            "y": per_year.sum(axis=1).tolist(),
+            "y": _amounts(per_year.sum(axis=1)),
             "marker": {
                 "symbol": "line-ew",
                 "size": 28,
@@ -434,7 +444,7 @@ def utilization_chart(
     points = np.concatenate([grid, [u for _, u in crossings]])
     swept = sweep(result.cost_model, {"utilization": points}, break_evens=False)
     n = UTILIZATION_POINTS
-    x = grid.tolist()
+    x = np.round(grid, 4).tolist()  # 0.07, not 0.07000000000000001
     money = _money("y", cur)
     pct_hover = "%{x:.0%}"
     data: list[dict[str, Any]] = [
@@ -444,7 +454,7 @@ def utilization_chart(
             "name": labels.onprem,
             "legendgroup": "onprem",
             "x": x,
-            "y": swept.onprem_total[:n].tolist(),
+            "y": _amounts(swept.onprem_total[:n]),
             "line": {"color": ONPREM_COLOR, "width": 3},
             "hovertemplate": f"{money}<extra>{labels.onprem}</extra>",
         }
@@ -458,7 +468,7 @@ def utilization_chart(
                 "name": labels.option_name(option.name),
                 "legendgroup": f"cloud{k}",
                 "x": x,
-                "y": swept.cloud_total[k, :n].tolist(),
+                "y": _amounts(swept.cloud_total[k, :n]),
                 "line": {"color": color, "width": 2, "dash": dash},
                 "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
             }

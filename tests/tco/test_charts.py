@@ -13,6 +13,7 @@ import pytest
 
 from tco.charts import (
     ChartLabels,
+    _amounts,
     all_charts,
     cumulative_cost_chart,
     figure_payload,
@@ -28,6 +29,10 @@ from tco.engine import (
 )
 from tco.engine.examples import CLOUD_OFFERINGS as CLOUDS
 from tco.engine.examples import reference_scenario
+
+# The charts carry amounts in whole currency units (what their hover shows): each is
+# within half a unit of the engine's figure, a stack of bars within half a unit per bar.
+UNIT = 0.5
 
 DUTCH = ChartLabels(
     cumulative_title="Cumulatieve kosten",
@@ -119,6 +124,14 @@ def test_titles_and_hover_show_the_currency(figures: dict[str, go.Figure]) -> No
             assert unit in trace.hovertemplate, trace.name
 
 
+def test_chart_amounts_are_whole_units_and_keep_what_is_not_finite() -> None:
+    assert _amounts(np.array([1262068.9655, -0.4, 2.5, 3.5])) == [1262069, 0, 2, 4]
+    assert all(isinstance(x, int) for x in _amounts([1.2, 3.7]))
+    # Beyond what an integer or a finite float holds: left as floats, not wrapped around.
+    assert _amounts([1e300, 1.5]) == [1e300, 1.5]
+    assert math.isnan(_amounts([math.nan, 1.0])[0])
+
+
 # --- cumulative cost ------------------------------------------------------------------
 
 
@@ -132,9 +145,9 @@ def test_cumulative_has_one_line_per_option_ending_at_its_total(
     totals = [result.onprem.total_cost, *(o.total_cost for o in result.cloud_options)]
     for line, total in zip(lines, totals, strict=True):
         assert list(line.x) == list(range(reference_scenario().finance.horizon_months + 1))
-        assert line.y[-1] == pytest.approx(total, rel=1e-12)
+        assert line.y[-1] == pytest.approx(total, abs=UNIT)
     # On-prem starts with the purchase; cloud bills start at zero in month 0.
-    assert lines[0].y[0] == pytest.approx(result.onprem.cashflow["total"][0])
+    assert lines[0].y[0] == pytest.approx(result.onprem.cashflow["total"][0], abs=UNIT)
     assert all(line.y[0] == 0 for line in lines[1:])
 
 
@@ -204,12 +217,12 @@ def test_breakdown_stacks_sum_to_the_yearly_cash_flow(
         assert list(bar.x) == ticks
     stacked = np.sum([bar.y for bar in bars], axis=0)
     expected = yearly_totals(result)
-    np.testing.assert_allclose(stacked, expected, rtol=1e-12)
-    assert stacked.sum() == pytest.approx(result.onprem.total_cost)
+    np.testing.assert_allclose(stacked, expected, rtol=0, atol=UNIT * len(bars))
+    assert stacked.sum() == pytest.approx(result.onprem.total_cost, abs=UNIT * stacked.size)
     (net,) = traces(fig, "Net total")
-    np.testing.assert_allclose(net.y, expected, rtol=1e-12)
+    np.testing.assert_allclose(net.y, expected, rtol=0, atol=UNIT)
     purchase = traces(fig, "Purchase")[0]
-    assert purchase.y[0] == pytest.approx(result.onprem.cashflow["hardware"][0])
+    assert purchase.y[0] == pytest.approx(result.onprem.cashflow["hardware"][0], abs=UNIT)
     assert list(purchase.y[1:]) == [0, 0, 0, 0]
     residual = traces(fig, "Residual value")[0]
     assert residual.y[-1] < 0 and list(residual.y[:-1]) == [0, 0, 0, 0]
@@ -223,7 +236,10 @@ def test_breakdown_of_a_leased_partial_year_horizon() -> None:
     bars = [t for t in fig.data if t.type == "bar"]
     assert list(bars[0].x) == ["Year 1", "Year 2", "Year 3"]
     np.testing.assert_allclose(
-        np.sum([b.y for b in bars], axis=0), yearly_totals(result), rtol=1e-12
+        np.sum([b.y for b in bars], axis=0),
+        yearly_totals(result),
+        rtol=0,
+        atol=UNIT * len(bars),
     )
 
 
@@ -243,7 +259,7 @@ def test_utilization_curves_match_the_scenario_totals(
     assert lines[0].x[70] == pytest.approx(0.70)
     totals = [result.onprem.total_cost, *(o.total_cost for o in result.cloud_options)]
     for line, total in zip(lines, totals, strict=True):
-        assert line.y[70] == pytest.approx(total, rel=1e-9)
+        assert line.y[70] == pytest.approx(total, abs=UNIT)
     # A committed cloud bills every hour whatever the use: a flat line.
     gcp = lines[2]
     assert max(gcp.y) == pytest.approx(min(gcp.y))
