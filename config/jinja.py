@@ -13,8 +13,18 @@ from typing import Any
 
 from django.template.defaultfilters import date
 from django.urls import reverse
-from django.utils import translation
-from jinja2 import Environment
+from jinja2 import Environment, Template
+
+from .render_language import gettext, language_bound, ngettext
+
+
+class LanguageBoundTemplate(Template):
+    """A template that reads the active language once per render
+    (config/render_language.py)."""
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        with language_bound():
+            return super().render(*args, **kwargs)
 
 
 def environment(**options: Any) -> Environment:
@@ -23,10 +33,10 @@ def environment(**options: Any) -> Environment:
     from tco.templatetags.wording import register as wording
 
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
+    env.template_class = LanguageBoundTemplate
     # newstyle: variables are escaped into the (trusted) translation, as blocktranslate does.
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        translation.gettext, translation.ngettext, newstyle=True
-    )
+    # Django's gettext, read from the language the render holds.
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     for library in (formatting, wording, quotes_tags):
         env.filters.update(library.filters)
     env.filters["date"] = date

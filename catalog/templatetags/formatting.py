@@ -3,8 +3,10 @@
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from django import template
-from django.utils import formats, translation
+from django.utils import formats
 from django.utils.translation import gettext_lazy as _
+
+from config.render_language import current_language
 
 register = template.Library()
 
@@ -54,8 +56,7 @@ def grouped(value: Decimal | float | int, decimals: int = 0, grouping: bool = Tr
     29 % as "28 %", from 28.999999999999996, and €99.999 as "€99.99"), and several times
     faster than it: a result page formats about 150 numbers.
     """
-    language = translation.get_language() or "en"
-    marks = _separators(language)
+    marks = _separators(current_language())
     if marks is None or isinstance(value, bool) or not isinstance(value, int | float | Decimal):
         return formats.number_format(value, decimals, use_l10n=True, force_grouping=grouping)
     text = f"{rounded(value, decimals):{',' if grouping else ''}.{decimals}f}"
@@ -73,7 +74,7 @@ def format_money(value: Decimal | float | int | None, currency: str, decimals: i
     number = grouped(value, decimals)
     symbol = SYMBOLS.get(currency, currency + " ")
     # Dutch writes a space between symbol and amount ("€ 1.234,50"); English does not.
-    separator = "\u00a0" if translation.get_language() == "nl" else ""
+    separator = "\u00a0" if current_language() == "nl" else ""
     return f"{symbol}{separator}{number}"
 
 
