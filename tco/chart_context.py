@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from config.render_language import current_language
 from tco.charts import CHARTED_CLOUD_OPTIONS, ChartLabels, all_charts, charts_json
 from tco.engine import ScenarioResult
 from tco.wording import cloud_label
@@ -16,9 +19,19 @@ SEPARATORS = {"en": ".,", "nl": ",."}
 
 def chart_labels(result: ScenarioResult | None = None) -> ChartLabels:
     """ChartLabels translated into the active language (with ``result``: its option names)."""
-    names = tuple((o.name, cloud_label(o.name)) for o in result.cloud_options) if result else ()
+    labels = _labels_in(current_language())
+    if result is None:
+        return labels
+    names = tuple((o.name, cloud_label(o.name)) for o in result.cloud_options)
+    return dataclasses.replace(labels, option_names=names)
+
+
+@functools.cache
+def _labels_in(language: str) -> ChartLabels:
+    """The labels that are the same for every result, once per language (called with
+    ``language`` active)."""
     return ChartLabels(
-        option_names=names,
+        option_names=(),
         cumulative_title=_("Cumulative cost over time"),
         breakdown_title=_("On-prem cost by year"),
         utilization_title=_("Total cost over the horizon by utilization"),
