@@ -9,6 +9,7 @@ every other figure). See docs/methodology.md, "Confidence".
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,9 +43,36 @@ class Confidence:
     histogram_counts: tuple[int, ...]
 
 
-def _uniform(rng: np.random.Generator, bounds: tuple[float, float], n: int) -> FloatArray:
-    low, high = bounds
-    return as_array(rng.uniform(low, high, n)) if high > low else np.full(n, low)
+@functools.lru_cache(maxsize=4)
+def _seeded_stream(seed: int, count: int) -> FloatArray:
+    """The first ``count`` uniform numbers in [0, 1) of the seeded generator: the same for
+    every analysis with this seed, so drawn once per process (read-only)."""
+    stream = np.random.default_rng(seed).random(count)
+    stream.flags.writeable = False
+    return stream
+
+
+class _Draws:
+    """Uniform draws within ranges, taken in turn from one seeded stream.
+
+    ``rng.uniform(low, high, n)`` is ``low + (high - low) * u`` for the generator's next
+    ``n`` numbers ``u`` (numpy's `random_uniform`); taking them from the cached stream gives
+    the same values, without drawing 70,000 numbers for every result. A zero-width range
+    takes no numbers, as before.
+    """
+
+    def __init__(self, seed: int, n: int, ranges: int) -> None:
+        self.n = n
+        self.stream = _seeded_stream(seed, n * ranges)
+        self.taken = 0
+
+    def uniform(self, bounds: tuple[float, float]) -> FloatArray:
+        low, high = bounds
+        if not high > low:
+            return np.full(self.n, low)
+        units = self.stream[self.taken : self.taken + self.n]
+        self.taken += self.n
+        return as_array(low + (high - low) * units)
 
 
 def monte_carlo(
@@ -70,25 +98,25 @@ def monte_carlo(
     if not clouds:
         raise InvalidInput("cloud_offerings", "The confidence needs an eligible cloud option.")
     n = ranges.draws
-    rng = np.random.default_rng(ranges.seed)
+    draws = _Draws(ranges.seed, n, ranges=7)
     horizon = scalar(model.horizon_months, "horizon_months")
     # Prices move along a straight line to the trend's end value; the work pays the
     # average over the months it runs.
     runs_share = scalar(active_months(model), "active_months") / horizon
-    trend = _uniform(rng, ranges.cloud_price_trend, n)
-    demand = _uniform(rng, ranges.demand, n)
-    resale = _uniform(rng, ranges.resale, n)
+    trend = draws.uniform(ranges.cloud_price_trend)
+    demand = draws.uniform(ranges.demand)
+    resale = draws.uniform(ranges.resale)
     varied = model.replace(
         cloud_price_scale=as_array(model.cloud_price_scale) * (1.0 + trend * runs_share / 2.0),
         electricity_price_per_kwh=as_array(model.electricity_price_per_kwh)
-        * _uniform(rng, ranges.electricity, n),
+        * draws.uniform(ranges.electricity),
         utilization=np.clip(as_array(model.utilization) * demand, 0.0, 1.0),
-        server_price=as_array(model.server_price) * _uniform(rng, ranges.server_price, n),
+        server_price=as_array(model.server_price) * draws.uniform(ranges.server_price),
         residual_pct=np.clip(as_array(model.residual_pct) * resale, 0.0, 1.0),
         discount_rate=np.maximum(
-            as_array(model.discount_rate) + _uniform(rng, ranges.discount_rate, n), 0.0
+            as_array(model.discount_rate) + draws.uniform(ranges.discount_rate), 0.0
         ),
-        pue=np.maximum(as_array(model.pue) + _uniform(rng, ranges.pue, n), 1.0),
+        pue=np.maximum(as_array(model.pue) + draws.uniform(ranges.pue), 1.0),
     )
     own = onprem_total(varied)
     if resell_months is not None and run_hours:
