@@ -82,11 +82,12 @@ def calculator(request: HttpRequest) -> HttpResponse:
         "charts_toggle_query": toggle.urlencode(),
         "charted_options": CHARTED_CLOUD_OPTIONS,
     }
-    # Jinja2 (config/jinja.py): the results are most of the page's rendering work.
-    results = mark_safe(render_to_string("tco/results.jinja", context, request, using="jinja2"))
+    # Jinja2 (config/jinja.py): the form and the results are most of the page's rendering
+    # work; the layout around them stays with Django's templates (base.html).
     if request.htmx:
-        return HttpResponse(results)
-    return render(request, "tco/calculator.html", {**context, "results": results})
+        return HttpResponse(render_to_string("tco/results.jinja", context, request, using="jinja2"))
+    body = render_to_string("tco/calculator_body.jinja", context, request, using="jinja2")
+    return render(request, "tco/calculator.html", {"body": mark_safe(body)})
 
 
 @require_safe
