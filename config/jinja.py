@@ -1,4 +1,4 @@
-"""The Jinja2 environment, for the one template rendered on every uncached result page.
+"""The Jinja2 environment, for the templates rendered on every uncached result page.
 
 Django's template engine cost ~6 ms for the calculator's results (about 800 values, each
 resolved, filtered and escaped node by node); Jinja2 compiles a template to Python. The
@@ -9,13 +9,15 @@ libraries so that there is one definition of each.
 
 from __future__ import annotations
 
+import datetime
+import functools
 from typing import Any
 
 from django.template.defaultfilters import date
 from django.urls import reverse
 from jinja2 import Environment, Template
 
-from .render_language import gettext, language_bound, ngettext
+from .render_language import current_language, gettext, language_bound, ngettext
 
 
 class LanguageBoundTemplate(Template):
@@ -25,6 +27,19 @@ class LanguageBoundTemplate(Template):
     def render(self, *args: Any, **kwargs: Any) -> str:
         with language_bound():
             return super().render(*args, **kwargs)
+
+
+@functools.lru_cache(maxsize=512)
+def _date_in(language: str, value: datetime.date, arg: str | None) -> str:
+    return str(date(value, arg))
+
+
+def cached_date(value: Any, arg: str | None = None) -> str:
+    """Django's `date` filter; a date's text kept per language and format (a result lists
+    ~20 prices, most of them of a few dates, and Django formats each afresh)."""
+    if type(value) is datetime.date:  # not a datetime: its text depends on the time zone
+        return _date_in(current_language(), value, arg)
+    return str(date(value, arg))
 
 
 def environment(**options: Any) -> Environment:
@@ -39,6 +54,6 @@ def environment(**options: Any) -> Environment:
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     for library in (formatting, wording, quotes_tags):
         env.filters.update(library.filters)
-    env.filters["date"] = date
+    env.filters["date"] = cached_date
     env.globals["url"] = reverse
     return env

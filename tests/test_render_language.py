@@ -46,3 +46,17 @@ def test_a_jinja_render_holds_the_language_it_started_in() -> None:
         english = template.render({"amount": 1234.5})
     assert english == "Month 1,234.5"
     assert dutch == "Maand 1.234,5"
+
+
+def test_dates_are_written_in_the_language_of_the_render() -> None:
+    import datetime
+
+    template = engines["jinja2"].from_string("{{ day|date('SHORT_DATE_FORMAT') }} {{ day|date }}")
+    day = datetime.date(2026, 1, 15)
+    with translation.override("nl"):
+        dutch = template.render({"day": day})
+        assert template.render({"day": day}) == dutch  # the kept text, the same
+    with translation.override("en"):
+        english = template.render({"day": day})
+    assert dutch.startswith("15 jan. 2026") and english.startswith("15 Jan 2026")
+    assert dutch != english
