@@ -53,6 +53,21 @@ def canonical_inputs(request: HttpRequest) -> str | None:
     return query + "&charts=all" if request.GET.get("charts") == "all" else query
 
 
+def _charts_toggle_query(request: HttpRequest, all_options: bool) -> str:
+    """The page's query with `charts=all` added or taken out (the link between the cheapest
+    few options and all of them). Added to the query as the browser sent it: re-encoding
+    its ~20 parameters cost ~0.1 ms a page."""
+    raw = request.META.get("QUERY_STRING", "")
+    if not all_options and raw.isascii():
+        return f"{raw}&charts=all" if raw else "charts=all"
+    toggle = request.GET.copy()
+    if all_options:
+        toggle.pop("charts")
+    else:
+        toggle["charts"] = "all"
+    return toggle.urlencode()
+
+
 @require_safe
 @cache_anonymous_page(canonical_inputs)
 def calculator(request: HttpRequest) -> HttpResponse:
@@ -63,11 +78,6 @@ def calculator(request: HttpRequest) -> HttpResponse:
 
     form, outcome = analyse_bound_form(_bound_form(request))
     all_options = request.GET.get("charts") == "all"
-    toggle = request.GET.copy()
-    if all_options:
-        toggle.pop("charts")
-    else:
-        toggle["charts"] = "all"
     context: dict[str, Any] = {
         "form": form,
         "outcome": outcome,
@@ -79,7 +89,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
             else None
         ),
         "charts_all": all_options,
-        "charts_toggle_query": toggle.urlencode(),
+        "charts_toggle_query": _charts_toggle_query(request, all_options),
         "charted_options": CHARTED_CLOUD_OPTIONS,
     }
     # Jinja2 (config/jinja.py): the form and the results are most of the page's rendering

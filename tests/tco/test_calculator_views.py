@@ -481,6 +481,9 @@ def test_charts_show_the_cheapest_options_with_a_control_to_show_all(
     options = len(re.findall(r'<tr class="cloud', table.group(0)))
     assert options > 4 and cumulative_lines(every) == 1 + options
     assert "Show the recommended and cheapest 4" in every
+    # Each link keeps the page's inputs and adds or takes out only the chart option.
+    assert 'href="?preset=serve-70b&amp;charts=all' in page
+    assert 'href="?preset=serve-70b"' in every
 
 
 def test_result_pages_are_revalidated_by_browsers_with_an_etag(
