@@ -29,6 +29,25 @@ class LanguageBoundTemplate(Template):
             return super().render(*args, **kwargs)
 
 
+class DictKeysFirst(Environment):
+    """Jinja2 with ``d.name`` on a plain dict read as the key ``name`` first.
+
+    Jinja tries an attribute first and the item after it; the results template reads the
+    engine's summary, plain dicts, in ~600 places a page, and each raised and caught an
+    AttributeError before finding the key (~0.35 ms a page). A key that shares its name
+    with a dict method (``items``, ``get``…) would now win over the method: the summary
+    has none, and templates call those methods on dicts without such keys only.
+    """
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 @functools.lru_cache(maxsize=512)
 def _date_in(language: str, value: datetime.date, arg: str | None) -> str:
     return str(date(value, arg))
@@ -47,7 +66,7 @@ def environment(**options: Any) -> Environment:
     from quotes.templatetags.quotes_tags import register as quotes_tags
     from tco.templatetags.wording import register as wording
 
-    env = Environment(extensions=["jinja2.ext.i18n"], **options)
+    env = DictKeysFirst(extensions=["jinja2.ext.i18n"], **options)
     env.template_class = LanguageBoundTemplate
     # newstyle: variables are escaped into the (trusted) translation, as blocktranslate does.
     # Django's gettext, read from the language the render holds.

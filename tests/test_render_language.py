@@ -60,3 +60,10 @@ def test_dates_are_written_in_the_language_of_the_render() -> None:
         english = template.render({"day": day})
     assert dutch.startswith("15 jan. 2026") and english.startswith("15 Jan 2026")
     assert dutch != english
+
+
+def test_a_dict_key_is_read_before_an_attribute_and_methods_still_work() -> None:
+    template = engines["jinja2"].from_string(
+        "{{ d.total }} {{ d.missing }}|{% for k, v in e.items() %}{{ k }}={{ v }}{% endfor %}"
+    )
+    assert template.render({"d": {"total": 3}, "e": {"a": 1}}) == "3 |a=1"
