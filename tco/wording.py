@@ -11,10 +11,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-
 from catalog.templatetags.formatting import format_money, number, percent
+from config.render_language import gettext as _
+from config.render_language import ngettext
 from tco import wording_serving
 
 TERM_LABELS = {
