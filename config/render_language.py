@@ -14,6 +14,7 @@ does not exist in Jinja2).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -23,8 +24,16 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import trans_real
 
-# (language code, its translation object) while a template renders.
-_BOUND: ContextVar[tuple[str, Any] | None] = ContextVar("render_language", default=None)
+# (language code, its translation object, the words it gave) while a template renders.
+_BOUND: ContextVar[tuple[str, Any, dict[str, str]] | None] = ContextVar(
+    "render_language", default=None
+)
+# Each translation object's words so far: a page asks for the same ~150 messages every
+# time, and a lookup through Django's catalogues (a chain of dictionaries, English falling
+# through to its fallback) costs several dictionary reads. Weak keys: Django replaces its
+# translation objects when the language settings change (tests do).
+_WORDS: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+WORDS_KEPT = 5_000  # per language; a template's messages are a few hundred
 
 
 def current_language() -> str:
@@ -40,7 +49,13 @@ def gettext(message: str) -> str:
     bound = _BOUND.get()
     if bound is None or not message:
         return translation.gettext(message)
-    return str(bound[1].gettext(message))
+    words = bound[2]
+    word = words.get(message)
+    if word is None:
+        word = str(bound[1].gettext(message))
+        if len(words) < WORDS_KEPT:  # bounded: a message built at run time is not kept
+            words[message] = word
+    return word
 
 
 def ngettext(singular: str, plural: str, number: int) -> str:
@@ -58,7 +73,10 @@ def language_bound() -> Iterator[None]:
     active = getattr(trans_real._active, "value", None) or trans_real.translation(
         settings.LANGUAGE_CODE
     )
-    token = _BOUND.set((translation.get_language() or "en", active))
+    words = _WORDS.get(active)
+    if words is None:
+        words = _WORDS[active] = {}
+    token = _BOUND.set((translation.get_language() or "en", active, words))
     try:
         yield
     finally:
