@@ -145,6 +145,9 @@ class PricingTerm(models.TextChoices):
     CAPACITY_BLOCK = "capacity_block", _("capacity block")
 
 
+_PRICING_TERMS = frozenset(PricingTerm.values)  # `.values` builds a list on every read
+
+
 class CloudOffering(Provenance):
     key = models.SlugField(_("key"), max_length=80, unique=True)
     provider = models.CharField(_("provider"), max_length=40)
@@ -189,7 +192,7 @@ class CloudOffering(Provenance):
     def __str__(self) -> str:
         # The term's label straight from its enum: get_term_display() rebuilds and hashes
         # every (lazy) choice on each call, and a result page names a dozen offerings.
-        term = PricingTerm(self.term).label if self.term in PricingTerm.values else self.term
+        term = PricingTerm(self.term).label if self.term in _PRICING_TERMS else self.term
         return f"{self.provider} {self.instance_type} ({term})"
 
     @property

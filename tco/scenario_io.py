@@ -704,6 +704,10 @@ def _as_of(value: Any) -> date | None:
     raise ScenarioError("as_of", "expected a date in YYYY-MM-DD form")
 
 
+# A site's name in the language of whoever reads it (made once: `lazy` builds a class).
+_site_name = lazy(lambda site: site.display_name(), str)
+
+
 def _assumptions(
     scenario: Scenario,
     model: ServerModel,
@@ -717,7 +721,7 @@ def _assumptions(
     """Every figure the analysis used, from the final specs (so overrides show as such)."""
     server, site_spec, finance = scenario.server, scenario.site, scenario.finance
     name = f"{model.vendor} {model.sku}"
-    site_name = lazy(site.display_name, str)()  # in the reader's language, when shown
+    site_name = _site_name(site)  # in the reader's language, when shown
 
     def provenance(
         catalog_value: Any, used: Any, row: Any, *, price: bool = False
