@@ -26,7 +26,7 @@ import os
 import ssl
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -339,7 +339,7 @@ def warm_up() -> float:
                 get_template("quotes/pdf/proposal.html")  # compiled once, then cached
         charts = {"warm-up": CHARTS.svgs({"warm-up": _WARM_UP_FIGURE})["warm-up"]}
         chart = CHART_PREFIX + "warm-up.svg"
-        _html_to_pdf(_WARM_UP_HTML.format(chart=chart), charts)  # parses the stylesheet
+        _html_to_pdf(_WARM_UP_HTML.format(chart=chart), charts, [proposal_stylesheet()])
     except Exception:
         logger.warning("PDF warm-up failed; the first proposal starts the browser", exc_info=True)
     return time.perf_counter() - started
@@ -408,17 +408,18 @@ def proposal_stylesheet() -> CSS:
     return local.stylesheet[1]
 
 
-def _html_to_pdf(html: str, charts: Mapping[str, bytes] | Charts) -> RenderedPdf:
+def _html_to_pdf(
+    html: str, charts: Mapping[str, bytes] | Charts, stylesheets: Sequence[CSS] = ()
+) -> RenderedPdf:
+    """`stylesheets`: parsed stylesheets to apply besides those the HTML links or holds.
+    WeasyPrint ranks them as user stylesheets: a rule of the document (author) wins where
+    both set the same property, whatever the selectors."""
     if not isinstance(charts, Charts):
         charts = Charts.ready(charts)
     fetcher = StaticOnlyFetcher(charts)
     config = font_config()
-    # The stylesheet is given here, parsed once, instead of linked from the template
-    # (WeasyPrint parses what a document links on every render). WeasyPrint ranks it as
-    # a user stylesheet: the template's own <style> (author) wins where both set the same
-    # property, whatever the selectors, so that <style> sets only what proposal.css does not.
     document = HTML(string=html, base_url=INTERNAL_ORIGIN, url_fetcher=fetcher).render(
-        font_config=config, stylesheets=[proposal_stylesheet()]
+        font_config=config, stylesheets=list(stylesheets)
     )
     # WeasyPrint draws an image it could not fetch as nothing: a chart that failed must
     # fail the render (the task retries) rather than send a proposal without it.
@@ -605,7 +606,10 @@ def _render_proposal(
         context["charts"] = names
         context["placeholders"] = _placeholders(tco, names)
         html = render_to_string("quotes/pdf/proposal.html", context)
-    return _html_to_pdf(html, charts)
+    # proposal.css comes parsed (once per process), not linked from the template: WeasyPrint
+    # parses what a document links on every render. The template's own <style> sets only
+    # what proposal.css does not (see _html_to_pdf on how the two rank).
+    return _html_to_pdf(html, charts, [proposal_stylesheet()])
 
 
 def render_revision(
