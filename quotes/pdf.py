@@ -26,7 +26,7 @@ import os
 import ssl
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -339,7 +339,7 @@ def warm_up() -> float:
                 get_template("quotes/pdf/proposal.html")  # compiled once, then cached
         charts = {"warm-up": CHARTS.svgs({"warm-up": _WARM_UP_FIGURE})["warm-up"]}
         chart = CHART_PREFIX + "warm-up.svg"
-        _html_to_pdf(_WARM_UP_HTML.format(chart=chart), charts, [proposal_stylesheet()])
+        _html_to_pdf(_WARM_UP_HTML.format(chart=chart), charts, proposal=True)
     except Exception:
         logger.warning("PDF warm-up failed; the first proposal starts the browser", exc_info=True)
     return time.perf_counter() - started
@@ -408,19 +408,45 @@ def proposal_stylesheet() -> CSS:
     return local.stylesheet[1]
 
 
+PROPOSAL_UA_CSS = Path(__file__).with_name("pdf_ua.css")
+
+
+@functools.cache
+def _proposal_ua_stylesheet() -> CSS:
+    return CSS(filename=str(PROPOSAL_UA_CSS))
+
+
+class ProposalHTML(HTML):
+    """A proposal for WeasyPrint, with a user-agent stylesheet cut down to the elements the
+    proposal template produces (quotes/pdf_ua.css; the whole one was ~20 ms of a render).
+
+    `_ua_stylesheets` is where WeasyPrint takes that stylesheet from; it is not public API.
+    Should an upgrade stop calling it, WeasyPrint's own sheet applies again: the same
+    styles (tests/quotes/test_pdf_ua.py), only slower.
+    """
+
+    def _ua_stylesheets(self, *args: Any, **kwargs: Any) -> list[CSS]:
+        return [_proposal_ua_stylesheet()]
+
+
 def _html_to_pdf(
-    html: str, charts: Mapping[str, bytes] | Charts, stylesheets: Sequence[CSS] = ()
+    html: str, charts: Mapping[str, bytes] | Charts, *, proposal: bool = False
 ) -> RenderedPdf:
-    """`stylesheets`: parsed stylesheets to apply besides those the HTML links or holds.
-    WeasyPrint ranks them as user stylesheets: a rule of the document (author) wins where
-    both set the same property, whatever the selectors."""
+    """`proposal`: the HTML is the proposal template's; it comes with proposal.css parsed
+    (once per process) instead of linking it, since WeasyPrint parses what a document
+    links on every render. WeasyPrint ranks a stylesheet given this way as a user
+    stylesheet: the template's own <style> (author) wins where both set a property,
+    whatever the selectors, so that <style> sets only what proposal.css does not."""
     if not isinstance(charts, Charts):
         charts = Charts.ready(charts)
     fetcher = StaticOnlyFetcher(charts)
     config = font_config()
-    document = HTML(string=html, base_url=INTERNAL_ORIGIN, url_fetcher=fetcher).render(
-        font_config=config, stylesheets=list(stylesheets)
-    )
+    if proposal:
+        source = ProposalHTML(string=html, base_url=INTERNAL_ORIGIN, url_fetcher=fetcher)
+        document = source.render(font_config=config, stylesheets=[proposal_stylesheet()])
+    else:
+        source = HTML(string=html, base_url=INTERNAL_ORIGIN, url_fetcher=fetcher)
+        document = source.render(font_config=config)
     # WeasyPrint draws an image it could not fetch as nothing: a chart that failed must
     # fail the render (the task retries) rather than send a proposal without it.
     charts.get()
@@ -606,10 +632,7 @@ def _render_proposal(
         context["charts"] = names
         context["placeholders"] = _placeholders(tco, names)
         html = render_to_string("quotes/pdf/proposal.html", context)
-    # proposal.css comes parsed (once per process), not linked from the template: WeasyPrint
-    # parses what a document links on every render. The template's own <style> sets only
-    # what proposal.css does not (see _html_to_pdf on how the two rank).
-    return _html_to_pdf(html, charts, [proposal_stylesheet()])
+    return _html_to_pdf(html, charts, proposal=True)
 
 
 def render_revision(
