@@ -10,6 +10,13 @@ charts were ~20 % of a proposal's render time. The same pixels come from:
   both alike, so writing the declaration into the attribute is the same cascade. Parsed
   with tinycss2 as WeasyPrint does, once per distinct string (a chart repeats a few dozen);
 - no empty ``<g>`` (nothing inside: it draws nothing);
+- no ``<g>`` whose only attribute is ``class`` (~100 a chart, Plotly's layers and its
+  ``<g class="point">`` around every bar): its children take its place. It sets nothing
+  that is drawn or inherited (a class matters only to a ``<style>``), and WeasyPrint would
+  save and restore the graphics state around it;
+- no ``<path>`` that draws nothing: without ``d``, or only a point (``M0,0Z``: Plotly's bar
+  of zero height, five a bar chart) with no stroke of its own (``stroke-width`` 0 or
+  ``stroke`` none), unless it has an ``id`` or the SVG uses markers;
 - ``rgb(r, g, b)`` colours (integers) as ``#rrggbb``, the same colour: WeasyPrint parses
   each colour again whenever it draws (~450 a proposal), and a hex colour is one token.
 
@@ -31,6 +38,7 @@ logger = logging.getLogger(__name__)
 SVG_NS = "http://www.w3.org/2000/svg"
 ET.register_namespace("", SVG_NS)
 ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
+POINT = re.compile(r"M\s*-?[\d.]+\s*[, ]\s*-?[\d.]+\s*Z", re.IGNORECASE)
 RGB = re.compile(r"rgb\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)")
 
 
@@ -55,12 +63,28 @@ def _declarations(style: str) -> tuple[tuple[str, str], ...] | None:
     return tuple(declarations)
 
 
-def _tidy(element: ET.Element) -> None:
-    for child in list(element):
-        _tidy(child)
+def _draws_nothing(path: ET.Element) -> bool:
+    if "id" in path.attrib:
+        return False
+    d = path.get("d", "").strip()
+    unstroked = path.get("stroke-width") in ("0", "0px") or path.get("stroke") == "none"
+    return not d or (POINT.fullmatch(d) is not None and unstroked)
+
+
+def _tidy(element: ET.Element, markers: bool) -> None:
+    children = []
+    for child in element:
+        _tidy(child, markers)
         empty = len(child) == 0 and not (child.text or "").strip()
         if child.tag == f"{{{SVG_NS}}}g" and empty and "id" not in child.attrib:
-            element.remove(child)
+            continue
+        if child.tag == f"{{{SVG_NS}}}g" and set(child.attrib) <= {"class"} and not empty:
+            children.extend(child)  # its children in its place, in the same order
+            continue
+        if child.tag == f"{{{SVG_NS}}}path" and not markers and _draws_nothing(child):
+            continue
+        children.append(child)
+    element[:] = children
     style = element.attrib.get("style")
     if style is not None:
         declarations = _declarations(style)
@@ -74,12 +98,15 @@ def _tidy(element: ET.Element) -> None:
 
 
 def tidy_chart_svg(svg: bytes) -> bytes:
-    """The chart with styles as attributes and without empty groups (see module doc)."""
+    """The chart with styles as attributes, without empty or class-only groups and paths
+    that draw nothing (see module doc)."""
     try:
         root = ET.fromstring(svg)
         if root.tag != f"{{{SVG_NS}}}svg" or root.find(f".//{{{SVG_NS}}}style") is not None:
             return svg
-        _tidy(root)
+        # marker-* properties are inherited: a point path could carry one from a group
+        markers = any(name.startswith("marker") for el in root.iter() for name in el.attrib)
+        _tidy(root, markers)
         return ET.tostring(root, encoding="utf-8", xml_declaration=False)
     except (ET.ParseError, ValueError):
         logger.warning("chart SVG left as it was: could not tidy it", exc_info=True)

@@ -42,7 +42,44 @@ def test_styles_become_attributes_that_win_over_the_old_ones() -> None:
 def test_empty_groups_go_unless_they_have_an_id() -> None:
     root = ET.fromstring(tidy_chart_svg(PLOTLY_LIKE))
     groups = root.findall(f".//{_q('g')}")
-    assert [g.get("class") or g.get("id") for g in groups] == ["gridlayer", "kept-for-use"]
+    # (the gridlayer, not empty, has only a class: its path takes its place)
+    assert [g.get("class") or g.get("id") for g in groups] == ["kept-for-use"]
+
+
+BARS = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" width="900" height="440">'
+    b'<g class="barlayer"><g class="trace bars" opacity="1"><g class="points">'
+    b'<g class="point"><path d="M16.16,288.84V85.55H145.44V288.84Z" stroke-width="0px" '
+    b'fill="#0072b2"/></g>'
+    b'<g class="point"><path d="M0,0Z" stroke-width="0px" fill="#0072b2"/></g>'
+    b'<g class="point"><path d="M5,5Z" stroke="none" fill="#0072b2"/></g>'
+    b'<g class="point"><path d="M5,5Z" stroke="#000" stroke-width="2" '
+    b'stroke-linecap="round"/></g>'
+    b'<path d="M1,1Z" id="referenced"/><path class="xlines-below"/>'
+    b"</g></g></g>"
+    b'<g class="axes" transform="translate(84,0)"><text x="0" y="357">12</text></g></svg>'
+)
+
+
+def test_class_only_groups_give_way_to_their_children_in_order() -> None:
+    root = ET.fromstring(tidy_chart_svg(BARS))
+    # only the group with an opacity is left; the layers and the points are gone
+    assert [g.get("class") for g in root.iter(_q("g"))] == ["trace bars", "axes"]
+    trace = root.find(_q("g"))
+    assert trace is not None and trace.get("opacity") == "1"
+    assert [p.get("d") for p in trace] == [
+        "M16.16,288.84V85.55H145.44V288.84Z",
+        "M5,5Z",  # a point with a round cap of width 2 draws a dot
+        "M1,1Z",  # another element may use it
+    ]
+    axes = root.find(f"{_q('g')}[@class='axes']")
+    assert axes is not None and axes.get("transform") == "translate(84,0)"
+
+
+def test_paths_that_draw_nothing_stay_when_the_svg_uses_markers() -> None:
+    marked = BARS.replace(b'<g class="barlayer">', b'<g class="barlayer" marker-mid="url(#m)">')
+    root = ET.fromstring(tidy_chart_svg(marked))
+    assert len(root.findall(f".//{_q('path')}")) == 6
 
 
 def test_an_important_style_or_a_stylesheet_is_left_alone() -> None:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import io
+import os
 import re
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
+from pypdf import PdfReader
 from weasyprint import HTML
 
 from catalog.models import InfrastructureItem, ServerModel
@@ -93,7 +97,7 @@ def test_customer_text_is_escaped_and_never_fetched(
     assert "<img src=http://example.com/x>" in flat  # printed as text, not an image
     assert "VAT reverse charged — intra-Community supply, Article 138" in flat
     assert not [u for u in fetched if "example.com" in u or u.startswith("file:")]
-    assert any(u.endswith("css/proposal.css") for u in fetched)
+    assert any(u.endswith("img/seller-logo.svg") for u in fetched)
 
 
 def test_url_fetcher_serves_only_static_files_and_charts() -> None:
@@ -256,3 +260,39 @@ def test_charts_still_drawing_are_waited_for() -> None:
     rendered = pdf._html_to_pdf(html, pdf.Charts(drawn))
     assert waited == [True]  # fetched once, then kept
     assert "Month 12" in pdf_text(rendered.pdf)[0]
+
+
+def test_the_stylesheet_is_parsed_once_and_again_when_the_file_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """proposal.css is parsed once per process and thread, not on every render; an edited
+    file (another modification time or size) is parsed again and used."""
+    css = tmp_path / "proposal.css"
+    css.write_text("@page { size: A4 }", encoding="utf-8")
+    monkeypatch.setattr(pdf, "static_url_and_file", lambda name: (f"/static/{name}", css))
+    html = "<html><body><p>Cost</p></body></html>"
+
+    def page_width() -> float:
+        rendered = pdf._html_to_pdf(html, {}, proposal=True)
+        return float(PdfReader(io.BytesIO(rendered.pdf)).pages[0].mediabox.width)
+
+    first = pdf.proposal_stylesheet()
+    assert pdf.proposal_stylesheet() is first
+    assert round(page_width()) == 595  # A4 portrait, in points
+    css.write_text("@page { size: A4 landscape }", encoding="utf-8")
+    os.utime(css, ns=(css.stat().st_atime_ns, css.stat().st_mtime_ns + 1_000_000_000))
+    assert pdf.proposal_stylesheet() is not first
+    assert round(page_width()) == 842
+
+
+def test_the_proposal_links_no_stylesheet_of_its_own(sent_revision: Any) -> None:
+    """The render brings the parsed proposal.css; a <link> in the template would be fetched
+    and parsed again on every render."""
+    from django.template.loader import get_template
+
+    source = get_template("quotes/pdf/proposal.html").template.source
+    assert "<link" not in source
+    _text, pages = pdf_text(
+        pdf.render_revision(sent_revision.snapshot, language="en", with_charts=False).pdf
+    )
+    assert pages >= 5  # styled: the cover and the charts begin pages of their own
