@@ -1,5 +1,6 @@
 """Number and money formatting that follows the active language (1,234.50 vs 1.234,50)."""
 
+import math
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from django import template
@@ -14,6 +15,7 @@ SYMBOLS = {"USD": "$", "EUR": "€"}
 
 
 _QUANTA = [Decimal(1).scaleb(-decimals) for decimals in range(8)]  # 1, 0.1, 0.01…
+_PLACES = [10.0**-decimals for decimals in range(16)]
 
 
 def rounded(value: Decimal | float | int, decimals: int) -> Decimal | float | int:
@@ -54,6 +56,28 @@ def _separators(language: str) -> tuple[str, str] | None:
     return _SEPARATORS[language]
 
 
+def _fixed(value: Decimal | float | int, decimals: int, separator: str) -> str:
+    """``value`` to ``decimals`` places, half away from zero, in Python's marks (1,234.5).
+
+    A float is written by Python's own formatting, which rounds its exact binary value
+    half to even; that equals :func:`rounded` (its shortest decimal form, half away from
+    zero) unless that form ends on a 5 one place past the cut (2.675 → 2.68, not 2.67) or
+    the float's spacing reaches the places shown (562949953421312.75 is written
+    562949953421312.8): those, non-finite floats and other types take the Decimal path.
+    The float path is several times faster (tests compare the two over random floats).
+    """
+    if isinstance(value, float) and 0 <= decimals <= 15:
+        number = float(value)
+        text = repr(number)
+        point = text.find(".")
+        tie = len(text) - point - 1 == decimals + 1 and text[-1] == "5"
+        if point > 0 and "e" not in text and not tie and math.ulp(number) < _PLACES[decimals]:
+            return f"{number:{separator}.{decimals}f}"
+    elif type(value) is int and decimals == 0:
+        return f"{value:{separator}d}"
+    return f"{rounded(value, decimals):{separator}.{decimals}f}"
+
+
 def grouped(value: Decimal | float | int, decimals: int = 0, grouping: bool = True) -> str:
     """``value`` rounded half away from zero (:func:`rounded`) to ``decimals`` places, in
     the active language's marks: 1234567.891 → "1,234,568" (en), "1.234.568" (nl);
@@ -67,7 +91,7 @@ def grouped(value: Decimal | float | int, decimals: int = 0, grouping: bool = Tr
     marks = _separators(language)
     if marks is None or isinstance(value, bool) or not isinstance(value, int | float | Decimal):
         return formats.number_format(value, decimals, use_l10n=True, force_grouping=grouping)
-    text = f"{rounded(value, decimals):{',' if grouping else ''}.{decimals}f}"
+    text = _fixed(value, decimals, "," if grouping else "")
     if text[0] == "-" and not text.strip("-0.,"):
         text = text[1:]  # −0.001 rounds to 0, not "-0"
     table = _MARKS[language]

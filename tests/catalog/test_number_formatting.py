@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 
 import pytest
 from django.utils import translation
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from catalog.templatetags.formatting import grouped, money, money0, number, percent
+from catalog.templatetags.formatting import (
+    _fixed,
+    grouped,
+    money,
+    money0,
+    number,
+    percent,
+    rounded,
+)
 
 
 @pytest.mark.parametrize(
@@ -35,3 +46,27 @@ def test_numbers_round_and_use_the_languages_marks(
 def test_a_missing_template_variable_stays_empty() -> None:
     with translation.override("en"):
         assert number("") == ""
+
+
+@given(
+    st.one_of(
+        st.floats(allow_nan=False, allow_infinity=False, min_value=-1e15, max_value=1e15),
+        # Decimal ties and their neighbours: 2.675, 0.125, 1234.5 and the floats next to them.
+        st.builds(
+            lambda n, d, step: (
+                math.nextafter(n / 10 ** (d + 1), math.inf * step) if step else n / 10 ** (d + 1)
+            ),
+            st.integers(-(10**9), 10**9).map(lambda k: k * 10 + 5),
+            st.integers(0, 4),
+            st.sampled_from([0, 1, -1]),
+        ),
+    ),
+    st.integers(0, 6),
+)
+@settings(max_examples=2_000, deadline=None)
+def test_a_float_written_by_python_rounds_as_the_decimal_rule(value: float, decimals: int) -> None:
+    """The fast float path of the number filters gives what rounding half away from zero
+    of the shortest decimal form gives (formatting._fixed against formatting.rounded)."""
+    for separator in (",", ""):
+        expected = f"{rounded(value, decimals):{separator}.{decimals}f}"
+        assert _fixed(value, decimals, separator) == expected, (value, decimals)
