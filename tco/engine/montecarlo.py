@@ -70,6 +70,8 @@ class _Draws:
         low, high = bounds
         if not high > low:
             return np.full(self.n, low)
+        if self.taken + self.n > len(self.stream):
+            raise ValueError("more ranges drawn than the stream was made for")
         units = self.stream[self.taken : self.taken + self.n]
         self.taken += self.n
         return as_array(low + (high - low) * units)
@@ -98,7 +100,7 @@ def monte_carlo(
     if not clouds:
         raise InvalidInput("cloud_offerings", "The confidence needs an eligible cloud option.")
     n = ranges.draws
-    draws = _Draws(ranges.seed, n, ranges=7)
+    draws = _Draws(ranges.seed, n, ranges=7)  # the seven ranges of UncertaintyRanges
     horizon = scalar(model.horizon_months, "horizon_months")
     # Prices move along a straight line to the trend's end value; the work pays the
     # average over the months it runs.
