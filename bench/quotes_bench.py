@@ -4,14 +4,14 @@ and 100 quotes through Celery to SMTP.
 Targets:
 
 1. A standard proposal (about 9 pages, 3 charts) renders in under 1.5 s in a warm process
-   (kaleido's Chromium already started, one warm-up render done; median of 5). Printed
+   (one warm-up render done; median of 5). Printed
    beside the same document without charts (same length: the charts' boxes stay empty),
    which is what WeasyPrint alone costs.
 2. Issue 15, with the workers the Procfile runs (a render worker with 2 processes, an
    email worker): "Send to buyer" to the email with its PDF at the SMTP server
    - for the first proposal after a worker start ≤ 2.0 s: the workers are started, and the
-     quote is sent once they are ready and their processes have warmed up (Chromium
-     started at boot, quotes/tasks.py);
+     quote is sent once they are ready and their processes have warmed up (a small
+     document rendered at boot, quotes/tasks.py);
    - warm (the next proposals, one at a time; median of 4) ≤ 0.8 s;
 3. 100 quotes sent at once are rendered and delivered ≤ 40 s after the first send, with
    none lost and none duplicated, and the first email arrives ≤ 5 s after the first send.
@@ -150,7 +150,7 @@ def bench_render(owner: Any, team: Any) -> tuple[float, float, int, int]:
     settle_after_startup(RENDERING_THRESHOLDS)  # as in a rendering worker process
     revision = make_quote(owner, team, 0).revisions.get()
     snapshot = services.revision_snapshot(revision=revision)  # what quote_send freezes
-    first = pdf.render_revision(snapshot, language="en")  # starts Chromium: the warm-up
+    first = pdf.render_revision(snapshot, language="en")  # the warm-up: fonts, templates
     with_charts: list[float] = []
     without: list[float] = []
     bare = first
@@ -161,7 +161,6 @@ def bench_render(owner: Any, team: Any) -> tuple[float, float, int, int]:
         started = time.perf_counter()
         bare = pdf.render_revision(snapshot, language="en", with_charts=False)
         without.append(time.perf_counter() - started)
-    pdf.CHARTS.close()
     return statistics.median(with_charts), statistics.median(without), first.pages, bare.pages
 
 
@@ -321,10 +320,10 @@ def main() -> int:
         setup_django(postgres.url, redis.url, smtp_port)
         owner, team = make_owner()
 
-        print("proposal render (in-process, warm Chromium, median of 5):", flush=True)
+        print("proposal render (in-process, warm, median of 5):", flush=True)
         warm, bare, pages, bare_pages = bench_render(owner, team)
         print(
-            f"  with 3 charts (SVG via kaleido): {warm:.2f} s, {pages} pages "
+            f"  with 3 charts (SVG, tco.chart_svg): {warm:.2f} s, {pages} pages "
             f"(target < {TARGET_RENDER_S:.1f} s) {verdict(warm < TARGET_RENDER_S)}"
         )
         print(

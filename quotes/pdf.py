@@ -1,14 +1,10 @@
-"""Proposal PDFs with WeasyPrint; charts as static SVG from the web page's Plotly figures.
+"""Proposal PDFs with WeasyPrint; charts as static SVG drawn from the web page's figures.
 
 - The input is a snapshot (JSON, see services.revision_snapshot / lead_snapshot), never
   live catalog rows, so a PDF can be rendered again from a sent revision at any time and
   shows the same content.
-- Charts: the Plotly figures stored in the snapshot are exported to SVG by kaleido with
-  one headless Chromium per process, kept warm (starting it and loading plotly.js into a
-  tab costs ~1.5 s per tab; a warm chart costs ~0.05 s). A rendering Celery worker starts
-  it when each pool process boots (`warm_up`, from quotes/tasks.py); elsewhere it starts on
-  first use. The process id is checked so that a forked child starts its own browser
-  instead of sharing its parent's.
+- Charts: the figures stored in the snapshot (the web page's Plotly data, tco.charts) are
+  drawn as SVG in Python (tco.chart_svg) in a few milliseconds, before WeasyPrint starts.
 - WeasyPrint fetches only through :class:`StaticOnlyFetcher`: the app's own static files
   and the chart SVGs of this render; any other URL (http, file, data, ftp …) is refused,
   so nothing a user types can make the server fetch from the network or read a file.
@@ -17,8 +13,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import atexit
 import functools
 import logging
 import mimetypes
@@ -33,7 +27,6 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-import plotly
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
@@ -45,7 +38,8 @@ from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from .chart_svg import tidy_chart_svg
+from tco.chart_svg import figure_svg
+
 from .models import LineUnit
 from .money import HUNDRED, to_cents
 from .vat import vat_note
@@ -55,8 +49,6 @@ logger = logging.getLogger(__name__)
 # Resources in the document are addressed under this origin; it is never resolved.
 INTERNAL_ORIGIN = "https://proposal.internal/"
 CHART_PREFIX = INTERNAL_ORIGIN + "charts/"
-PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-CHART_SIZE = {"width": 900, "height": 440}
 
 
 # --- URL fetcher -------------------------------------------------------------------------
@@ -111,41 +103,18 @@ def _unused_tls_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
-class Charts:
-    """A render's chart SVGs, which may still be drawing: the fetcher waits for them when
-    WeasyPrint first asks for a chart, after the HTML, the styles and the boxes before it."""
-
-    def __init__(self, wait: Callable[[], Mapping[str, bytes]]) -> None:
-        self._wait = wait
-        self._svgs: dict[str, bytes] | None = None
-
-    @classmethod
-    def ready(cls, svgs: Mapping[str, bytes]) -> Charts:
-        return cls(lambda: svgs)
-
-    def get(self) -> dict[str, bytes]:
-        """The SVGs; raises what drawing them raised (every time it is asked)."""
-        if self._svgs is None:
-            self._svgs = dict(self._wait())
-        return self._svgs
-
-
 class StaticOnlyFetcher(URLFetcher):
     """Serves ``<INTERNAL_ORIGIN>static/<path>`` from the app's static files and
     ``<INTERNAL_ORIGIN>charts/<name>.svg`` from this render's charts; refuses the rest."""
 
-    def __init__(self, charts: Mapping[str, bytes] | Charts | None = None) -> None:
+    def __init__(self, charts: Mapping[str, bytes] | None = None) -> None:
         # A shared TLS context: it is never used (nothing is fetched over the network), but
         # without one each fetcher builds its own, ~20 ms of every render.
         super().__init__(
             allowed_protocols=["https"], allow_redirects=False, ssl_context=_unused_tls_context()
         )
-        self._charts = charts if isinstance(charts, Charts) else Charts.ready(charts or {})
+        self.charts = dict(charts or {})
         self.refused: list[str] = []
-
-    @property
-    def charts(self) -> dict[str, bytes]:
-        return self._charts.get()
 
     def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
         static_prefix = INTERNAL_ORIGIN + settings.STATIC_URL.lstrip("/")
@@ -166,169 +135,27 @@ class StaticOnlyFetcher(URLFetcher):
         return self.fetch(url)
 
 
-# --- charts: a warm Chromium per process -------------------------------------------------
-
-
-def _browser_class() -> type:
-    from choreographer.browsers.chromium import Chromium
-
-    class QuietChromium(Chromium):  # type: ignore[misc]
-        """Chromium without background network traffic (this host has no internet)."""
-
-        def get_cli(self) -> list[str]:
-            return [
-                *super().get_cli(),
-                "--disable-background-networking",
-                "--disable-quic",
-                "--disable-domain-reliability",
-            ]
-
-    return QuietChromium
-
-
-TAB_RELOAD_EVERY = 100
-
-
-def _kaleido_class() -> type:
-    from kaleido import Kaleido
-
-    class WarmTabsKaleido(Kaleido):  # type: ignore[misc]
-        """Kaleido that does not reload its tab after every figure.
-
-        Stock kaleido reloads the tab (re-parsing plotly.js: ~0.3 s of CPU a figure) after
-        each export; its page renders every figure into a fresh element that Plotly.purge
-        removes, so a reload every TAB_RELOAD_EVERY figures is enough to bound memory.
-        """
-
-        async def _return_kaleido_tab(self, tab: Any) -> None:
-            uses = self.__dict__.setdefault("_tab_uses", {})
-            uses[id(tab)] = uses.get(id(tab), 0) + 1
-            if uses[id(tab)] % TAB_RELOAD_EVERY == 0:
-                await super()._return_kaleido_tab(tab)
-            else:
-                await self.tabs_ready.put(tab)
-
-    return WarmTabsKaleido
-
-
-class WarmChartRenderer:
-    """One kaleido (headless Chromium) per process, opened on first use (or by `warm_up`)
-    and reused."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._pid: int | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._kaleido: Any = None
-        self._atexit_registered = False
-
-    @property
-    def is_warm(self) -> bool:
-        return self._kaleido is not None and self._pid == os.getpid()
-
-    def _open(self) -> None:
-        path = settings.CHROMIUM_PATH
-        if not Path(path).is_file():
-            # Never let kaleido look for (or download) a browser of its own.
-            raise RuntimeError(f"Chromium not found at {path} (CHROMIUM_PATH)")
-        loop = asyncio.new_event_loop()
-        thread = threading.Thread(target=loop.run_forever, name="kaleido-loop", daemon=True)
-        thread.start()
-
-        async def open_browser() -> Any:
-            instance = _kaleido_class()(
-                n=settings.PDF_CHART_TABS,
-                path=path,
-                browser_cls=_browser_class(),
-                mathjax=False,
-                plotlyjs=str(PLOTLY_JS),
-                timeout=60,
-            )
-            await instance.open()
-            return instance
-
-        self._kaleido = asyncio.run_coroutine_threadsafe(open_browser(), loop).result(90)
-        self._loop = loop
-        self._pid = os.getpid()
-        if not self._atexit_registered:
-            atexit.register(self.close)
-            self._atexit_registered = True
-
-    def _discard(self) -> None:
-        loop, instance, pid = self._loop, self._kaleido, self._pid
-        self._loop = self._kaleido = self._pid = None
-        if loop is not None and instance is not None and pid == os.getpid():
-            try:
-                asyncio.run_coroutine_threadsafe(instance.close(), loop).result(15)
-            except Exception:
-                logger.warning("kaleido did not close cleanly", exc_info=True)
-            loop.call_soon_threadsafe(loop.stop)
-
-    def svgs_soon(self, figures: Mapping[str, Mapping[str, Any]]) -> Callable[[], dict[str, bytes]]:
-        """Start exporting each figure (Plotly JSON: {"data": …, "layout": …}) to SVG and
-        return a function that waits for the SVG bytes: the browser draws in its own
-        process while the caller goes on (a proposal's HTML, styles and boxes)."""
-        if not figures:
-            return dict
-        with self._lock:
-            if not self.is_warm:
-                self._kaleido = None  # a forked child must not touch its parent's browser
-                self._open()
-            instance, loop = self._kaleido, self._loop
-            assert loop is not None
-
-            async def render_all() -> list[bytes]:
-                return await asyncio.gather(
-                    *(
-                        instance.calc_fig(dict(fig), opts={"format": "svg", **CHART_SIZE})
-                        for fig in figures.values()
-                    )
-                )
-
-            pending = asyncio.run_coroutine_threadsafe(render_all(), loop)
-
-        def result() -> dict[str, bytes]:
-            try:
-                rendered = pending.result(120)
-            except Exception:
-                with self._lock:
-                    if self._kaleido is instance:
-                        self._discard()  # a broken browser is restarted on the next call
-                raise
-            return dict(zip(figures.keys(), rendered, strict=True))
-
-        return result
-
-    def svgs(self, figures: Mapping[str, Mapping[str, Any]]) -> dict[str, bytes]:
-        """SVG bytes of each figure, once all are drawn."""
-        return self.svgs_soon(figures)()
-
-    def close(self) -> None:
-        with self._lock:
-            self._discard()
-
-
-CHARTS = WarmChartRenderer()
+# --- warm start --------------------------------------------------------------------------
 
 
 # A page with the proposal's stylesheet and a small chart: rendering it once loads what the
-# first real proposal would otherwise load (fonts, the stylesheet, Plotly in the tab).
+# first real proposal would otherwise load (fonts for the text and the charts, the stylesheet).
 _WARM_UP_FIGURE = {
     "data": [
-        {"type": "bar", "x": ["a", "b"], "y": [1, 2]},
-        {"type": "scatter", "mode": "lines", "x": ["a", "b"], "y": [2, 1]},
+        {"type": "bar", "name": "a", "x": ["1", "2"], "y": [1, 2]},
+        {"type": "scatter", "mode": "lines", "name": "b", "x": ["1", "2"], "y": [2, 1]},
     ],
-    "layout": {},
+    "layout": {"title": {"text": "Warm-up"}, "xaxis": {"title": {"text": "x"}}},
 }
 _WARM_UP_HTML = '<html><body><h1>Warm-up</h1><p>1.234,56 €</p><img src="{chart}"></body></html>'
 
 
 def warm_up() -> float:
-    """Start the chart browser and render a small document once; returns the seconds taken.
+    """Render a small document once; returns the seconds taken.
 
     Called when a rendering worker process boots (quotes/tasks.py), so that the first
     proposal it renders costs what a warm one does. Failures are logged, not raised: the
-    renderer starts on first use as before.
+    first proposal then loads what it needs itself.
     """
     from django.template.loader import get_template
 
@@ -337,11 +164,11 @@ def warm_up() -> float:
         for language, _name in settings.LANGUAGES:  # loads each language's translations
             with translation.override(language):
                 get_template("quotes/pdf/proposal.html")  # compiled once, then cached
-        charts = {"warm-up": CHARTS.svgs({"warm-up": _WARM_UP_FIGURE})["warm-up"]}
+        charts = {"warm-up": figure_svg(_WARM_UP_FIGURE)}
         chart = CHART_PREFIX + "warm-up.svg"
         _html_to_pdf(_WARM_UP_HTML.format(chart=chart), charts, proposal=True)
     except Exception:
-        logger.warning("PDF warm-up failed; the first proposal starts the browser", exc_info=True)
+        logger.warning("PDF warm-up failed; the first proposal loads its fonts", exc_info=True)
     return time.perf_counter() - started
 
 
@@ -430,16 +257,12 @@ class ProposalHTML(HTML):
         return [_proposal_ua_stylesheet()]
 
 
-def _html_to_pdf(
-    html: str, charts: Mapping[str, bytes] | Charts, *, proposal: bool = False
-) -> RenderedPdf:
+def _html_to_pdf(html: str, charts: Mapping[str, bytes], *, proposal: bool = False) -> RenderedPdf:
     """`proposal`: the HTML is the proposal template's; it comes with proposal.css parsed
     (once per process) instead of linking it, since WeasyPrint parses what a document
     links on every render. WeasyPrint ranks a stylesheet given this way as a user
     stylesheet: the template's own <style> (author) wins where both set a property,
     whatever the selectors, so that <style> sets only what proposal.css does not."""
-    if not isinstance(charts, Charts):
-        charts = Charts.ready(charts)
     fetcher = StaticOnlyFetcher(charts)
     config = font_config()
     if proposal:
@@ -448,9 +271,6 @@ def _html_to_pdf(
     else:
         source = HTML(string=html, base_url=INTERNAL_ORIGIN, url_fetcher=fetcher)
         document = source.render(font_config=config)
-    # WeasyPrint draws an image it could not fetch as nothing: a chart that failed must
-    # fail the render (the task retries) rather than send a proposal without it.
-    charts.get()
     if fetcher.refused:
         logger.warning("PDF render refused %d URL(s): %s", len(fetcher.refused), fetcher.refused)
     return RenderedPdf(document.write_pdf(), len(document.pages))
@@ -502,14 +322,14 @@ def _tco_context(
     }
 
 
-def _charts_for(tco: Mapping[str, Any] | None, with_charts: bool) -> tuple[list[str], Charts]:
-    """The names of the snapshot's charts and their SVGs, started in the browser now and
-    waited for when WeasyPrint first needs one (the two run on separate cores)."""
+def _charts_for(
+    tco: Mapping[str, Any] | None, with_charts: bool
+) -> tuple[list[str], dict[str, bytes]]:
+    """The names of the snapshot's charts and their SVGs."""
     if not with_charts or not tco or not tco.get("figures"):
-        return [], Charts.ready({})
-    drawing = CHARTS.svgs_soon(tco["figures"])
-    names = list(tco["figures"].keys())
-    return names, Charts(lambda: {name: tidy_chart_svg(svg) for name, svg in drawing().items()})
+        return [], {}
+    svgs = {name: figure_svg(figure) for name, figure in tco["figures"].items()}
+    return list(svgs), svgs
 
 
 def _placeholders(tco: Mapping[str, Any] | None, charts: list[str]) -> list[str]:

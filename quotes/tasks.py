@@ -10,7 +10,7 @@ import logging
 from typing import Any
 
 from celery import shared_task
-from celery.signals import celeryd_after_setup, worker_process_init, worker_process_shutdown
+from celery.signals import celeryd_after_setup, worker_process_init
 from django.conf import settings
 
 from config.memory import RENDERING_THRESHOLDS, settle_after_startup
@@ -68,13 +68,13 @@ def requeue_stuck_outbox() -> int:
 # --- warm start of a rendering worker -------------------------------------------------
 
 # Whether this worker consumes the render queue (set before the pool forks, so its
-# processes inherit it); a worker that only sends email needs no browser.
+# processes inherit it); a worker that only sends email needs no PDF libraries.
 _renders = False
 
 
 @celeryd_after_setup.connect
 def load_pdf_libraries(sender: str, instance: Any, **_kwargs: Any) -> None:
-    """Import WeasyPrint and Plotly once in the parent, before the pool forks: each process
+    """Import WeasyPrint once in the parent, before the pool forks: each process
     inherits them instead of paying ~1.5 s (without bytecode) on its first render."""
     global _renders
     _renders = settings.RENDER_QUEUE in instance.app.amqp.queues.consume_from
@@ -85,12 +85,12 @@ def load_pdf_libraries(sender: str, instance: Any, **_kwargs: Any) -> None:
 @worker_process_init.connect
 def warm_pdf_renderer(**_kwargs: Any) -> None:
     """Prepare a rendering pool process before it takes work: collect garbage less often,
-    start its Chromium and render a small document, so that the first proposal after a
+    and render a small document, so that the first proposal after a
     (re)start is as fast as any other.
 
     Runs before the process reports itself up; CELERY_WORKER_PROC_ALIVE_TIMEOUT leaves it
-    the time. QUOTES_WARM_START=false skips the warm-up (the browser then starts on first
-    use).
+    the time. QUOTES_WARM_START=false skips the warm-up (the first proposal then loads
+    fonts and templates itself).
     """
     if not _renders:
         return
@@ -100,11 +100,3 @@ def warm_pdf_renderer(**_kwargs: Any) -> None:
     from .pdf import warm_up
 
     logger.info("PDF renderer warm in %.2f s", warm_up())
-
-
-@worker_process_shutdown.connect
-def close_chromium(**_kwargs: Any) -> None:
-    """Stop this worker process's warm Chromium with the process."""
-    from .pdf import CHARTS
-
-    CHARTS.close()

@@ -311,12 +311,8 @@ QUOTES_SENDING_LEASE_SECONDS = env_int("QUOTES_SENDING_LEASE_SECONDS", 600)
 # created; "Send again" works at any time.
 QUOTES_FAILED_RETRY_AFTER_SECONDS = env_int("QUOTES_FAILED_RETRY_AFTER_SECONDS", 3600)
 QUOTES_FAILED_GIVE_UP_AFTER_SECONDS = env_int("QUOTES_FAILED_GIVE_UP_AFTER_SECONDS", 3 * 86400)
-# The PDF's charts: kaleido drives this Chromium and never downloads one of its own.
-CHROMIUM_PATH = env_str("CHROMIUM_PATH", "/usr/bin/chromium")
-# Chromium tabs for a PDF's charts: each loads plotly.js (~1 s at start); one warm tab renders
-# a proposal's three charts as fast as three.
-PDF_CHART_TABS = env_int("PDF_CHART_TABS", 1)
-# A rendering worker's pool processes start Chromium when they boot (quotes/tasks.py).
+# A rendering worker's pool processes render a small document when they boot (fonts loaded,
+# templates compiled; quotes/tasks.py).
 QUOTES_WARM_START = env_bool("QUOTES_WARM_START", True)
 # Price files larger than this are refused before they are read (bytes; default 5 MB),
 # and files with more data rows than this are refused after reading that many.
@@ -339,9 +335,6 @@ LOGGING = {
             "weasyprint",
             "weasyprint.progress",
             "fontTools",
-            "kaleido",
-            "choreographer",
-            "logistro",
         )
     },
 }

@@ -232,34 +232,46 @@ def test_dutch_buyers_get_dutch_numbers_in_the_frozen_analysis(
     assert "E+" not in support.description
 
 
-def test_a_chart_that_could_not_be_drawn_fails_the_render() -> None:
-    """The charts draw while WeasyPrint lays out the rest; WeasyPrint itself would draw an
-    image it could not fetch as nothing, so the failure must come out of the render (the
-    task retries) instead of a proposal without its chart."""
+def test_a_chart_the_pdf_cannot_draw_fails_the_render(sent_revision: Any) -> None:
+    """WeasyPrint would draw a missing image as nothing: a figure that cannot be drawn
+    fails the render (the task retries and then reports it) instead of a proposal
+    without its chart."""
+    from tco.chart_svg import UnsupportedFigure
 
-    def browser_gone() -> dict[str, bytes]:
-        raise RuntimeError("browser gone")
+    snapshot = dict(sent_revision.snapshot)
+    snapshot["tco"] = {
+        **snapshot["tco"],
+        "figures": {"cumulative": {"data": [{"type": "pie", "values": [1]}], "layout": {}}},
+    }
+    with pytest.raises(UnsupportedFigure):
+        pdf.render_revision(snapshot, language="en")
 
-    html = f'<html><body><p>Cost</p><img src="{pdf.CHART_PREFIX}cumulative.svg"></body></html>'
-    with pytest.raises(RuntimeError, match="browser gone"):
-        pdf._html_to_pdf(html, pdf.Charts(browser_gone))
 
+def test_the_charts_are_in_the_pdf_as_text_in_the_buyers_language(
+    seed_catalog: object, sales_user: Any
+) -> None:
+    from quotes.models import Team
 
-def test_charts_still_drawing_are_waited_for() -> None:
-    svg = (
-        b'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100">'
-        b'<rect width="200" height="100" fill="#0072b2"/><text x="10" y="50">Month 12</text></svg>'
+    buyer = services.customer_create(
+        team=Team.objects.get(name="Benelux"),
+        company="Voorbeeld AI B.V.",
+        contact_name="Anna de Vries",
+        email="anna@example.nl",
+        country="NL",
+        language="nl",
     )
-    waited: list[bool] = []
-
-    def drawn() -> dict[str, bytes]:
-        waited.append(True)
-        return {"cumulative": svg}
-
-    html = f'<html><body><p>Cost</p><img src="{pdf.CHART_PREFIX}cumulative.svg"></body></html>'
-    rendered = pdf._html_to_pdf(html, pdf.Charts(drawn))
-    assert waited == [True]  # fetched once, then kept
-    assert "Month 12" in pdf_text(rendered.pdf)[0]
+    quote = services.quote_create_from_calculator(
+        customer=buyer, owner=sales_user, query="preset=pretrain-7b"
+    )
+    revision = quote.revisions.get()
+    send(revision, sales_user)
+    revision.refresh_from_db()
+    document = pdf.render_revision(revision.snapshot, language="nl")
+    flat = _flat(pdf_text(document.pdf)[0])
+    for figure in revision.snapshot["tco"]["figures"].values():
+        assert figure["layout"]["title"]["text"] in flat  # e.g. "Cumulatieve kosten in de tijd"
+    assert "Cumulative cost" not in flat and "Utilization" not in flat
+    assert re.search(r"\b\d{1,3}\.000\.000\b", flat)  # an axis in Dutch thousands
 
 
 def test_the_stylesheet_is_parsed_once_and_again_when_the_file_changes(

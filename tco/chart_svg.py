@@ -1,0 +1,620 @@
+"""The proposal's charts as static SVG, drawn in Python from the figures of tco.charts.
+
+The web page hands the figures (plain Plotly data, :mod:`tco.charts`) to Plotly in the
+browser. The PDF used to export the same figures through kaleido, a headless Chromium:
+0.13-0.4 s of browser work for a proposal's three charts, on the same two cores as the
+render, and ~400 SVG elements a chart for WeasyPrint to draw. This module draws the same
+data, with the same colours, dashes, markers, labels and number format, as ~100 plain
+elements in a few milliseconds. Each figure is still built once (tco.charts); only its
+drawing differs by medium.
+
+It draws the subset of Plotly's figure schema that the builders of the PDF's charts use
+and refuses anything else (:class:`UnsupportedFigure`) rather than draw it wrongly:
+
+- traces ``scatter`` (``mode`` lines or markers; ``line.color/width/dash``; marker
+  symbols circle, diamond and line-ew) and vertical ``bar`` (``barmode`` relative:
+  stacked, negative amounts below zero);
+- axes: linear (``range`` or automatic with ``rangemode`` tozero, ``dtick`` or automatic
+  ticks as Plotly chooses them, ``tickformat`` ",.0f" or ".0%") or ``category``; titles;
+- layout ``title``, ``separators`` (decimal mark, thousands mark), ``shapes`` of type line,
+  ``annotations`` with an arrow (offset ``ax``/``ay`` in px) or without one (``xanchor``/
+  ``yanchor``); the legend horizontal below the plot, wrapped into rows.
+
+Text is placed with DejaVu Sans's advance widths (tco/text_width.py): WeasyPrint draws
+SVG text letter by letter at those advances, so right-aligned and centred labels are
+computed here, not left to ``text-anchor`` (which makes WeasyPrint draw each label twice).
+Pure: no Django, no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import escape
+
+from tco.text_width import ASCENT, text_width
+
+__all__ = ["HEIGHT", "WIDTH", "UnsupportedFigure", "figure_svg"]
+
+WIDTH, HEIGHT = 900, 440
+FONT = "DejaVu Sans, sans-serif"
+TEXT_COLOR = "#2a3f5f"
+GRID_COLOR = "#ebf0f8"
+ZERO_LINE_COLOR = "#c8d4e3"
+PAD = 8  # around the figure (Plotly's margin l/r/b: 8)
+PLOT_TOP = 48  # Plotly's margin t: the title sits above it
+TITLE_SIZE = 15
+TICK_SIZE = 12
+AXIS_TITLE_SIZE = 14
+LEGEND_SIZE = 12
+LEGEND_ROW = 19
+LEGEND_SAMPLE = 40  # the line or swatch before each legend entry's name
+LEGEND_GAP = 24  # between legend entries in a row
+MINUS = "\u2212"  # Plotly writes negative tick labels with the minus sign
+
+
+class UnsupportedFigure(ValueError):
+    """The figure uses a part of Plotly's schema this module does not draw."""
+
+
+# --- numbers --------------------------------------------------------------------------------
+
+
+def _separated(text: str, separators: str) -> str:
+    """Python's "1,234.5" with the figure's marks: ",." makes it "1.234,5"."""
+    decimal, thousands = separators[0], separators[1]
+    return text.translate({ord(","): thousands, ord("."): decimal})
+
+
+def tick_text(value: float, tickformat: str, separators: str, step: float) -> str:
+    """A tick label as Plotly writes it for the tickformats the charts use."""
+    if tickformat == ",.0f":
+        text = _separated(f"{abs(value):,.0f}", separators)
+    elif tickformat == ".0%":
+        text = f"{abs(value) * 100:.0f}%"
+    elif tickformat == "":
+        decimals = max(0, -math.floor(math.log10(step) + 1e-9)) if step < 1 else 0
+        text = _separated(f"{abs(value):.{decimals}f}", separators)
+    else:
+        raise UnsupportedFigure(f"tickformat {tickformat!r}")
+    negative = value < 0 and text.strip("0%.,") != ""
+    return (MINUS if negative else "") + text
+
+
+def _nice_step(span: float, length: float, minimum_px: float) -> float:
+    """Plotly's automatic tick spacing (autoTicks): about one tick per `minimum_px`, four
+    to nine of them, rounded up to 1, 2 or 5 times a power of ten."""
+    count = min(max(length / minimum_px, 4.0), 9.0) + 1.0
+    rough = span / count
+    base = 10.0 ** math.floor(math.log10(rough))
+    for multiple in (1.0, 2.0, 5.0, 10.0):
+        if multiple * base >= rough * (1 - 1e-9):
+            return multiple * base
+    return 10.0 * base  # pragma: no cover - the loop always returns
+
+
+def _ticks(low: float, high: float, step: float) -> list[float]:
+    """Multiples of `step` within [low, high] (as multiples, so 0.1 × 3 is 0.3, not
+    0.30000000000000004)."""
+    first, last = math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9)
+    return [round(k * step, 12) for k in range(first, last + 1)]
+
+
+# --- SVG pieces -----------------------------------------------------------------------------
+
+
+def _n(value: float) -> str:
+    """A coordinate to 0.1 px (a chart is ~900 px drawn ~176 mm wide: 0.02 mm)."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    size: float,
+    color: str = TEXT_COLOR,
+    anchor: str = "start",
+    rotate: bool = False,
+) -> str:
+    """A label with its baseline at y; `anchor` start, middle or end at x (computed from the
+    font's widths, see the module doc). `rotate`: read bottom to top, centred on (x, y)."""
+    width = text_width(text, size)
+    shift = {"start": 0.0, "middle": width / 2, "end": width}[anchor]
+    if rotate:
+        return (
+            f'<text transform="rotate(-90 {_n(x)} {_n(y)})" x="{_n(x - shift)}" y="{_n(y)}" '
+            f'font-size="{size:g}" fill="{color}">{escape(text)}</text>'
+        )
+    return (
+        f'<text x="{_n(x - shift)}" y="{_n(y)}" font-size="{size:g}" fill="{color}">'
+        f"{escape(text)}</text>"
+    )
+
+
+def _dasharray(dash: str | None, width: float) -> str:
+    """Plotly's dash styles (drawing.dashStyle) as an SVG dasharray."""
+    unit = max(width, 3.0)
+    patterns = {
+        None: (),
+        "solid": (),
+        "dot": (1, 1),
+        "dash": (3, 3),
+        "longdash": (5, 5),
+        "dashdot": (3, 1, 1, 1),
+        "longdashdot": (5, 2, 1, 2),
+    }
+    if dash not in patterns:
+        raise UnsupportedFigure(f"line dash {dash!r}")
+    pattern = patterns[dash]
+    return f' stroke-dasharray="{",".join(_n(p * unit) for p in pattern)}"' if pattern else ""
+
+
+def _line(points: Sequence[tuple[float, float]], color: str, width: float, dash: str | None) -> str:
+    d = "M" + "L".join(f"{_n(x)},{_n(y)}" for x, y in points)
+    return (
+        f'<path d="{d}" fill="none" stroke="{color}" stroke-width="{width:g}"'
+        f'{_dasharray(dash, width)} stroke-linejoin="round"/>'
+    )
+
+
+def _without_collinear(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The polyline without points that lie on the straight line between their neighbours
+    (within 0.05 px): the same drawing, far fewer segments for WeasyPrint to stroke (the
+    utilization curves are straight lines of 101 points)."""
+    if len(points) < 3:
+        return points
+    kept = [points[0]]
+    for i in range(1, len(points) - 1):
+        (x0, y0), (x1, y1), (x2, y2) = kept[-1], points[i], points[i + 1]
+        length = math.hypot(x2 - x0, y2 - y0)
+        cross = abs((x2 - x0) * (y1 - y0) - (y2 - y0) * (x1 - x0))
+        if length == 0 or cross / length > 0.05 or not min(x0, x2) <= x1 <= max(x0, x2):
+            kept.append(points[i])
+    kept.append(points[-1])
+    return kept
+
+
+def _marker(x: float, y: float, marker: Mapping[str, Any]) -> str:
+    """Plotly's marker symbols circle, diamond and line-ew (drawing/symbol_defs)."""
+    symbol = marker.get("symbol", "circle")
+    radius = float(marker.get("size", 6)) / 2
+    outline = marker.get("line") or {}
+    stroke_color = outline.get("color", "#444444")
+    stroke_width = float(outline.get("width", 0))
+    fill = marker.get("color", TEXT_COLOR)
+    if symbol == "line-ew":
+        return (
+            f'<path d="M{_n(x + radius)},{_n(y)}H{_n(x - radius)}" stroke="{stroke_color}" '
+            f'stroke-width="{max(stroke_width, 1):g}"/>'
+        )
+    stroke = f' stroke="{stroke_color}" stroke-width="{stroke_width:g}"' if stroke_width else ""
+    if symbol == "circle":
+        return f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(radius)}" fill="{fill}"{stroke}/>'
+    if symbol == "diamond":
+        r = radius * 1.3
+        return (
+            f'<path d="M{_n(x + r)},{_n(y)}L{_n(x)},{_n(y + r)}L{_n(x - r)},{_n(y)}'
+            f'L{_n(x)},{_n(y - r)}Z" fill="{fill}"{stroke}/>'
+        )
+    raise UnsupportedFigure(f"marker symbol {symbol!r}")
+
+
+# --- axes ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One axis mapped onto pixels: data value → px, with its ticks and labels."""
+
+    low: float
+    high: float
+    start: float  # px of `low`
+    end: float  # px of `high`
+    ticks: tuple[float, ...]
+    labels: tuple[str, ...]
+    categories: tuple[str, ...] = ()
+
+    def px(self, value: float) -> float:
+        if self.categories:  # value is a category's index; its band's centre
+            band = (self.end - self.start) / len(self.categories)
+            return self.start + band * (value + 0.5)
+        return self.start + (value - self.low) / (self.high - self.low) * (self.end - self.start)
+
+    def band(self) -> float:
+        return abs(self.end - self.start) / max(len(self.categories), 1)
+
+
+def _title(axis: Mapping[str, Any]) -> str:
+    title = axis.get("title") or {}
+    return str(title.get("text") or "") if isinstance(title, Mapping) else str(title)
+
+
+def _value_range(
+    axis: Mapping[str, Any], values: Iterable[float], padded: bool
+) -> tuple[float, float]:
+    """The axis's own `range`, or the data's: with zero when `rangemode` is tozero (bars
+    always), 5 % more at an end that is not zero (as Plotly pads its autorange)."""
+    given = axis.get("range")
+    if given is not None and axis.get("autorange") in (None, False):
+        return float(given[0]), float(given[1])
+    finite = [v for v in values if math.isfinite(v)]
+    low, high = (min(finite), max(finite)) if finite else (0.0, 1.0)
+    if axis.get("rangemode") == "tozero" or padded:
+        low, high = min(low, 0.0), max(high, 0.0)
+    if high == low:
+        high = low + 1.0
+    span = high - low
+    return (low if low == 0 else low - 0.05 * span), (high if high == 0 else high + 0.05 * span)
+
+
+def _linear_ticks(
+    axis: Mapping[str, Any], low: float, high: float, length: float, minimum_px: float
+) -> tuple[float, list[float]]:
+    step = float(axis.get("dtick") or _nice_step(high - low, length, minimum_px))
+    return step, _ticks(low, high, step)
+
+
+# --- the figure -----------------------------------------------------------------------------
+
+
+@dataclass
+class _Entry:
+    name: str
+    kind: str  # "line", "bar" or "marker"
+    color: str
+    width: float = 2.0
+    dash: str | None = None
+    marker: Mapping[str, Any] | None = None
+
+    def width_px(self) -> float:
+        return LEGEND_SAMPLE + text_width(self.name, LEGEND_SIZE)
+
+
+def _legend_entries(data: Sequence[Mapping[str, Any]]) -> list[_Entry]:
+    entries = []
+    for trace in data:
+        if trace.get("showlegend") is False or not trace.get("name"):
+            continue
+        name = str(trace["name"])
+        if trace["type"] == "bar":
+            color = (trace.get("marker") or {}).get("color", TEXT_COLOR)
+            entries.append(_Entry(name, "bar", color if isinstance(color, str) else TEXT_COLOR))
+        elif "lines" in trace.get("mode", "lines"):
+            line = trace.get("line") or {}
+            entries.append(
+                _Entry(
+                    name,
+                    "line",
+                    line.get("color", TEXT_COLOR),
+                    float(line.get("width", 2)),
+                    line.get("dash"),
+                )
+            )
+        else:
+            marker = trace.get("marker") or {}
+            entries.append(_Entry(name, "marker", marker.get("color", TEXT_COLOR), marker=marker))
+    return entries
+
+
+def _legend_rows(entries: list[_Entry], width: float) -> list[list[_Entry]]:
+    rows: list[list[_Entry]] = []
+    used = math.inf
+    for entry in entries:
+        needed = entry.width_px() + (LEGEND_GAP if rows and rows[-1] else 0)
+        if used + needed > width - 2 * PAD:
+            rows.append([entry])
+            used = entry.width_px()
+        else:
+            rows[-1].append(entry)
+            used += needed
+    return rows
+
+
+def _legend_svg(rows: list[list[_Entry]], top: float) -> list[str]:
+    parts = []
+    for r, row in enumerate(rows):
+        y = top + LEGEND_ROW * r + LEGEND_ROW / 2
+        x = float(PAD)
+        for entry in row:
+            if entry.kind == "bar":
+                parts.append(
+                    f'<rect x="{_n(x + 14)}" y="{_n(y - 6)}" width="12" height="12" '
+                    f'fill="{entry.color}"/>'
+                )
+            elif entry.kind == "line":
+                parts.append(_line([(x + 5, y), (x + 35, y)], entry.color, entry.width, entry.dash))
+            else:
+                marker = dict(entry.marker or {})
+                marker["size"] = min(float(marker.get("size", 6)), 24)
+                parts.append(_marker(x + 20, y, marker))
+            parts.append(_text(x + LEGEND_SAMPLE, y + 0.35 * LEGEND_SIZE, entry.name, LEGEND_SIZE))
+            x += entry.width_px() + LEGEND_GAP
+    return parts
+
+
+def _stacked_bars(
+    bars: Sequence[Mapping[str, Any]], categories: Sequence[str]
+) -> list[tuple[Mapping[str, Any], int, float, float]]:
+    """(trace, category index, bottom, top) of every bar, stacked as barmode relative:
+    positive amounts upward from zero, negative ones downward, in trace order."""
+    index = {name: i for i, name in enumerate(categories)}
+    up = [0.0] * len(categories)
+    down = [0.0] * len(categories)
+    pieces = []
+    for trace in bars:
+        if trace.get("orientation", "v") != "v" or "base" in trace:
+            raise UnsupportedFigure("only vertical bars stacked from zero")
+        for category, value in zip(trace["x"], trace["y"], strict=True):
+            i, amount = index[str(category)], float(value or 0.0)
+            if amount >= 0:
+                pieces.append((trace, i, up[i], up[i] + amount))
+                up[i] += amount
+            else:
+                pieces.append((trace, i, down[i] + amount, down[i]))
+                down[i] += amount
+    return pieces
+
+
+def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIGHT) -> bytes:
+    """The figure (``{"data": [...], "layout": {...}}``) as a standalone SVG document."""
+    data: list[Mapping[str, Any]] = list(figure.get("data") or [])
+    layout: Mapping[str, Any] = figure.get("layout") or {}
+    separators = str(layout.get("separators") or ".,")
+    if len(separators) != 2:
+        raise UnsupportedFigure(f"separators {separators!r}")
+    for trace in data:
+        if trace.get("type") not in ("scatter", "bar"):
+            raise UnsupportedFigure(f"trace type {trace.get('type')!r}")
+    barmode = layout.get("barmode", "relative" if any(t["type"] == "bar" for t in data) else None)
+    if barmode not in (None, "relative", "stack"):
+        raise UnsupportedFigure(f"barmode {barmode!r}")
+    xaxis, yaxis = layout.get("xaxis") or {}, layout.get("yaxis") or {}
+    if yaxis.get("type") == "category" or yaxis.get("autorange") == "reversed":
+        raise UnsupportedFigure("a category or reversed y axis")
+    parts: list[str] = []
+
+    # Title: top left; a long one is set smaller rather than cut.
+    title = _title(layout)
+    title_size = float(TITLE_SIZE)
+    if title and text_width(title, title_size) > width - 2 * PAD:
+        title_size *= (width - 2 * PAD) / text_width(title, title_size)
+    if title:
+        parts.append(_text(PAD, PAD + TITLE_SIZE * ASCENT + 4, title, title_size))
+
+    # From the bottom up: legend rows, x-axis title, x tick labels, then the plot.
+    rows = _legend_rows(_legend_entries(data), width)
+    legend_top = height - PAD - LEGEND_ROW * len(rows)
+    x_title = _title(xaxis)
+    x_title_base = legend_top - 10 if rows else height - PAD - 4
+    tick_base = x_title_base - (AXIS_TITLE_SIZE + 10 if x_title else 0)
+    plot_bottom = tick_base - TICK_SIZE * ASCENT - 6
+    plot_top = float(PLOT_TOP)
+
+    # y axis: range and ticks first (the labels' width sets the left margin).
+    bars = [t for t in data if t["type"] == "bar"]
+    categories: list[str] = []
+    category_axis = xaxis.get("type") == "category" or bool(bars)
+    if category_axis:
+        for trace in data:
+            for category in trace.get("x", []):
+                if str(category) not in categories:
+                    categories.append(str(category))
+    pieces = _stacked_bars(bars, categories) if bars else []
+    y_values = [float(v) for t in data if t["type"] == "scatter" for v in t.get("y", [])]
+    y_values += [edge for _, _, bottom, top in pieces for edge in (bottom, top)]
+    y_low, y_high = _value_range(yaxis, y_values, padded=bool(bars))
+    y_format = str(yaxis.get("tickformat", ""))
+    y_step, y_ticks = _linear_ticks(yaxis, y_low, y_high, plot_bottom - plot_top, 40)
+    y_labels = [tick_text(v, y_format, separators, y_step) for v in y_ticks]
+    y_title = _title(yaxis)
+    label_width = max((text_width(label, TICK_SIZE) for label in y_labels), default=0.0)
+    plot_left = PAD + (AXIS_TITLE_SIZE + 8 if y_title else 0) + label_width + 6
+    y_axis = Axis(y_low, y_high, plot_bottom, plot_top, tuple(y_ticks), tuple(y_labels))
+
+    # x axis
+    if category_axis:
+        x_axis = Axis(0, len(categories), plot_left, width - PAD, (), (), tuple(categories))
+    else:
+        x_values = [float(v) for t in data for v in t.get("x", [])]
+        x_low, x_high = _value_range(xaxis, x_values, padded=False)
+        x_format = str(xaxis.get("tickformat", ""))
+        estimate = width - PAD - plot_left
+        x_step, x_ticks = _linear_ticks(xaxis, x_low, x_high, estimate, 80)
+        x_labels = [tick_text(v, x_format, separators, x_step) for v in x_ticks]
+        # Room for the last label's right half where the last tick is the plot's edge.
+        last = text_width(x_labels[-1], TICK_SIZE) / 2 if x_labels else 0.0
+        overhang = last - (x_high - x_ticks[-1]) / (x_high - x_low) * estimate if x_ticks else 0.0
+        plot_right = width - PAD - max(overhang, 0.0)
+        x_axis = Axis(x_low, x_high, plot_left, plot_right, tuple(x_ticks), tuple(x_labels))
+    plot_right = x_axis.end
+
+    # Grid and zero lines, under the data.
+    for value in y_axis.ticks:
+        y = y_axis.px(value)
+        color = ZERO_LINE_COLOR if value == 0 else GRID_COLOR
+        parts.append(
+            f'<path d="M{_n(plot_left)},{_n(y)}H{_n(plot_right)}" stroke="{color}" '
+            'stroke-width="1"/>'
+        )
+    for value in x_axis.ticks:
+        x = x_axis.px(value)
+        color = ZERO_LINE_COLOR if value == 0 else GRID_COLOR
+        parts.append(
+            f'<path d="M{_n(x)},{_n(plot_top)}V{_n(plot_bottom)}" stroke="{color}" '
+            'stroke-width="1"/>'
+        )
+
+    # Tick labels and axis titles.
+    for value, label in zip(y_axis.ticks, y_axis.labels, strict=True):
+        baseline = y_axis.px(value) + 0.35 * TICK_SIZE
+        parts.append(_text(plot_left - 6, baseline, label, TICK_SIZE, anchor="end"))
+    x_labels_drawn = (
+        [(x_axis.px(i), c) for i, c in enumerate(categories)]
+        if category_axis
+        else [(x_axis.px(v), label) for v, label in zip(x_axis.ticks, x_axis.labels, strict=True)]
+    )
+    for x, label in x_labels_drawn:
+        parts.append(_text(x, tick_base, label, TICK_SIZE, anchor="middle"))
+    if x_title:
+        middle = (plot_left + plot_right) / 2
+        parts.append(_text(middle, x_title_base, x_title, AXIS_TITLE_SIZE, anchor="middle"))
+    if y_title:
+        middle = (plot_top + plot_bottom) / 2
+        baseline_x = PAD + AXIS_TITLE_SIZE * ASCENT
+        parts.append(
+            _text(baseline_x, middle, y_title, AXIS_TITLE_SIZE, anchor="middle", rotate=True)
+        )
+
+    # The data, clipped to the plot area.
+    parts.append('<g clip-path="url(#plot)">')
+    band = x_axis.band() * (1 - float(layout.get("bargap", 0.2))) if category_axis else 0.0
+    for trace, i, bottom, top in pieces:
+        color = (trace.get("marker") or {}).get("color", TEXT_COLOR)
+        y0, y1 = y_axis.px(top), y_axis.px(bottom)
+        parts.append(
+            f'<rect x="{_n(x_axis.px(i) - band / 2)}" y="{_n(y0)}" width="{_n(band)}" '
+            f'height="{_n(max(y1 - y0, 0.0))}" fill="{color}"/>'
+        )
+
+    def x_px(value: Any) -> float:
+        if category_axis:
+            return x_axis.px(categories.index(str(value)))
+        return x_axis.px(float(value))
+
+    markers: list[str] = []
+    for trace in data:
+        if trace["type"] != "scatter":
+            continue
+        points = [
+            (x_px(x), y_axis.px(float(y)))
+            for x, y in zip(trace.get("x", []), trace.get("y", []), strict=True)
+            if y is not None
+        ]
+        mode = trace.get("mode", "lines")
+        if "lines" in mode and points:
+            line = trace.get("line") or {}
+            parts.append(
+                _line(
+                    _without_collinear(points),
+                    line.get("color", TEXT_COLOR),
+                    float(line.get("width", 2)),
+                    line.get("dash"),
+                )
+            )
+        if "markers" in mode:
+            markers += [_marker(x, y, trace.get("marker") or {}) for x, y in points]
+    parts += markers  # above every line, as Plotly draws them
+    parts.append("</g>")
+
+    for shape in layout.get("shapes") or []:
+        parts.append(_shape(shape, x_px, y_axis, plot_top, plot_bottom))
+    for annotation in layout.get("annotations") or []:
+        parts += _annotation(annotation, x_px, y_axis, plot_top, plot_bottom)
+    parts += _legend_svg(rows, legend_top)
+
+    clip = (
+        f'<clipPath id="plot"><rect x="{_n(plot_left)}" y="{_n(plot_top - 8)}" '
+        f'width="{_n(plot_right - plot_left + 8)}" height="{_n(plot_bottom - plot_top + 8)}"/>'
+        "</clipPath>"
+    )
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="{FONT}">'
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/><defs>{clip}</defs>'
+    )
+    return (head + "".join(parts) + "</svg>").encode()
+
+
+def _paper_or_data_y(value: Any, ref: str, y_axis: Axis, top: float, bottom: float) -> float:
+    if ref == "paper":
+        return bottom + float(value) * (top - bottom)
+    return y_axis.px(float(value))
+
+
+def _shape(shape: Mapping[str, Any], x_px: Any, y_axis: Axis, top: float, bottom: float) -> str:
+    if shape.get("type") != "line" or shape.get("xref", "x") != "x":
+        raise UnsupportedFigure(f"shape {shape.get('type')!r}")
+    ref = shape.get("yref", "y")
+    line = shape.get("line") or {}
+    points = [
+        (x_px(shape["x0"]), _paper_or_data_y(shape["y0"], ref, y_axis, top, bottom)),
+        (x_px(shape["x1"]), _paper_or_data_y(shape["y1"], ref, y_axis, top, bottom)),
+    ]
+    return _line(
+        points, line.get("color", "#444444"), float(line.get("width", 2)), line.get("dash")
+    )
+
+
+def _annotation(
+    annotation: Mapping[str, Any], x_px: Any, y_axis: Axis, top: float, bottom: float
+) -> list[str]:
+    """A label at a point: with an arrow, the text's centre sits `ax`, `ay` px from the
+    point and the arrow runs from the text's edge to it; without, the text is anchored
+    at the point (`xanchor`, `yanchor`)."""
+    text = str(annotation.get("text", ""))
+    font = annotation.get("font") or {}
+    size = float(font.get("size", 12))
+    color = str(font.get("color", TEXT_COLOR))
+    if annotation.get("xref", "x") != "x":
+        raise UnsupportedFigure("annotation xref")
+    x = x_px(annotation["x"])
+    y = _paper_or_data_y(annotation["y"], annotation.get("yref", "y"), y_axis, top, bottom)
+    width, height = text_width(text, size) + 4, size * 1.3 + 2
+    parts = []
+    if annotation.get("showarrow", True):
+        cx, cy = x + float(annotation.get("ax", -10)), y + float(annotation.get("ay", -30))
+        left, box_top = cx - width / 2, cy - height / 2
+        parts.append(_arrow(cx, cy, x, y, width, height, annotation.get("arrowcolor", color)))
+    else:
+        xanchor = annotation.get("xanchor", "center")
+        yanchor = annotation.get("yanchor", "middle")
+        left = {"left": x, "right": x - width}.get(xanchor, x - width / 2)
+        box_top = {"top": y, "bottom": y - height}.get(yanchor, y - height / 2)
+    background = annotation.get("bgcolor")
+    if background:
+        fill, opacity = _rgba(str(background))
+        parts.append(
+            f'<rect x="{_n(left)}" y="{_n(box_top)}" width="{_n(width)}" height="{_n(height)}" '
+            f'fill="{fill}" fill-opacity="{opacity:g}"/>'
+        )
+    baseline = box_top + height / 2 + 0.35 * size
+    parts.append(_text(left + 2, baseline, text, size, color))
+    return parts
+
+
+def _rgba(color: str) -> tuple[str, float]:
+    """An ``rgba(r,g,b,a)`` colour as ``#rrggbb`` and an opacity (others as given, opaque)."""
+    if color.startswith("rgba(") and color.endswith(")"):
+        *rgb, alpha = (part.strip() for part in color[5:-1].split(","))
+        return "#" + "".join(f"{int(float(c)):02x}" for c in rgb), float(alpha)
+    return color, 1.0
+
+
+def _arrow(
+    cx: float, cy: float, x: float, y: float, width: float, height: float, color: str
+) -> str:
+    """A line from the edge of the text box centred at (cx, cy) to (x, y), with a filled
+    head at (x, y) (Plotly's arrowhead 2)."""
+    dx, dy = x - cx, y - cy
+    length = math.hypot(dx, dy)
+    if length == 0:
+        return ""
+    ux, uy = dx / length, dy / length
+    # Leave the box where the line crosses its edge.
+    scale = min(
+        (width / 2) / abs(dx) if dx else math.inf, (height / 2) / abs(dy) if dy else math.inf
+    )
+    sx, sy = cx + dx * scale, cy + dy * scale
+    if math.hypot(x - sx, y - sy) < 2:
+        return ""
+    head, half = 7.0, 3.5
+    bx, by = x - ux * head, y - uy * head
+    return (
+        f'<path d="M{_n(sx)},{_n(sy)}L{_n(bx)},{_n(by)}" stroke="{color}" stroke-width="1.5"/>'
+        f'<path d="M{_n(x)},{_n(y)}L{_n(bx - uy * half)},{_n(by + ux * half)}'
+        f'L{_n(bx + uy * half)},{_n(by - ux * half)}Z" fill="{color}"/>'
+    )
