@@ -38,7 +38,7 @@ from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from tco.chart_svg import figure_svg
+from tco.chart_svg import figure_svg, title_text
 
 from .models import LineUnit
 from .money import HUNDRED, to_cents
@@ -318,21 +318,23 @@ def _tco_context(
         "cur": tco["summary"].get("currency", "EUR"),
         "executive": tco.get("executive") or {},
         "assumptions": assumptions,
-        "chart_names": list((tco.get("figures") or {}).keys()),
     }
 
 
 def _charts_for(
     tco: Mapping[str, Any] | None, with_charts: bool
-) -> tuple[list[str], dict[str, bytes]]:
-    """The names of the snapshot's charts and their SVGs."""
+) -> tuple[list[tuple[str, str]], dict[str, bytes]]:
+    """(name, title) of the snapshot's charts, the title for the image's alt text, in the
+    buyer's language; and their SVGs."""
     if not with_charts or not tco or not tco.get("figures"):
         return [], {}
-    svgs = {name: figure_svg(figure) for name, figure in tco["figures"].items()}
-    return list(svgs), svgs
+    figures = tco["figures"]
+    svgs = {name: figure_svg(figure) for name, figure in figures.items()}
+    titles = [(name, title_text(figures[name].get("layout") or {}) or name) for name in svgs]
+    return titles, svgs
 
 
-def _placeholders(tco: Mapping[str, Any] | None, charts: list[str]) -> list[str]:
+def _placeholders(tco: Mapping[str, Any] | None, charts: list[Any]) -> list[str]:
     """Without charts (the benchmark's baseline), boxes of the same size keep the length."""
     if charts or not tco:
         return []

@@ -36,7 +36,7 @@ from xml.sax.saxutils import escape
 
 from tco.text_width import ASCENT, text_width
 
-__all__ = ["HEIGHT", "WIDTH", "UnsupportedFigure", "figure_svg"]
+__all__ = ["HEIGHT", "WIDTH", "UnsupportedFigure", "figure_svg", "title_text"]
 
 WIDTH, HEIGHT = 900, 440
 FONT = "DejaVu Sans, sans-serif"
@@ -228,8 +228,9 @@ class Axis:
         return abs(self.end - self.start) / max(len(self.categories), 1)
 
 
-def _title(axis: Mapping[str, Any]) -> str:
-    title = axis.get("title") or {}
+def title_text(part: Mapping[str, Any]) -> str:
+    """The ``title`` text of a layout or an axis ("" when it has none)."""
+    title = part.get("title") or {}
     return str(title.get("text") or "") if isinstance(title, Mapping) else str(title)
 
 
@@ -378,7 +379,7 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
     parts: list[str] = []
 
     # Title: top left; a long one is set smaller rather than cut.
-    title = _title(layout)
+    title = title_text(layout)
     title_size = float(TITLE_SIZE)
     if title and text_width(title, title_size) > width - 2 * PAD:
         title_size *= (width - 2 * PAD) / text_width(title, title_size)
@@ -388,7 +389,7 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
     # From the bottom up: legend rows, x-axis title, x tick labels, then the plot.
     rows = _legend_rows(_legend_entries(data), width)
     legend_top = height - PAD - LEGEND_ROW * len(rows)
-    x_title = _title(xaxis)
+    x_title = title_text(xaxis)
     x_title_base = legend_top - 10 if rows else height - PAD - 4
     tick_base = x_title_base - (AXIS_TITLE_SIZE + 10 if x_title else 0)
     plot_bottom = tick_base - TICK_SIZE * ASCENT - 6
@@ -410,7 +411,7 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
     y_format = str(yaxis.get("tickformat", ""))
     y_step, y_ticks = _linear_ticks(yaxis, y_low, y_high, plot_bottom - plot_top, 40)
     y_labels = [tick_text(v, y_format, separators, y_step) for v in y_ticks]
-    y_title = _title(yaxis)
+    y_title = title_text(yaxis)
     label_width = max((text_width(label, TICK_SIZE) for label in y_labels), default=0.0)
     plot_left = PAD + (AXIS_TITLE_SIZE + 8 if y_title else 0) + label_width + 6
     y_axis = Axis(y_low, y_high, plot_bottom, plot_top, tuple(y_ticks), tuple(y_labels))
@@ -433,20 +434,12 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
     plot_right = x_axis.end
 
     # Grid and zero lines, under the data.
-    for value in y_axis.ticks:
-        y = y_axis.px(value)
-        color = ZERO_LINE_COLOR if value == 0 else GRID_COLOR
-        parts.append(
-            f'<path d="M{_n(plot_left)},{_n(y)}H{_n(plot_right)}" stroke="{color}" '
-            'stroke-width="1"/>'
-        )
-    for value in x_axis.ticks:
-        x = x_axis.px(value)
-        color = ZERO_LINE_COLOR if value == 0 else GRID_COLOR
-        parts.append(
-            f'<path d="M{_n(x)},{_n(plot_top)}V{_n(plot_bottom)}" stroke="{color}" '
-            'stroke-width="1"/>'
-        )
+    parts += [
+        _grid(v, f"M{_n(plot_left)},{_n(y_axis.px(v))}H{_n(plot_right)}") for v in y_axis.ticks
+    ]
+    parts += [
+        _grid(v, f"M{_n(x_axis.px(v))},{_n(plot_top)}V{_n(plot_bottom)}") for v in x_axis.ticks
+    ]
 
     # Tick labels and axis titles.
     for value, label in zip(y_axis.ticks, y_axis.labels, strict=True):
@@ -527,6 +520,12 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
         f'<rect width="{width}" height="{height}" fill="#ffffff"/><defs>{clip}</defs>'
     )
     return (head + "".join(parts) + "</svg>").encode()
+
+
+def _grid(value: float, d: str) -> str:
+    """A grid line at a tick; the zero line darker (Plotly's zeroline)."""
+    color = ZERO_LINE_COLOR if value == 0 else GRID_COLOR
+    return f'<path d="{d}" stroke="{color}" stroke-width="1"/>'
 
 
 def _paper_or_data_y(value: Any, ref: str, y_axis: Axis, top: float, bottom: float) -> float:

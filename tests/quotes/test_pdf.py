@@ -207,9 +207,9 @@ def test_a_quote_built_by_hand_has_no_analysis_pages(
     assert "Executive summary" not in flat and f"page 1 of {document.pages}" in flat
 
 
-def test_dutch_buyers_get_dutch_numbers_in_the_frozen_analysis(
-    seed_catalog: object, sales_user: Any
-) -> None:
+@pytest.fixture
+def dutch_calculator_quote(seed_catalog: object, sales_user: Any) -> Any:
+    """A quote started from the calculator for a Dutch-speaking buyer."""
     from quotes.models import Team
 
     buyer = services.customer_create(
@@ -220,10 +220,13 @@ def test_dutch_buyers_get_dutch_numbers_in_the_frozen_analysis(
         country="NL",
         language="nl",
     )
-    quote = services.quote_create_from_calculator(
+    return services.quote_create_from_calculator(
         customer=buyer, owner=sales_user, query="preset=pretrain-7b"
     )
-    revision = quote.revisions.get()
+
+
+def test_dutch_buyers_get_dutch_numbers_in_the_frozen_analysis(dutch_calculator_quote: Any) -> None:
+    revision = dutch_calculator_quote.revisions.get()
     values = [a["value"] for a in revision.tco["assumptions"]]
     assert "0,1800\u00a0EUR/kWh" in values  # the Amsterdam site's price, decimal comma
     support = revision.lines.get(catalog_key="item:support-10pct")
@@ -248,22 +251,9 @@ def test_a_chart_the_pdf_cannot_draw_fails_the_render(sent_revision: Any) -> Non
 
 
 def test_the_charts_are_in_the_pdf_as_text_in_the_buyers_language(
-    seed_catalog: object, sales_user: Any
+    dutch_calculator_quote: Any, sales_user: Any
 ) -> None:
-    from quotes.models import Team
-
-    buyer = services.customer_create(
-        team=Team.objects.get(name="Benelux"),
-        company="Voorbeeld AI B.V.",
-        contact_name="Anna de Vries",
-        email="anna@example.nl",
-        country="NL",
-        language="nl",
-    )
-    quote = services.quote_create_from_calculator(
-        customer=buyer, owner=sales_user, query="preset=pretrain-7b"
-    )
-    revision = quote.revisions.get()
+    revision = dutch_calculator_quote.revisions.get()
     send(revision, sales_user)
     revision.refresh_from_db()
     document = pdf.render_revision(revision.snapshot, language="nl")
