@@ -275,12 +275,22 @@ class _Entry:
         return LEGEND_SAMPLE + text_width(self.name, LEGEND_SIZE)
 
 
-def _legend_entries(data: Sequence[Mapping[str, Any]]) -> list[_Entry]:
+def fitted(text: str, size: float, room: float) -> str:
+    """`text`, cut short with an ellipsis where it is wider than `room` px."""
+    if text_width(text, size) <= room:
+        return text
+    while text and text_width(text + "…", size) > room:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _legend_entries(data: Sequence[Mapping[str, Any]], width: float) -> list[_Entry]:
+    """One entry per trace shown in the legend; a name longer than a whole row is cut."""
     entries = []
     for trace in data:
         if trace.get("showlegend") is False or not trace.get("name"):
             continue
-        name = str(trace["name"])
+        name = fitted(str(trace["name"]), LEGEND_SIZE, width - 2 * PAD - LEGEND_SAMPLE)
         if trace["type"] == "bar":
             color = (trace.get("marker") or {}).get("color", TEXT_COLOR)
             entries.append(_Entry(name, "bar", color if isinstance(color, str) else TEXT_COLOR))
@@ -302,6 +312,7 @@ def _legend_entries(data: Sequence[Mapping[str, Any]]) -> list[_Entry]:
 
 
 def _legend_rows(entries: list[_Entry], width: float) -> list[list[_Entry]]:
+    """The entries in rows that fit the width, in order."""
     rows: list[list[_Entry]] = []
     used = math.inf
     for entry in entries:
@@ -387,7 +398,7 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
         parts.append(_text(PAD, PAD + TITLE_SIZE * ASCENT + 4, title, title_size))
 
     # From the bottom up: legend rows, x-axis title, x tick labels, then the plot.
-    rows = _legend_rows(_legend_entries(data), width)
+    rows = _legend_rows(_legend_entries(data, width), width)
     legend_top = height - PAD - LEGEND_ROW * len(rows)
     x_title = title_text(xaxis)
     x_title_base = legend_top - 10 if rows else height - PAD - 4

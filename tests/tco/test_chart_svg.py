@@ -196,6 +196,22 @@ def test_stacked_bars_sum_to_the_year_and_negative_parts_hang_below_zero(
     assert len(above) == len(bars) - sum(1 for t in components for v in t["y"] if v < 0)
 
 
+def test_a_name_longer_than_the_legend_is_cut_and_stays_inside() -> None:
+    long_name = "A customer's own offering with a very long name, " * 4
+    figure = {
+        "data": [
+            {"type": "scatter", "mode": "lines", "name": long_name, "x": [0, 1], "y": [0, 1]},
+            {"type": "scatter", "mode": "lines", "name": "Short", "x": [0, 1], "y": [1, 0]},
+        ],
+        "layout": {},
+    }
+    root = parsed(figure_svg(figure))
+    cut = next(t for t in texts(root) if (t.text or "").endswith("…"))
+    assert (cut.text or "").startswith("A customer's own offering")
+    assert float(cut.get("x", 0)) + text_width(cut.text or "", 12) <= WIDTH - 8
+    assert "Short" in words(root)
+
+
 def test_collinear_points_go_and_bends_stay() -> None:
     line = [(0.0, 0.0), (1.0, 1.0), (2.0, 2.0), (3.0, 2.0), (4.0, 2.0)]
     assert _without_collinear(line) == [(0.0, 0.0), (2.0, 2.0), (4.0, 2.0)]
