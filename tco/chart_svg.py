@@ -517,7 +517,7 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
     for shape in layout.get("shapes") or []:
         parts.append(_shape(shape, x_px, y_axis, plot_top, plot_bottom))
     for annotation in layout.get("annotations") or []:
-        parts += _annotation(annotation, x_px, y_axis, plot_top, plot_bottom)
+        parts += _annotation(annotation, x_px, y_axis, plot_top, plot_bottom, (width, height))
     parts += _legend_svg(rows, legend_top)
 
     clip = (
@@ -560,11 +560,17 @@ def _shape(shape: Mapping[str, Any], x_px: Any, y_axis: Axis, top: float, bottom
 
 
 def _annotation(
-    annotation: Mapping[str, Any], x_px: Any, y_axis: Axis, top: float, bottom: float
+    annotation: Mapping[str, Any],
+    x_px: Any,
+    y_axis: Axis,
+    top: float,
+    bottom: float,
+    bounds: tuple[float, float],
 ) -> list[str]:
     """A label at a point: with an arrow, the text's centre sits `ax`, `ay` px from the
-    point and the arrow runs from the text's edge to it; without, the text is anchored
-    at the point (`xanchor`, `yanchor`)."""
+    point (moved inside `bounds`, the picture's width and height, where that would leave
+    it) and the arrow runs from the text's edge to it; without, the text is anchored at
+    the point (`xanchor`, `yanchor`)."""
     text = str(annotation.get("text", ""))
     font = annotation.get("font") or {}
     size = float(font.get("size", 12))
@@ -577,6 +583,9 @@ def _annotation(
     parts = []
     if annotation.get("showarrow", True):
         cx, cy = x + float(annotation.get("ax", -10)), y + float(annotation.get("ay", -30))
+        # Kept inside the picture: a label near an edge moves in, its arrow follows.
+        cx = min(max(cx, width / 2), bounds[0] - width / 2)
+        cy = min(max(cy, height / 2), bounds[1] - height / 2)
         left, box_top = cx - width / 2, cy - height / 2
         parts.append(_arrow(cx, cy, x, y, width, height, annotation.get("arrowcolor", color)))
     else:

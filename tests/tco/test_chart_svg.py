@@ -212,6 +212,29 @@ def test_a_name_longer_than_the_legend_is_cut_and_stays_inside() -> None:
     assert "Short" in words(root)
 
 
+def test_a_label_near_the_edge_moves_inside_and_its_arrow_still_points_at_the_point() -> None:
+    figure = {
+        "data": [{"type": "scatter", "mode": "lines", "name": "a", "x": [0, 60], "y": [0, 9]}],
+        "layout": {
+            "xaxis": {"range": [0, 60], "autorange": False, "dtick": 12},
+            "yaxis": {"range": [0, 10], "autorange": False},
+            "annotations": [{"x": 59, "y": 9, "text": "Month 59", "ax": 60, "ay": -60}],
+        },
+    }
+    root = parsed(figure_svg(figure))
+    label = next(t for t in texts(root) if t.text == "Month 59")
+    assert float(label.get("x", 0)) + text_width("Month 59", 12) <= WIDTH
+    assert float(label.get("y", 0)) >= 12
+    head = next(
+        _path_points(p.get("d", ""))[0]
+        for p in root.iter(f"{NS}path")
+        if p.get("d", "").endswith("Z")
+    )
+    line = next(p for p in root.iter(f"{NS}path") if p.get("stroke-width") == "2")
+    (x0, _y0), (x1, y1) = _path_points(line.get("d", ""))  # from (0, 0) to (60, 9)
+    assert head == pytest.approx((x0 + (x1 - x0) * 59 / 60, y1), abs=0.2)  # at (59, 9)
+
+
 def test_collinear_points_go_and_bends_stay() -> None:
     line = [(0.0, 0.0), (1.0, 1.0), (2.0, 2.0), (3.0, 2.0), (4.0, 2.0)]
     assert _without_collinear(line) == [(0.0, 0.0), (2.0, 2.0), (4.0, 2.0)]
