@@ -213,7 +213,7 @@ CELERY_TASK_TIME_LIMIT = 5 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 4 * 60
 CELERY_TIMEZONE = TIME_ZONE
 # Two queues, so that an email never waits behind PDF renders (docs/quotes.md, Procfile):
-# "render" (proposal PDFs, a worker with a warm Chromium per process) and "email" (sending,
+# "render" (proposal PDFs, WeasyPrint: CPU-heavy) and "email" (sending,
 # light); other tasks (periodic) go to the default queue, consumed with email.
 RENDER_QUEUE = "render"
 EMAIL_QUEUE = "email"
