@@ -13,11 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
 from .canonical import canonical_query
@@ -74,6 +73,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
     from .chart_context import page_charts
     from .charts import CHARTED_CLOUD_OPTIONS
     from .forms import PRESET_CHOICES
+    from .layout import calculator_page
     from .services import analyse_bound_form
 
     form, outcome = analyse_bound_form(_bound_form(request))
@@ -93,11 +93,12 @@ def calculator(request: HttpRequest) -> HttpResponse:
         "charted_options": CHARTED_CLOUD_OPTIONS,
     }
     # Jinja2 (config/jinja.py): the form and the results are most of the page's rendering
-    # work; the layout around them stays with Django's templates (base.html).
+    # work; the layout around them stays with Django's templates (base.html), rendered
+    # once per language for anonymous visitors (tco/layout.py).
     if request.htmx:
         return HttpResponse(render_to_string("tco/results.jinja", context, request, using="jinja2"))
     body = render_to_string("tco/calculator_body.jinja", context, request, using="jinja2")
-    return render(request, "tco/calculator.html", {"body": mark_safe(body)})
+    return HttpResponse(calculator_page(request, body))
 
 
 @require_safe
