@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from config.render_language import current_language
+from config.render_language import current_language, language_bound
 from tco.charts import CHARTED_CLOUD_OPTIONS, ChartLabels, all_charts, charts_json
 from tco.engine import ScenarioResult
 from tco.wording import cloud_label
@@ -99,9 +99,13 @@ def page_charts(
     result: ScenarioResult, language: str | None, all_options: bool = False
 ) -> PageCharts:
     """The page's figures; the cheapest few cloud options unless ``all_options``."""
+    # The option names' words read from the language held for the call, not looked up
+    # through Django's translation each (config/render_language.py).
+    with language_bound():
+        labels = chart_labels(result)
     figures = all_charts(
         result,
-        chart_labels(result),
+        labels,
         SEPARATORS.get((language or "en")[:2], ".,"),
         limit=None if all_options else CHARTED_CLOUD_OPTIONS,
     )

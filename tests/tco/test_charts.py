@@ -130,6 +130,10 @@ def test_chart_amounts_are_whole_units_and_keep_what_is_not_finite() -> None:
     # Beyond what an integer or a finite float holds: left as floats, not wrapped around.
     assert _amounts([1e300, 1.5]) == [1e300, 1.5]
     assert math.isnan(_amounts([math.nan, 1.0])[0])
+    assert _amounts([1.0, math.inf]) == [1.0, math.inf]
+    assert _amounts([-math.inf, 2.0]) == [-math.inf, 2.0]
+    assert _amounts([2.0**53, 1.0]) == [2.0**53, 1.0]
+    assert _amounts([]) == []
 
 
 # --- cumulative cost ------------------------------------------------------------------
