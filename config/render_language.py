@@ -23,16 +23,20 @@ from typing import Any
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import trans_real
+from markupsafe import Markup
 
-# (language code, its translation object, the words it gave) while a template renders.
-_BOUND: ContextVar[tuple[str, Any, dict[str, str]] | None] = ContextVar(
+# (language code, its translation object, the words it gave, the same as markup for an
+# autoescaped template) while a template renders.
+_BOUND: ContextVar[tuple[str, Any, dict[str, str], dict[str, Markup]] | None] = ContextVar(
     "render_language", default=None
 )
 # Each translation object's words so far: a page asks for the same ~150 messages every
 # time, and a lookup through Django's catalogues (a chain of dictionaries, English falling
 # through to its fallback) costs several dictionary reads. Weak keys: Django replaces its
 # translation objects when the language settings change (tests do).
-_WORDS: weakref.WeakKeyDictionary[Any, dict[str, str]] = weakref.WeakKeyDictionary()
+_WORDS: weakref.WeakKeyDictionary[Any, tuple[dict[str, str], dict[str, Markup]]] = (
+    weakref.WeakKeyDictionary()
+)
 WORDS_KEPT = 5_000  # per language; a template's messages are a few hundred
 
 
@@ -58,6 +62,22 @@ def gettext(message: str) -> str:
     return word
 
 
+def markup_message(message: str) -> Markup:
+    """What Jinja's newstyle ``_(message)`` gives without variables in an autoescaped
+    template (the translation, trusted, as a format string: ``%%`` → ``%``); kept per
+    language like the words."""
+    bound = _BOUND.get()
+    if bound is None:
+        return Markup(translation.gettext(message)) % {}
+    marked = bound[3]
+    text = marked.get(message)
+    if text is None:
+        text = Markup(gettext(message)) % {}
+        if len(marked) < WORDS_KEPT:
+            marked[message] = text
+    return text
+
+
 def ngettext(singular: str, plural: str, number: int) -> str:
     bound = _BOUND.get()
     if bound is None:
@@ -75,8 +95,8 @@ def language_bound() -> Iterator[None]:
     )
     words = _WORDS.get(active)
     if words is None:
-        words = _WORDS[active] = {}
-    token = _BOUND.set((translation.get_language() or "en", active, words))
+        words = _WORDS[active] = ({}, {})
+    token = _BOUND.set((translation.get_language() or "en", active, *words))
     try:
         yield
     finally:
