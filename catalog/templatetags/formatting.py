@@ -2,6 +2,7 @@
 
 import math
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any
 
 from django import template
 from django.utils import formats
@@ -16,6 +17,9 @@ SYMBOLS = {"USD": "$", "EUR": "€"}
 
 _QUANTA = [Decimal(1).scaleb(-decimals) for decimals in range(8)]  # 1, 0.1, 0.01…
 _PLACES = [10.0**-decimals for decimals in range(16)]
+# Format specs by thousands separator ("," or none) and places, made once: ",.2f".
+_FLOAT_SPECS = {sep: [f"{sep}.{decimals}f" for decimals in range(16)] for sep in (",", "")}
+_INT_SPECS = {sep: f"{sep}d" for sep in (",", "")}
 
 
 def rounded(value: Decimal | float | int, decimals: int) -> Decimal | float | int:
@@ -70,12 +74,35 @@ def _fixed(value: Decimal | float | int, decimals: int, separator: str) -> str:
         number = float(value)
         text = repr(number)
         point = text.find(".")
-        tie = len(text) - point - 1 == decimals + 1 and text[-1] == "5"
+        tie = len(text) - point == decimals + 2 and text[-1] == "5"
         if point > 0 and "e" not in text and not tie and math.ulp(number) < _PLACES[decimals]:
-            return f"{number:{separator}.{decimals}f}"
+            return format(number, _FLOAT_SPECS[separator][decimals])
     elif type(value) is int and decimals == 0:
-        return f"{value:{separator}d}"
+        return format(value, _INT_SPECS[separator])
     return f"{rounded(value, decimals):{separator}.{decimals}f}"
+
+
+# Per language: (its marks for Python's, None when the same; what separates a currency
+# symbol from the amount), for the languages that group digits in threes.
+_STYLES: dict[str, tuple[dict[int, str] | None, str]] = {}
+
+
+def _style(language: str) -> tuple[dict[int, str] | None, str] | None:
+    style = _STYLES.get(language)
+    if style is None:
+        if _separators(language) is None:
+            return None
+        # Dutch writes a space between symbol and amount ("€ 1.234,50"); English does not.
+        style = _STYLES[language] = (_MARKS[language], "\u00a0" if language == "nl" else "")
+    return style
+
+
+def _text(value: Decimal | float | int, decimals: int, grouping: bool, table: Any) -> str:
+    """grouped()'s text, the language's marks (``table``) known."""
+    text = _fixed(value, decimals, "," if grouping else "")
+    if text[0] == "-" and not text.strip("-0.,"):
+        text = text[1:]  # −0.001 rounds to 0, not "-0"
+    return text if table is None else text.translate(table)
 
 
 def grouped(value: Decimal | float | int, decimals: int = 0, grouping: bool = True) -> str:
@@ -87,18 +114,21 @@ def grouped(value: Decimal | float | int, decimals: int = 0, grouping: bool = Tr
     29 % as "28 %", from 28.999999999999996, and €99.999 as "€99.99"), and several times
     faster than it: a result page formats about 150 numbers.
     """
-    language = current_language()
-    marks = _separators(language)
-    if marks is None or isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+    style = _style(current_language())
+    if style is None or isinstance(value, bool) or not isinstance(value, int | float | Decimal):
         return formats.number_format(value, decimals, use_l10n=True, force_grouping=grouping)
-    text = _fixed(value, decimals, "," if grouping else "")
-    if text[0] == "-" and not text.strip("-0.,"):
-        text = text[1:]  # −0.001 rounds to 0, not "-0"
-    table = _MARKS[language]
-    return text if table is None else text.translate(table)
+    return _text(value, decimals, grouping, style[0])
 
 
 def format_money(value: Decimal | float | int | None, currency: str, decimals: int = 2) -> str:
+    kind = type(value)
+    if kind is float or kind is int:  # most amounts: the checks below in one step
+        if value < 0:
+            return "\u2212" + format_money(-value, currency, decimals)
+        style = _style(current_language())
+        if style is not None:
+            symbol = SYMBOLS.get(currency, currency + " ")
+            return f"{symbol}{style[1]}{_text(value, decimals, True, style[0])}"
     if value is None or value == "":  # "": a missing template variable
         return "–"
     if isinstance(value, int | float | Decimal) and value < 0:  # "−€1,234", not "€-1,234"

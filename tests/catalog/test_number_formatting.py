@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from catalog.templatetags.formatting import (
     _fixed,
+    format_money,
     grouped,
     money,
     money0,
@@ -70,3 +71,29 @@ def test_a_float_written_by_python_rounds_as_the_decimal_rule(value: float, deci
     for separator in (",", ""):
         expected = f"{rounded(value, decimals):{separator}.{decimals}f}"
         assert _fixed(value, decimals, separator) == expected, (value, decimals)
+
+
+class OtherFloat(float):
+    """Not exactly a float: format_money takes its general path (the one before its fast
+    path for plain floats and ints), which the test compares with."""
+
+
+class OtherInt(int):
+    pass
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+@given(
+    value=st.one_of(st.floats(), st.integers(-(10**18), 10**18), st.just(-0.0)),
+    currency=st.sampled_from(["USD", "EUR", "GBP"]),
+    decimals=st.integers(0, 3),
+)
+@settings(max_examples=300, deadline=None)
+def test_money_of_a_plain_float_or_int_is_written_as_by_the_general_path(
+    language: str, value: float | int, currency: str, decimals: int
+) -> None:
+    other = OtherFloat(value) if isinstance(value, float) else OtherInt(value)
+    with translation.override(language):
+        fast = format_money(value, currency, decimals)
+        general = format_money(other, currency, decimals)
+    assert fast == general
