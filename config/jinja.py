@@ -18,6 +18,7 @@ from typing import Any
 import markupsafe
 from django.template.defaultfilters import date
 from django.urls import reverse
+from django.utils.safestring import SafeString
 from jinja2 import Environment, Template, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
@@ -39,7 +40,7 @@ def fast_escape(value: Any) -> Any:
     kind = type(value)
     if kind is str:
         return _escape_inner(value)
-    if kind is Markup:
+    if kind is Markup or kind is SafeString:  # already HTML (Django's: the form's fields)
         return value
     return escape(value)
 

@@ -21,8 +21,9 @@ from typing import Any
 
 from django.forms import BoundField
 from django.forms.widgets import CheckboxInput, ChoiceWidget, Input
-from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
+
+from config.render_language import current_language
 
 from .widget_render import (
     CHOICE_FRAMES,
@@ -146,7 +147,7 @@ def _parts_of(field: BoundField) -> _Parts | None:
     widget = field.field.widget
     key = (
         "calculator_field",
-        translation.get_language(),
+        current_language(),  # held for the render: no lookup through Django's locals
         field.name,
         field.field.required,
         tuple(widget.attrs.items()),
