@@ -36,7 +36,13 @@ def copy_field(field: forms.Field) -> forms.Field:
     widget = copied.widget = _clone(field.widget)
     widget.attrs = field.widget.attrs.copy()
     if isinstance(widget, ChoiceWidget):
-        widget.choices = copy.copy(field.widget.choices)
+        options = field.widget.choices
+        if type(options) is list:
+            # Normalized when it was set (Django's setter, which its own copy calls again
+            # and which rebuilds the list item by item): a copy is the same list.
+            widget._choices = options[:]
+        else:
+            widget.choices = copy.copy(options)
     copied.error_messages = field.error_messages.copy()
     copied.validators = field.validators[:]
     if choices is not None:
