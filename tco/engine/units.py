@@ -16,6 +16,9 @@ from tco.engine.errors import InvalidInput
 FloatArray = npt.NDArray[np.float64]
 """A float64 numpy array: the vectorized core computes on these."""
 
+IntArray = npt.NDArray[np.intp]
+"""Counts or indices (numpy's index type)."""
+
 Number = float | FloatArray
 """A scalar or an array of scenarios; the cost formulas accept both."""
 
