@@ -12,7 +12,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tco.engine.costmodel import NO_REFRESH, CostModel, onprem_monthly, onprem_totals
+from tco.engine.costmodel import (
+    NO_REFRESH,
+    CostModel,
+    OnPremMonthly,
+    onprem_monthly,
+    onprem_totals,
+)
 from tco.engine.demand import WHOLE_HORIZON
 from tco.engine.finance import lease_payment
 from tco.engine.onprem import scalar
@@ -119,14 +125,17 @@ def financing(
     terms_months: Sequence[int],
     cloud_option: str | None = None,
     cloud_total: float | None = None,
+    monthly: OnPremMonthly | None = None,
 ) -> Financing:
     """Lease vs buy: each term's monthly payment, total and NPV beside the cash price.
 
     The lease finances the upfront amount (servers, network, installation);
-    a term longer than the horizon is paid off at the horizon.
+    a term longer than the horizon is paid off at the horizon. ``monthly``: the model's
+    :func:`onprem_monthly`, when the caller has it already (the same with or without a
+    lease: the monthly amounts do not depend on ``leased``).
     """
     cash = model.replace(leased=0.0)
-    cash_monthly = onprem_monthly(cash)
+    cash_monthly = monthly if monthly is not None else onprem_monthly(cash)
     cash_totals = onprem_totals(cash, cash_monthly)
     upfront = scalar(cash_monthly.upfront, "upfront")
     # Every term in one vectorised pass: the lease term is the only field that differs.

@@ -13,7 +13,13 @@ import numpy as np
 
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
-from tco.engine.costmodel import CostModel, onprem_line, onprem_total, stack_models
+from tco.engine.costmodel import (
+    CostModel,
+    onprem_line,
+    onprem_monthly,
+    onprem_total,
+    stack_models,
+)
 from tco.engine.demand import (
     HOURS_PER_YEAR,
     WHOLE_HORIZON,
@@ -489,6 +495,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     )
     model = build_cost_model(kept, servers, plan, [fits[i] for i in usable])
     serving = _serving(scenario, sizing)
+    monthly = onprem_monthly(model)  # the options' and the financing's
     onprem, clouds = compare_options(
         model,
         sizing.tokens_per_second_capacity,
@@ -496,6 +503,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         target_tokens_per_second=serving.load.average_tokens_per_second_all_hours
         if serving is not None
         else scenario.workload.target_tokens_per_second,
+        monthly=monthly,
     )
     fin, server, site = scenario.finance, scenario.server, scenario.site
     avg_kw = server.idle_power_kw + (server.max_power_kw - server.idle_power_kw) * plan.utilization
@@ -579,6 +587,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         fin.lease_terms_months,
         reference.name if reference else None,
         reference.total_cost if reference else None,
+        monthly=monthly,
     )
     # The Monte Carlo draws GPU clouds only: no confidence when an API sets the reference.
     confidence = (
