@@ -28,6 +28,8 @@ from tco.engine.finance import (
     discount_factor,
     lease_balance,
     lease_payment,
+    maximum,
+    minimum,
     monthly_discount_rate,
 )
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR, FloatArray, Number
@@ -343,12 +345,15 @@ def refresh_plan(m: CostModel, hardware: FloatArray, purchase: FloatArray) -> Re
     """
     h = as_array(m.horizon_months)
     life = as_array(m.service_life_months)
-    count = np.maximum(np.ceil(h / life - 1e-9) - 1.0, 0.0)
+    count = maximum(np.ceil(h / life - 1e-9) - 1.0, 0.0)
     r = as_array(m.residual_pct)
-    age = h - count * life
-    kept = np.where(count > 0, r + (1.0 - r) * (1.0 - age / life), r)
+    if count.ndim == 0:  # one count (every scenario alike): only the branch it takes
+        kept = as_array(r + (1.0 - r) * (1.0 - (h - count * life) / life)) if count > 0 else r
+    else:
+        age = h - count * life
+        kept = np.where(count > 0, r + (1.0 - r) * (1.0 - age / life), r)
     return RefreshPlan(
-        count=as_array(count),
+        count=count,
         life=life,
         purchase=_broadcast(purchase, count),
         resale=as_array(hardware * r),
@@ -366,6 +371,8 @@ def refresh_discount_sum(monthly_rate: Number, life: Number, count: Number) -> F
     """
     q = discount_factor(monthly_rate, life)
     n = as_array(count)
+    if q.ndim == 0:  # one rate and life: only the branch it takes
+        return as_array(q * (1.0 - np.power(q, n)) / (1.0 - q)) if q < 1.0 - 1e-15 else n
     geometric = q * (1.0 - np.power(q, n)) / np.where(q < 1.0, 1.0 - q, 1.0)
     return as_array(np.where(q < 1.0 - 1e-15, geometric, n))
 
@@ -408,9 +415,7 @@ class OnPremMonthly:
 
 def active_months(m: CostModel) -> FloatArray:
     """Months the work runs in: the one-off run's months, else the whole horizon."""
-    return as_array(
-        np.maximum(np.minimum(as_array(m.active_months), as_array(m.horizon_months)), 1)
-    )
+    return maximum(minimum(as_array(m.active_months), as_array(m.horizon_months)), 1.0)
 
 
 def onprem_monthly(m: CostModel) -> OnPremMonthly:
@@ -553,7 +558,11 @@ def _bought_outright(m: CostModel) -> bool:
     """No scenario of the model leases (the usual case). Then leased × (lease cost) +
     (1 − leased) × upfront is the upfront itself, and the lease terms are not computed
     (a dozen array operations per call, on 10,000 draws in the Monte Carlo)."""
-    return np.ndim(m.leased) == 0 and float(m.leased) == 0.0
+    leased = m.leased
+    kind = type(leased)
+    if kind is float or kind is np.float64:  # the usual field: skip np.ndim's call
+        return bool(leased == 0.0)
+    return np.ndim(leased) == 0 and float(leased) == 0.0
 
 
 def _onprem_finance_total(m: CostModel, mo: OnPremMonthly) -> FloatArray:
