@@ -15,6 +15,7 @@ than the servers' service life L buys the fleet again in months L, 2L, …
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -380,15 +381,20 @@ def refresh_discount_sum(monthly_rate: Number, life: Number, count: Number) -> F
 # --- totals (closed form over the horizon) -----------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, eq=False)
 class OnPremMonthly:
-    """Month-0 and per-month amounts of the on-prem option (arrays)."""
+    """Month-0 and per-month amounts of the on-prem option (arrays).
 
+    The amounts that only the NPV, the monthly table and leases use (the idle draw, the
+    active months' energy, the lease payment) are computed from ``model`` when first read:
+    the nominal total (the ranking of servers, the Monte Carlo's 10,000 draws) never reads
+    them. Not slotted, so that ``cached_property`` can keep them.
+    """
+
+    model: CostModel
     hardware_value: FloatArray
     upfront: FloatArray
     energy: FloatArray  # average a month over the horizon
-    energy_idle: FloatArray  # every month: the fleet's idle draw
-    energy_active: FloatArray  # on top of idle, in each of the active months
     active_months: FloatArray
     fixed: FloatArray
     colocation: FloatArray
@@ -397,7 +403,6 @@ class OnPremMonthly:
     software: FloatArray
     insurance: FloatArray
     residual: FloatArray
-    lease_payment: FloatArray
     refresh: RefreshPlan
 
     @property
@@ -411,6 +416,27 @@ class OnPremMonthly:
             + self.insurance
             + self.fixed
         )
+
+    @functools.cached_property
+    def energy_idle(self) -> FloatArray:
+        """Every month: the fleet's idle draw (the energy formula at u = 0)."""
+        m = self.model
+        return energy_cost_per_month(
+            m.servers, m.idle_power_kw, m.max_power_kw, 0.0, m.pue, m.electricity_price_per_kwh
+        )
+
+    @functools.cached_property
+    def energy_active(self) -> FloatArray:
+        """On top of idle, in each of the active months: the horizon's extra kWh, spent
+        in those months."""
+        horizon = as_array(self.model.horizon_months)
+        return as_array((self.energy - self.energy_idle) * horizon / self.active_months)
+
+    @functools.cached_property
+    def lease_payment(self) -> FloatArray:
+        """The monthly payment of a lease of the upfront amount."""
+        m = self.model
+        return lease_payment(self.upfront, m.lease_annual_rate, m.lease_term_months)
 
 
 def active_months(m: CostModel) -> FloatArray:
@@ -427,9 +453,10 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
     hv = hardware_value(
         m.servers, m.server_price, m.networking_per_server, m.spares_pct, m.storage_total
     )
-    upfront = as_array(
-        hv + as_array(m.servers) * as_array(m.installation_per_server) + as_array(m.one_off_cost)
-    )
+    # The refresh buys servers and installation again; upfront adds the one-off costs
+    # (the same sum, hv + installation + one-off, left to right).
+    purchase = as_array(hv + as_array(m.servers) * as_array(m.installation_per_server))
+    upfront = as_array(purchase + as_array(m.one_off_cost))
     gpus = as_array(m.servers) * as_array(m.gpus_per_server)
     energy = energy_cost_per_month(
         m.servers,
@@ -439,19 +466,13 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
         m.pue,
         m.electricity_price_per_kwh,
     )
-    idle = energy_cost_per_month(
-        m.servers, m.idle_power_kw, m.max_power_kw, 0.0, m.pue, m.electricity_price_per_kwh
-    )
-    active = active_months(m)
-    purchase = as_array(hv + as_array(m.servers) * as_array(m.installation_per_server))
     refresh = refresh_plan(m, hv, purchase)
     return OnPremMonthly(
+        model=m,
         hardware_value=hv,
         upfront=upfront,
         energy=energy,
-        energy_idle=idle,
-        energy_active=as_array((energy - idle) * as_array(m.horizon_months) / active),
-        active_months=active,
+        active_months=active_months(m),
         fixed=_broadcast(as_array(m.fixed_monthly), energy),
         colocation=colocation_cost_per_month(
             m.servers, m.max_power_kw, m.pue, m.colocation_per_kw_month, m.colocation_on_facility_kw
@@ -461,7 +482,6 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
         software=software_cost_per_month(gpus, m.software_per_gpu_year),
         insurance=percent_per_year_per_month(hv, m.insurance_pct_per_year),
         residual=as_array(hv * refresh.kept_pct),
-        lease_payment=lease_payment(upfront, m.lease_annual_rate, m.lease_term_months),
         refresh=refresh,
     )
 

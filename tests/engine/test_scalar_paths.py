@@ -135,3 +135,27 @@ def test_arrays_keep_the_numpy_path(residual: float, horizon: float) -> None:
     count, kept = old_refresh(m)
     assert same(plan.count, count) and same(plan.kept_pct, kept)
     assert same(active_months(m), np.maximum(np.minimum(as_array(1e9), horizons), 1))
+
+
+def test_amounts_read_later_are_the_formulas() -> None:
+    """OnPremMonthly computes the idle draw, the active months' energy and the lease
+    payment when first read: the same formulas on the same model, once."""
+    from tco.engine.costmodel import energy_cost_per_month, onprem_monthly
+    from tco.engine.finance import lease_payment
+
+    draws = np.random.default_rng(5).uniform(0.8, 1.2, 1_000)
+    for m in (
+        model(active_months=7.0, lease_annual_rate=0.06, one_off_cost=5_000.0),
+        model(utilization=0.6 * draws, server_price=250_000.0 * draws),  # type: ignore[arg-type]
+    ):
+        mo = onprem_monthly(m)
+        idle = energy_cost_per_month(
+            m.servers, m.idle_power_kw, m.max_power_kw, 0.0, m.pue, m.electricity_price_per_kwh
+        )
+        assert same(mo.energy_idle, idle)
+        assert same(
+            mo.energy_active, (mo.energy - idle) * as_array(m.horizon_months) / mo.active_months
+        )
+        payment = lease_payment(mo.upfront, m.lease_annual_rate, m.lease_term_months)
+        assert same(mo.lease_payment, payment)
+        assert mo.energy_idle is mo.energy_idle  # computed once
