@@ -26,6 +26,7 @@ from tco.engine.finance import (
     annuity_factor,
     as_array,
     break_even_utilization,
+    broadcast,
     discount_factor,
     lease_balance,
     lease_payment,
@@ -301,7 +302,8 @@ def _broadcast(x: FloatArray, other: FloatArray) -> FloatArray:
     """
     if x.shape == other.shape:
         return x
-    return as_array(np.broadcast_to(x, np.broadcast_shapes(x.shape, other.shape)))
+    shape = other.shape if x.ndim == 0 else np.broadcast_shapes(x.shape, other.shape)
+    return as_array(broadcast(x, shape))
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,15 @@ def as_array(x: Number) -> FloatArray:
     return np.asarray(x, dtype=np.float64)
 
 
+def broadcast(x: Number, shape: tuple[int, ...]) -> FloatArray:
+    """``np.broadcast_to(x, shape)``, for reading: ``x`` itself when it has that shape
+    already (the usual case: the sweep's results come out in their shape), without
+    numpy's ~2.5 us of building a view; else numpy's read-only view."""
+    if getattr(x, "shape", None) == shape:
+        return x  # type: ignore[return-value]
+    return np.broadcast_to(x, shape)
+
+
 def _both_scalars(a: object, b: object) -> bool:
     kind_a, kind_b = type(a), type(b)
     return (kind_a is np.float64 or kind_a is float) and (kind_b is np.float64 or kind_b is float)

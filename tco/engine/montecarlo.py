@@ -24,7 +24,7 @@ from tco.engine.costmodel import (
     stack_clouds,
 )
 from tco.engine.errors import InvalidInput
-from tco.engine.finance import as_array
+from tco.engine.finance import as_array, broadcast
 from tco.engine.inputs import UncertaintyRanges
 from tco.engine.onprem import scalar
 from tco.engine.ownership import resale_fraction
@@ -136,8 +136,8 @@ def monte_carlo(
     # The offerings stacked along a first axis (offerings × draws): one pass of the closed
     # form for all of them, element by element the arithmetic of each offering's own.
     totals = cloud_total(varied, stack_clouds([model.clouds[k] for k in clouds], ndim=2))
-    rent = np.broadcast_to(np.min(totals, axis=0), (n,))
-    own = np.broadcast_to(own, (n,))
+    rent = broadcast(np.min(totals, axis=0), (n,))
+    own = broadcast(own, (n,))
     favour = (rent - own) if favours == "own" else (own - rent)
     if not np.all(np.isfinite(favour)):
         return None  # amounts beyond what a float holds: no distribution to speak of

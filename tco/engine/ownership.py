@@ -20,7 +20,7 @@ from tco.engine.costmodel import (
     onprem_totals,
 )
 from tco.engine.demand import WHOLE_HORIZON
-from tco.engine.finance import lease_payment
+from tco.engine.finance import broadcast, lease_payment
 from tco.engine.onprem import scalar
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
@@ -143,7 +143,7 @@ def financing(
     leased = model.replace(leased=1.0, lease_annual_rate=annual_rate, lease_term_months=terms)
     totals = onprem_totals(leased)
     shape = terms.shape
-    payments = np.broadcast_to(lease_payment(upfront, annual_rate, terms), shape)
+    payments = broadcast(lease_payment(upfront, annual_rate, terms), shape)
     leases = [
         LeaseOption(
             term_months=int(term),
@@ -155,8 +155,8 @@ def financing(
         for term, payment, total, npv in zip(
             terms_months,
             payments,
-            np.broadcast_to(totals.total, shape),
-            np.broadcast_to(totals.npv, shape),
+            broadcast(totals.total, shape),
+            broadcast(totals.npv, shape),
             strict=True,
         )
     ]

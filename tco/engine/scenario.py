@@ -9,8 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
@@ -29,6 +27,7 @@ from tco.engine.demand import (
     plan_demand,
 )
 from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
+from tco.engine.finance import broadcast
 from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
 from tco.engine.hosted_api import ApiOptionResult, cost_api_offering
 from tco.engine.hybrid import HybridResult, optimise_hybrid
@@ -388,7 +387,7 @@ def costs_of_owning(owned: Sequence[OwningPlan]) -> list[float]:
     """
     if not owned:
         return []
-    kept = np.broadcast_to(
+    kept = broadcast(
         onprem_total(stack_models([o.model for o in owned], with_clouds=False)), (len(owned),)
     )
     totals = [float(t) for t in kept]
@@ -400,9 +399,7 @@ def costs_of_owning(owned: Sequence[OwningPlan]) -> list[float]:
                 resold.append((k, sold[0]))
     if resold:
         sold_totals = onprem_total(stack_models([m for _k, m in resold], with_clouds=False))
-        for (k, _m), total in zip(
-            resold, np.broadcast_to(sold_totals, (len(resold),)), strict=True
-        ):
+        for (k, _m), total in zip(resold, broadcast(sold_totals, (len(resold),)), strict=True):
             totals[k] = min(totals[k], float(total))
     return totals
 
