@@ -228,10 +228,13 @@ def build_cost_model(
     servers: int,
     plan: DemandPlan | None = None,
     fits: Sequence[OfferingFit] | None = None,
+    *,
+    with_clouds: bool = True,
 ) -> CostModel:
     """Flatten a scenario into the cost core's inputs, in the reporting currency.
 
     Without a demand plan the fleet runs at ``finance.utilization`` all horizon.
+    ``with_clouds=False`` leaves the cloud offerings out (the cost of owning only).
     """
     fin, site, server = scenario.finance, scenario.site, scenario.server
     fx, cur = fin.fx, fin.reporting_currency
@@ -245,7 +248,8 @@ def build_cost_model(
     per_run = plan is not None and plan.pattern is not DemandPattern.CONTINUOUS
     # A service must be up every hour: rented serving capacity is billed around the clock.
     serving = not scenario.workload.kind.is_training
-    fits = fits or [OfferingFit() for _ in scenario.cloud_offerings]
+    offerings = scenario.cloud_offerings if with_clouds else ()
+    fits = fits or [OfferingFit() for _ in offerings]
     clouds = tuple(
         cloud_params(
             o,
@@ -256,7 +260,7 @@ def build_cost_model(
             run_billing_factor=_run_billing_factor(o, fit.run_hours, per_run),
             always_on=serving,
         )
-        for o, fit in zip(scenario.cloud_offerings, fits, strict=True)
+        for o, fit in zip(offerings, fits, strict=True)
     )
     return CostModel(
         servers=float(servers),
@@ -361,7 +365,7 @@ def _plan(
 class OwningPlan:
     """A scenario's owned fleet, sized, with its demand plan and cost model."""
 
-    model: CostModel
+    model: CostModel  # without the cloud offerings
     plan: DemandPlan
     resale_by_year: tuple[float, ...]
 
@@ -374,7 +378,9 @@ def owning_plan(scenario: Scenario, sizings: SizingMemo | None = None) -> Owning
     """
     sizing = sized(sized_workload(scenario), scenario.server, scenario.servers, sizings)
     plan = _plan(scenario, sizing)
-    model = build_cost_model(scenario, sizing.servers_required, plan, fits=None)
+    # Without the cloud offerings: the cost of owning does not use them (the ranking of
+    # servers flattens one scenario per catalog server).
+    model = build_cost_model(scenario, sizing.servers_required, plan, with_clouds=False)
     return OwningPlan(model, plan, tuple(scenario.finance.resale_by_year))
 
 
