@@ -159,3 +159,20 @@ def test_amounts_read_later_are_the_formulas() -> None:
         payment = lease_payment(mo.upfront, m.lease_annual_rate, m.lease_term_months)
         assert same(mo.lease_payment, payment)
         assert mo.energy_idle is mo.energy_idle  # computed once
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.floats(0.0, 1.0) | st.just(-0.0), min_size=1, max_size=8),
+    st.integers(0, 150) | st.floats(0.0, 150.0),
+)
+def test_resale_fraction_remembered_is_computed(curve: list[float], months: float) -> None:
+    """The remembered fraction of a curve and age is np.interp's, signed zeros included."""
+    from tco.engine.ownership import resale_fraction
+
+    expected = float(
+        np.interp(max(months, 0.0) / 12.0, np.arange(len(curve), dtype=np.float64), curve)
+    )
+    for _ in range(2):  # computed, then remembered
+        assert same(resale_fraction(curve, months), expected)
+        assert same(resale_fraction(tuple(curve), months), expected)
