@@ -627,7 +627,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
         cloud_energy=cloud_energy,
-        horizons=_horizons(kept, sizing, model, resell),
+        horizons=_horizons(kept, sizing, model, resell, plan),
         serving=serving,
         api_options=apis,
     )
@@ -681,21 +681,28 @@ def _constraint_violations(
 
 
 def _horizons(
-    scenario: Scenario, sizing: SizingResult, model: CostModel, resell: ResellResult | None
+    scenario: Scenario,
+    sizing: SizingResult,
+    model: CostModel,
+    resell: ResellResult | None,
+    own_plan: DemandPlan | None = None,
 ) -> HorizonView | None:
     """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included).
 
     ``model`` is the scenario's own cost model: over another horizon only the horizon
     and the demand plan's utilization and active months differ (the plan's pattern, so
     the offerings' billing, is the horizon's too). ``resell``: the scenario's own
-    buy-run-resell, when it has one.
+    buy-run-resell, when it has one; ``own_plan``: the demand plan over its own horizon.
     """
     models = []
     for months in HORIZONS_MONTHS:
-        try:
-            plan = _plan(scenario, sizing, months)
-        except InvalidInput:
-            return None
+        if own_plan is not None and months == scenario.finance.horizon_months:
+            plan = own_plan  # what _plan gives over the scenario's own horizon
+        else:
+            try:
+                plan = _plan(scenario, sizing, months)
+            except InvalidInput:
+                return None
         models.append(
             model.replace(
                 horizon_months=float(months),
