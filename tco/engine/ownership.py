@@ -6,6 +6,7 @@ replaced, so their figures follow the same formulas as the main comparison.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Sequence
@@ -21,7 +22,7 @@ from tco.engine.costmodel import (
     onprem_totals,
 )
 from tco.engine.demand import WHOLE_HORIZON
-from tco.engine.finance import broadcast, lease_payment
+from tco.engine.finance import broadcast
 from tco.engine.onprem import scalar
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
@@ -153,9 +154,12 @@ def financing(
     # Every term in one vectorised pass: the lease term is the only field that differs.
     terms = np.asarray(terms_months, dtype=np.float64)
     leased = model.replace(leased=1.0, lease_annual_rate=annual_rate, lease_term_months=terms)
-    totals = onprem_totals(leased)
+    # The monthly amounts are the cash model's: only the lease payment (computed when read,
+    # from the model) uses the lease's fields.
+    leased_monthly = dataclasses.replace(cash_monthly, model=leased)
+    totals = onprem_totals(leased, leased_monthly)
     shape = terms.shape
-    payments = broadcast(lease_payment(upfront, annual_rate, terms), shape)
+    payments = broadcast(leased_monthly.lease_payment, shape)
     leases = [
         LeaseOption(
             term_months=int(term),
