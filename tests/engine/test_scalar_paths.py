@@ -176,3 +176,33 @@ def test_resale_fraction_remembered_is_computed(curve: list[float], months: floa
     for _ in range(2):  # computed, then remembered
         assert same(resale_fraction(curve, months), expected)
         assert same(resale_fraction(tuple(curve), months), expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(0.01, 100.0), st.integers(1, 8), st.sampled_from([0.0, 1.0])),
+        min_size=1,
+        max_size=12,
+    ),
+    st.sampled_from([1, 2]),
+)
+def test_stacked_offerings_are_their_fields(
+    specs: list[tuple[float, int, float]], ndim: int
+) -> None:
+    """stack_clouds: each field's values in order, as float64, the same whether the tuple
+    of offerings is stacked the first time or remembered, or given as a list."""
+    from tco.engine.costmodel import _CLOUD_FIELDS, CloudCostParams, stack_clouds
+
+    clouds = tuple(
+        CloudCostParams(f"c{k}", price, gpus, committed, term_months=12.0 * committed)
+        for k, (price, gpus, committed) in enumerate(specs)
+    )
+    shape = (len(clouds),) + (1,) * (ndim - 1)
+    for given_clouds in (clouds, clouds, list(clouds)):
+        stacked = stack_clouds(given_clouds, ndim=ndim)
+        assert stacked.name == ", ".join(c.name for c in clouds)
+        for name in _CLOUD_FIELDS:
+            expected = np.array([getattr(c, name) for c in clouds], dtype=np.float64)
+            assert same(getattr(stacked, name), expected.reshape(shape))
+    assert not stack_clouds(clouds).price_per_instance_hour.flags.writeable  # shared
