@@ -8,6 +8,7 @@ import numpy as np
 
 from tco.engine.cashflow import SUMMARY_COLUMNS, CashFlow
 from tco.engine.costmodel import CloudCostParams, CostModel, cloud_bill, stack_clouds
+from tco.engine.finance import broadcast
 from tco.engine.inputs import CloudOfferingSpec
 from tco.engine.onprem import scalar
 from tco.engine.units import FxRates
@@ -104,15 +105,13 @@ def cloud_cashflows(model: CostModel, clouds: Sequence[CloudCostParams]) -> list
     # As cloud_cashflow, row by row: usage in the active months, then the commitment's
     # months added, then the term left at the horizon (adding 0.0 elsewhere changes nothing).
     usage_months = round(scalar(bill.usage_months, "usage_months"))
-    compute[:, 1 : usage_months + 1] = (np.broadcast_to(bill.usage_total, (k,)) / usage_months)[
-        :, None
-    ]
-    committed_months = np.broadcast_to(bill.committed_months, (k,))
+    compute[:, 1 : usage_months + 1] = (broadcast(bill.usage_total, (k,)) / usage_months)[:, None]
+    committed_months = broadcast(bill.committed_months, (k,))
     paid = np.minimum(np.rint(committed_months), h)
-    monthly = np.broadcast_to(bill.committed_monthly, (k,))
+    monthly = broadcast(bill.committed_monthly, (k,))
     compute += np.where((months >= 1) & (months <= paid[:, None]), monthly[:, None], 0.0)
     compute[:, h] += monthly * np.maximum(committed_months - paid, 0.0)
-    storage = compute * np.broadcast_to(bill.uplift_pct, (k,))[:, None]
+    storage = compute * broadcast(bill.uplift_pct, (k,))[:, None]
     total = compute + storage  # the sum of the two columns
     values = np.stack((compute, storage, total, np.cumsum(total, axis=1)), axis=-1)
     columns = (*CLOUD_COLUMNS, *SUMMARY_COLUMNS)

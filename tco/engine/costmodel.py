@@ -15,6 +15,7 @@ than the servers' service life L buys the fleet again in months L, 2L, …
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -25,9 +26,12 @@ from tco.engine.finance import (
     annuity_factor,
     as_array,
     break_even_utilization,
+    broadcast,
     discount_factor,
     lease_balance,
     lease_payment,
+    maximum,
+    minimum,
     monthly_discount_rate,
 )
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR, FloatArray, Number
@@ -142,11 +146,34 @@ def stack_clouds(clouds: Sequence[CloudCostParams], ndim: int = 1) -> CloudCostP
     ([10.0, 6.0], [0.0, 1.0])
     """
     shape = (len(clouds),) + (1,) * (ndim - 1)
-    fields = {
-        name: np.array([getattr(c, name) for c in clouds], dtype=np.float64).reshape(shape)
-        for name in _CLOUD_FIELDS
-    }
+    if not clouds:
+        return CloudCostParams("", **{name: np.zeros(shape) for name in _CLOUD_FIELDS})
+    rows = _cloud_rows(clouds)
+    fields = {name: row.reshape(shape) for name, row in zip(_CLOUD_FIELDS, rows, strict=True)}
     return CloudCostParams(", ".join(c.name for c in clouds), **fields)
+
+
+_cloud_values = attrgetter(*_CLOUD_FIELDS)
+_RECENT_ROWS: dict[int, tuple[Sequence[CloudCostParams], FloatArray]] = {}
+
+
+def _cloud_rows(clouds: Sequence[CloudCostParams]) -> FloatArray:
+    """The offerings' numeric fields as float64, one row per field (read-only).
+
+    A result page stacks the same tuple of offerings four times (break-even lines, cash
+    flows, tornado, horizons): a tuple (immutable, like its frozen offerings) is
+    remembered by identity for the last few, holding it so that its id is not reused.
+    """
+    hit = _RECENT_ROWS.get(id(clouds))
+    if hit is not None and hit[0] is clouds:
+        return hit[1]
+    rows = np.array([_cloud_values(c) for c in clouds], dtype=np.float64).T.copy()
+    rows.flags.writeable = False
+    if isinstance(clouds, tuple):
+        if len(_RECENT_ROWS) >= 8:
+            _RECENT_ROWS.clear()
+        _RECENT_ROWS[id(clouds)] = (clouds, rows)
+    return rows
 
 
 # --- on-prem component formulas ----------------------------------------------------
@@ -298,7 +325,8 @@ def _broadcast(x: FloatArray, other: FloatArray) -> FloatArray:
     """
     if x.shape == other.shape:
         return x
-    return as_array(np.broadcast_to(x, np.broadcast_shapes(x.shape, other.shape)))
+    shape = other.shape if x.ndim == 0 else np.broadcast_shapes(x.shape, other.shape)
+    return as_array(broadcast(x, shape))
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,12 +371,15 @@ def refresh_plan(m: CostModel, hardware: FloatArray, purchase: FloatArray) -> Re
     """
     h = as_array(m.horizon_months)
     life = as_array(m.service_life_months)
-    count = np.maximum(np.ceil(h / life - 1e-9) - 1.0, 0.0)
+    count = maximum(np.ceil(h / life - 1e-9) - 1.0, 0.0)
     r = as_array(m.residual_pct)
-    age = h - count * life
-    kept = np.where(count > 0, r + (1.0 - r) * (1.0 - age / life), r)
+    if count.ndim == 0:  # one count (every scenario alike): only the branch it takes
+        kept = as_array(r + (1.0 - r) * (1.0 - (h - count * life) / life)) if count > 0 else r
+    else:
+        age = h - count * life
+        kept = np.where(count > 0, r + (1.0 - r) * (1.0 - age / life), r)
     return RefreshPlan(
-        count=as_array(count),
+        count=count,
         life=life,
         purchase=_broadcast(purchase, count),
         resale=as_array(hardware * r),
@@ -366,6 +397,8 @@ def refresh_discount_sum(monthly_rate: Number, life: Number, count: Number) -> F
     """
     q = discount_factor(monthly_rate, life)
     n = as_array(count)
+    if q.ndim == 0:  # one rate and life: only the branch it takes
+        return as_array(q * (1.0 - np.power(q, n)) / (1.0 - q)) if q < 1.0 - 1e-15 else n
     geometric = q * (1.0 - np.power(q, n)) / np.where(q < 1.0, 1.0 - q, 1.0)
     return as_array(np.where(q < 1.0 - 1e-15, geometric, n))
 
@@ -373,15 +406,20 @@ def refresh_discount_sum(monthly_rate: Number, life: Number, count: Number) -> F
 # --- totals (closed form over the horizon) -----------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, eq=False)
 class OnPremMonthly:
-    """Month-0 and per-month amounts of the on-prem option (arrays)."""
+    """Month-0 and per-month amounts of the on-prem option (arrays).
 
+    The amounts that only the NPV, the monthly table and leases use (the idle draw, the
+    active months' energy, the lease payment) are computed from ``model`` when first read:
+    the nominal total (the ranking of servers, the Monte Carlo's 10,000 draws) never reads
+    them. Not slotted, so that ``cached_property`` can keep them.
+    """
+
+    model: CostModel
     hardware_value: FloatArray
     upfront: FloatArray
     energy: FloatArray  # average a month over the horizon
-    energy_idle: FloatArray  # every month: the fleet's idle draw
-    energy_active: FloatArray  # on top of idle, in each of the active months
     active_months: FloatArray
     fixed: FloatArray
     colocation: FloatArray
@@ -390,7 +428,6 @@ class OnPremMonthly:
     software: FloatArray
     insurance: FloatArray
     residual: FloatArray
-    lease_payment: FloatArray
     refresh: RefreshPlan
 
     @property
@@ -405,12 +442,31 @@ class OnPremMonthly:
             + self.fixed
         )
 
+    @functools.cached_property
+    def energy_idle(self) -> FloatArray:
+        """Every month: the fleet's idle draw (the energy formula at u = 0)."""
+        m = self.model
+        return energy_cost_per_month(
+            m.servers, m.idle_power_kw, m.max_power_kw, 0.0, m.pue, m.electricity_price_per_kwh
+        )
+
+    @functools.cached_property
+    def energy_active(self) -> FloatArray:
+        """On top of idle, in each of the active months: the horizon's extra kWh, spent
+        in those months."""
+        horizon = as_array(self.model.horizon_months)
+        return as_array((self.energy - self.energy_idle) * horizon / self.active_months)
+
+    @functools.cached_property
+    def lease_payment(self) -> FloatArray:
+        """The monthly payment of a lease of the upfront amount."""
+        m = self.model
+        return lease_payment(self.upfront, m.lease_annual_rate, m.lease_term_months)
+
 
 def active_months(m: CostModel) -> FloatArray:
     """Months the work runs in: the one-off run's months, else the whole horizon."""
-    return as_array(
-        np.maximum(np.minimum(as_array(m.active_months), as_array(m.horizon_months)), 1)
-    )
+    return maximum(minimum(as_array(m.active_months), as_array(m.horizon_months)), 1.0)
 
 
 def onprem_monthly(m: CostModel) -> OnPremMonthly:
@@ -422,9 +478,10 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
     hv = hardware_value(
         m.servers, m.server_price, m.networking_per_server, m.spares_pct, m.storage_total
     )
-    upfront = as_array(
-        hv + as_array(m.servers) * as_array(m.installation_per_server) + as_array(m.one_off_cost)
-    )
+    # The refresh buys servers and installation again; upfront adds the one-off costs
+    # (the same sum, hv + installation + one-off, left to right).
+    purchase = as_array(hv + as_array(m.servers) * as_array(m.installation_per_server))
+    upfront = as_array(purchase + as_array(m.one_off_cost))
     gpus = as_array(m.servers) * as_array(m.gpus_per_server)
     energy = energy_cost_per_month(
         m.servers,
@@ -434,19 +491,13 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
         m.pue,
         m.electricity_price_per_kwh,
     )
-    idle = energy_cost_per_month(
-        m.servers, m.idle_power_kw, m.max_power_kw, 0.0, m.pue, m.electricity_price_per_kwh
-    )
-    active = active_months(m)
-    purchase = as_array(hv + as_array(m.servers) * as_array(m.installation_per_server))
     refresh = refresh_plan(m, hv, purchase)
     return OnPremMonthly(
+        model=m,
         hardware_value=hv,
         upfront=upfront,
         energy=energy,
-        energy_idle=idle,
-        energy_active=as_array((energy - idle) * as_array(m.horizon_months) / active),
-        active_months=active,
+        active_months=active_months(m),
         fixed=_broadcast(as_array(m.fixed_monthly), energy),
         colocation=colocation_cost_per_month(
             m.servers, m.max_power_kw, m.pue, m.colocation_per_kw_month, m.colocation_on_facility_kw
@@ -456,7 +507,6 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
         software=software_cost_per_month(gpus, m.software_per_gpu_year),
         insurance=percent_per_year_per_month(hv, m.insurance_pct_per_year),
         residual=as_array(hv * refresh.kept_pct),
-        lease_payment=lease_payment(upfront, m.lease_annual_rate, m.lease_term_months),
         refresh=refresh,
     )
 
@@ -553,7 +603,11 @@ def _bought_outright(m: CostModel) -> bool:
     """No scenario of the model leases (the usual case). Then leased × (lease cost) +
     (1 − leased) × upfront is the upfront itself, and the lease terms are not computed
     (a dozen array operations per call, on 10,000 draws in the Monte Carlo)."""
-    return np.ndim(m.leased) == 0 and float(m.leased) == 0.0
+    leased = m.leased
+    kind = type(leased)
+    if kind is float or kind is np.float64:  # the usual field: skip np.ndim's call
+        return bool(leased == 0.0)
+    return np.ndim(leased) == 0 and float(leased) == 0.0
 
 
 def _onprem_finance_total(m: CostModel, mo: OnPremMonthly) -> FloatArray:

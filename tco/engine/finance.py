@@ -24,6 +24,37 @@ def as_array(x: Number) -> FloatArray:
     return np.asarray(x, dtype=np.float64)
 
 
+def broadcast(x: Number, shape: tuple[int, ...]) -> FloatArray:
+    """``np.broadcast_to(x, shape)``, for reading: ``x`` itself when it has that shape
+    already (the usual case: the sweep's results come out in their shape), without
+    numpy's ~2.5 us of building a view; else numpy's read-only view."""
+    if getattr(x, "shape", None) == shape:
+        return x  # type: ignore[return-value]
+    return np.broadcast_to(x, shape)
+
+
+def _both_scalars(a: object, b: object) -> bool:
+    kind_a, kind_b = type(a), type(b)
+    return (kind_a is np.float64 or kind_a is float) and (kind_b is np.float64 or kind_b is float)
+
+
+def maximum(a: Number, b: Number) -> FloatArray:
+    """``np.maximum(a, b)``; for two scalars without the ufunc call (~0.8 us each, a result
+    page makes dozens). The same value: a NaN on either side is the result, and of two
+    equal values (0.0 and −0.0) the second, as numpy's own scalar loop gives.
+    """
+    if _both_scalars(a, b):
+        return as_array(a if a > b or a != a else b)
+    return as_array(np.maximum(a, b))
+
+
+def minimum(a: Number, b: Number) -> FloatArray:
+    """``np.minimum(a, b)``; for two scalars without the ufunc call (see :func:`maximum`)."""
+    if _both_scalars(a, b):
+        return as_array(a if a < b or a != a else b)
+    return as_array(np.minimum(a, b))
+
+
 def monthly_discount_rate(annual_rate: Number) -> FloatArray:
     """Monthly rate equivalent to an effective annual rate: (1 + r)^(1/12) − 1.
 
@@ -48,7 +79,7 @@ def annuity_factor(monthly_rate: Number, months: Number) -> FloatArray:
     i = as_array(monthly_rate)
     n = as_array(months)
     # expm1/log1p keep precision for tiny rates; below 1e-12 the limit n is exact enough.
-    if i.ndim == 0 and n.ndim == 0:  # one scenario: the same operations without np.where
+    if i.ndim == 0:  # one rate (for one or more horizons): the same operations, no np.where
         if i > 1e-12:
             return as_array(-np.expm1(-n * np.log1p(i)) / i)
         return n.copy()

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from tco.engine.costmodel import (
     CostModel,
     cloud_totals,
@@ -20,6 +18,7 @@ from tco.engine.costmodel import (
     stack_clouds,
     stack_models,
 )
+from tco.engine.finance import broadcast
 from tco.engine.onprem import scalar
 
 HORIZONS_MONTHS: tuple[int, ...] = (36, 60, 84, 120)
@@ -61,14 +60,12 @@ def horizon_view(
     stacked = stack_models(models)
     shape = (len(models),)
     monthly = onprem_monthly(stacked)
-    onprem = np.broadcast_to(onprem_totals(stacked, monthly).total, shape)
-    refreshes = np.broadcast_to(monthly.refresh.count, shape)
+    onprem = broadcast(onprem_totals(stacked, monthly).total, shape)
+    refreshes = broadcast(monthly.refresh.count, shape)
     clouds: tuple[tuple[float, ...], ...] = ()
     if stacked.clouds:
         offerings = stack_clouds(stacked.clouds, ndim=2)
-        totals = np.broadcast_to(
-            cloud_totals(stacked, offerings).total, (len(stacked.clouds), *shape)
-        )
+        totals = broadcast(cloud_totals(stacked, offerings).total, (len(stacked.clouds), *shape))
         clouds = tuple(tuple(float(t) for t in row) for row in totals)
     return HorizonView(
         months=tuple(round(scalar(m.horizon_months, "horizon_months")) for m in models),

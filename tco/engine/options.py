@@ -11,6 +11,7 @@ from tco.engine.cashflow import CashFlow
 from tco.engine.cloud import cloud_cashflows
 from tco.engine.costmodel import (
     CostModel,
+    OnPremMonthly,
     break_even_lines,
     cloud_instances,
     delivered_gpu_hours,
@@ -110,6 +111,7 @@ def compare_options(
     tokens_per_second: float | None = None,
     onprem_name: str = "On-prem",
     target_tokens_per_second: float | None = None,
+    monthly: OnPremMonthly | None = None,
 ) -> tuple[OnPremResult, tuple[CloudOptionResult, ...]]:
     """Cash-flow tables, totals, NPV, break-even and payback for one scenario.
 
@@ -117,6 +119,7 @@ def compare_options(
     closed-form core (tests check the two agree). Cost per million tokens is
     given at full capacity (``tokens_per_second`` × utilization) and at the
     served target load (``target_tokens_per_second``, every hour of the horizon).
+    ``monthly``: the model's :func:`onprem_monthly`, when the caller has it already.
     """
     rate = scalar(model.discount_rate, "discount_rate")
     gpu_hours = scalar(delivered_gpu_hours(model), "gpu_hours")
@@ -136,7 +139,8 @@ def compare_options(
         if target_tokens_per_second
         else 0.0
     )
-    monthly = onprem_monthly(model)
+    if monthly is None:
+        monthly = onprem_monthly(model)
     on_df = onprem_cashflow(model, monthly)
     # Month m's discount factor, shared by every option's table.
     factors = discount_factor(monthly_discount_rate(rate), np.arange(len(on_df), dtype=np.float64))

@@ -6,15 +6,23 @@ replaced, so their figures follow the same formulas as the main comparison.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from tco.engine.costmodel import NO_REFRESH, CostModel, onprem_monthly, onprem_totals
+from tco.engine.costmodel import (
+    NO_REFRESH,
+    CostModel,
+    OnPremMonthly,
+    onprem_monthly,
+    onprem_totals,
+)
 from tco.engine.demand import WHOLE_HORIZON
-from tco.engine.finance import lease_payment
+from tco.engine.finance import broadcast
 from tco.engine.onprem import scalar
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
@@ -32,9 +40,20 @@ def resale_fraction(resale_by_year: Sequence[float], months: float) -> float:
     >>> resale_fraction(curve, 120)
     0.27
     """
+    curve = tuple(resale_by_year)
+    if 0.0 in curve:  # a cache key would not tell 0.0 from -0.0: compute
+        return _interpolated(curve, months)
+    return _recent_fraction(curve, months)
+
+
+def _interpolated(curve: tuple[float, ...], months: float) -> float:
     years = max(months, 0.0) / MONTHS_PER_YEAR
-    points = np.arange(len(resale_by_year), dtype=np.float64)
-    return float(np.interp(years, points, np.asarray(resale_by_year, dtype=np.float64)))
+    points = np.arange(len(curve), dtype=np.float64)
+    return float(np.interp(years, points, np.asarray(curve, dtype=np.float64)))
+
+
+# The ranking asks the same curve and age once per candidate server (~4 us of numpy each).
+_recent_fraction = functools.lru_cache(maxsize=256)(_interpolated)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,22 +138,28 @@ def financing(
     terms_months: Sequence[int],
     cloud_option: str | None = None,
     cloud_total: float | None = None,
+    monthly: OnPremMonthly | None = None,
 ) -> Financing:
     """Lease vs buy: each term's monthly payment, total and NPV beside the cash price.
 
     The lease finances the upfront amount (servers, network, installation);
-    a term longer than the horizon is paid off at the horizon.
+    a term longer than the horizon is paid off at the horizon. ``monthly``: the model's
+    :func:`onprem_monthly`, when the caller has it already (the same with or without a
+    lease: the monthly amounts do not depend on ``leased``).
     """
     cash = model.replace(leased=0.0)
-    cash_monthly = onprem_monthly(cash)
+    cash_monthly = monthly if monthly is not None else onprem_monthly(cash)
     cash_totals = onprem_totals(cash, cash_monthly)
     upfront = scalar(cash_monthly.upfront, "upfront")
     # Every term in one vectorised pass: the lease term is the only field that differs.
     terms = np.asarray(terms_months, dtype=np.float64)
     leased = model.replace(leased=1.0, lease_annual_rate=annual_rate, lease_term_months=terms)
-    totals = onprem_totals(leased)
+    # The monthly amounts are the cash model's: only the lease payment (computed when read,
+    # from the model) uses the lease's fields.
+    leased_monthly = dataclasses.replace(cash_monthly, model=leased)
+    totals = onprem_totals(leased, leased_monthly)
     shape = terms.shape
-    payments = np.broadcast_to(lease_payment(upfront, annual_rate, terms), shape)
+    payments = broadcast(leased_monthly.lease_payment, shape)
     leases = [
         LeaseOption(
             term_months=int(term),
@@ -146,8 +171,8 @@ def financing(
         for term, payment, total, npv in zip(
             terms_months,
             payments,
-            np.broadcast_to(totals.total, shape),
-            np.broadcast_to(totals.npv, shape),
+            broadcast(totals.total, shape),
+            broadcast(totals.npv, shape),
             strict=True,
         )
     ]

@@ -9,11 +9,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
-from tco.engine.costmodel import CostModel, onprem_line, onprem_total, stack_models
+from tco.engine.costmodel import (
+    CostModel,
+    onprem_line,
+    onprem_monthly,
+    onprem_total,
+    stack_models,
+)
 from tco.engine.demand import (
     HOURS_PER_YEAR,
     WHOLE_HORIZON,
@@ -23,6 +27,7 @@ from tco.engine.demand import (
     plan_demand,
 )
 from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
+from tco.engine.finance import broadcast
 from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
 from tco.engine.hosted_api import ApiOptionResult, cost_api_offering
 from tco.engine.hybrid import HybridResult, optimise_hybrid
@@ -223,10 +228,13 @@ def build_cost_model(
     servers: int,
     plan: DemandPlan | None = None,
     fits: Sequence[OfferingFit] | None = None,
+    *,
+    with_clouds: bool = True,
 ) -> CostModel:
     """Flatten a scenario into the cost core's inputs, in the reporting currency.
 
     Without a demand plan the fleet runs at ``finance.utilization`` all horizon.
+    ``with_clouds=False`` leaves the cloud offerings out (the cost of owning only).
     """
     fin, site, server = scenario.finance, scenario.site, scenario.server
     fx, cur = fin.fx, fin.reporting_currency
@@ -240,7 +248,8 @@ def build_cost_model(
     per_run = plan is not None and plan.pattern is not DemandPattern.CONTINUOUS
     # A service must be up every hour: rented serving capacity is billed around the clock.
     serving = not scenario.workload.kind.is_training
-    fits = fits or [OfferingFit() for _ in scenario.cloud_offerings]
+    offerings = scenario.cloud_offerings if with_clouds else ()
+    fits = fits or [OfferingFit() for _ in offerings]
     clouds = tuple(
         cloud_params(
             o,
@@ -251,7 +260,7 @@ def build_cost_model(
             run_billing_factor=_run_billing_factor(o, fit.run_hours, per_run),
             always_on=serving,
         )
-        for o, fit in zip(scenario.cloud_offerings, fits, strict=True)
+        for o, fit in zip(offerings, fits, strict=True)
     )
     return CostModel(
         servers=float(servers),
@@ -356,7 +365,7 @@ def _plan(
 class OwningPlan:
     """A scenario's owned fleet, sized, with its demand plan and cost model."""
 
-    model: CostModel
+    model: CostModel  # without the cloud offerings
     plan: DemandPlan
     resale_by_year: tuple[float, ...]
 
@@ -369,7 +378,9 @@ def owning_plan(scenario: Scenario, sizings: SizingMemo | None = None) -> Owning
     """
     sizing = sized(sized_workload(scenario), scenario.server, scenario.servers, sizings)
     plan = _plan(scenario, sizing)
-    model = build_cost_model(scenario, sizing.servers_required, plan, fits=None)
+    # Without the cloud offerings: the cost of owning does not use them (the ranking of
+    # servers flattens one scenario per catalog server).
+    model = build_cost_model(scenario, sizing.servers_required, plan, with_clouds=False)
     return OwningPlan(model, plan, tuple(scenario.finance.resale_by_year))
 
 
@@ -382,7 +393,7 @@ def costs_of_owning(owned: Sequence[OwningPlan]) -> list[float]:
     """
     if not owned:
         return []
-    kept = np.broadcast_to(
+    kept = broadcast(
         onprem_total(stack_models([o.model for o in owned], with_clouds=False)), (len(owned),)
     )
     totals = [float(t) for t in kept]
@@ -394,9 +405,7 @@ def costs_of_owning(owned: Sequence[OwningPlan]) -> list[float]:
                 resold.append((k, sold[0]))
     if resold:
         sold_totals = onprem_total(stack_models([m for _k, m in resold], with_clouds=False))
-        for (k, _m), total in zip(
-            resold, np.broadcast_to(sold_totals, (len(resold),)), strict=True
-        ):
+        for (k, _m), total in zip(resold, broadcast(sold_totals, (len(resold),)), strict=True):
             totals[k] = min(totals[k], float(total))
     return totals
 
@@ -489,6 +498,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     )
     model = build_cost_model(kept, servers, plan, [fits[i] for i in usable])
     serving = _serving(scenario, sizing)
+    monthly = onprem_monthly(model)  # the options' and the financing's
     onprem, clouds = compare_options(
         model,
         sizing.tokens_per_second_capacity,
@@ -496,6 +506,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         target_tokens_per_second=serving.load.average_tokens_per_second_all_hours
         if serving is not None
         else scenario.workload.target_tokens_per_second,
+        monthly=monthly,
     )
     fin, server, site = scenario.finance, scenario.server, scenario.site
     avg_kw = server.idle_power_kw + (server.max_power_kw - server.idle_power_kw) * plan.utilization
@@ -579,6 +590,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         fin.lease_terms_months,
         reference.name if reference else None,
         reference.total_cost if reference else None,
+        monthly=monthly,
     )
     # The Monte Carlo draws GPU clouds only: no confidence when an API sets the reference.
     confidence = (
@@ -615,7 +627,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
         cloud_energy=cloud_energy,
-        horizons=_horizons(kept, sizing, model, resell),
+        horizons=_horizons(kept, sizing, model, resell, plan),
         serving=serving,
         api_options=apis,
     )
@@ -669,21 +681,28 @@ def _constraint_violations(
 
 
 def _horizons(
-    scenario: Scenario, sizing: SizingResult, model: CostModel, resell: ResellResult | None
+    scenario: Scenario,
+    sizing: SizingResult,
+    model: CostModel,
+    resell: ResellResult | None,
+    own_plan: DemandPlan | None = None,
 ) -> HorizonView | None:
     """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included).
 
     ``model`` is the scenario's own cost model: over another horizon only the horizon
     and the demand plan's utilization and active months differ (the plan's pattern, so
     the offerings' billing, is the horizon's too). ``resell``: the scenario's own
-    buy-run-resell, when it has one.
+    buy-run-resell, when it has one; ``own_plan``: the demand plan over its own horizon.
     """
     models = []
     for months in HORIZONS_MONTHS:
-        try:
-            plan = _plan(scenario, sizing, months)
-        except InvalidInput:
-            return None
+        if own_plan is not None and months == scenario.finance.horizon_months:
+            plan = own_plan  # what _plan gives over the scenario's own horizon
+        else:
+            try:
+                plan = _plan(scenario, sizing, months)
+            except InvalidInput:
+                return None
         models.append(
             model.replace(
                 horizon_months=float(months),

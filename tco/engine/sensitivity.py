@@ -9,6 +9,7 @@ import numpy as np
 
 from tco.engine.costmodel import CostModel, cloud_totals, onprem_totals, stack_clouds
 from tco.engine.errors import InvalidInput
+from tco.engine.finance import broadcast
 from tco.engine.onprem import scalar
 from tco.engine.units import FloatArray
 
@@ -78,9 +79,7 @@ def tornado(
         raise InvalidInput("tornado_pct", f"The swing must be between 0 and 1, got {pct}.")
     if reference_cloud is None:
         # Every offering's NPV in one vectorised call (stack_clouds); the first lowest wins.
-        npvs = np.broadcast_to(
-            cloud_totals(model, stack_clouds(model.clouds)).npv, (len(model.clouds),)
-        )
+        npvs = broadcast(cloud_totals(model, stack_clouds(model.clouds)).npv, (len(model.clouds),))
         reference_cloud = int(np.argmin(npvs))
     cloud = model.clouds[reference_cloud]
     k = len(inputs)

@@ -1,0 +1,106 @@
+"""The Monte Carlo's own histogram, percentiles and stacked offerings equal numpy's and
+the one-offering-at-a-time figures, to the last bit (the result page must not move)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from tco.engine.costmodel import CloudCostParams, CostModel, cloud_total, stack_clouds
+from tco.engine.montecarlo import histogram, percentiles
+
+FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+finite = st.floats(-1e12, 1e12, allow_nan=False, allow_infinity=False)
+draws = hnp.arrays(np.float64, st.integers(1, 400), elements=finite)
+
+
+def same_bits(a: object, b: object) -> bool:
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return x.shape == y.shape and x.tobytes() == y.tobytes()
+
+
+@FAST
+@given(draws, st.integers(1, 40))
+def test_histogram_is_numpys(values: np.ndarray, bins: int) -> None:
+    counts, edges = histogram(values, bins)
+    np_counts, np_edges = np.histogram(values, bins=bins)
+    assert counts.tolist() == np_counts.tolist()
+    assert same_bits(edges, np_edges)
+
+
+@FAST
+@given(
+    st.one_of(
+        draws,
+        # Few distinct values, signed zeros among them: ties and values on the edges.
+        hnp.arrays(
+            np.float64, st.integers(1, 400), elements=st.sampled_from([-1.0, -0.0, 0.0, 2.5])
+        ),
+    ),
+    st.lists(st.floats(0.0, 100.0), min_size=1, max_size=5),
+)
+def test_percentiles_are_numpys(values: np.ndarray, q: list[float]) -> None:
+    before = values.copy()
+    assert same_bits(percentiles(values, q), np.percentile(values, q))
+    assert same_bits(values, before)  # the draws are left as they were
+
+
+def test_histogram_and_percentiles_of_many_draws() -> None:
+    """More draws than numpy's block of 65,536, and the Monte Carlo's own sizes."""
+    rng = np.random.default_rng(7)
+    for n in (10_000, 70_000):
+        values = rng.normal(1e5, 3e5, n)
+        counts, edges = histogram(values, 30)
+        np_counts, np_edges = np.histogram(values, bins=30)
+        assert counts.tolist() == np_counts.tolist() and same_bits(edges, np_edges)
+        expected = np.percentile(values, [10, 50, 90])
+        assert same_bits(percentiles(values, (10.0, 50.0, 90.0)), expected)
+    constant = np.full(10_000, 3.0)  # an empty range: numpy widens it by ±0.5
+    assert same_bits(histogram(constant, 30)[1], np.histogram(constant, bins=30)[1])
+
+
+CLOUDS = (
+    CloudCostParams("on demand", 55.04, 8.0, 0.0),
+    CloudCostParams("committed", 38.86, 8.0, 1.0, term_months=36.0, uplift_pct=0.03),
+    CloudCostParams("spot", 20.0, 8.0, 0.0, usage_multiplier=1.15, uplift_pct=0.05),
+    CloudCostParams("per gpu", 3.99, 1.0, 0.0, work_ratio=1.7, fleet_ratio=2.0),
+    CloudCostParams("service", 30.0, 8.0, 0.0, always_on=1.0),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.floats(0.3, 1.8),
+    st.floats(0.01, 1.0),
+    st.sampled_from([1.0, 7.0, 1e9]),
+    st.sampled_from([0.0, 1.0]),
+    st.integers(0, 2**32 - 1),
+)
+def test_stacked_offerings_cost_as_each_alone(
+    scale: float, utilization: float, active: float, whole: float, seed: int
+) -> None:
+    """The Monte Carlo costs its offerings stacked (offerings × draws): each row is that
+    offering's own total over the draws, bit for bit."""
+    rng = np.random.default_rng(seed)
+    model = CostModel(
+        servers=6.0,
+        gpus_per_server=8.0,
+        server_price=300_000.0,
+        idle_power_kw=2.5,
+        max_power_kw=10.2,
+        pue=1.3,
+        electricity_price_per_kwh=0.2,
+        colocation_per_kw_month=150.0,
+        utilization=np.clip(utilization * rng.uniform(0.8, 1.2, 500), 0.0, 1.0),
+        horizon_months=60.0,
+        discount_rate=0.08,
+        cloud_price_scale=scale * rng.uniform(0.85, 1.05, 500),
+        active_months=active,
+        whole_terms=whole,
+    )
+    stacked = cloud_total(model, stack_clouds(CLOUDS, ndim=2))
+    for k, cloud in enumerate(CLOUDS):
+        assert same_bits(stacked[k], cloud_total(model, cloud))
