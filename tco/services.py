@@ -166,7 +166,8 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     """Evaluate a valid calculator form: the chosen server, or every catalog server on "auto".
 
     On "auto" each candidate is only sized and costed in closed form (no monthly tables,
-    cloud comparison or tornado); the full evaluation runs once, for the cheapest.
+    cloud comparison or tornado); the full evaluation runs once, for the cheapest. The
+    ranking is kept with the catalog snapshot for the inputs it reads (`_ranking_key`).
     """
     chosen = form.cleaned_data["server"]
     keys = list(form.catalog.servers) if chosen == "auto" else [chosen]
@@ -175,46 +176,30 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         return CalculatorOutcome(
             field_errors={"providers": _("No cloud prices with the chosen providers and terms.")}
         )
-    # Ranking servers needs no cloud prices: one offering keeps the document valid.
-    document = {**form.to_document(keys[0]), "cloud_offerings": offerings[:1]}
-    first: BuiltScenario | None = None
-    ranked: list[tuple[ServerModel, BuiltScenario | None, OwningPlan | str]] = []
     sizings: SizingMemo = {}  # this ranking's only: servers of the same GPU board size alike
-    for key in keys:
-        server = form.catalog.servers[key]
-        try:
-            if first is None:
-                built = first = build_scenario(document, form.catalog, with_assumptions=False)
-            else:  # only the server differs between candidates
-                built = with_server(first, form.server_reference(key), form.catalog)
-            ranked.append((server, built, owning_plan(built.scenario, sizings)))
-        except ScenarioError as exc:
-            return _field_problem(exc.field, exc.message)
-        except (DoesNotFit, DeadlineInfeasible) as exc:
-            ranked.append((server, None, str(exc)))
-        except EngineError as exc:
-            return CalculatorOutcome(problem=str(exc))
-    # The fitting candidates are costed together (one vectorised pass).
-    totals = iter(costs_of_owning([p for _s, _b, p in ranked if isinstance(p, OwningPlan)]))
-    candidates: list[Candidate] = []
-    best: tuple[float, BuiltScenario] | None = None
-    for server, built, plan in ranked:
-        if built is None or isinstance(plan, str):
-            candidates.append(Candidate(server, None, str(plan)))
-            continue
-        total = next(totals)
-        candidates.append(Candidate(server, total, ""))
-        if best is None or total < best[0]:
-            best = (total, built)
-    if best is None:
+    rankings, ranking_key = _recent_rankings(form.catalog), _ranking_key(form)
+    ranking = rankings.get(ranking_key)
+    if ranking is None:
+        ranked = _rank_servers(form, keys, offerings, sizings)
+        if isinstance(ranked, CalculatorOutcome):
+            return ranked
+        ranking = ranked
+        if any(total is not None for _key, total, _reason in ranking):
+            if len(rankings) >= RECENT_RANKINGS:
+                rankings.clear()  # bounded; a few made again cost less than an LRU's upkeep
+            rankings[ranking_key] = ranking
+    candidates = [
+        Candidate(form.catalog.servers[key], total, reason) for key, total, reason in ranking
+    ]
+    fitting = [c for c in candidates if c.onprem_total is not None]
+    if not fitting:
         reasons = " ".join(dict.fromkeys(c.reason for c in candidates if c.reason))
         return CalculatorOutcome(
             problem=_("No server in the catalog can run this workload: ") + reasons
         )
+    best = min(fitting, key=lambda c: c.onprem_total or 0.0)  # the first of equal totals
     try:
-        analysis = analyse_document(
-            form.to_document(best[1].server_model.key), form.catalog, sizings
-        )
+        analysis = analyse_document(form.to_document(best.server.key), form.catalog, sizings)
     except ScenarioError as exc:
         return _field_problem(exc.field, exc.message)
     except InvalidInput as exc:
@@ -226,6 +211,66 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     candidates.sort(key=lambda c: (c.onprem_total is None, c.onprem_total or 0.0))
     analysis.candidates = candidates
     return CalculatorOutcome(analysis=analysis)
+
+
+# A ranking: each candidate server's key with what owning it costs, or why it cannot do the
+# work, in catalog order.
+Ranking = tuple[tuple[str, float | None, str], ...]
+RankingKey = tuple[tuple[str, Any], ...]
+
+# The form fields the ranking of servers does not read: it costs owning the fleet in
+# nominal terms (costs_of_owning: no discounting) and without the cloud offerings (which
+# providers and terms are compared). A buyer who tries another discount rate, provider or
+# commitment gets the same ranking, so it is kept (tests/tco/test_server_ranking.py checks
+# the independence for every preset).
+_NOT_RANKED = frozenset({"discount_rate_pct", "providers", "terms"})
+RECENT_RANKINGS = 256
+
+
+def _ranking_key(form: CalculatorForm) -> RankingKey:
+    """What the ranking reads: every other cleaned value of the form (lists as tuples)."""
+    data = form.cleaned_data
+    return tuple(
+        (name, tuple(value) if isinstance(value, list) else value)
+        for name in form.fields
+        if name not in _NOT_RANKED and (value := data.get(name)) is not None
+    )
+
+
+def _recent_rankings(catalog: CatalogSnapshot) -> dict[RankingKey, Ranking]:
+    """The rankings made from this catalog snapshot (a new catalog is a new snapshot)."""
+    rankings: dict[RankingKey, Ranking] = catalog.derived.setdefault("server rankings", {})
+    return rankings
+
+
+def _rank_servers(
+    form: CalculatorForm, keys: list[str], offerings: list[str], sizings: SizingMemo
+) -> Ranking | CalculatorOutcome:
+    """Each candidate server sized and costed in closed form (or why it cannot do the
+    work); a CalculatorOutcome when the inputs are at fault."""
+    # Ranking servers needs no cloud prices: one offering keeps the document valid.
+    document = {**form.to_document(keys[0]), "cloud_offerings": offerings[:1]}
+    first: BuiltScenario | None = None
+    ranked: list[tuple[str, OwningPlan | str]] = []
+    for key in keys:
+        try:
+            if first is None:
+                built = first = build_scenario(document, form.catalog, with_assumptions=False)
+            else:  # only the server differs between candidates
+                built = with_server(first, form.server_reference(key), form.catalog)
+            ranked.append((key, owning_plan(built.scenario, sizings)))
+        except ScenarioError as exc:
+            return _field_problem(exc.field, exc.message)
+        except (DoesNotFit, DeadlineInfeasible) as exc:
+            ranked.append((key, str(exc)))
+        except EngineError as exc:
+            return CalculatorOutcome(problem=str(exc))
+    # The fitting candidates are costed together (one vectorised pass).
+    totals = iter(costs_of_owning([p for _k, p in ranked if isinstance(p, OwningPlan)]))
+    return tuple(
+        (key, None, plan) if isinstance(plan, str) else (key, next(totals), "")
+        for key, plan in ranked
+    )
 
 
 def analyse_document(
