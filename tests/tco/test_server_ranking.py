@@ -95,3 +95,10 @@ def test_kept_rankings_are_bounded(seed_catalog: object, monkeypatch: pytest.Mon
     for pct in range(10, 20):
         analyse_form(_form(catalog, f"preset=pretrain-7b&server=auto&electricity_price=0.{pct}"))
         assert 1 <= len(catalog.derived["server rankings"]) <= 3
+
+
+def test_the_key_holds_every_other_input(seed_catalog: object) -> None:
+    form = _form(CatalogSnapshot.load(), "preset=serve-70b&server=auto")
+    named = {name for name, _value in services._ranking_key(form)}
+    given = {name for name, value in form.cleaned_data.items() if value is not None}
+    assert named == given - {"discount_rate_pct", "providers", "terms"}
