@@ -6,7 +6,9 @@ the first chart ≤ 0.6 s in headless Chromium on a cold browser cache.
 Server time is measured in one process (the calculator view called directly, every request
 a distinct URL so the page cache never answers), as CPU time and as wall time; and again
 with the model size changed in every request too, so that no sizing of an earlier request
-is reused (printed for information: the target is the first figure). The first
+is reused, and with the electricity price changed, so that the ranking of servers is made
+again (tco.services keeps it for other discount rates, providers and terms); both are
+printed for information: the target is the first figure. The first
 chart is timed with Playwright and Debian's Chromium against the app (``runserver
 --insecure``, which also serves the static files without a collectstatic): a new
 browser context per load (nothing cached in the browser) and distinct inputs per load
@@ -63,7 +65,7 @@ from django.utils import translation
 from tco.views import calculator
 from config.memory import settle_after_startup
 settle_after_startup()  # as config/wsgi.py does in every web worker
-paths, workload_paths = json.loads(sys.argv[1])
+paths, workload_paths, price_paths = json.loads(sys.argv[1])
 factory = RequestFactory()
 def get(path):
     request = factory.get(path)
@@ -83,7 +85,8 @@ def timed(some):
     return cpu, wall
 cpu, wall = timed(paths[1:])
 workload_cpu, _wall = timed(workload_paths)
-print(json.dumps({"cpu": cpu, "wall": wall, "workload_cpu": workload_cpu}))
+price_cpu, _wall = timed(price_paths)
+print(json.dumps({"cpu": cpu, "wall": wall, "workload_cpu": workload_cpu, "price_cpu": price_cpu}))
 """
 
 
@@ -95,11 +98,19 @@ def workload_path(ticket: int) -> str:
     )
 
 
+def price_path(ticket: int) -> str:
+    """An uncached result whose electricity price differs too: the servers are ranked
+    again (tco.services keeps a ranking for other discount rates, providers and terms),
+    while the workload's sizing is reused."""
+    return f"{uncached_path(ticket)}&electricity_price={0.2 + (ticket + 1) / 100_000:.5f}"
+
+
 def server_times(env: dict[str, str]) -> dict[str, list[float]]:
     paths = [uncached_path(ticket) for ticket in range(REQUESTS + 1)]
     workload_paths = [workload_path(ticket) for ticket in range(REQUESTS)]
+    price_paths = [price_path(ticket) for ticket in range(REQUESTS)]
     result = subprocess.run(
-        [sys.executable, "-c", SERVER_TIMER, json.dumps([paths, workload_paths])],
+        [sys.executable, "-c", SERVER_TIMER, json.dumps([paths, workload_paths, price_paths])],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -163,6 +174,11 @@ def main() -> int:
         print(
             "  the same when the workload changes too (nothing sized earlier to reuse): "
             f"median {statistics.median(times['workload_cpu']):.1f} ms CPU (no target)",
+            flush=True,
+        )
+        print(
+            "  the same when the electricity price changes too (servers ranked again): "
+            f"median {statistics.median(times['price_cpu']):.1f} ms CPU (no target)",
             flush=True,
         )
         port = free_port()
