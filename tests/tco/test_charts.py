@@ -453,3 +453,23 @@ def test_page_json_holds_every_figure_compactly_and_safe_in_a_script(
     assert parsed["x"]["layout"]["title"]["text"] == "</script>&"
     for name in raw:
         assert parsed[name] == figure_payload(raw[name]), name
+
+
+@pytest.mark.parametrize(("labels", "separators"), [(ChartLabels(), ".,"), (DUTCH, ",.")])
+@pytest.mark.parametrize("limit", [None, 2])
+def test_page_json_with_its_parts_encoded_once_equals_encoding_everything(
+    result: ScenarioResult, labels: ChartLabels, separators: str, limit: int | None
+) -> None:
+    """The utilization x values and the layout template are spliced in already encoded:
+    the text is the one json gives for the whole figures."""
+    from tco.charts import _UTILIZATION_X_LIST, TEMPLATE, charts_json
+
+    raw = all_charts(result, labels, separators, limit=limit)
+    assert all(fig["layout"]["template"] is TEMPLATE for fig in raw.values())
+    assert raw["utilization"]["data"][0]["x"] is _UTILIZATION_X_LIST  # the parts are used
+    plain = json.dumps(raw, separators=(",", ":")).replace("<", "\\u003C")
+    plain = plain.replace(">", "\\u003E").replace("&", "\\u0026")
+    assert charts_json(raw) == plain
+    # The figures themselves are left as they are (marks only in the copies encoded).
+    assert raw["utilization"]["data"][0]["x"] is _UTILIZATION_X_LIST
+    assert all(fig["layout"]["template"] is TEMPLATE for fig in raw.values())
