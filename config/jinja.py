@@ -23,8 +23,8 @@ from django.http import QueryDict
 from django.template.defaultfilters import date
 from django.urls import get_resolver, get_script_prefix, get_urlconf, reverse
 from django.utils.safestring import SafeString
-from jinja2 import Environment, Template, pass_context
-from jinja2.runtime import Context
+from jinja2 import Environment, Template, pass_eval_context
+from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
 from .render_language import current_language, gettext, language_bound, markup_message, ngettext
@@ -76,23 +76,25 @@ class LanguageBoundTemplate(Template):
 # Jinja's newstyle gettext (jinja2.ext), without its three nested `Context.call`s for each
 # message (`_` looks up `gettext`, which calls the translation function through the
 # context): a result page has ~150 messages. A message without variables is kept per
-# language as the Markup it gives (render_language.markup_message).
-@pass_context
-def _newstyle_gettext(__context: Context, __string: str, **variables: Any) -> str:
-    if __context.eval_ctx.autoescape:
+# language as the Markup it gives (render_language.markup_message). They are given the
+# evaluation context (all they read), not the template context: Jinja passes a call in a
+# loop the loop's variables, and made a derived context for each such message.
+@pass_eval_context
+def _newstyle_gettext(__eval_ctx: EvalContext, __string: str, **variables: Any) -> str:
+    if __eval_ctx.autoescape:
         if not variables:
             return markup_message(__string)
         return Markup(gettext(__string)) % variables
     return gettext(__string) % variables
 
 
-@pass_context
+@pass_eval_context
 def _newstyle_ngettext(
-    __context: Context, __singular: str, __plural: str, __num: int, **variables: Any
+    __eval_ctx: EvalContext, __singular: str, __plural: str, __num: int, **variables: Any
 ) -> str:
     variables.setdefault("num", __num)
     rv = ngettext(__singular, __plural, __num)
-    if __context.eval_ctx.autoescape:
+    if __eval_ctx.autoescape:
         rv = Markup(rv)
     return rv % variables
 

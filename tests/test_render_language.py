@@ -91,6 +91,13 @@ OUR_MESSAGES = (
     "|{% trans n=count, count=count %}{{ n }} GPU{% pluralize count %}{{ n }} GPUs{% endtrans %}"
     "|{% trans %}100%% of {{ value }}{% endtrans %}|{{ _('50%% off') }}|{{ value }}|{{ safe }}"
     "|{{ number }}|{{ nothing }}|{{ value|upper }}|{{ value ~ '&' }}"
+    # In a loop (the messages get the loop's variables) and with autoescaping off.
+    "|{% for i in range(count) %}{% trans m=i %}{{ m }} months{% endtrans %}"
+    "{% trans n=i, count=i %}{{ n }} GPU{% pluralize count %}{{ n }} GPUs{% endtrans %}"
+    "{{ _('Results') }}{{ _('%(h)s months', h=value) }}{% endfor %}"
+    "|{% autoescape false %}{{ _('%(h)s months', h=value) }}"
+    "{% trans n=count, count=count %}{{ n }} GPU{% pluralize count %}{{ n }} GPUs{% endtrans %}"
+    "{% endautoescape %}"
 )
 
 
