@@ -142,7 +142,8 @@ PATHS_KEPT = 1_000
 def url(viewname: Any, *args: Any, **kwargs: Any) -> str:
     """Django's `reverse` for a template's links; a link without arguments is kept."""
     if args or kwargs or not isinstance(viewname, str):
-        return reverse(viewname, *args, **kwargs)
+        found: str = reverse(viewname, *args, **kwargs)
+        return found
     key = (viewname, current_language(), get_script_prefix(), get_resolver(get_urlconf()))
     path = _PATHS.get(key)
     if path is None:
@@ -162,7 +163,8 @@ def query_string(query: QueryDict) -> str:
     urllib's `urlencode` (~80 µs for a result page's ~25 parameters), where most are
     letters and digits that come out as they are."""
     if codecs.lookup(query.encoding).name != "utf-8":
-        return query.urlencode()
+        encoded: str = query.urlencode()
+        return encoded
     pairs = []
     for key, values in query.lists():
         name = key if _UNQUOTED(key) else quote_plus(key)
