@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from config.render_language import current_language, language_bound
-from tco.charts import CHARTED_CLOUD_OPTIONS, ChartLabels, all_charts, charts_json
+from tco.charts import CHARTED_CLOUD_OPTIONS, ChartLabels, all_charts, charted, charts_json
 from tco.engine import ScenarioResult
 from tco.wording import cloud_label
 
@@ -99,16 +99,20 @@ def page_charts(
     result: ScenarioResult, language: str | None, all_options: bool = False
 ) -> PageCharts:
     """The page's figures; the cheapest few cloud options unless ``all_options``."""
-    # The option names' words read from the language held for the call, not looked up
-    # through Django's translation each (config/render_language.py).
+    # Only the options drawn are named (the cheapest few of a dozen or more, charted here
+    # as all_charts would), and the one the tornado compares with (named when it is one of
+    # the result's options, as before), their words read from the language held for the
+    # call, not looked up through Django's translation each (config/render_language.py).
+    shown = result if all_options else charted(result, CHARTED_CLOUD_OPTIONS)
     with language_bound():
-        labels = chart_labels(result)
-    figures = all_charts(
-        result,
-        labels,
-        SEPARATORS.get((language or "en")[:2], ".,"),
-        limit=None if all_options else CHARTED_CLOUD_OPTIONS,
-    )
+        labels = chart_labels(shown)
+        reference = result.tornado.reference_option
+        named = {o.name for o in shown.cloud_options}
+        if reference not in named and any(o.name == reference for o in result.cloud_options):
+            labels = dataclasses.replace(
+                labels, option_names=(*labels.option_names, (reference, cloud_label(reference)))
+            )
+    figures = all_charts(shown, labels, SEPARATORS.get((language or "en")[:2], ".,"), limit=None)
     return PageCharts(
         titles={
             name: figure["layout"]["title"]["text"] or name for name, figure in figures.items()

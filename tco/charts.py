@@ -93,7 +93,8 @@ UTILIZATION_POINTS = 101
 # The utilization chart's x values, the same for every result (made once).
 _UTILIZATION_GRID = np.linspace(0.0, 1.0, UTILIZATION_POINTS)
 _UTILIZATION_GRID.flags.writeable = False
-_UTILIZATION_X = tuple(np.round(_UTILIZATION_GRID, 4).tolist())  # 0.07, not 0.07000000000000001
+# 0.07, not 0.07000000000000001; one list for every figure (never changed: see _marked).
+_UTILIZATION_X_LIST: list[float] = np.round(_UTILIZATION_GRID, 4).tolist()
 
 PLOTLY_CONFIG: dict[str, Any] = {
     "responsive": True,
@@ -450,7 +451,7 @@ def utilization_chart(
     points = np.concatenate([grid, [u for _, u in crossings]])
     swept = sweep(result.cost_model, {"utilization": points}, break_evens=False)
     n = UTILIZATION_POINTS
-    x = list(_UTILIZATION_X)
+    x = _UTILIZATION_X_LIST
     money = _money("y", cur)
     pct_hover = "%{x:.0%}"
     data: list[dict[str, Any]] = [
@@ -816,17 +817,57 @@ def _jsonable(value: Any) -> Any:
 # Characters that must not appear raw inside a <script> element (as Django's json_script).
 _SCRIPT_ESCAPES = (("&", "\\u0026"), ("<", "\\u003C"), (">", "\\u003E"))
 
+# Parts of the page's chart JSON that are the same on every page, encoded once: the
+# utilization chart's x values (101 floats, in each of its ~5 lines: float text is the
+# slowest thing json writes, ~0.1 ms a page) and the layout template of each figure. Both
+# are shared, never-changed module objects (as the figures are read, never changed: by
+# json here, by plotly's copy for the PDF), found by identity. The tree handed to json has
+# a mark in their place, a string no label can be (a NUL character both ends; json writes
+# it as \u0000), and the part's encoding replaces the mark's afterwards: the same bytes as
+# encoding the values there (tests compare the two).
+_X_MARK = "\x00utilization-x\x00"
+_TEMPLATE_MARK = "\x00template\x00"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), check_circular=False)
+
+
+_ENCODED_PARTS = (
+    (json.dumps(_X_MARK), _compact(_UTILIZATION_X_LIST)),
+    (json.dumps(_TEMPLATE_MARK), _compact(TEMPLATE)),
+)
+assert not any(raw in part for _mark, part in _ENCODED_PARTS for raw, _ in _SCRIPT_ESCAPES)
+
+
+def _marked(figure: Figure) -> dict[str, Any]:
+    """The figure for encoding, with marks in place of its parts encoded once (copies of
+    the dicts that change: the figure itself is left as it is)."""
+    data = figure["data"]
+    layout = figure["layout"]
+    if layout.get("template") is TEMPLATE:
+        layout = {**layout, "template": _TEMPLATE_MARK}
+    marked = None
+    for index, trace in enumerate(data):
+        if trace.get("x") is _UTILIZATION_X_LIST:
+            if marked is None:
+                marked = list(data)
+            marked[index] = {**trace, "x": _X_MARK}
+    return {"data": data if marked is None else marked, "layout": layout}
+
 
 def charts_json(figures: Mapping[str, Figure]) -> str:
     """Every figure as one compact JSON object ``{name: {"data", "layout"}}``, safe to put
     inside ``<script type="application/json">`` (``<``, ``>`` and ``&`` escaped as in
     Django's ``json_script``). One encoding pass, no whitespace: the page's chart data."""
     text = json.dumps(
-        {name: {"data": fig["data"], "layout": fig["layout"]} for name, fig in figures.items()},
+        {name: _marked(fig) for name, fig in figures.items()},
         default=_jsonable,
         separators=(",", ":"),
         check_circular=False,  # plain trees of dicts and lists, built above
     )
+    for mark, part in _ENCODED_PARTS:
+        text = text.replace(mark, part)
     for raw, escaped in _SCRIPT_ESCAPES:
         if raw in text:
             text = text.replace(raw, escaped)

@@ -91,6 +91,13 @@ OUR_MESSAGES = (
     "|{% trans n=count, count=count %}{{ n }} GPU{% pluralize count %}{{ n }} GPUs{% endtrans %}"
     "|{% trans %}100%% of {{ value }}{% endtrans %}|{{ _('50%% off') }}|{{ value }}|{{ safe }}"
     "|{{ number }}|{{ nothing }}|{{ value|upper }}|{{ value ~ '&' }}"
+    # In a loop (the messages get the loop's variables) and with autoescaping off.
+    "|{% for i in range(count) %}{% trans m=i %}{{ m }} months{% endtrans %}"
+    "{% trans n=i, count=i %}{{ n }} GPU{% pluralize count %}{{ n }} GPUs{% endtrans %}"
+    "{{ _('Results') }}{{ _('%(h)s months', h=value) }}{% endfor %}"
+    "|{% autoescape false %}{{ _('%(h)s months', h=value) }}"
+    "{% trans n=count, count=count %}{{ n }} GPU{% pluralize count %}{{ n }} GPUs{% endtrans %}"
+    "{% endautoescape %}"
 )
 
 
@@ -120,3 +127,43 @@ def test_quick_messages_and_escaping_write_what_jinjas_own_do(
 )
 def test_fast_escape_writes_what_markupsafe_does(value: object) -> None:
     assert str(fast_escape(value)) == str(escape(value))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    pairs=st.lists(
+        st.tuples(
+            st.sampled_from(["kind", "providers", "a b", "ü", "x&y"]) | st.text(max_size=6),
+            st.text(max_size=10) | st.sampled_from(["Google Cloud", "70", "0.5", "a+b=c"]),
+        ),
+        max_size=8,
+    )
+)
+def test_query_string_writes_what_querydicts_urlencode_does(
+    pairs: list[tuple[str, str]],
+) -> None:
+    from django.http import QueryDict
+
+    from config.jinja import query_string
+
+    query = QueryDict(mutable=True)
+    for key, value in pairs:
+        query.appendlist(key, value)
+    assert query_string(query) == query.urlencode()
+    raw = QueryDict(query.urlencode())  # as a request parses it
+    assert query_string(raw) == raw.urlencode()
+
+
+def test_url_gives_reverses_path_and_follows_the_script_prefix() -> None:
+    from django.urls import clear_script_prefix, reverse, set_script_prefix
+
+    from config.jinja import url
+
+    for name in ("tco:calculator", "tco:workbook", "quotes:lead_form"):
+        assert url(name) == reverse(name)
+    set_script_prefix("/sub/")
+    try:
+        assert url("tco:calculator") == reverse("tco:calculator") == "/sub/calculator/"
+    finally:
+        clear_script_prefix()
+    assert url("tco:calculator") == "/calculator/"

@@ -453,3 +453,63 @@ def test_page_json_holds_every_figure_compactly_and_safe_in_a_script(
     assert parsed["x"]["layout"]["title"]["text"] == "</script>&"
     for name in raw:
         assert parsed[name] == figure_payload(raw[name]), name
+
+
+@pytest.mark.parametrize(("labels", "separators"), [(ChartLabels(), ".,"), (DUTCH, ",.")])
+@pytest.mark.parametrize("limit", [None, 2])
+def test_page_json_with_its_parts_encoded_once_equals_encoding_everything(
+    result: ScenarioResult, labels: ChartLabels, separators: str, limit: int | None
+) -> None:
+    """The utilization x values and the layout template are spliced in already encoded:
+    the text is the one json gives for the whole figures."""
+    from tco.charts import _UTILIZATION_X_LIST, TEMPLATE, charts_json
+
+    raw = all_charts(result, labels, separators, limit=limit)
+    assert all(fig["layout"]["template"] is TEMPLATE for fig in raw.values())
+    assert raw["utilization"]["data"][0]["x"] is _UTILIZATION_X_LIST  # the parts are used
+    plain = json.dumps(raw, separators=(",", ":")).replace("<", "\\u003C")
+    plain = plain.replace(">", "\\u003E").replace("&", "\\u0026")
+    assert charts_json(raw) == plain
+    # The figures themselves are left as they are (marks only in the copies encoded).
+    assert raw["utilization"]["data"][0]["x"] is _UTILIZATION_X_LIST
+    assert all(fig["layout"]["template"] is TEMPLATE for fig in raw.values())
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "nl"])
+@pytest.mark.parametrize("all_options", [False, True])
+@pytest.mark.parametrize("reference", ["result's", "uncharted", "unknown"])
+def test_page_charts_name_only_the_drawn_options_and_draw_what_all_of_them_gave(
+    language: str, all_options: bool, reference: str
+) -> None:
+    """The page's charts equal the figures built with every option named."""
+    from tco.engine import CloudOfferingSpec, CloudTerm
+
+    base = reference_scenario()
+    extra = tuple(
+        CloudOfferingSpec("Cloud", f"8x H100 #{k}", term, 8, 60.0 + k)
+        for k, term in enumerate([CloudTerm.ON_DEMAND, CloudTerm.SPOT] * 4)
+    )
+    result = evaluate(dataclasses.replace(base, cloud_offerings=base.cloud_offerings + extra))
+    from django.utils import translation
+
+    from tco.chart_context import SEPARATORS, chart_labels, page_charts
+    from tco.charts import CHARTED_CLOUD_OPTIONS, charted, charts_json
+
+    names = [o.name for o in result.cloud_options]
+    drawn = {o.name for o in charted(result, CHARTED_CLOUD_OPTIONS).cloud_options}
+    assert len(names) > CHARTED_CLOUD_OPTIONS  # some options are left out of the charts
+    if reference != "result's":
+        other = next(n for n in names if n not in drawn) if reference == "uncharted" else "X (spot)"
+        tornado = dataclasses.replace(result.tornado, reference_option=other)
+        result = dataclasses.replace(result, tornado=tornado)
+    with translation.override(language):
+        page = page_charts(result, language, all_options)
+        figures = all_charts(
+            result,
+            chart_labels(result),
+            SEPARATORS[language],
+            limit=None if all_options else CHARTED_CLOUD_OPTIONS,
+        )
+    assert page.json == charts_json(figures)
+    assert page.titles == {n: f["layout"]["title"]["text"] or n for n, f in figures.items()}
