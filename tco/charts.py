@@ -449,7 +449,7 @@ def utilization_chart(
         if o.break_even_utilization is not None and 0.0 <= o.break_even_utilization <= 1.0
     ]
     points = np.concatenate([grid, [u for _, u in crossings]])
-    swept = sweep(result.cost_model, {"utilization": points}, break_evens=False)
+    swept = sweep(result.cost_model, {"utilization": points}, break_evens=False, npvs=False)
     n = UTILIZATION_POINTS
     x = _UTILIZATION_X_LIST
     money = _money("y", cur)

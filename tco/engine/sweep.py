@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from tco.engine.costmodel import CostModel, break_even, cloud_totals, onprem_totals
+from tco.engine.costmodel import (
+    CostModel,
+    break_even,
+    cloud_total,
+    cloud_totals,
+    onprem_total,
+    onprem_totals,
+)
 from tco.engine.errors import InvalidInput
 from tco.engine.units import FloatArray
 
@@ -50,11 +57,13 @@ def sweep(
     overrides: Mapping[str, npt.ArrayLike] | None = None,
     *,
     break_evens: bool = True,
+    npvs: bool = True,
 ) -> SweepResult:
     """Evaluate ``model`` with fields replaced by arrays (numpy broadcasting).
 
     ``break_evens=False`` skips the break-even utilizations (their array is then empty,
-    shape ``(0, n)``) for callers that need only the totals.
+    shape ``(0, n)``) and ``npvs=False`` the NPVs (empty too) for callers that need only
+    the totals: the nominal totals are the same numbers either way.
 
     >>> m = CostModel(servers=1, gpus_per_server=8, server_price=100_000.0,
     ...     idle_power_kw=1.0, max_power_kw=10.0, pue=1.0, electricity_price_per_kwh=0.1,
@@ -73,20 +82,31 @@ def sweep(
             raise InvalidInput(name, "Swept values must be finite numbers.")
         changes[name] = array
     m = model.replace(**changes) if changes else model
-    onprem = onprem_totals(m)
-    shape = np.broadcast_shapes(onprem.total.shape, *(np.shape(v) for v in changes.values()))
+    if npvs:
+        onprem = onprem_totals(m)
+        onprem_nominal, onprem_npv = onprem.total, onprem.npv
+    else:  # the nominal total alone: the same closed form, without the discounting
+        onprem_nominal, onprem_npv = onprem_total(m), None
+    shape = np.broadcast_shapes(onprem_nominal.shape, *(np.shape(v) for v in changes.values()))
     clouds_total, clouds_npv, clouds_be = [], [], []
     for cloud in m.clouds:
-        totals = cloud_totals(m, cloud)
-        clouds_total.append(np.broadcast_to(totals.total, shape))
-        clouds_npv.append(np.broadcast_to(totals.npv, shape))
+        if npvs:
+            totals = cloud_totals(m, cloud)
+            clouds_total.append(np.broadcast_to(totals.total, shape))
+            clouds_npv.append(np.broadcast_to(totals.npv, shape))
+        else:
+            clouds_total.append(np.broadcast_to(cloud_total(m, cloud), shape))
         if break_evens:
             clouds_be.append(np.broadcast_to(break_even(m, cloud), shape))
     empty = np.empty((0, *shape))
     return SweepResult(
         cloud_names=tuple(c.name for c in m.clouds),
-        onprem_total=np.broadcast_to(onprem.total, shape).astype(np.float64),
-        onprem_npv=np.broadcast_to(onprem.npv, shape).astype(np.float64),
+        onprem_total=np.broadcast_to(onprem_nominal, shape).astype(np.float64),
+        onprem_npv=(
+            np.broadcast_to(onprem_npv, shape).astype(np.float64)
+            if onprem_npv is not None
+            else np.empty(0)
+        ),
         cloud_total=np.stack(clouds_total) if clouds_total else empty,
         cloud_npv=np.stack(clouds_npv) if clouds_npv else empty,
         break_even_utilization=np.stack(clouds_be) if clouds_be else empty,

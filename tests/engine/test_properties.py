@@ -129,6 +129,19 @@ def test_break_even_makes_totals_equal(m: CostModel) -> None:
 
 
 @FAST
+@given(models(), st.lists(st.floats(0.0, 1.0), min_size=1, max_size=12))
+def test_a_sweep_without_npvs_has_the_same_totals(m: CostModel, utilizations: list[float]) -> None:
+    """sweep(npvs=False), as the utilization chart asks: the same nominal totals, bit for
+    bit, and no NPVs."""
+    overrides = {"utilization": np.array(utilizations)}
+    full = sweep(m, overrides, break_evens=False)
+    totals = sweep(m, overrides, break_evens=False, npvs=False)
+    assert np.array_equal(totals.onprem_total, full.onprem_total)
+    assert np.array_equal(totals.cloud_total, full.cloud_total)
+    assert totals.onprem_npv.size == 0 and totals.cloud_npv.size == 0
+
+
+@FAST
 @given(models(), st.integers(2, 5))
 def test_cost_scales_linearly_with_servers(m: CostModel, k: int) -> None:
     # Per-server items scale; staff, shared storage and fixed fees do not, so zero them.
