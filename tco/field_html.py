@@ -151,6 +151,7 @@ def _parts_of(field: BoundField) -> _Parts | None:
         field.name,
         field.field.required,
         tuple(widget.attrs.items()),
+        field.form.relevance(field.name),  # type: ignore[attr-defined]  # hidden or not
     )
     memo = _memo(field)
     if memo is None:

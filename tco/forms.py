@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from django import forms
@@ -493,9 +494,10 @@ class CalculatorForm(forms.Form):
             except forms.ValidationError as e:
                 self.add_error(name, e)
 
-    @property
-    def ignored_fields(self) -> set[str]:
-        """Fields that do not apply to the submitted workload and demand pattern."""
+    @cached_property
+    def ignored_fields(self) -> frozenset[str]:
+        """Fields that do not apply to the submitted workload and demand pattern (the
+        bound data never changes, so this is worked out once)."""
         kind = str(self.data.get("kind", ""))
         pattern = str(self.data.get("demand_pattern", ""))
         ignored = set(INFERENCE_ONLY if kind in TRAINING_KINDS else TRAINING_ONLY)
@@ -503,15 +505,18 @@ class CalculatorForm(forms.Form):
         if kind not in TRAINING_KINDS:
             load = str(self.data.get("serving_load") or "tokens")
             ignored |= {name for name, only in LOAD_ONLY.items() if load != only}
-        return ignored
+        return frozenset(ignored)
 
     def relevance(self, name: str) -> str:
         """The page's show/hide rule of a field: data attributes read by calculator.js.
 
         A field is shown when every rule it carries holds; the load rule applies to
-        inference only (utilization is asked for training and for tokens/s serving).
+        inference only (utilization is asked for training and for tokens/s serving). A
+        bound form's fields that do not apply come hidden already: the page neither lays
+        them out nor shifts when the script hides them, and without the script they stay
+        out of the way (the server ignores them).
         """
-        rules = []
+        rules = ["hidden"] if self.is_bound and name in self.ignored_fields else []
         if name in TRAINING_ONLY:
             rules.append('data-show-kind="training"')
         if name in INFERENCE_ONLY:

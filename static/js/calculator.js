@@ -89,9 +89,10 @@
     document.querySelectorAll("[data-show-kind], [data-show-pattern], [data-show-load]")
       .forEach(function (el) {
         var d = el.dataset;
-        el.hidden = (d.showKind && d.showKind !== family) ||
+        var hide = Boolean((d.showKind && d.showKind !== family) ||
           (d.showPattern && d.showPattern !== pattern.value) ||
-          (d.showLoad && family === "inference" && load && d.showLoad !== load.value) || false;
+          (d.showLoad && family === "inference" && load && d.showLoad !== load.value));
+        if (el.hidden !== hide) el.hidden = hide;
       });
   }
   document.addEventListener("change", function (event) {

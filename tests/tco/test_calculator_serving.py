@@ -120,11 +120,13 @@ def test_the_expert_tokens_input_stays(client: Client, seed_catalog: object) -> 
 def test_fields_carry_their_show_rules(seed_catalog: object) -> None:
     form = _form({})
     assert form.relevance("users") == 'data-show-kind="inference" data-show-load="users"'
+    # Served in users and requests: the tokens/s fields come hidden (the script shows them
+    # when the load is switched to tokens/s).
     assert form.relevance("target_tokens_per_second") == (
-        'data-show-kind="inference" data-show-load="tokens"'
+        'hidden data-show-kind="inference" data-show-load="tokens"'
     )
     assert form.relevance("utilization_pct") == (
-        'data-show-pattern="continuous" data-show-load="tokens"'
+        'hidden data-show-pattern="continuous" data-show-load="tokens"'
     )
     assert preset_data("serve-70b")["serving_load"] == "tokens"
 

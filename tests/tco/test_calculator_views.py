@@ -119,6 +119,10 @@ def test_fields_the_workload_does_not_use_are_neither_validated_nor_used(
     assert 'id="verdict"' in html
     assert field_error(html, "utilization_pct") == "" and field_error(html, "context_tokens") == ""
     assert 'data-show-pattern="continuous"' in html and 'data-show-kind="inference"' in html
+    # ... and come hidden: the page does not lay them out, nor shift when the script runs.
+    assert re.search(r'<div class="field" hidden data-show-pattern="continuous"', html)
+    assert re.search(r'<div class="field" hidden data-show-kind="inference"', html)
+    assert not re.search(r'<div class="field[^"]*" hidden data-show-kind="training"', html)
 
 
 def test_commercial_levers_reach_the_analysis(client: Client, seed_catalog: object) -> None:
