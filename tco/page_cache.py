@@ -19,9 +19,12 @@ Bounded in two ways:
 Compressed once: the stored gzip body is also what a client that accepts gzip receives,
 on the miss that stored it and on every hit (the GZip middleware leaves a response that
 already has a Content-Encoding alone), so a page is neither compressed twice nor
-decompressed to be compressed again. Level 1: a fifth of level 6's time for ~15 % more
-bytes. Cached pages hold no secret (no CSRF token, cookie or nonce), so replaying one
-compressed body does not weaken the GZip middleware's BREACH padding where it matters.
+decompressed to be compressed again. The compressor is ISA-L's (`isal.igzip`, level 1):
+standard gzip that any client reads, ~0.1 ms for an 86 KB result page where zlib's level
+1 took ~0.7 ms (itself a fifth of level 6's time), and a slightly smaller body (20.3
+against 20.7 KB). Cached pages hold no secret (no CSRF token, cookie or nonce), so
+replaying one compressed body does not weaken the GZip middleware's BREACH padding where
+it matters.
 
 Pages are cached only when rendering them set no cookie and used no CSRF token or CSP
 nonce, so no visitor ever receives another visitor's token, session or nonce; signed-in
@@ -30,7 +33,6 @@ users always get a fresh page.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import logging
 import time
@@ -46,6 +48,7 @@ from django.utils import timezone, translation
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.regex_helper import _lazy_re_compile
+from isal import igzip
 
 logger = logging.getLogger(__name__)
 
@@ -140,7 +143,7 @@ def configure_memory_limit() -> None:
         logger.warning("page cache: could not set maxmemory on its Redis: %s", exc)
 
 
-GZIP_LEVEL = 1
+GZIP_LEVEL = 1  # ISA-L's levels are 0–3; 1 is smaller than zlib's 1 and ~7× faster
 _ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")  # as django.middleware.gzip
 
 
@@ -160,7 +163,7 @@ def _serve(request: HttpRequest, response: HttpResponse, packed: bytes) -> HttpR
 
 def _store(key: str, response: HttpResponse, seconds: int) -> bytes:
     configure_memory_limit()
-    packed = gzip.compress(response.content, compresslevel=GZIP_LEVEL, mtime=0)
+    packed = igzip.compress(response.content, compresslevel=GZIP_LEVEL, mtime=0)
     page_cache().set(key, (packed, response["Content-Type"]), timeout=seconds)
     return packed
 
@@ -174,7 +177,7 @@ def _cached(request: HttpRequest, key: str) -> HttpResponse | None:
         response = _serve(request, HttpResponse(content_type=content_type), packed)
     else:
         response = _serve(
-            request, HttpResponse(gzip.decompress(packed), content_type=content_type), packed
+            request, HttpResponse(igzip.decompress(packed), content_type=content_type), packed
         )
     response["X-Page-Cache"] = "hit"
     return response
