@@ -76,6 +76,15 @@ def test_measurement_figures(bench: ModuleType) -> None:
     assert m.throughput == pytest.approx(8.0)
 
 
+def test_rounds_pool_their_requests_over_their_summed_time(bench: ModuleType) -> None:
+    first = bench.Measurement("a", (0.010, 0.030), elapsed_s=0.5)
+    second = bench.Measurement("b", (0.020,), elapsed_s=1.0)
+    both = bench.pooled([first, second], "both")
+    assert both.label == "both" and both.count == 3
+    assert both.median_ms == pytest.approx(20.0)
+    assert both.throughput == pytest.approx(3 / 1.5)
+
+
 def test_load_stops_at_the_request_bound(bench: ModuleType, server_port: int) -> None:
     m = bench.run_load(
         server_port,
@@ -152,5 +161,6 @@ def test_short_run_reports_both_and_leaves_nothing_behind(tmp_path: Path) -> Non
     assert "[target uncached p95 ≤ 100 ms: " in out
     assert "trivial view (/ping):" in out
     assert "uncached throughput ratio:" in out and "[target ≥ 10 %: " in out
+    assert len(re.findall(r"  round \d: /ping \d+ req/s; uncached \d+ req/s", out)) == 3
     assert "settings: config.settings.local with DEBUG=false" in out
     assert list(tmp_path.iterdir()) == []
