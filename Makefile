@@ -10,7 +10,7 @@ APP_DIRS := config catalog quotes tco api
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run setup test lint format bench fuzz system-deps-run system-deps-test messages bytecode
+.PHONY: run setup test lint format bench fuzz system-deps-run system-deps-test system-deps-bench messages bytecode
 
 run: setup
 	$(PY) manage.py runserver $(HOST):$(PORT)
@@ -31,7 +31,7 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-bench: system-deps-test $(STAMP) messages bytecode
+bench: system-deps-bench $(STAMP) messages bytecode
 	$(PY) bench/run.py
 
 # 20,000 generated requests against every public and sales URL (tests/hardening/test_fuzz.py);
@@ -54,6 +54,9 @@ system-deps-run:
 
 system-deps-test:
 	@scripts/install-system-deps test
+
+system-deps-bench:
+	@scripts/install-system-deps bench
 
 $(PY):
 	"$$(scripts/find-python)" -m venv $(VENV)

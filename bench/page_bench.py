@@ -18,8 +18,14 @@ when ``Plotly.newPlot`` resolves).
 
 Like the other benchmarks it prints figures beside their targets, exits 0 when a target
 is missed, non-zero only when it could not run, and leaves nothing behind.
+It also counts the instructions per uncached result under valgrind's callgrind (the
+bench's URLs, and URLs whose workload differs too; no target): unlike seconds on this
+machine, whose speed drifts by up to 2x within minutes, the count is the same from run to
+run, so it shows what a change of the code did.
+
 Options: ``BENCH_PAGE_REQUESTS`` (uncached results, default 40), ``BENCH_PAGE_LOADS``
-(browser loads, default 5).
+(browser loads, default 5), ``BENCH_PAGE_INSTRUCTION_REQUESTS`` (URLs counted under
+callgrind per set, default 10; 0 skips the count).
 """
 
 from __future__ import annotations
@@ -50,9 +56,44 @@ from calculator_bench import (
 
 REQUESTS = int(os.environ.get("BENCH_PAGE_REQUESTS", "40"))
 LOADS = int(os.environ.get("BENCH_PAGE_LOADS", "5"))
+INSTRUCTION_REQUESTS = int(os.environ.get("BENCH_PAGE_INSTRUCTION_REQUESTS", "10"))
 TARGET_SERVER_MS = 12.0
 TARGET_FIRST_CHART_S = 0.6
 CHROMIUM = "/usr/bin/chromium"
+
+# Runs under valgrind's callgrind with the benchmark's database: counts the instructions
+# of the view on distinct uncached URLs, zeroing the counters after the warm-up and dumping
+# them after each set (callgrind_control), so start-up and imports are not counted.
+INSTRUCTION_COUNTER = """
+import json, os, subprocess, sys
+import django
+django.setup()
+from django.contrib.auth.models import AnonymousUser
+from django.test import RequestFactory
+from django.utils import translation
+from tco.views import calculator
+from config.memory import settle_after_startup
+settle_after_startup()
+warm, sets = json.loads(sys.argv[1])
+factory = RequestFactory()
+def get(path):
+    request = factory.get(path)
+    request.user = AnonymousUser()
+    request.htmx = False
+    with translation.override("en"):
+        response = calculator(request)
+    assert response.status_code == 200 and b'id="verdict"' in response.content, path
+def control(*args):
+    subprocess.run(["callgrind_control", *args, str(os.getpid())], check=True,
+                   capture_output=True)
+for path in warm:
+    get(path)
+for name, paths in sets:
+    control("-z")
+    for path in paths:
+        get(path)
+    control("-d", name)
+"""
 
 # Runs in a child process with the benchmark's database: times the view itself.
 SERVER_TIMER = """
@@ -123,6 +164,53 @@ def server_times(env: dict[str, str]) -> dict[str, list[float]]:
     return times
 
 
+def instructions_per_miss(env: dict[str, str], tmp: Path) -> dict[str, float] | None:
+    """Millions of instructions per uncached result (valgrind's callgrind): the bench's
+    URLs, and URLs whose workload differs too. Deterministic for the same code and inputs,
+    whatever else the machine does, so two versions of the code compare exactly; None
+    when valgrind is not installed."""
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        return None
+    count = INSTRUCTION_REQUESTS
+    warm = [uncached_path(10_000 + t) for t in range(3)]
+    sets = [
+        ["bench URLs", [uncached_path(20_000 + t) for t in range(count)]],
+        ["workload changes too", [workload_path(30_000 + t) for t in range(count)]],
+    ]
+    out = tmp / "callgrind"
+    out.mkdir()
+    result = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}/cg.%p",
+            sys.executable,
+            "-c",
+            INSTRUCTION_COUNTER,
+            json.dumps([warm, sets]),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    if result.returncode != 0:
+        raise BenchError(f"instruction count failed:\n{result.stderr[-3000:]}")
+    dumps = sorted(out.glob("cg.*.*"), key=lambda path: int(path.suffix[1:]))
+    if len(dumps) != len(sets):
+        raise BenchError(f"instruction count: {len(dumps)} dumps for {len(sets)} sets")
+    figures = {}
+    for (name, paths), dump in zip(sets, dumps, strict=True):
+        totals = [
+            int(line.split()[1])
+            for line in dump.read_text().splitlines()
+            if line.startswith(("summary:", "totals:"))
+        ]
+        figures[name] = max(totals) / len(paths) / 1e6
+    return figures
+
+
 def first_chart_seconds(port: int) -> list[float]:
     from playwright.sync_api import sync_playwright
 
@@ -181,6 +269,18 @@ def main() -> int:
             f"median {statistics.median(times['price_cpu']):.1f} ms CPU (no target)",
             flush=True,
         )
+        if INSTRUCTION_REQUESTS > 0:
+            instructions = instructions_per_miss(env, tmp)
+            if instructions is None:
+                print("instructions per uncached result: not counted (valgrind not installed)")
+            else:
+                print(
+                    f"instructions per uncached result ({INSTRUCTION_REQUESTS} distinct URLs, "
+                    "callgrind; deterministic, for comparing two versions of the code): "
+                    + ", ".join(f"{name} {m:.1f} M" for name, m in instructions.items())
+                    + " (no target)",
+                    flush=True,
+                )
         port = free_port()
         log = tmp / "gunicorn.log"
         log_file = log.open("wb")
