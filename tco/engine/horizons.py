@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from tco.engine.costmodel import (
     CostModel,
-    cloud_totals,
+    cloud_total,
     onprem_monthly,
-    onprem_totals,
+    onprem_total,
     stack_clouds,
     stack_models,
 )
@@ -57,15 +57,16 @@ def horizon_view(
     if not models:
         raise ValueError("horizon_view() needs at least one model")
     # One pass for all horizons (and all offerings): the same closed forms, element by element.
+    # Nominal totals only: the view shows no NPV, so nothing is discounted.
     stacked = stack_models(models)
     shape = (len(models),)
     monthly = onprem_monthly(stacked)
-    onprem = broadcast(onprem_totals(stacked, monthly).total, shape)
+    onprem = broadcast(onprem_total(stacked, monthly), shape)
     refreshes = broadcast(monthly.refresh.count, shape)
     clouds: tuple[tuple[float, ...], ...] = ()
     if stacked.clouds:
         offerings = stack_clouds(stacked.clouds, ndim=2)
-        totals = broadcast(cloud_totals(stacked, offerings).total, (len(stacked.clouds), *shape))
+        totals = broadcast(cloud_total(stacked, offerings), (len(stacked.clouds), *shape))
         clouds = tuple(tuple(float(t) for t in row) for row in totals)
     return HorizonView(
         months=tuple(round(scalar(m.horizon_months, "horizon_months")) for m in models),
