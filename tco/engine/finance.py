@@ -12,16 +12,27 @@ import numpy as np
 from tco.engine.units import MONTHS_PER_YEAR, FloatArray, Number
 
 
+_FLOAT64 = np.float64
+_FLOAT64_DTYPE = np.dtype(np.float64)
+_NDARRAY = np.ndarray
+_asarray = np.asarray
+
+
 def as_array(x: Number) -> FloatArray:
     """``x`` as float64: arrays (the sweep) as arrays, one scenario's float as a numpy
     float64 scalar. A scalar's arithmetic costs a tenth of a 0-d array's, and a result
-    page evaluates thousands of these (it has the same ``ndim``, ``shape`` and methods)."""
+    page evaluates thousands of these (it has the same ``ndim``, ``shape`` and methods).
+
+    A float64 array is returned as it is, as ``np.asarray`` would, without the call; the
+    names are module globals, not attribute look-ups (a result page makes ~900 calls)."""
     kind = type(x)
-    if kind is np.float64:
+    if kind is _FLOAT64:
+        return x  # type: ignore[return-value]
+    if kind is _NDARRAY and x.dtype is _FLOAT64_DTYPE:  # type: ignore[union-attr]
         return x  # type: ignore[return-value]
     if kind is float or kind is int:
-        return np.float64(x)  # type: ignore[return-value]
-    return np.asarray(x, dtype=np.float64)
+        return _FLOAT64(x)  # type: ignore[return-value]
+    return _asarray(x, dtype=_FLOAT64)
 
 
 def broadcast(x: Number, shape: tuple[int, ...]) -> FloatArray:
