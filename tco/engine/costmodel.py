@@ -724,6 +724,28 @@ def break_even_lines(
     return a, b, c, d
 
 
+_ENDS = np.array([[0.0], [1.0]])  # utilization at both ends, one row each
+_ENDS.flags.writeable = False
+
+
+def offering_lines(
+    m: CostModel, offerings: CloudCostParams
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """:func:`break_even_lines` of one scenario (every field of ``m`` a single value)
+    against offerings stacked along one axis (:func:`stack_clouds`).
+
+    Both ends in one pass: utilization 0 and 1 as two rows (ends × offerings), instead
+    of a model and a pass of each closed form per end. Element by element the same
+    arithmetic (the nominal totals use no power or exponential, whose vector loops could
+    round otherwise), so the same floats as :func:`break_even_lines`.
+    """
+    ends = m.replace(utilization=_ENDS)
+    own = onprem_total(ends)  # ends × 1
+    rent = cloud_total(ends, offerings)  # ends × offerings
+    a, c = own[0, 0], rent[0]
+    return a, as_array(own[1, 0] - a), c, as_array(rent[1] - c)
+
+
 def break_even(m: CostModel, cloud: CloudCostParams) -> FloatArray:
     """Break-even utilization of on-prem vs ``cloud`` on nominal totals (see finance)."""
     return break_even_utilization(*break_even_lines(m, cloud))

@@ -11,7 +11,6 @@ import numpy as np
 
 from tco.engine.units import MONTHS_PER_YEAR, FloatArray, Number
 
-
 _FLOAT64 = np.float64
 _FLOAT64_DTYPE = np.dtype(np.float64)
 _NDARRAY = np.ndarray

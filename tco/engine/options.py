@@ -12,9 +12,9 @@ from tco.engine.cloud import cloud_cashflows
 from tco.engine.costmodel import (
     CostModel,
     OnPremMonthly,
-    break_even_lines,
     cloud_instances,
     delivered_gpu_hours,
+    offering_lines,
     onprem_monthly,
     stack_clouds,
 )
@@ -162,7 +162,7 @@ def compare_options(
     # Break-even lines and instances of every offering in one vectorised pass (one value
     # per offering, in model order).
     offerings = stack_clouds(model.clouds)
-    a, b, c, d = break_even_lines(model, offerings)
+    a, b, c, d = offering_lines(model, offerings)
     u_stars = break_even_utilization(a, b, c, d)
     slope_gaps, gaps0 = as_array(b - d), as_array(a - c)
     instances = cloud_instances(
