@@ -4,7 +4,7 @@ the one-offering-at-a-time figures, to the last bit (the result page must not mo
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -26,7 +26,10 @@ def same_bits(a: object, b: object) -> bool:
 @given(draws, st.integers(1, 40))
 def test_histogram_is_numpys(values: np.ndarray, bins: int) -> None:
     counts, edges = histogram(values, bins)
-    np_counts, np_edges = np.histogram(values, bins=bins)
+    try:
+        np_counts, np_edges = np.histogram(values, bins=bins)
+    except ValueError:  # a range a few subnormals wide: numpy cannot make finite-sized bins
+        reject()
     assert counts.tolist() == np_counts.tolist()
     assert same_bits(edges, np_edges)
 
