@@ -585,7 +585,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     )
     reference = next((c for c in clouds if c.name == verdict.reference_cloud), None)
     money = financing(
-        dataclasses.replace(model, clouds=()),
+        model.replace(clouds=()),
         fin.lease_annual_rate,
         fin.lease_terms_months,
         reference.name if reference else None,

@@ -88,3 +88,23 @@ def test_offering_lines_are_break_even_lines(m: CostModel, clouds: list[CloudCos
     for x, y in zip(fast, slow, strict=True):
         assert same(x, y)
     assert type(fast[0]) is np.float64 and type(fast[1]) is np.float64
+
+
+@settings(max_examples=50, deadline=None)
+@given(one_scenario(), st.floats(0.0, 1.0), offerings)
+def test_model_replace_is_dataclasses_replace(
+    m: CostModel, utilization: float, clouds: list[CloudCostParams]
+) -> None:
+    """CostModel.replace writes the slots directly: the copy dataclasses.replace makes."""
+    import dataclasses
+
+    import pytest
+
+    changes = {"utilization": utilization, "clouds": tuple(clouds), "pue": np.array([1.1, 1.2])}
+    fast, slow = m.replace(**changes), dataclasses.replace(m, **changes)  # type: ignore[arg-type]
+    assert all(getattr(fast, f.name) is getattr(slow, f.name) for f in dataclasses.fields(m))
+    assert m.replace() == m and m.replace() is not m
+    with pytest.raises(TypeError):
+        m.replace(no_such_field=1.0)  # type: ignore[arg-type]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.pue = 1.0  # type: ignore[misc]
