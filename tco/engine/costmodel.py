@@ -334,10 +334,11 @@ def cloud_billed_hours_per_month(
 def _broadcast(x: FloatArray, other: FloatArray) -> FloatArray:
     """``x`` in the shape of ``x`` combined with ``other`` (a sweep's arrays).
 
-    One scenario's scalars already agree; skipping ``np.broadcast_to`` there saves
-    its cost on the calls a result page makes per option and candidate server.
+    One scenario's scalars already agree, and a scalar ``other`` changes no shape (the
+    Monte Carlo's draws against one refresh count); skipping ``np.broadcast_to`` there
+    saves its cost on the calls a result page makes per option and candidate server.
     """
-    if x.shape == other.shape:
+    if x.shape == other.shape or other.ndim == 0:
         return x
     shape = other.shape if x.ndim == 0 else np.broadcast_shapes(x.shape, other.shape)
     return as_array(broadcast(x, shape))
@@ -512,7 +513,7 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
         upfront=upfront,
         energy=energy,
         active_months=active_months(m),
-        fixed=_broadcast(as_array(m.fixed_monthly), energy),
+        fixed=as_array(m.fixed_monthly),  # as given: a scalar adds to every scenario alike
         colocation=colocation_cost_per_month(
             m.servers, m.max_power_kw, m.pue, m.colocation_per_kw_month, m.colocation_on_facility_kw
         ),
