@@ -433,6 +433,7 @@ class OnPremMonthly:
 
     model: CostModel
     hardware_value: FloatArray
+    purchase: FloatArray  # hardware and installation: what a refresh buys again
     upfront: FloatArray
     energy: FloatArray  # average a month over the horizon
     active_months: FloatArray
@@ -484,20 +485,66 @@ def active_months(m: CostModel) -> FloatArray:
     return maximum(minimum(as_array(m.active_months), as_array(m.horizon_months)), 1.0)
 
 
-def onprem_monthly(m: CostModel) -> OnPremMonthly:
+# The fields of the fleet's own amounts: hardware, upfront, colocation, support, staff,
+# software, insurance and fixed fees (not the energy, the refresh cycle or the residual).
+_FLEET_FIELDS = (
+    "servers",
+    "gpus_per_server",
+    "server_price",
+    "networking_per_server",
+    "spares_pct",
+    "storage_total",
+    "installation_per_server",
+    "one_off_cost",
+    "max_power_kw",
+    "pue",
+    "colocation_per_kw_month",
+    "colocation_on_facility_kw",
+    "support_pct_per_year",
+    "insurance_pct_per_year",
+    "staff_fte",
+    "staff_annual_cost",
+    "software_per_gpu_year",
+    "fixed_monthly",
+)
+_fleet_values = attrgetter(*_FLEET_FIELDS)
+
+
+def onprem_monthly(m: CostModel, like: OnPremMonthly | None = None) -> OnPremMonthly:
     """Every on-prem amount of the model, from the component formulas above.
 
     Energy above the idle draw is spent in the active months only: the same
     kWh over the horizon, earlier in time when a one-off run ends early.
+
+    ``like``: the amounts of a model ``m`` was made from (``replace``) by changing only
+    the horizon, the demand, the residual, the service life or the terms (buy-run-resell,
+    the break-even ends): when every fleet field is the very same value, the fleet's own
+    amounts are ``like``'s (the same formulas on the same values) and only the energy,
+    the refresh cycle and the residual are computed.
     """
-    hv = hardware_value(
-        m.servers, m.server_price, m.networking_per_server, m.spares_pct, m.storage_total
-    )
-    # The refresh buys servers and installation again; upfront adds the one-off costs
-    # (the same sum, hv + installation + one-off, left to right).
-    purchase = as_array(hv + as_array(m.servers) * as_array(m.installation_per_server))
-    upfront = as_array(purchase + as_array(m.one_off_cost))
-    gpus = as_array(m.servers) * as_array(m.gpus_per_server)
+    if like is not None and all(
+        a is b for a, b in zip(_fleet_values(m), _fleet_values(like.model), strict=True)
+    ):
+        hv, purchase, upfront = like.hardware_value, like.purchase, like.upfront
+        colocation, support, staff = like.colocation, like.support, like.staff
+        software, insurance, fixed = like.software, like.insurance, like.fixed
+    else:
+        hv = hardware_value(
+            m.servers, m.server_price, m.networking_per_server, m.spares_pct, m.storage_total
+        )
+        # The refresh buys servers and installation again; upfront adds the one-off costs
+        # (the same sum, hv + installation + one-off, left to right).
+        purchase = as_array(hv + as_array(m.servers) * as_array(m.installation_per_server))
+        upfront = as_array(purchase + as_array(m.one_off_cost))
+        gpus = as_array(m.servers) * as_array(m.gpus_per_server)
+        colocation = colocation_cost_per_month(
+            m.servers, m.max_power_kw, m.pue, m.colocation_per_kw_month, m.colocation_on_facility_kw
+        )
+        support = percent_per_year_per_month(hv, m.support_pct_per_year)
+        staff = staff_cost_per_month(m.staff_fte, m.staff_annual_cost)
+        software = software_cost_per_month(gpus, m.software_per_gpu_year)
+        insurance = percent_per_year_per_month(hv, m.insurance_pct_per_year)
+        fixed = as_array(m.fixed_monthly)  # as given: a scalar adds to every scenario alike
     energy = energy_cost_per_month(
         m.servers,
         m.idle_power_kw,
@@ -510,17 +557,16 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
     return OnPremMonthly(
         model=m,
         hardware_value=hv,
+        purchase=purchase,
         upfront=upfront,
         energy=energy,
         active_months=active_months(m),
-        fixed=as_array(m.fixed_monthly),  # as given: a scalar adds to every scenario alike
-        colocation=colocation_cost_per_month(
-            m.servers, m.max_power_kw, m.pue, m.colocation_per_kw_month, m.colocation_on_facility_kw
-        ),
-        support=percent_per_year_per_month(hv, m.support_pct_per_year),
-        staff=staff_cost_per_month(m.staff_fte, m.staff_annual_cost),
-        software=software_cost_per_month(gpus, m.software_per_gpu_year),
-        insurance=percent_per_year_per_month(hv, m.insurance_pct_per_year),
+        fixed=fixed,
+        colocation=colocation,
+        support=support,
+        staff=staff,
+        software=software,
+        insurance=insurance,
         residual=as_array(hv * refresh.kept_pct),
         refresh=refresh,
     )
@@ -744,7 +790,7 @@ _ENDS.flags.writeable = False
 
 
 def offering_lines(
-    m: CostModel, offerings: CloudCostParams
+    m: CostModel, offerings: CloudCostParams, monthly: OnPremMonthly | None = None
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """:func:`break_even_lines` of one scenario (every field of ``m`` a single value)
     against offerings stacked along one axis (:func:`stack_clouds`).
@@ -752,10 +798,11 @@ def offering_lines(
     Both ends in one pass: utilization 0 and 1 as two rows (ends × offerings), instead
     of a model and a pass of each closed form per end. Element by element the same
     arithmetic (the nominal totals use no power or exponential, whose vector loops could
-    round otherwise), so the same floats as :func:`break_even_lines`.
+    round otherwise), so the same floats as :func:`break_even_lines`. ``monthly``: the
+    model's :func:`onprem_monthly`, whose fleet amounts both ends share.
     """
     ends = m.replace(utilization=_ENDS)
-    own = onprem_total(ends)  # ends × 1
+    own = onprem_total(ends, onprem_monthly(ends, monthly))  # ends × 1
     rent = cloud_total(ends, offerings)  # ends × offerings
     a, c = own[0, 0], rent[0]
     return a, as_array(own[1, 0] - a), c, as_array(rent[1] - c)

@@ -23,6 +23,7 @@ from tco.engine.costmodel import (
     CostModel,
     active_months,
     cloud_total,
+    onprem_monthly,
     onprem_total,
     stack_clouds,
 )
@@ -131,7 +132,8 @@ def monte_carlo(
         residual_pct=np.clip(as_array(model.residual_pct) * resale, 0.0, 1.0),
         pue=np.maximum(as_array(model.pue) + pue, 1.0),
     )
-    own = onprem_total(varied)
+    varied_monthly = onprem_monthly(varied)
+    own = onprem_total(varied, varied_monthly)
     if resell_months is not None and run_hours:
         fraction = resale_fraction(resale_by_year, resell_months)
         resold = varied.replace(
@@ -142,7 +144,8 @@ def monte_carlo(
             leased=0.0,
             service_life_months=NO_REFRESH,  # sold after the run, never bought again
         )
-        own = np.minimum(own, onprem_total(resold))
+        # The same fleet (hardware, fees) owned for the run: only its energy and resale differ.
+        own = np.minimum(own, onprem_total(resold, onprem_monthly(resold, varied_monthly)))
     # The offerings stacked along a first axis (offerings × draws): one pass of the closed
     # form for all of them, element by element the arithmetic of each offering's own.
     totals = cloud_total(varied, stack_clouds([model.clouds[k] for k in clouds], ndim=2))

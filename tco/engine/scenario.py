@@ -13,6 +13,7 @@ from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
     CostModel,
+    OnPremMonthly,
     onprem_line,
     onprem_monthly,
     onprem_total,
@@ -515,7 +516,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         energy_kwh * site.carbon_kg_per_kwh / 1000.0 if site.carbon_kg_per_kwh is not None else None
     )
     resell = (
-        buy_run_resell(model, plan.run_hours, fin.resale_by_year)
+        buy_run_resell(model, plan.run_hours, fin.resale_by_year, monthly)
         if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours
         else None
     )
@@ -627,7 +628,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
         cloud_energy=cloud_energy,
-        horizons=_horizons(kept, sizing, model, resell, plan),
+        horizons=_horizons(kept, sizing, model, resell, plan, monthly),
         serving=serving,
         api_options=apis,
     )
@@ -686,13 +687,15 @@ def _horizons(
     model: CostModel,
     resell: ResellResult | None,
     own_plan: DemandPlan | None = None,
+    monthly: OnPremMonthly | None = None,
 ) -> HorizonView | None:
     """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included).
 
     ``model`` is the scenario's own cost model: over another horizon only the horizon
     and the demand plan's utilization and active months differ (the plan's pattern, so
     the offerings' billing, is the horizon's too). ``resell``: the scenario's own
-    buy-run-resell, when it has one; ``own_plan``: the demand plan over its own horizon.
+    buy-run-resell, when it has one; ``own_plan``: the demand plan over its own horizon;
+    ``monthly``: the model's on-prem amounts (the fleet's are each horizon's too).
     """
     models = []
     for months in HORIZONS_MONTHS:
@@ -714,12 +717,14 @@ def _horizons(
     if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
         # Buy-run-resell replaces every field the horizon changes (it owns the fleet for
         # the run only), so it costs the same over each horizon longer than the run.
-        sold = resell or buy_run_resell(models[-1], plan.run_hours, scenario.finance.resale_by_year)
+        sold = resell or buy_run_resell(
+            models[-1], plan.run_hours, scenario.finance.resale_by_year, monthly
+        )
         resold = [
             sold.total_cost if sold is not None and sold.months_owned < months else None
             for months in HORIZONS_MONTHS
         ]
-    return horizon_view(models, resold)
+    return horizon_view(models, resold, monthly)
 
 
 def cloud_energy_and_carbon(
