@@ -20,6 +20,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
+from django.utils import translation
 from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -660,7 +661,15 @@ def build_scenario(
         raise ScenarioError(exc.field, exc.message) from exc
     assumptions = (
         _assumptions(
-            scenario, model, site, offerings, items, fx_row, finance_data, gpu_row or model.gpu
+            scenario,
+            model,
+            site,
+            offerings,
+            items,
+            fx_row,
+            finance_data,
+            gpu_row or model.gpu,
+            catalog,
         )
         + _api_assumptions(api_rows, scenario.api_offerings)
         if with_assumptions
@@ -748,8 +757,13 @@ def _assumptions(
     fx_row: FxRate | None,
     finance_data: dict[str, Any],
     gpu: Gpu,
+    catalog: CatalogSnapshot | None = None,
 ) -> tuple[Assumption, ...]:
-    """Every figure the analysis used, from the final specs (so overrides show as such)."""
+    """Every figure the analysis used, from the final specs (so overrides show as such).
+
+    ``catalog``: the snapshot the specs came from, which keeps the rows of offerings
+    costed at their catalog specs (see :func:`_offering_assumptions`).
+    """
     server, site_spec, finance = scenario.server, scenario.site, scenario.finance
     name = f"{model.vendor} {model.sku}"
     site_name = _site_name(site)  # in the reader's language, when shown
@@ -807,13 +821,12 @@ def _assumptions(
             **provenance(site.colocation_per_kw_month, site_spec.colocation_per_kw_month, site),
         ),
     ]
-    for offer, spec in zip(offerings, scenario.cloud_offerings, strict=True):
-        rows.append(
-            Assumption(
-                str(offer),
-                (Amount(spec.price_per_instance_hour, f"{spec.currency}/h", 2),),
-                **provenance(offer.price_per_hour, spec.price_per_instance_hour, offer),
-            )
+    if catalog is not None:
+        rows += _offering_assumptions(catalog, offerings, scenario.cloud_offerings, provenance)
+    else:
+        rows += (
+            _offering_assumption(offer, spec, provenance)
+            for offer, spec in zip(offerings, scenario.cloud_offerings, strict=True)
         )
     if scenario.constraints.any:
         rows += _jurisdiction_assumptions(offerings)
@@ -836,6 +849,41 @@ def _assumptions(
             )
         )
     return tuple(rows)
+
+
+def _offering_assumption(
+    offer: CloudOffering, spec: CloudOfferingSpec, provenance: Any
+) -> Assumption:
+    """An offering's price per instance-hour, named as the catalog names it."""
+    return Assumption(
+        str(offer),
+        (Amount(spec.price_per_instance_hour, f"{spec.currency}/h", 2),),
+        **provenance(offer.price_per_hour, spec.price_per_instance_hour, offer),
+    )
+
+
+def _offering_assumptions(
+    catalog: CatalogSnapshot,
+    offerings: list[CloudOffering],
+    specs: tuple[CloudOfferingSpec, ...],
+    provenance: Any,
+) -> list[Assumption]:
+    """:func:`_offering_assumption` of each offering; that of an offering costed at its
+    catalog spec (no field overridden: the snapshot's own spec) made once per snapshot
+    and language. Its name is in the active language (the term's label is translated),
+    and naming a dozen offerings cost ~40 us of lazy translations a result."""
+    language = translation.get_language()
+    rows = []
+    for offer, spec in zip(offerings, specs, strict=True):
+        if catalog.derived.get(("offering spec", offer.key)) is not spec:
+            rows.append(_offering_assumption(offer, spec, provenance))
+            continue
+        key = ("offering assumption", offer.key, language)
+        row = catalog.derived.get(key)
+        if row is None:
+            row = catalog.derived[key] = _offering_assumption(offer, spec, provenance)
+        rows.append(row)
+    return rows
 
 
 # The sources of SERVICE_LIFE_MONTHS (tco/engine/defaults.py, docs/sources.md S-LIVES).
