@@ -55,6 +55,7 @@ from tco.engine import (
     UncertaintyRanges,
     Workload,
 )
+from tco.engine.records import quick_init
 
 TOP_LEVEL_KEYS = {
     "name",
@@ -143,6 +144,7 @@ class ScenarioError(ValueError):
 YOUR_INPUT = _("Your input")
 
 
+@quick_init
 @dataclass(frozen=True)
 class Amount:
     """A number with its unit, formatted for the reader's language when shown."""
@@ -166,6 +168,7 @@ class Words:
         return str(self.text)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Assumption:
     """One figure the analysis used, with where it came from (shown to buyers)."""

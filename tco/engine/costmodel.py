@@ -34,11 +34,13 @@ from tco.engine.finance import (
     minimum,
     monthly_discount_rate,
 )
+from tco.engine.records import quick_init
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR, FloatArray, Number
 
 NO_REFRESH = 1e9  # a service life no horizon reaches
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CloudCostParams:
     """One cloud offering, prices already in the reporting currency."""
@@ -344,6 +346,7 @@ def _broadcast(x: FloatArray, other: FloatArray) -> FloatArray:
     return as_array(broadcast(x, shape))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RefreshPlan:
     """Second (third, …) purchases of the fleet within the horizon (arrays).
@@ -421,6 +424,7 @@ def refresh_discount_sum(monthly_rate: Number, life: Number, count: Number) -> F
 # --- totals (closed form over the horizon) -----------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, eq=False)
 class OnPremMonthly:
     """Month-0 and per-month amounts of the on-prem option (arrays).
@@ -572,6 +576,7 @@ def onprem_monthly(m: CostModel, like: OnPremMonthly | None = None) -> OnPremMon
     )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CloudBill:
     """One offering's bill over the horizon, before the storage/egress uplift (arrays).
@@ -652,6 +657,7 @@ def cloud_cost_per_month(m: CostModel, cloud: CloudCostParams) -> tuple[FloatArr
     return compute, as_array(compute * bill.uplift_pct)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Totals:
     """Nominal total and NPV over the horizon (arrays)."""

@@ -24,6 +24,7 @@ from tco.engine.costmodel import (
 from tco.engine.demand import WHOLE_HORIZON
 from tco.engine.finance import broadcast
 from tco.engine.onprem import scalar
+from tco.engine.records import quick_init
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
 
@@ -115,6 +116,7 @@ def buy_run_resell(
     )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class LeaseOption:
     term_months: int

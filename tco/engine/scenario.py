@@ -54,6 +54,7 @@ from tco.engine.ownership import (
     resold_model,
 )
 from tco.engine.racks import RackPlan, plan_racks
+from tco.engine.records import quick_init
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
 from tco.engine.sizing import SizingResult, size_workload
@@ -102,6 +103,7 @@ class ScenarioResult:
     api_options: tuple[ApiOptionResult, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class OfferingFit:
     """How one cloud offering does the owned fleet's work (see CloudCostParams)."""

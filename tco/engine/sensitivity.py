@@ -11,6 +11,7 @@ from tco.engine.costmodel import CostModel, cloud_totals, onprem_totals, stack_c
 from tco.engine.errors import InvalidInput
 from tco.engine.finance import broadcast
 from tco.engine.onprem import scalar
+from tco.engine.records import quick_init
 from tco.engine.units import FloatArray
 
 TORNADO_INPUTS: tuple[tuple[str, str], ...] = (
@@ -28,6 +29,7 @@ TORNADO_INPUTS: tuple[tuple[str, str], ...] = (
 """The ten inputs varied by default (field of CostModel, label)."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TornadoBar:
     input_name: str

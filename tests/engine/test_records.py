@@ -1,0 +1,104 @@
+"""quick_init: the engine's frozen records built by writing their fields directly are the
+records the dataclass's own __init__ builds, defaults, factories and checks included."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+import tco.engine
+import tco.scenario_io
+from tco.engine.records import quick_init
+
+
+def quick_classes() -> list[type]:
+    modules = [
+        importlib.import_module(f"tco.engine.{m.name}")
+        for m in pkgutil.iter_modules(tco.engine.__path__)
+    ]
+    found = {
+        obj
+        for module in [*modules, tco.scenario_io]
+        for obj in vars(module).values()
+        if inspect.isclass(obj) and "__dataclass_init__" in obj.__dict__
+    }
+    return sorted(found, key=lambda c: c.__qualname__)
+
+
+def test_the_records_built_most_are_quick() -> None:
+    names = {c.__qualname__ for c in quick_classes()}
+    assert {"CloudCostParams", "CloudOptionResult", "Candidate", "OnPremMonthly"} <= names
+
+
+@pytest.mark.parametrize("cls", quick_classes(), ids=lambda c: c.__qualname__)
+def test_quick_records_are_the_dataclasses(cls: type) -> None:
+    """Every field given, and only the required ones (the defaults): the same fields, the
+    same frozen record, by position and by name."""
+    fields = dataclasses.fields(cls)
+    values = {f.name: object() for f in fields}
+    required = {
+        f.name: values[f.name]
+        for f in fields
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    }
+    for kwargs in (values, required):
+        quick = cls(**kwargs)
+        slow = cls.__new__(cls)
+        cls.__dataclass_init__(slow, **kwargs)  # type: ignore[attr-defined]
+        for f in fields:
+            a, b = getattr(quick, f.name), getattr(slow, f.name)
+            assert a is b or (f.default_factory is not dataclasses.MISSING and a == b), f.name
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(quick, fields[0].name, None)
+    positional = cls(*values.values())
+    assert all(getattr(positional, f.name) is values[f.name] for f in fields)
+    if required:
+        with pytest.raises(TypeError):
+            cls()  # the required fields are required
+    assert inspect.signature(cls.__init__) == inspect.signature(cls.__dataclass_init__)  # type: ignore[attr-defined]
+
+
+def test_checks_and_factories_run_as_in_the_dataclass() -> None:
+    @quick_init
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Checked:
+        size: int
+        tags: list[str] = dataclasses.field(default_factory=list)
+
+        def __post_init__(self) -> None:
+            if self.size < 0:
+                raise ValueError("negative")
+
+    a, b = Checked(1), Checked(2)
+    assert a.tags == [] and a.tags is not b.tags
+    with pytest.raises(ValueError):
+        Checked(-1)
+
+    @quick_init
+    @dataclasses.dataclass(frozen=True)
+    class Plain:  # no slots: the fields live in the instance's __dict__
+        size: int
+        name: str = "x"
+
+    assert dataclasses.astuple(Plain(3)) == (3, "x") and Plain(3) == Plain(3)
+
+
+def test_fields_it_cannot_write_are_refused() -> None:
+    with pytest.raises(TypeError):
+
+        @quick_init
+        @dataclasses.dataclass(frozen=True, slots=True)
+        class KeywordOnly:
+            size: int = dataclasses.field(kw_only=True)
+
+    with pytest.raises(TypeError):
+
+        @quick_init
+        @dataclasses.dataclass(frozen=True, slots=True)
+        class Derived:
+            size: int
+            double: int = dataclasses.field(init=False, default=0)
