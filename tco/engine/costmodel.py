@@ -718,6 +718,12 @@ def onprem_totals(m: CostModel, monthly: OnPremMonthly | None = None) -> Totals:
     ``monthly``: the model's :func:`onprem_monthly`, when the caller has it already.
     """
     mo = monthly if monthly is not None else onprem_monthly(m)
+    return Totals(as_array(_onprem_nominal(m, mo)), onprem_npv(m, mo))
+
+
+def onprem_npv(m: CostModel, monthly: OnPremMonthly | None = None) -> FloatArray:
+    """The NPV of :func:`onprem_totals` alone (the tornado ranks on it)."""
+    mo = monthly if monthly is not None else onprem_monthly(m)
     h = as_array(m.horizon_months)
     i = monthly_discount_rate(m.discount_rate)
     df_h = discount_factor(i, h)
@@ -732,7 +738,6 @@ def onprem_totals(m: CostModel, monthly: OnPremMonthly | None = None) -> Totals:
             + (1.0 - leased) * mo.upfront
         )
     refresh = mo.refresh
-    total = _onprem_nominal(m, mo)
     steady = mo.opex - mo.energy + mo.energy_idle  # opex without the work's extra energy
     npv = (
         finance_npv
@@ -741,7 +746,7 @@ def onprem_totals(m: CostModel, monthly: OnPremMonthly | None = None) -> Totals:
         + refresh.net * refresh_discount_sum(i, refresh.life, refresh.count)
         - mo.residual * df_h
     )
-    return Totals(as_array(total), as_array(npv))
+    return as_array(npv)
 
 
 def cloud_total(m: CostModel, cloud: CloudCostParams) -> FloatArray:
@@ -753,6 +758,15 @@ def cloud_total(m: CostModel, cloud: CloudCostParams) -> FloatArray:
 def cloud_totals(m: CostModel, cloud: CloudCostParams) -> Totals:
     """Closed-form cloud total and NPV of :func:`cloud_bill` (months 1..H)."""
     bill = cloud_bill(m, cloud)
+    return Totals(as_array(bill.compute_total * (1.0 + bill.uplift_pct)), _cloud_npv(m, bill))
+
+
+def cloud_npv(m: CostModel, cloud: CloudCostParams) -> FloatArray:
+    """The NPV of :func:`cloud_totals` alone (the tornado ranks on it)."""
+    return _cloud_npv(m, cloud_bill(m, cloud))
+
+
+def _cloud_npv(m: CostModel, bill: CloudBill) -> FloatArray:
     h = as_array(m.horizon_months)
     i = monthly_discount_rate(m.discount_rate)
     paid = np.minimum(bill.committed_months, h)
@@ -761,10 +775,7 @@ def cloud_totals(m: CostModel, cloud: CloudCostParams) -> Totals:
     committed_npv = bill.committed_monthly * (
         annuity_factor(i, paid) + late * discount_factor(i, h)
     )
-    scale = 1.0 + bill.uplift_pct
-    return Totals(
-        as_array(bill.compute_total * scale), as_array((usage_npv + committed_npv) * scale)
-    )
+    return as_array((usage_npv + committed_npv) * (1.0 + bill.uplift_pct))
 
 
 def onprem_line(m: CostModel) -> tuple[FloatArray, FloatArray]:

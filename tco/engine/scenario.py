@@ -73,6 +73,9 @@ RELAXED_DEADLINE_DAYS = 30.0
 # The confidence compares owning with the cheapest few eligible clouds (the others
 # practically never become the cheapest within the ranges).
 CONFIDENCE_CLOUDS = 4
+# The Monte Carlo's ranges when a scenario gives none (frozen: one instance serves all,
+# without checking the defaults again on every result).
+DEFAULT_RANGES = UncertaintyRanges()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -588,7 +591,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     )
     reference = next((c for c in clouds if c.name == verdict.reference_cloud), None)
     money = financing(
-        model.replace(clouds=()),
+        model,
         fin.lease_annual_rate,
         fin.lease_terms_months,
         reference.name if reference else None,
@@ -781,7 +784,7 @@ def _confidence(
         return None
     return monte_carlo(
         model,
-        scenario.uncertainty or UncertaintyRanges(),
+        scenario.uncertainty or DEFAULT_RANGES,
         favours="rent" if verdict.action == "rent" else "own",
         clouds=[k for _cost, k in ranked[:CONFIDENCE_CLOUDS]],
         run_hours=plan.run_hours,
@@ -1115,7 +1118,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "saving_p50": _num(result.confidence.saving_p50, 2),
             "saving_p90": _num(result.confidence.saving_p90, 2),
             "saving_mean": _num(result.confidence.saving_mean, 2),
-            "ranges": _ranges(result.scenario.uncertainty or UncertaintyRanges()),
+            "ranges": _ranges(result.scenario.uncertainty or DEFAULT_RANGES),
         },
         "warnings": [n.to_dict() for n in result.warnings],
         "excluded_offerings": [

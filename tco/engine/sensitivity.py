@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tco.engine.costmodel import CostModel, cloud_totals, onprem_totals, stack_clouds
+from tco.engine.costmodel import CostModel, cloud_npv, onprem_npv, stack_clouds
 from tco.engine.errors import InvalidInput
 from tco.engine.finance import broadcast
 from tco.engine.onprem import scalar
@@ -81,7 +81,7 @@ def tornado(
         raise InvalidInput("tornado_pct", f"The swing must be between 0 and 1, got {pct}.")
     if reference_cloud is None:
         # Every offering's NPV in one vectorised call (stack_clouds); the first lowest wins.
-        npvs = broadcast(cloud_totals(model, stack_clouds(model.clouds)).npv, (len(model.clouds),))
+        npvs = broadcast(cloud_npv(model, stack_clouds(model.clouds)), (len(model.clouds),))
         reference_cloud = int(np.argmin(npvs))
     cloud = model.clouds[reference_cloud]
     k = len(inputs)
@@ -96,7 +96,7 @@ def tornado(
         arrays[name] = _clip(name, values)
         bases[name] = base
     varied = model.replace(**arrays)
-    saving = cloud_totals(varied, cloud).npv - onprem_totals(varied).npv
+    saving = cloud_npv(varied, cloud) - onprem_npv(varied)
     bars = [
         TornadoBar(
             input_name=name,
