@@ -202,3 +202,37 @@ def break_even_month(cumulative_onprem: FloatArray, cumulative_cloud: FloatArray
     if before >= 0 or after == before:
         return float(m)
     return (m - 1) + (-before) / (after - before)
+
+
+def crossing_months(
+    cumulative_onprem: FloatArray, cumulative_clouds: FloatArray
+) -> list[tuple[int | None, float | None]]:
+    """:func:`payback_month` and :func:`break_even_month` of on-prem against each row of
+    ``cumulative_clouds`` (offerings × months), in one pass over all rows instead of a
+    few numpy calls per offering: the same comparisons and gaps element by element, and
+    the same arithmetic on the crossing month's two gaps.
+
+    >>> crossing_months(np.array([300.0, 310.0, 320.0, 330.0]),
+    ...     np.array([[0.0, 100.0, 200.0, 400.0], [0.0, 100.0, 200.0, 300.0]]))
+    [(3, 2.6315789473684212), (None, None)]
+    """
+    onprem = np.asarray(cumulative_onprem, dtype=np.float64)
+    clouds = np.asarray(cumulative_clouds, dtype=np.float64)
+    paid_back = onprem[1:] <= clouds[:, 1:]
+    gaps = clouds - onprem
+    caught_up = gaps[:, 1:] >= 0
+    result: list[tuple[int | None, float | None]] = []
+    for k, (paid, caught) in enumerate(
+        zip(paid_back.any(axis=1).tolist(), caught_up.any(axis=1).tolist(), strict=True)
+    ):
+        payback = int(paid_back[k].argmax()) + 1 if paid else None
+        month: float | None = None
+        if caught:
+            m = int(caught_up[k].argmax()) + 1
+            before, after = float(gaps[k, m - 1]), float(gaps[k, m])
+            if before >= 0 or after == before:
+                month = float(m)
+            else:
+                month = (m - 1) + (-before) / (after - before)
+        result.append((payback, month))
+    return result

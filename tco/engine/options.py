@@ -20,11 +20,10 @@ from tco.engine.costmodel import (
 )
 from tco.engine.finance import (
     as_array,
-    break_even_month,
     break_even_utilization,
+    crossing_months,
     discount_factor,
     monthly_discount_rate,
-    payback_month,
 )
 from tco.engine.onprem import onprem_cashflow, scalar
 from tco.engine.records import quick_init
@@ -172,8 +171,11 @@ def compare_options(
     )
     results = []
     tables = cloud_cashflows(model, model.clouds)
+    # When owning has caught up with each offering, all offerings in one pass.
+    crossings = crossing_months(on_cum, np.array([df["cumulative"] for df in tables]))
     for k, (cloud, df) in enumerate(zip(model.clouds, tables, strict=True)):
         total = float(df["total"].sum())
+        payback, break_even = crossings[k]
         u_star, slope_gap, gap0 = float(u_stars[k]), float(slope_gaps[k]), float(gaps0[k])
         results.append(
             CloudOptionResult(
@@ -184,11 +186,11 @@ def compare_options(
                 break_even_utilization=None if math.isnan(u_star) else u_star,
                 break_even_note=describe_break_even(u_star, slope_gap, gap0),
                 owning_wins_above=None if slope_gap == 0 else slope_gap < 0,
-                payback_month=payback_month(on_cum, df["cumulative"]),
+                payback_month=payback,
                 cost_per_gpu_hour=_per_unit(total, gpu_hours, 1.0),
                 cost_per_million_tokens=_per_unit(total, tokens_millions, 1.0),
                 cashflow=df,
-                break_even_month=break_even_month(on_cum, df["cumulative"]),
+                break_even_month=break_even,
                 price_per_gpu_hour=scalar(cloud.price_per_instance_hour, "price")
                 * scalar(model.cloud_price_scale, "cloud_price_scale")
                 / scalar(cloud.gpus_per_instance, "gpus_per_instance"),

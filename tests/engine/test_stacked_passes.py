@@ -167,3 +167,29 @@ def test_amounts_like_another_models_are_their_own(
     assert again.hardware_value is not base.hardware_value
     for x, y in zip(amounts(again), amounts(onprem_monthly(other_fleet)), strict=True):
         assert same(x, y)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 40),
+    st.integers(1, 8),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([0.0, 0.5, 1.0]),
+)
+def test_crossing_months_are_each_offerings(
+    months: int, offerings: int, seed: int, tie: float
+) -> None:
+    """The payback and break-even months of all offerings in one pass are those of each
+    offering alone: crossings, ties (a gap of exactly 0), no crossing, month 0."""
+    from tco.engine.finance import break_even_month, crossing_months, payback_month
+
+    rng = np.random.default_rng(seed)
+    onprem = np.cumsum(rng.choice([0.0, 5.0, 10.0], months + 1)) + 50.0 * rng.random()
+    clouds = np.cumsum(rng.choice([0.0, 5.0, 20.0], (offerings, months + 1)), axis=1)
+    clouds[:, 0] = (
+        rng.choice([0.0, onprem[0], onprem[0] + 1.0], offerings) * (1.0 - tie) + tie * onprem[0]
+    )
+    for k, (payback, month) in enumerate(crossing_months(onprem, clouds)):
+        assert payback == payback_month(onprem, clouds[k])
+        expected = break_even_month(onprem, clouds[k])
+        assert (month is None and expected is None) or same(month, expected)
