@@ -124,7 +124,7 @@ def check_fraction_convention(path: str, value: Any) -> None:
     ...
     tco.scenario_io.ScenarioError: finance.support_pct_per_year: 7.5 looks like a percentage; ...
     """
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES):
         return
     if 1 < value <= 100:
         raise ScenarioError(
@@ -282,7 +282,21 @@ class BuiltScenario:
 # --- generic conversion of a dict into an engine dataclass --------------------------------
 
 
+_NUMBER_TYPES = (int, float)  # a tuple: `int | float` would build a union on every call
+
+
 def _convert(path: str, value: Any, annotation: Any) -> Any:
+    # Most fields are plain numbers and text: those first, without typing's look-ups.
+    if annotation is float:
+        if value is None:
+            raise ScenarioError(path, "may not be null")
+        if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES):
+            raise ScenarioError(path, f"expected a number, got {value!r}")
+        return float(value)
+    if annotation is int or annotation is str or annotation is bool:
+        if value is None:
+            raise ScenarioError(path, "may not be null")
+        return _convert_plain(path, value, annotation)
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
         options = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -308,6 +322,18 @@ def _convert(path: str, value: Any, annotation: Any) -> Any:
             )
         item_type = args[0]
         return tuple(_convert(f"{path}[{i}]", v, item_type) for i, v in enumerate(value))
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        allowed = _enum_values(annotation)
+        if value not in allowed:
+            raise ScenarioError(path, f"must be one of {', '.join(map(str, allowed))}")
+        return annotation(value)
+    if dataclasses.is_dataclass(annotation) and isinstance(annotation, type):
+        return build_dataclass(path, annotation, value)
+    raise ScenarioError(path, "cannot be set in a scenario file")
+
+
+def _convert_plain(path: str, value: Any, annotation: type) -> Any:
+    """A true/false, whole number or text value (not None)."""
     if annotation is bool:
         if not isinstance(value, bool):
             raise ScenarioError(path, f"expected true or false, got {value!r}")
@@ -318,22 +344,15 @@ def _convert(path: str, value: Any, annotation: Any) -> Any:
                 return int(value)
             raise ScenarioError(path, f"expected a whole number, got {value!r}")
         return value
-    if annotation is float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ScenarioError(path, f"expected a number, got {value!r}")
-        return float(value)
-    if annotation is str:
-        if not isinstance(value, str):
-            raise ScenarioError(path, f"expected text, got {value!r}")
-        return value
-    if isinstance(annotation, type) and issubclass(annotation, Enum):
-        allowed = [member.value for member in annotation]
-        if value not in allowed:
-            raise ScenarioError(path, f"must be one of {', '.join(map(str, allowed))}")
-        return annotation(value)
-    if dataclasses.is_dataclass(annotation) and isinstance(annotation, type):
-        return build_dataclass(path, annotation, value)
-    raise ScenarioError(path, "cannot be set in a scenario file")
+    if not isinstance(value, str):
+        raise ScenarioError(path, f"expected text, got {value!r}")
+    return value
+
+
+@functools.cache
+def _enum_values(cls: type[Enum]) -> list[Any]:
+    """The values an enum field accepts, in definition order."""
+    return [member.value for member in cls]
 
 
 @functools.cache

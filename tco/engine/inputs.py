@@ -109,8 +109,11 @@ class PriceBasis(StrEnum):
 # --- validation helpers -------------------------------------------------------
 
 
+_NUMBER_TYPES = (int, float)  # a tuple: `int | float` would build a union on every call
+
+
 def _finite(name: str, value: float) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES) or not math.isfinite(value):
         raise InvalidInput(name, f"Enter a finite number, got {value!r}.")
 
 
