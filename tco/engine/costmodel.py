@@ -164,32 +164,33 @@ def stack_clouds(clouds: Sequence[CloudCostParams], ndim: int = 1) -> CloudCostP
     shape = (len(clouds),) + (1,) * (ndim - 1)
     if not clouds:
         return CloudCostParams("", **{name: np.zeros(shape) for name in _CLOUD_FIELDS})
-    rows = _cloud_rows(clouds)
+    hit = _RECENT_STACKS.get(id(clouds))
+    if hit is not None and hit[0] is clouds:
+        rows, stacks = hit[1], hit[2]
+        stacked = stacks.get(ndim)
+        if stacked is not None:
+            return stacked
+    else:
+        rows = np.array([_cloud_values(c) for c in clouds], dtype=np.float64).T.copy()
+        rows.flags.writeable = False  # and so each field's view of it
+        stacks = {}
+        if isinstance(clouds, tuple):
+            if len(_RECENT_STACKS) >= 8:
+                _RECENT_STACKS.clear()
+            _RECENT_STACKS[id(clouds)] = (clouds, rows, stacks)
     fields = {name: row.reshape(shape) for name, row in zip(_CLOUD_FIELDS, rows, strict=True)}
-    return CloudCostParams(", ".join(c.name for c in clouds), **fields)
+    stacked = stacks[ndim] = CloudCostParams(", ".join(c.name for c in clouds), **fields)
+    return stacked
 
 
 _cloud_values = attrgetter(*_CLOUD_FIELDS)
-_RECENT_ROWS: dict[int, tuple[Sequence[CloudCostParams], FloatArray]] = {}
-
-
-def _cloud_rows(clouds: Sequence[CloudCostParams]) -> FloatArray:
-    """The offerings' numeric fields as float64, one row per field (read-only).
-
-    A result page stacks the same tuple of offerings four times (break-even lines, cash
-    flows, tornado, horizons): a tuple (immutable, like its frozen offerings) is
-    remembered by identity for the last few, holding it so that its id is not reused.
-    """
-    hit = _RECENT_ROWS.get(id(clouds))
-    if hit is not None and hit[0] is clouds:
-        return hit[1]
-    rows = np.array([_cloud_values(c) for c in clouds], dtype=np.float64).T.copy()
-    rows.flags.writeable = False
-    if isinstance(clouds, tuple):
-        if len(_RECENT_ROWS) >= 8:
-            _RECENT_ROWS.clear()
-        _RECENT_ROWS[id(clouds)] = (clouds, rows)
-    return rows
+# A result page stacks the same tuple of offerings several times (break-even lines, cash
+# flows, tornado, horizons): a tuple (immutable, like its frozen offerings) is remembered
+# by identity for the last few, with its fields' read-only rows and its stack for each
+# ``ndim``; held, so that its id is not reused.
+_RECENT_STACKS: dict[
+    int, tuple[Sequence[CloudCostParams], FloatArray, dict[int, CloudCostParams]]
+] = {}
 
 
 # --- on-prem component formulas ----------------------------------------------------
