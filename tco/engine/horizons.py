@@ -71,12 +71,12 @@ def horizon_view(
     if stacked.clouds:
         offerings = stack_clouds(stacked.clouds, ndim=2)
         totals = broadcast(cloud_total(stacked, offerings), (len(stacked.clouds), *shape))
-        clouds = tuple(tuple(float(t) for t in row) for row in totals)
+        clouds = tuple(map(tuple, totals.tolist()))  # tolist: each value as a float
     return HorizonView(
         months=tuple(round(scalar(m.horizon_months, "horizon_months")) for m in models),
-        onprem=tuple(float(t) for t in onprem),
+        onprem=tuple(onprem.tolist()),
         clouds=clouds,
-        refreshes=tuple(round(float(n)) for n in refreshes),
+        refreshes=tuple(round(n) for n in refreshes.tolist()),
         service_life_months=round(scalar(models[0].service_life_months, "service_life_months")),
         resell=tuple(resell) if resell is not None else None,
     )

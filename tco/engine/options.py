@@ -173,16 +173,21 @@ def compare_options(
     tables = cloud_cashflows(model, model.clouds)
     # When owning has caught up with each offering, all offerings in one pass.
     crossings = crossing_months(on_cum, np.array([df["cumulative"] for df in tables]))
+    # Each offering's figures as floats, read from the arrays at once (tolist).
+    figures = zip(
+        u_stars.tolist(), slope_gaps.tolist(), gaps0.tolist(), instances.tolist(), strict=True
+    )
     for k, (cloud, df) in enumerate(zip(model.clouds, tables, strict=True)):
-        total = float(df["total"].sum())
+        monthly_totals = df["total"]
+        total = float(monthly_totals.sum())
         payback, break_even = crossings[k]
-        u_star, slope_gap, gap0 = float(u_stars[k]), float(slope_gaps[k]), float(gaps0[k])
+        u_star, slope_gap, gap0, count = next(figures)
         results.append(
             CloudOptionResult(
                 name=cloud.name,
-                instances=round(float(instances[k])),
+                instances=round(count),
                 total_cost=total,
-                npv=float(df["total"] @ factors),
+                npv=float(monthly_totals @ factors),
                 break_even_utilization=None if math.isnan(u_star) else u_star,
                 break_even_note=describe_break_even(u_star, slope_gap, gap0),
                 owning_wins_above=None if slope_gap == 0 else slope_gap < 0,
