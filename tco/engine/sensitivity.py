@@ -86,26 +86,24 @@ def tornado(
     cloud = model.clouds[reference_cloud]
     k = len(inputs)
     n = 1 + 2 * k
-    arrays: dict[str, FloatArray] = {}
-    bases: dict[str, float] = {}
-    for j, (name, _label) in enumerate(inputs):
-        base = scalar(getattr(model, name), name)
-        values = np.full(n, base)
-        values[1 + 2 * j] = base * (1.0 - pct)
-        values[2 + 2 * j] = base * (1.0 + pct)
-        arrays[name] = _clip(name, values)
-        bases[name] = base
+    bases = [scalar(getattr(model, name), name) for name, _label in inputs]
+    # Row j: input j in each variant, its base value but in variants 1 + 2j and 2 + 2j.
+    grid = np.repeat(np.array(bases, dtype=np.float64)[:, None], n, axis=1)
+    for j, base in enumerate(bases):
+        grid[j, 1 + 2 * j] = base * (1.0 - pct)
+        grid[j, 2 + 2 * j] = base * (1.0 + pct)
+    arrays = {name: _clip(name, grid[j]) for j, (name, _label) in enumerate(inputs)}
     varied = model.replace(**arrays)
-    saving = cloud_npv(varied, cloud) - onprem_npv(varied)
+    saving = (cloud_npv(varied, cloud) - onprem_npv(varied)).tolist()
     bars = [
         TornadoBar(
             input_name=name,
             label=label,
-            base_input=bases[name],
-            low_input=float(arrays[name][1 + 2 * j]),
-            high_input=float(arrays[name][2 + 2 * j]),
-            low_value=float(saving[1 + 2 * j]),
-            high_value=float(saving[2 + 2 * j]),
+            base_input=bases[j],
+            low_input=arrays[name].item(1 + 2 * j),
+            high_input=arrays[name].item(2 + 2 * j),
+            low_value=saving[1 + 2 * j],
+            high_value=saving[2 + 2 * j],
         )
         for j, (name, label) in enumerate(inputs)
     ]
@@ -113,6 +111,6 @@ def tornado(
     return Tornado(
         metric=f"NPV saving of on-prem vs {cloud.name} (positive: buying is cheaper)",
         reference_option=cloud.name,
-        base_value=float(saving[0]),
+        base_value=saving[0],
         bars=tuple(bars),
     )
