@@ -57,6 +57,7 @@ class CloudCostParams:
     always_on: Number = 0.0  # 1.0: a service's instances run every hour, whatever the load
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CostModel:
     """Flat cost inputs in the reporting currency (float or one value per scenario)."""

@@ -57,7 +57,8 @@ class _NoValue:
     """The default of a field with a factory, before the factory is called."""
 
     def __repr__(self) -> str:
-        return "<no value>"
+        return "<factory>"
 
 
-_NO_VALUE = _NoValue()
+# The dataclass's own marker where there is one (the same signature), else one of ours.
+_NO_VALUE = getattr(dataclasses, "_HAS_DEFAULT_FACTORY", _NoValue())
