@@ -28,6 +28,21 @@ def test_swapping_the_server_equals_building_with_it(seed_catalog: object, query
         assert swapped.server_model is fresh.server_model and swapped.site is fresh.site
 
 
+@pytest.mark.parametrize(
+    "query", [f"preset={p.slug}{extra}" for p in PRESETS for extra in ("", "&server=auto")]
+)
+def test_one_document_serves_every_candidate(seed_catalog: object, query: str) -> None:
+    """The calculator makes the form's document once and swaps in each candidate's
+    server reference: the document the form makes for that server (discounts included)."""
+    catalog = CatalogSnapshot.load()
+    form = CalculatorForm(form_data(QueryDict(query + "&discount_pct=5")), catalog=catalog)
+    assert form.is_valid(), form.errors
+    keys = list(catalog.servers)
+    first = form.to_document(keys[0])
+    for key in keys:
+        assert {**first, "server": form.server_reference(key)} == form.to_document(key), key
+
+
 def test_an_unknown_server_is_refused(seed_catalog: object) -> None:
     catalog = CatalogSnapshot.load()
     form = CalculatorForm(form_data(QueryDict("preset=pretrain-7b")), catalog=catalog)
