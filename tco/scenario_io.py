@@ -54,6 +54,7 @@ from tco.engine import (
     SiteSpec,
     UncertaintyRanges,
     Workload,
+    records,
 )
 from tco.engine.records import quick_init
 
@@ -720,7 +721,7 @@ def with_server(built: BuiltScenario, server: Any, catalog: CatalogSnapshot) -> 
         lambda: server_spec(model, "server", overrides, gpu_row),
     )
     try:
-        scenario = dataclasses.replace(built.scenario, server=spec)
+        scenario = records.replace(built.scenario, server=spec)
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
     return BuiltScenario(scenario, (), model, built.site, built.offerings)

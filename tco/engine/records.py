@@ -12,6 +12,8 @@ generated one does: the same instances at under half the cost. The dataclass's o
 from __future__ import annotations
 
 import dataclasses
+import functools
+from operator import attrgetter
 from typing import Any
 
 
@@ -51,6 +53,31 @@ def quick_init[T](cls: type[T]) -> type[T]:
     cls.__dataclass_init__ = cls.__init__  # type: ignore[attr-defined]
     cls.__init__ = init  # type: ignore[method-assign]
     return cls
+
+
+def replace[T](record: T, **changes: Any) -> T:
+    """``dataclasses.replace`` of a :func:`quick_init` record: its class's ``__init__``
+    (checks included) with the record's fields, ``changes`` instead of some, without
+    dataclasses' walk over the fields' definitions on every call."""
+    values_of, index = _layout(type(record))  # type: ignore[arg-type]
+    values = list(values_of(record))
+    for name, value in changes.items():
+        k = index.get(name)
+        if k is None:
+            raise TypeError(f"{type(record).__qualname__} has no field {name!r}")
+        values[k] = value
+    return type(record)(*values)
+
+
+@functools.cache
+def _layout(cls: type) -> tuple[Any, dict[str, int]]:
+    """A record's fields read at once (as a tuple), and each field's place."""
+    if "__dataclass_init__" not in cls.__dict__:
+        raise TypeError(f"records.replace() takes quick_init records: {cls.__qualname__}")
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    if len(names) == 1:
+        return (lambda record: (getattr(record, names[0]),)), {names[0]: 0}
+    return attrgetter(*names), {name: k for k, name in enumerate(names)}
 
 
 class _NoValue:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tco.engine import records
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
@@ -244,12 +245,16 @@ def build_cost_model(
     """
     fin, site, server = scenario.finance, scenario.site, scenario.server
     fx, cur = fin.fx, fin.reporting_currency
+    # FxRates.convert's arithmetic (amount × from ÷ to), each rate looked up once: the
+    # ranking flattens a scenario per candidate server, a dozen amounts each.
+    to_rate = fx.usd_per(cur)
+    site_rate, fin_rate = fx.usd_per(site.currency), fx.usd_per(fin.currency)
 
     def site_money(x: float) -> float:
-        return fx.convert(x, site.currency, cur)
+        return x * site_rate / to_rate
 
     def fin_money(x: float) -> float:
-        return fx.convert(x, fin.currency, cur)
+        return x * fin_rate / to_rate
 
     per_run = plan is not None and plan.pattern is not DemandPattern.CONTINUOUS
     # A service must be up every hour: rented serving capacity is billed around the clock.
@@ -499,7 +504,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         raise InvalidInput(
             "cloud_offerings", "None of the cloud offerings' GPUs can run this workload."
         )
-    kept = dataclasses.replace(
+    kept = records.replace(
         scenario, cloud_offerings=tuple(scenario.cloud_offerings[i] for i in usable)
     )
     model = build_cost_model(kept, servers, plan, [fits[i] for i in usable])

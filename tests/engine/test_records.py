@@ -116,3 +116,53 @@ def test_fields_it_cannot_write_are_refused() -> None:
         class Derived:
             size: int
             double: int = dataclasses.field(init=False, default=0)
+
+
+def test_replace_is_dataclasses_replace() -> None:
+    """records.replace runs the class's __init__ (its checks) like dataclasses.replace."""
+    from tco.engine import records
+    from tco.engine.errors import InvalidInput
+    from tco.engine.examples import reference_scenario
+    from tco.engine.inputs import Scenario
+
+    scenario = reference_scenario()
+    offerings = list(scenario.cloud_offerings[:2])
+    fast = records.replace(scenario, cloud_offerings=offerings, name="other")
+    slow = dataclasses.replace(scenario, cloud_offerings=offerings, name="other")
+    assert fast == slow and type(fast.cloud_offerings) is tuple  # __post_init__ ran
+    assert records.replace(scenario) == scenario
+    with pytest.raises(TypeError):
+        records.replace(scenario, no_such_field=1)
+    with pytest.raises(InvalidInput):
+        records.replace(scenario, cloud_offerings=())  # the scenario's own check
+    with pytest.raises(InvalidInput):
+        dataclasses.replace(scenario, cloud_offerings=())
+    assert isinstance(fast, Scenario)
+
+
+@pytest.mark.parametrize("currencies", [("EUR", "USD", "GBP"), ("GBP", "EUR", "USD")])
+def test_cost_model_amounts_convert_as_fx_convert(currencies: tuple[str, str, str]) -> None:
+    """build_cost_model looks each rate up once: the amounts FxRates.convert gives."""
+    from tco.engine.examples import reference_scenario
+    from tco.engine.scenario import build_cost_model
+    from tco.engine.units import FxRates
+
+    site_currency, finance_currency, reporting = currencies
+    scenario = reference_scenario()
+    fx = FxRates(usd_per_eur=1.0937, usd_per_gbp=1.2713)
+    finance = dataclasses.replace(
+        scenario.finance, fx=fx, currency=finance_currency, reporting_currency=reporting
+    )
+    site = dataclasses.replace(scenario.site, currency=site_currency)
+    scenario = dataclasses.replace(scenario, finance=finance, site=site)
+    m = build_cost_model(scenario, 3, with_clouds=False)
+    assert m.electricity_price_per_kwh == fx.convert(
+        site.electricity_price_per_kwh, site_currency, reporting
+    )
+    assert m.colocation_per_kw_month == fx.convert(
+        site.colocation_per_kw_month, site_currency, reporting
+    )
+    assert m.networking_per_server == fx.convert(
+        finance.networking_per_server, finance_currency, reporting
+    )
+    assert m.staff_annual_cost == fx.convert(finance.staff_annual_cost, finance_currency, reporting)
