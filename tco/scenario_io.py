@@ -20,6 +20,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
+from django.utils import translation
 from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -53,7 +54,9 @@ from tco.engine import (
     SiteSpec,
     UncertaintyRanges,
     Workload,
+    records,
 )
+from tco.engine.records import quick_init
 
 TOP_LEVEL_KEYS = {
     "name",
@@ -122,7 +125,7 @@ def check_fraction_convention(path: str, value: Any) -> None:
     ...
     tco.scenario_io.ScenarioError: finance.support_pct_per_year: 7.5 looks like a percentage; ...
     """
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES):
         return
     if 1 < value <= 100:
         raise ScenarioError(
@@ -142,6 +145,7 @@ class ScenarioError(ValueError):
 YOUR_INPUT = _("Your input")
 
 
+@quick_init
 @dataclass(frozen=True)
 class Amount:
     """A number with its unit, formatted for the reader's language when shown."""
@@ -165,6 +169,7 @@ class Words:
         return str(self.text)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Assumption:
     """One figure the analysis used, with where it came from (shown to buyers)."""
@@ -278,7 +283,21 @@ class BuiltScenario:
 # --- generic conversion of a dict into an engine dataclass --------------------------------
 
 
+_NUMBER_TYPES = (int, float)  # a tuple: `int | float` would build a union on every call
+
+
 def _convert(path: str, value: Any, annotation: Any) -> Any:
+    # Most fields are plain numbers and text: those first, without typing's look-ups.
+    if annotation is float:
+        if value is None:
+            raise ScenarioError(path, "may not be null")
+        if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES):
+            raise ScenarioError(path, f"expected a number, got {value!r}")
+        return float(value)
+    if annotation is int or annotation is str or annotation is bool:
+        if value is None:
+            raise ScenarioError(path, "may not be null")
+        return _convert_plain(path, value, annotation)
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
         options = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -304,6 +323,18 @@ def _convert(path: str, value: Any, annotation: Any) -> Any:
             )
         item_type = args[0]
         return tuple(_convert(f"{path}[{i}]", v, item_type) for i, v in enumerate(value))
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        allowed = _enum_values(annotation)
+        if value not in allowed:
+            raise ScenarioError(path, f"must be one of {', '.join(map(str, allowed))}")
+        return annotation(value)
+    if dataclasses.is_dataclass(annotation) and isinstance(annotation, type):
+        return build_dataclass(path, annotation, value)
+    raise ScenarioError(path, "cannot be set in a scenario file")
+
+
+def _convert_plain(path: str, value: Any, annotation: type) -> Any:
+    """A true/false, whole number or text value (not None)."""
     if annotation is bool:
         if not isinstance(value, bool):
             raise ScenarioError(path, f"expected true or false, got {value!r}")
@@ -314,22 +345,15 @@ def _convert(path: str, value: Any, annotation: Any) -> Any:
                 return int(value)
             raise ScenarioError(path, f"expected a whole number, got {value!r}")
         return value
-    if annotation is float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ScenarioError(path, f"expected a number, got {value!r}")
-        return float(value)
-    if annotation is str:
-        if not isinstance(value, str):
-            raise ScenarioError(path, f"expected text, got {value!r}")
-        return value
-    if isinstance(annotation, type) and issubclass(annotation, Enum):
-        allowed = [member.value for member in annotation]
-        if value not in allowed:
-            raise ScenarioError(path, f"must be one of {', '.join(map(str, allowed))}")
-        return annotation(value)
-    if dataclasses.is_dataclass(annotation) and isinstance(annotation, type):
-        return build_dataclass(path, annotation, value)
-    raise ScenarioError(path, "cannot be set in a scenario file")
+    if not isinstance(value, str):
+        raise ScenarioError(path, f"expected text, got {value!r}")
+    return value
+
+
+@functools.cache
+def _enum_values(cls: type[Enum]) -> list[Any]:
+    """The values an enum field accepts, in definition order."""
+    return [member.value for member in cls]
 
 
 @functools.cache
@@ -660,7 +684,15 @@ def build_scenario(
         raise ScenarioError(exc.field, exc.message) from exc
     assumptions = (
         _assumptions(
-            scenario, model, site, offerings, items, fx_row, finance_data, gpu_row or model.gpu
+            scenario,
+            model,
+            site,
+            offerings,
+            items,
+            fx_row,
+            finance_data,
+            gpu_row or model.gpu,
+            catalog,
         )
         + _api_assumptions(api_rows, scenario.api_offerings)
         if with_assumptions
@@ -689,7 +721,7 @@ def with_server(built: BuiltScenario, server: Any, catalog: CatalogSnapshot) -> 
         lambda: server_spec(model, "server", overrides, gpu_row),
     )
     try:
-        scenario = dataclasses.replace(built.scenario, server=spec)
+        scenario = records.replace(built.scenario, server=spec)
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
     return BuiltScenario(scenario, (), model, built.site, built.offerings)
@@ -748,8 +780,13 @@ def _assumptions(
     fx_row: FxRate | None,
     finance_data: dict[str, Any],
     gpu: Gpu,
+    catalog: CatalogSnapshot | None = None,
 ) -> tuple[Assumption, ...]:
-    """Every figure the analysis used, from the final specs (so overrides show as such)."""
+    """Every figure the analysis used, from the final specs (so overrides show as such).
+
+    ``catalog``: the snapshot the specs came from, which keeps the rows of offerings
+    costed at their catalog specs (see :func:`_offering_assumptions`).
+    """
     server, site_spec, finance = scenario.server, scenario.site, scenario.finance
     name = f"{model.vendor} {model.sku}"
     site_name = _site_name(site)  # in the reader's language, when shown
@@ -807,13 +844,12 @@ def _assumptions(
             **provenance(site.colocation_per_kw_month, site_spec.colocation_per_kw_month, site),
         ),
     ]
-    for offer, spec in zip(offerings, scenario.cloud_offerings, strict=True):
-        rows.append(
-            Assumption(
-                str(offer),
-                (Amount(spec.price_per_instance_hour, f"{spec.currency}/h", 2),),
-                **provenance(offer.price_per_hour, spec.price_per_instance_hour, offer),
-            )
+    if catalog is not None:
+        rows += _offering_assumptions(catalog, offerings, scenario.cloud_offerings, provenance)
+    else:
+        rows += (
+            _offering_assumption(offer, spec, provenance)
+            for offer, spec in zip(offerings, scenario.cloud_offerings, strict=True)
         )
     if scenario.constraints.any:
         rows += _jurisdiction_assumptions(offerings)
@@ -836,6 +872,41 @@ def _assumptions(
             )
         )
     return tuple(rows)
+
+
+def _offering_assumption(
+    offer: CloudOffering, spec: CloudOfferingSpec, provenance: Any
+) -> Assumption:
+    """An offering's price per instance-hour, named as the catalog names it."""
+    return Assumption(
+        str(offer),
+        (Amount(spec.price_per_instance_hour, f"{spec.currency}/h", 2),),
+        **provenance(offer.price_per_hour, spec.price_per_instance_hour, offer),
+    )
+
+
+def _offering_assumptions(
+    catalog: CatalogSnapshot,
+    offerings: list[CloudOffering],
+    specs: tuple[CloudOfferingSpec, ...],
+    provenance: Any,
+) -> list[Assumption]:
+    """:func:`_offering_assumption` of each offering; that of an offering costed at its
+    catalog spec (no field overridden: the snapshot's own spec) made once per snapshot
+    and language. Its name is in the active language (the term's label is translated),
+    and naming a dozen offerings cost ~40 us of lazy translations a result."""
+    language = translation.get_language()
+    rows = []
+    for offer, spec in zip(offerings, specs, strict=True):
+        if catalog.derived.get(("offering spec", offer.key)) is not spec:
+            rows.append(_offering_assumption(offer, spec, provenance))
+            continue
+        key = ("offering assumption", offer.key, language)
+        row = catalog.derived.get(key)
+        if row is None:
+            row = catalog.derived[key] = _offering_assumption(offer, spec, provenance)
+        rows.append(row)
+    return rows
 
 
 # The sources of SERVICE_LIFE_MONTHS (tco/engine/defaults.py, docs/sources.md S-LIVES).

@@ -171,7 +171,10 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     """
     chosen = form.cleaned_data["server"]
     keys = list(form.catalog.servers) if chosen == "auto" else [chosen]
-    offerings = form.offering_keys()
+    # One document for every candidate: only its "server" differs (form.server_reference),
+    # so the form's document (its offerings sorted and filtered) is made once.
+    document = form.to_document(keys[0])
+    offerings = document["cloud_offerings"]
     if not offerings:
         return CalculatorOutcome(
             field_errors={"providers": _("No cloud prices with the chosen providers and terms.")}
@@ -180,7 +183,7 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     rankings, ranking_key = _recent_rankings(form.catalog), _ranking_key(form)
     ranking = rankings.get(ranking_key)
     if ranking is None:
-        ranked = _rank_servers(form, keys, offerings, sizings)
+        ranked = _rank_servers(form, keys, document, sizings)
         if isinstance(ranked, CalculatorOutcome):
             return ranked
         ranking = ranked
@@ -199,7 +202,8 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         )
     best = min(fitting, key=lambda c: c.onprem_total or 0.0)  # the first of equal totals
     try:
-        analysis = analyse_document(form.to_document(best.server.key), form.catalog, sizings)
+        best_document = {**document, "server": form.server_reference(best.server.key)}
+        analysis = analyse_document(best_document, form.catalog, sizings)
     except ScenarioError as exc:
         return _field_problem(exc.field, exc.message)
     except InvalidInput as exc:
@@ -244,12 +248,13 @@ def _recent_rankings(catalog: CatalogSnapshot) -> dict[RankingKey, Ranking]:
 
 
 def _rank_servers(
-    form: CalculatorForm, keys: list[str], offerings: list[str], sizings: SizingMemo
+    form: CalculatorForm, keys: list[str], document: dict[str, Any], sizings: SizingMemo
 ) -> Ranking | CalculatorOutcome:
     """Each candidate server sized and costed in closed form (or why it cannot do the
-    work); a CalculatorOutcome when the inputs are at fault."""
+    work); a CalculatorOutcome when the inputs are at fault. ``document``: the form's, for
+    the first candidate."""
     # Ranking servers needs no cloud prices: one offering keeps the document valid.
-    document = {**form.to_document(keys[0]), "cloud_offerings": offerings[:1]}
+    document = {**document, "cloud_offerings": document["cloud_offerings"][:1]}
     first: BuiltScenario | None = None
     ranked: list[tuple[str, OwningPlan | str]] = []
     for key in keys:

@@ -34,11 +34,13 @@ from tco.engine.finance import (
     minimum,
     monthly_discount_rate,
 )
+from tco.engine.records import quick_init
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR, FloatArray, Number
 
 NO_REFRESH = 1e9  # a service life no horizon reaches
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CloudCostParams:
     """One cloud offering, prices already in the reporting currency."""
@@ -55,6 +57,7 @@ class CloudCostParams:
     always_on: Number = 0.0  # 1.0: a service's instances run every hour, whatever the load
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CostModel:
     """Flat cost inputs in the reporting currency (float or one value per scenario)."""
@@ -92,18 +95,31 @@ class CostModel:
     one_off_cost: Number = 0.0  # on-prem lump sums in month 0 (spares, services)
     service_life_months: Number = NO_REFRESH  # the fleet is bought again at this age
 
-    def replace(self, **changes: Number) -> CostModel:
+    def replace(self, **changes: Number | tuple[CloudCostParams, ...]) -> CostModel:
         """A copy with some fields replaced (e.g. by arrays for a sweep).
 
-        As dataclasses.replace, at half its cost (a result page makes dozens of copies).
+        As dataclasses.replace, at under a fifth of its cost (a result page makes dozens
+        of copies): each field is written through its slot, as the frozen ``__init__``
+        does through ``object.__setattr__``, without building keyword arguments for it.
         """
-        values = dict(zip(_ALL_FIELDS, _all_values(self), strict=True))
-        values.update(changes)
-        return CostModel(**values)
+        values = list(_all_values(self))
+        for name, value in changes.items():
+            k = _FIELD_INDEX.get(name)
+            if k is None:
+                raise TypeError(f"CostModel has no field {name!r}")
+            values[k] = value
+        new = _new_object(CostModel)
+        for write, value in zip(_FIELD_WRITERS, values, strict=True):
+            write(new, value)
+        return new
 
 
 _ALL_FIELDS = tuple(f.name for f in dataclasses.fields(CostModel))
 _all_values = attrgetter(*_ALL_FIELDS)
+_FIELD_INDEX = {name: k for k, name in enumerate(_ALL_FIELDS)}
+# The slots' own setters: they write a frozen instance's fields (its __setattr__ refuses).
+_FIELD_WRITERS = tuple(CostModel.__dict__[name].__set__ for name in _ALL_FIELDS)
+_new_object = object.__new__
 _MODEL_FIELDS = tuple(name for name in _ALL_FIELDS if name != "clouds")
 _model_values = attrgetter(*_MODEL_FIELDS)
 _CLOUD_FIELDS = tuple(f.name for f in dataclasses.fields(CloudCostParams) if f.name != "name")
@@ -127,13 +143,14 @@ def stack_models(models: Sequence[CostModel], *, with_clouds: bool = True) -> Co
     first = models[0]
     if with_clouds and any(m.clouds != first.clouds for m in models):
         raise ValueError("stack_models() needs models with the same cloud offerings")
-    changes: dict[str, Number] = {}
+    changes: dict[str, Number | tuple[CloudCostParams, ...]] = {}
     columns = zip(*(_model_values(m) for m in models), strict=True)
     for name, values in zip(_MODEL_FIELDS, columns, strict=True):
         if values.count(values[0]) != len(values):  # they differ
             changes[name] = np.array(values, dtype=np.float64)
-    stacked = first.replace(**changes)
-    return stacked if with_clouds else dataclasses.replace(stacked, clouds=())
+    if not with_clouds:
+        changes["clouds"] = ()
+    return first.replace(**changes)
 
 
 def stack_clouds(clouds: Sequence[CloudCostParams], ndim: int = 1) -> CloudCostParams:
@@ -148,32 +165,33 @@ def stack_clouds(clouds: Sequence[CloudCostParams], ndim: int = 1) -> CloudCostP
     shape = (len(clouds),) + (1,) * (ndim - 1)
     if not clouds:
         return CloudCostParams("", **{name: np.zeros(shape) for name in _CLOUD_FIELDS})
-    rows = _cloud_rows(clouds)
+    hit = _RECENT_STACKS.get(id(clouds))
+    if hit is not None and hit[0] is clouds:
+        rows, stacks = hit[1], hit[2]
+        stacked = stacks.get(ndim)
+        if stacked is not None:
+            return stacked
+    else:
+        rows = np.array([_cloud_values(c) for c in clouds], dtype=np.float64).T.copy()
+        rows.flags.writeable = False  # and so each field's view of it
+        stacks = {}
+        if isinstance(clouds, tuple):
+            if len(_RECENT_STACKS) >= 8:
+                _RECENT_STACKS.clear()
+            _RECENT_STACKS[id(clouds)] = (clouds, rows, stacks)
     fields = {name: row.reshape(shape) for name, row in zip(_CLOUD_FIELDS, rows, strict=True)}
-    return CloudCostParams(", ".join(c.name for c in clouds), **fields)
+    stacked = stacks[ndim] = CloudCostParams(", ".join(c.name for c in clouds), **fields)
+    return stacked
 
 
 _cloud_values = attrgetter(*_CLOUD_FIELDS)
-_RECENT_ROWS: dict[int, tuple[Sequence[CloudCostParams], FloatArray]] = {}
-
-
-def _cloud_rows(clouds: Sequence[CloudCostParams]) -> FloatArray:
-    """The offerings' numeric fields as float64, one row per field (read-only).
-
-    A result page stacks the same tuple of offerings four times (break-even lines, cash
-    flows, tornado, horizons): a tuple (immutable, like its frozen offerings) is
-    remembered by identity for the last few, holding it so that its id is not reused.
-    """
-    hit = _RECENT_ROWS.get(id(clouds))
-    if hit is not None and hit[0] is clouds:
-        return hit[1]
-    rows = np.array([_cloud_values(c) for c in clouds], dtype=np.float64).T.copy()
-    rows.flags.writeable = False
-    if isinstance(clouds, tuple):
-        if len(_RECENT_ROWS) >= 8:
-            _RECENT_ROWS.clear()
-        _RECENT_ROWS[id(clouds)] = (clouds, rows)
-    return rows
+# A result page stacks the same tuple of offerings several times (break-even lines, cash
+# flows, tornado, horizons): a tuple (immutable, like its frozen offerings) is remembered
+# by identity for the last few, with its fields' read-only rows and its stack for each
+# ``ndim``; held, so that its id is not reused.
+_RECENT_STACKS: dict[
+    int, tuple[Sequence[CloudCostParams], FloatArray, dict[int, CloudCostParams]]
+] = {}
 
 
 # --- on-prem component formulas ----------------------------------------------------
@@ -320,15 +338,17 @@ def cloud_billed_hours_per_month(
 def _broadcast(x: FloatArray, other: FloatArray) -> FloatArray:
     """``x`` in the shape of ``x`` combined with ``other`` (a sweep's arrays).
 
-    One scenario's scalars already agree; skipping ``np.broadcast_to`` there saves
-    its cost on the calls a result page makes per option and candidate server.
+    One scenario's scalars already agree, and a scalar ``other`` changes no shape (the
+    Monte Carlo's draws against one refresh count); skipping ``np.broadcast_to`` there
+    saves its cost on the calls a result page makes per option and candidate server.
     """
-    if x.shape == other.shape:
+    if x.shape == other.shape or other.ndim == 0:
         return x
     shape = other.shape if x.ndim == 0 else np.broadcast_shapes(x.shape, other.shape)
     return as_array(broadcast(x, shape))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RefreshPlan:
     """Second (third, …) purchases of the fleet within the horizon (arrays).
@@ -406,6 +426,7 @@ def refresh_discount_sum(monthly_rate: Number, life: Number, count: Number) -> F
 # --- totals (closed form over the horizon) -----------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, eq=False)
 class OnPremMonthly:
     """Month-0 and per-month amounts of the on-prem option (arrays).
@@ -418,6 +439,7 @@ class OnPremMonthly:
 
     model: CostModel
     hardware_value: FloatArray
+    purchase: FloatArray  # hardware and installation: what a refresh buys again
     upfront: FloatArray
     energy: FloatArray  # average a month over the horizon
     active_months: FloatArray
@@ -469,20 +491,66 @@ def active_months(m: CostModel) -> FloatArray:
     return maximum(minimum(as_array(m.active_months), as_array(m.horizon_months)), 1.0)
 
 
-def onprem_monthly(m: CostModel) -> OnPremMonthly:
+# The fields of the fleet's own amounts: hardware, upfront, colocation, support, staff,
+# software, insurance and fixed fees (not the energy, the refresh cycle or the residual).
+_FLEET_FIELDS = (
+    "servers",
+    "gpus_per_server",
+    "server_price",
+    "networking_per_server",
+    "spares_pct",
+    "storage_total",
+    "installation_per_server",
+    "one_off_cost",
+    "max_power_kw",
+    "pue",
+    "colocation_per_kw_month",
+    "colocation_on_facility_kw",
+    "support_pct_per_year",
+    "insurance_pct_per_year",
+    "staff_fte",
+    "staff_annual_cost",
+    "software_per_gpu_year",
+    "fixed_monthly",
+)
+_fleet_values = attrgetter(*_FLEET_FIELDS)
+
+
+def onprem_monthly(m: CostModel, like: OnPremMonthly | None = None) -> OnPremMonthly:
     """Every on-prem amount of the model, from the component formulas above.
 
     Energy above the idle draw is spent in the active months only: the same
     kWh over the horizon, earlier in time when a one-off run ends early.
+
+    ``like``: the amounts of a model ``m`` was made from (``replace``) by changing only
+    the horizon, the demand, the residual, the service life or the terms (buy-run-resell,
+    the break-even ends): when every fleet field is the very same value, the fleet's own
+    amounts are ``like``'s (the same formulas on the same values) and only the energy,
+    the refresh cycle and the residual are computed.
     """
-    hv = hardware_value(
-        m.servers, m.server_price, m.networking_per_server, m.spares_pct, m.storage_total
-    )
-    # The refresh buys servers and installation again; upfront adds the one-off costs
-    # (the same sum, hv + installation + one-off, left to right).
-    purchase = as_array(hv + as_array(m.servers) * as_array(m.installation_per_server))
-    upfront = as_array(purchase + as_array(m.one_off_cost))
-    gpus = as_array(m.servers) * as_array(m.gpus_per_server)
+    if like is not None and all(
+        a is b for a, b in zip(_fleet_values(m), _fleet_values(like.model), strict=True)
+    ):
+        hv, purchase, upfront = like.hardware_value, like.purchase, like.upfront
+        colocation, support, staff = like.colocation, like.support, like.staff
+        software, insurance, fixed = like.software, like.insurance, like.fixed
+    else:
+        hv = hardware_value(
+            m.servers, m.server_price, m.networking_per_server, m.spares_pct, m.storage_total
+        )
+        # The refresh buys servers and installation again; upfront adds the one-off costs
+        # (the same sum, hv + installation + one-off, left to right).
+        purchase = as_array(hv + as_array(m.servers) * as_array(m.installation_per_server))
+        upfront = as_array(purchase + as_array(m.one_off_cost))
+        gpus = as_array(m.servers) * as_array(m.gpus_per_server)
+        colocation = colocation_cost_per_month(
+            m.servers, m.max_power_kw, m.pue, m.colocation_per_kw_month, m.colocation_on_facility_kw
+        )
+        support = percent_per_year_per_month(hv, m.support_pct_per_year)
+        staff = staff_cost_per_month(m.staff_fte, m.staff_annual_cost)
+        software = software_cost_per_month(gpus, m.software_per_gpu_year)
+        insurance = percent_per_year_per_month(hv, m.insurance_pct_per_year)
+        fixed = as_array(m.fixed_monthly)  # as given: a scalar adds to every scenario alike
     energy = energy_cost_per_month(
         m.servers,
         m.idle_power_kw,
@@ -495,22 +563,22 @@ def onprem_monthly(m: CostModel) -> OnPremMonthly:
     return OnPremMonthly(
         model=m,
         hardware_value=hv,
+        purchase=purchase,
         upfront=upfront,
         energy=energy,
         active_months=active_months(m),
-        fixed=_broadcast(as_array(m.fixed_monthly), energy),
-        colocation=colocation_cost_per_month(
-            m.servers, m.max_power_kw, m.pue, m.colocation_per_kw_month, m.colocation_on_facility_kw
-        ),
-        support=percent_per_year_per_month(hv, m.support_pct_per_year),
-        staff=staff_cost_per_month(m.staff_fte, m.staff_annual_cost),
-        software=software_cost_per_month(gpus, m.software_per_gpu_year),
-        insurance=percent_per_year_per_month(hv, m.insurance_pct_per_year),
+        fixed=fixed,
+        colocation=colocation,
+        support=support,
+        staff=staff,
+        software=software,
+        insurance=insurance,
         residual=as_array(hv * refresh.kept_pct),
         refresh=refresh,
     )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CloudBill:
     """One offering's bill over the horizon, before the storage/egress uplift (arrays).
@@ -591,6 +659,7 @@ def cloud_cost_per_month(m: CostModel, cloud: CloudCostParams) -> tuple[FloatArr
     return compute, as_array(compute * bill.uplift_pct)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Totals:
     """Nominal total and NPV over the horizon (arrays)."""
@@ -651,6 +720,12 @@ def onprem_totals(m: CostModel, monthly: OnPremMonthly | None = None) -> Totals:
     ``monthly``: the model's :func:`onprem_monthly`, when the caller has it already.
     """
     mo = monthly if monthly is not None else onprem_monthly(m)
+    return Totals(as_array(_onprem_nominal(m, mo)), onprem_npv(m, mo))
+
+
+def onprem_npv(m: CostModel, monthly: OnPremMonthly | None = None) -> FloatArray:
+    """The NPV of :func:`onprem_totals` alone (the tornado ranks on it)."""
+    mo = monthly if monthly is not None else onprem_monthly(m)
     h = as_array(m.horizon_months)
     i = monthly_discount_rate(m.discount_rate)
     df_h = discount_factor(i, h)
@@ -665,7 +740,6 @@ def onprem_totals(m: CostModel, monthly: OnPremMonthly | None = None) -> Totals:
             + (1.0 - leased) * mo.upfront
         )
     refresh = mo.refresh
-    total = _onprem_nominal(m, mo)
     steady = mo.opex - mo.energy + mo.energy_idle  # opex without the work's extra energy
     npv = (
         finance_npv
@@ -674,7 +748,7 @@ def onprem_totals(m: CostModel, monthly: OnPremMonthly | None = None) -> Totals:
         + refresh.net * refresh_discount_sum(i, refresh.life, refresh.count)
         - mo.residual * df_h
     )
-    return Totals(as_array(total), as_array(npv))
+    return as_array(npv)
 
 
 def cloud_total(m: CostModel, cloud: CloudCostParams) -> FloatArray:
@@ -686,6 +760,15 @@ def cloud_total(m: CostModel, cloud: CloudCostParams) -> FloatArray:
 def cloud_totals(m: CostModel, cloud: CloudCostParams) -> Totals:
     """Closed-form cloud total and NPV of :func:`cloud_bill` (months 1..H)."""
     bill = cloud_bill(m, cloud)
+    return Totals(as_array(bill.compute_total * (1.0 + bill.uplift_pct)), _cloud_npv(m, bill))
+
+
+def cloud_npv(m: CostModel, cloud: CloudCostParams) -> FloatArray:
+    """The NPV of :func:`cloud_totals` alone (the tornado ranks on it)."""
+    return _cloud_npv(m, cloud_bill(m, cloud))
+
+
+def _cloud_npv(m: CostModel, bill: CloudBill) -> FloatArray:
     h = as_array(m.horizon_months)
     i = monthly_discount_rate(m.discount_rate)
     paid = np.minimum(bill.committed_months, h)
@@ -694,10 +777,7 @@ def cloud_totals(m: CostModel, cloud: CloudCostParams) -> Totals:
     committed_npv = bill.committed_monthly * (
         annuity_factor(i, paid) + late * discount_factor(i, h)
     )
-    scale = 1.0 + bill.uplift_pct
-    return Totals(
-        as_array(bill.compute_total * scale), as_array((usage_npv + committed_npv) * scale)
-    )
+    return as_array((usage_npv + committed_npv) * (1.0 + bill.uplift_pct))
 
 
 def onprem_line(m: CostModel) -> tuple[FloatArray, FloatArray]:
@@ -722,6 +802,29 @@ def break_even_lines(
     c = cloud_total(at0, cloud)
     d = as_array(cloud_total(at1, cloud) - c)
     return a, b, c, d
+
+
+_ENDS = np.array([[0.0], [1.0]])  # utilization at both ends, one row each
+_ENDS.flags.writeable = False
+
+
+def offering_lines(
+    m: CostModel, offerings: CloudCostParams, monthly: OnPremMonthly | None = None
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """:func:`break_even_lines` of one scenario (every field of ``m`` a single value)
+    against offerings stacked along one axis (:func:`stack_clouds`).
+
+    Both ends in one pass: utilization 0 and 1 as two rows (ends × offerings), instead
+    of a model and a pass of each closed form per end. Element by element the same
+    arithmetic (the nominal totals use no power or exponential, whose vector loops could
+    round otherwise), so the same floats as :func:`break_even_lines`. ``monthly``: the
+    model's :func:`onprem_monthly`, whose fleet amounts both ends share.
+    """
+    ends = m.replace(utilization=_ENDS)
+    own = onprem_total(ends, onprem_monthly(ends, monthly))  # ends × 1
+    rent = cloud_total(ends, offerings)  # ends × offerings
+    a, c = own[0, 0], rent[0]
+    return a, as_array(own[1, 0] - a), c, as_array(rent[1] - c)
 
 
 def break_even(m: CostModel, cloud: CloudCostParams) -> FloatArray:

@@ -11,17 +11,27 @@ import numpy as np
 
 from tco.engine.units import MONTHS_PER_YEAR, FloatArray, Number
 
+_FLOAT64 = np.float64
+_FLOAT64_DTYPE = np.dtype(np.float64)
+_NDARRAY = np.ndarray
+_asarray = np.asarray
+
 
 def as_array(x: Number) -> FloatArray:
     """``x`` as float64: arrays (the sweep) as arrays, one scenario's float as a numpy
     float64 scalar. A scalar's arithmetic costs a tenth of a 0-d array's, and a result
-    page evaluates thousands of these (it has the same ``ndim``, ``shape`` and methods)."""
+    page evaluates thousands of these (it has the same ``ndim``, ``shape`` and methods).
+
+    A float64 array is returned as it is, as ``np.asarray`` would, without the call; the
+    names are module globals, not attribute look-ups (a result page makes ~900 calls)."""
     kind = type(x)
-    if kind is np.float64:
+    if kind is _FLOAT64:
+        return x  # type: ignore[return-value]
+    if kind is _NDARRAY and x.dtype is _FLOAT64_DTYPE:  # type: ignore[union-attr]
         return x  # type: ignore[return-value]
     if kind is float or kind is int:
-        return np.float64(x)  # type: ignore[return-value]
-    return np.asarray(x, dtype=np.float64)
+        return _FLOAT64(x)  # type: ignore[return-value]
+    return _asarray(x, dtype=_FLOAT64)
 
 
 def broadcast(x: Number, shape: tuple[int, ...]) -> FloatArray:
@@ -192,3 +202,37 @@ def break_even_month(cumulative_onprem: FloatArray, cumulative_cloud: FloatArray
     if before >= 0 or after == before:
         return float(m)
     return (m - 1) + (-before) / (after - before)
+
+
+def crossing_months(
+    cumulative_onprem: FloatArray, cumulative_clouds: FloatArray
+) -> list[tuple[int | None, float | None]]:
+    """:func:`payback_month` and :func:`break_even_month` of on-prem against each row of
+    ``cumulative_clouds`` (offerings × months), in one pass over all rows instead of a
+    few numpy calls per offering: the same comparisons and gaps element by element, and
+    the same arithmetic on the crossing month's two gaps.
+
+    >>> crossing_months(np.array([300.0, 310.0, 320.0, 330.0]),
+    ...     np.array([[0.0, 100.0, 200.0, 400.0], [0.0, 100.0, 200.0, 300.0]]))
+    [(3, 2.6315789473684212), (None, None)]
+    """
+    onprem = np.asarray(cumulative_onprem, dtype=np.float64)
+    clouds = np.asarray(cumulative_clouds, dtype=np.float64)
+    paid_back = onprem[1:] <= clouds[:, 1:]
+    gaps = clouds - onprem
+    caught_up = gaps[:, 1:] >= 0
+    result: list[tuple[int | None, float | None]] = []
+    for k, (paid, caught) in enumerate(
+        zip(paid_back.any(axis=1).tolist(), caught_up.any(axis=1).tolist(), strict=True)
+    ):
+        payback = int(paid_back[k].argmax()) + 1 if paid else None
+        month: float | None = None
+        if caught:
+            m = int(caught_up[k].argmax()) + 1
+            before, after = float(gaps[k, m - 1]), float(gaps[k, m])
+            if before >= 0 or after == before:
+                month = float(m)
+            else:
+                month = (m - 1) + (-before) / (after - before)
+        result.append((payback, month))
+    return result

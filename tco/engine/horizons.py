@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from tco.engine.costmodel import (
     CostModel,
-    cloud_totals,
+    OnPremMonthly,
+    cloud_total,
     onprem_monthly,
-    onprem_totals,
+    onprem_total,
     stack_clouds,
     stack_models,
 )
@@ -37,12 +38,15 @@ class HorizonView:
 
 
 def horizon_view(
-    models: Sequence[CostModel], resell: Sequence[float | None] | None = None
+    models: Sequence[CostModel],
+    resell: Sequence[float | None] | None = None,
+    like: OnPremMonthly | None = None,
 ) -> HorizonView:
     """Cost every option of each model (one model per horizon, same offerings).
 
     ``resell``: the buy-run-resell totals per horizon, when the work is a one-off run
-    (None where the run takes the whole horizon).
+    (None where the run takes the whole horizon). ``like``: the on-prem amounts of the
+    model the horizons' models were made from (see :func:`onprem_monthly`).
 
     >>> from tco.engine.costmodel import CloudCostParams
     >>> base = CostModel(servers=1, gpus_per_server=8, server_price=100_000.0,
@@ -57,21 +61,22 @@ def horizon_view(
     if not models:
         raise ValueError("horizon_view() needs at least one model")
     # One pass for all horizons (and all offerings): the same closed forms, element by element.
+    # Nominal totals only: the view shows no NPV, so nothing is discounted.
     stacked = stack_models(models)
     shape = (len(models),)
-    monthly = onprem_monthly(stacked)
-    onprem = broadcast(onprem_totals(stacked, monthly).total, shape)
+    monthly = onprem_monthly(stacked, like)
+    onprem = broadcast(onprem_total(stacked, monthly), shape)
     refreshes = broadcast(monthly.refresh.count, shape)
     clouds: tuple[tuple[float, ...], ...] = ()
     if stacked.clouds:
         offerings = stack_clouds(stacked.clouds, ndim=2)
-        totals = broadcast(cloud_totals(stacked, offerings).total, (len(stacked.clouds), *shape))
-        clouds = tuple(tuple(float(t) for t in row) for row in totals)
+        totals = broadcast(cloud_total(stacked, offerings), (len(stacked.clouds), *shape))
+        clouds = tuple(map(tuple, totals.tolist()))  # tolist: each value as a float
     return HorizonView(
         months=tuple(round(scalar(m.horizon_months, "horizon_months")) for m in models),
-        onprem=tuple(float(t) for t in onprem),
+        onprem=tuple(onprem.tolist()),
         clouds=clouds,
-        refreshes=tuple(round(float(n)) for n in refreshes),
+        refreshes=tuple(round(n) for n in refreshes.tolist()),
         service_life_months=round(scalar(models[0].service_life_months, "service_life_months")),
         resell=tuple(resell) if resell is not None else None,
     )

@@ -15,6 +15,7 @@ from enum import StrEnum
 from tco.engine import defaults
 from tco.engine.constraints import Constraints
 from tco.engine.errors import InvalidInput
+from tco.engine.records import quick_init
 from tco.engine.units import FxRates, Money, check_currency
 
 
@@ -109,8 +110,11 @@ class PriceBasis(StrEnum):
 # --- validation helpers -------------------------------------------------------
 
 
+_NUMBER_TYPES = (int, float)  # a tuple: `int | float` would build a union on every call
+
+
 def _finite(name: str, value: float) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES) or not math.isfinite(value):
         raise InvalidInput(name, f"Enter a finite number, got {value!r}.")
 
 
@@ -190,6 +194,7 @@ class GpuSpec:
         }[precision]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ServerSpec:
     """A GPU server (e.g. an HGX/DGX 8-GPU system) and its purchase price."""
@@ -810,6 +815,7 @@ class FinanceInputs:
         return sum(item.amount for item in self.one_off)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Scenario:
     """Everything :func:`tco.engine.evaluate` needs.

@@ -1,10 +1,11 @@
 """How sure the verdict is: a seeded Monte Carlo over the inputs nobody knows exactly.
 
 Every draw changes several inputs at once (cloud price trend, electricity,
-demand, server price, resale value, discount rate, PUE) within documented
-ranges and recomputes the cost of owning and of the cheapest eligible cloud
+demand, server price, resale value, PUE) within documented ranges and
+recomputes the nominal cost of owning and of the cheapest eligible cloud
 options in one vectorized pass of the cost core (the same closed forms as
-every other figure). See docs/methodology.md, "Confidence".
+every other figure). A discount rate range is drawn too, but nominal totals do
+not read it. See docs/methodology.md, "Confidence".
 """
 
 from __future__ import annotations
@@ -12,14 +13,17 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from tco.engine.costmodel import (
     NO_REFRESH,
     CostModel,
     active_months,
     cloud_total,
+    onprem_monthly,
     onprem_total,
     stack_clouds,
 )
@@ -77,6 +81,11 @@ class _Draws:
         self.taken += self.n
         return as_array(low + (high - low) * units)
 
+    def skip(self, bounds: tuple[float, float]) -> None:
+        """Pass over the numbers :meth:`uniform` would take for ``bounds``, unused."""
+        if bounds[1] > bounds[0]:
+            self.taken += self.n
+
 
 def monte_carlo(
     model: CostModel,
@@ -109,19 +118,22 @@ def monte_carlo(
     trend = draws.uniform(ranges.cloud_price_trend)
     demand = draws.uniform(ranges.demand)
     resale = draws.uniform(ranges.resale)
+    electricity = draws.uniform(ranges.electricity)
+    server_price = draws.uniform(ranges.server_price)
+    # The totals compared are nominal: a drawn discount rate would change none of them, so
+    # its numbers are passed over (the PUE's after them stay the ones it always drew).
+    draws.skip(ranges.discount_rate)
+    pue = draws.uniform(ranges.pue)
     varied = model.replace(
         cloud_price_scale=as_array(model.cloud_price_scale) * (1.0 + trend * runs_share / 2.0),
-        electricity_price_per_kwh=as_array(model.electricity_price_per_kwh)
-        * draws.uniform(ranges.electricity),
+        electricity_price_per_kwh=as_array(model.electricity_price_per_kwh) * electricity,
         utilization=np.clip(as_array(model.utilization) * demand, 0.0, 1.0),
-        server_price=as_array(model.server_price) * draws.uniform(ranges.server_price),
+        server_price=as_array(model.server_price) * server_price,
         residual_pct=np.clip(as_array(model.residual_pct) * resale, 0.0, 1.0),
-        discount_rate=np.maximum(
-            as_array(model.discount_rate) + draws.uniform(ranges.discount_rate), 0.0
-        ),
-        pue=np.maximum(as_array(model.pue) + draws.uniform(ranges.pue), 1.0),
+        pue=np.maximum(as_array(model.pue) + pue, 1.0),
     )
-    own = onprem_total(varied)
+    varied_monthly = onprem_monthly(varied)
+    own = onprem_total(varied, varied_monthly)
     if resell_months is not None and run_hours:
         fraction = resale_fraction(resale_by_year, resell_months)
         resold = varied.replace(
@@ -132,7 +144,8 @@ def monte_carlo(
             leased=0.0,
             service_life_months=NO_REFRESH,  # sold after the run, never bought again
         )
-        own = np.minimum(own, onprem_total(resold))
+        # The same fleet (hardware, fees) owned for the run: only its energy and resale differ.
+        own = np.minimum(own, onprem_total(resold, onprem_monthly(resold, varied_monthly)))
     # The offerings stacked along a first axis (offerings × draws): one pass of the closed
     # form for all of them, element by element the arithmetic of each offering's own.
     totals = cloud_total(varied, stack_clouds([model.clouds[k] for k in clouds], ndim=2))
@@ -157,6 +170,10 @@ def monte_carlo(
 
 
 _HISTOGRAM_BLOCK = 65536  # numpy.histogram's block of values
+# Values whose estimated place lies within this share of a bin from an edge are checked
+# against the edges; the others are in the bin the estimate names (see histogram).
+_NEAR_EDGE = 2.0**-30
+_WIDE_BINS = 2.0**20
 
 
 def histogram(values: FloatArray, bins: int) -> tuple[IntArray, FloatArray]:
@@ -167,35 +184,103 @@ def histogram(values: FloatArray, bins: int) -> tuple[IntArray, FloatArray]:
     estimated from its distance to the first edge, then moved by one where the value
     falls on the other side of an edge (a value on an edge belongs to the bin above it,
     the maximum to the last bin), and the bins are counted: the same counts and edges
-    (tests compare the two), at about 60 % of its time on 10,000 draws.
+    (tests compare the two).
+
+    Bins wide against the values' rounding (the Monte Carlo's, by far) skip numpy's
+    look-up of every value's edges: the estimate is within (5 × bins + largest magnitude
+    ÷ bin width) × 2⁻⁵³ bins of the value's place, as is each edge of its own, so a value
+    estimated farther than 2⁻³⁰ of a bin from an edge is in the bin the estimate names and
+    numpy would not move it. Only the values near an edge (and the extremes, which sit on
+    one) are checked against the edges as numpy does.
     """
     first, last = values.min(), values.max()
     if first == last:  # numpy widens an empty range by ±0.5
         first, last = first - 0.5, last + 0.5
-    dtype = np.result_type(first, last, values)
-    edges = np.linspace(first, last, bins + 1, endpoint=True, dtype=dtype)
-    counts = np.zeros(bins, np.intp)
+    edges = _edges(first, last, bins, np.result_type(first, last, values))
     width = last - first
+    largest = max(abs(first), abs(last))
+    if np.isfinite(width) and (5 * bins + largest * bins / width) < _WIDE_BINS:
+        place = (values - first) / width * bins  # numpy's estimate, in bins
+        index = place.astype(np.intp)
+        off = np.rint(place)  # how far from the nearest edge, in bins
+        np.subtract(place, off, out=off)
+        np.abs(off, out=off)
+        near = np.flatnonzero(off < _NEAR_EDGE)
+        counts = np.bincount(index, minlength=bins + 1)
+        if near.size:
+            guessed = index[near]
+            counts -= np.bincount(guessed, minlength=bins + 1)
+            counts += np.bincount(
+                _onto_edges(values[near], guessed, edges, bins), minlength=bins + 1
+            )
+        return counts[:bins], edges
+    counts = np.zeros(bins, np.intp)
     for start in range(0, len(values), _HISTOGRAM_BLOCK):
         block = values[start : start + _HISTOGRAM_BLOCK]
         index = ((block - first) / width * bins).astype(np.intp)
-        index[index == bins] -= 1
-        index[block < edges[index]] -= 1
-        index[(block >= edges[index + 1]) & (index != bins - 1)] += 1
-        counts += np.bincount(index, minlength=bins)
+        counts += np.bincount(_onto_edges(block, index, edges, bins), minlength=bins)
     return counts, edges
+
+
+def _edges(first: np.float64, last: np.float64, bins: int, dtype: np.dtype[Any]) -> FloatArray:
+    """``np.linspace(first, last, bins + 1, dtype=dtype)`` by its own steps for float64
+    (the Monte Carlo's), without its conversions of the arguments."""
+    if dtype != np.float64 or bins < 1:
+        return np.linspace(first, last, bins + 1, endpoint=True, dtype=dtype)
+    step = (last - first) / bins
+    edges = np.arange(bins + 1, dtype=np.float64)
+    if step == 0:  # subnormal steps: as numpy, divide first
+        edges /= bins
+        edges *= last - first
+    else:
+        edges *= step
+    edges += first
+    edges[-1] = last
+    return edges
+
+
+def _onto_edges(values: FloatArray, index: IntArray, edges: FloatArray, bins: int) -> IntArray:
+    """numpy.histogram's correction of estimated bins (``index``, changed in place)."""
+    index[index == bins] -= 1
+    index[values < edges[index]] -= 1
+    index[(values >= edges[index + 1]) & (index != bins - 1)] += 1
+    return index
 
 
 def percentiles(values: FloatArray, q: Sequence[float]) -> list[float]:
     """``np.percentile(values, q)`` (linear method) of a 1-D float array, by numpy's steps.
 
     The value at (n − 1) × q / 100 in sorted order, interpolated linearly between its two
-    neighbours: one partition of a copy around the neighbours (and the first and last
-    place, as numpy does), then numpy's interpolation, which computes from the upper
-    neighbour when the fraction is at least one half. The same floats as numpy (tests
-    compare the two), without its general-purpose steps.
+    neighbours: one partition of a copy around the neighbours, then numpy's interpolation,
+    which computes from the upper neighbour when the fraction is at least one half. The
+    same floats as numpy for finite values (tests compare the two), without its
+    general-purpose steps.
+
+    numpy partitions around the first and last place too (to find NaNs, which sort
+    last); that is a third of the partition's work. Without them each neighbour is still
+    the value of its rank, the same float, unless the values hold a zero: 0.0 and -0.0
+    rank alike, and which of them lands on a place depends on the partition's steps, so
+    then the places are numpy's own.
     """
-    count = len(values)
+    lower, upper, gamma, rest, upper_half, places = _places(len(values), tuple(q))
+    if np.count_nonzero(values == 0.0):
+        places = np.unique(np.concatenate(([0, -1], places)))
+    ordered = np.partition(values, places)
+    a, b = ordered[lower], ordered[upper]
+    diff = b - a
+    result = np.add(a, diff * gamma)
+    np.subtract(b, diff * rest, out=result, where=upper_half, casting="unsafe")
+    return [float(x) for x in result]
+
+
+@functools.lru_cache(maxsize=8)
+def _places(
+    count: int, q: tuple[float, ...]
+) -> tuple[IntArray, IntArray, FloatArray, FloatArray, npt.NDArray[np.bool_], IntArray]:
+    """The places in sorted order that :func:`percentiles` interpolates between, by numpy's
+    steps: the neighbours, the fraction and 1 − it, where the upper neighbour is the base,
+    and the places to partition around. They depend only on the count and the quantiles
+    (the Monte Carlo's are fixed), so each pair is worked out once (read-only)."""
     virtual = (count - 1) * np.true_divide(np.asarray(q, dtype=np.float64), 100)
     below = np.floor(virtual)
     above = below + 1
@@ -205,10 +290,8 @@ def percentiles(values: FloatArray, q: Sequence[float]) -> list[float]:
     below[virtual < 0] = 0
     above[virtual < 0] = 0
     lower, upper = below.astype(np.intp), above.astype(np.intp)
-    ordered = np.partition(values, np.unique(np.concatenate(([0, -1], lower, upper))))
-    a, b = ordered[lower], ordered[upper]
-    gamma = virtual - lower
-    diff = b - a
-    result = np.add(a, diff * gamma)
-    np.subtract(b, diff * (1 - gamma), out=result, where=gamma >= 0.5, casting="unsafe")
-    return [float(x) for x in result]
+    gamma = as_array(virtual - lower)
+    made = (lower, upper, gamma, 1 - gamma, gamma >= 0.5, np.unique(np.concatenate((lower, upper))))
+    for array in made:
+        array.flags.writeable = False
+    return made

@@ -12,21 +12,21 @@ from tco.engine.cloud import cloud_cashflows
 from tco.engine.costmodel import (
     CostModel,
     OnPremMonthly,
-    break_even_lines,
     cloud_instances,
     delivered_gpu_hours,
+    offering_lines,
     onprem_monthly,
     stack_clouds,
 )
 from tco.engine.finance import (
     as_array,
-    break_even_month,
     break_even_utilization,
+    crossing_months,
     discount_factor,
     monthly_discount_rate,
-    payback_month,
 )
 from tco.engine.onprem import onprem_cashflow, scalar
+from tco.engine.records import quick_init
 from tco.engine.units import HOURS_PER_MONTH, SECONDS_PER_HOUR
 
 
@@ -43,6 +43,7 @@ class OnPremResult:
     cost_per_million_tokens_at_target: float | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class CloudOptionResult:
     name: str
@@ -162,7 +163,7 @@ def compare_options(
     # Break-even lines and instances of every offering in one vectorised pass (one value
     # per offering, in model order).
     offerings = stack_clouds(model.clouds)
-    a, b, c, d = break_even_lines(model, offerings)
+    a, b, c, d = offering_lines(model, offerings, monthly)
     u_stars = break_even_utilization(a, b, c, d)
     slope_gaps, gaps0 = as_array(b - d), as_array(a - c)
     instances = cloud_instances(
@@ -170,23 +171,31 @@ def compare_options(
     )
     results = []
     tables = cloud_cashflows(model, model.clouds)
+    # When owning has caught up with each offering, all offerings in one pass.
+    crossings = crossing_months(on_cum, np.array([df["cumulative"] for df in tables]))
+    # Each offering's figures as floats, read from the arrays at once (tolist).
+    figures = zip(
+        u_stars.tolist(), slope_gaps.tolist(), gaps0.tolist(), instances.tolist(), strict=True
+    )
     for k, (cloud, df) in enumerate(zip(model.clouds, tables, strict=True)):
-        total = float(df["total"].sum())
-        u_star, slope_gap, gap0 = float(u_stars[k]), float(slope_gaps[k]), float(gaps0[k])
+        monthly_totals = df["total"]
+        total = float(monthly_totals.sum())
+        payback, break_even = crossings[k]
+        u_star, slope_gap, gap0, count = next(figures)
         results.append(
             CloudOptionResult(
                 name=cloud.name,
-                instances=round(float(instances[k])),
+                instances=round(count),
                 total_cost=total,
-                npv=float(df["total"] @ factors),
+                npv=float(monthly_totals @ factors),
                 break_even_utilization=None if math.isnan(u_star) else u_star,
                 break_even_note=describe_break_even(u_star, slope_gap, gap0),
                 owning_wins_above=None if slope_gap == 0 else slope_gap < 0,
-                payback_month=payback_month(on_cum, df["cumulative"]),
+                payback_month=payback,
                 cost_per_gpu_hour=_per_unit(total, gpu_hours, 1.0),
                 cost_per_million_tokens=_per_unit(total, tokens_millions, 1.0),
                 cashflow=df,
-                break_even_month=break_even_month(on_cum, df["cumulative"]),
+                break_even_month=break_even,
                 price_per_gpu_hour=scalar(cloud.price_per_instance_hour, "price")
                 * scalar(model.cloud_price_scale, "cloud_price_scale")
                 / scalar(cloud.gpus_per_instance, "gpus_per_instance"),

@@ -24,6 +24,7 @@ from tco.engine.costmodel import (
 from tco.engine.demand import WHOLE_HORIZON
 from tco.engine.finance import broadcast
 from tco.engine.onprem import scalar
+from tco.engine.records import quick_init
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
 
@@ -89,18 +90,22 @@ def resold_model(
 
 
 def buy_run_resell(
-    model: CostModel, run_hours: float, resale_by_year: Sequence[float]
+    model: CostModel,
+    run_hours: float,
+    resale_by_year: Sequence[float],
+    monthly: OnPremMonthly | None = None,
 ) -> ResellResult | None:
     """Own the fleet only for the run's months, then resell it at the curve's value.
 
     None when the run takes the whole horizon (then buying and keeping is the
-    same thing).
+    same thing). ``monthly``: the model's :func:`onprem_monthly`, when the caller has it
+    (the fleet's hardware and fees are the same, owned for fewer months).
     """
     resold = resold_model(model, run_hours, resale_by_year)
     if resold is None:
         return None
     owned, months, fraction = resold
-    monthly = onprem_monthly(owned)
+    monthly = onprem_monthly(owned, monthly)
     totals = onprem_totals(owned, monthly)
     return ResellResult(
         months_owned=months,
@@ -111,6 +116,7 @@ def buy_run_resell(
     )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class LeaseOption:
     term_months: int

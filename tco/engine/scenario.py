@@ -9,10 +9,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tco.engine import records
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
     CostModel,
+    OnPremMonthly,
     onprem_line,
     onprem_monthly,
     onprem_total,
@@ -53,6 +55,7 @@ from tco.engine.ownership import (
     resold_model,
 )
 from tco.engine.racks import RackPlan, plan_racks
+from tco.engine.records import quick_init
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
 from tco.engine.sizing import SizingResult, size_workload
@@ -71,6 +74,9 @@ RELAXED_DEADLINE_DAYS = 30.0
 # The confidence compares owning with the cheapest few eligible clouds (the others
 # practically never become the cheapest within the ranges).
 CONFIDENCE_CLOUDS = 4
+# The Monte Carlo's ranges when a scenario gives none (frozen: one instance serves all,
+# without checking the defaults again on every result).
+DEFAULT_RANGES = UncertaintyRanges()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -101,6 +107,7 @@ class ScenarioResult:
     api_options: tuple[ApiOptionResult, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class OfferingFit:
     """How one cloud offering does the owned fleet's work (see CloudCostParams)."""
@@ -238,12 +245,16 @@ def build_cost_model(
     """
     fin, site, server = scenario.finance, scenario.site, scenario.server
     fx, cur = fin.fx, fin.reporting_currency
+    # FxRates.convert's arithmetic (amount × from ÷ to), each rate looked up once: the
+    # ranking flattens a scenario per candidate server, a dozen amounts each.
+    to_rate = fx.usd_per(cur)
+    site_rate, fin_rate = fx.usd_per(site.currency), fx.usd_per(fin.currency)
 
     def site_money(x: float) -> float:
-        return fx.convert(x, site.currency, cur)
+        return x * site_rate / to_rate
 
     def fin_money(x: float) -> float:
-        return fx.convert(x, fin.currency, cur)
+        return x * fin_rate / to_rate
 
     per_run = plan is not None and plan.pattern is not DemandPattern.CONTINUOUS
     # A service must be up every hour: rented serving capacity is billed around the clock.
@@ -493,7 +504,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         raise InvalidInput(
             "cloud_offerings", "None of the cloud offerings' GPUs can run this workload."
         )
-    kept = dataclasses.replace(
+    kept = records.replace(
         scenario, cloud_offerings=tuple(scenario.cloud_offerings[i] for i in usable)
     )
     model = build_cost_model(kept, servers, plan, [fits[i] for i in usable])
@@ -515,7 +526,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         energy_kwh * site.carbon_kg_per_kwh / 1000.0 if site.carbon_kg_per_kwh is not None else None
     )
     resell = (
-        buy_run_resell(model, plan.run_hours, fin.resale_by_year)
+        buy_run_resell(model, plan.run_hours, fin.resale_by_year, monthly)
         if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours
         else None
     )
@@ -585,7 +596,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     )
     reference = next((c for c in clouds if c.name == verdict.reference_cloud), None)
     money = financing(
-        dataclasses.replace(model, clouds=()),
+        model,
         fin.lease_annual_rate,
         fin.lease_terms_months,
         reference.name if reference else None,
@@ -627,7 +638,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
         cloud_energy=cloud_energy,
-        horizons=_horizons(kept, sizing, model, resell, plan),
+        horizons=_horizons(kept, sizing, model, resell, plan, monthly),
         serving=serving,
         api_options=apis,
     )
@@ -686,13 +697,15 @@ def _horizons(
     model: CostModel,
     resell: ResellResult | None,
     own_plan: DemandPlan | None = None,
+    monthly: OnPremMonthly | None = None,
 ) -> HorizonView | None:
     """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included).
 
     ``model`` is the scenario's own cost model: over another horizon only the horizon
     and the demand plan's utilization and active months differ (the plan's pattern, so
     the offerings' billing, is the horizon's too). ``resell``: the scenario's own
-    buy-run-resell, when it has one; ``own_plan``: the demand plan over its own horizon.
+    buy-run-resell, when it has one; ``own_plan``: the demand plan over its own horizon;
+    ``monthly``: the model's on-prem amounts (the fleet's are each horizon's too).
     """
     models = []
     for months in HORIZONS_MONTHS:
@@ -714,12 +727,14 @@ def _horizons(
     if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
         # Buy-run-resell replaces every field the horizon changes (it owns the fleet for
         # the run only), so it costs the same over each horizon longer than the run.
-        sold = resell or buy_run_resell(models[-1], plan.run_hours, scenario.finance.resale_by_year)
+        sold = resell or buy_run_resell(
+            models[-1], plan.run_hours, scenario.finance.resale_by_year, monthly
+        )
         resold = [
             sold.total_cost if sold is not None and sold.months_owned < months else None
             for months in HORIZONS_MONTHS
         ]
-    return horizon_view(models, resold)
+    return horizon_view(models, resold, monthly)
 
 
 def cloud_energy_and_carbon(
@@ -774,7 +789,7 @@ def _confidence(
         return None
     return monte_carlo(
         model,
-        scenario.uncertainty or UncertaintyRanges(),
+        scenario.uncertainty or DEFAULT_RANGES,
         favours="rent" if verdict.action == "rent" else "own",
         clouds=[k for _cost, k in ranked[:CONFIDENCE_CLOUDS]],
         run_hours=plan.run_hours,
@@ -1108,7 +1123,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "saving_p50": _num(result.confidence.saving_p50, 2),
             "saving_p90": _num(result.confidence.saving_p90, 2),
             "saving_mean": _num(result.confidence.saving_mean, 2),
-            "ranges": _ranges(result.scenario.uncertainty or UncertaintyRanges()),
+            "ranges": _ranges(result.scenario.uncertainty or DEFAULT_RANGES),
         },
         "warnings": [n.to_dict() for n in result.warnings],
         "excluded_offerings": [

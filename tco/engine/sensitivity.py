@@ -7,10 +7,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tco.engine.costmodel import CostModel, cloud_totals, onprem_totals, stack_clouds
+from tco.engine.costmodel import CostModel, cloud_npv, onprem_npv, stack_clouds
 from tco.engine.errors import InvalidInput
 from tco.engine.finance import broadcast
 from tco.engine.onprem import scalar
+from tco.engine.records import quick_init
 from tco.engine.units import FloatArray
 
 TORNADO_INPUTS: tuple[tuple[str, str], ...] = (
@@ -28,6 +29,7 @@ TORNADO_INPUTS: tuple[tuple[str, str], ...] = (
 """The ten inputs varied by default (field of CostModel, label)."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TornadoBar:
     input_name: str
@@ -79,31 +81,29 @@ def tornado(
         raise InvalidInput("tornado_pct", f"The swing must be between 0 and 1, got {pct}.")
     if reference_cloud is None:
         # Every offering's NPV in one vectorised call (stack_clouds); the first lowest wins.
-        npvs = broadcast(cloud_totals(model, stack_clouds(model.clouds)).npv, (len(model.clouds),))
+        npvs = broadcast(cloud_npv(model, stack_clouds(model.clouds)), (len(model.clouds),))
         reference_cloud = int(np.argmin(npvs))
     cloud = model.clouds[reference_cloud]
     k = len(inputs)
     n = 1 + 2 * k
-    arrays: dict[str, FloatArray] = {}
-    bases: dict[str, float] = {}
-    for j, (name, _label) in enumerate(inputs):
-        base = scalar(getattr(model, name), name)
-        values = np.full(n, base)
-        values[1 + 2 * j] = base * (1.0 - pct)
-        values[2 + 2 * j] = base * (1.0 + pct)
-        arrays[name] = _clip(name, values)
-        bases[name] = base
+    bases = [scalar(getattr(model, name), name) for name, _label in inputs]
+    # Row j: input j in each variant, its base value but in variants 1 + 2j and 2 + 2j.
+    grid = np.repeat(np.array(bases, dtype=np.float64)[:, None], n, axis=1)
+    for j, base in enumerate(bases):
+        grid[j, 1 + 2 * j] = base * (1.0 - pct)
+        grid[j, 2 + 2 * j] = base * (1.0 + pct)
+    arrays = {name: _clip(name, grid[j]) for j, (name, _label) in enumerate(inputs)}
     varied = model.replace(**arrays)
-    saving = cloud_totals(varied, cloud).npv - onprem_totals(varied).npv
+    saving = (cloud_npv(varied, cloud) - onprem_npv(varied)).tolist()
     bars = [
         TornadoBar(
             input_name=name,
             label=label,
-            base_input=bases[name],
-            low_input=float(arrays[name][1 + 2 * j]),
-            high_input=float(arrays[name][2 + 2 * j]),
-            low_value=float(saving[1 + 2 * j]),
-            high_value=float(saving[2 + 2 * j]),
+            base_input=bases[j],
+            low_input=arrays[name].item(1 + 2 * j),
+            high_input=arrays[name].item(2 + 2 * j),
+            low_value=saving[1 + 2 * j],
+            high_value=saving[2 + 2 * j],
         )
         for j, (name, label) in enumerate(inputs)
     ]
@@ -111,6 +111,6 @@ def tornado(
     return Tornado(
         metric=f"NPV saving of on-prem vs {cloud.name} (positive: buying is cheaper)",
         reference_option=cloud.name,
-        base_value=float(saving[0]),
+        base_value=saving[0],
         bars=tuple(bars),
     )

@@ -39,7 +39,8 @@ def _form(catalog: CatalogSnapshot, query: str) -> CalculatorForm:
 def _ranked(catalog: CatalogSnapshot, query: str) -> Any:
     """The ranking made afresh (no kept rankings)."""
     form = _form(catalog, query)
-    return services._rank_servers(form, list(catalog.servers), form.offering_keys(), {})
+    keys = list(catalog.servers)
+    return services._rank_servers(form, keys, form.to_document(keys[0]), {})
 
 
 def _outcome_figures(outcome: services.CalculatorOutcome) -> Any:
