@@ -148,6 +148,27 @@ INFERENCE_ONLY = (
     "growth_pct",
 )
 PATTERN_ONLY = {"runs_per_year": "recurring", "utilization_pct": "continuous"}
+
+
+def _show_rules(name: str) -> str:
+    """A field's data attributes for calculator.js (CalculatorForm.relevance)."""
+    rules = []
+    if name in TRAINING_ONLY:
+        rules.append('data-show-kind="training"')
+    if name in INFERENCE_ONLY:
+        rules.append('data-show-kind="inference"')
+    if name in PATTERN_ONLY:
+        rules.append(f'data-show-pattern="{PATTERN_ONLY[name]}"')
+    if name in LOAD_ONLY:
+        rules.append(f'data-show-load="{LOAD_ONLY[name]}"')
+    return " ".join(rules)
+
+
+# Made once: the page asks for each field's rules (twice) on every render.
+_SHOW_RULES = {
+    name: _show_rules(name) for name in {*TRAINING_ONLY, *INFERENCE_ONLY, *PATTERN_ONLY, *LOAD_ONLY}
+}
+
 # An API serves "the same model" when its size is within 10 % of the workload's
 # (Llama 3.3 70B has 70.6 B parameters).
 API_SIZE_TOLERANCE = 0.10
@@ -516,16 +537,10 @@ class CalculatorForm(forms.Form):
         them out nor shifts when the script hides them, and without the script they stay
         out of the way (the server ignores them).
         """
-        rules = ["hidden"] if self.is_bound and name in self.ignored_fields else []
-        if name in TRAINING_ONLY:
-            rules.append('data-show-kind="training"')
-        if name in INFERENCE_ONLY:
-            rules.append('data-show-kind="inference"')
-        if name in PATTERN_ONLY:
-            rules.append(f'data-show-pattern="{PATTERN_ONLY[name]}"')
-        if name in LOAD_ONLY:
-            rules.append(f'data-show-load="{LOAD_ONLY[name]}"')
-        return " ".join(rules)
+        rules = _SHOW_RULES.get(name, "")
+        if self.is_bound and name in self.ignored_fields:
+            return f"hidden {rules}" if rules else "hidden"
+        return rules
 
     def _show_site_defaults(self) -> None:
         """Put the chosen site's own figures in the empty override fields as placeholders."""
