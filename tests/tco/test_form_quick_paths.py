@@ -113,7 +113,7 @@ def test_a_disabled_field_shows_its_initial_value_as_djangos(seed_catalog: objec
         catalog=CatalogSnapshot.load(),
         initial={"params_billion": 70},
     )
-    form.fields["params_billion"].disabled = True
+    form.own_field("params_billion").disabled = True
     django = BoundField(form, form.fields["params_billion"], "params_billion")
     assert form["params_billion"].value() == django.value() == 70
 
