@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.forms import BoundField
-from django.forms.widgets import CheckboxInput, ChoiceWidget, Input
+from django.forms.widgets import CheckboxInput, ChoiceWidget, Input, Widget
+from django.utils import formats
 from django.utils.safestring import SafeString, mark_safe
 
 from config.render_language import current_language
@@ -139,19 +140,26 @@ def _parts(field: BoundField) -> _Parts | None:
 
 
 def _parts_of(field: BoundField) -> _Parts | None:
-    widget = field.field.widget
-    relevance = field.form.relevance(field.name)  # type: ignore[attr-defined]  # hidden or not
-    key = (
-        "calculator_field",
-        current_language(),  # held for the render: no lookup through Django's locals
-        field.name,
-        field.field.required,
-        tuple(widget.attrs.items()),
-        relevance,
-    )
-    memo: dict[Any, Any] | None = getattr(getattr(field.form, "catalog", None), "derived", None)
+    form = field.form
+    relevance = form.relevance(field.name)  # type: ignore[attr-defined]  # hidden or not
+    memo: dict[Any, Any] | None = getattr(getattr(form, "catalog", None), "derived", None)
     if memo is None:
         return _parts(field)
+    language = current_language()  # held for the render: no lookup through Django's locals
+    if field.field is form.base_fields.get(field.name):
+        # A field the form shares with every other (tco/form_fields.py) never changes: the
+        # field itself stands for its state.
+        key: tuple[Any, ...] = ("calculator_field", language, field.field, relevance)
+    else:
+        widget = field.field.widget
+        key = (
+            "calculator_field",
+            language,
+            field.name,
+            field.field.required,
+            tuple(widget.attrs.items()),
+            relevance,
+        )
     parts: _Parts | None = memo.get(key, _UNKNOWN)
     if parts is _UNKNOWN:
         parts = memo[key] = _parts(field)
@@ -183,7 +191,13 @@ def _widget_html(field: BoundField, parts: _Parts) -> str | None:
                     out.append(plain)
         out.append(parts.tail)
         return "".join(out)
-    shown = widget.format_value(value)
+    if type(value) is str and type(widget).format_value is Widget.format_value:
+        # Widget.format_value, without the import it makes on every call (Django 6).
+        shown = (
+            None if value == "" else formats.localize_input(value) if widget.is_localized else value
+        )
+    else:
+        shown = widget.format_value(value)
     if parts.checkbox:
         if shown is not None:  # a box with a value attribute: rare, written in full
             return None
