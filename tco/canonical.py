@@ -10,10 +10,15 @@ places except through the form's validation.
 
 from __future__ import annotations
 
+import re
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote_plus
 
 from django import forms
+
+# What urllib's `quote_plus` leaves as it is (its always-safe characters): most of a
+# query's names and values, which `urlencode` would pass through its quoting one by one.
+_UNQUOTED = re.compile(r"[A-Za-z0-9_.~-]*").fullmatch
 
 
 def _text(value: Any) -> str:
@@ -24,6 +29,10 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _quoted(text: str) -> str:
+    return text if _UNQUOTED(text) else quote_plus(text)
+
+
 def canonical_query(form: forms.Form) -> str:
     """The query string of a *valid* form's cleaned data (empty optional fields left out).
 
@@ -31,7 +40,7 @@ def canonical_query(form: forms.Form) -> str:
     """
     if not form.is_valid():
         raise ValueError("only a valid form has a canonical query")
-    from .presets import PRESETS
+    from .presets import PRESETS_BY_SLUG
 
     pairs: list[tuple[str, str]] = []
     for name in form.fields:
@@ -42,7 +51,7 @@ def canonical_query(form: forms.Form) -> str:
         value = form.cleaned_data.get(name)
         if value is None or value == "" or value == []:
             continue
-        if name == "preset" and value not in {preset.slug for preset in PRESETS}:
+        if name == "preset" and value not in PRESETS_BY_SLUG:
             continue  # free text in the form (it only marks the active preset)
         if isinstance(value, list | tuple | set):
             pairs += [(name, _text(item)) for item in sorted(value, key=str)]
@@ -50,4 +59,4 @@ def canonical_query(form: forms.Form) -> str:
             text = _text(value)
             if text:
                 pairs.append((name, text))
-    return urlencode(pairs)
+    return "&".join(f"{_quoted(key)}={_quoted(text)}" for key, text in pairs)  # urlencode's

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -22,8 +21,9 @@ def chart_labels(result: ScenarioResult | None = None) -> ChartLabels:
     labels = _labels_in(current_language())
     if result is None:
         return labels
-    names = tuple((o.name, cloud_label(o.name)) for o in result.cloud_options)
-    return dataclasses.replace(labels, option_names=names)
+    return labels.with_option_names(
+        tuple((o.name, cloud_label(o.name)) for o in result.cloud_options)
+    )
 
 
 @functools.cache
@@ -109,8 +109,8 @@ def page_charts(
         reference = result.tornado.reference_option
         named = {o.name for o in shown.cloud_options}
         if reference not in named and any(o.name == reference for o in result.cloud_options):
-            labels = dataclasses.replace(
-                labels, option_names=(*labels.option_names, (reference, cloud_label(reference)))
+            labels = labels.with_option_names(
+                (*labels.option_names, (reference, cloud_label(reference)))
             )
     figures = all_charts(shown, labels, SEPARATORS.get((language or "en")[:2], ".,"), limit=None)
     return PageCharts(

@@ -15,10 +15,12 @@ Labels may contain ``str.format`` fields: ``{currency}`` in axis titles,
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -104,9 +106,13 @@ PLOTLY_CONFIG: dict[str, Any] = {
 """Suggested ``config`` argument for ``Plotly.newPlot`` on the web page."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ChartLabels:
-    """Every user-visible string of the charts, already translated by the caller."""
+    """Every user-visible string of the charts, already translated by the caller.
+
+    Not slotted: a page's labels are its language's with the page's option names
+    (`with_option_names`), copied by their instance dict.
+    """
 
     cumulative_title: str = "Cumulative cost over time"
     breakdown_title: str = "On-prem cost by year"
@@ -155,7 +161,21 @@ class ChartLabels:
     option_names: tuple[tuple[str, str], ...] = ()
 
     def option_name(self, name: str) -> str:
-        return dict(self.option_names).get(name, name)
+        return self._option_map.get(name, name)
+
+    @functools.cached_property
+    def _option_map(self) -> dict[str, str]:
+        return dict(self.option_names)
+
+    def with_option_names(self, names: tuple[tuple[str, str], ...]) -> ChartLabels:
+        """``dataclasses.replace(self, option_names=names)``, by copying the instance's dict:
+        a frozen dataclass's ``__init__`` sets each of the ~45 fields through
+        ``object.__setattr__`` (~150,000 instructions, once or twice a page)."""
+        labels = object.__new__(type(self))
+        labels.__dict__.update(self.__dict__)
+        labels.__dict__.pop("_option_map", None)  # the names' own, made when first asked
+        labels.__dict__["option_names"] = names
+        return labels
 
     def component(self, column: str) -> str:
         """Label of an on-prem cash-flow column."""
@@ -770,16 +790,26 @@ def charted(result: ScenarioResult, limit: int = CHARTED_CLOUD_OPTIONS) -> Scena
         range(len(clouds)), key=lambda k: (clouds[k].name not in eligible, clouds[k].total_cost)
     )
     keep = sorted(order[:limit])
-    model = dataclasses.replace(
-        result.cost_model, clouds=tuple(result.cost_model.clouds[k] for k in keep)
-    )
+    model = result.cost_model.replace(clouds=tuple(result.cost_model.clouds[k] for k in keep))
     energy = result.cloud_energy
-    return dataclasses.replace(
+    return _replaced(
         result,
         cloud_options=tuple(clouds[k] for k in keep),
         cost_model=model,
         cloud_energy=tuple(energy[k] for k in keep) if energy else (),
     )
+
+
+_RESULT_FIELDS = tuple(f.name for f in dataclasses.fields(ScenarioResult) if f.init)
+_result_values = attrgetter(*_RESULT_FIELDS)
+
+
+def _replaced(result: ScenarioResult, **changes: Any) -> ScenarioResult:
+    """``dataclasses.replace(result, **changes)`` without its field-by-field walk (the same
+    __init__, about half the cost, as CostModel.replace)."""
+    values = dict(zip(_RESULT_FIELDS, _result_values(result), strict=True))
+    values.update(changes)
+    return ScenarioResult(**values)
 
 
 def all_charts(
@@ -823,21 +853,25 @@ _SCRIPT_ESCAPES = (("&", "\\u0026"), ("<", "\\u003C"), (">", "\\u003E"))
 # are shared, never-changed module objects (as the figures are read, never changed: by
 # json here, by plotly's copy for the PDF), found by identity. The tree handed to json has
 # a mark in their place, a string no label can be (a NUL character both ends; json writes
-# it as \u0000), and the part's encoding replaces the mark's afterwards: the same bytes as
-# encoding the values there (tests compare the two).
+# it as "\u0000name\u0000"), and the part's encoding takes the mark's place afterwards:
+# the same bytes as encoding the values there (tests compare the two).
 _X_MARK = "\x00utilization-x\x00"
 _TEMPLATE_MARK = "\x00template\x00"
+_MARK_START = '"\\u0000'  # how an encoded mark starts and ends
+_MARK_END = '\\u0000"'
 
 
 def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), check_circular=False)
 
 
-_ENCODED_PARTS = (
-    (json.dumps(_X_MARK), _compact(_UTILIZATION_X_LIST)),
-    (json.dumps(_TEMPLATE_MARK), _compact(TEMPLATE)),
-)
-assert not any(raw in part for _mark, part in _ENCODED_PARTS for raw, _ in _SCRIPT_ESCAPES)
+# By the name between a mark's NULs.
+_ENCODED_PARTS = {
+    _X_MARK.strip("\x00"): _compact(_UTILIZATION_X_LIST),
+    _TEMPLATE_MARK.strip("\x00"): _compact(TEMPLATE),
+}
+assert not any(raw in part for part in _ENCODED_PARTS.values() for raw, _ in _SCRIPT_ESCAPES)
+assert json.dumps(_X_MARK) == f"{_MARK_START}utilization-x{_MARK_END}"
 
 
 def _marked(figure: Figure) -> dict[str, Any]:
@@ -866,12 +900,19 @@ def charts_json(figures: Mapping[str, Figure]) -> str:
         separators=(",", ":"),
         check_circular=False,  # plain trees of dicts and lists, built above
     )
-    for mark, part in _ENCODED_PARTS:
-        text = text.replace(mark, part)
+    # Escaped before the parts go in (they have none of the characters): a shorter text
+    # to go through, ~130,000 instructions a pass for the whole.
     for raw, escaped in _SCRIPT_ESCAPES:
         if raw in text:
             text = text.replace(raw, escaped)
-    return text
+    # The marks' parts in one pass over the text, not one replacement each.
+    pieces = text.split(_MARK_START)
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        name, end, rest = piece.partition(_MARK_END)
+        part = _ENCODED_PARTS.get(name) if end else None
+        out += (_MARK_START, piece) if part is None else (part, rest)  # None: a label's NUL
+    return "".join(out)
 
 
 def figure_payload(fig: Figure) -> dict[str, Any]:

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.forms import BoundField
-from django.forms.widgets import CheckboxInput, ChoiceWidget, Input
+from django.forms.widgets import CheckboxInput, ChoiceWidget, Input, Widget
+from django.utils import formats
 from django.utils.safestring import SafeString, mark_safe
 
 from config.render_language import current_language
@@ -138,28 +139,34 @@ def _parts(field: BoundField) -> _Parts | None:
     )
 
 
-def _memo(field: BoundField) -> dict[Any, Any] | None:
-    catalog = getattr(field.form, "catalog", None)
-    return getattr(catalog, "derived", None)
-
-
 def _parts_of(field: BoundField) -> _Parts | None:
-    widget = field.field.widget
-    key = (
-        "calculator_field",
-        current_language(),  # held for the render: no lookup through Django's locals
-        field.name,
-        field.field.required,
-        tuple(widget.attrs.items()),
-        field.form.relevance(field.name),  # type: ignore[attr-defined]  # hidden or not
-    )
-    memo = _memo(field)
+    form = field.form
+    relevance = form.relevance(field.name)  # type: ignore[attr-defined]  # hidden or not
+    memo: dict[Any, Any] | None = getattr(getattr(form, "catalog", None), "derived", None)
     if memo is None:
         return _parts(field)
-    if key not in memo:
-        memo[key] = _parts(field)
-    parts: _Parts | None = memo[key]
+    language = current_language()  # held for the render: no lookup through Django's locals
+    if field.field is form.base_fields.get(field.name):
+        # A field the form shares with every other (tco/form_fields.py) never changes: the
+        # field itself stands for its state.
+        key: tuple[Any, ...] = ("calculator_field", language, field.field, relevance)
+    else:
+        widget = field.field.widget
+        key = (
+            "calculator_field",
+            language,
+            field.name,
+            field.field.required,
+            tuple(widget.attrs.items()),
+            relevance,
+        )
+    parts: _Parts | None = memo.get(key, _UNKNOWN)
+    if parts is _UNKNOWN:
+        parts = memo[key] = _parts(field)
     return parts
+
+
+_UNKNOWN: Any = object()
 
 
 def _widget_html(field: BoundField, parts: _Parts) -> str | None:
@@ -169,14 +176,28 @@ def _widget_html(field: BoundField, parts: _Parts) -> str | None:
     if parts.options:
         chosen = widget.format_value(value)
         out = [parts.head]
-        picked = False  # a single select selects its first match only, as Django's
-        for compared, plain, selected in parts.options:
-            hit = (parts.multiple or not picked) and compared in chosen
-            picked |= hit
-            out.append(selected if hit else plain)
+        if parts.multiple:
+            out += [
+                selected if compared in chosen else plain
+                for compared, plain, selected in parts.options
+            ]
+        else:  # a single select selects its first match only, as Django's
+            picked = False
+            for compared, plain, selected in parts.options:
+                if not picked and compared in chosen:
+                    picked = True
+                    out.append(selected)
+                else:
+                    out.append(plain)
         out.append(parts.tail)
         return "".join(out)
-    shown = widget.format_value(value)
+    if type(value) is str and type(widget).format_value is Widget.format_value:
+        # Widget.format_value, without the import it makes on every call (Django 6).
+        shown = (
+            None if value == "" else formats.localize_input(value) if widget.is_localized else value
+        )
+    else:
+        shown = widget.format_value(value)
     if parts.checkbox:
         if shown is not None:  # a box with a value attribute: rare, written in full
             return None
@@ -192,5 +213,6 @@ def calculator_field(field: BoundField) -> SafeString:
         parts = _parts_of(field)
         widget_html = _widget_html(field, parts) if parts is not None else None
         if parts is not None and widget_html is not None:
-            return mark_safe(parts.before + widget_html + parts.after)
+            # A plain str: SafeString directly, not through mark_safe's lazy check.
+            return SafeString(parts.before + widget_html + parts.after)
     return mark_safe(_block(field, str(field), field.errors))

@@ -1,12 +1,17 @@
-"""Copying a form's fields for each form instance at a fraction of Django's cost.
+"""A form's fields shared between its instances, and copied at a fraction of Django's cost.
 
 Django deep-copies a form class's fields for every instance, so that an instance may
 change its own fields. For the calculator's 56 fields that cost about 1 ms of an
 uncached result page (~380 `copy.deepcopy` calls), mostly in copying choice lists item by
-item. An instance here does change attributes of its fields (choices, `required`, widget
-attributes such as placeholders) but never the items of a choice list, which are
-(value, label) pairs of immutable strings; so each field, its widget and the containers
-Django's own `__deepcopy__` methods copy are copied one level deep, and nothing deeper.
+item; copied one level deep it still cost ~25,000 instructions a field, ~1.4 M a page.
+Yet an instance changes only a few of them (the catalog's server and site choices, the
+site's placeholders, `required` off for fields its workload ignores) and Django's own
+code changes none while it validates or renders. So the instances share the class's
+fields (`SharedFields`), and an instance copies a field before it changes it
+(`CalculatorForm.own_field`): `copy_field` copies what Django's own `__deepcopy__`
+methods copy, one level deep, and nothing deeper, as an instance never changes the items
+of a choice list, (value, label) pairs of immutable strings. A test checks that making,
+validating and rendering forms leaves the shared fields as they were.
 """
 
 from __future__ import annotations
@@ -53,11 +58,12 @@ def copy_field(field: forms.Field) -> forms.Field:
     return copied
 
 
-class CheaplyCopiedFields(dict[str, forms.Field]):
-    """A form class's `base_fields` whose per-instance deep copy is `copy_field` each."""
+class SharedFields(dict[str, forms.Field]):
+    """A form class's `base_fields`, whose per-instance "deep copy" is the same fields:
+    an instance copies (`copy_field`) each field it changes, before it changes it."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, forms.Field]:
-        return {name: copy_field(field) for name, field in self.items()}
+        return dict(self)
 
 
 # Whether a lazily translated help text has words, by (language, the text object): Django's
@@ -105,3 +111,23 @@ class QuickBoundField(BoundField):
         self.label = pretty_name(name) if field.label is None else field.label
         self.help_text = _help_text(field.help_text, getattr(form, "language", None))
         self.renderer = form.renderer
+
+    def value(self) -> Any:
+        """Django's, without working out the initial value a bound form's enabled field
+        never shows (`Field.bound_data` gives the data unless the field is disabled)."""
+        field = self.field
+        form = self.form
+        if (
+            form.is_bound
+            and not field.disabled
+            and type(field).bound_data is _BOUND_DATA
+            and type(form)._widget_data_value is _WIDGET_DATA_VALUE
+        ):
+            data = field.widget.value_from_datadict(form.data, form.files, self.html_name)
+            return field.prepare_value(data)
+        return super().value()
+
+
+# Django's own, which QuickBoundField.value takes the short way through.
+_BOUND_DATA = forms.Field.bound_data
+_WIDGET_DATA_VALUE = forms.BaseForm._widget_data_value

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from catalog.models import PricingTerm
 from tco.scenario_io import CatalogSnapshot
 
-from .form_fields import CheaplyCopiedFields, QuickBoundField
+from .form_fields import QuickBoundField, SharedFields, copy_field
 from .presets import PRESETS
 from .widget_render import FastWidgetRenderer
 
@@ -148,6 +148,27 @@ INFERENCE_ONLY = (
     "growth_pct",
 )
 PATTERN_ONLY = {"runs_per_year": "recurring", "utilization_pct": "continuous"}
+
+
+def _show_rules(name: str) -> str:
+    """A field's data attributes for calculator.js (CalculatorForm.relevance)."""
+    rules = []
+    if name in TRAINING_ONLY:
+        rules.append('data-show-kind="training"')
+    if name in INFERENCE_ONLY:
+        rules.append('data-show-kind="inference"')
+    if name in PATTERN_ONLY:
+        rules.append(f'data-show-pattern="{PATTERN_ONLY[name]}"')
+    if name in LOAD_ONLY:
+        rules.append(f'data-show-load="{LOAD_ONLY[name]}"')
+    return " ".join(rules)
+
+
+# Made once: the page asks for each field's rules (twice) on every render.
+_SHOW_RULES = {
+    name: _show_rules(name) for name in {*TRAINING_ONLY, *INFERENCE_ONLY, *PATTERN_ONLY, *LOAD_ONLY}
+}
+
 # An API serves "the same model" when its size is within 10 % of the workload's
 # (Llama 3.3 70B has 70.6 B parameters).
 API_SIZE_TOLERANCE = 0.10
@@ -451,12 +472,21 @@ class CalculatorForm(forms.Form):
         # What the fields' `choices` setters keep (a normalized copy each for the field
         # and its widget), from lists made once per catalog and language.
         for name, choices in (("server", server_choices), ("site", site_choices)):
-            field = self.fields[name]
+            field = self.own_field(name)
             field._choices = choices[:]  # type: ignore[attr-defined]
             field.widget._choices = choices[:]  # type: ignore[attr-defined]
         self._show_site_defaults()
         for name in self.ignored_fields:
-            self.fields[name].required = False
+            if self.fields[name].required:
+                self.own_field(name).required = False
+
+    def own_field(self, name: str) -> forms.Field:
+        """The form's own copy of a field, to change: until then a form shares its fields
+        with every other form (tco/form_fields.py). Change a field only through this."""
+        field = self.fields[name]
+        if field is self.base_fields.get(name):
+            field = self.fields[name] = copy_field(field)
+        return field
 
     def _catalog_choices(self) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
         """The server and site choices (normalized, as Django's choices setter makes
@@ -516,28 +546,29 @@ class CalculatorForm(forms.Form):
         them out nor shifts when the script hides them, and without the script they stay
         out of the way (the server ignores them).
         """
-        rules = ["hidden"] if self.is_bound and name in self.ignored_fields else []
-        if name in TRAINING_ONLY:
-            rules.append('data-show-kind="training"')
-        if name in INFERENCE_ONLY:
-            rules.append('data-show-kind="inference"')
-        if name in PATTERN_ONLY:
-            rules.append(f'data-show-pattern="{PATTERN_ONLY[name]}"')
-        if name in LOAD_ONLY:
-            rules.append(f'data-show-load="{LOAD_ONLY[name]}"')
-        return " ".join(rules)
+        rules = _SHOW_RULES.get(name, "")
+        if self.is_bound and name in self.ignored_fields:
+            return f"hidden {rules}" if rules else "hidden"
+        return rules
 
     def _show_site_defaults(self) -> None:
         """Put the chosen site's own figures in the empty override fields as placeholders."""
-        site = self.catalog.sites.get(str(self.data.get("site", "")))
-        if site is None:
-            return
-        for name, value in (
-            ("electricity_price", site.electricity_price_per_kwh),
-            ("pue", site.pue),
-            ("colocation_price", site.colocation_per_kw_month),
-        ):
-            self.fields[name].widget.attrs["placeholder"] = f"{value.normalize():f}"
+        key = ("site placeholders", str(self.data.get("site", "")))
+        placeholders: tuple[tuple[str, str], ...] | None = self.catalog.derived.get(key)
+        if placeholders is None:
+            site = self.catalog.sites.get(key[1])
+            if site is None:
+                return
+            placeholders = self.catalog.derived[key] = tuple(
+                (name, f"{value.normalize():f}")
+                for name, value in (
+                    ("electricity_price", site.electricity_price_per_kwh),
+                    ("pue", site.pue),
+                    ("colocation_price", site.colocation_per_kw_month),
+                )
+            )
+        for name, text in placeholders:
+            self.own_field(name).widget.attrs["placeholder"] = text
 
     @property
     def basic_fields(self) -> list[forms.BoundField]:
@@ -779,7 +810,7 @@ class CalculatorForm(forms.Form):
         return demand
 
 
-# Each form instance copies the fields one level deep, not item by item (tco/form_fields.py).
-CalculatorForm.base_fields = CheaplyCopiedFields(CalculatorForm.base_fields)
+# Form instances share the fields, each copying only those it changes (tco/form_fields.py).
+CalculatorForm.base_fields = SharedFields(CalculatorForm.base_fields)
 
 PRESET_CHOICES = [(p.slug, p.title) for p in PRESETS]

@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.http import QueryDict
 from django.utils import timezone
+from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 
 from catalog.models import ServerModel
@@ -129,17 +130,20 @@ def form_data(query: QueryDict) -> QueryDict:
         return query
     values = preset_data(query.get("preset", "")) or preset_data(DEFAULT_PRESET.slug) or {}
     data = QueryDict(mutable=True)
+    # QueryDict's own setlist adds a mutability check and decodes bytes, which the preset's
+    # strings and a decoded query's never need (~25 keys, ~0.4 M instructions a page).
+    setlist = MultiValueDict.setlist
     for key, value in values.items():
         if isinstance(value, list):
-            data.setlist(key, [str(v) for v in value])
+            setlist(data, key, [str(v) for v in value])
         elif isinstance(value, bool):
             if value:
-                data[key] = "on"
+                setlist(data, key, ["on"])
         else:
-            data[key] = str(value)
-    for key in query:
+            setlist(data, key, [str(value)])
+    for key, given in query.lists():
         if key != "preset":
-            data.setlist(key, query.getlist(key))
+            setlist(data, key, list(given))
     return data
 
 

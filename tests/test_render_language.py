@@ -6,9 +6,11 @@ import pytest
 from django.template import engines
 from django.utils import translation
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment, Template
+from jinja2.compiler import CodeGenerator
 from jinja2.ext import _gettext_alias
 from markupsafe import Markup, escape
 
@@ -77,9 +79,10 @@ def test_a_dict_key_is_read_before_an_attribute_and_methods_still_work() -> None
 
 
 def stock_environment() -> Environment:
-    """The project's environment with Jinja's own gettext callables and escaping."""
+    """The project's environment with Jinja's own gettext callables, escaping and code."""
     env = environment(autoescape=True)  # as Django's Jinja2 backend makes it
     env.template_class = Template
+    env.code_generator_class = CodeGenerator
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     env.globals["_"] = _gettext_alias
     return env
@@ -98,6 +101,12 @@ OUR_MESSAGES = (
     "|{% autoescape false %}{{ _('%(h)s months', h=value) }}"
     "{% trans n=count, count=count %}{{ n }} GPU{% pluralize count %}{{ n }} GPUs{% endtrans %}"
     "{% endautoescape %}"
+    # Other conversions than %(name)s, a value that is not a string, attributes and keys.
+    "|{{ _('%(n)d of %(v)s', n=count, v=value) }}|{{ _('%(v)r', v=value) }}"
+    "|{% trans n=number %}{{ n }} and {{ n }}{% endtrans %}|{{ _('%(v)s', v=safe) }}"
+    "|{{ d.a }}|{{ d.b.c }}|{{ d.missing }}|{{ d.items }}|{{ obj.real }}|{{ obj.nothing }}"
+    "|{{ d.b.c ~ d.a }}|{{ lazy }}|{{ _('%(v)s', v=lazy) }}|{% for k in d %}{{ d[k] }}{% endfor %}"
+    "|{{ d.a if d.a else d.b }}|{{ [d.a, obj.real]|join(',') }}"
 )
 
 
@@ -109,7 +118,15 @@ def test_quick_messages_and_escaping_write_what_jinjas_own_do(
 ) -> None:
     ours = engines["jinja2"].env.from_string(OUR_MESSAGES)
     stock = stock_environment().from_string(OUR_MESSAGES)
-    context = {"value": value, "count": count, "safe": Markup("<b>&</b>"), "number": 1.5}
+    context = {
+        "value": value,
+        "count": count,
+        "safe": Markup("<b>&</b>"),
+        "number": 1.5,
+        "d": {"a": value, "b": {"c": count}, "items": "<key>"},
+        "obj": 2.5,
+        "lazy": gettext_lazy("Month"),
+    }
     with translation.override(language):
         for _twice in range(2):  # the second render reads the kept words
             assert ours.render(context) == stock.render(context)
@@ -167,3 +184,30 @@ def test_url_gives_reverses_path_and_follows_the_script_prefix() -> None:
     finally:
         clear_script_prefix()
     assert url("tco:calculator") == "/calculator/"
+
+
+@given(
+    message=st.sampled_from(
+        ["%(a)s", "%(a)s and %(b)s", "100%% %(a)s", "%(a)d", "%(a)r", "%(a)5s", "%(a)s %%s", "x"]
+    ),
+    value=st.one_of(
+        st.text(),
+        st.text().map(Markup),
+        st.text().map(SafeString),
+        st.integers(),
+        st.floats(allow_nan=False),
+        st.none(),
+    ),
+)
+def test_a_formatted_message_escapes_as_markupsafe_does(message: str, value: object) -> None:
+    from config.jinja import _markup_format
+
+    variables = {"a": value, "b": "<&>"}
+    try:
+        expected = Markup(message) % variables
+    except (TypeError, ValueError):
+        with pytest.raises((TypeError, ValueError)):
+            _markup_format(message, variables)
+        return
+    formatted = _markup_format(message, variables)
+    assert type(formatted) is Markup and formatted == expected

@@ -17,6 +17,24 @@ SYMBOLS = {"USD": "$", "EUR": "€"}
 
 _QUANTA = [Decimal(1).scaleb(-decimals) for decimals in range(8)]  # 1, 0.1, 0.01…
 _PLACES = [10.0**-decimals for decimals in range(16)]
+_SCALES = [10.0**decimals for decimals in range(16)]  # exact
+
+
+def _spaced(places: float) -> float:
+    """The smallest power of two whose spacing (math.ulp) reaches ``places``: floats below
+    it in magnitude are spaced finer than that."""
+    limit = 1.0
+    while math.ulp(limit) < places:
+        limit *= 2.0
+    while limit > 1.0 and math.ulp(limit / 2.0) >= places:
+        limit /= 2.0
+    return limit
+
+
+_SPACED = [_spaced(places) for places in _PLACES]
+# A tie's scaled float is within |scaled| · 2**-52 (its shortest form's distance, the
+# scaling's rounding) + 2**-53 (the fraction's) of k + ½; four times that, to be sure.
+_NOT_A_TIE = 2.0**-50
 # Format specs by thousands separator ("," or none) and places, made once: ",.2f".
 _FLOAT_SPECS = {sep: [f"{sep}.{decimals}f" for decimals in range(16)] for sep in (",", "")}
 _INT_SPECS = {sep: f"{sep}d" for sep in (",", "")}
@@ -69,14 +87,28 @@ def _fixed(value: Decimal | float | int, decimals: int, separator: str) -> str:
     the float's spacing reaches the places shown (562949953421312.75 is written
     562949953421312.8): those, non-finite floats and other types take the Decimal path.
     The float path is several times faster (tests compare the two over random floats).
+
+    Most floats are told apart from a tie without their shortest form (``repr``, the
+    dearest step, ~half of a number's cost): a tie's shortest form is k + ½ units of the
+    last place shown, so the float scaled to those units lies within a few of its own
+    spacings of k + ½; one whose scaled fraction is further from ½ than that
+    (`_NOT_A_TIE`) is no tie, whatever its form. The rest are checked on their form.
     """
     if isinstance(value, float) and 0 <= decimals <= 15:
-        number = float(value)
-        text = repr(number)
-        point = text.find(".")
-        tie = len(text) - point == decimals + 2 and text[-1] == "5"
-        if point > 0 and "e" not in text and not tie and math.ulp(number) < _PLACES[decimals]:
-            return format(number, _FLOAT_SPECS[separator][decimals])
+        number = value if type(value) is float else float(value)
+        if -_SPACED[decimals] < number < _SPACED[decimals]:  # false for inf and nan too
+            scaled = number * _SCALES[decimals]
+            if decimals == 0:  # scaled exactly: a tie is k + ½ itself
+                not_a_tie = scaled % 1.0 != 0.5
+            else:
+                not_a_tie = abs(scaled % 1.0 - 0.5) > (abs(scaled) + 1.0) * _NOT_A_TIE
+            if not_a_tie:
+                return format(number, _FLOAT_SPECS[separator][decimals])
+            text = repr(number)
+            point = text.find(".")
+            tie = len(text) - point == decimals + 2 and text[-1] == "5"
+            if point > 0 and "e" not in text and not tie:
+                return format(number, _FLOAT_SPECS[separator][decimals])
     elif type(value) is int and decimals == 0:
         return format(value, _INT_SPECS[separator])
     return f"{rounded(value, decimals):{separator}.{decimals}f}"
@@ -114,7 +146,11 @@ def grouped(value: Decimal | float | int, decimals: int = 0, grouping: bool = Tr
     29 % as "28 %", from 28.999999999999996, and €99.999 as "€99.99"), and several times
     faster than it: a result page formats about 150 numbers.
     """
-    style = _style(current_language())
+    language = current_language()
+    style = _STYLES.get(language) or _style(language)
+    kind = type(value)
+    if style is not None and (kind is float or kind is int or kind is Decimal):
+        return _text(value, decimals, grouping, style[0])
     if style is None or isinstance(value, bool) or not isinstance(value, int | float | Decimal):
         return formats.number_format(value, decimals, use_l10n=True, force_grouping=grouping)
     return _text(value, decimals, grouping, style[0])
@@ -125,10 +161,15 @@ def format_money(value: Decimal | float | int | None, currency: str, decimals: i
     if kind is float or kind is int:  # most amounts: the checks below in one step
         if value < 0:
             return "\u2212" + format_money(-value, currency, decimals)
-        style = _style(current_language())
-        if style is not None:
-            symbol = SYMBOLS.get(currency, currency + " ")
-            return f"{symbol}{style[1]}{_text(value, decimals, True, style[0])}"
+        language = current_language()
+        style = _STYLES.get(language) or _style(language)
+        if style is not None:  # _text, in line
+            text = _fixed(value, decimals, ",")
+            if text[0] == "-" and not text.strip("-0.,"):
+                text = text[1:]  # −0.0
+            if style[0] is not None:
+                text = text.translate(style[0])
+            return f"{SYMBOLS.get(currency) or currency + ' '}{style[1]}{text}"
     if value is None or value == "":  # "": a missing template variable
         return "–"
     if isinstance(value, int | float | Decimal) and value < 0:  # "−€1,234", not "€-1,234"

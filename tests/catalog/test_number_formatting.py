@@ -10,6 +10,7 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from catalog.templatetags import formatting
 from catalog.templatetags.formatting import (
     _fixed,
     format_money,
@@ -71,6 +72,45 @@ def test_a_float_written_by_python_rounds_as_the_decimal_rule(value: float, deci
     for separator in (",", ""):
         expected = f"{rounded(value, decimals):{separator}.{decimals}f}"
         assert _fixed(value, decimals, separator) == expected, (value, decimals)
+
+
+@given(
+    st.one_of(
+        # Any magnitude: tiny ones are written with an exponent by repr (1e-05).
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.builds(
+            lambda mantissa, exponent: mantissa * 10.0**exponent,
+            st.floats(-10, 10, allow_nan=False),
+            st.integers(-12, 15),
+        ),
+        # Ties at up to 15 places and the floats next to them.
+        st.builds(
+            lambda n, d, step: (
+                math.nextafter(n / 10 ** (d + 1), math.inf * step) if step else n / 10 ** (d + 1)
+            ),
+            st.integers(-(10**12), 10**12).map(lambda k: k * 10 + 5),
+            st.integers(0, 15),
+            st.sampled_from([0, 1, -1, 2, -2]),
+        ),
+    ),
+    st.integers(0, 15),
+)
+@settings(max_examples=3_000, deadline=None)
+def test_a_float_told_from_a_tie_without_its_shortest_form_rounds_as_the_decimal_rule(
+    value: float, decimals: int
+) -> None:
+    """_fixed tells most floats from a tie by their scaled fraction, without repr: the
+    same text as rounding their shortest decimal form half away from zero, at any
+    magnitude and up to the 15 places it takes."""
+    expected = f"{rounded(value, decimals):,.{decimals}f}"
+    assert _fixed(value, decimals, ",") == expected, (value, decimals)
+
+
+@pytest.mark.parametrize("decimals", range(16))
+def test_the_fast_floats_are_those_spaced_finer_than_the_places(decimals: int) -> None:
+    limit = formatting._SPACED[decimals]
+    places = formatting._PLACES[decimals]
+    assert math.ulp(math.nextafter(limit, 0.0)) < places <= math.ulp(limit)
 
 
 class OtherFloat(float):

@@ -513,3 +513,25 @@ def test_page_charts_name_only_the_drawn_options_and_draw_what_all_of_them_gave(
         )
     assert page.json == charts_json(figures)
     assert page.titles == {n: f["layout"]["title"]["text"] or n for n, f in figures.items()}
+
+
+def test_labels_with_option_names_equal_dataclasses_replace() -> None:
+    names = (("AWS p5 (spot)", "AWS p5, spot"), ("X (on_demand)", "X, on demand"))
+    before = DUTCH.option_name("AWS p5 (spot)")  # the names' map, made and kept
+    ours = DUTCH.with_option_names(names)
+    assert ours == dataclasses.replace(DUTCH, option_names=names)
+    assert type(ours) is ChartLabels and ours.option_names == names
+    assert ours.option_name("AWS p5 (spot)") == "AWS p5, spot" != before
+    assert ours.option_name("unknown") == "unknown"
+    assert DUTCH.option_names == () and DUTCH.option_name("AWS p5 (spot)") == before
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ours.month = "x"  # type: ignore[misc]
+
+
+def test_a_charted_result_equals_dataclasses_replace(result: ScenarioResult) -> None:
+    from tco.charts import _replaced
+
+    changes = {"cloud_options": result.cloud_options[:1], "cloud_energy": ()}
+    ours, theirs = _replaced(result, **changes), dataclasses.replace(result, **changes)
+    for field in dataclasses.fields(ScenarioResult):
+        assert getattr(ours, field.name) is getattr(theirs, field.name), field.name

@@ -77,6 +77,7 @@ def test_quick_bound_fields_and_clean_equal_djangos(
             assert django.pop("field") is theirs.fields[name]
             assert mine == django, name
             assert str(ours[name].help_text) == str(theirs[name].help_text), name
+            assert ours[name].value() == theirs[name].value(), name
 
 
 @settings(
@@ -102,6 +103,19 @@ def test_clean_without_the_ignored_fields_equals_djangos(
     assert ours.is_valid() == theirs.is_valid()
     assert ours.errors == theirs.errors
     assert ours.cleaned_data == theirs.cleaned_data
+    for name in ours.fields:
+        assert ours[name].value() == theirs[name].value(), name
+
+
+def test_a_disabled_field_shows_its_initial_value_as_djangos(seed_catalog: object) -> None:
+    form = CalculatorForm(
+        form_data(QueryDict("preset=pretrain-7b&params_billion=13")),
+        catalog=CatalogSnapshot.load(),
+        initial={"params_billion": 70},
+    )
+    form.own_field("params_billion").disabled = True
+    django = BoundField(form, form.fields["params_billion"], "params_billion")
+    assert form["params_billion"].value() == django.value() == 70
 
 
 def test_a_prefixed_form_gets_djangos_names(seed_catalog: object) -> None:
