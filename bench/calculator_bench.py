@@ -86,14 +86,16 @@ TARGET_P95_MS = 100.0
 TARGET_THROUGHPUT_RATIO = 0.10
 
 # Production settings store static files with whitenoise's CompressedManifestStaticFilesStorage,
-# which needs `collectstatic` into STATIC_ROOT; STATIC_ROOT is fixed at <project>/staticfiles
-# (not overridable from the environment), and writing there would leave files behind. So the
-# server runs the local settings with DEBUG=false: same middleware, apps and templates, plain
-# static storage.
+# which needs a `collectstatic` first (minutes on this machine: it compresses every file,
+# the 4.8 MB plotly.min.js with Brotli too). The pages measured here request no static file
+# and name them only in the layout, which is rendered once per language, so the server runs
+# the local settings with DEBUG=false: same middleware, apps and templates, plain static
+# storage. (bench/page_bench.py collects them, into its temporary directory, for the
+# browser's first chart.)
 SETTINGS_MODULE = "config.settings.local"
 SETTINGS_NOTE = (
-    "config.settings.local with DEBUG=false (config.settings.production needs collectstatic "
-    "into a STATIC_ROOT that the environment cannot redirect)"
+    "config.settings.local with DEBUG=false (config.settings.production needs a collectstatic "
+    "of minutes; these pages request no static file)"
 )
 
 

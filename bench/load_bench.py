@@ -10,8 +10,8 @@ and drives each scenario with `BENCH_LOAD_CLIENTS` (50) threads on keep-alive co
 `BENCH_LOAD_SECONDS` (60). Everything is stopped and removed at the end. A request that
 fails, times out or answers other than 200 counts as an error (the run goes on). Settings:
 config.settings.local with DEBUG=false (as bench/calculator_bench.py explains: production's
-manifest storage needs a collectstatic into a fixed STATIC_ROOT); PostgreSQL and Redis as in
-production.
+manifest storage needs a collectstatic of minutes, and these pages request no static file);
+PostgreSQL and Redis as in production.
 
 Scenarios:
 - result pages, cache misses: every request a distinct valid input (another discount rate);

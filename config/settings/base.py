@@ -141,7 +141,9 @@ USE_TZ = True
 USE_THOUSAND_SEPARATOR = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# collectstatic's target; the environment may move it (the benchmarks collect into a
+# temporary directory so that they leave nothing behind).
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 # plotly.min.js is served from the installed plotly package: one version, no second copy.
 # Found without importing plotly, which Django's start-up does not need (tests/test_startup.py).
 _PLOTLY = find_spec("plotly")
