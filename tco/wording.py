@@ -7,6 +7,7 @@ the quote and the PDF say the same thing, in English or Dutch.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -129,9 +130,9 @@ def _cost_headline(verdict: Mapping[str, Any], currency: str) -> str:
             % values
         )
     if p.get("payback_month"):
-        return _("Buy: %(servers)s × %(server)s, %(against)s, pays back in month %(month)s.") % (
-            values
-        )
+        return _(
+            "Buy: %(servers)s × %(server)s, %(against)s, pays back after %(month)s months."
+        ) % (values)
     if against:
         return _("Buy: %(servers)s × %(server)s, %(against)s.") % values
     return _("Buy: %(servers)s × %(server)s.") % values
@@ -556,12 +557,25 @@ def refresh_sentence(summary: Mapping[str, Any]) -> str:
 
 
 def horizon_table(summary: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The horizon view as table rows: each option's total at 3, 5, 7 and 10 years."""
+    """The horizon view as table rows: each option's total at 3, 5, 7 and 10 years.
+
+    Cheapest first, as the options table: by the total at the scenario's own horizon (the
+    last column when that horizon is not one of them), options that break a requirement
+    after the others; equal totals keep the engine's order (owning, then the catalog's).
+    """
     view = summary.get("horizons")
     if not view:
         return None
     currency = str(summary.get("currency", "EUR"))
-    headers = [_years(int(m)) for m in view["months"]]
+    months = [int(m) for m in view["months"]]
+    headers = [_years(m) for m in months]
+    own = summary.get("horizon_months")
+    column = months.index(int(own)) if own is not None and int(own) in months else len(months) - 1
+
+    def rank(option: Mapping[str, Any]) -> tuple[bool, float]:
+        total = option["totals"][column]
+        return (not option.get("eligible", True), math.inf if total is None else float(total))
+
     rows = [
         {
             "label": option_label(o),
@@ -571,6 +585,6 @@ def horizon_table(summary: Mapping[str, Any]) -> dict[str, Any] | None:
                 (h, format_money(t, currency, 0)) for h, t in zip(headers, o["totals"], strict=True)
             ],
         }
-        for o in view["options"]
+        for o in sorted(view["options"], key=rank)
     ]
     return {"headers": headers, "rows": rows}

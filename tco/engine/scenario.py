@@ -1356,7 +1356,7 @@ def _headline_text(verdict: Verdict, currency: str) -> str:
             f"Buy, run and resell: {p['servers']} × {p['server']}, resold after "
             f"{p['resale_month']} months{against}."
         )
-    payback = f", pays back in month {p['payback_month']:.1f}" if p.get("payback_month") else ""
+    payback = f", pays back after {p['payback_month']:.1f} months" if p.get("payback_month") else ""
     return f"Buy: {p['servers']} × {p['server']}{against}{payback}."
 
 

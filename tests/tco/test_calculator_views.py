@@ -56,6 +56,25 @@ def test_every_preset_gives_a_recommendation(
         assert "Run time" in html
 
 
+@pytest.mark.parametrize("preset", ["serve-70b", "pretrain-70b"])
+def test_horizon_table_lists_the_cheapest_first(
+    client: Client, seed_catalog: object, preset: str
+) -> None:
+    """Ordered as the options table: by the total at the scenario's own horizon (5 years,
+    the second column), read back from the page's cells as a buyer sees them."""
+    html = get(client, {"preset": preset})
+    table = html[html.index('<table class="tco horizons') :]
+    table = table[: table.index("</table>")]
+    body = table[table.index("<tbody") :]
+    ranks = []
+    for kind, row in re.findall(r'<tr class="([^"]*)">(.*?)</tr>', body, re.S):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        five_years = int(re.sub(r"[^0-9]", "", re.sub(r"<[^>]+>", "", cells[1])))
+        ranks.append(("ineligible" in kind, five_years))  # options that break a rule last
+    assert len(ranks) > 5
+    assert ranks == sorted(ranks), ranks
+
+
 def test_page_without_parameters_shows_the_default_preset(
     client: Client, seed_catalog: object
 ) -> None:
@@ -152,6 +171,20 @@ def test_dutch_messages_and_numbers(client: Client, seed_catalog: object) -> Non
     assert "Zorg ervoor dat deze waarde minstens 0.1 is." in field_error(html, "params_billion")
     html = get(client, {"preset": "pretrain-7b"}, HTTP_ACCEPT_LANGUAGE="nl")
     assert re.search(r"€\u00a0\d{1,3}(\.\d{3})+<", html), "Dutch thousands separator"
+
+
+def test_a_buy_verdict_says_after_how_many_months_it_pays_back(
+    client: Client, seed_catalog: object
+) -> None:
+    """The crossing's fractional month, said as a span ("after 42.0 months"): "in month
+    42.0" read as a month number that no calendar has."""
+    for language, said in (
+        ("en", r"pays back after \d+\.\d months\."),
+        ("nl", r"terugverdiend na \d+,\d maanden\."),
+    ):
+        html = get(client, {"preset": "serve-70b"}, HTTP_ACCEPT_LANGUAGE=language)
+        headline = re.search(r'<p class="verdict-headline">(.*?)</p>', html, re.S)
+        assert headline and re.search(said, headline.group(1)), (language, headline)
 
 
 def test_impossible_request_gets_a_plain_explanation(client: Client, seed_catalog: object) -> None:
