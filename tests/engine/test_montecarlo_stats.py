@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from tco.engine.costmodel import CloudCostParams, CostModel, cloud_total, stack_clouds
-from tco.engine.montecarlo import histogram, percentiles
+from tco.engine.montecarlo import distribution, histogram, percentiles
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -128,3 +128,67 @@ def test_histogram_of_values_on_and_beside_the_edges(
         reject()
     assert counts.tolist() == np_counts.tolist()
     assert same_bits(got_edges, np_edges)
+
+
+def _numpys(values: np.ndarray, bins: int, q: list[float]) -> tuple[list[int], np.ndarray, object]:
+    np_counts, np_edges = np.histogram(values, bins=bins)
+    return np_counts.tolist(), np_edges, np.percentile(values, q)
+
+
+@FAST
+@given(
+    st.one_of(
+        draws,
+        hnp.arrays(
+            np.float64, st.integers(1, 400), elements=st.sampled_from([-1.0, -0.0, 0.0, 2.5])
+        ),
+    ),
+    st.integers(1, 40),
+    st.lists(st.floats(0.0, 100.0), min_size=1, max_size=5),
+)
+def test_distribution_from_sorted_values_is_numpys(
+    values: np.ndarray, bins: int, q: list[float]
+) -> None:
+    """The histogram and percentiles read from the sorted draws equal numpy's (and so the
+    general functions'), signed zeros and ties included."""
+    try:
+        np_counts, np_edges, np_quantiles = _numpys(values, bins, q)
+    except ValueError:  # a range a few subnormals wide (see test_histogram_is_numpys)
+        reject()
+    before = values.copy()
+    counts, edges, quantiles = distribution(values, np.sort(values), bins, q)
+    assert counts.tolist() == np_counts and same_bits(edges, np_edges)
+    assert same_bits(quantiles, np_quantiles)
+    assert same_bits(values, before)
+
+
+@settings(max_examples=200, deadline=None)
+@given(finite, st.floats(1e-3, 1e9), st.integers(1, 60), st.integers(0, 2**32 - 1))
+def test_distribution_of_values_on_and_beside_the_edges(
+    low: float, span: float, bins: int, seed: int
+) -> None:
+    """Values on each edge and one float either side of it: counted in the bin numpy's
+    check against the edges gives them."""
+    high = low + span
+    edges = np.linspace(low, high, bins + 1)
+    beside = np.concatenate((edges, np.nextafter(edges, -np.inf), np.nextafter(edges, np.inf)))
+    inside = np.random.default_rng(seed).uniform(low, high, 300)
+    values = np.clip(np.concatenate((beside, inside)), low, high)
+    np.random.default_rng(seed).shuffle(values)
+    try:
+        np_counts, np_edges, np_quantiles = _numpys(values, bins, [10.0, 50.0, 90.0])
+    except ValueError:
+        reject()
+    counts, got_edges, quantiles = distribution(values, np.sort(values), bins, (10.0, 50.0, 90.0))
+    assert counts.tolist() == np_counts and same_bits(got_edges, np_edges)
+    assert same_bits(quantiles, np_quantiles)
+
+
+def test_distribution_of_many_draws() -> None:
+    """The Monte Carlo's sizes, more than numpy's histogram block, and an empty range."""
+    rng = np.random.default_rng(11)
+    for values in (rng.normal(1e5, 3e5, 10_000), rng.normal(-2e4, 1e3, 70_000), np.full(500, 3.0)):
+        np_counts, np_edges, np_quantiles = _numpys(values, 30, [10.0, 50.0, 90.0])
+        counts, edges, quantiles = distribution(values, np.sort(values), 30, (10.0, 50.0, 90.0))
+        assert counts.tolist() == np_counts and same_bits(edges, np_edges)
+        assert same_bits(quantiles, np_quantiles)
