@@ -153,15 +153,27 @@ def stack_models(models: Sequence[CostModel], *, with_clouds: bool = True) -> Co
     return first.replace(**changes)
 
 
-def stack_clouds(clouds: Sequence[CloudCostParams], ndim: int = 1) -> CloudCostParams:
+def stack_clouds(
+    clouds: Sequence[CloudCostParams], ndim: int = 1, pick: Sequence[int] | None = None
+) -> CloudCostParams:
     """Scalar offerings as one whose fields hold one value per offering along the first
     of ``ndim`` axes, so that the cloud closed forms cost every offering in one call
     (``ndim`` 2 against a model of arrays: results are offerings × the model's values).
+    ``pick``: only the offerings at these places, in this order (the Monte Carlo's), taken
+    from the rows of all of them (which a result page has stacked already).
 
     >>> c = stack_clouds([CloudCostParams("a", 10.0, 8, 0.0), CloudCostParams("b", 6.0, 8, 1.0)])
     >>> c.price_per_instance_hour.tolist(), c.committed.tolist()
     ([10.0, 6.0], [0.0, 1.0])
+    >>> stack_clouds((CloudCostParams("a", 10.0, 8, 0.0), CloudCostParams("b", 6.0, 8, 1.0)),
+    ...     pick=[1]).price_per_instance_hour.tolist()
+    [6.0]
     """
+    if pick is not None:
+        block = _stacked_rows(clouds).take(pick, axis=1)
+        block.flags.writeable = False
+        block = block.reshape((len(_CLOUD_FIELDS), len(pick)) + (1,) * (ndim - 1))
+        return CloudCostParams(", ".join([clouds[k].name for k in pick]), *block)
     shape = (len(clouds),) + (1,) * (ndim - 1)
     if not clouds:
         return CloudCostParams("", **{name: np.zeros(shape) for name in _CLOUD_FIELDS})
@@ -172,16 +184,31 @@ def stack_clouds(clouds: Sequence[CloudCostParams], ndim: int = 1) -> CloudCostP
         if stacked is not None:
             return stacked
     else:
-        rows = np.array([_cloud_values(c) for c in clouds], dtype=np.float64).T.copy()
-        rows.flags.writeable = False  # and so each field's view of it
-        stacks = {}
-        if isinstance(clouds, tuple):
-            if len(_RECENT_STACKS) >= 8:
-                _RECENT_STACKS.clear()
-            _RECENT_STACKS[id(clouds)] = (clouds, rows, stacks)
+        rows, stacks = _remember(clouds)
     fields = {name: row.reshape(shape) for name, row in zip(_CLOUD_FIELDS, rows, strict=True)}
     stacked = stacks[ndim] = CloudCostParams(", ".join(c.name for c in clouds), **fields)
     return stacked
+
+
+def _stacked_rows(clouds: Sequence[CloudCostParams]) -> FloatArray:
+    """The offerings' fields as rows (a field × offerings block, read-only)."""
+    hit = _RECENT_STACKS.get(id(clouds))
+    if hit is not None and hit[0] is clouds:
+        return hit[1]
+    return _remember(clouds)[0]
+
+
+def _remember(
+    clouds: Sequence[CloudCostParams],
+) -> tuple[FloatArray, dict[int, CloudCostParams]]:
+    rows = np.array([_cloud_values(c) for c in clouds], dtype=np.float64).T.copy()
+    rows.flags.writeable = False  # and so each field's view of it
+    stacks: dict[int, CloudCostParams] = {}
+    if isinstance(clouds, tuple):
+        if len(_RECENT_STACKS) >= 8:
+            _RECENT_STACKS.clear()
+        _RECENT_STACKS[id(clouds)] = (clouds, rows, stacks)
+    return rows, stacks
 
 
 _cloud_values = attrgetter(*_CLOUD_FIELDS)

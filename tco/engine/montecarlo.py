@@ -33,7 +33,7 @@ from tco.engine.finance import as_array, broadcast
 from tco.engine.inputs import UncertaintyRanges
 from tco.engine.onprem import scalar
 from tco.engine.ownership import resale_fraction
-from tco.engine.units import HOURS_PER_MONTH, FloatArray, IntArray
+from tco.engine.units import HOURS_PER_MONTH, FloatArray, IntArray, Number
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +88,53 @@ class _Draws:
             self.taken += self.n
 
 
+@functools.lru_cache(maxsize=4)
+def _drawn_once(ranges: UncertaintyRanges) -> tuple[FloatArray, ...]:
+    draws = _Draws(ranges.seed, ranges.draws, ranges=7)  # the seven ranges
+    drawn = [
+        draws.uniform(ranges.cloud_price_trend),
+        draws.uniform(ranges.demand),
+        draws.uniform(ranges.resale),
+        draws.uniform(ranges.electricity),
+        draws.uniform(ranges.server_price),
+    ]
+    # The totals compared are nominal: a drawn discount rate would change none of them, so
+    # its numbers are passed over (the PUE's after them stay the ones it always drew).
+    draws.skip(ranges.discount_rate)
+    drawn.append(draws.uniform(ranges.pue))
+    for values in drawn:
+        values.flags.writeable = False
+    return tuple(drawn)
+
+
+def drawn(ranges: UncertaintyRanges) -> tuple[FloatArray, ...]:
+    """The draws of the cloud price trend, demand, resale, electricity, server price and
+    PUE (read-only): they depend only on the ranges, their seed and count, so each set of
+    ranges is drawn once per process (every result with the default ranges shares them).
+    Ranges with a zero bound are drawn afresh: a cache key does not tell 0.0 from -0.0."""
+    bounds = (
+        ranges.cloud_price_trend,
+        ranges.demand,
+        ranges.resale,
+        ranges.electricity,
+        ranges.server_price,
+        ranges.discount_rate,
+        ranges.pue,
+    )
+    if any(0.0 in pair for pair in bounds):
+        return _drawn_once.__wrapped__(ranges)
+    return _drawn_once(ranges)
+
+
+def _times(values: FloatArray, factor: Number) -> FloatArray:
+    """``factor × values``, written into ``values`` (an array made for it) when the factor is
+    one number: the same product, without a new array."""
+    kind = type(factor)
+    if kind is float or kind is np.float64:
+        return np.multiply(values, factor, out=values)
+    return as_array(as_array(factor) * values)
+
+
 def monte_carlo(
     model: CostModel,
     ranges: UncertaintyRanges,
@@ -111,36 +158,39 @@ def monte_carlo(
     if not clouds:
         raise InvalidInput("cloud_offerings", "The confidence needs an eligible cloud option.")
     n = ranges.draws
-    draws = _Draws(ranges.seed, n, ranges=7)  # the seven ranges of UncertaintyRanges
+    trend, demand, resale, electricity, server_price, pue = drawn(ranges)
     horizon = scalar(model.horizon_months, "horizon_months")
     # Prices move along a straight line to the trend's end value; the work pays the
     # average over the months it runs.
     runs_share = scalar(active_months(model), "active_months") / horizon
-    trend = draws.uniform(ranges.cloud_price_trend)
-    demand = draws.uniform(ranges.demand)
-    resale = draws.uniform(ranges.resale)
-    electricity = draws.uniform(ranges.electricity)
-    server_price = draws.uniform(ranges.server_price)
-    # The totals compared are nominal: a drawn discount rate would change none of them, so
-    # its numbers are passed over (the PUE's after them stay the ones it always drew).
-    draws.skip(ranges.discount_rate)
-    pue = draws.uniform(ranges.pue)
+    # Each varied field is the scenario's value times (or plus) its draws, worked in the
+    # array the first step makes: the same operations (a product or sum of two numbers
+    # does not depend on their order), without a new array for each.
+    scale = trend * runs_share
+    scale /= 2.0
+    scale += 1.0
+    utilization = as_array(model.utilization) * demand
+    residual = as_array(model.residual_pct) * resale
+    shifted_pue = as_array(model.pue) + pue
     varied = model.replace(
-        cloud_price_scale=as_array(model.cloud_price_scale) * (1.0 + trend * runs_share / 2.0),
+        cloud_price_scale=_times(scale, model.cloud_price_scale),
         electricity_price_per_kwh=as_array(model.electricity_price_per_kwh) * electricity,
-        utilization=np.clip(as_array(model.utilization) * demand, 0.0, 1.0),
+        utilization=np.clip(utilization, 0.0, 1.0, out=utilization),
         server_price=as_array(model.server_price) * server_price,
-        residual_pct=np.clip(as_array(model.residual_pct) * resale, 0.0, 1.0),
-        pue=np.maximum(as_array(model.pue) + pue, 1.0),
+        residual_pct=np.clip(residual, 0.0, 1.0, out=residual),
+        pue=np.maximum(shifted_pue, 1.0, out=shifted_pue),
     )
     varied_monthly = onprem_monthly(varied)
     own = onprem_total(varied, varied_monthly)
     if resell_months is not None and run_hours:
         fraction = resale_fraction(resale_by_year, resell_months)
+        run_utilization = run_hours * demand
+        run_utilization /= resell_months * HOURS_PER_MONTH
+        resold_residual = fraction * resale
         resold = varied.replace(
             horizon_months=float(resell_months),
-            utilization=np.clip(run_hours * demand / (resell_months * HOURS_PER_MONTH), 0, 1),
-            residual_pct=np.clip(fraction * resale, 0.0, 1.0),
+            utilization=np.clip(run_utilization, 0, 1, out=run_utilization),
+            residual_pct=np.clip(resold_residual, 0.0, 1.0, out=resold_residual),
             active_months=1e9,
             leased=0.0,
             service_life_months=NO_REFRESH,  # sold after the run, never bought again
@@ -149,7 +199,7 @@ def monte_carlo(
         own = np.minimum(own, onprem_total(resold, onprem_monthly(resold, varied_monthly)))
     # The offerings stacked along a first axis (offerings × draws): one pass of the closed
     # form for all of them, element by element the arithmetic of each offering's own.
-    totals = cloud_total(varied, stack_clouds([model.clouds[k] for k in clouds], ndim=2))
+    totals = cloud_total(varied, stack_clouds(model.clouds, ndim=2, pick=clouds))
     rent = broadcast(np.min(totals, axis=0), (n,))
     own = broadcast(own, (n,))
     favour = (rent - own) if favours == "own" else (own - rent)

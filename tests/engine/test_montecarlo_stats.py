@@ -192,3 +192,37 @@ def test_distribution_of_many_draws() -> None:
         counts, edges, quantiles = distribution(values, np.sort(values), 30, (10.0, 50.0, 90.0))
         assert counts.tolist() == np_counts and same_bits(edges, np_edges)
         assert same_bits(quantiles, np_quantiles)
+
+
+def test_drawn_once_per_ranges_as_drawn_afresh() -> None:
+    """The draws kept per set of ranges are those a fresh stream gives, read-only; ranges
+    with a zero bound (whose sign a cache key would lose) are drawn afresh each time."""
+    from tco.engine.inputs import UncertaintyRanges
+    from tco.engine.montecarlo import _Draws, drawn
+
+    for ranges in (
+        UncertaintyRanges(),
+        UncertaintyRanges.none(),
+        UncertaintyRanges(pue=(-0.0, 0.1)),
+    ):
+        draws = _Draws(ranges.seed, ranges.draws, ranges=7)
+        fresh = [
+            draws.uniform(getattr(ranges, name))
+            for name in ("cloud_price_trend", "demand", "resale", "electricity", "server_price")
+        ]
+        draws.skip(ranges.discount_rate)
+        fresh.append(draws.uniform(ranges.pue))
+        got = drawn(ranges)
+        assert all(same_bits(a, b) for a, b in zip(got, fresh, strict=True))
+        assert not any(values.flags.writeable for values in got)
+        assert (drawn(ranges)[0] is got[0]) == (ranges == UncertaintyRanges())
+
+
+def test_picked_offerings_stack_as_the_picked_list() -> None:
+    """stack_clouds(..., pick=) gives the fields of the offerings picked, in their order."""
+    for ndim in (1, 2):
+        picked = stack_clouds(CLOUDS, ndim=ndim, pick=[3, 0, 4])
+        listed = stack_clouds([CLOUDS[3], CLOUDS[0], CLOUDS[4]], ndim=ndim)
+        assert picked.name == listed.name
+        for name in ("price_per_instance_hour", "committed", "usage_multiplier", "always_on"):
+            assert same_bits(getattr(picked, name), getattr(listed, name))
