@@ -587,6 +587,11 @@ def onprem_monthly(m: CostModel, like: OnPremMonthly | None = None) -> OnPremMon
         m.electricity_price_per_kwh,
     )
     refresh = refresh_plan(m, hv, purchase)
+    count = refresh.count
+    # No refresh within the horizon (one count, zero): the fleet at the horizon is the first,
+    # credited at residual_pct, which is the refresh plan's resale (hv × residual_pct): the
+    # same product, made once (a pass over the draws in the Monte Carlo).
+    no_refresh = count.ndim == 0 and count == 0.0
     return OnPremMonthly(
         model=m,
         hardware_value=hv,
@@ -600,7 +605,7 @@ def onprem_monthly(m: CostModel, like: OnPremMonthly | None = None) -> OnPremMon
         staff=staff,
         software=software,
         insurance=insurance,
-        residual=as_array(hv * refresh.kept_pct),
+        residual=refresh.resale if no_refresh else as_array(hv * refresh.kept_pct),
         refresh=refresh,
     )
 
