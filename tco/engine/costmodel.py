@@ -654,7 +654,7 @@ def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
     """
     price = as_array(cloud.price_per_instance_hour) * as_array(m.cloud_price_scale)
     committed = as_array(cloud.committed)
-    on = as_array(cloud.always_on)
+    on = _one_row_if_alike(as_array(cloud.always_on))
     instances = cloud_instances(
         m.servers, m.gpus_per_server, cloud.gpus_per_instance, cloud.fleet_ratio
     )
@@ -682,6 +682,18 @@ def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
         committed_months=as_array(committed * months),
         uplift_pct=as_array(cloud.uplift_pct),
     )
+
+
+def _one_row_if_alike(x: FloatArray) -> FloatArray:
+    """An offerings' field stacked along the first axis, as its first row when every row
+    holds the same bits (``always_on``: 0.0 for every offering but a service). Broadcast
+    against the model's values it gives each offering's products as before, element by
+    element, made once instead of once per offering (the Monte Carlo's draws)."""
+    if x.ndim and x.shape[0] > 1:
+        first = x[:1]
+        if first.tobytes() * x.shape[0] == x.tobytes():
+            return first
+    return x
 
 
 def cloud_cost_per_month(m: CostModel, cloud: CloudCostParams) -> tuple[FloatArray, FloatArray]:
