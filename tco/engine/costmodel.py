@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -287,7 +288,13 @@ def colocation_cost_per_month(
     >>> round(float(colocation_cost_per_month(6, 10.2, 1.3, 150.0, 1.0)), 2)
     11934.0
     """
-    uplift = 1.0 + as_array(on_facility_kw) * (as_array(pue) - 1.0)
+    facility, pue_ = as_array(on_facility_kw), as_array(pue)
+    if facility.ndim == 0 and facility == 0.0 and pue_.ndim and np.isfinite(np.sum(pue_)):
+        # Billed on IT kW against PUEs (the Monte Carlo's draws): the uplift 1 + 0 × (PUE − 1)
+        # is exactly 1.0 for a finite PUE (a finite sum has no inf or NaN among its terms),
+        # and × 1.0 changes no bit, so the product is the IT kW's.
+        return as_array(as_array(servers) * as_array(max_kw) * as_array(price_per_kw_month))
+    uplift = 1.0 + facility * (pue_ - 1.0)
     return as_array(as_array(servers) * as_array(max_kw) * uplift * as_array(price_per_kw_month))
 
 
@@ -481,15 +488,17 @@ class OnPremMonthly:
 
     @property
     def opex(self) -> FloatArray:
-        return as_array(
-            self.energy
-            + self.colocation
-            + self.support
-            + self.staff
-            + self.software
-            + self.insurance
-            + self.fixed
-        )
+        """The monthly amounts summed left to right; a single +0.0 (no software, no fixed
+        fees) is passed over once a single number other than −0.0 is in the sum (staff):
+        a sum holds −0.0 only where every term is −0.0, and adding +0.0 to anything else
+        changes no bit, so the same floats without a pass over the draws per zero."""
+        total = self.energy + self.colocation + self.support + self.staff
+        if not _signed_single(self.staff):
+            return as_array(total + self.software + self.insurance + self.fixed)
+        for term in (self.software, self.insurance, self.fixed):
+            if not _plus_zero(term):
+                total = total + term
+        return as_array(total)
 
     @functools.cached_property
     def energy_idle(self) -> FloatArray:
@@ -511,6 +520,16 @@ class OnPremMonthly:
         """The monthly payment of a lease of the upfront amount."""
         m = self.model
         return lease_payment(self.upfront, m.lease_annual_rate, m.lease_term_months)
+
+
+def _signed_single(x: object) -> bool:
+    """One number (a float or numpy float64, not an array) other than −0.0."""
+    return isinstance(x, float) and not (x == 0.0 and math.copysign(1.0, x) < 0.0)
+
+
+def _plus_zero(x: object) -> bool:
+    """One number, +0.0."""
+    return isinstance(x, float) and x == 0.0 and math.copysign(1.0, x) > 0.0
 
 
 def active_months(m: CostModel) -> FloatArray:

@@ -230,3 +230,51 @@ def test_picked_offerings_stack_as_the_picked_list() -> None:
         assert picked.name == listed.name
         for name in ("price_per_instance_hour", "committed", "usage_multiplier", "always_on"):
             assert same_bits(getattr(picked, name), getattr(listed, name))
+
+
+signed = st.sampled_from([0.0, -0.0, 1.5, -2.0, 1e-300, np.inf, np.nan])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(signed, min_size=7, max_size=7), st.lists(st.booleans(), min_size=7, max_size=7))
+def test_opex_passes_over_plus_zero_with_the_same_bits(
+    values: list[float], arrays: list[bool]
+) -> None:
+    """opex skips a single +0.0 only where the sum cannot hold −0.0: the same bits as the
+    plain left-to-right sum, for single numbers and arrays, signed zeros included."""
+    from tco.engine.costmodel import OnPremMonthly
+
+    terms = [
+        np.array([v, -0.0, 0.0, v]) if as_array else np.float64(v)
+        for v, as_array in zip(values, arrays, strict=True)
+    ]
+    mo = object.__new__(OnPremMonthly)
+    names = ("energy", "colocation", "support", "staff", "software", "insurance", "fixed")
+    for name, term in zip(names, terms, strict=True):
+        mo.__dict__[name] = term
+    with np.errstate(all="ignore"):  # inf − inf
+        plain = terms[0]
+        for term in terms[1:]:
+            plain = plain + term
+        opex = mo.opex
+    assert same_bits(np.broadcast_to(opex, np.shape(plain)), plain)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    hnp.arrays(np.float64, st.integers(1, 20), elements=st.one_of(st.floats(-3.0, 3.0), signed)),
+    st.sampled_from([0.0, -0.0, 1.0]),
+    st.sampled_from([0.0, -0.0, 6.0]),
+)
+def test_colocation_on_it_kw_against_pue_draws_is_the_formula(
+    pue: np.ndarray, facility: float, servers: float
+) -> None:
+    """Billed on IT kW, PUE draws leave the uplift at 1.0 (the formula's floats), and an
+    inf or NaN among them takes the formula itself."""
+    from tco.engine.costmodel import colocation_cost_per_month
+
+    with np.errstate(all="ignore"):  # 0 × inf
+        got = colocation_cost_per_month(servers, 10.2, pue, 150.0, facility)
+        uplift = 1.0 + np.float64(facility) * (pue - 1.0)
+        expected = np.float64(servers) * np.float64(10.2) * uplift * np.float64(150.0)
+    assert same_bits(np.broadcast_to(got, expected.shape), expected)
