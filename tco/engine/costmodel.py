@@ -289,7 +289,7 @@ def colocation_cost_per_month(
     11934.0
     """
     facility, pue_ = as_array(on_facility_kw), as_array(pue)
-    if facility.ndim == 0 and facility == 0.0 and pue_.ndim and np.isfinite(np.sum(pue_)):
+    if pue_.ndim and facility.ndim == 0 and facility == 0.0 and np.isfinite(np.sum(pue_)):
         # Billed on IT kW against PUEs (the Monte Carlo's draws): the uplift 1 + 0 × (PUE − 1)
         # is exactly 1.0 for a finite PUE (a finite sum has no inf or NaN among its terms),
         # and × 1.0 changes no bit, so the product is the IT kW's.
@@ -488,12 +488,12 @@ class OnPremMonthly:
 
     @property
     def opex(self) -> FloatArray:
-        """The monthly amounts summed left to right; a single +0.0 (no software, no fixed
-        fees) is passed over once a single number other than −0.0 is in the sum (staff):
-        a sum holds −0.0 only where every term is −0.0, and adding +0.0 to anything else
-        changes no bit, so the same floats without a pass over the draws per zero."""
+        """The monthly amounts summed left to right. In a sum of arrays a single +0.0 (no
+        software, no fixed fees) is passed over once a single number other than −0.0 is in
+        the sum (staff): a sum holds −0.0 only where every term is −0.0, and adding +0.0
+        to anything else changes no bit, so the same floats without a pass per zero."""
         total = self.energy + self.colocation + self.support + self.staff
-        if not _signed_single(self.staff):
+        if type(total) is not np.ndarray or not _signed_single(self.staff):
             return as_array(total + self.software + self.insurance + self.fixed)
         for term in (self.software, self.insurance, self.fixed):
             if not _plus_zero(term):
