@@ -240,7 +240,9 @@ def hardware_value(
     2069600.0
     """
     per_server = as_array(server_price) + as_array(networking_per_server)
-    return as_array(as_array(servers) * per_server * (1.0 + as_array(spares_pct)) + storage_total)
+    return as_array(
+        _times(as_array(servers) * per_server, 1.0 + as_array(spares_pct)) + storage_total
+    )
 
 
 def server_power_kw(idle_kw: Number, max_kw: Number, utilization: Number) -> FloatArray:
@@ -703,6 +705,25 @@ def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
     )
 
 
+def _times(x: FloatArray, factor: FloatArray) -> FloatArray:
+    """``x × factor``, or ``x`` itself where every factor is exactly 1.0 (no spares, no
+    storage and egress uplift): × 1.0 changes no float, not even a NaN's or a zero's sign,
+    and ``x`` has the product's shape already (a pass over the Monte Carlo's draws saved)."""
+    if factor.ndim == 0:
+        if factor == 1.0:
+            return x
+    elif _covers(x.shape, factor.shape) and (factor == 1.0).all():
+        return x
+    return as_array(x * factor)
+
+
+def _covers(shape: tuple[int, ...], other: tuple[int, ...]) -> bool:
+    """An array of ``shape`` broadcast with one of ``other`` keeps its shape."""
+    if len(other) > len(shape):
+        return False
+    return all(b == 1 or b == a for a, b in zip(shape[::-1], other[::-1], strict=False))
+
+
 def _one_row_if_alike(x: FloatArray) -> FloatArray:
     """An offerings' field stacked along the first axis, as its first row when every row
     holds the same bits (``always_on``: 0.0 for every offering but a service). Broadcast
@@ -817,7 +838,7 @@ def onprem_npv(m: CostModel, monthly: OnPremMonthly | None = None) -> FloatArray
 def cloud_total(m: CostModel, cloud: CloudCostParams) -> FloatArray:
     """Closed-form nominal cloud total of :func:`cloud_bill` (no discounting)."""
     bill = cloud_bill(m, cloud)
-    return as_array(bill.compute_total * (1.0 + bill.uplift_pct))
+    return _times(bill.compute_total, 1.0 + bill.uplift_pct)
 
 
 def cloud_totals(m: CostModel, cloud: CloudCostParams) -> Totals:

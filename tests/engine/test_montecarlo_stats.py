@@ -278,3 +278,28 @@ def test_colocation_on_it_kw_against_pue_draws_is_the_formula(
         uplift = 1.0 + np.float64(facility) * (pue - 1.0)
         expected = np.float64(servers) * np.float64(10.2) * uplift * np.float64(150.0)
     assert same_bits(np.broadcast_to(got, expected.shape), expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    hnp.arrays(np.float64, st.sampled_from([(), (3,), (2, 3), (2, 1)]), elements=signed),
+    hnp.arrays(
+        np.float64,
+        st.sampled_from([(), (1,), (3,), (2, 1), (2, 3), (4, 2, 3)]),
+        elements=st.sampled_from([1.0, 1.0, 0.5, -0.0, np.nan]),
+    ),
+)
+def test_times_one_is_the_product(x: np.ndarray, factor: np.ndarray) -> None:
+    """A factor of exactly 1.0 everywhere leaves the values as the product gives them."""
+    from tco.engine.costmodel import _times
+
+    try:
+        with np.errstate(all="ignore"):  # inf × 0
+            expected = x * factor
+    except ValueError:  # shapes that do not broadcast
+        reject()
+    x = np.float64(x) if x.ndim == 0 else x
+    factor = np.float64(factor) if factor.ndim == 0 else factor
+    with np.errstate(all="ignore"):
+        got = _times(x, factor)
+    assert same_bits(got, expected)
