@@ -200,7 +200,7 @@ def monte_carlo(
     # The offerings stacked along a first axis (offerings × draws): one pass of the closed
     # form for all of them, element by element the arithmetic of each offering's own.
     totals = cloud_total(varied, stack_clouds(model.clouds, ndim=2, pick=clouds))
-    rent = broadcast(np.min(totals, axis=0), (n,))
+    rent = broadcast(_cheapest(totals), (n,))
     own = broadcast(own, (n,))
     favour = (rent - own) if favours == "own" else (own - rent)
     # One sorted copy answers the finiteness, the histogram, the percentiles and the share
@@ -216,10 +216,22 @@ def monte_carlo(
         saving_p10=p10,
         saving_p50=p50,
         saving_p90=p90,
-        saving_mean=float(np.mean(favour)),
+        saving_mean=float(favour.sum() / favour.size),  # np.mean's own sum and division
         histogram_edges=tuple(edges.tolist()),
         histogram_counts=tuple(counts.tolist()),
     )
+
+
+def _cheapest(totals: FloatArray) -> FloatArray:
+    """``np.min(totals, axis=0)``: numpy's reduction over the first axis takes the minimum
+    of the accumulated row and the next, row after row; the same steps over whole rows
+    (the same floats, NaNs and signed zeros included) cost a third of its strided walk."""
+    if totals.ndim < 2 or len(totals) < 2:
+        return as_array(np.min(totals, axis=0))
+    cheapest = as_array(np.minimum(totals[0], totals[1]))
+    for row in totals[2:]:
+        np.minimum(cheapest, row, out=cheapest)
+    return cheapest
 
 
 def distribution(

@@ -303,3 +303,19 @@ def test_times_one_is_the_product(x: np.ndarray, factor: np.ndarray) -> None:
     with np.errstate(all="ignore"):
         got = _times(x, factor)
     assert same_bits(got, expected)
+
+
+@FAST
+@given(
+    hnp.arrays(
+        np.float64,
+        st.tuples(st.integers(1, 6), st.integers(1, 50)),
+        elements=st.one_of(finite, signed, st.sampled_from([-np.inf])),
+    )
+)
+def test_cheapest_row_by_row_is_numpys_minimum(totals: np.ndarray) -> None:
+    """The cheapest offering per draw, row after row: np.min over the first axis, bit for
+    bit (NaNs and signed zeros included)."""
+    from tco.engine.montecarlo import _cheapest
+
+    assert same_bits(_cheapest(totals), np.min(totals, axis=0))
