@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -153,15 +154,27 @@ def stack_models(models: Sequence[CostModel], *, with_clouds: bool = True) -> Co
     return first.replace(**changes)
 
 
-def stack_clouds(clouds: Sequence[CloudCostParams], ndim: int = 1) -> CloudCostParams:
+def stack_clouds(
+    clouds: Sequence[CloudCostParams], ndim: int = 1, pick: Sequence[int] | None = None
+) -> CloudCostParams:
     """Scalar offerings as one whose fields hold one value per offering along the first
     of ``ndim`` axes, so that the cloud closed forms cost every offering in one call
     (``ndim`` 2 against a model of arrays: results are offerings × the model's values).
+    ``pick``: only the offerings at these places, in this order (the Monte Carlo's), taken
+    from the rows of all of them (which a result page has stacked already).
 
     >>> c = stack_clouds([CloudCostParams("a", 10.0, 8, 0.0), CloudCostParams("b", 6.0, 8, 1.0)])
     >>> c.price_per_instance_hour.tolist(), c.committed.tolist()
     ([10.0, 6.0], [0.0, 1.0])
+    >>> stack_clouds((CloudCostParams("a", 10.0, 8, 0.0), CloudCostParams("b", 6.0, 8, 1.0)),
+    ...     pick=[1]).price_per_instance_hour.tolist()
+    [6.0]
     """
+    if pick is not None:
+        block = _stacked_rows(clouds).take(pick, axis=1)
+        block.flags.writeable = False
+        block = block.reshape((len(_CLOUD_FIELDS), len(pick)) + (1,) * (ndim - 1))
+        return CloudCostParams(", ".join([clouds[k].name for k in pick]), *block)
     shape = (len(clouds),) + (1,) * (ndim - 1)
     if not clouds:
         return CloudCostParams("", **{name: np.zeros(shape) for name in _CLOUD_FIELDS})
@@ -172,16 +185,31 @@ def stack_clouds(clouds: Sequence[CloudCostParams], ndim: int = 1) -> CloudCostP
         if stacked is not None:
             return stacked
     else:
-        rows = np.array([_cloud_values(c) for c in clouds], dtype=np.float64).T.copy()
-        rows.flags.writeable = False  # and so each field's view of it
-        stacks = {}
-        if isinstance(clouds, tuple):
-            if len(_RECENT_STACKS) >= 8:
-                _RECENT_STACKS.clear()
-            _RECENT_STACKS[id(clouds)] = (clouds, rows, stacks)
+        rows, stacks = _remember(clouds)
     fields = {name: row.reshape(shape) for name, row in zip(_CLOUD_FIELDS, rows, strict=True)}
     stacked = stacks[ndim] = CloudCostParams(", ".join(c.name for c in clouds), **fields)
     return stacked
+
+
+def _stacked_rows(clouds: Sequence[CloudCostParams]) -> FloatArray:
+    """The offerings' fields as rows (a field × offerings block, read-only)."""
+    hit = _RECENT_STACKS.get(id(clouds))
+    if hit is not None and hit[0] is clouds:
+        return hit[1]
+    return _remember(clouds)[0]
+
+
+def _remember(
+    clouds: Sequence[CloudCostParams],
+) -> tuple[FloatArray, dict[int, CloudCostParams]]:
+    rows = np.array([_cloud_values(c) for c in clouds], dtype=np.float64).T.copy()
+    rows.flags.writeable = False  # and so each field's view of it
+    stacks: dict[int, CloudCostParams] = {}
+    if isinstance(clouds, tuple):
+        if len(_RECENT_STACKS) >= 8:
+            _RECENT_STACKS.clear()
+        _RECENT_STACKS[id(clouds)] = (clouds, rows, stacks)
+    return rows, stacks
 
 
 _cloud_values = attrgetter(*_CLOUD_FIELDS)
@@ -212,7 +240,9 @@ def hardware_value(
     2069600.0
     """
     per_server = as_array(server_price) + as_array(networking_per_server)
-    return as_array(as_array(servers) * per_server * (1.0 + as_array(spares_pct)) + storage_total)
+    return as_array(
+        _times(as_array(servers) * per_server, 1.0 + as_array(spares_pct)) + storage_total
+    )
 
 
 def server_power_kw(idle_kw: Number, max_kw: Number, utilization: Number) -> FloatArray:
@@ -260,7 +290,13 @@ def colocation_cost_per_month(
     >>> round(float(colocation_cost_per_month(6, 10.2, 1.3, 150.0, 1.0)), 2)
     11934.0
     """
-    uplift = 1.0 + as_array(on_facility_kw) * (as_array(pue) - 1.0)
+    facility, pue_ = as_array(on_facility_kw), as_array(pue)
+    if pue_.ndim and facility.ndim == 0 and facility == 0.0 and np.isfinite(np.sum(pue_)):
+        # Billed on IT kW against PUEs (the Monte Carlo's draws): the uplift 1 + 0 × (PUE − 1)
+        # is exactly 1.0 for a finite PUE (a finite sum has no inf or NaN among its terms),
+        # and × 1.0 changes no bit, so the product is the IT kW's.
+        return as_array(as_array(servers) * as_array(max_kw) * as_array(price_per_kw_month))
+    uplift = 1.0 + facility * (pue_ - 1.0)
     return as_array(as_array(servers) * as_array(max_kw) * uplift * as_array(price_per_kw_month))
 
 
@@ -454,15 +490,17 @@ class OnPremMonthly:
 
     @property
     def opex(self) -> FloatArray:
-        return as_array(
-            self.energy
-            + self.colocation
-            + self.support
-            + self.staff
-            + self.software
-            + self.insurance
-            + self.fixed
-        )
+        """The monthly amounts summed left to right. In a sum of arrays a single +0.0 (no
+        software, no fixed fees) is passed over once a single number other than −0.0 is in
+        the sum (staff): a sum holds −0.0 only where every term is −0.0, and adding +0.0
+        to anything else changes no bit, so the same floats without a pass per zero."""
+        total = self.energy + self.colocation + self.support + self.staff
+        if type(total) is not np.ndarray or not _signed_single(self.staff):
+            return as_array(total + self.software + self.insurance + self.fixed)
+        for term in (self.software, self.insurance, self.fixed):
+            if not _plus_zero(term):
+                total = total + term
+        return as_array(total)
 
     @functools.cached_property
     def energy_idle(self) -> FloatArray:
@@ -484,6 +522,16 @@ class OnPremMonthly:
         """The monthly payment of a lease of the upfront amount."""
         m = self.model
         return lease_payment(self.upfront, m.lease_annual_rate, m.lease_term_months)
+
+
+def _signed_single(x: object) -> bool:
+    """One number (a float or numpy float64, not an array) other than −0.0."""
+    return isinstance(x, float) and not (x == 0.0 and math.copysign(1.0, x) < 0.0)
+
+
+def _plus_zero(x: object) -> bool:
+    """One number, +0.0."""
+    return isinstance(x, float) and x == 0.0 and math.copysign(1.0, x) > 0.0
 
 
 def active_months(m: CostModel) -> FloatArray:
@@ -560,6 +608,11 @@ def onprem_monthly(m: CostModel, like: OnPremMonthly | None = None) -> OnPremMon
         m.electricity_price_per_kwh,
     )
     refresh = refresh_plan(m, hv, purchase)
+    count = refresh.count
+    # No refresh within the horizon (one count, zero): the fleet at the horizon is the first,
+    # credited at residual_pct, which is the refresh plan's resale (hv × residual_pct): the
+    # same product, made once (a pass over the draws in the Monte Carlo).
+    no_refresh = count.ndim == 0 and count == 0.0
     return OnPremMonthly(
         model=m,
         hardware_value=hv,
@@ -573,7 +626,7 @@ def onprem_monthly(m: CostModel, like: OnPremMonthly | None = None) -> OnPremMon
         staff=staff,
         software=software,
         insurance=insurance,
-        residual=as_array(hv * refresh.kept_pct),
+        residual=refresh.resale if no_refresh else as_array(hv * refresh.kept_pct),
         refresh=refresh,
     )
 
@@ -622,7 +675,7 @@ def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
     """
     price = as_array(cloud.price_per_instance_hour) * as_array(m.cloud_price_scale)
     committed = as_array(cloud.committed)
-    on = as_array(cloud.always_on)
+    on = _one_row_if_alike(as_array(cloud.always_on))
     instances = cloud_instances(
         m.servers, m.gpus_per_server, cloud.gpus_per_instance, cloud.fleet_ratio
     )
@@ -650,6 +703,37 @@ def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
         committed_months=as_array(committed * months),
         uplift_pct=as_array(cloud.uplift_pct),
     )
+
+
+def _times(x: FloatArray, factor: FloatArray) -> FloatArray:
+    """``x × factor``, or ``x`` itself where every factor is exactly 1.0 (no spares, no
+    storage and egress uplift): × 1.0 changes no float, not even a NaN's or a zero's sign,
+    and ``x`` has the product's shape already (a pass over the Monte Carlo's draws saved)."""
+    if factor.ndim == 0:
+        if factor == 1.0:
+            return x
+    elif _covers(x.shape, factor.shape) and (factor == 1.0).all():
+        return x
+    return as_array(x * factor)
+
+
+def _covers(shape: tuple[int, ...], other: tuple[int, ...]) -> bool:
+    """An array of ``shape`` broadcast with one of ``other`` keeps its shape."""
+    if len(other) > len(shape):
+        return False
+    return all(b == 1 or b == a for a, b in zip(shape[::-1], other[::-1], strict=False))
+
+
+def _one_row_if_alike(x: FloatArray) -> FloatArray:
+    """An offerings' field stacked along the first axis, as its first row when every row
+    holds the same bits (``always_on``: 0.0 for every offering but a service). Broadcast
+    against the model's values it gives each offering's products as before, element by
+    element, made once instead of once per offering (the Monte Carlo's draws)."""
+    if x.ndim and x.shape[0] > 1:
+        first = x[:1]
+        if first.tobytes() * x.shape[0] == x.tobytes():
+            return first
+    return x
 
 
 def cloud_cost_per_month(m: CostModel, cloud: CloudCostParams) -> tuple[FloatArray, FloatArray]:
@@ -754,7 +838,7 @@ def onprem_npv(m: CostModel, monthly: OnPremMonthly | None = None) -> FloatArray
 def cloud_total(m: CostModel, cloud: CloudCostParams) -> FloatArray:
     """Closed-form nominal cloud total of :func:`cloud_bill` (no discounting)."""
     bill = cloud_bill(m, cloud)
-    return as_array(bill.compute_total * (1.0 + bill.uplift_pct))
+    return _times(bill.compute_total, 1.0 + bill.uplift_pct)
 
 
 def cloud_totals(m: CostModel, cloud: CloudCostParams) -> Totals:

@@ -11,6 +11,7 @@ not read it. See docs/methodology.md, "Confidence".
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +33,7 @@ from tco.engine.finance import as_array, broadcast
 from tco.engine.inputs import UncertaintyRanges
 from tco.engine.onprem import scalar
 from tco.engine.ownership import resale_fraction
-from tco.engine.units import HOURS_PER_MONTH, FloatArray, IntArray
+from tco.engine.units import HOURS_PER_MONTH, FloatArray, IntArray, Number
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +88,53 @@ class _Draws:
             self.taken += self.n
 
 
+@functools.lru_cache(maxsize=4)
+def _drawn_once(ranges: UncertaintyRanges) -> tuple[FloatArray, ...]:
+    draws = _Draws(ranges.seed, ranges.draws, ranges=7)  # the seven ranges
+    drawn = [
+        draws.uniform(ranges.cloud_price_trend),
+        draws.uniform(ranges.demand),
+        draws.uniform(ranges.resale),
+        draws.uniform(ranges.electricity),
+        draws.uniform(ranges.server_price),
+    ]
+    # The totals compared are nominal: a drawn discount rate would change none of them, so
+    # its numbers are passed over (the PUE's after them stay the ones it always drew).
+    draws.skip(ranges.discount_rate)
+    drawn.append(draws.uniform(ranges.pue))
+    for values in drawn:
+        values.flags.writeable = False
+    return tuple(drawn)
+
+
+def drawn(ranges: UncertaintyRanges) -> tuple[FloatArray, ...]:
+    """The draws of the cloud price trend, demand, resale, electricity, server price and
+    PUE (read-only): they depend only on the ranges, their seed and count, so each set of
+    ranges is drawn once per process (every result with the default ranges shares them).
+    Ranges with a zero bound are drawn afresh: a cache key does not tell 0.0 from -0.0."""
+    bounds = (
+        ranges.cloud_price_trend,
+        ranges.demand,
+        ranges.resale,
+        ranges.electricity,
+        ranges.server_price,
+        ranges.discount_rate,
+        ranges.pue,
+    )
+    if any(0.0 in pair for pair in bounds):
+        return _drawn_once.__wrapped__(ranges)
+    return _drawn_once(ranges)
+
+
+def _times(values: FloatArray, factor: Number) -> FloatArray:
+    """``factor × values``, written into ``values`` (an array made for it) when the factor is
+    one number: the same product, without a new array."""
+    kind = type(factor)
+    if kind is float or kind is np.float64:
+        return np.multiply(values, factor, out=values)
+    return as_array(as_array(factor) * values)
+
+
 def monte_carlo(
     model: CostModel,
     ranges: UncertaintyRanges,
@@ -110,36 +158,39 @@ def monte_carlo(
     if not clouds:
         raise InvalidInput("cloud_offerings", "The confidence needs an eligible cloud option.")
     n = ranges.draws
-    draws = _Draws(ranges.seed, n, ranges=7)  # the seven ranges of UncertaintyRanges
+    trend, demand, resale, electricity, server_price, pue = drawn(ranges)
     horizon = scalar(model.horizon_months, "horizon_months")
     # Prices move along a straight line to the trend's end value; the work pays the
     # average over the months it runs.
     runs_share = scalar(active_months(model), "active_months") / horizon
-    trend = draws.uniform(ranges.cloud_price_trend)
-    demand = draws.uniform(ranges.demand)
-    resale = draws.uniform(ranges.resale)
-    electricity = draws.uniform(ranges.electricity)
-    server_price = draws.uniform(ranges.server_price)
-    # The totals compared are nominal: a drawn discount rate would change none of them, so
-    # its numbers are passed over (the PUE's after them stay the ones it always drew).
-    draws.skip(ranges.discount_rate)
-    pue = draws.uniform(ranges.pue)
+    # Each varied field is the scenario's value times (or plus) its draws, worked in the
+    # array the first step makes: the same operations (a product or sum of two numbers
+    # does not depend on their order), without a new array for each.
+    scale = trend * runs_share
+    scale /= 2.0
+    scale += 1.0
+    utilization = as_array(model.utilization) * demand
+    residual = as_array(model.residual_pct) * resale
+    shifted_pue = as_array(model.pue) + pue
     varied = model.replace(
-        cloud_price_scale=as_array(model.cloud_price_scale) * (1.0 + trend * runs_share / 2.0),
+        cloud_price_scale=_times(scale, model.cloud_price_scale),
         electricity_price_per_kwh=as_array(model.electricity_price_per_kwh) * electricity,
-        utilization=np.clip(as_array(model.utilization) * demand, 0.0, 1.0),
+        utilization=np.clip(utilization, 0.0, 1.0, out=utilization),
         server_price=as_array(model.server_price) * server_price,
-        residual_pct=np.clip(as_array(model.residual_pct) * resale, 0.0, 1.0),
-        pue=np.maximum(as_array(model.pue) + pue, 1.0),
+        residual_pct=np.clip(residual, 0.0, 1.0, out=residual),
+        pue=np.maximum(shifted_pue, 1.0, out=shifted_pue),
     )
     varied_monthly = onprem_monthly(varied)
     own = onprem_total(varied, varied_monthly)
     if resell_months is not None and run_hours:
         fraction = resale_fraction(resale_by_year, resell_months)
+        run_utilization = run_hours * demand
+        run_utilization /= resell_months * HOURS_PER_MONTH
+        resold_residual = fraction * resale
         resold = varied.replace(
             horizon_months=float(resell_months),
-            utilization=np.clip(run_hours * demand / (resell_months * HOURS_PER_MONTH), 0, 1),
-            residual_pct=np.clip(fraction * resale, 0.0, 1.0),
+            utilization=np.clip(run_utilization, 0, 1, out=run_utilization),
+            residual_pct=np.clip(resold_residual, 0.0, 1.0, out=resold_residual),
             active_months=1e9,
             leased=0.0,
             service_life_months=NO_REFRESH,  # sold after the run, never bought again
@@ -148,25 +199,84 @@ def monte_carlo(
         own = np.minimum(own, onprem_total(resold, onprem_monthly(resold, varied_monthly)))
     # The offerings stacked along a first axis (offerings × draws): one pass of the closed
     # form for all of them, element by element the arithmetic of each offering's own.
-    totals = cloud_total(varied, stack_clouds([model.clouds[k] for k in clouds], ndim=2))
-    rent = broadcast(np.min(totals, axis=0), (n,))
+    totals = cloud_total(varied, stack_clouds(model.clouds, ndim=2, pick=clouds))
+    rent = broadcast(_cheapest(totals), (n,))
     own = broadcast(own, (n,))
     favour = (rent - own) if favours == "own" else (own - rent)
-    if not np.all(np.isfinite(favour)):
-        return None  # amounts beyond what a float holds: no distribution to speak of
-    counts, edges = histogram(favour, bins)
-    p10, p50, p90 = percentiles(favour, (10.0, 50.0, 90.0))
+    # One sorted copy answers the finiteness, the histogram, the percentiles and the share
+    # above zero (see distribution); the mean sums the draws in their own order.
+    ordered = np.sort(favour)
+    if not (math.isfinite(ordered[0]) and math.isfinite(ordered[-1])):
+        return None  # amounts beyond what a float holds (NaNs sort last): no distribution
+    counts, edges, (p10, p50, p90) = distribution(favour, ordered, bins, (10.0, 50.0, 90.0))
     return Confidence(
         favours=favours,
-        probability=int(np.count_nonzero(favour > 0)) / n,
+        probability=(n - int(np.searchsorted(ordered, 0.0, side="right"))) / n,
         draws=n,
         saving_p10=p10,
         saving_p50=p50,
         saving_p90=p90,
-        saving_mean=float(np.mean(favour)),
+        saving_mean=float(favour.sum() / favour.size),  # np.mean's own sum and division
         histogram_edges=tuple(edges.tolist()),
         histogram_counts=tuple(counts.tolist()),
     )
+
+
+def _cheapest(totals: FloatArray) -> FloatArray:
+    """``np.min(totals, axis=0)``: numpy's reduction over the first axis takes the minimum
+    of the accumulated row and the next, row after row; the same steps over whole rows
+    (the same floats, NaNs and signed zeros included) cost a third of its strided walk."""
+    if totals.ndim < 2 or len(totals) < 2:
+        return as_array(np.min(totals, axis=0))
+    cheapest = as_array(np.minimum(totals[0], totals[1]))
+    for row in totals[2:]:
+        np.minimum(cheapest, row, out=cheapest)
+    return cheapest
+
+
+def distribution(
+    values: FloatArray, ordered: FloatArray, bins: int, q: Sequence[float]
+) -> tuple[IntArray, FloatArray, list[float]]:
+    """:func:`histogram` and :func:`percentiles` of finite ``values``, read from
+    ``ordered`` (the values sorted): the same counts, edges and floats.
+
+    A sort costs less than numpy's partition around the percentiles' places and the
+    histogram's per-value bins together. The percentiles' neighbours are the values of
+    their ranks, which the sorted values hold in place: the same floats unless the values
+    hold a zero (0.0 and −0.0 rank alike, and which of them numpy's partition puts on a
+    place depends on its steps), and then :func:`percentiles` partitions as numpy does.
+
+    The histogram: in :func:`histogram`'s wide bins every value ends in the bin its edges
+    bound (numpy's estimate is within a bin of it, and numpy's check against the edges
+    moves it there), edges[i] ≤ value < edges[i + 1], the last bin closed; the edges rise
+    (rounding keeps their order, and a bin is far wider than their rounding). So a bin's
+    count is the number of sorted values below its upper edge less those below its lower
+    one. The range is the values' minimum and maximum, numpy's own reductions of them where
+    one is a zero (of either sign); other ranges take :func:`histogram` itself.
+    """
+    n = len(ordered)
+    zero = int(np.searchsorted(ordered, 0.0))
+    if zero < n and ordered[zero] == 0.0:
+        quantiles = percentiles(values, q)
+    else:
+        lower, upper, gamma, rest, upper_half, _partitioned = _places(n, tuple(q))
+        quantiles = _interpolate(ordered[lower], ordered[upper], gamma, rest, upper_half)
+    first, last = ordered[0], ordered[-1]
+    if first == 0.0 or last == 0.0:  # which zero numpy's reductions give depends on the order
+        first, last = values.min(), values.max()
+    if first == last:  # numpy widens an empty range by ±0.5
+        first, last = first - 0.5, last + 0.5
+    width = last - first
+    largest = max(abs(first), abs(last))
+    if not (np.isfinite(width) and (5 * bins + largest * bins / width) < _WIDE_BINS):
+        counts, edges = histogram(values, bins)
+        return counts, edges, quantiles
+    edges = _edges(first, last, bins, np.result_type(first, last, ordered))
+    below = np.empty(bins + 1, dtype=np.intp)  # values below each edge; all below the end
+    below[0] = 0
+    below[bins] = n
+    below[1:bins] = np.searchsorted(ordered, edges[1:bins], side="left")
+    return below[1:] - below[:-1], edges, quantiles
 
 
 _HISTOGRAM_BLOCK = 65536  # numpy.histogram's block of values
@@ -266,11 +376,22 @@ def percentiles(values: FloatArray, q: Sequence[float]) -> list[float]:
     if np.count_nonzero(values == 0.0):
         places = np.unique(np.concatenate(([0, -1], places)))
     ordered = np.partition(values, places)
-    a, b = ordered[lower], ordered[upper]
+    return _interpolate(ordered[lower], ordered[upper], gamma, rest, upper_half)
+
+
+def _interpolate(
+    a: FloatArray,
+    b: FloatArray,
+    gamma: FloatArray,
+    rest: FloatArray,
+    upper_half: npt.NDArray[np.bool_],
+) -> list[float]:
+    """numpy's linear interpolation between the neighbours ``a`` and ``b``: from the upper
+    one where the fraction is at least one half."""
     diff = b - a
     result = np.add(a, diff * gamma)
     np.subtract(b, diff * rest, out=result, where=upper_half, casting="unsafe")
-    return [float(x) for x in result]
+    return result.tolist()  # type: ignore[no-any-return]
 
 
 @functools.lru_cache(maxsize=8)

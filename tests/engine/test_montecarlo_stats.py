@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from tco.engine.costmodel import CloudCostParams, CostModel, cloud_total, stack_clouds
-from tco.engine.montecarlo import histogram, percentiles
+from tco.engine.montecarlo import distribution, histogram, percentiles
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -104,9 +104,13 @@ def test_stacked_offerings_cost_as_each_alone(
         active_months=active,
         whole_terms=whole,
     )
-    stacked = cloud_total(model, stack_clouds(CLOUDS, ndim=2))
-    for k, cloud in enumerate(CLOUDS):
-        assert same_bits(stacked[k], cloud_total(model, cloud))
+    # With and without the service: an offerings' field alike in every row (always_on
+    # without it) is broadcast from one row, with the same products.
+    for clouds in (CLOUDS, CLOUDS[:4]):
+        stacked = cloud_total(model, stack_clouds(clouds, ndim=2))
+        assert stacked.shape == (len(clouds), 500)
+        for k, cloud in enumerate(clouds):
+            assert same_bits(stacked[k], cloud_total(model, cloud))
 
 
 @settings(max_examples=200, deadline=None)
@@ -128,3 +132,190 @@ def test_histogram_of_values_on_and_beside_the_edges(
         reject()
     assert counts.tolist() == np_counts.tolist()
     assert same_bits(got_edges, np_edges)
+
+
+def _numpys(values: np.ndarray, bins: int, q: list[float]) -> tuple[list[int], np.ndarray, object]:
+    np_counts, np_edges = np.histogram(values, bins=bins)
+    return np_counts.tolist(), np_edges, np.percentile(values, q)
+
+
+@FAST
+@given(
+    st.one_of(
+        draws,
+        hnp.arrays(
+            np.float64, st.integers(1, 400), elements=st.sampled_from([-1.0, -0.0, 0.0, 2.5])
+        ),
+    ),
+    st.integers(1, 40),
+    st.lists(st.floats(0.0, 100.0), min_size=1, max_size=5),
+)
+def test_distribution_from_sorted_values_is_numpys(
+    values: np.ndarray, bins: int, q: list[float]
+) -> None:
+    """The histogram and percentiles read from the sorted draws equal numpy's (and so the
+    general functions'), signed zeros and ties included."""
+    try:
+        np_counts, np_edges, np_quantiles = _numpys(values, bins, q)
+    except ValueError:  # a range a few subnormals wide (see test_histogram_is_numpys)
+        reject()
+    before = values.copy()
+    counts, edges, quantiles = distribution(values, np.sort(values), bins, q)
+    assert counts.tolist() == np_counts and same_bits(edges, np_edges)
+    assert same_bits(quantiles, np_quantiles)
+    assert same_bits(values, before)
+
+
+@settings(max_examples=200, deadline=None)
+@given(finite, st.floats(1e-3, 1e9), st.integers(1, 60), st.integers(0, 2**32 - 1))
+def test_distribution_of_values_on_and_beside_the_edges(
+    low: float, span: float, bins: int, seed: int
+) -> None:
+    """Values on each edge and one float either side of it: counted in the bin numpy's
+    check against the edges gives them."""
+    high = low + span
+    edges = np.linspace(low, high, bins + 1)
+    beside = np.concatenate((edges, np.nextafter(edges, -np.inf), np.nextafter(edges, np.inf)))
+    inside = np.random.default_rng(seed).uniform(low, high, 300)
+    values = np.clip(np.concatenate((beside, inside)), low, high)
+    np.random.default_rng(seed).shuffle(values)
+    try:
+        np_counts, np_edges, np_quantiles = _numpys(values, bins, [10.0, 50.0, 90.0])
+    except ValueError:
+        reject()
+    counts, got_edges, quantiles = distribution(values, np.sort(values), bins, (10.0, 50.0, 90.0))
+    assert counts.tolist() == np_counts and same_bits(got_edges, np_edges)
+    assert same_bits(quantiles, np_quantiles)
+
+
+def test_distribution_of_many_draws() -> None:
+    """The Monte Carlo's sizes, more than numpy's histogram block, and an empty range."""
+    rng = np.random.default_rng(11)
+    for values in (rng.normal(1e5, 3e5, 10_000), rng.normal(-2e4, 1e3, 70_000), np.full(500, 3.0)):
+        np_counts, np_edges, np_quantiles = _numpys(values, 30, [10.0, 50.0, 90.0])
+        counts, edges, quantiles = distribution(values, np.sort(values), 30, (10.0, 50.0, 90.0))
+        assert counts.tolist() == np_counts and same_bits(edges, np_edges)
+        assert same_bits(quantiles, np_quantiles)
+
+
+def test_drawn_once_per_ranges_as_drawn_afresh() -> None:
+    """The draws kept per set of ranges are those a fresh stream gives, read-only; ranges
+    with a zero bound (whose sign a cache key would lose) are drawn afresh each time."""
+    from tco.engine.inputs import UncertaintyRanges
+    from tco.engine.montecarlo import _Draws, drawn
+
+    for ranges in (
+        UncertaintyRanges(),
+        UncertaintyRanges.none(),
+        UncertaintyRanges(pue=(-0.0, 0.1)),
+    ):
+        draws = _Draws(ranges.seed, ranges.draws, ranges=7)
+        fresh = [
+            draws.uniform(getattr(ranges, name))
+            for name in ("cloud_price_trend", "demand", "resale", "electricity", "server_price")
+        ]
+        draws.skip(ranges.discount_rate)
+        fresh.append(draws.uniform(ranges.pue))
+        got = drawn(ranges)
+        assert all(same_bits(a, b) for a, b in zip(got, fresh, strict=True))
+        assert not any(values.flags.writeable for values in got)
+        assert (drawn(ranges)[0] is got[0]) == (ranges == UncertaintyRanges())
+
+
+def test_picked_offerings_stack_as_the_picked_list() -> None:
+    """stack_clouds(..., pick=) gives the fields of the offerings picked, in their order."""
+    for ndim in (1, 2):
+        picked = stack_clouds(CLOUDS, ndim=ndim, pick=[3, 0, 4])
+        listed = stack_clouds([CLOUDS[3], CLOUDS[0], CLOUDS[4]], ndim=ndim)
+        assert picked.name == listed.name
+        for name in ("price_per_instance_hour", "committed", "usage_multiplier", "always_on"):
+            assert same_bits(getattr(picked, name), getattr(listed, name))
+
+
+signed = st.sampled_from([0.0, -0.0, 1.5, -2.0, 1e-300, np.inf, np.nan])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(signed, min_size=7, max_size=7), st.lists(st.booleans(), min_size=7, max_size=7))
+def test_opex_passes_over_plus_zero_with_the_same_bits(
+    values: list[float], arrays: list[bool]
+) -> None:
+    """opex skips a single +0.0 only where the sum cannot hold −0.0: the same bits as the
+    plain left-to-right sum, for single numbers and arrays, signed zeros included."""
+    from tco.engine.costmodel import OnPremMonthly
+
+    terms = [
+        np.array([v, -0.0, 0.0, v]) if as_array else np.float64(v)
+        for v, as_array in zip(values, arrays, strict=True)
+    ]
+    mo = object.__new__(OnPremMonthly)
+    names = ("energy", "colocation", "support", "staff", "software", "insurance", "fixed")
+    for name, term in zip(names, terms, strict=True):
+        mo.__dict__[name] = term
+    with np.errstate(all="ignore"):  # inf − inf
+        plain = terms[0]
+        for term in terms[1:]:
+            plain = plain + term
+        opex = mo.opex
+    assert same_bits(np.broadcast_to(opex, np.shape(plain)), plain)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    hnp.arrays(np.float64, st.integers(1, 20), elements=st.one_of(st.floats(-3.0, 3.0), signed)),
+    st.sampled_from([0.0, -0.0, 1.0]),
+    st.sampled_from([0.0, -0.0, 6.0]),
+)
+def test_colocation_on_it_kw_against_pue_draws_is_the_formula(
+    pue: np.ndarray, facility: float, servers: float
+) -> None:
+    """Billed on IT kW, PUE draws leave the uplift at 1.0 (the formula's floats), and an
+    inf or NaN among them takes the formula itself."""
+    from tco.engine.costmodel import colocation_cost_per_month
+
+    with np.errstate(all="ignore"):  # 0 × inf
+        got = colocation_cost_per_month(servers, 10.2, pue, 150.0, facility)
+        uplift = 1.0 + np.float64(facility) * (pue - 1.0)
+        expected = np.float64(servers) * np.float64(10.2) * uplift * np.float64(150.0)
+    assert same_bits(np.broadcast_to(got, expected.shape), expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    hnp.arrays(np.float64, st.sampled_from([(), (3,), (2, 3), (2, 1)]), elements=signed),
+    hnp.arrays(
+        np.float64,
+        st.sampled_from([(), (1,), (3,), (2, 1), (2, 3), (4, 2, 3)]),
+        elements=st.sampled_from([1.0, 1.0, 0.5, -0.0, np.nan]),
+    ),
+)
+def test_times_one_is_the_product(x: np.ndarray, factor: np.ndarray) -> None:
+    """A factor of exactly 1.0 everywhere leaves the values as the product gives them."""
+    from tco.engine.costmodel import _times
+
+    try:
+        with np.errstate(all="ignore"):  # inf × 0
+            expected = x * factor
+    except ValueError:  # shapes that do not broadcast
+        reject()
+    x = np.float64(x) if x.ndim == 0 else x
+    factor = np.float64(factor) if factor.ndim == 0 else factor
+    with np.errstate(all="ignore"):
+        got = _times(x, factor)
+    assert same_bits(got, expected)
+
+
+@FAST
+@given(
+    hnp.arrays(
+        np.float64,
+        st.tuples(st.integers(1, 6), st.integers(1, 50)),
+        elements=st.one_of(finite, signed, st.sampled_from([-np.inf])),
+    )
+)
+def test_cheapest_row_by_row_is_numpys_minimum(totals: np.ndarray) -> None:
+    """The cheapest offering per draw, row after row: np.min over the first axis, bit for
+    bit (NaNs and signed zeros included)."""
+    from tco.engine.montecarlo import _cheapest
+
+    assert same_bits(_cheapest(totals), np.min(totals, axis=0))
