@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from catalog.templatetags.formatting import format_money, number, percent
+from catalog.templatetags.formatting import format_amounts, format_money, number, percent
 from config.render_language import gettext as _
 from config.render_language import ngettext
 from tco import wording_serving
@@ -567,9 +567,7 @@ def horizon_table(summary: Mapping[str, Any]) -> dict[str, Any] | None:
             "label": option_label(o),
             "kind": o["kind"],
             "eligible": o.get("eligible", True),
-            "cells": [
-                (h, format_money(t, currency, 0)) for h, t in zip(headers, o["totals"], strict=True)
-            ],
+            "cells": list(zip(headers, format_amounts(o["totals"], currency, 0), strict=True)),
         }
         for o in view["options"]
     ]
