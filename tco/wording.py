@@ -12,9 +12,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from catalog.templatetags.formatting import format_money, number, percent
+from catalog.templatetags.formatting import format_amounts, format_money, number, percent
+from config.render_language import current_language, ngettext
 from config.render_language import gettext as _
-from config.render_language import ngettext
 from tco import wording_serving
 
 TERM_LABELS = {
@@ -40,8 +40,25 @@ def option_label(option: Mapping[str, Any]) -> str:
     return cloud_label(str(option.get("name", "")))
 
 
+# Labels by (language, option name): a page names each of its ~20 cloud options two or
+# three times (options table, horizons, charts), each a regex search and a translation.
+# The names come from the catalog; bounded all the same.
+_CLOUD_LABELS: dict[tuple[str, str], str] = {}
+CLOUD_LABELS_KEPT = 10_000
+
+
 def cloud_label(name: str) -> str:
     """'AWS p5.48xlarge (committed_3y)' → 'AWS p5.48xlarge, 3-year commitment'."""
+    key = (current_language(), name)
+    label = _CLOUD_LABELS.get(key)
+    if label is None:
+        label = _cloud_label(name)
+        if len(_CLOUD_LABELS) < CLOUD_LABELS_KEPT:
+            _CLOUD_LABELS[key] = label
+    return label
+
+
+def _cloud_label(name: str) -> str:
     match = _TERM_IN_NAME.search(name)
     if not match:
         return name
@@ -581,9 +598,7 @@ def horizon_table(summary: Mapping[str, Any]) -> dict[str, Any] | None:
             "label": option_label(o),
             "kind": o["kind"],
             "eligible": o.get("eligible", True),
-            "cells": [
-                (h, format_money(t, currency, 0)) for h, t in zip(headers, o["totals"], strict=True)
-            ],
+            "cells": list(zip(headers, format_amounts(o["totals"], currency, 0), strict=True)),
         }
         for o in sorted(view["options"], key=rank)
     ]

@@ -107,7 +107,23 @@ OUR_MESSAGES = (
     "|{{ d.a }}|{{ d.b.c }}|{{ d.missing }}|{{ d.items }}|{{ obj.real }}|{{ obj.nothing }}"
     "|{{ d.b.c ~ d.a }}|{{ lazy }}|{{ _('%(v)s', v=lazy) }}|{% for k in d %}{{ d[k] }}{% endfor %}"
     "|{{ d.a if d.a else d.b }}|{{ [d.a, obj.real]|join(',') }}"
+    # An object's attribute, its item where it has no such attribute, a property that
+    # raises AttributeError (then the item), a method.
+    "|{{ items.real }}|{{ items.other }}|{{ items.broken }}|{{ items.real.upper() }}"
 )
+
+
+class _Items:
+    """An object with an attribute, items, and a property that fails."""
+
+    real = "<real>"
+
+    def __getitem__(self, key: str) -> str:
+        return f"[{key}]"
+
+    @property
+    def broken(self) -> str:
+        raise AttributeError("broken")
 
 
 @pytest.mark.parametrize("language", ["en", "nl"])
@@ -126,6 +142,7 @@ def test_quick_messages_and_escaping_write_what_jinjas_own_do(
         "d": {"a": value, "b": {"c": count}, "items": "<key>"},
         "obj": 2.5,
         "lazy": gettext_lazy("Month"),
+        "items": _Items(),
     }
     with translation.override(language):
         for _twice in range(2):  # the second render reads the kept words

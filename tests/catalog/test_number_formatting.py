@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from catalog.templatetags import formatting
 from catalog.templatetags.formatting import (
     _fixed,
+    format_amounts,
     format_money,
     grouped,
     money,
@@ -137,3 +138,27 @@ def test_money_of_a_plain_float_or_int_is_written_as_by_the_general_path(
         fast = format_money(value, currency, decimals)
         general = format_money(other, currency, decimals)
     assert fast == general
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+@given(
+    values=st.lists(
+        st.one_of(
+            st.floats(),
+            st.integers(-(10**18), 10**18),
+            st.just(-0.0),
+            st.none(),
+            st.decimals(allow_nan=False, places=3),
+        ),
+        max_size=8,
+    ),
+    currency=st.sampled_from(["USD", "EUR", "GBP"]),
+    decimals=st.integers(0, 3),
+)
+@settings(max_examples=200, deadline=None)
+def test_amounts_are_written_as_money_one_by_one(
+    language: str, values: list[float | int | None], currency: str, decimals: int
+) -> None:
+    with translation.override(language):
+        expected = [format_money(value, currency, decimals) for value in values]
+        assert format_amounts(values, currency, decimals) == expected

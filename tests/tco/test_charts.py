@@ -460,13 +460,17 @@ def test_page_json_holds_every_figure_compactly_and_safe_in_a_script(
 def test_page_json_with_its_parts_encoded_once_equals_encoding_everything(
     result: ScenarioResult, labels: ChartLabels, separators: str, limit: int | None
 ) -> None:
-    """The utilization x values and the layout template are spliced in already encoded:
-    the text is the one json gives for the whole figures."""
-    from tco.charts import _UTILIZATION_X_LIST, TEMPLATE, charts_json
+    """The utilization x values, the months and the layout template are spliced in
+    already encoded: the text is the one json gives for the whole figures."""
+    from tco.charts import _MONTH_LISTS, _UTILIZATION_X_LIST, TEMPLATE, charts_json
 
     raw = all_charts(result, labels, separators, limit=limit)
     assert all(fig["layout"]["template"] is TEMPLATE for fig in raw.values())
     assert raw["utilization"]["data"][0]["x"] is _UTILIZATION_X_LIST  # the parts are used
+    months = raw["cumulative"]["data"][0]["x"]
+    assert months == result.onprem.cashflow.months.tolist()
+    assert all(trace["x"] is months for trace in raw["cumulative"]["data"][1:2])
+    assert _MONTH_LISTS[len(months)] is months
     plain = json.dumps(raw, separators=(",", ":")).replace("<", "\\u003C")
     plain = plain.replace(">", "\\u003E").replace("&", "\\u0026")
     assert charts_json(raw) == plain
