@@ -67,11 +67,11 @@ TARGET_SERVER_MS = 12.0
 TARGET_FIRST_CHART_S = 0.6
 CHROMIUM = "/usr/bin/chromium"
 
-# Runs under valgrind's callgrind with the benchmark's database: counts the instructions
-# of the view on distinct uncached URLs, zeroing the counters after the warm-up and dumping
-# them after each set (callgrind_control), so start-up and imports are not counted.
-INSTRUCTION_COUNTER = """
-import json, os, subprocess, sys
+# The start of both child scripts below: Django set up as in a web worker (config/wsgi.py
+# settles the collector after start-up) and `get`, which calls the calculator view on a
+# path and checks that a result came back.
+VIEW_CALLER = """
+import json, os, statistics, subprocess, sys, time
 import django
 django.setup()
 from django.contrib.auth.models import AnonymousUser
@@ -79,13 +79,7 @@ from django.test import RequestFactory
 from django.utils import translation
 from tco.views import calculator
 from config.memory import settle_after_startup
-import tco.scenario_io
 settle_after_startup()
-# The catalog in memory is read again after a minute of wall time; under valgrind a set
-# takes minutes, so the re-read (and the derived rows and kept ranking rebuilt with it)
-# would land in a set or not depending on the machine's speed. One read for the count.
-tco.scenario_io.CATALOG_MEMORY_SECONDS = 1e9
-warm, sets = json.loads(sys.argv[1])
 factory = RequestFactory()
 def get(path):
     request = factory.get(path)
@@ -94,6 +88,20 @@ def get(path):
     with translation.override("en"):
         response = calculator(request)
     assert response.status_code == 200 and b'id="verdict"' in response.content, path
+"""
+
+# Runs under valgrind's callgrind with the benchmark's database: counts the instructions
+# of the view on distinct uncached URLs, zeroing the counters after the warm-up and dumping
+# them after each set (callgrind_control), so start-up and imports are not counted.
+INSTRUCTION_COUNTER = (
+    VIEW_CALLER
+    + """
+import tco.scenario_io
+# The catalog in memory is read again after a minute of wall time; under valgrind a set
+# takes minutes, so the re-read (and the derived rows and kept ranking rebuilt with it)
+# would land in a set or not depending on the machine's speed. One read for the count.
+tco.scenario_io.CATALOG_MEMORY_SECONDS = 1e9
+warm, sets = json.loads(sys.argv[1])
 def control(*args):
     subprocess.run(["callgrind_control", *args, str(os.getpid())], check=True,
                    capture_output=True)
@@ -105,27 +113,13 @@ for name, paths in sets:
         get(path)
     control("-d", name)
 """
+)
 
 # Runs in a child process with the benchmark's database: times the view itself.
-SERVER_TIMER = """
-import json, statistics, sys, time
-import django
-django.setup()
-from django.contrib.auth.models import AnonymousUser
-from django.test import RequestFactory
-from django.utils import translation
-from tco.views import calculator
-from config.memory import settle_after_startup
-settle_after_startup()  # as config/wsgi.py does in every web worker
+SERVER_TIMER = (
+    VIEW_CALLER
+    + """
 paths, workload_paths, price_paths = json.loads(sys.argv[1])
-factory = RequestFactory()
-def get(path):
-    request = factory.get(path)
-    request.user = AnonymousUser()
-    request.htmx = False
-    with translation.override("en"):
-        response = calculator(request)
-    assert response.status_code == 200 and b'id="verdict"' in response.content, path
 get(paths[0])  # imports, templates, first catalog read
 def timed(some):
     cpu, wall = [], []
@@ -140,6 +134,7 @@ workload_cpu, _wall = timed(workload_paths)
 price_cpu, _wall = timed(price_paths)
 print(json.dumps({"cpu": cpu, "wall": wall, "workload_cpu": workload_cpu, "price_cpu": price_cpu}))
 """
+)
 
 
 def workload_path(ticket: int) -> str:
