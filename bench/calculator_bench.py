@@ -20,6 +20,12 @@ rounds', the p95 is over every uncached request of all rounds. The trivial view 
 the uncached page's request bound: 400 requests of ``/ping`` last a quarter of a second,
 too short a sample to be steady.
 
+During the uncached rounds it also counts the CPU the gunicorn workers and the load
+generator spent (from /proc), per request: on this 2-core machine that cost bounds the
+throughput, and with 16 clients that each wait for their answer the mean latency is
+16 ÷ throughput (Little's law), so the line shows how far the p95 target is from the CPU
+each request takes (no target of its own).
+
 It is a report, not a test: it exits 0 when a target is missed and non-zero only when the
 benchmark could not run (setup failed, a response was not 200 or not the expected page).
 
@@ -140,6 +146,52 @@ class Measurement:
     @property
     def throughput(self) -> float:
         return self.count / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class CpuShare:
+    """CPU seconds spent while a load ran: by the server's workers and by the load generator."""
+
+    workers_s: float
+    load_generator_s: float
+    requests: int
+
+    def per_request_ms(self) -> tuple[float, float]:
+        n = max(self.requests, 1)
+        return self.workers_s * 1000.0 / n, self.load_generator_s * 1000.0 / n
+
+    def ceiling(self, cores: int) -> float:
+        """Requests per second the cores could serve at this CPU cost, nothing else running."""
+        total = self.workers_s + self.load_generator_s
+        return cores * self.requests / total if total > 0 else 0.0
+
+
+def process_cpu_s(pid: int) -> float:
+    """User + system CPU of one process (all its threads) so far, from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (gunicorn's workers of its master)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if int((entry / "stat").read_text().rpartition(")")[2].split()[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def cpu_while(master: int, load: Callable[[], Measurement]) -> tuple[Measurement, CpuShare]:
+    """Run `load`, and count the CPU the master's workers and this process spent meanwhile."""
+    workers = children(master)
+    before = [process_cpu_s(pid) for pid in workers]
+    mine = time.process_time()
+    measurement = load()
+    spent_mine = time.process_time() - mine
+    spent = sum(process_cpu_s(pid) - b for pid, b in zip(workers, before, strict=True))
+    return measurement, CpuShare(spent, spent_mine, measurement.count)
 
 
 def pooled(rounds: Sequence[Measurement], label: str) -> Measurement:
@@ -374,6 +426,29 @@ def report_line(m: Measurement, width: int) -> str:
     )
 
 
+def print_cpu_bound(rounds: Sequence[CpuShare], cores: int) -> None:
+    """Why the uncached p95 is what it is: the CPU each request took under the load, and
+    the latency that cost implies. With `CLIENTS` clients that each send their next request
+    when the last is answered, the mean latency is CLIENTS ÷ throughput (Little's law)."""
+    total = CpuShare(
+        sum(r.workers_s for r in rounds),
+        sum(r.load_generator_s for r in rounds),
+        sum(r.requests for r in rounds),
+    )
+    workers_ms, generator_ms = total.per_request_ms()
+    ceiling = total.ceiling(cores)
+    budget_ms = cores * TARGET_P95_MS / CLIENTS
+    print(
+        f"  CPU per uncached request under this load: workers {workers_ms:.1f} ms, load "
+        f"generator {generator_ms:.1f} ms; {cores} cores serve at most {ceiling:.0f} req/s at "
+        f"that cost, so {CLIENTS} clients wait at least {CLIENTS / ceiling * 1000:.0f} ms on "
+        f"average (a mean of {TARGET_P95_MS:.0f} ms needs ≤ {budget_ms:.1f} ms of CPU a "
+        "request, all included; no target)"
+        if ceiling
+        else "  CPU per uncached request under this load: not measured (no CPU counted)"
+    )
+
+
 def verdict(ok: bool) -> str:
     return "PASS" if ok else "MISS"
 
@@ -416,6 +491,7 @@ def main() -> int:
         cached_rounds: list[Measurement] = []
         ping_rounds: list[Measurement] = []
         fresh_rounds: list[Measurement] = []
+        fresh_cpu: list[CpuShare] = []
         many = dict(clients=CLIENTS, max_requests=MEASURED_REQUESTS * PING_FACTOR)
         for round_ in range(ROUNDS):
             offset = round_ * (MEASURED_REQUESTS + 1)  # distinct inputs in every round too
@@ -425,17 +501,20 @@ def main() -> int:
             ping_rounds.append(
                 run_load(port, PING_PATH, ping_check, time_limit_s=TIME_LIMIT_S, **many)
             )
-            fresh_rounds.append(
-                run_load(
+            measured, cpu = cpu_while(
+                proc.pid,
+                lambda offset=offset: run_load(
                     port,
                     UNCACHED_BASE,
                     calc_check,
                     clients=CLIENTS,
                     max_requests=MEASURED_REQUESTS,
                     time_limit_s=TIME_LIMIT_S,
-                    path_of=lambda ticket, offset=offset: uncached_path(ticket + offset),
-                )
+                    path_of=lambda ticket: uncached_path(ticket + offset),
+                ),
             )
+            fresh_rounds.append(measured)
+            fresh_cpu.append(cpu)
         calc = pooled(cached_rounds, f"calculator result page ({PRESET})")
         ping = pooled(ping_rounds, f"trivial view ({PING_PATH})")
         fresh = pooled(fresh_rounds, "calculator, every request computed (cache miss)")
@@ -470,6 +549,7 @@ def main() -> int:
             f"{report_line(fresh, width)}   "
             f"[target uncached p95 ≤ {TARGET_P95_MS:.0f} ms: {verdict(ok_p95)}]"
         )
+        print_cpu_bound(fresh_cpu, cores)
         ratio = statistics.median(ratios)
         ok_ratio = ratio >= TARGET_THROUGHPUT_RATIO
         print(

@@ -5,9 +5,11 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -85,6 +87,51 @@ def test_rounds_pool_their_requests_over_their_summed_time(bench: ModuleType) ->
     assert both.throughput == pytest.approx(3 / 1.5)
 
 
+def test_cpu_share_per_request_and_ceiling(bench: ModuleType) -> None:
+    share = bench.CpuShare(workers_s=3.0, load_generator_s=1.0, requests=200)
+    assert share.per_request_ms() == pytest.approx((15.0, 5.0))
+    # 20 ms of CPU a request on 2 cores: 100 requests a second at most.
+    assert share.ceiling(2) == pytest.approx(100.0)
+    assert bench.CpuShare(0.0, 0.0, 0).ceiling(2) == 0.0
+
+
+def test_cpu_of_a_server_s_workers_is_counted(bench: ModuleType) -> None:
+    # A parent with one child that burns 0.5 s of CPU and then sleeps: gunicorn's master
+    # with a busy worker.
+    burn = (
+        "import time\n"
+        "end = time.process_time() + 0.5\n"
+        "while time.process_time() < end: pass\n"
+        "time.sleep(60)\n"
+    )
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import subprocess, sys; subprocess.run([sys.executable, '-c', {burn!r}])",
+        ],
+        start_new_session=True,
+    )
+    try:
+        workers: list[int] = []
+        for _ in range(250):
+            workers = bench.children(parent.pid)
+            if workers:
+                break
+            time.sleep(0.02)
+        assert len(workers) == 1
+        measurement, share = bench.cpu_while(
+            parent.pid, lambda: (time.sleep(1.5), bench.Measurement("x", (0.1,), 1.5))[1]
+        )
+    finally:
+        os.killpg(parent.pid, signal.SIGKILL)
+        parent.wait()
+    assert measurement.count == 1 and share.requests == 1
+    # Some of the child's 0.5 s may have run before the count began; none after it ended.
+    assert 0.05 <= share.workers_s <= 0.6
+    assert share.load_generator_s < 0.2  # this process only slept
+
+
 def test_load_stops_at_the_request_bound(bench: ModuleType, server_port: int) -> None:
     m = bench.run_load(
         server_port,
@@ -160,6 +207,11 @@ def test_short_run_reports_both_and_leaves_nothing_behind(tmp_path: Path) -> Non
     assert re.search(r"calculator, every request computed \(cache miss\): +median", out)
     assert "[target uncached p95 ≤ 100 ms: " in out
     assert "trivial view (/ping):" in out
+    assert re.search(
+        r"CPU per uncached request under this load: workers \d+\.\d ms, load generator "
+        r"\d+\.\d ms; \d+ cores serve at most \d+ req/s",
+        out,
+    )
     assert "uncached throughput ratio:" in out and "[target ≥ 10 %: " in out
     assert len(re.findall(r"  round \d: /ping \d+ req/s; uncached \d+ req/s", out)) == 3
     assert "settings: config.settings.local with DEBUG=false" in out
