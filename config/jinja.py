@@ -28,6 +28,7 @@ from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
+from .bounded import Bounded
 from .render_language import current_language, gettext, language_bound, markup_message, ngettext
 
 # markupsafe's C escaping of a str (its Python fallback without the extension).
@@ -248,8 +249,7 @@ def cached_date(value: Any, arg: str | None = None) -> str:
 # `reverse` (which walks the resolver's namespaces and patterns, ~10 µs; a result page has
 # five links). Clearing Django's URL caches (a changed ROOT_URLCONF) makes a new resolver,
 # so nothing stale is found; bounded, as views are few.
-_PATHS: dict[tuple[str, str, str, Any], str] = {}
-PATHS_KEPT = 1_000
+_PATHS: Bounded[tuple[str, str, str, Any], str] = Bounded(1_000)
 
 
 def url(viewname: Any, *args: Any, **kwargs: Any) -> str:
@@ -260,9 +260,7 @@ def url(viewname: Any, *args: Any, **kwargs: Any) -> str:
     key = (viewname, current_language(), get_script_prefix(), get_resolver(get_urlconf()))
     path = _PATHS.get(key)
     if path is None:
-        path = reverse(viewname)
-        if len(_PATHS) < PATHS_KEPT:
-            _PATHS[key] = path
+        path = _PATHS.keep(key, reverse(viewname))
     return path
 
 

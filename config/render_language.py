@@ -25,16 +25,18 @@ from django.utils import translation
 from django.utils.translation import trans_real
 from markupsafe import Markup
 
+from .bounded import Bounded
+
 # (language code, its translation object, the words it gave, the same as markup for an
 # autoescaped template) while a template renders.
-_BOUND: ContextVar[tuple[str, Any, dict[str, str], dict[str, Markup]] | None] = ContextVar(
+_BOUND: ContextVar[tuple[str, Any, Bounded[str, str], Bounded[str, Markup]] | None] = ContextVar(
     "render_language", default=None
 )
 # Each translation object's words so far: a page asks for the same ~150 messages every
 # time, and a lookup through Django's catalogues (a chain of dictionaries, English falling
 # through to its fallback) costs several dictionary reads. Weak keys: Django replaces its
 # translation objects when the language settings change (tests do).
-_WORDS: weakref.WeakKeyDictionary[Any, tuple[dict[str, str], dict[str, Markup]]] = (
+_WORDS: weakref.WeakKeyDictionary[Any, tuple[Bounded[str, str], Bounded[str, Markup]]] = (
     weakref.WeakKeyDictionary()
 )
 WORDS_KEPT = 5_000  # per language; a template's messages are a few hundred
@@ -57,8 +59,7 @@ def gettext(message: str) -> str:
     word = words.get(message)
     if word is None:
         word = str(bound[1].gettext(message))
-        if len(words) < WORDS_KEPT:  # bounded: a message built at run time is not kept
-            words[message] = word
+        words.keep(message, word)  # bounded: a message built at run time is not kept
     return word
 
 
@@ -72,9 +73,7 @@ def markup_message(message: str) -> Markup:
     marked = bound[3]
     text = marked.get(message)
     if text is None:
-        text = Markup(gettext(message)) % {}
-        if len(marked) < WORDS_KEPT:
-            marked[message] = text
+        text = marked.keep(message, Markup(gettext(message)) % {})
     return text
 
 
@@ -95,7 +94,7 @@ def language_bound() -> Iterator[None]:
     )
     words = _WORDS.get(active)
     if words is None:
-        words = _WORDS[active] = ({}, {})
+        words = _WORDS[active] = (Bounded(WORDS_KEPT), Bounded(WORDS_KEPT))
     token = _BOUND.set((translation.get_language() or "en", active, *words))
     try:
         yield

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from config.bounded import Bounded
 from tco.engine import ScenarioResult, sweep
 
 __all__ = [
@@ -881,8 +882,7 @@ assert json.dumps(_X_MARK) == f"{_MARK_START}utilization-x{_MARK_END}"
 # The cumulative chart's months, 0 to the horizon: one list per length, shared by every
 # line of every page with that horizon (never changed, as the utilization x values), and
 # encoded once (~300 ints a page, each line's 61 for a five-year horizon). Bounded.
-_MONTH_LISTS: dict[int, list[int]] = {}
-MONTH_LISTS_KEPT = 1_000
+_MONTH_LISTS: Bounded[int, list[int]] = Bounded(1_000)
 
 
 def _month_list(count: int) -> list[int]:
@@ -890,7 +890,7 @@ def _month_list(count: int) -> list[int]:
     months = _MONTH_LISTS.get(count)
     if months is None:
         months = list(range(count))
-        if len(_MONTH_LISTS) < MONTH_LISTS_KEPT:
+        if not _MONTH_LISTS.full():
             _ENCODED_PARTS[f"months-{count}"] = _compact(months)
             _MONTH_LISTS[count] = months
     return months

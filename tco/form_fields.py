@@ -25,6 +25,8 @@ from django.forms.utils import pretty_name
 from django.forms.widgets import ChoiceWidget
 from django.utils.functional import Promise
 
+from config.bounded import Bounded
+
 
 def _clone(obj: Any) -> Any:
     """A shallow copy of a plain instance (what `copy.copy` does, without its protocol)."""
@@ -70,8 +72,7 @@ class SharedFields(dict[str, forms.Field]):
 # BoundField asks (`field.help_text or ""`) for each of a form's fields, and each asking
 # translated the text (~1 µs a field). The text object is kept with its answer, so an id
 # reused by another object is never taken for it.
-_HAS_WORDS: dict[tuple[str | None, int], tuple[Any, bool]] = {}
-HAS_WORDS_KEPT = 10_000
+_HAS_WORDS: Bounded[tuple[str | None, int], tuple[Any, bool]] = Bounded(10_000)
 
 
 def _help_text(text: Any, language: str | None) -> Any:
@@ -81,9 +82,7 @@ def _help_text(text: Any, language: str | None) -> Any:
     key = (language, id(text))
     held = _HAS_WORDS.get(key)
     if held is None or held[0] is not text:
-        held = (text, bool(text))
-        if len(_HAS_WORDS) < HAS_WORDS_KEPT:
-            _HAS_WORDS[key] = held
+        held = _HAS_WORDS.keep(key, (text, bool(text)))
     return text if held[1] else ""
 
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from catalog.templatetags.formatting import format_amounts, format_money, number, percent
+from config.bounded import Bounded
 from config.render_language import current_language, ngettext
 from config.render_language import gettext as _
 from tco import wording_serving
@@ -43,8 +44,7 @@ def option_label(option: Mapping[str, Any]) -> str:
 # Labels by (language, option name): a page names each of its ~20 cloud options two or
 # three times (options table, horizons, charts), each a regex search and a translation.
 # The names come from the catalog; bounded all the same.
-_CLOUD_LABELS: dict[tuple[str, str], str] = {}
-CLOUD_LABELS_KEPT = 10_000
+_CLOUD_LABELS: Bounded[tuple[str, str], str] = Bounded(10_000)
 
 
 def cloud_label(name: str) -> str:
@@ -52,9 +52,7 @@ def cloud_label(name: str) -> str:
     key = (current_language(), name)
     label = _CLOUD_LABELS.get(key)
     if label is None:
-        label = _cloud_label(name)
-        if len(_CLOUD_LABELS) < CLOUD_LABELS_KEPT:
-            _CLOUD_LABELS[key] = label
+        label = _CLOUD_LABELS.keep(key, _cloud_label(name))
     return label
 
 
