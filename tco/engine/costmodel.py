@@ -35,7 +35,7 @@ from tco.engine.finance import (
     minimum,
     monthly_discount_rate,
 )
-from tco.engine.records import quick_init
+from tco.engine.records import quick_init, replace
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR, FloatArray, Number
 
 NO_REFRESH = 1e9  # a service life no horizon reaches
@@ -97,30 +97,12 @@ class CostModel:
     service_life_months: Number = NO_REFRESH  # the fleet is bought again at this age
 
     def replace(self, **changes: Number | tuple[CloudCostParams, ...]) -> CostModel:
-        """A copy with some fields replaced (e.g. by arrays for a sweep).
-
-        As dataclasses.replace, at under a fifth of its cost (a result page makes dozens
-        of copies): each field is written through its slot, as the frozen ``__init__``
-        does through ``object.__setattr__``, without building keyword arguments for it.
-        """
-        values = list(_all_values(self))
-        for name, value in changes.items():
-            k = _FIELD_INDEX.get(name)
-            if k is None:
-                raise TypeError(f"CostModel has no field {name!r}")
-            values[k] = value
-        new = _new_object(CostModel)
-        for write, value in zip(_FIELD_WRITERS, values, strict=True):
-            write(new, value)
-        return new
+        """A copy with some fields replaced (e.g. by arrays for a sweep): records.replace,
+        as dataclasses.replace at a fraction of its cost (a result page makes dozens)."""
+        return replace(self, **changes)
 
 
 _ALL_FIELDS = tuple(f.name for f in dataclasses.fields(CostModel))
-_all_values = attrgetter(*_ALL_FIELDS)
-_FIELD_INDEX = {name: k for k, name in enumerate(_ALL_FIELDS)}
-# The slots' own setters: they write a frozen instance's fields (its __setattr__ refuses).
-_FIELD_WRITERS = tuple(CostModel.__dict__[name].__set__ for name in _ALL_FIELDS)
-_new_object = object.__new__
 _MODEL_FIELDS = tuple(name for name in _ALL_FIELDS if name != "clouds")
 _model_values = attrgetter(*_MODEL_FIELDS)
 _CLOUD_FIELDS = tuple(f.name for f in dataclasses.fields(CloudCostParams) if f.name != "name")
