@@ -27,7 +27,10 @@ run, so it shows what a change of the code did.
 
 Options: ``BENCH_PAGE_REQUESTS`` (uncached results, default 40), ``BENCH_PAGE_LOADS``
 (browser loads, default 5), ``BENCH_PAGE_INSTRUCTION_REQUESTS`` (URLs counted under
-callgrind per set, default 10; 0 skips the count).
+callgrind per set, default 10; 0 skips the count), ``BENCH_PAGE_STATIC_IGNORE``
+(space-separated ``collectstatic --ignore`` patterns, default none: every static file is
+collected and compressed as in a deploy, minutes on this machine; a short run can leave out
+what the page never loads, e.g. ``admin ninja plotly.min.js widgetbundle.js *.map``).
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ from calculator_bench import (
 REQUESTS = int(os.environ.get("BENCH_PAGE_REQUESTS", "40"))
 LOADS = int(os.environ.get("BENCH_PAGE_LOADS", "5"))
 INSTRUCTION_REQUESTS = int(os.environ.get("BENCH_PAGE_INSTRUCTION_REQUESTS", "10"))
+STATIC_IGNORE = os.environ.get("BENCH_PAGE_STATIC_IGNORE", "").split()
 TARGET_SERVER_MS = 12.0
 TARGET_FIRST_CHART_S = 0.6
 CHROMIUM = "/usr/bin/chromium"
@@ -316,7 +320,8 @@ def main() -> int:
                     flush=True,
                 )
         production = production_env(env, tmp)
-        run_manage(["collectstatic", "--noinput", "-v0"], production)
+        ignore = [arg for pattern in STATIC_IGNORE for arg in ("--ignore", pattern)]
+        run_manage(["collectstatic", "--noinput", "-v0", *ignore], production)
         port = free_port()
         log = tmp / "gunicorn.log"
         log_file = log.open("wb")
