@@ -92,8 +92,8 @@ TARGET_P95_MS = 100.0
 TARGET_THROUGHPUT_RATIO = 0.10
 
 # Production settings store static files with whitenoise's CompressedManifestStaticFilesStorage,
-# which needs a `collectstatic` first (minutes on this machine: it compresses every file,
-# the 4.8 MB plotly.min.js with Brotli too). The pages measured here request no static file
+# which needs a `collectstatic` first (a minute on this machine: it compresses every file,
+# the API docs' 24 MB with Brotli too). The pages measured here request no static file
 # and name them only in the layout, which is rendered once per language, so the server runs
 # the local settings with DEBUG=false: same middleware, apps and templates, plain static
 # storage. (bench/page_bench.py collects them, into its temporary directory, for the
@@ -101,7 +101,7 @@ TARGET_THROUGHPUT_RATIO = 0.10
 SETTINGS_MODULE = "config.settings.local"
 SETTINGS_NOTE = (
     "config.settings.local with DEBUG=false (config.settings.production needs a collectstatic "
-    "of minutes; these pages request no static file)"
+    "of a minute; these pages request no static file)"
 )
 
 

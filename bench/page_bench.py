@@ -29,8 +29,8 @@ Options: ``BENCH_PAGE_REQUESTS`` (uncached results, default 40), ``BENCH_PAGE_LO
 (browser loads, default 5), ``BENCH_PAGE_INSTRUCTION_REQUESTS`` (URLs counted under
 callgrind per set, default 10; 0 skips the count), ``BENCH_PAGE_STATIC_IGNORE``
 (space-separated ``collectstatic --ignore`` patterns, default none: every static file is
-collected and compressed as in a deploy, minutes on this machine; a short run can leave out
-what the page never loads, e.g. ``admin ninja plotly.min.js widgetbundle.js *.map``).
+collected and compressed as in a deploy, a minute on this machine; a short run can leave out
+what the page never loads, e.g. ``admin ninja *.map``).
 """
 
 from __future__ import annotations

@@ -112,15 +112,15 @@ def test_engine_bench(tmp_path: Path) -> None:
 def test_page_bench(tmp_path: Path) -> None:
     # No instruction count: under valgrind even one URL adds ~100 s (Django's start-up and
     # the warm-up run under callgrind), and `make test` does not install valgrind.
-    # Collecting every static file compresses some 60 MB (minutes): the page loads none of
-    # Django admin's, the API docs' or plotly's package files.
+    # Collecting every static file compresses some 37 MB (a minute): the page loads none of
+    # Django admin's or the API docs' files.
     out = run_bench(
         "page_bench.py",
         tmp_path,
         BENCH_PAGE_REQUESTS="3",
         BENCH_PAGE_LOADS="1",
         BENCH_PAGE_INSTRUCTION_REQUESTS="0",
-        BENCH_PAGE_STATIC_IGNORE="admin ninja plotly.min.js widgetbundle.js *.map",
+        BENCH_PAGE_STATIC_IGNORE="admin ninja *.map",
     )
     cpu, wall = figures(
         out,

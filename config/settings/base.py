@@ -1,6 +1,5 @@
 """Settings shared by every environment. Secrets and endpoints come only from the environment."""
 
-from importlib.util import find_spec
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -144,11 +143,10 @@ STATIC_URL = "static/"
 # collectstatic's target; the environment may move it (the benchmarks collect into a
 # temporary directory so that they leave nothing behind).
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
-# plotly.min.js is served from the installed plotly package: one version, no second copy.
-# Found without importing plotly, which Django's start-up does not need (tests/test_startup.py).
-_PLOTLY = find_spec("plotly")
-assert _PLOTLY is not None and _PLOTLY.origin is not None, "plotly is not installed"
-STATICFILES_DIRS = [BASE_DIR / "static", Path(_PLOTLY.origin).parent / "package_data"]
+# The page's plotly.js is static/vendor/plotly (its README); the PDF's charts are SVG drawn on
+# the server. The plotly package's own files (its full bundle, sample datasets: 9.6 MB) are
+# not served, so a deploy's collectstatic does not copy and compress them.
+STATICFILES_DIRS = [BASE_DIR / "static"]
 
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 
