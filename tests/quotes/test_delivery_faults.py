@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -199,7 +200,7 @@ def smtp_via_front(front: FaultySmtp, backend: SmtpServer) -> SmtpServer:
 
 class Beat:
     def __init__(self, smtp: SmtpServer) -> None:
-        workdir = Path(tempfile.mkdtemp(prefix="gputco-beat-"))
+        workdir = self.workdir = Path(tempfile.mkdtemp(prefix="gputco-beat-"))
         self.log = workdir / "beat.log"
         celery = Path(sys.executable).with_name("celery")
         self.process = subprocess.Popen(
@@ -219,6 +220,7 @@ class Beat:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+        shutil.rmtree(self.workdir, ignore_errors=True)  # its schedule and log
 
 
 class Workers:
