@@ -294,6 +294,8 @@ def worker_env(smtp: SmtpServer, **extra: str) -> dict[str, str]:
         "QUOTES_RETRY_BASE_SECONDS": "0.5",
         "LOG_LEVEL": "INFO",
         "PYTHONUNBUFFERED": "1",
+        # A worker the tests kill leaves its pool's temporary directory (pymp-…) behind.
+        "TMPDIR": str(WORKER_TMP),
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     env.update(extra)
@@ -303,6 +305,9 @@ def worker_env(smtp: SmtpServer, **extra: str) -> dict[str, str]:
 # Worker logs live in one directory that goes away with the test run.
 WORKER_LOGS = Path(tempfile.mkdtemp(prefix="gputco-worker-logs-"))
 atexit.register(shutil.rmtree, WORKER_LOGS, True)
+# And the workers' temporary files, with them.
+WORKER_TMP = WORKER_LOGS / "tmp"
+WORKER_TMP.mkdir()
 
 
 ROLES = tuple(WORKER_QUEUES)
