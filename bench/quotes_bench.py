@@ -23,7 +23,9 @@ everything at the end.
 
 It is a report, not a test: it exits 0 when a target is missed and non-zero only when the
 benchmark could not run. Options (environment): ``BENCH_QUOTES`` (default 100),
-``BENCH_QUOTES_TIMEOUT`` (seconds to wait for the deliveries, default 300).
+``BENCH_QUOTES_TIMEOUT`` (seconds to wait for the deliveries, default 300),
+``BENCH_QUOTES_RENDER_RUNS`` (in-process renders of each document, default 5) and
+``BENCH_QUOTES_WARM_RUNS`` (warm proposals sent one at a time, default 4).
 """
 
 from __future__ import annotations
@@ -49,8 +51,8 @@ sys.path.insert(0, str(ROOT))
 
 QUOTES = int(os.environ.get("BENCH_QUOTES", "100"))
 DELIVERY_TIMEOUT_S = float(os.environ.get("BENCH_QUOTES_TIMEOUT", "300"))
-RENDER_RUNS = 5
-WARM_RUNS = 4
+RENDER_RUNS = int(os.environ.get("BENCH_QUOTES_RENDER_RUNS", "5"))
+WARM_RUNS = int(os.environ.get("BENCH_QUOTES_WARM_RUNS", "4"))
 RENDER_PROCESSES = 2
 TARGET_RENDER_S = 1.5
 TARGET_FIRST_PROPOSAL_S = 2.0
@@ -320,7 +322,7 @@ def main() -> int:
         setup_django(postgres.url, redis.url, smtp_port)
         owner, team = make_owner()
 
-        print("proposal render (in-process, warm, median of 5):", flush=True)
+        print(f"proposal render (in-process, warm, median of {RENDER_RUNS}):", flush=True)
         warm, bare, pages, bare_pages = bench_render(owner, team)
         print(
             f"  with 3 charts (SVG, tco.chart_svg): {warm:.2f} s, {pages} pages "
