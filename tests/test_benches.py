@@ -124,8 +124,14 @@ def test_page_bench(tmp_path: Path) -> None:
     )
     cpu, wall = figures(
         out,
-        rf"server time per uncached result \(3 distinct URLs\): median {NUMBER} ms CPU, "
-        rf"{NUMBER} ms wall   \[target ≤ 12 ms: {VERDICT}\]",
+        rf"the view alone, in-process, back to back \(3 distinct URLs\): median {NUMBER} ms CPU, "
+        rf"{NUMBER} ms wall \(no target; warm caches\)",
+    )
+    (served,) = figures(
+        out,
+        r"server time per uncached result, served \(3 distinct URLs one at a time; a gunicorn "
+        r"worker's CPU per request: WSGI, middleware, view, response; production settings\): "
+        rf"median {NUMBER} ms CPU   \[target ≤ 12 ms: {VERDICT}\]",
     )
     (workload,) = figures(
         out,
@@ -142,7 +148,7 @@ def test_page_bench(tmp_path: Path) -> None:
         rf"time to first chart, cold browser cache, uncached page \(1 loads\): median {NUMBER} s,"
         rf" worst {NUMBER} s   \[target ≤ 0.6 s: {VERDICT}\]",
     )
-    assert all(0 < ms < 10_000 for ms in (cpu, wall, workload, price))
+    assert all(0 < ms < 10_000 for ms in (cpu, wall, workload, price, served))
     assert 0 < median <= worst < 60
     assert "instructions per uncached result" not in out
 
