@@ -15,6 +15,10 @@ FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCh
 
 finite = st.floats(-1e12, 1e12, allow_nan=False, allow_infinity=False)
 draws = hnp.arrays(np.float64, st.integers(1, 400), elements=finite)
+# Few distinct values, signed zeros among them: ties and values on the histogram's edges.
+tied_draws = hnp.arrays(
+    np.float64, st.integers(1, 400), elements=st.sampled_from([-1.0, -0.0, 0.0, 2.5])
+)
 
 
 def same_bits(a: object, b: object) -> bool:
@@ -36,13 +40,7 @@ def test_histogram_is_numpys(values: np.ndarray, bins: int) -> None:
 
 @FAST
 @given(
-    st.one_of(
-        draws,
-        # Few distinct values, signed zeros among them: ties and values on the edges.
-        hnp.arrays(
-            np.float64, st.integers(1, 400), elements=st.sampled_from([-1.0, -0.0, 0.0, 2.5])
-        ),
-    ),
+    st.one_of(draws, tied_draws),
     st.lists(st.floats(0.0, 100.0), min_size=1, max_size=5),
 )
 def test_percentiles_are_numpys(values: np.ndarray, q: list[float]) -> None:
@@ -141,12 +139,7 @@ def _numpys(values: np.ndarray, bins: int, q: list[float]) -> tuple[list[int], n
 
 @FAST
 @given(
-    st.one_of(
-        draws,
-        hnp.arrays(
-            np.float64, st.integers(1, 400), elements=st.sampled_from([-1.0, -0.0, 0.0, 2.5])
-        ),
-    ),
+    st.one_of(draws, tied_draws),
     st.integers(1, 40),
     st.lists(st.floats(0.0, 100.0), min_size=1, max_size=5),
 )
