@@ -50,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -103,7 +104,9 @@ def get(path):
 
 # gunicorn's server hooks (the config file given with --config): each worker appends the
 # CPU it spent on each calculator request, from before the WSGI call until the response is
-# written, to a file of its own in BENCH_SERVED_CPU_DIR.
+# written, with the request's query, to a file of its own in BENCH_SERVED_CPU_DIR. The
+# hook runs after the client has the page, so the bench waits for each request's own line
+# (by its query) rather than counting lines: a warm-up request's line may come late.
 SERVED_CPU_HOOKS = """
 import os, time
 OUT = os.environ["BENCH_SERVED_CPU_DIR"]
@@ -113,7 +116,7 @@ def post_request(worker, req, environ, resp):
     if req.path == "/calculator/":
         spent = (time.process_time() - worker.bench_cpu_start) * 1000
         with open(os.path.join(OUT, f"{os.getpid()}.txt"), "a") as out:
-            out.write(f"{spent:.3f}\\n")
+            out.write(f"{spent:.3f} {req.query}\\n")
 """
 
 # Runs under valgrind's callgrind with the benchmark's database: counts the instructions
@@ -257,22 +260,38 @@ def production_env(env: dict[str, str], tmp: Path) -> dict[str, str]:
 def served_server_times(port: int, cpu_dir: Path) -> list[float]:
     """Milliseconds of worker CPU per uncached result, `REQUESTS` distinct URLs sent one at
     a time to the gunicorn started with SERVED_CPU_HOOKS (the warm-up's are dropped)."""
-    for old in cpu_dir.glob("*.txt"):
-        old.unlink()
+    times = []
     for ticket in range(REQUESTS):
+        path = uncached_path(40_000 + ticket)
         conn = http.client.HTTPConnection(HOST, port, timeout=120)
         try:
-            conn.request("GET", uncached_path(40_000 + ticket), headers={"Accept-Language": "en"})
+            conn.request("GET", path, headers={"Accept-Language": "en"})
             response = conn.getresponse()
             body = response.read()
         finally:
             conn.close()
         if response.status != 200 or b'id="verdict"' not in body:
             raise BenchError(f"served result: HTTP {response.status}, {len(body)} bytes")
-    times = [float(line) for path in cpu_dir.glob("*.txt") for line in path.read_text().split()]
-    if len(times) != REQUESTS:
-        raise BenchError(f"served result: {len(times)} CPU times for {REQUESTS} requests")
+        # Wait for this request's line before sending the next, so the worker has finished
+        # with it (its hook runs after the page is sent) and requests never overlap.
+        times.append(served_cpu_line(cpu_dir, path.partition("?")[2]))
     return times
+
+
+def served_cpu_line(cpu_dir: Path, query: str, timeout_s: float = 30.0) -> float:
+    """The CPU milliseconds SERVED_CPU_HOOKS recorded for the request with `query`."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        lines = [line for path in cpu_dir.glob("*.txt") for line in path.read_text().splitlines()]
+        pairs = [line.partition(" ") for line in lines]
+        found = [float(spent) for spent, _, recorded in pairs if recorded == query]
+        if len(found) > 1:
+            raise BenchError(f"served result: {len(found)} CPU times for one request")
+        if found:
+            return found[0]
+        if time.monotonic() > deadline:
+            raise BenchError(f"served result: no CPU time recorded in {timeout_s:.0f} s")
+        time.sleep(0.005)
 
 
 def warm_up_workers(port: int) -> None:
