@@ -367,6 +367,17 @@ def legal_vat_text(vat: Mapping[str, Any]) -> str:
     return vat_note(str(vat.get("kind", "")), str(vat.get("buyer_vat_id", "")))
 
 
+def proposal_totals(frozen: Mapping[str, str]) -> dict[str, Decimal]:
+    """A snapshot's totals as amounts, with the net total excl. VAT (subtotal less the quote
+    discount) the document prints everywhere it says "excl. VAT". Revisions sent before quote
+    discounts existed froze no ``net`` and no ``discount``: their net is the subtotal."""
+    totals = {key: Decimal(value) for key, value in frozen.items() if value not in (None, "None")}
+    totals.setdefault("discount", Decimal("0.00"))
+    totals.setdefault("discount_pct", Decimal(0))
+    totals.setdefault("net", totals["subtotal"] - totals["discount"])
+    return totals
+
+
 def reconciliation(
     snapshot: Mapping[str, Any], totals: Mapping[str, Decimal]
 ) -> dict[str, Any] | None:
@@ -392,7 +403,9 @@ def reconciliation(
         "hardware": hardware,
         "hardware_vat": hardware + to_cents(hardware * rate / HUNDRED),
         "upfront": _dec(onprem.get("upfront_cost")),
-        "rest": totals["subtotal"] - hardware,
+        # The deal's hardware is net of the quote discount, so the rest is the other lines'
+        # net after their share of it: hardware + rest = the proposal's net total.
+        "rest": totals["net"] - hardware,
         "owning": _dec(onprem.get("total_cost")),
         "years": months // 12 if months % 12 == 0 else None,
         "months": months,
@@ -416,7 +429,7 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
         }
         for line in snapshot["lines"]
     ]
-    totals = {key: Decimal(value) for key, value in snapshot["totals"].items()}
+    totals = proposal_totals(snapshot["totals"])
     return {
         "doc": snapshot,
         "kind": "proposal",
