@@ -21,7 +21,7 @@ from django.utils import timezone
 from catalog.schema import neutralise
 
 from . import selectors, services
-from .models import Lead, Quote, QuoteRevision
+from .models import ApprovalState, Lead, Quote, QuoteRevision
 
 CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
 
@@ -83,6 +83,8 @@ def quote_row(quote: Quote) -> dict[str, Any]:
         "number": quote.number,
         "revision": revision.letter,
         "status": revision.status,
+        "awaiting_approval": revision.is_draft
+        and revision.approval_state == ApprovalState.REQUESTED,
         "company": quote.customer.company,
         "contact_name": quote.customer.contact_name,
         "customer_email": quote.customer.email,

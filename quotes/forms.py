@@ -13,6 +13,7 @@ from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
 from .models import Customer, LeadStatus, Status, Team
+from .selectors import AWAITING_APPROVAL
 from .vat import COUNTRY_CHOICES, normalise_vat_id, vat_id_problem
 
 
@@ -248,7 +249,13 @@ def _strip_required(value: str) -> str:
 class QuoteFilterForm(forms.Form):
     q = forms.CharField(label=_("Search"), required=False, max_length=100)
     status = forms.ChoiceField(
-        label=_("Status"), required=False, choices=[("", _("any status")), *Status.choices]
+        label=_("Status"),
+        required=False,
+        choices=[
+            ("", _("any status")),
+            (AWAITING_APPROVAL, _("awaiting approval")),
+            *Status.choices,
+        ],
     )
     owner = forms.TypedChoiceField(
         label=_("Owner"), required=False, coerce=int, empty_value=None, choices=()

@@ -82,6 +82,11 @@ class FreeLineForm(forms.Form):
     discount_pct = _discount()
     optional = forms.BooleanField(label=_("Optional item"), required=False)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # The catalog line form on the same page has fields of the same names: own ids.
+        kwargs.setdefault("auto_id", "id_free_%s")
+        super().__init__(*args, **kwargs)
+
 
 class QuoteDiscountForm(forms.Form):
     discount_pct = _decimal(
@@ -94,6 +99,10 @@ class QuoteDiscountForm(forms.Form):
             "max_value": _("Enter a discount between 0 and 100 %%."),
         },
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "id_quote_%s")  # a line's discount field is on the page too
+        super().__init__(*args, **kwargs)
 
 
 class ApprovalRequestForm(forms.Form):

@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from . import selectors, services
@@ -85,6 +86,8 @@ def _fragment(request: HttpRequest, revision: QuoteRevision, **kwargs: Any) -> H
     )
     context = draft_context(revision, **kwargs)
     context["quote"] = revision.quote
+    # The send form outside the fragment follows the approval (out of band).
+    context.update(oob=True, action_key=uuid.uuid4())
     response = render(request, "quotes/_draft_lines.html", context)
     # Other parts of the page that follow the lines (the deal analysis, the preview) can
     # reload with hx-trigger="quote-lines-changed from:body".
@@ -207,13 +210,33 @@ def approval_request(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse
     try:
         if not form.is_valid():
             raise services.QuoteError(" ".join(e for errs in form.errors.values() for e in errs))
-        services.approval_request(
+        revision = services.approval_request(
             revision=revision, actor=request.user, note=form.cleaned_data["note"]
         )
     except services.QuoteError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("Approval requested from the sales managers."))
+        team = revision.quote.team.name
+        notified = services.team_managers(revision).count()
+        if notified:
+            messages.success(
+                request,
+                ngettext(
+                    "Approval requested: %(n)s sales manager of team %(team)s was emailed.",
+                    "Approval requested: %(n)s sales managers of team %(team)s were emailed.",
+                    notified,
+                )
+                % {"n": notified, "team": team},
+            )
+        else:
+            messages.warning(
+                request,
+                _(
+                    "Approval requested, but team %(team)s has no other sales manager with "
+                    "an email address: ask one directly."
+                )
+                % {"team": team},
+            )
     return _back(revision)
 
 

@@ -432,6 +432,7 @@ class EmailKind(models.TextChoices):
     DECISION = "decision", _("decision notice to owner")
     ACCEPTANCE = "acceptance", _("signed acceptance")
     LEAD_NOTICE = "lead_new", _("new lead notice to team")
+    APPROVAL = "approval", _("margin approval notice")
 
 
 def new_message_id() -> str:

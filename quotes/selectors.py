@@ -15,6 +15,7 @@ from catalog.models import InfrastructureItem, PricingUnit, ServerModel
 from catalog.selectors import latest_fx_rate, prices_changed_since
 
 from .models import (
+    ApprovalState,
     Customer,
     Lead,
     LineKind,
@@ -23,6 +24,7 @@ from .models import (
     Quote,
     QuoteLine,
     QuoteRevision,
+    Status,
 )
 from .money import PriceUnavailable, catalog_unit_cost, catalog_unit_price
 
@@ -32,6 +34,9 @@ def _team_filter(user: Any, prefix: str = "") -> Q:
     if user.is_staff:
         return Q()
     return Q(**{f"{prefix}team__members": user})
+
+
+AWAITING_APPROVAL = "awaiting_approval"  # the list's filter beside the statuses
 
 
 def _latest(field: str) -> Subquery:
@@ -58,7 +63,11 @@ def quote_list(
             | Q(customer__contact_name__icontains=search)
             | Q(customer__email__icontains=search)
         )
-    if status:
+    if status == AWAITING_APPROVAL:  # a draft whose margin waits for a sales manager
+        quotes = quotes.annotate(current_approval=_latest("approval_state")).filter(
+            current_status=Status.DRAFT, current_approval=ApprovalState.REQUESTED
+        )
+    elif status:
         quotes = quotes.filter(current_status=status)
     if owner:
         quotes = quotes.filter(owner_id=owner)

@@ -1,7 +1,7 @@
 """Quote pages (sales engineers), buyer pages (signed links) and the calculator's PDF request.
 
 Views parse input with a form, call a service or selector, and render or redirect.
-Anonymous users and users outside the "sales" group get 403 on the sales pages; rows of
+Signed-out visitors are sent to the login page; users outside the "sales" group get 403; rows of
 another team are 404 (selectors scope every read to the user's teams).
 """
 
@@ -13,6 +13,7 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -44,8 +45,13 @@ View = Callable[..., HttpResponse]
 
 
 def sales_required(view: View) -> View:
+    """Sales pages: a signed-out visitor who asks for a page is sent to the login (and back);
+    a signed-out action (POST) and a signed-in user outside sales get 403."""
+
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated and request.method in ("GET", "HEAD"):
+            return redirect_to_login(request.get_full_path())
         if not services.is_sales(request.user):
             return render(request, "quotes/forbidden.html", status=403)
         return view(request, *args, **kwargs)

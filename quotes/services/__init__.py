@@ -44,6 +44,7 @@ from .approvals import (
     is_sales_manager,
     pricing_fingerprint,
     revision_margin,
+    team_managers,
 )
 from .customers import (
     customer_create,
@@ -57,7 +58,6 @@ from .deal import (
     lines_hash,
 )
 from .delivery import (
-    _enqueue,
     _proposal_email,
     _render_for_revision,
     outbox_deliver,
@@ -164,7 +164,6 @@ __all__ = [
     "RevisionLocked",
     "Totals",
     "TransientDeliveryError",
-    "_enqueue",
     "_ensure_draft",
     "_line_snapshot",
     "_locked_revision",
@@ -243,5 +242,6 @@ __all__ = [
     "tco_snapshot",
     "team_for",
     "team_join",
+    "team_managers",
     "totals_for",
 ]

@@ -27,9 +27,9 @@ from ..models import (
     RenderStatus,
     Status,
 )
-from .delivery import _enqueue
 from .drafts import _locked_revision
 from .errors import QuoteError
+from .queue import enqueue
 from .revisions import ensure_answerable
 
 
@@ -86,7 +86,7 @@ def _acceptance_email(*, record: AcceptanceRecord, to: str, language: str, key: 
             )
     except IntegrityError:  # already queued by this acceptance
         return
-    _enqueue("send_email", email.pk)
+    enqueue("send_email", email.pk)
 
 
 @transaction.atomic

@@ -16,15 +16,20 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from ..models import ApprovalState, QuoteLine, QuoteRevision
+from ..models import ApprovalState, EmailKind, OutboxEmail, QuoteLine, QuoteRevision
 from ..money import HUNDRED, line_amount, to_cents
 from .drafts import _ensure_draft, _locked_revision
 from .errors import QuoteError
+from .queue import enqueue
 
 SALES_MANAGER_GROUP = "sales-manager"
 PCT = Decimal("0.1")
@@ -184,7 +189,107 @@ def approval_request(
     revision.approval_margin_pct = status.margin.pct
     revision.approval_fingerprint = pricing_fingerprint(revision, lines)
     revision.save()
+    _notify_managers(revision)
     return revision
+
+
+def team_managers(revision: QuoteRevision) -> Any:
+    """The sales managers of the quote's team who can be emailed (active, with an address),
+    but not whoever asked: a margin is never approved by the one who asked for it."""
+    managers = get_user_model().objects.filter(
+        sales_teams=revision.quote.team,
+        groups__name=SALES_MANAGER_GROUP,
+        is_active=True,
+    )
+    return (
+        managers.exclude(email="")
+        .exclude(pk=revision.approval_requested_by_id)
+        .distinct()
+        .order_by("pk")
+    )
+
+
+def _quote_url(revision: QuoteRevision) -> str:
+    path = reverse("quotes:detail", kwargs={"public_id": revision.quote.public_id})
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def _outbox_notice(*, key: str, to: str, subject: str, body: str, revision: QuoteRevision) -> bool:
+    """One notice through the outbox, once per key; True when it was new (and enqueued)."""
+    email, created = OutboxEmail.objects.get_or_create(
+        idempotency_key=key,
+        defaults={
+            "kind": EmailKind.APPROVAL,
+            "to_email": to,
+            "subject": subject[:300],
+            "body": body,
+            "revision": revision,
+        },
+    )
+    if created:
+        enqueue("send_email", email.pk)
+    return created
+
+
+def _notify_managers(revision: QuoteRevision) -> int:
+    """Email each manager of the quote's team that a margin waits for their decision."""
+    quote = revision.quote
+    stamp = revision.approval_requested_at.isoformat() if revision.approval_requested_at else ""
+    requester = revision.approval_requested_by
+    count = 0
+    for manager in team_managers(revision):
+        with translation.override(settings.LANGUAGE_CODE):
+            subject = _("Approval requested: quote %(number)s (%(company)s)") % {
+                "number": quote.number,
+                "company": quote.customer.company,
+            }
+            body = render_to_string(
+                "quotes/email/approval_request.txt",
+                {
+                    "revision": revision,
+                    "quote": quote,
+                    "requester": requester.get_full_name() or requester.get_username()
+                    if requester
+                    else "",
+                    "url": _quote_url(revision),
+                },
+            )
+        key = f"approval-request:{revision.public_id}:{stamp}:{manager.pk}"
+        count += _outbox_notice(
+            key=key, to=manager.email, subject=subject, body=body, revision=revision
+        )
+    return count
+
+
+def _notify_requester(revision: QuoteRevision) -> bool:
+    """Tell whoever asked what the manager decided."""
+    requester = revision.approval_requested_by
+    if requester is None or not requester.email:
+        return False
+    decider = revision.approval_decided_by
+    with translation.override(settings.LANGUAGE_CODE):
+        subject = _("Margin %(decision)s: quote %(number)s") % {
+            "decision": ApprovalState(revision.approval_state).label,
+            "number": revision.quote.number,
+        }
+        body = render_to_string(
+            "quotes/email/approval_decision.txt",
+            {
+                "revision": revision,
+                "quote": revision.quote,
+                "approved": revision.approval_state == ApprovalState.APPROVED,
+                "decider": decider.get_full_name() or decider.get_username() if decider else "",
+                "url": _quote_url(revision),
+            },
+        )
+    stamp = revision.approval_decided_at.isoformat() if revision.approval_decided_at else ""
+    return _outbox_notice(
+        key=f"approval-decision:{revision.public_id}:{stamp}",
+        to=requester.email,
+        subject=subject,
+        body=body,
+        revision=revision,
+    )
 
 
 @transaction.atomic
@@ -217,4 +322,5 @@ def approval_decide(
             "approval_reason",
         ]
     )
+    _notify_requester(revision)
     return revision

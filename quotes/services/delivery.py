@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import threading
 import time
 from datetime import timedelta
 
@@ -31,64 +30,10 @@ from .approvals import ensure_sending_allowed
 from .drafts import _ensure_draft, _locked_revision
 from .errors import QuoteError, TransientDeliveryError
 from .links import buyer_url
+from .queue import PRIORITY_BATCH, enqueue
 from .snapshots import lead_snapshot, revision_snapshot
 
 logger = logging.getLogger(__name__)
-
-
-def _run_in_background(task_name: str, object_id: int) -> None:
-    """Run a task in a thread of this process (eager mode, `make run`), then let go of the
-    thread's database connection."""
-    from django.db import close_old_connections, connection
-
-    from .. import tasks
-
-    try:
-        getattr(tasks, task_name).apply(args=[object_id])
-    except Exception:  # the row stays as it is; the status badge shows it
-        logger.exception("background %s(%s) failed", task_name, object_id)
-    finally:
-        close_old_connections()
-        connection.close()
-
-
-# Task priorities (Redis: 0 is taken first). What a person waits for — a buyer's proposal,
-# an acceptance, a lead's PDF — is never behind a batch: the periodic requeue's sweep and
-# the notices to the sales team.
-PRIORITY_NOW = 0
-PRIORITY_BATCH = 9
-
-
-def _enqueue(task_name: str, object_id: int, *, priority: int = PRIORITY_NOW) -> None:
-    """Enqueue after commit; a broker outage only delays the work (requeue_stuck_outbox).
-
-    Renders go to the render queue, emails to the email queue (CELERY_TASK_ROUTES), so an
-    email goes out as soon as its own PDF exists, whatever else is being rendered.
-
-    With eager Celery (no broker, `make run`) a task would run inside the request, so
-    "Send to buyer" would wait for the PDF; with QUOTES_EAGER_TASKS_IN_BACKGROUND it runs
-    in a thread after the commit instead, and the page polls its progress as usual.
-    """
-
-    def publish() -> None:
-        from .. import tasks
-
-        if settings.CELERY_TASK_ALWAYS_EAGER and settings.QUOTES_EAGER_TASKS_IN_BACKGROUND:
-            threading.Thread(
-                target=_run_in_background,
-                args=(task_name, object_id),
-                name=f"quotes-{task_name}-{object_id}",
-                daemon=True,
-            ).start()
-            return
-        try:
-            getattr(tasks, task_name).apply_async(args=[object_id], priority=priority)
-        except Exception:  # the broker is down: the row stays queued and is re-enqueued
-            logger.warning(
-                "could not enqueue %s(%s); the periodic requeue will", task_name, object_id
-            )
-
-    transaction.on_commit(publish)
 
 
 def _render_for_revision(revision: QuoteRevision, language: str) -> ProposalRender:
@@ -156,7 +101,7 @@ def quote_send(
             email = _proposal_email(revision=revision, render=render, key=key)
     except IntegrityError:  # the same action raced in: the other one wins
         return OutboxEmail.objects.get(idempotency_key=key)
-    _enqueue("render_proposal", render.pk)
+    enqueue("render_proposal", render.pk)
     return email
 
 
@@ -175,9 +120,9 @@ def revision_resend(
     render = _render_for_revision(revision, revision.quote.customer.language)
     email = _proposal_email(revision=revision, render=render, key=key)
     if render.status == RenderStatus.DONE:
-        _enqueue("send_email", email.pk)
+        enqueue("send_email", email.pk)
     else:
-        _enqueue("render_proposal", render.pk)
+        enqueue("render_proposal", render.pk)
     return email
 
 
@@ -216,7 +161,7 @@ def render_execute(*, render_id: int) -> ProposalRender | None:
         )
         render.refresh_from_db()
     for email_id in render.emails.filter(status=OutboxStatus.QUEUED).values_list("pk", flat=True):
-        _enqueue("send_email", email_id)
+        enqueue("send_email", email_id)
     return render
 
 
@@ -339,13 +284,13 @@ def outbox_requeue_stuck(*, older_than: timedelta | None = None) -> int:
     )
     for render_id in stale_renders.values_list("pk", flat=True):
         ProposalRender.objects.filter(pk=render_id).update(updated_at=now)
-        _enqueue("render_proposal", render_id, priority=PRIORITY_BATCH)
+        enqueue("render_proposal", render_id, priority=PRIORITY_BATCH)
         count += 1
     stuck = OutboxEmail.objects.filter(status=OutboxStatus.QUEUED, updated_at__lte=cutoff).filter(
         Q(render__isnull=True) | Q(render__status=RenderStatus.DONE)
     )
     for email_id in stuck.values_list("pk", flat=True):
         OutboxEmail.objects.filter(pk=email_id).update(updated_at=now)
-        _enqueue("send_email", email_id, priority=PRIORITY_BATCH)
+        enqueue("send_email", email_id, priority=PRIORITY_BATCH)
         count += 1
     return count

@@ -26,8 +26,8 @@ from ..models import (
     Team,
 )
 from .analysis import calculator_analysis, tco_snapshot
-from .delivery import PRIORITY_BATCH, _enqueue
 from .errors import QuoteError, RateLimited
+from .queue import PRIORITY_BATCH, enqueue
 
 
 def lead_rate_limited(*, email: str, ip: str | None) -> bool:
@@ -142,7 +142,7 @@ def lead_notify_team(*, lead: Lead) -> int:
             },
         )
         if created:  # for the team, not the visitor: behind what buyers wait for
-            _enqueue("send_email", email.pk, priority=PRIORITY_BATCH)
+            enqueue("send_email", email.pk, priority=PRIORITY_BATCH)
             count += 1
     return count
 
@@ -237,6 +237,6 @@ def lead_request_pdf(
         render=render,
         lead=lead,
     )
-    _enqueue("render_proposal", render.pk)
+    enqueue("render_proposal", render.pk)
     lead_notify_team(lead=lead)
     return lead

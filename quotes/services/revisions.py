@@ -29,11 +29,11 @@ from ..models import (
 from ..money import to_cents
 from ..vat import vat_for
 from .analysis import analyse_calculator_query, tco_snapshot
-from .delivery import _enqueue
 from .drafts import _ensure_draft, _locked_revision
 from .errors import QuoteError
 from .numbering import next_quote_number, revision_letter
 from .pricing import revision_add_line
+from .queue import enqueue
 
 
 def default_terms(language: str) -> str:
@@ -260,7 +260,7 @@ def revision_decide(*, revision: QuoteRevision, accept: bool, name: str) -> Quot
             body=body,
             revision=revision,
         )
-        _enqueue("send_email", email.pk)
+        enqueue("send_email", email.pk)
     return revision
 
 

@@ -13,7 +13,7 @@ from django.contrib.auth.models import Group
 
 from quotes.models import ApprovalState, LineKind, Quote, Status
 
-from .conftest import SmtpServer, Worker
+from .conftest import SmtpServer, Worker, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -86,8 +86,13 @@ def test_engineer_edits_inline_gets_approval_and_sends(
     page.wait_for_selector("#request-approval-button")
     page.fill("#id_approval_note", "Reference customer in Eindhoven")
     page.locator("#request-approval-button").click()
-    page.wait_for_selector("text=Approval requested from the sales managers.")
+    page.wait_for_selector("text=Approval requested: 1 sales manager of team Benelux was emailed.")
     assert page.locator("#approve-button").count() == 0
+    assert page.locator("#send-button").is_disabled()  # with its reason beside it
+    assert "waits for a sales manager" in page.locator("#send-blocked-reason").inner_text()
+    # The manager is told by email (the outbox, delivered by the real worker).
+    wait_until(lambda: smtp_server.recorder.to(manager.email), timeout=60, what="the request")
+    assert draft_quote.number in str(smtp_server.recorder.to(manager.email)[0]["Subject"])
 
     # The sales manager approves in a browser of their own.
     context = chromium.new_context(locale="en-US")
@@ -107,6 +112,8 @@ def test_engineer_edits_inline_gets_approval_and_sends(
     # The engineer previews the PDF (watermarked draft), then sends.
     page.reload()
     assert "approved by marta" in page.locator("#approval").inner_text()
+    assert not page.locator("#send-button").is_disabled()
+    wait_until(lambda: smtp_server.recorder.to(sales_user.email), timeout=60, what="the decision")
     preview = page.request.get(live_server.url + page.locator("#preview-pdf").get_attribute("href"))
     assert preview.status == 200
     assert preview.headers["content-type"] == "application/pdf"

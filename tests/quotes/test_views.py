@@ -6,6 +6,7 @@ import re
 import uuid
 from datetime import timedelta
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.core import signing
@@ -72,11 +73,19 @@ def sent_quote(draft_quote: Any, sales_user: Any) -> Quote:
     return draft_quote
 
 
-def test_anonymous_visitors_get_403_on_every_quote_url(client: Client, sent_quote: Quote) -> None:
+def test_anonymous_visitors_are_sent_to_login_or_refused_on_every_quote_url(
+    client: Client, sent_quote: Quote
+) -> None:
     for method, url in sales_urls(sent_quote):
         response = getattr(client, method)(url)
-        assert response.status_code == 403, (method, url)
-    assert "Log in" in client.get(reverse("quotes:list")).content.decode()
+        if method == "get":  # a page: the login, and back to the page afterwards
+            assert response.status_code == 302, (method, url)
+            assert response["Location"] == f"{reverse('login')}?next={quote(url)}", url
+        else:  # an action is refused, not replayed after login
+            assert response.status_code == 403, (method, url)
+    page = client.get(reverse("quotes:list"), follow=True)
+    assert page.redirect_chain[-1][0].startswith(reverse("login"))
+    assert "Log in" in page.content.decode()
 
 
 def test_users_outside_sales_get_403(
