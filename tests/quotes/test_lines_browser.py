@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from quotes.models import ApprovalState, LineKind, Quote, Status
+from tests.accessibility import serious_accessibility_violations
 
 from .conftest import SmtpServer, Worker, wait_until
 
@@ -44,6 +45,11 @@ def test_engineer_edits_inline_gets_approval_and_sends(
     detail = f"/quotes/{draft_quote.public_id}/"
 
     log_in(page, live_server, "anna", detail)
+    assert not serious_accessibility_violations(page)
+    for url in ("/quotes/", "/quotes/customers/", "/quotes/leads/", "/quotes/new/"):
+        page.goto(live_server.url + url)
+        assert not serious_accessibility_violations(page), url
+    page.goto(live_server.url + detail)
     page.evaluate("window.notReloaded = true")
     total_before = page.locator("#total").inner_text()
     hardware_before = page.locator("#deal-hardware").inner_text()

@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.accessibility import serious_accessibility_violations
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-4.14.1.min.js"
-
-
-def serious_accessibility_violations(page: Any) -> list[dict[str, Any]]:
-    """axe-core's violations of serious or critical impact on the page as it stands."""
-    # Evaluated through the DevTools protocol: the page's Content-Security-Policy (rightly)
-    # refuses an injected inline <script>, which is what add_script_tag would add.
-    page.evaluate(AXE.read_text() + "\n;undefined")
-    found: list[dict[str, Any]] = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
-            .filter(v => v.impact === "serious" || v.impact === "critical")
-            .map(v => ({id: v.id, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 3)}))"""
-    )
-    return found
 
 
 def servers_headline(page: Any) -> str:
