@@ -10,7 +10,7 @@ APP_DIRS := config catalog quotes tco api
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run setup test lint format bench fuzz system-deps-run system-deps-test system-deps-bench messages bytecode
+.PHONY: run setup test test-fast lint format bench fuzz system-deps-run system-deps-test system-deps-bench messages bytecode
 
 run: setup
 	$(PY) manage.py runserver $(HOST):$(PORT)
@@ -19,8 +19,14 @@ setup: system-deps-run $(STAMP) messages bytecode
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_catalog
 
-test: system-deps-test $(STAMP) messages bytecode
+# Lint first: CI runs only this target, so ruff and mypy are enforced here.
+test: system-deps-test $(STAMP) messages bytecode lint
 	$(PY) -m pytest
+
+# The inner loop: the engine, its doctests and hand calculations; no Django, no database,
+# no browser (well under 2 minutes).
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -p no:django tests/engine tco/engine
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
