@@ -7,7 +7,7 @@ one-off amount invoiced at that event (the events are codes, worded per language
 and invoiced at the start of each support year instead. The plan is computed once, when a
 revision is frozen (services.snapshots), and the proposal only prints it.
 
-Rounding: every share is rounded to cents and the last share of a split takes what is
+Rounding: every share is rounded to cents and the largest share of a split takes what is
 left, so the shares always add up to the amount split (:func:`split`). VAT is split the
 same way over the rows, so the rows' totals incl. VAT add up to the proposal's.
 """
@@ -20,6 +20,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -114,8 +115,6 @@ def default_schedule() -> list[dict[str, str]]:
 
 def validate_schedule(value: Any) -> None:
     """A model field validator (the team's default schedule, edited in the admin)."""
-    from django.core.exceptions import ValidationError
-
     if not isinstance(value, list):
         raise ValidationError(_("A payment schedule is a list of milestones."))
     try:

@@ -139,7 +139,7 @@ def offer_context(
         "details": details,
         "has_configuration": any(d["configuration"] for d in details),
         "has_warranty": any(d["warranty_years"] or d["service_level"] for d in details),
-        "has_new_terms": "payment" in snapshot,  # frozen after vendor proposals existed
+        "has_vendor_terms": "payment" in snapshot,  # frozen since proposals state these terms
         "shipping_lines": shipping,
         "payment_rows": payment_rows(payment),
         "schedule": schedule_summary(payment),
