@@ -42,6 +42,7 @@ from tco.chart_svg import figure_svg, title_text
 
 from .models import LineUnit
 from .money import HUNDRED, to_cents
+from .proposal import offer_context
 from .vat import vat_note
 
 logger = logging.getLogger(__name__)
@@ -430,7 +431,11 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
         for line in snapshot["lines"]
     ]
     totals = proposal_totals(snapshot["totals"])
+    offer = offer_context(snapshot, lines)
+    for line, details in zip(lines, offer["details"], strict=True):
+        line["details"] = details
     return {
+        **offer,
         "doc": snapshot,
         "kind": "proposal",
         "number": snapshot["number"],

@@ -285,6 +285,12 @@ QUOTE_VALIDITY_DAYS = env_int("QUOTE_VALIDITY_DAYS", 30)
 # The margin floor (%) a new sales team starts with; below it, sending needs a sales
 # manager's approval (Team.margin_floor_pct, docs/quotes.md).
 QUOTES_DEFAULT_MARGIN_FLOOR_PCT = env_int("QUOTES_DEFAULT_MARGIN_FLOOR_PCT", 10)
+# The payment schedule a new sales team starts with: "event:percent" pairs that add up to
+# 100 (events: order, shipment, delivery, installation, acceptance; quotes/billing.py).
+QUOTES_DEFAULT_PAYMENT_SCHEDULE = env_str("QUOTES_DEFAULT_PAYMENT_SCHEDULE", "order:30,delivery:70")
+# The currency clause of a proposal priced from another currency's list prices: the prices
+# may follow the exchange rate when it moves more than this (%) before the order is placed.
+QUOTES_FX_CLAUSE_THRESHOLD_PCT = env_int("QUOTES_FX_CLAUSE_THRESHOLD_PCT", 3)
 # "Email me this as PDF": per hour, per recipient address and per client address, and for
 # everyone together; the form must have been open this many seconds (bots post at once).
 QUOTES_LEAD_REQUESTS_PER_HOUR = env_int("QUOTES_LEAD_REQUESTS_PER_HOUR", 5)

@@ -20,6 +20,7 @@ from catalog.models import (
     Gpu,
     InfrastructureItem,
     ServerModel,
+    ServerPart,
     Site,
 )
 
@@ -28,6 +29,7 @@ pytestmark = pytest.mark.django_db
 ALL_MODELS = (
     Gpu,
     ServerModel,
+    ServerPart,
     CloudOffering,
     CloudRegion,
     Site,
@@ -103,6 +105,19 @@ def test_seed_catalog_has_what_the_product_needs(seed_catalog: object) -> None:
     # Every row carries provenance.
     for model in ALL_MODELS:
         assert not model.objects.filter(source="").exists(), model.__name__
+
+
+def test_every_server_has_a_configuration_and_a_warranty(seed_catalog: object) -> None:
+    """What a proposal prints per server line: CPU, memory, NVMe, NICs and power supplies
+    (tests/quotes/test_vendor_proposal.py), and the manufacturer's warranty."""
+    for server in ServerModel.objects.prefetch_related("parts"):
+        roles = {part.role for part in server.parts.all()}
+        assert {"cpu", "memory", "nvme", "nic", "psu"} <= roles, server.key
+        assert all(part.description_nl for part in server.parts.all()), server.key
+        assert server.warranty_years and server.service_level and server.warranty_source
+    # Part numbers are the manufacturers' own, where the source gives one.
+    numbers = set(ServerPart.objects.exclude(part_number="").values_list("part_number", flat=True))
+    assert {"MCX75310AAS-NEAT", "MZQL23T8HCLS-00A07", "MEM-DR564MC-ER48"} <= numbers
 
 
 def test_loading_twice_changes_nothing(seed_catalog: object) -> None:
