@@ -381,6 +381,7 @@ class OwningPlan:
     model: CostModel  # without the cloud offerings
     plan: DemandPlan
     resale_by_year: tuple[float, ...]
+    meets_latency_targets: bool = True  # serving: no latency_target_missed warning
 
 
 def owning_plan(scenario: Scenario, sizings: SizingMemo | None = None) -> OwningPlan:
@@ -394,7 +395,8 @@ def owning_plan(scenario: Scenario, sizings: SizingMemo | None = None) -> Owning
     # Without the cloud offerings: the cost of owning does not use them (the ranking of
     # servers flattens one scenario per catalog server).
     model = build_cost_model(scenario, sizing.servers_required, plan, with_clouds=False)
-    return OwningPlan(model, plan, tuple(scenario.finance.resale_by_year))
+    meets = not any(n.code == "latency_target_missed" for n in sizing.warnings)
+    return OwningPlan(model, plan, tuple(scenario.finance.resale_by_year), meets)
 
 
 def costs_of_owning(owned: Sequence[OwningPlan]) -> list[float]:
