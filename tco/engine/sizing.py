@@ -559,8 +559,7 @@ def _expert_exchange_hours(
     stretches it like the compute.
     """
     split = workload_split(workload)
-    if split is None or workload.kind not in _FULL_STATE_KINDS:
-        return 0.0
+    assert split is not None and workload.kind in _FULL_STATE_KINDS
     c = placed.cand
     ep = c.expert_parallel(placed.dp)
     in_server = min(ep, max(1, server.gpus_per_server // c.t))
@@ -640,7 +639,8 @@ def size_training(
         placed = place(s * gps)
         return 0.0 if placed is None else _expert_exchange_hours(workload, shape, server, placed)
 
-    exchange_hours = exchange if workload_split(workload) is not None else None
+    moe = workload_split(workload) is not None and workload.kind in _FULL_STATE_KINDS
+    exchange_hours = exchange if moe else None
 
     if servers is not None:
         if servers < servers_fit or place(servers * gps) is None:
