@@ -157,8 +157,9 @@ def copy_options(
     """Every layout that holds at least one sequence (or the given batch), with its batch."""
     gps = server.gpus_per_server
     fixed_tp = workload.tensor_parallel is not None
+    degrees = _tensor_degrees(workload, gps)
     options = []
-    for t in _tensor_degrees(workload, gps):
+    for t in degrees:
         p = 1
         while True:
             fit = largest_batch(
@@ -171,8 +172,9 @@ def copy_options(
             )
             if fit >= (workload.concurrent_sequences or 1):
                 break
-            # Whole servers become pipeline stages; a given smaller TP may stack stages.
-            if (t < gps and not fixed_tp) or p * t >= MAX_SERVERS * gps:
+            # Pipeline stages of the largest TP a server allows (whole servers of 8 GPUs);
+            # a given smaller TP may stack stages too.
+            if (t < max(degrees) and not fixed_tp) or p * t >= MAX_SERVERS * gps:
                 fit = 0
                 break
             p += 1

@@ -289,3 +289,12 @@ def test_fewer_servers_are_never_bought_by_missing_the_latency_target(
             gpus = copies * o.copy.gpus
             assert plan.servers <= max(1, -(-gpus // 8)) or o.copy.gpus > 8
     assert plan.capacity_tokens_per_second >= target * (1 - 1e-9)
+
+
+def test_a_server_of_ten_gpus_stacks_stages_of_its_largest_tensor_parallel_degree() -> None:
+    # TP must divide the server's GPUs and stay a power of two: 1 or 2 of 10. 70.6 GB of
+    # FP8 weights and one 300,000-token KV cache (98 GB) do not fit two 72 GB GPUs, so
+    # stages of TP 2 are stacked.
+    ten = ServerSpec("10 × H100 PCIe", H100, 10, 8, 7.0, 2.0, False, Money(250_000.0))
+    r = size_inference(llama_70b(target_tokens_per_second=500.0, context_tokens=300_000), ten)
+    assert r.parallelism.tensor_parallel == 2 and r.parallelism.pipeline_parallel >= 2
