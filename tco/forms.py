@@ -88,6 +88,10 @@ SERVING_LOADS = [
     ("users", _("Users and requests")),
     ("tokens", _("Output tokens per second (expert)")),
 ]
+SERVING_USES = [
+    ("interactive", _("Interactive: people read the answer as it streams")),
+    ("batch", _("Batch: offline jobs, only throughput counts")),
+]
 # The scenario's workload.serving_demand fields, named alike on the form.
 SERVING_DEMAND_FIELDS = (
     "users",
@@ -98,6 +102,7 @@ SERVING_DEMAND_FIELDS = (
     "hours_per_day",
     "days_per_week",
     "latency_ms_per_token",
+    "time_to_first_token_ms",
 )
 # Inference fields of one way of describing the load (tco/serving_form.py builds the rest).
 USERS_FIELDS = (*SERVING_DEMAND_FIELDS, "compare_apis")
@@ -114,6 +119,7 @@ BASIC_FIELDS = (
     "tokens_billion",
     "deadline_days",
     "serving_load",
+    "serving_use",
     *USERS_FIELDS,
     "target_tokens_per_second",
     "demand_pattern",
@@ -140,6 +146,7 @@ TRAINING_ONLY = (
 )
 INFERENCE_ONLY = (
     "serving_load",
+    "serving_use",
     *USERS_FIELDS,
     "target_tokens_per_second",
     "context_tokens",
@@ -225,6 +232,15 @@ class CalculatorForm(forms.Form):
     serving_load = forms.ChoiceField(
         label=_("Describe the load in"), choices=SERVING_LOADS, required=False
     )
+    serving_use = forms.ChoiceField(
+        label=_("Use"),
+        choices=SERVING_USES,
+        required=False,
+        help_text=_(
+            "Interactive use keeps each answer within 40 ms per token and 450 ms to the first "
+            "(MLPerf's interactive bounds) unless you set other targets."
+        ),
+    )
     users = _number(_("Users"), 1, 100_000_000, integer=True, required=False)
     requests_per_user_per_day = _number(_("Requests per user a day"), 0.01, 10_000, required=False)
     input_tokens_per_request = _number(
@@ -265,7 +281,20 @@ class CalculatorForm(forms.Form):
         1,
         10_000,
         required=False,
-        help_text=_("Latency target: 50 ms streams 20 tokens a second to each user. Empty: none."),
+        help_text=_(
+            "Latency target: 50 ms streams 20 tokens a second to each user. Empty: 40 ms for "
+            "interactive use, none for batch use."
+        ),
+    )
+    time_to_first_token_ms = _number(
+        _("Time to first token (ms)"),
+        1,
+        600_000,
+        required=False,
+        help_text=_(
+            "How long a user waits for the answer to start. Empty: 450 ms for interactive "
+            "use, none for batch use."
+        ),
     )
     compare_apis = forms.BooleanField(
         label=_("Compare with hosted model APIs"),
@@ -364,13 +393,33 @@ class CalculatorForm(forms.Form):
         100,
         help_text=_("Default 90 %: share of time spent training, not recovering."),
     )
-    context_tokens = _number(_("Context length (tokens)"), 128, 1_048_576, integer=True)
-    concurrency = _number(_("Concurrent sequences"), 1, 100_000, integer=True)
+    context_tokens = _number(
+        _("Context length (tokens)"),
+        128,
+        1_048_576,
+        integer=True,
+        required=False,
+        help_text=_("Empty: input plus output tokens of a request (8,192 for tokens per second)."),
+    )
+    concurrency = _number(
+        _("Concurrent sequences per model copy"),
+        1,
+        100_000,
+        integer=True,
+        required=False,
+        help_text=_(
+            "Empty: the engine chooses the batch that meets the latency targets with the "
+            "fewest servers."
+        ),
+    )
     serving_efficiency_pct = _number(
         _("Serving efficiency (%)"),
         5,
         100,
-        help_text=_("Share of the memory-bandwidth ceiling reached."),
+        help_text=_(
+            "100 %: the engine's fit to published TensorRT-LLM and NIM measurements; lower it "
+            "for a less tuned serving stack."
+        ),
     )
     electricity_price = _number(
         _("Electricity price per kWh (site currency)"),
@@ -693,11 +742,14 @@ class CalculatorForm(forms.Form):
                 workload["sharding"] = data["sharding"]
         else:
             workload.update(
-                context_tokens=data["context_tokens"],
-                concurrent_sequences=data["concurrency"],
                 serving_efficiency=data["serving_efficiency_pct"] / 100,
+                serving_use=data.get("serving_use") or "interactive",
                 **self._serving_load(),
             )
+            if data.get("context_tokens"):
+                workload["context_tokens"] = data["context_tokens"]
+            if data.get("concurrency"):
+                workload["concurrent_sequences"] = data["concurrency"]
         finance: dict[str, Any] = {
             "horizon_months": data["horizon_years"] * 12,
             "discount_rate": data["discount_rate_pct"] / 100,
@@ -784,8 +836,9 @@ class CalculatorForm(forms.Form):
             "hours_per_day": data["hours_per_day"],
             "days_per_week": data["days_per_week"],
         }
-        if data.get("latency_ms_per_token") is not None:
-            demand["latency_ms_per_token"] = data["latency_ms_per_token"]
+        for name in ("latency_ms_per_token", "time_to_first_token_ms"):
+            if data.get(name) is not None:
+                demand[name] = data[name]
         return {"serving_demand": demand}
 
     def _demand(self) -> dict[str, Any]:

@@ -428,6 +428,9 @@ def gpu_spec(gpu: Gpu, path: str, overrides: dict[str, Any] | None = None) -> Gp
         fp8_tflops=float(gpu.fp8_tflops) if gpu.fp8_tflops is not None else None,
         fp4_tflops=float(gpu.fp4_tflops) if gpu.fp4_tflops is not None else None,
         tdp_w=float(gpu.tdp_w),
+        nvlink_bandwidth_gbps=(
+            float(gpu.nvlink_bandwidth_gbps) if gpu.nvlink_bandwidth_gbps is not None else None
+        ),
     )
     return build_dataclass(path, GpuSpec, overrides or {}, defaults=base)
 

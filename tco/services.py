@@ -49,6 +49,7 @@ FORM_FIELD_FOR_PATH = {
     "workload.context_tokens": "context_tokens",
     "workload.concurrent_sequences": "concurrency",
     "workload.serving_efficiency": "serving_efficiency_pct",
+    "workload.serving_use": "serving_use",
     "site.pue": "pue",
     "site.electricity_price_per_kwh": "electricity_price",
     "site.colocation_per_kw_month": "colocation_price",
@@ -87,6 +88,7 @@ class Candidate:
     server: ServerModel
     onprem_total: float | None
     reason: str
+    meets_latency_targets: bool = True  # serving: the sizing meets the latency targets
 
 
 @dataclass
@@ -191,12 +193,13 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         if isinstance(ranked, CalculatorOutcome):
             return ranked
         ranking = ranked
-        if any(total is not None for _key, total, _reason in ranking):
+        if any(total is not None for _key, total, _reason, _meets in ranking):
             if len(rankings) >= RECENT_RANKINGS:
                 rankings.clear()  # bounded; a few made again cost less than an LRU's upkeep
             rankings[ranking_key] = ranking
     candidates = [
-        Candidate(form.catalog.servers[key], total, reason) for key, total, reason in ranking
+        Candidate(form.catalog.servers[key], total, reason, meets)
+        for key, total, reason, meets in ranking
     ]
     fitting = [c for c in candidates if c.onprem_total is not None]
     if not fitting:
@@ -204,7 +207,9 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         return CalculatorOutcome(
             problem=_("No server in the catalog can run this workload: ") + reasons
         )
-    best = min(fitting, key=lambda c: c.onprem_total or 0.0)  # the first of equal totals
+    # The cheapest server that meets the latency targets (issue 29: fewer GPUs are never
+    # bought by missing them); the cheapest of all when none does. The first of equals.
+    best = min(fitting, key=lambda c: (not c.meets_latency_targets, c.onprem_total or 0.0))
     try:
         best_document = {**document, "server": form.server_reference(best.server.key)}
         analysis = analyse_document(best_document, form.catalog, sizings)
@@ -222,8 +227,8 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
 
 
 # A ranking: each candidate server's key with what owning it costs, or why it cannot do the
-# work, in catalog order.
-Ranking = tuple[tuple[str, float | None, str], ...]
+# work, and whether it meets the serving latency targets, in catalog order.
+Ranking = tuple[tuple[str, float | None, str, bool], ...]
 RankingKey = tuple[tuple[str, Any], ...]
 
 # The form fields the ranking of servers does not read: it costs owning the fleet in
@@ -277,7 +282,9 @@ def _rank_servers(
     # The fitting candidates are costed together (one vectorised pass).
     totals = iter(costs_of_owning([p for _k, p in ranked if isinstance(p, OwningPlan)]))
     return tuple(
-        (key, None, plan) if isinstance(plan, str) else (key, next(totals), "")
+        (key, None, plan, False)
+        if isinstance(plan, str)
+        else (key, next(totals), "", plan.meets_latency_targets)
         for key, plan in ranked
     )
 

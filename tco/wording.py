@@ -345,20 +345,21 @@ def plan_sentence(plan: Mapping[str, Any]) -> str:
             "n": p.get("replicas"),
             "t": p.get("tensor_parallel"),
             "p": p.get("pipeline_parallel"),
+            "batch": number(p.get("batch")),
         }
         if code == "inference_replicas":
             return (
                 _(
-                    "Weights, KV cache and overhead (%(gb)s GB) fit on one GPU, so each GPU "
-                    "serves its own copy; %(n)s copies run side by side."
+                    "Each GPU serves its own copy of the model (%(gb)s GB with the KV cache of "
+                    "up to %(batch)s sequences); %(n)s copies run side by side."
                 )
                 % values
             )
         if code == "inference_tensor_parallel":
             return (
                 _(
-                    "%(gb)s GB of weights, KV cache and overhead need %(t)s GPUs, so each copy is "
-                    "split with tensor parallel %(t)s over NVLink; %(n)s copies in total."
+                    "Each copy is split with tensor parallel %(t)s (%(gb)s GB with the KV cache "
+                    "of up to %(batch)s sequences); %(n)s copies in total."
                 )
                 % values
             )

@@ -58,6 +58,22 @@ LORA_ADAPTER_FRACTION: Final = 0.005
 
 SERVING_PEAK_FACTOR: Final = 3.0
 
+# --- serving a model copy (tco/engine/decode.py; calibrated in docs/calibration.md) -----
+
+SERVING_BANDWIDTH_EFFICIENCY: Final = 0.75
+SERVING_COMPUTE_EFFICIENCY: Final = 0.46
+FP4_COMPUTE_FACTOR: Final = 0.55
+MOE_EXPERT_EFFICIENCY: Final = 0.28
+COLLECTIVE_LATENCY_US: Final = 19.0
+PCIE_BANDWIDTH_GBPS: Final = 64.0
+NETWORK_GBPS_PER_GPU: Final = 50.0
+INTERACTIVE_TPOT_MS: Final = 40.0
+INTERACTIVE_TTFT_MS: Final = 450.0
+CONTEXT_TOKENS: Final = 8192
+KV_CACHE_BYTES: Final = 2.0
+MOE_EXPERTS: Final = 128
+MOE_EXPERTS_PER_TOKEN: Final = 8
+
 
 @dataclass(frozen=True, slots=True)
 class Default:
@@ -272,6 +288,113 @@ TABLE: Final[tuple[Default, ...]] = (
         "disclosed GPU-owner rate, 19.5 %/yr, is about a 5-year life; Meta uses 5.5, "
         "Microsoft, Alphabet and CoreWeave 6, Nebius 4 for GPUs. A longer horizon buys the "
         "fleet again at this age",
+    ),
+    Default(
+        "SERVING_BANDWIDTH_EFFICIENCY",
+        SERVING_BANDWIDTH_EFFICIENCY,
+        "fraction of HBM bandwidth",
+        "[S-TRTLLM-PERF], [S-NIM-BENCH], [S-TRTLLM-DSR1]",
+        "share of the datasheet memory bandwidth a decode step streams weights and KV cache "
+        "at; fitted with the next four factors to 55 published serving measurements on "
+        "H100, H200 and B200 (docs/calibration.md: every figure within 25 %)",
+    ),
+    Default(
+        "SERVING_COMPUTE_EFFICIENCY",
+        SERVING_COMPUTE_EFFICIENCY,
+        "fraction of dense peak",
+        "[S-TRTLLM-PERF], [S-NIM-BENCH], [S-TRTLLM-DSR1]",
+        "share of the dense tensor peak (BF16/FP8) that prefill and decode matrix products "
+        "reach; the same fit. Prefill and decode fitted apart came out at 0.45 and 0.49, so "
+        "one factor serves both",
+    ),
+    Default(
+        "FP4_COMPUTE_FACTOR",
+        FP4_COMPUTE_FACTOR,
+        "× the compute efficiency",
+        "[S-TRTLLM-PERF]",
+        "FP4 products on B200 reach a smaller share of their (twice as high) peak: every B200 "
+        "row of the fit runs FP4, and 0.55 x 0.46 = 25 % of the FP4 peak fits them",
+    ),
+    Default(
+        "MOE_EXPERT_EFFICIENCY",
+        MOE_EXPERT_EFFICIENCY,
+        "× the efficiencies of expert layers",
+        "[S-TRTLLM-PERF], [S-TRTLLM-DSR1]",
+        "routed experts run slower than dense layers of the same bytes and FLOPs (few tokens "
+        "per expert, uneven routing across GPUs, the router); fitted to Qwen3-235B-A22B, "
+        "Llama 4 Maverick and DeepSeek-R1 on 8 x H100/H200/B200",
+    ),
+    Default(
+        "COLLECTIVE_LATENCY_US",
+        COLLECTIVE_LATENCY_US,
+        "µs per all-reduce or all-to-all",
+        "[S-NIM-BENCH], [S-TRTLLM-PERF]",
+        "fixed cost of one tensor-parallel collective inside a server (two per layer and "
+        "decode step); fitted with the efficiencies: 3 ms of the 18.6 ms per token measured "
+        "for one user of 70 B on two H100s",
+    ),
+    Default(
+        "PCIE_BANDWIDTH_GBPS",
+        PCIE_BANDWIDTH_GBPS,
+        "GB/s per GPU, both directions",
+        "[S-PCIE]",
+        "GPUs without NVLink (L40S) exchange tensor-parallel activations over PCIe 4.0 x16: "
+        "about 32 GB/s each way",
+    ),
+    Default(
+        "NETWORK_GBPS_PER_GPU",
+        NETWORK_GBPS_PER_GPU,
+        "GB/s per GPU, each way",
+        "[S-DGX-H100], [S-DEEPSEEK-V3]",
+        "one 400 Gb/s InfiniBand or RoCE port per GPU, as in DGX/HGX H100 and B200 systems; "
+        "DeepSeek measured 50 GB/s of IB per H800 for its expert all-to-all",
+    ),
+    Default(
+        "INTERACTIVE_TPOT_MS",
+        INTERACTIVE_TPOT_MS,
+        "ms per output token",
+        "[S-MLPERF-INF]",
+        "time-per-output-token bound of MLPerf Inference's interactive Llama 2 70B scenario "
+        "(25 tokens/s per user, faster than reading); batch use has no bound",
+    ),
+    Default(
+        "INTERACTIVE_TTFT_MS",
+        INTERACTIVE_TTFT_MS,
+        "ms to the first token",
+        "[S-MLPERF-INF]",
+        "time-to-first-token bound of the same MLPerf scenario; batch use has no bound",
+    ),
+    Default(
+        "CONTEXT_TOKENS",
+        CONTEXT_TOKENS,
+        "tokens per sequence",
+        "[S-LLAMA3]",
+        "KV cache held per sequence when neither context_tokens nor the requests' input and "
+        "output tokens are given: the 8 k context of Llama 3 pre-training",
+    ),
+    Default(
+        "KV_CACHE_BYTES",
+        KV_CACHE_BYTES,
+        "bytes per cached value",
+        ESTIMATE,
+        "BF16 keys and values, what serving engines keep unless the KV cache is quantised "
+        "(NVIDIA's FP8/FP4 checkpoints carry an FP8 cache: 1 byte, as in the calibration)",
+    ),
+    Default(
+        "MOE_EXPERTS",
+        MOE_EXPERTS,
+        "routed experts",
+        "[S-QWEN3], [S-DEEPSEEK-V3]",
+        "fine-grained mixtures of experts route to 128 (Qwen3-235B-A22B, Llama 4 Maverick) "
+        "to 256 (DeepSeek-V3) experts; used when a mixture of experts is given without its "
+        "expert count",
+    ),
+    Default(
+        "MOE_EXPERTS_PER_TOKEN",
+        MOE_EXPERTS_PER_TOKEN,
+        "experts per token",
+        "[S-QWEN3], [S-DEEPSEEK-V3]",
+        "Qwen3-235B-A22B and DeepSeek-V3 send each token to 8 routed experts",
     ),
     Default(
         "SERVING_PEAK_FACTOR",

@@ -30,6 +30,7 @@ H100_SXM = GpuSpec(
     fp8_tflops=1979.0,
     fp4_tflops=None,
     tdp_w=700.0,
+    nvlink_bandwidth_gbps=900.0,
 )
 
 HGX_H100_SERVER = ServerSpec(

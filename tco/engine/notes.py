@@ -45,10 +45,6 @@ ENGLISH: dict[str, str] = {
     "jurisdiction_unknown": "{provider}'s controlling jurisdiction is unknown.",
     "provider_not_preferred": "{provider} is not one of your preferred providers.",
     "no_compliant_option": "No option meets the constraints.",
-    "latency_target_missed": (
-        "Each answer streams at {achieved_ms:,.1f} ms per output token, slower than the "
-        "{target_ms:,.1f} ms target: serve each model copy on more GPUs or at a lower precision."
-    ),
 }
 
 

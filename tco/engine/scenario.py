@@ -33,6 +33,7 @@ from tco.engine.finance import broadcast
 from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
 from tco.engine.hosted_api import ApiOptionResult, cost_api_offering
 from tco.engine.hybrid import HybridResult, optimise_hybrid
+from tco.engine.inference import ServingPlan
 from tco.engine.inputs import (
     CloudOfferingSpec,
     CloudTerm,
@@ -337,12 +338,13 @@ def _serving(
     demand = scenario.workload.serving_demand
     if demand is None:
         return None
+    peak = sizing.serving.peak if sizing.serving is not None else None
     return serving_outcome(
         demand,
         _load_factors(scenario, horizon_months),
         capacity_tokens_per_second=sizing.tokens_per_second_capacity or 0.0,
-        tokens_per_second_per_replica=sizing.tokens_per_second_per_replica,
-        concurrent_sequences=scenario.workload.concurrent_sequences,
+        achieved_ms_per_token=peak.time_per_output_token_s * 1000.0 if peak else None,
+        time_to_first_token_ms=peak.time_to_first_token_s * 1000.0 if peak else None,
     )
 
 
@@ -379,6 +381,7 @@ class OwningPlan:
     model: CostModel  # without the cloud offerings
     plan: DemandPlan
     resale_by_year: tuple[float, ...]
+    meets_latency_targets: bool = True  # serving: no latency_target_missed warning
 
 
 def owning_plan(scenario: Scenario, sizings: SizingMemo | None = None) -> OwningPlan:
@@ -392,7 +395,8 @@ def owning_plan(scenario: Scenario, sizings: SizingMemo | None = None) -> Owning
     # Without the cloud offerings: the cost of owning does not use them (the ranking of
     # servers flattens one scenario per catalog server).
     model = build_cost_model(scenario, sizing.servers_required, plan, with_clouds=False)
-    return OwningPlan(model, plan, tuple(scenario.finance.resale_by_year))
+    meets = not any(n.code == "latency_target_missed" for n in sizing.warnings)
+    return OwningPlan(model, plan, tuple(scenario.finance.resale_by_year), meets)
 
 
 def costs_of_owning(owned: Sequence[OwningPlan]) -> list[float]:
@@ -614,6 +618,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         for i, o in zip(usable, kept.cloud_offerings, strict=True)
     )
     warnings = [n for n in plan.notes if n.warning]
+    warnings += list(sizing.warnings)
     warnings += list(serving.notes) if serving is not None else []
     warnings += _sanity(scenario, sizing, racks, onprem.total_cost, fin.reporting_currency)
     return ScenarioResult(
@@ -899,12 +904,18 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             hardware_flops_utilization=_num(s.hardware_flops_utilization, 4),
             scaling_efficiency=_num(s.scaling_efficiency, 4),
         )
+        if s.expert_parallel is not None:
+            sizing.update(
+                expert_parallel=s.expert_parallel,
+                all_to_all_hours=_num(s.all_to_all_hours, 2),
+            )
     else:
         sizing.update(
             gpus_per_replica=s.gpus_per_replica,
             replicas=s.replicas,
             tokens_per_second_per_replica=_num(s.tokens_per_second_per_replica, 1),
             tokens_per_second_capacity=_num(s.tokens_per_second_capacity, 1),
+            **_serving_sizing(s),
         )
     r = result.rack_plan
     on = result.onprem
@@ -1063,7 +1074,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
     reference_api = next((x for x in result.api_options if x.name == v.reference_cloud), None)
     extras: dict[str, Any] = {
         "demand": demand,
-        "serving": _serving_dict(result.serving),
+        "serving": _serving_dict(result.serving, result.sizing.serving),
         "break_even_requests_per_day": _num(reference_api.break_even_requests_per_day, 1)
         if reference_api is not None
         else None,
@@ -1275,11 +1286,46 @@ def _add_unit_costs(options: list[dict[str, Any]], serving: ServingOutcome | Non
         option["cost_per_user_month"] = _num(per_user, 6)
 
 
-def _serving_dict(serving: ServingOutcome | None) -> dict[str, Any] | None:
+def _serving_sizing(s: SizingResult) -> dict[str, Any]:
+    """The copy's batch, latency at the sized peak against its targets, and the decode
+    step's parts (docs/scenario.md, "sizing" of inference)."""
+    plan = s.serving
+    if plan is None:
+        return {}
+    peak, step = plan.peak, plan.peak.step
+    return {
+        "concurrent_sequences": peak.batch,
+        "max_concurrent_sequences": plan.option.batch,
+        "memory_concurrent_sequences": plan.option.memory_batch,
+        "context_tokens": plan.requests.context_tokens,
+        "time_per_output_token_ms": _num(peak.time_per_output_token_s * 1000.0, 3),
+        "time_to_first_token_ms": _num(peak.time_to_first_token_s * 1000.0, 3),
+        "latency_targets": {
+            "use": plan.use.value,
+            "time_per_output_token_ms": plan.targets.time_per_output_token_ms,
+            "time_to_first_token_ms": plan.targets.time_to_first_token_ms,
+            "met": plan.targets.met_by(peak),
+        },
+        "decode_step_ms": {
+            "weights": _num(step.weights_s * 1000.0, 4),
+            "experts": _num(step.experts_s * 1000.0, 4),
+            "kv_cache": _num(step.attention_s * 1000.0, 4),
+            "communication": _num(step.communication_s * 1000.0, 4),
+            "total": _num(step.total_s * 1000.0, 4),
+            "prefill_share": _num(peak.prefill_share_s * 1000.0, 4),
+        },
+        "prefill_ms": _num(peak.prefill_s * 1000.0, 3),
+    }
+
+
+def _serving_dict(
+    serving: ServingOutcome | None, plan: ServingPlan | None
+) -> dict[str, Any] | None:
     """The derivation from users and requests to tokens/s, every step (docs/scenario.md)."""
     if serving is None:
         return None
     d, load = serving.demand, serving.load
+    targets = plan.targets if plan is not None else None
     return {
         "users": d.users,
         "requests_per_user_per_day": d.requests_per_user_per_day,
@@ -1302,6 +1348,11 @@ def _serving_dict(serving: ServingOutcome | None) -> dict[str, Any] | None:
         "requests_per_month": _num(load.requests_per_month, 2),
         "concurrent_requests_at_peak": _num(load.concurrent_requests_at_peak, 2),
         "achieved_ms_per_token": _num(serving.achieved_ms_per_token, 3),
+        "time_to_first_token_ms": _num(serving.time_to_first_token_ms, 3),
+        "time_to_first_token_target_ms": d.time_to_first_token_ms,
+        # the targets in force: the demand's, else the defaults of the use
+        "target_ms_per_token": targets.time_per_output_token_ms if targets else None,
+        "target_time_to_first_token_ms": targets.time_to_first_token_ms if targets else None,
         "utilization": _num(serving.utilization, 6),
         "fleet_capacity_requests_per_day": _num(serving.fleet_capacity_requests_per_day, 1),
         "load_months": _num(serving.load_months, 4),

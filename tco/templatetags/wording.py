@@ -32,7 +32,7 @@ for _name in (
     "violations_text",
 ):
     register.filter(_name, getattr(wording, _name))
-for _name in ("serving_derivation", "serving_summary", "unit_cost"):
+for _name in ("latency_line", "serving_derivation", "serving_summary", "unit_cost"):
     register.filter(_name, getattr(wording_serving, _name))
 
 

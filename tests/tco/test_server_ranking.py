@@ -61,7 +61,7 @@ def test_the_ranking_reads_no_discount_rate_provider_or_term(
     base = f"preset={preset}&server=auto"
     expected = _ranked(catalog, base)
     assert not isinstance(expected, services.CalculatorOutcome)
-    assert any(total is not None for _key, total, _reason in expected)
+    assert any(total is not None for _key, total, _reason, _meets in expected)
     for variant in UNRANKED_VARIANTS:
         assert _ranked(catalog, f"{base}&{variant}") == expected, variant
     # ... while the inputs it does read change it.

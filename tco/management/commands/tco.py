@@ -195,6 +195,7 @@ def render_table(summary: dict[str, Any]) -> str:
         lines.append(f"Training time: {sizing['training_days']:.1f} days")
     if sizing.get("gpu_hours") is not None:
         lines.append(f"GPU-hours: {sizing['gpu_hours']:,.0f}")
+    lines += _latency_lines(sizing)
     demand = summary.get("demand") or {}
     if demand:
         lines.append(
@@ -290,6 +291,26 @@ def _serving_lines(serving: dict[str, Any] | None) -> list[str]:
         f"{serving['peak_tokens_per_second']:,.1f} tokens/s at the peak (sized for "
         f"{serving['sized_tokens_per_second']:,.1f}); capacity "
         f"{serving['capacity_tokens_per_second']:,.1f} tokens/s",
+    ]
+
+
+def _latency_lines(sizing: dict[str, Any]) -> list[str]:
+    """Serving: a copy's capacity and batch, and the latency at the peak beside its targets."""
+    if sizing.get("time_per_output_token_ms") is None:
+        return []
+    targets = sizing.get("latency_targets") or {}
+
+    def against(value: float, target: float | None) -> str:
+        return f"{value:,.1f} ms" + (f" (target {target:g} ms)" if target else " (no target)")
+
+    return [
+        f"Copies: {sizing['replicas']} × {sizing['gpus_per_replica']} GPU(s), "
+        f"{sizing['tokens_per_second_per_replica']:,.0f} tokens/s each at up to "
+        f"{sizing['max_concurrent_sequences']:,} sequences",
+        f"At the peak: {sizing['concurrent_sequences']:,} sequences per copy, "
+        f"{against(sizing['time_per_output_token_ms'], targets.get('time_per_output_token_ms'))} "
+        "per output token, first token after "
+        f"{against(sizing['time_to_first_token_ms'], targets.get('time_to_first_token_ms'))}",
     ]
 
 
