@@ -86,6 +86,7 @@ def reference_scenario() -> Scenario:
             # The worked example's own figures (docs/methodology.md § 6), not the defaults.
             networking_per_server=30_000.0,
             support_pct_per_year=0.15,
+            staff_fte=0.5,
         ),
         name="7B pre-training, 8x H100 servers in NL vs AWS, GCP, CoreWeave",
     )

@@ -16,6 +16,15 @@ ENGLISH: dict[str, str] = {
     "demand_assumed_continuous": (
         "No demand given: treated as a fleet kept busy continuously at {utilization:.0%}."
     ),
+    "workstation_site_fleet": (
+        "A workstation site holds one machine; this plan needs {servers:,} servers, so they "
+        "are costed as a server room (network, installation, operations staff)."
+    ),
+    "datacentre_defaults_small_fleet": (
+        "Data-centre defaults (network ports, installation, operations staff) are applied "
+        "to {gpus} GPU(s), fewer than {threshold}: for a workstation choose a workstation "
+        "site, or give finance.networking_per_server, installation_per_server and staff_fte."
+    ),
     "run_exceeds_horizon": (
         "One run takes {run_days:,.0f} days, longer than the {horizon_months} months compared."
     ),
