@@ -70,10 +70,21 @@ def _years(months: int) -> str:
     return _("%(n)d months") % {"n": months}
 
 
+# What the engine assumed when the scenario gave no demand (verdict.params.demand_assumed).
+ASSUMED_DEMAND = {
+    "one_run": lambda: _("assuming one run"),
+    "around_the_clock": lambda: _("assuming it serves around the clock"),
+}
+
+
 def verdict_headline(verdict: Mapping[str, Any], currency: str) -> str:
-    """The answer: buy, rent, buy-run-resell or hybrid with its numbers, and whether the
-    buyer's terms rather than cost decided it."""
+    """The answer: buy, rent, buy-run-resell or hybrid with its numbers, what demand it
+    assumed when none was given, and whether the buyer's terms rather than cost decided
+    it."""
     headline = _cost_headline(verdict, currency)
+    assumed = ASSUMED_DEMAND.get((verdict.get("params") or {}).get("demand_assumed"))
+    if assumed is not None:
+        headline = f"{headline.removesuffix('.')}, {assumed()}."
     decided = terms_decided_sentence(verdict, currency)
     return f"{headline} {decided}" if decided else headline
 
@@ -219,9 +230,12 @@ def note_text(note: Mapping[str, Any], currency: str = "EUR") -> str:
     code = note.get("code")
     p: Mapping[str, Any] = note.get("params") or {}
     if code == "demand_assumed_continuous":
-        return _("No demand pattern given: treated as a fleet kept busy at %(u)s all the time.") % {
-            "u": percent(p.get("utilization"))
-        }
+        return _(
+            "No demand given: the service is assumed to run around the clock, the servers "
+            "busy %(u)s of the time."
+        ) % {"u": percent(p.get("utilization"))}
+    if code == "demand_assumed_one_run":
+        return _("No demand given: the training is assumed to run once.")
     if code == "workstation_site_fleet":
         return _(
             "A workstation site holds one machine; this plan needs %(n)s servers, so they are "

@@ -640,6 +640,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         per_work=plan.pattern is not DemandPattern.CONTINUOUS,
         extra={
             "pattern": plan.pattern.value,
+            "demand_assumed": assumed_demand(plan),
             "owned_servers": hybrid.owned_servers if hybrid is not None else None,
             "hybrid_option": hybrid_option,
             "resale_month": resell.months_owned if resell is not None else None,
@@ -1387,10 +1388,39 @@ def _hybrid_reason(hy: HybridResult) -> str:
     return "mix_cheapest"
 
 
+# What the engine assumed when the scenario gave no demand (DemandPlan notes), as the
+# verdict's ``demand_assumed`` code.
+ASSUMED_DEMANDS = {
+    "demand_assumed_one_run": "one_run",
+    "demand_assumed_continuous": "around_the_clock",
+}
+ASSUMED_DEMAND_TEXT = {
+    "one_run": "assuming one run",
+    "around_the_clock": "assuming it serves around the clock",
+}
+
+
+def assumed_demand(plan: DemandPlan) -> str | None:
+    """``one_run`` or ``around_the_clock`` when the demand was assumed, else None."""
+    return next((ASSUMED_DEMANDS[n.code] for n in plan.notes if n.code in ASSUMED_DEMANDS), None)
+
+
+def with_assumption(headline: str, phrase: str) -> str:
+    """The headline with what was assumed before its full stop.
+
+    >>> with_assumption("Rent: A, 55 USD for this work.", "assuming one run")
+    'Rent: A, 55 USD for this work, assuming one run.'
+    """
+    return f"{headline.removesuffix('.')}, {phrase}."
+
+
 def verdict_text(verdict: Verdict, currency: str) -> str:
     """The headline in plain English (command line); the web layer words its own."""
     p = verdict.params
     text = _headline_text(verdict, currency)
+    assumed = p.get("demand_assumed")
+    if assumed in ASSUMED_DEMAND_TEXT:
+        text = with_assumption(text, ASSUMED_DEMAND_TEXT[assumed])
     if p.get("constraint_decided"):
         text += (
             f" Your constraints decided this, not cost: the cheapest option overall, "
