@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import io
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 
 from tco.presets import preset_data
@@ -43,3 +47,20 @@ def test_a_workstation_site_includes_no_data_centre_extras(
     assert english.startswith("A workstation: owning includes no network fabric")
     dutch = extras_line(page(client, "nl", site="office-workstation-nl"))
     assert dutch.startswith("Een werkstation: bezit omvat geen GPU-netwerk")
+
+
+def test_the_command_line_table_says_what_owning_includes(
+    seed_catalog: object, tmp_path: Path
+) -> None:
+    document = {
+        "workload": {"kind": "lora", "params_billion": 8, "tokens_billion": 0.2},
+        "server": {"key": "smc-821ge-tnhr-h100", "gpus_per_server": 1, "list_price": 35000},
+        "site": "office-workstation-nl",
+        "cloud_offerings": ["aws-p5-48xlarge-od"],
+        "demand": {"pattern": "continuous"},
+    }
+    path = tmp_path / "workstation.json"
+    path.write_text(json.dumps(document))
+    out = io.StringIO()
+    call_command("tco", "estimate", "--input", str(path), "--format", "table", stdout=out)
+    assert "A workstation: owning includes no network fabric" in out.getvalue()
