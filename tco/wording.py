@@ -329,7 +329,7 @@ def owning_extras_sentence(summary: Mapping[str, Any]) -> str:
             "amount": amount
         }
     elif networking == "given":
-        network = _("your networking figure (%(amount)s per server)") % {"amount": amount}
+        network = _("the networking figure given (%(amount)s per server)") % {"amount": amount}
     else:
         network = _("no network equipment")
     installation = _("installation %(amount)s per server") % {

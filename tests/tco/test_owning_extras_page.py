@@ -11,8 +11,12 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import translation
 
+from tco.engine import evaluate, result_to_dict
 from tco.presets import preset_data
+from tco.scenario_io import build_scenario
+from tco.wording import owning_extras_sentence
 
 pytestmark = pytest.mark.django_db
 
@@ -64,3 +68,18 @@ def test_the_command_line_table_says_what_owning_includes(
     out = io.StringIO()
     call_command("tco", "estimate", "--input", str(path), "--format", "table", stdout=out)
     assert "A workstation: owning includes no network fabric" in out.getvalue()
+
+
+def test_a_given_networking_figure_is_named_as_given(seed_catalog: object) -> None:
+    """A quote's analysis prices the quoted networking lines: the sentence says it is the
+    figure given, not the plan's."""
+    document = json.loads(
+        (Path(__file__).resolve().parents[2] / "docs/examples/serve-70b-overrides.json").read_text()
+    )
+    document["finance"]["networking_per_server"] = 12_000
+    summary = result_to_dict(evaluate(build_scenario(document).scenario))
+    assert summary["owning_extras"]["networking"] == "given"
+    with translation.override("en"):
+        assert "the networking figure given ($12,000 per server)" in owning_extras_sentence(summary)
+    with translation.override("nl"):
+        assert "het opgegeven netwerkbedrag" in owning_extras_sentence(summary)
