@@ -163,8 +163,8 @@ def offering_fit(
     sizings: SizingMemo | None = None,
 ) -> OfferingFit:
     """Size the same work on the offering's instances when they differ from the owned
-    servers: another GPU, or an instance that is not a whole part of an owned server
-    (an 8-GPU instance for a 1-GPU workstation's work).
+    servers: another GPU, or an instance larger than an owned server (an 8-GPU instance
+    for a 1-GPU workstation's work).
 
     Training: GPU-hours of a run on those instances ÷ on the owned fleet (work ratio)
     and GPUs needed ÷ owned GPUs (fleet ratio), both sized for the same
@@ -173,8 +173,7 @@ def offering_fit(
     § 3, "One billing unit").
     """
     gpu = offering.gpu or server.gpu
-    same_node = server.gpus_per_server % offering.gpus_per_instance == 0
-    if gpu == server.gpu and same_node:
+    if gpu == server.gpu and offering.gpus_per_instance <= server.gpus_per_server:
         return OfferingFit(run_hours=sizing.training_hours)
     # Serving may keep weights in a format the GPU cannot compute in (weight-only).
     if workload.kind.is_training and gpu.peak_tflops(workload.precision) is None:
