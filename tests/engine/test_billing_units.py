@@ -7,10 +7,14 @@ import dataclasses
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tco.engine import (
+    CloudCostParams,
     CloudOfferingSpec,
     CloudTerm,
+    CostModel,
     Demand,
     DemandPattern,
     FinanceInputs,
@@ -21,6 +25,7 @@ from tco.engine import (
     WorkloadKind,
     evaluate,
 )
+from tco.engine.costmodel import cloud_bill
 from tco.engine.examples import H100_SXM
 from tco.engine.units import FxRates, Money
 
@@ -81,3 +86,40 @@ def test_a_served_gpu_rents_a_whole_instance_around_the_clock() -> None:
     assert (od.instances, one.instances) == (1, 1)
     assert od.total_cost == pytest.approx(730 * 60 * 55.04, rel=1e-9)
     assert one.total_cost == pytest.approx(730 * 60 * 3.00, rel=1e-9)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    servers=st.integers(1, 64),
+    gps=st.sampled_from([1, 2, 4, 8]),
+    gpi=st.sampled_from([1, 2, 4, 8, 16]),
+    fleet_ratio=st.floats(0.25, 4.0),
+    hours_ratio=st.floats(0.1, 2.0),
+    u=st.floats(0.01, 1.0),
+)
+def test_pay_per_use_bills_whole_instances_for_the_hours_they_run(
+    servers: int, gps: int, gpi: int, fleet_ratio: float, hours_ratio: float, u: float
+) -> None:
+    """Whatever the fleet and the instance, the bill is a whole number of instances (at
+    least the GPUs needed ÷ GPUs per instance) × the hours they run × the price."""
+    m = CostModel(
+        servers=float(servers),
+        gpus_per_server=float(gps),
+        server_price=1.0,
+        idle_power_kw=0.0,
+        max_power_kw=1.0,
+        pue=1.0,
+        electricity_price_per_kwh=0.0,
+        colocation_per_kw_month=0.0,
+        utilization=u,
+        horizon_months=12.0,
+        discount_rate=0.0,
+    )
+    cloud = CloudCostParams(
+        "od", 10.0, float(gpi), 0.0, work_ratio=fleet_ratio * hours_ratio, fleet_ratio=fleet_ratio
+    )
+    bill = cloud_bill(m, cloud)
+    instances = float(bill.instances)
+    assert instances == math.ceil(instances) >= servers * gps * fleet_ratio / gpi - 1e-9
+    hours = 730 * 12 * u * hours_ratio
+    assert float(bill.usage_total) == pytest.approx(instances * hours * 10.0, rel=1e-12)
