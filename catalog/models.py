@@ -262,6 +262,7 @@ class CloudOffering(Provenance):
 class SiteKind(models.TextChoices):
     COLOCATION = "colocation", _("colocation")
     ON_PREMISES = "on_premises", _("on-premises server room")
+    WORKSTATION = "workstation", _("workstation (desk or office)")
 
 
 class CloudRegion(Provenance):

@@ -482,7 +482,10 @@ class CalculatorForm(forms.Form):
         0,
         100,
         required=False,
-        help_text=_("Empty: 0.5 FTE (estimate)."),
+        help_text=_(
+            "Empty: by fleet size, 0.032 FTE per server, at least 0.1 and at most 12; none "
+            "at a workstation."
+        ),
     )
     staff_cost = _number(
         _("Cost per staff FTE a year (reporting currency)"),

@@ -86,8 +86,9 @@ TERMS = {
 }
 
 # Catalog items that supply the on-prem cost defaults (finance fields may override them).
+# Networking and staff follow the fleet's plan in the engine (tco/engine/extras.py); the
+# networking items stay in the catalog for quote lines. A workstation gets no installation.
 DEFAULT_ITEMS = {
-    "networking_per_server": "ib-ndr-400g-per-node",
     "installation_per_server": "installation-per-server",
     "support_pct_per_year": "support-10pct",
 }
@@ -495,7 +496,8 @@ def site_spec(site: Site, path: str, overrides: dict[str, Any]) -> SiteSpec:
         "currency": site.currency,
         "carbon_kg_per_kwh": site.carbon_g_per_kwh / 1000.0,
         "country": site.country,
-        "on_premises": site.kind == SiteKind.ON_PREMISES,
+        "on_premises": site.kind in (SiteKind.ON_PREMISES, SiteKind.WORKSTATION),
+        "workstation": site.kind == SiteKind.WORKSTATION,
     }
     return build_dataclass(path, SiteSpec, overrides, defaults=base)
 
@@ -561,11 +563,13 @@ def _api_offerings(
     return rows, tuple(specs)
 
 
-def _finance_defaults(items: dict[str, InfrastructureItem], fx: FxRates) -> dict[str, Any]:
+def _finance_defaults(
+    items: dict[str, InfrastructureItem], fx: FxRates, site: SiteSpec
+) -> dict[str, Any]:
     defaults: dict[str, Any] = {"fx": fx, "currency": "USD"}
     for field, key in DEFAULT_ITEMS.items():
         item = items.get(key)
-        if item is None:
+        if item is None or (site.workstation and field == "installation_per_server"):
             continue
         price = float(item.price)
         defaults[field] = price / 100.0 if item.unit == "pct_hw_year" else price
@@ -634,8 +638,9 @@ def build_scenario(
     fx = FxRates(usd_per_eur=float(fx_row.rate)) if fx_row else FxRates()
     items = catalog.items
     finance_data = document.get("finance", {})
+    site_built = site_spec(site, "site", site_overrides)
     finance = build_dataclass(
-        "finance", FinanceInputs, finance_data, defaults=_finance_defaults(items, fx)
+        "finance", FinanceInputs, finance_data, defaults=_finance_defaults(items, fx, site_built)
     )
     name = document.get("name", "scenario")
     if not isinstance(name, str):
@@ -660,7 +665,7 @@ def build_scenario(
                 server_overrides,
                 lambda: server_spec(model, "server", server_overrides, gpu_row),
             ),
-            site=site_spec(site, "site", site_overrides),
+            site=site_built,
             cloud_offerings=tuple(
                 _catalog_spec(
                     catalog,
@@ -859,7 +864,7 @@ def _assumptions(
     rows.append(_service_life_assumption(finance, finance_data))
     for field, key in DEFAULT_ITEMS.items():
         item = items.get(key)
-        if item is None or field in finance_data:
+        if item is None or field in finance_data or getattr(finance, field) is None:
             continue
         is_pct = item.unit == "pct_hw_year"
         amount = Amount(item.price, "%" if is_pct else item.currency, 1 if is_pct else 0)

@@ -70,10 +70,21 @@ def _years(months: int) -> str:
     return _("%(n)d months") % {"n": months}
 
 
+# What the engine assumed when the scenario gave no demand (verdict.params.demand_assumed).
+ASSUMED_DEMAND = {
+    "one_run": lambda: _("assuming one run"),
+    "around_the_clock": lambda: _("assuming it serves around the clock"),
+}
+
+
 def verdict_headline(verdict: Mapping[str, Any], currency: str) -> str:
-    """The answer: buy, rent, buy-run-resell or hybrid with its numbers, and whether the
-    buyer's terms rather than cost decided it."""
+    """The answer: buy, rent, buy-run-resell or hybrid with its numbers, what demand it
+    assumed when none was given, and whether the buyer's terms rather than cost decided
+    it."""
     headline = _cost_headline(verdict, currency)
+    assumed = ASSUMED_DEMAND.get((verdict.get("params") or {}).get("demand_assumed"))
+    if assumed is not None:
+        headline = f"{headline.removesuffix('.')}, {assumed()}."
     decided = terms_decided_sentence(verdict, currency)
     return f"{headline} {decided}" if decided else headline
 
@@ -219,9 +230,27 @@ def note_text(note: Mapping[str, Any], currency: str = "EUR") -> str:
     code = note.get("code")
     p: Mapping[str, Any] = note.get("params") or {}
     if code == "demand_assumed_continuous":
-        return _("No demand pattern given: treated as a fleet kept busy at %(u)s all the time.") % {
-            "u": percent(p.get("utilization"))
-        }
+        return _(
+            "No demand given: the service is assumed to run around the clock, the servers "
+            "busy %(u)s of the time."
+        ) % {"u": percent(p.get("utilization"))}
+    if code == "demand_assumed_one_run":
+        return _("No demand given: the training is assumed to run once.")
+    if code == "workstation_site_fleet":
+        return _(
+            "A workstation site holds one machine; this plan needs %(n)s servers, so they are "
+            "costed as a server room (network, installation, operations staff)."
+        ) % {"n": number(p.get("servers"))}
+    if code == "datacentre_defaults_small_fleet":
+        return ngettext(
+            "Data-centre defaults (network ports, installation, operations staff) are applied "
+            "to %(n)s GPU: for a workstation choose a workstation site, or enter your own "
+            "figures.",
+            "Data-centre defaults (network ports, installation, operations staff) are applied "
+            "to %(n)s GPUs: for a workstation choose a workstation site, or enter your own "
+            "figures.",
+            int(p.get("gpus") or 0),
+        ) % {"n": number(p.get("gpus"))}
     if code == "run_exceeds_horizon":
         return _("One run takes %(days)s days, longer than the %(months)s months compared.") % {
             "days": number(p.get("run_days")),
@@ -274,6 +303,47 @@ def note_text(note: Mapping[str, Any], currency: str = "EUR") -> str:
     if code == "latency_target_missed":
         return wording_serving.latency_note(p)
     return str(note.get("text") or code or "")
+
+
+def owning_extras_sentence(summary: Mapping[str, Any]) -> str:
+    """What owning includes besides the servers: network, installation, operations staff."""
+    extras = summary.get("owning_extras")
+    if not extras:
+        return ""
+    currency = str(summary.get("currency", "EUR"))
+    given = ("networking_given", "installation_given", "staff_given")
+    if extras.get("site") == "workstation" and not any(extras.get(g) for g in given):
+        return _(
+            "A workstation: owning includes no network fabric, no installation and no "
+            "operations staff, only the machine, its energy, support and insurance."
+        )
+    amount = format_money(extras.get("networking_per_server"), currency, 0)
+    networking = extras.get("networking")
+    if networking == "fabric":
+        network = _(
+            "a front-end NIC, a top-of-rack switch share and a %(tiers)s-tier GPU fabric "
+            "(%(amount)s per server)"
+        ) % {"tiers": extras.get("fabric_tiers"), "amount": amount}
+    elif networking == "front_end":
+        network = _("a front-end NIC and a top-of-rack switch share (%(amount)s per server)") % {
+            "amount": amount
+        }
+    elif networking == "given":
+        network = _("the networking figure given (%(amount)s per server)") % {"amount": amount}
+    else:
+        network = _("no network equipment")
+    installation = _("installation %(amount)s per server") % {
+        "amount": format_money(extras.get("installation_per_server"), currency, 0)
+    }
+    staff = _("%(fte)s FTE of operations staff (%(cost)s a year)") % {
+        "fte": number(extras.get("staff_fte"), 2),
+        "cost": format_money(extras.get("staff_cost_per_year"), currency, 0),
+    }
+    return _("Owning includes, besides the servers: %(network)s; %(installation)s; %(staff)s.") % {
+        "network": network,
+        "installation": installation,
+        "staff": staff,
+    }
 
 
 def hybrid_reason(hybrid: Mapping[str, Any]) -> str:

@@ -21,6 +21,7 @@ from tco.engine.costmodel import (
 from tco.engine.decode import DecodeStep, ServingPoint, decode_step, prefill_seconds
 from tco.engine.demand import DemandPlan, plan_demand
 from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
+from tco.engine.extras import OwningExtras, owning_extras
 from tco.engine.finance import (
     annuity_factor,
     break_even_utilization,
@@ -86,6 +87,7 @@ from tco.engine.scenario import (
     cost_of_owning,
     costs_of_owning,
     evaluate,
+    fleet_extras,
     owning_plan,
     result_to_dict,
     verdict_text,
@@ -137,6 +139,7 @@ __all__ = [
     "Note",
     "OnPremResult",
     "Optimizer",
+    "OwningExtras",
     "OwningPlan",
     "ParallelismPlan",
     "Precision",
@@ -183,6 +186,7 @@ __all__ = [
     "derive_load",
     "evaluate",
     "financing",
+    "fleet_extras",
     "horizon_view",
     "kv_cache_gb",
     "lease_payment",
@@ -193,6 +197,7 @@ __all__ = [
     "onprem_cashflow",
     "onprem_totals",
     "optimise_hybrid",
+    "owning_extras",
     "owning_plan",
     "payback_month",
     "plan_demand",

@@ -637,7 +637,9 @@ class CloudBill:
 def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
     """What renting costs for the model's work on one offering.
 
-    Pay per use: owned GPUs × work ratio ÷ GPUs per instance × 730 h × H × u
+    Billed in the unit the provider sells, whole instances: instances =
+    ceil(owned GPUs × fleet ratio ÷ GPUs per instance). Pay per use: instances ×
+    (work ratio ÷ fleet ratio: the hours they run per owned hour) × 730 h × H × u
     × usage multiplier × price (a service's instances, ``always_on``, run every
     hour: u = 1 for the bill). Committed: instances × 730 h × price for every
     month of the horizon, or (``whole_terms``) for whole terms covering the
@@ -662,10 +664,8 @@ def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
         m.servers, m.gpus_per_server, cloud.gpus_per_instance, cloud.fleet_ratio
     )
     used_instance_hours = (
-        as_array(m.servers)
-        * as_array(m.gpus_per_server)
-        * as_array(cloud.work_ratio)
-        / as_array(cloud.gpus_per_instance)
+        instances
+        * (as_array(cloud.work_ratio) / as_array(cloud.fleet_ratio))
         * HOURS_PER_MONTH
         * as_array(m.horizon_months)
         * (on + (1.0 - on) * as_array(m.utilization))

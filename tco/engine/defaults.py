@@ -18,10 +18,8 @@ from typing import Final
 
 # --- on-prem cost items (FinanceInputs; the catalog items use the same figures) ---------
 
-NETWORKING_PER_SERVER_USD: Final = 40_000.0
 INSTALLATION_PER_SERVER_USD: Final = 5_000.0
 SUPPORT_PCT_PER_YEAR: Final = 0.10
-STAFF_FTE: Final = 0.5
 STAFF_ANNUAL_COST_USD: Final = 150_000.0
 INSURANCE_PCT_PER_YEAR: Final = 0.005
 RESIDUAL_PCT: Final = 0.10
@@ -32,6 +30,27 @@ RESALE_BY_YEAR: Final = (0.85, 0.78, 0.60, 0.46, 0.35, 0.27)
 RESALE_AFTER_1_YEAR: Final = RESALE_BY_YEAR[1]
 # A fleet is replaced after this many months (refresh cycle).
 SERVICE_LIFE_MONTHS: Final = 60
+
+# --- owning costs that scale with the fleet (tco/engine/extras.py) ---------------------
+
+# The GPU fabric of multi-node training, per GPU port: a NIC, one link per tier and
+# 2 × tiers − 1 switch ports (a non-blocking fat tree of 64-port switches).
+FABRIC_SWITCH_PRICE_USD: Final = 36_000.0
+FABRIC_SWITCH_PORTS: Final = 64
+FABRIC_LINK_USD: Final = 1_300.0
+FABRIC_NIC_USD: Final = 2_188.0
+# Every server but a workstation: two front-end ports (storage, users, management) to a
+# top-of-rack switch.
+FRONT_END_NIC_USD: Final = 1_550.0
+FRONT_END_PORTS_PER_SERVER: Final = 2
+FRONT_END_LINK_USD: Final = 400.0
+# Operations staff: FTE per server, at least the floor, at most the ceiling.
+STAFF_FTE_PER_SERVER: Final = 0.032
+STAFF_FTE_FLOOR: Final = 0.1
+STAFF_FTE_CEILING: Final = 12.0
+# Below this many GPUs a fleet at a data-centre or server-room site is more likely a
+# workstation: the result warns that the data-centre defaults were applied.
+SMALL_FLEET_GPUS: Final = 8
 
 # --- training efficiency --------------------------------------------------------------
 
@@ -90,20 +109,12 @@ ESTIMATE: Final = "estimate"
 
 TABLE: Final[tuple[Default, ...]] = (
     Default(
-        "NETWORKING_PER_SERVER_USD",
-        NETWORKING_PER_SERVER_USD,
-        "USD/server",
-        ESTIMATE,
-        "8 rail ports of 400G NDR InfiniBand with optics and cables plus a share of the "
-        "leaf and spine switches per 8-GPU server; the catalog item ib-ndr-400g-per-node "
-        "carries the same figure",
-    ),
-    Default(
         "INSTALLATION_PER_SERVER_USD",
         INSTALLATION_PER_SERVER_USD,
         "USD/server",
         ESTIMATE,
-        "distributor rack-and-stack and burn-in rate (catalog item installation-per-server)",
+        "distributor rack-and-stack and burn-in rate (catalog item installation-per-server); "
+        "a workstation needs none",
     ),
     Default(
         "SUPPORT_PCT_PER_YEAR",
@@ -113,13 +124,6 @@ TABLE: Final[tuple[Default, ...]] = (
         "10-20 % a year is the range commonly quoted and DGX-class contracts are about "
         "20 % (catalog item support-20pct); standard next-business-day support on OEM HGX "
         "servers sits at the low end (catalog item support-10pct)",
-    ),
-    Default(
-        "STAFF_FTE",
-        STAFF_FTE,
-        "FTE",
-        ESTIMATE,
-        "half an operations engineer for a small cluster; raise it for large fleets",
     ),
     Default(
         "STAFF_ANNUAL_COST_USD",
@@ -142,6 +146,102 @@ TABLE: Final[tuple[Default, ...]] = (
         ESTIMATE,
         "a 5-year-old H100 GPU keeps about a quarter of its price on the resale curve of "
         "[S-RESALE]; a whole server with its networking resells for less, so 10 %",
+    ),
+    Default(
+        "FABRIC_SWITCH_PRICE_USD",
+        FABRIC_SWITCH_PRICE_USD,
+        "USD/switch",
+        "[S-FABRIC-SHEET], [S-INFRA-ECON]",
+        "a 64-port 400 Gb/s InfiniBand switch (NVIDIA Quantum-2 QM9700 class): $36,000 "
+        "(FS.com, Aug 2024; NVIDIA's own about $50,000) and $35,000 on average in a "
+        "10,000-GPU build; $562.50 a port",
+    ),
+    Default(
+        "FABRIC_SWITCH_PORTS",
+        FABRIC_SWITCH_PORTS,
+        "ports/switch",
+        "[S-QUANTUM2], [S-SESTERCE]",
+        "64 × 400 Gb/s per Quantum-2 switch; a non-blocking fat tree of t tiers of k-port "
+        "switches reaches 2·(k/2)^t GPU ports: 64 in one tier, 2,048 in two (two tiers up "
+        "to about 2,000 GPUs), 65,536 in three",
+    ),
+    Default(
+        "FABRIC_LINK_USD",
+        FABRIC_LINK_USD,
+        "USD/link",
+        "[S-SESTERCE], [S-INFRA-ECON]",
+        "an optical link has a transceiver at each end: cables and transceivers $400-900 "
+        "each, OSFP transceivers $500-1,000 each; 2 × $650. A GPU port needs one link per "
+        "tier",
+    ),
+    Default(
+        "FABRIC_NIC_USD",
+        FABRIC_NIC_USD,
+        "USD/GPU",
+        "[S-NIC-PRICES]",
+        "one 400 Gb/s NIC per GPU (ConnectX-7 single-port OSFP): $2,188 at FS.com US, "
+        "$1,599 at NADDOD (2026-09); a server whose list price includes its compute NICs "
+        "(DGX) counts them twice unless finance.networking_per_server is set",
+    ),
+    Default(
+        "FRONT_END_NIC_USD",
+        FRONT_END_NIC_USD,
+        "USD/server",
+        "[S-NIC-PRICES]",
+        "the front-end NIC of a server (storage, users, management): a dual-port 100 GbE "
+        "ConnectX-6 Dx, $1,550 at FS.com US (2026-09)",
+    ),
+    Default(
+        "FRONT_END_PORTS_PER_SERVER",
+        FRONT_END_PORTS_PER_SERVER,
+        "ports/server",
+        ESTIMATE,
+        "two ports to the top-of-rack switch, so that one link or switch may fail; each "
+        "port costs a copper link and a switch port at the fabric's price per port",
+    ),
+    Default(
+        "FRONT_END_LINK_USD",
+        FRONT_END_LINK_USD,
+        "USD/link",
+        "[S-SESTERCE]",
+        "a copper cable inside the rack: the bottom of the $400-900 range of cables and "
+        "transceivers",
+    ),
+    Default(
+        "STAFF_FTE_PER_SERVER",
+        STAFF_FTE_PER_SERVER,
+        "FTE/server",
+        "[S-CTWATCH], [S-SYSADMIN]",
+        "HPC sites add one FTE for roughly every 250 processors: counting a GPU as a "
+        "processor, 8 ÷ 250 per 8-GPU server; between the traditional one administrator per "
+        "20 servers and the one per 1,000 identical, automated servers of a modern data "
+        "centre",
+    ),
+    Default(
+        "STAFF_FTE_FLOOR",
+        STAFF_FTE_FLOOR,
+        "FTE",
+        ESTIMATE,
+        "even one data-centre server takes an engineer about half a day a week (drivers, "
+        "firmware, monitoring, swapping parts with the vendor); below 50 processors sites "
+        "have no dedicated person [S-CTWATCH], so it is a share of someone's time",
+    ),
+    Default(
+        "STAFF_FTE_CEILING",
+        STAFF_FTE_CEILING,
+        "FTE",
+        "[S-CTWATCH]",
+        "a single large stand-alone HPC system takes 8-12 FTE for administration, "
+        "security, networking, storage and 24x7 operations; beyond it staff grows much "
+        "more slowly than the machine",
+    ),
+    Default(
+        "SMALL_FLEET_GPUS",
+        SMALL_FLEET_GPUS,
+        "GPUs",
+        ESTIMATE,
+        "one HGX or DGX server; a smaller fleet at a data-centre or server-room site gets a "
+        "warning that the data-centre defaults (network, installation, staff) were applied",
     ),
     Default(
         "SPOT_INTERRUPTION_OVERHEAD",

@@ -278,6 +278,8 @@ class SiteSpec:
     name: str = "site"
     country: str = ""  # ISO alpha-2; empty: unknown
     on_premises: bool = False  # the buyer's own building (not a colocation data centre)
+    # A desk or an office: no rack, no fabric, no installation, no operations staff.
+    workstation: bool = False
 
     def __post_init__(self) -> None:
         require_non_negative(
@@ -298,6 +300,10 @@ class SiteSpec:
             require_non_negative("carbon_kg_per_kwh", self.carbon_kg_per_kwh, "Carbon intensity")
         require_int("rack_units_limit", self.rack_units_limit, 1, 60, "Usable rack units")
         require_country("country", self.country)
+        if self.workstation and not self.on_premises:
+            raise InvalidInput(
+                "workstation", "A workstation stands in the buyer's own building: on_premises."
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -859,12 +865,14 @@ class FinanceInputs:
     reporting_currency: str = "USD"
     fx: FxRates = field(default_factory=FxRates)
     currency: str = "USD"
-    networking_per_server: float = defaults.NETWORKING_PER_SERVER_USD
+    # None: by what the plan needs and the site (tco/engine/extras.py); a number is the
+    # buyer's own figure, taken as it is.
+    networking_per_server: float | None = None
     storage_total: float = 0.0
-    installation_per_server: float = defaults.INSTALLATION_PER_SERVER_USD
+    installation_per_server: float | None = None
     spares_pct: float = 0.0
     support_pct_per_year: float = defaults.SUPPORT_PCT_PER_YEAR
-    staff_fte: float = defaults.STAFF_FTE
+    staff_fte: float | None = None
     staff_annual_cost: float = defaults.STAFF_ANNUAL_COST_USD
     software_per_gpu_year: float = 0.0
     insurance_pct_per_year: float = defaults.INSURANCE_PCT_PER_YEAR
@@ -890,15 +898,11 @@ class FinanceInputs:
         require_fraction("utilization", self.utilization, "Utilization")
         check_currency("reporting_currency", self.reporting_currency)
         check_currency("currency", self.currency)
-        for name in (
-            "networking_per_server",
-            "storage_total",
-            "installation_per_server",
-            "staff_fte",
-            "staff_annual_cost",
-            "software_per_gpu_year",
-        ):
+        for name in ("storage_total", "staff_annual_cost", "software_per_gpu_year"):
             require_non_negative(name, getattr(self, name))
+        for name in ("networking_per_server", "installation_per_server", "staff_fte"):
+            if getattr(self, name) is not None:
+                require_non_negative(name, getattr(self, name))
         for name in ("spares_pct", "support_pct_per_year", "insurance_pct_per_year"):
             require_fraction(name, getattr(self, name), name.replace("_", " ").capitalize())
         require_fraction("residual_pct", self.residual_pct, "Residual value")

@@ -29,6 +29,7 @@ from tco.engine.demand import (
     plan_demand,
 )
 from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
+from tco.engine.extras import OwningExtras, needs_fabric, owning_extras
 from tco.engine.finance import broadcast
 from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
 from tco.engine.hosted_api import ApiOptionResult, cost_api_offering
@@ -106,6 +107,7 @@ class ScenarioResult:
     horizons: HorizonView | None = None
     serving: ServingOutcome | None = None  # the demand was given in users and requests
     api_options: tuple[ApiOptionResult, ...] = ()
+    extras: OwningExtras | None = None  # networking, installation and staff of the fleet
 
 
 @quick_init
@@ -161,14 +163,18 @@ def offering_fit(
     sizing: SizingResult,
     sizings: SizingMemo | None = None,
 ) -> OfferingFit:
-    """Size the same work on the offering's GPU when it differs from the owned one.
+    """Size the same work on the offering's instances when they differ from the owned
+    servers: another GPU, or an instance larger than an owned server (an 8-GPU instance
+    for a 1-GPU workstation's work).
 
-    Training: GPU-hours of a run on that GPU ÷ on the owned fleet (work ratio)
+    Training: GPU-hours of a run on those instances ÷ on the owned fleet (work ratio)
     and GPUs needed ÷ owned GPUs (fleet ratio), both sized for the same
-    deadline. Serving: GPUs needed for the same target ÷ owned GPUs.
+    deadline. Serving: GPUs needed for the same target ÷ owned GPUs. Sized on whole
+    instances, the bill counts the instances the provider sells (docs/methodology.md
+    § 3, "One billing unit").
     """
-    gpu = offering.gpu
-    if gpu is None or gpu == server.gpu:
+    gpu = offering.gpu or server.gpu
+    if gpu == server.gpu and offering.gpus_per_instance <= server.gpus_per_server:
         return OfferingFit(run_hours=sizing.training_hours)
     # Serving may keep weights in a format the GPU cannot compute in (weight-only).
     if workload.kind.is_training and gpu.peak_tflops(workload.precision) is None:
@@ -231,6 +237,30 @@ def _run_billing_factor(
     return billed / run_hours
 
 
+def fleet_extras(
+    scenario: Scenario, servers: int, sizing: SizingResult | None = None
+) -> OwningExtras:
+    """The owned fleet's networking, installation and staff (tco/engine/extras.py).
+
+    ``sizing``: the fleet's plan, which says whether a served model copy spans servers
+    (without it only multi-server training gets a fabric).
+    """
+    server = scenario.server
+    fabric = needs_fabric(
+        scenario.workload.kind.is_training,
+        servers,
+        sizing.gpus_per_replica if sizing is not None else None,
+        server.gpus_per_server,
+    )
+    return owning_extras(
+        scenario.finance,
+        scenario.site,
+        servers=servers,
+        gpus_per_server=server.gpus_per_server,
+        needs_fabric=fabric,
+    )
+
+
 def build_cost_model(
     scenario: Scenario,
     servers: int,
@@ -238,11 +268,14 @@ def build_cost_model(
     fits: Sequence[OfferingFit] | None = None,
     *,
     with_clouds: bool = True,
+    extras: OwningExtras | None = None,
 ) -> CostModel:
     """Flatten a scenario into the cost core's inputs, in the reporting currency.
 
     Without a demand plan the fleet runs at ``finance.utilization`` all horizon.
     ``with_clouds=False`` leaves the cloud offerings out (the cost of owning only).
+    ``extras``: the fleet's :func:`fleet_extras` (by default those of ``servers``
+    servers, a fabric only for multi-server training).
     """
     fin, site, server = scenario.finance, scenario.site, scenario.server
     fx, cur = fin.fx, fin.reporting_currency
@@ -256,6 +289,13 @@ def build_cost_model(
 
     def fin_money(x: float) -> float:
         return x * fin_rate / to_rate
+
+    def extra_money(x: float, given: bool) -> float:
+        """The buyer's figure is in the finance currency; the engine's defaults in USD."""
+        return fin_money(x) if given else x / to_rate
+
+    if extras is None:
+        extras = fleet_extras(scenario, servers)
 
     per_run = plan is not None and plan.pattern is not DemandPattern.CONTINUOUS
     # A service must be up every hour: rented serving capacity is billed around the clock.
@@ -287,13 +327,15 @@ def build_cost_model(
         horizon_months=float(fin.horizon_months),
         discount_rate=fin.discount_rate,
         clouds=clouds,
-        networking_per_server=fin_money(fin.networking_per_server),
+        networking_per_server=extra_money(extras.networking_per_server, extras.networking_given),
         storage_total=fin_money(fin.storage_total),
-        installation_per_server=fin_money(fin.installation_per_server),
+        installation_per_server=extra_money(
+            extras.installation_per_server, extras.installation_given
+        ),
         spares_pct=fin.spares_pct,
         colocation_on_facility_kw=1.0 if site.colocation_billed_on_facility_kw else 0.0,
         support_pct_per_year=fin.support_pct_per_year,
-        staff_fte=fin.staff_fte,
+        staff_fte=extras.staff_fte,
         staff_annual_cost=fin_money(fin.staff_annual_cost),
         software_per_gpu_year=fin_money(fin.software_per_gpu_year),
         insurance_pct_per_year=fin.insurance_pct_per_year,
@@ -394,7 +436,14 @@ def owning_plan(scenario: Scenario, sizings: SizingMemo | None = None) -> Owning
     plan = _plan(scenario, sizing)
     # Without the cloud offerings: the cost of owning does not use them (the ranking of
     # servers flattens one scenario per catalog server).
-    model = build_cost_model(scenario, sizing.servers_required, plan, with_clouds=False)
+    servers = sizing.servers_required
+    model = build_cost_model(
+        scenario,
+        servers,
+        plan,
+        with_clouds=False,
+        extras=fleet_extras(scenario, servers, sizing),
+    )
     meets = not any(n.code == "latency_target_missed" for n in sizing.warnings)
     return OwningPlan(model, plan, tuple(scenario.finance.resale_by_year), meets)
 
@@ -511,7 +560,8 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     kept = records.replace(
         scenario, cloud_offerings=tuple(scenario.cloud_offerings[i] for i in usable)
     )
-    model = build_cost_model(kept, servers, plan, [fits[i] for i in usable])
+    extras = fleet_extras(scenario, servers, sizing)
+    model = build_cost_model(kept, servers, plan, [fits[i] for i in usable], extras=extras)
     serving = _serving(scenario, sizing)
     monthly = onprem_monthly(model)  # the options' and the financing's
     onprem, clouds = compare_options(
@@ -593,6 +643,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         per_work=plan.pattern is not DemandPattern.CONTINUOUS,
         extra={
             "pattern": plan.pattern.value,
+            "demand_assumed": assumed_demand(plan),
             "owned_servers": hybrid.owned_servers if hybrid is not None else None,
             "hybrid_option": hybrid_option,
             "resale_month": resell.months_owned if resell is not None else None,
@@ -620,6 +671,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     warnings = [n for n in plan.notes if n.warning]
     warnings += list(sizing.warnings)
     warnings += list(serving.notes) if serving is not None else []
+    warnings += list(extras.notes)
     warnings += _sanity(scenario, sizing, racks, onprem.total_cost, fin.reporting_currency)
     return ScenarioResult(
         scenario=kept,
@@ -646,6 +698,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         horizons=_horizons(kept, sizing, model, resell, plan, monthly),
         serving=serving,
         api_options=apis,
+        extras=extras,
     )
 
 
@@ -1141,6 +1194,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             {"name": name, **note.to_dict()} for name, note in result.excluded_offerings
         ],
         "constraints": constraints_to_dict(result),
+        "owning_extras": _extras_dict(result),
         "horizons": horizons_to_dict(result),
     }
     t = result.tornado
@@ -1183,6 +1237,20 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
                 for b in t.bars
             ],
         },
+    }
+
+
+def _extras_dict(result: ScenarioResult) -> dict[str, Any] | None:
+    """What owning includes besides the servers (tco/engine/extras.py), the amounts per
+    server in the reporting currency."""
+    if result.extras is None:
+        return None
+    m = result.cost_model
+    return {
+        **result.extras.to_dict(),
+        "networking_per_server": _num(float(m.networking_per_server), 2),
+        "installation_per_server": _num(float(m.installation_per_server), 2),
+        "staff_cost_per_year": _num(float(m.staff_fte) * float(m.staff_annual_cost), 2),
     }
 
 
@@ -1370,10 +1438,39 @@ def _hybrid_reason(hy: HybridResult) -> str:
     return "mix_cheapest"
 
 
+# What the engine assumed when the scenario gave no demand (DemandPlan notes), as the
+# verdict's ``demand_assumed`` code.
+ASSUMED_DEMANDS = {
+    "demand_assumed_one_run": "one_run",
+    "demand_assumed_continuous": "around_the_clock",
+}
+ASSUMED_DEMAND_TEXT = {
+    "one_run": "assuming one run",
+    "around_the_clock": "assuming it serves around the clock",
+}
+
+
+def assumed_demand(plan: DemandPlan) -> str | None:
+    """``one_run`` or ``around_the_clock`` when the demand was assumed, else None."""
+    return next((ASSUMED_DEMANDS[n.code] for n in plan.notes if n.code in ASSUMED_DEMANDS), None)
+
+
+def with_assumption(headline: str, phrase: str) -> str:
+    """The headline with what was assumed before its full stop.
+
+    >>> with_assumption("Rent: A, 55 USD for this work.", "assuming one run")
+    'Rent: A, 55 USD for this work, assuming one run.'
+    """
+    return f"{headline.removesuffix('.')}, {phrase}."
+
+
 def verdict_text(verdict: Verdict, currency: str) -> str:
     """The headline in plain English (command line); the web layer words its own."""
     p = verdict.params
     text = _headline_text(verdict, currency)
+    assumed = p.get("demand_assumed")
+    if assumed in ASSUMED_DEMAND_TEXT:
+        text = with_assumption(text, ASSUMED_DEMAND_TEXT[assumed])
     if p.get("constraint_decided"):
         text += (
             f" Your constraints decided this, not cost: the cheapest option overall, "

@@ -24,6 +24,7 @@ for _name in (
     "note_text",
     "npv_caveat",
     "option_label",
+    "owning_extras_sentence",
     "plan_layout",
     "plan_sentence",
     "refresh_sentence",

@@ -94,7 +94,12 @@ def test_seed_catalog_has_what_the_product_needs(seed_catalog: object) -> None:
     assert a3_terms == {"on_demand", "reserved_1y", "reserved_3y", "spot"}
     providers = set(CloudOffering.objects.values_list("provider", flat=True))
     assert {"Lambda", "CoreWeave", "RunPod"} <= providers
-    assert set(Site.objects.values_list("kind", flat=True)) == {"colocation", "on_premises"}
+    # A data centre, the buyer's server room and a workstation at a desk (issue 29).
+    assert set(Site.objects.values_list("kind", flat=True)) == {
+        "colocation",
+        "on_premises",
+        "workstation",
+    }
     assert set(Site.objects.values_list("country", flat=True)) >= {"NL", "US"}
     assert FxRate.objects.filter(base="EUR", quote="USD").exists()
     # The H100 figures are the datasheet's dense numbers.

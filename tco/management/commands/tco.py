@@ -17,6 +17,7 @@ from django.db import DatabaseError
 
 from tco.engine import EngineError, ScenarioResult, evaluate, result_to_dict
 from tco.scenario_io import ScenarioError, build_scenario
+from tco.wording import owning_extras_sentence
 
 MAX_DEPTH = 20
 """A scenario is at most four levels deep; anything far deeper is not a scenario."""
@@ -207,6 +208,9 @@ def render_table(summary: dict[str, Any]) -> str:
     lines += _serving_lines(summary.get("serving"))
     for warning in summary.get("warnings", []):
         lines.append(f"WARNING: {warning['text']}")
+    extras = owning_extras_sentence(summary)  # what owning includes besides the servers
+    if extras:
+        lines.append(extras)
     lines.append("")
     header = (
         f"{'option (cheapest first)':<48} {'total':>14} {'extra':>12} {'NPV':>14} "
