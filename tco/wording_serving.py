@@ -110,6 +110,19 @@ def _against(value: Any, target: Any, decimals: int = 1) -> str:
 def latency_line(sizing: Mapping[str, Any]) -> str:
     """What each user sees at the sized peak, beside the targets, and the copy's batch."""
     targets = sizing.get("latency_targets") or {}
+    if sizing.get("prompts_sized") is False:
+        return _(
+            "At the peak each answer streams at %(tpot)s; the prompts are not sized (give the "
+            "load in users and requests with their prompt length to size them and the time to "
+            "the first token); %(batch)s sequences per model copy (at most %(max)s within the "
+            "targets and memory)."
+        ) % {
+            "tpot": _against(
+                sizing.get("time_per_output_token_ms"), targets.get("time_per_output_token_ms")
+            ),
+            "batch": number(sizing.get("concurrent_sequences")),
+            "max": number(sizing.get("max_concurrent_sequences")),
+        }
     return _(
         "At the peak each answer streams at %(tpot)s and starts after %(ttft)s; "
         "%(batch)s sequences per model copy (at most %(max)s within the targets and memory)."

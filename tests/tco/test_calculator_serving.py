@@ -213,3 +213,15 @@ def test_a_cheaper_server_that_misses_the_latency_target_is_not_chosen(
     assert next(c for c in analysis.candidates if c.server.key == chosen).meets_latency_targets
     assert not [w for w in analysis.summary["warnings"] if w["code"] == "latency_target_missed"]
     assert "(misses the latency targets)" in text(page(client, latency_ms_per_token="15"))
+
+
+def test_a_load_in_tokens_per_second_says_its_prompts_are_not_sized(
+    client: Any, seed_catalog: object
+) -> None:
+    """Without a prompt length no prefill is sized, so the page must not present one
+    decode step as the time a user waits for the first token."""
+    page = client.get("/calculator/", {"preset": "serve-70b"}).content.decode()
+    latency = re.search(r'<li id="serving-latency">(.*?)</li>', page, re.S)
+    assert latency is not None
+    assert "the prompts are not sized" in latency.group(1)
+    assert "starts after" not in latency.group(1)

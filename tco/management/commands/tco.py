@@ -313,8 +313,13 @@ def _latency_lines(sizing: dict[str, Any]) -> list[str]:
         f"{sizing['max_concurrent_sequences']:,} sequences",
         f"At the peak: {sizing['concurrent_sequences']:,} sequences per copy, "
         f"{against(sizing['time_per_output_token_ms'], targets.get('time_per_output_token_ms'))} "
-        "per output token, first token after "
-        f"{against(sizing['time_to_first_token_ms'], targets.get('time_to_first_token_ms'))}",
+        "per output token, "
+        + (
+            "first token after "
+            f"{against(sizing['time_to_first_token_ms'], targets.get('time_to_first_token_ms'))}"
+            if sizing.get("prompts_sized", True)
+            else "prompts not sized (give users and requests with their prompt length)"
+        ),
     ]
 
 
