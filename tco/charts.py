@@ -192,7 +192,7 @@ def _check_separators(separators: str) -> str:
     return separators
 
 
-def _amounts(values: Any) -> list[Any]:
+def amounts(values: Any) -> list[Any]:
     """Amounts for a trace, in whole currency units: what the hover shows (``_money``) and
     far finer than a chart's pixels. The page's chart data gets a third shorter and
     quicker to encode than with every float's 17 digits."""
@@ -250,7 +250,7 @@ def _axis(title: str, **extra: Any) -> dict[str, Any]:
     return {"title": {"text": title}, "automargin": True, **extra}
 
 
-def _cloud_style(index: int) -> tuple[str, str]:
+def cloud_style(index: int) -> tuple[str, str]:
     return CLOUD_COLORS[index % len(CLOUD_COLORS)], CLOUD_DASHES[index % len(CLOUD_DASHES)]
 
 
@@ -290,7 +290,7 @@ def cumulative_cost_chart(
             "name": labels.onprem,
             "legendgroup": "onprem",
             "x": months,
-            "y": _amounts(on_cum),
+            "y": amounts(on_cum),
             "line": {"color": ONPREM_COLOR, "width": 3},
             "hovertemplate": f"{money}<extra>{labels.onprem}</extra>",
         }
@@ -298,7 +298,7 @@ def cumulative_cost_chart(
     markers: list[dict[str, Any]] = []
     annotations: list[dict[str, Any]] = []
     for k, option in enumerate(result.cloud_options):
-        color, dash = _cloud_style(k)
+        color, dash = cloud_style(k)
         cf = option.cashflow
         data.append(
             {
@@ -307,7 +307,7 @@ def cumulative_cost_chart(
                 "name": labels.option_name(option.name),
                 "legendgroup": f"cloud{k}",
                 "x": list(range(len(cf))),
-                "y": _amounts(cf["cumulative"]),
+                "y": amounts(cf["cumulative"]),
                 "line": {"color": color, "width": 2, "dash": dash},
                 "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
             }
@@ -410,7 +410,7 @@ def onprem_breakdown_chart(
                 "type": "bar",
                 "name": name,
                 "x": ticks,
-                "y": _amounts(per_year[:, j]),
+                "y": amounts(per_year[:, j]),
                 "marker": {"color": COMPONENT_COLORS.get(column, "#999999")},
                 "hovertemplate": f"{money}<extra>{name}</extra>",
             }
@@ -421,7 +421,7 @@ def onprem_breakdown_chart(
             "mode": "markers",
             "name": labels.net_total,
             "x": ticks,
-            "y": _amounts(per_year.sum(axis=1)),
+            "y": amounts(per_year.sum(axis=1)),
             "marker": {
                 "symbol": "line-ew",
                 "size": 28,
@@ -476,13 +476,13 @@ def utilization_chart(
             "name": labels.onprem,
             "legendgroup": "onprem",
             "x": x,
-            "y": _amounts(swept.onprem_total[:n]),
+            "y": amounts(swept.onprem_total[:n]),
             "line": {"color": ONPREM_COLOR, "width": 3},
             "hovertemplate": f"{money}<extra>{labels.onprem}</extra>",
         }
     ]
     for k, option in enumerate(result.cloud_options):
-        color, dash = _cloud_style(k)
+        color, dash = cloud_style(k)
         data.append(
             {
                 "type": "scatter",
@@ -490,14 +490,14 @@ def utilization_chart(
                 "name": labels.option_name(option.name),
                 "legendgroup": f"cloud{k}",
                 "x": x,
-                "y": _amounts(swept.cloud_total[k, :n]),
+                "y": amounts(swept.cloud_total[k, :n]),
                 "line": {"color": color, "width": 2, "dash": dash},
                 "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
             }
         )
     annotations: list[dict[str, Any]] = []
     for i, (k, u) in enumerate(crossings):
-        color, _ = _cloud_style(k)
+        color, _ = cloud_style(k)
         y = float(swept.onprem_total[n + i])
         name = labels.option_name(result.cloud_options[k].name)
         data.append(
@@ -679,7 +679,7 @@ def carbon_chart(
     for k, option in enumerate(result.cloud_options):
         names.append(labels.option_name(option.name))
         tonnes.append(energy.get(option.name, (None, None))[1])
-        colors.append(_cloud_style(k)[0])
+        colors.append(cloud_style(k)[0])
     shown = [(n, t, c) for n, t, c in zip(names, tonnes, colors, strict=True) if t is not None]
     data: list[dict[str, Any]] = [
         {

@@ -13,8 +13,8 @@ import pytest
 
 from tco.charts import (
     ChartLabels,
-    _amounts,
     all_charts,
+    amounts,
     cumulative_cost_chart,
     figure_payload,
     onprem_breakdown_chart,
@@ -125,15 +125,15 @@ def test_titles_and_hover_show_the_currency(figures: dict[str, go.Figure]) -> No
 
 
 def test_chart_amounts_are_whole_units_and_keep_what_is_not_finite() -> None:
-    assert _amounts(np.array([1262068.9655, -0.4, 2.5, 3.5])) == [1262069, 0, 2, 4]
-    assert all(isinstance(x, int) for x in _amounts([1.2, 3.7]))
+    assert amounts(np.array([1262068.9655, -0.4, 2.5, 3.5])) == [1262069, 0, 2, 4]
+    assert all(isinstance(x, int) for x in amounts([1.2, 3.7]))
     # Beyond what an integer or a finite float holds: left as floats, not wrapped around.
-    assert _amounts([1e300, 1.5]) == [1e300, 1.5]
-    assert math.isnan(_amounts([math.nan, 1.0])[0])
-    assert _amounts([1.0, math.inf]) == [1.0, math.inf]
-    assert _amounts([-math.inf, 2.0]) == [-math.inf, 2.0]
-    assert _amounts([2.0**53, 1.0]) == [2.0**53, 1.0]
-    assert _amounts([]) == []
+    assert amounts([1e300, 1.5]) == [1e300, 1.5]
+    assert math.isnan(amounts([math.nan, 1.0])[0])
+    assert amounts([1.0, math.inf]) == [1.0, math.inf]
+    assert amounts([-math.inf, 2.0]) == [-math.inf, 2.0]
+    assert amounts([2.0**53, 1.0]) == [2.0**53, 1.0]
+    assert amounts([]) == []
 
 
 # --- cumulative cost ------------------------------------------------------------------
@@ -424,9 +424,9 @@ def test_the_page_bundle_draws_every_trace_type_the_charts_use(result: ScenarioR
 
 
 def test_cloud_styles_never_repeat_for_twelve_options() -> None:
-    from tco.charts import _cloud_style
+    from tco.charts import cloud_style
 
-    styles = [_cloud_style(k) for k in range(12)]
+    styles = [cloud_style(k) for k in range(12)]
     assert len({color for color, _ in styles}) == 12
     assert all(styles[k][1] != styles[k + 1][1] for k in range(11))
 
