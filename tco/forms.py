@@ -163,6 +163,11 @@ def _show_rules(name: str) -> str:
     return " ".join(rules)
 
 
+# Each field's rules, by name (fields without any have none).
+_SHOW_RULES = {
+    name: _show_rules(name) for name in {*TRAINING_ONLY, *INFERENCE_ONLY, *PATTERN_ONLY, *LOAD_ONLY}
+}
+
 # An API serves "the same model" when its size is within 10 % of the workload's
 # (Llama 3.3 70B has 70.6 B parameters).
 API_SIZE_TOLERANCE = 0.10
@@ -198,11 +203,10 @@ def _number(
 
 
 class CalculatorFormRenderer(BaseRenderer):
-    """Django's form rendering through the project's Jinja2 engine (config/jinja.py), whose
-    directories include Django's own Jinja2 widget templates, with the calculator's field
-    block (templates/jinja2/tco/_field.jinja): label, widget, help text, error slot."""
-
-    field_template_name = "tco/_field.jinja"
+    """Django's widget rendering through the project's Jinja2 engine (config/jinja.py),
+    whose directories include Django's own Jinja2 widget templates: the form's widgets are
+    rendered by the engine that renders the page (templates/jinja2/tco/_field.jinja lays
+    out each field around its widget)."""
 
     def get_template(self, template_name: str) -> Any:
         return engines["jinja2"].get_template(template_name)
@@ -465,7 +469,6 @@ class CalculatorForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    # Each field's block: templates/jinja2/tco/_field.jinja (as_field_group).
     default_renderer = CalculatorFormRenderer()
 
     def __init__(self, *args: Any, catalog: CatalogSnapshot, **kwargs: Any) -> None:
@@ -503,7 +506,7 @@ class CalculatorForm(forms.Form):
         them out nor shifts when the script hides them, and without the script they stay
         out of the way (the server ignores them). Safe HTML: attributes of our own.
         """
-        rules = _show_rules(name)
+        rules = _SHOW_RULES.get(name, "")
         if self.is_bound and name in self.ignored_fields:
             rules = f"hidden {rules}" if rules else "hidden"
         return mark_safe(rules)

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 register = template.Library()
 
 SYMBOLS = {"USD": "$", "EUR": "€"}
+_QUANTA = [Decimal(1).scaleb(-decimals) for decimals in range(8)]  # 1, 0.1, 0.01…
 
 
 def rounded(value: Decimal | float | int, decimals: int) -> Decimal | float | int:
@@ -23,8 +24,9 @@ def rounded(value: Decimal | float | int, decimals: int) -> Decimal | float | in
     """
     if isinstance(value, bool):
         return value
+    quantum = _QUANTA[decimals] if 0 <= decimals < len(_QUANTA) else Decimal(1).scaleb(-decimals)
     try:
-        return Decimal(str(value)).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP)
+        return Decimal(str(value)).quantize(quantum, ROUND_HALF_UP)
     except (InvalidOperation, ValueError):  # inf, nan or digits beyond the context
         return value
 
@@ -45,14 +47,14 @@ def _grouped(value: Decimal | float | int, decimals: int, grouping: bool, langua
     if not isinstance(number, Decimal) or formats.get_format("NUMBER_GROUPING", language) != 3:
         # Not a finite number, or a language that does not group digits in threes.
         return formats.number_format(number, decimals, use_l10n=True, force_grouping=grouping)
-    text = f"{number:{',' if grouping else ''}.{decimals}f}"
+    text = f"{number:{',' if grouping else ''}.{decimals}f}"  # Python's marks: 1,234.5
     if text.startswith("-") and not text.strip("-0.,"):
         text = text[1:]  # −0.001 rounds to 0, not "-0"
-    marks = {
-        ord(","): formats.get_format("THOUSAND_SEPARATOR", language),
-        ord("."): formats.get_format("DECIMAL_SEPARATOR", language),
-    }
-    return text.translate(marks)
+    thousands = formats.get_format("THOUSAND_SEPARATOR", language)
+    decimal_mark = formats.get_format("DECIMAL_SEPARATOR", language)
+    if (thousands, decimal_mark) == (",", "."):
+        return text
+    return text.translate(str.maketrans(",.", thousands + decimal_mark))
 
 
 def format_money(value: Decimal | float | int | None, currency: str, decimals: int = 2) -> str:

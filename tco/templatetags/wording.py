@@ -37,4 +37,3 @@ for _name in ("serving_derivation", "serving_summary", "unit_cost"):
 @register.filter
 def verdict_headline(summary: Mapping[str, Any]) -> str:
     return wording.verdict_headline(summary.get("verdict") or {}, summary.get("currency", "EUR"))
-
