@@ -53,9 +53,7 @@ from tco.engine import (
     SiteSpec,
     UncertaintyRanges,
     Workload,
-    records,
 )
-from tco.engine.records import quick_init
 
 TOP_LEVEL_KEYS = {
     "name",
@@ -144,7 +142,6 @@ class ScenarioError(ValueError):
 YOUR_INPUT = _("Your input")
 
 
-@quick_init
 @dataclass(frozen=True)
 class Amount:
     """A number with its unit, formatted for the reader's language when shown."""
@@ -168,7 +165,6 @@ class Words:
         return str(self.text)
 
 
-@quick_init
 @dataclass(frozen=True)
 class Assumption:
     """One figure the analysis used, with where it came from (shown to buyers)."""
@@ -684,7 +680,7 @@ def with_server(built: BuiltScenario, server: Any, catalog: CatalogSnapshot) -> 
     gpu_row = resolve_gpu_override("server", overrides)
     spec = server_spec(model, "server", overrides, gpu_row)
     try:
-        scenario = records.replace(built.scenario, server=spec)
+        scenario = dataclasses.replace(built.scenario, server=spec)
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
     return BuiltScenario(scenario, (), model, built.site, built.offerings)

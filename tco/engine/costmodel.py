@@ -35,13 +35,11 @@ from tco.engine.finance import (
     minimum,
     monthly_discount_rate,
 )
-from tco.engine.records import quick_init, replace
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR, FloatArray, Number
 
 NO_REFRESH = 1e9  # a service life no horizon reaches
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class CloudCostParams:
     """One cloud offering, prices already in the reporting currency."""
@@ -58,7 +56,6 @@ class CloudCostParams:
     always_on: Number = 0.0  # 1.0: a service's instances run every hour, whatever the load
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class CostModel:
     """Flat cost inputs in the reporting currency (float or one value per scenario)."""
@@ -97,9 +94,8 @@ class CostModel:
     service_life_months: Number = NO_REFRESH  # the fleet is bought again at this age
 
     def replace(self, **changes: Number | tuple[CloudCostParams, ...]) -> CostModel:
-        """A copy with some fields replaced (e.g. by arrays for a sweep): records.replace,
-        as dataclasses.replace at a fraction of its cost (a result page makes dozens)."""
-        return replace(self, **changes)
+        """A copy with some fields replaced (e.g. by arrays for a sweep)."""
+        return dataclasses.replace(self, **changes)
 
 
 _ALL_FIELDS = tuple(f.name for f in dataclasses.fields(CostModel))
@@ -366,7 +362,6 @@ def _broadcast(x: FloatArray, other: FloatArray) -> FloatArray:
     return as_array(broadcast(x, shape))
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class RefreshPlan:
     """Second (third, …) purchases of the fleet within the horizon (arrays).
@@ -444,7 +439,6 @@ def refresh_discount_sum(monthly_rate: Number, life: Number, count: Number) -> F
 # --- totals (closed form over the horizon) -----------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, eq=False)
 class OnPremMonthly:
     """Month-0 and per-month amounts of the on-prem option (arrays).
@@ -613,7 +607,6 @@ def onprem_monthly(m: CostModel, like: OnPremMonthly | None = None) -> OnPremMon
     )
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class CloudBill:
     """One offering's bill over the horizon, before the storage/egress uplift (arrays).
@@ -725,7 +718,6 @@ def cloud_cost_per_month(m: CostModel, cloud: CloudCostParams) -> tuple[FloatArr
     return compute, as_array(compute * bill.uplift_pct)
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Totals:
     """Nominal total and NPV over the horizon (arrays)."""

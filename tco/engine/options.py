@@ -26,7 +26,6 @@ from tco.engine.finance import (
     monthly_discount_rate,
 )
 from tco.engine.onprem import onprem_cashflow, scalar
-from tco.engine.records import quick_init
 from tco.engine.units import HOURS_PER_MONTH, SECONDS_PER_HOUR
 
 
@@ -43,7 +42,6 @@ class OnPremResult:
     cost_per_million_tokens_at_target: float | None = None
 
 
-@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class CloudOptionResult:
     name: str

@@ -24,7 +24,6 @@ from tco.engine.costmodel import (
 from tco.engine.demand import WHOLE_HORIZON
 from tco.engine.finance import broadcast
 from tco.engine.onprem import scalar
-from tco.engine.records import quick_init
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
 
@@ -116,7 +115,6 @@ def buy_run_resell(
     )
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class LeaseOption:
     term_months: int

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tco.engine import records
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
@@ -55,7 +54,6 @@ from tco.engine.ownership import (
     resold_model,
 )
 from tco.engine.racks import RackPlan, plan_racks
-from tco.engine.records import quick_init
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
 from tco.engine.sizing import SizingResult, size_workload
@@ -107,7 +105,6 @@ class ScenarioResult:
     api_options: tuple[ApiOptionResult, ...] = ()
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class OfferingFit:
     """How one cloud offering does the owned fleet's work (see CloudCostParams)."""
@@ -504,7 +501,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         raise InvalidInput(
             "cloud_offerings", "None of the cloud offerings' GPUs can run this workload."
         )
-    kept = records.replace(
+    kept = dataclasses.replace(
         scenario, cloud_offerings=tuple(scenario.cloud_offerings[i] for i in usable)
     )
     model = build_cost_model(kept, servers, plan, [fits[i] for i in usable])
