@@ -161,7 +161,7 @@ def compare_options(
     # Break-even lines and instances of every offering in one vectorised pass (one value
     # per offering, in model order).
     offerings = stack_clouds(model.clouds)
-    a, b, c, d = offering_lines(model, offerings, monthly)
+    a, b, c, d = offering_lines(model, offerings)
     u_stars = break_even_utilization(a, b, c, d)
     slope_gaps, gaps0 = as_array(b - d), as_array(a - c)
     instances = cloud_instances(

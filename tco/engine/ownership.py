@@ -92,19 +92,17 @@ def buy_run_resell(
     model: CostModel,
     run_hours: float,
     resale_by_year: Sequence[float],
-    monthly: OnPremMonthly | None = None,
 ) -> ResellResult | None:
     """Own the fleet only for the run's months, then resell it at the curve's value.
 
     None when the run takes the whole horizon (then buying and keeping is the
-    same thing). ``monthly``: the model's :func:`onprem_monthly`, when the caller has it
-    (the fleet's hardware and fees are the same, owned for fewer months).
+    same thing).
     """
     resold = resold_model(model, run_hours, resale_by_year)
     if resold is None:
         return None
     owned, months, fraction = resold
-    monthly = onprem_monthly(owned, monthly)
+    monthly = onprem_monthly(owned)
     totals = onprem_totals(owned, monthly)
     return ResellResult(
         months_owned=months,

@@ -13,7 +13,6 @@ from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
     CostModel,
-    OnPremMonthly,
     onprem_line,
     onprem_monthly,
     onprem_total,
@@ -523,7 +522,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         energy_kwh * site.carbon_kg_per_kwh / 1000.0 if site.carbon_kg_per_kwh is not None else None
     )
     resell = (
-        buy_run_resell(model, plan.run_hours, fin.resale_by_year, monthly)
+        buy_run_resell(model, plan.run_hours, fin.resale_by_year)
         if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours
         else None
     )
@@ -635,7 +634,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
         cloud_energy=cloud_energy,
-        horizons=_horizons(kept, sizing, model, resell, plan, monthly),
+        horizons=_horizons(kept, sizing, model, resell, plan),
         serving=serving,
         api_options=apis,
     )
@@ -694,15 +693,13 @@ def _horizons(
     model: CostModel,
     resell: ResellResult | None,
     own_plan: DemandPlan | None = None,
-    monthly: OnPremMonthly | None = None,
 ) -> HorizonView | None:
     """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included).
 
     ``model`` is the scenario's own cost model: over another horizon only the horizon
     and the demand plan's utilization and active months differ (the plan's pattern, so
     the offerings' billing, is the horizon's too). ``resell``: the scenario's own
-    buy-run-resell, when it has one; ``own_plan``: the demand plan over its own horizon;
-    ``monthly``: the model's on-prem amounts (the fleet's are each horizon's too).
+    buy-run-resell, when it has one; ``own_plan``: the demand plan over its own horizon.
     """
     models = []
     for months in HORIZONS_MONTHS:
@@ -724,14 +721,12 @@ def _horizons(
     if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
         # Buy-run-resell replaces every field the horizon changes (it owns the fleet for
         # the run only), so it costs the same over each horizon longer than the run.
-        sold = resell or buy_run_resell(
-            models[-1], plan.run_hours, scenario.finance.resale_by_year, monthly
-        )
+        sold = resell or buy_run_resell(models[-1], plan.run_hours, scenario.finance.resale_by_year)
         resold = [
             sold.total_cost if sold is not None and sold.months_owned < months else None
             for months in HORIZONS_MONTHS
         ]
-    return horizon_view(models, resold, monthly)
+    return horizon_view(models, resold)
 
 
 def cloud_energy_and_carbon(
