@@ -7,7 +7,6 @@ replaced, so their figures follow the same formulas as the main comparison.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,20 +39,9 @@ def resale_fraction(resale_by_year: Sequence[float], months: float) -> float:
     >>> resale_fraction(curve, 120)
     0.27
     """
-    curve = tuple(resale_by_year)
-    if 0.0 in curve:  # a cache key would not tell 0.0 from -0.0: compute
-        return _interpolated(curve, months)
-    return _recent_fraction(curve, months)
-
-
-def _interpolated(curve: tuple[float, ...], months: float) -> float:
     years = max(months, 0.0) / MONTHS_PER_YEAR
-    points = np.arange(len(curve), dtype=np.float64)
-    return float(np.interp(years, points, np.asarray(curve, dtype=np.float64)))
-
-
-# The ranking asks the same curve and age once per candidate server (~4 us of numpy each).
-_recent_fraction = functools.lru_cache(maxsize=256)(_interpolated)
+    points = np.arange(len(resale_by_year), dtype=np.float64)
+    return float(np.interp(years, points, np.asarray(resale_by_year, dtype=np.float64)))
 
 
 @dataclass(frozen=True, slots=True)

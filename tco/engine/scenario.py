@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -120,30 +119,17 @@ evaluation of the cheapest), by everything a sizing depends on: the workload, th
 GPU and GPUs per server, and a fixed fleet. Catalogs sell the same GPU board in several
 servers and as cloud instances, so one board is sized once."""
 
-RECENT_SIZINGS = 256
-
-
-@functools.lru_cache(maxsize=RECENT_SIZINGS)
-def _recent_sizing(workload: Workload, server: ServerSpec, servers: int | None) -> SizingResult:
-    """:func:`size_workload` of the process's recent requests (all three arguments are
-    immutable values, and so is the result). Asking again about the same work with other
-    prices, rates or terms (what a buyer does most on the calculator) sizes nothing anew:
-    ~1 ms of an uncached result page. A workload that does not fit raises each time."""
-    return size_workload(workload, server, servers)
-
-
 def sized(
     workload: Workload,
     server: ServerSpec,
     servers: int | None = None,
     sizings: SizingMemo | None = None,
 ) -> SizingResult:
-    """:func:`size_workload`, or its result from ``sizings`` when the board was sized, or
-    from the recent sizings of the same workload on the same server."""
+    """:func:`size_workload`, or its result from ``sizings`` when the board was sized."""
     key = (workload, server.gpu, server.gpus_per_server, servers)
     result = sizings.get(key) if sizings is not None else None
     if result is None:
-        result = _recent_sizing(workload, server, servers)
+        result = size_workload(workload, server, servers)
         if sizings is not None:
             sizings[key] = result
     return result
