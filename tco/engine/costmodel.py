@@ -20,6 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
@@ -95,7 +96,8 @@ class CostModel:
 
     def replace(self, **changes: Number | tuple[CloudCostParams, ...]) -> CostModel:
         """A copy with some fields replaced (e.g. by arrays for a sweep)."""
-        return dataclasses.replace(self, **changes)
+        fields: dict[str, Any] = changes  # typed by the signature above
+        return dataclasses.replace(self, **fields)
 
 
 _ALL_FIELDS = tuple(f.name for f in dataclasses.fields(CostModel))

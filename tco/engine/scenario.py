@@ -119,6 +119,7 @@ evaluation of the cheapest), by everything a sizing depends on: the workload, th
 GPU and GPUs per server, and a fixed fleet. Catalogs sell the same GPU board in several
 servers and as cloud instances, so one board is sized once."""
 
+
 def sized(
     workload: Workload,
     server: ServerSpec,
