@@ -6,16 +6,15 @@ from functools import cached_property
 from typing import Any
 
 from django import forms
-from django.utils import translation
-from django.utils.choices import normalize_choices
+from django.forms.renderers import BaseRenderer
+from django.template import engines
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import PricingTerm
 from tco.scenario_io import CatalogSnapshot
 
-from .form_fields import QuickBoundField, SharedFields, copy_field
 from .presets import PRESETS
-from .widget_render import FastWidgetRenderer
 
 KINDS = [
     ("pretrain", _("Pre-training")),
@@ -171,7 +170,7 @@ def _show_rules(name: str) -> str:
     return " ".join(rules)
 
 
-# Made once: the page asks for each field's rules (twice) on every render.
+# Each field's rules, by name (fields without any have none).
 _SHOW_RULES = {
     name: _show_rules(name) for name in {*TRAINING_ONLY, *INFERENCE_ONLY, *PATTERN_ONLY, *LOAD_ONLY}
 }
@@ -208,6 +207,16 @@ def _number(
         widget=widget,
         help_text=help_text,
     )
+
+
+class CalculatorFormRenderer(BaseRenderer):
+    """Django's widget rendering through the project's Jinja2 engine (config/jinja.py),
+    whose directories include Django's own Jinja2 widget templates: the form's widgets are
+    rendered by the engine that renders the page (templates/jinja2/tco/_field.jinja lays
+    out each field around its widget)."""
+
+    def get_template(self, template_name: str) -> Any:
+        return engines["jinja2"].get_template(template_name)
 
 
 class CalculatorForm(forms.Form):
@@ -512,74 +521,25 @@ class CalculatorForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    # Django's widget HTML without the template engine (tco/widget_render.py).
-    default_renderer = FastWidgetRenderer()
-    bound_field_class = QuickBoundField
+    default_renderer = CalculatorFormRenderer()
 
     def __init__(self, *args: Any, catalog: CatalogSnapshot, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.catalog = catalog
-        self.language = translation.get_language()  # made, checked and shown in it
-        server_choices, site_choices = self._catalog_choices()
-        # What the fields' `choices` setters keep (a normalized copy each for the field
-        # and its widget), from lists made once per catalog and language.
-        for name, choices in (("server", server_choices), ("site", site_choices)):
-            field = self.own_field(name)
-            field._choices = choices[:]  # type: ignore[attr-defined]
-            field.widget._choices = choices[:]  # type: ignore[attr-defined]
+        servers = sorted(
+            catalog.servers.values(), key=lambda s: (s.gpu.bf16_tflops, s.vendor, s.sku)
+        )
+        self.fields["server"].choices = [("auto", _("The cheapest that fits"))] + [
+            (s.key, f"{s.vendor} {s.sku} · {s.gpu_count}× {s.gpu.name}") for s in servers
+        ]
+        self.fields["site"].choices = [(s.key, s.display_name()) for s in catalog.sites.values()]
         self._show_site_defaults()
         for name in self.ignored_fields:
-            if self.fields[name].required:
-                self.own_field(name).required = False
-
-    def own_field(self, name: str) -> forms.Field:
-        """The form's own copy of a field, to change: until then a form shares its fields
-        with every other form (tco/form_fields.py). Change a field only through this."""
-        field = self.fields[name]
-        if field is self.base_fields.get(name):
-            field = self.fields[name] = copy_field(field)
-        return field
-
-    def _catalog_choices(self) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
-        """The server and site choices (normalized, as Django's choices setter makes
-        them), kept with the catalog snapshot per language: the site names are in it."""
-        key = ("calculator_choices", self.language)
-        held: tuple[list[tuple[str, Any]], list[tuple[str, Any]]] | None = self.catalog.derived.get(
-            key
-        )
-        if held is None:
-            catalog = self.catalog
-            servers = sorted(
-                catalog.servers.values(), key=lambda s: (s.gpu.bf16_tflops, s.vendor, s.sku)
-            )
-            server_choices = [("auto", _("The cheapest that fits"))] + [
-                (s.key, f"{s.vendor} {s.sku} · {s.gpu_count}× {s.gpu.name}") for s in servers
-            ]
-            site_choices = [(s.key, s.display_name()) for s in catalog.sites.values()]
-            held = (normalize_choices(server_choices), normalize_choices(site_choices))
-            catalog.derived[key] = held
-        return held
-
-    def _clean_fields(self) -> None:
-        """Django's, without the fields the workload ignores: `clean` would drop their
-        values and errors (~17 of the 56 fields on a page, ~2 µs each)."""
-        ignored = self.ignored_fields
-        for name in self.fields:
-            if name in ignored:
-                continue
-            bf = self[name]
-            field = bf.field
-            try:
-                self.cleaned_data[name] = field._clean_bound_field(bf)
-                if hasattr(self, f"clean_{name}"):
-                    self.cleaned_data[name] = getattr(self, f"clean_{name}")()
-            except forms.ValidationError as e:
-                self.add_error(name, e)
+            self.fields[name].required = False
 
     @cached_property
     def ignored_fields(self) -> frozenset[str]:
-        """Fields that do not apply to the submitted workload and demand pattern (the
-        bound data never changes, so this is worked out once)."""
+        """Fields that do not apply to the submitted workload and demand pattern."""
         kind = str(self.data.get("kind", ""))
         pattern = str(self.data.get("demand_pattern", ""))
         ignored = set(INFERENCE_ONLY if kind in TRAINING_KINDS else TRAINING_ONLY)
@@ -589,38 +549,31 @@ class CalculatorForm(forms.Form):
             ignored |= {name for name, only in LOAD_ONLY.items() if load != only}
         return frozenset(ignored)
 
-    def relevance(self, name: str) -> str:
+    def relevance(self, name: str) -> SafeString:
         """The page's show/hide rule of a field: data attributes read by calculator.js.
 
         A field is shown when every rule it carries holds; the load rule applies to
         inference only (utilization is asked for training and for tokens/s serving). A
         bound form's fields that do not apply come hidden already: the page neither lays
         them out nor shifts when the script hides them, and without the script they stay
-        out of the way (the server ignores them).
+        out of the way (the server ignores them). Safe HTML: attributes of our own.
         """
         rules = _SHOW_RULES.get(name, "")
         if self.is_bound and name in self.ignored_fields:
-            return f"hidden {rules}" if rules else "hidden"
-        return rules
+            rules = f"hidden {rules}" if rules else "hidden"
+        return mark_safe(rules)
 
     def _show_site_defaults(self) -> None:
         """Put the chosen site's own figures in the empty override fields as placeholders."""
-        key = ("site placeholders", str(self.data.get("site", "")))
-        placeholders: tuple[tuple[str, str], ...] | None = self.catalog.derived.get(key)
-        if placeholders is None:
-            site = self.catalog.sites.get(key[1])
-            if site is None:
-                return
-            placeholders = self.catalog.derived[key] = tuple(
-                (name, f"{value.normalize():f}")
-                for name, value in (
-                    ("electricity_price", site.electricity_price_per_kwh),
-                    ("pue", site.pue),
-                    ("colocation_price", site.colocation_per_kw_month),
-                )
-            )
-        for name, text in placeholders:
-            self.own_field(name).widget.attrs["placeholder"] = text
+        site = self.catalog.sites.get(str(self.data.get("site", "")))
+        if site is None:
+            return
+        for name, value in (
+            ("electricity_price", site.electricity_price_per_kwh),
+            ("pue", site.pue),
+            ("colocation_price", site.colocation_per_kw_month),
+        ):
+            self.fields[name].widget.attrs["placeholder"] = f"{value.normalize():f}"
 
     @property
     def basic_fields(self) -> list[forms.BoundField]:
@@ -865,8 +818,5 @@ class CalculatorForm(forms.Form):
             )
         return demand
 
-
-# Form instances share the fields, each copying only those it changes (tco/form_fields.py).
-CalculatorForm.base_fields = SharedFields(CalculatorForm.base_fields)
 
 PRESET_CHOICES = [(p.slug, p.title) for p in PRESETS]

@@ -12,10 +12,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from catalog.templatetags.formatting import format_amounts, format_money, number, percent
-from config.bounded import Bounded
-from config.render_language import current_language, ngettext
-from config.render_language import gettext as _
 from tco import wording_serving
 
 TERM_LABELS = {
@@ -41,22 +41,8 @@ def option_label(option: Mapping[str, Any]) -> str:
     return cloud_label(str(option.get("name", "")))
 
 
-# Labels by (language, option name): a page names each of its ~20 cloud options two or
-# three times (options table, horizons, charts), each a regex search and a translation.
-# The names come from the catalog; bounded all the same.
-_CLOUD_LABELS: Bounded[tuple[str, str], str] = Bounded(10_000)
-
-
 def cloud_label(name: str) -> str:
     """'AWS p5.48xlarge (committed_3y)' → 'AWS p5.48xlarge, 3-year commitment'."""
-    key = (current_language(), name)
-    label = _CLOUD_LABELS.get(key)
-    if label is None:
-        label = _CLOUD_LABELS.keep(key, _cloud_label(name))
-    return label
-
-
-def _cloud_label(name: str) -> str:
     match = _TERM_IN_NAME.search(name)
     if not match:
         return name

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from catalog.templatetags.formatting import format_money, number, percent
-from config.render_language import gettext as _
 
 
 def unit_cost(value: float | None, currency: str) -> str:

@@ -4,6 +4,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+import django
 from celery.schedules import crontab
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
@@ -82,6 +83,9 @@ ROOT_URLCONF = "config.urls"
 FORMAT_MODULE_PATH = ["config.formats"]
 WSGI_APPLICATION = "config.wsgi.application"
 
+# Django's Jinja2 widget templates (django/forms/jinja2/django/forms/widgets/…).
+DJANGO_FORMS_JINJA2 = Path(django.__file__).parent / "forms" / "jinja2"
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
@@ -98,9 +102,10 @@ TEMPLATES = [
         },
     },
     {
-        # Only templates/jinja2/ (the calculator's results: see config/jinja.py).
+        # templates/jinja2/ (the calculator's form and results: see config/jinja.py), and
+        # Django's own Jinja2 widget templates, which the calculator form renders with.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "DIRS": [BASE_DIR / "templates" / "jinja2", DJANGO_FORMS_JINJA2],
         "APP_DIRS": False,
         "OPTIONS": {"environment": "config.jinja.environment"},
     },

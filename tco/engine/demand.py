@@ -19,14 +19,12 @@ import numpy as np
 from tco.engine.errors import InvalidInput
 from tco.engine.inputs import Demand, DemandPattern
 from tco.engine.notes import Note
-from tco.engine.records import quick_init
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR, FloatArray
 
 HOURS_PER_YEAR = HOURS_PER_MONTH * MONTHS_PER_YEAR  # 8,760
 WHOLE_HORIZON = 1e9  # CostModel.active_months: the work runs in every month
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class DemandPlan:
     """The demand turned into the cost model's terms."""

@@ -15,7 +15,6 @@ from enum import StrEnum
 from tco.engine import defaults
 from tco.engine.constraints import Constraints
 from tco.engine.errors import InvalidInput
-from tco.engine.records import quick_init
 from tco.engine.units import FxRates, Money, check_currency
 
 
@@ -232,7 +231,6 @@ class GpuSpec:
         }[precision]
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class ServerSpec:
     """A GPU server (e.g. an HGX/DGX 8-GPU system) and its purchase price."""
@@ -932,7 +930,6 @@ class FinanceInputs:
         return sum(item.amount for item in self.one_off)
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Scenario:
     """Everything :func:`tco.engine.evaluate` needs.

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tco.engine import records
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
     CostModel,
-    OnPremMonthly,
     onprem_line,
     onprem_monthly,
     onprem_total,
@@ -57,7 +54,6 @@ from tco.engine.ownership import (
     resold_model,
 )
 from tco.engine.racks import RackPlan, plan_racks
-from tco.engine.records import quick_init
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
 from tco.engine.sizing import SizingResult, size_workload
@@ -110,7 +106,6 @@ class ScenarioResult:
     extras: OwningExtras | None = None  # networking, installation and staff of the fleet
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class OfferingFit:
     """How one cloud offering does the owned fleet's work (see CloudCostParams)."""
@@ -127,17 +122,6 @@ evaluation of the cheapest), by everything a sizing depends on: the workload, th
 GPU and GPUs per server, and a fixed fleet. Catalogs sell the same GPU board in several
 servers and as cloud instances, so one board is sized once."""
 
-RECENT_SIZINGS = 256
-
-
-@functools.lru_cache(maxsize=RECENT_SIZINGS)
-def _recent_sizing(workload: Workload, server: ServerSpec, servers: int | None) -> SizingResult:
-    """:func:`size_workload` of the process's recent requests (all three arguments are
-    immutable values, and so is the result). Asking again about the same work with other
-    prices, rates or terms (what a buyer does most on the calculator) sizes nothing anew:
-    ~1 ms of an uncached result page. A workload that does not fit raises each time."""
-    return size_workload(workload, server, servers)
-
 
 def sized(
     workload: Workload,
@@ -145,12 +129,11 @@ def sized(
     servers: int | None = None,
     sizings: SizingMemo | None = None,
 ) -> SizingResult:
-    """:func:`size_workload`, or its result from ``sizings`` when the board was sized, or
-    from the recent sizings of the same workload on the same server."""
+    """:func:`size_workload`, or its result from ``sizings`` when the board was sized."""
     key = (workload, server.gpu, server.gpus_per_server, servers)
     result = sizings.get(key) if sizings is not None else None
     if result is None:
-        result = _recent_sizing(workload, server, servers)
+        result = size_workload(workload, server, servers)
         if sizings is not None:
             sizings[key] = result
     return result
@@ -557,7 +540,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         raise InvalidInput(
             "cloud_offerings", "None of the cloud offerings' GPUs can run this workload."
         )
-    kept = records.replace(
+    kept = dataclasses.replace(
         scenario, cloud_offerings=tuple(scenario.cloud_offerings[i] for i in usable)
     )
     extras = fleet_extras(scenario, servers, sizing)
@@ -580,7 +563,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         energy_kwh * site.carbon_kg_per_kwh / 1000.0 if site.carbon_kg_per_kwh is not None else None
     )
     resell = (
-        buy_run_resell(model, plan.run_hours, fin.resale_by_year, monthly)
+        buy_run_resell(model, plan.run_hours, fin.resale_by_year)
         if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours
         else None
     )
@@ -695,7 +678,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
         cloud_energy=cloud_energy,
-        horizons=_horizons(kept, sizing, model, resell, plan, monthly),
+        horizons=_horizons(kept, sizing, model, resell, plan),
         serving=serving,
         api_options=apis,
         extras=extras,
@@ -755,15 +738,13 @@ def _horizons(
     model: CostModel,
     resell: ResellResult | None,
     own_plan: DemandPlan | None = None,
-    monthly: OnPremMonthly | None = None,
 ) -> HorizonView | None:
     """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included).
 
     ``model`` is the scenario's own cost model: over another horizon only the horizon
     and the demand plan's utilization and active months differ (the plan's pattern, so
     the offerings' billing, is the horizon's too). ``resell``: the scenario's own
-    buy-run-resell, when it has one; ``own_plan``: the demand plan over its own horizon;
-    ``monthly``: the model's on-prem amounts (the fleet's are each horizon's too).
+    buy-run-resell, when it has one; ``own_plan``: the demand plan over its own horizon.
     """
     models = []
     for months in HORIZONS_MONTHS:
@@ -785,14 +766,12 @@ def _horizons(
     if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
         # Buy-run-resell replaces every field the horizon changes (it owns the fleet for
         # the run only), so it costs the same over each horizon longer than the run.
-        sold = resell or buy_run_resell(
-            models[-1], plan.run_hours, scenario.finance.resale_by_year, monthly
-        )
+        sold = resell or buy_run_resell(models[-1], plan.run_hours, scenario.finance.resale_by_year)
         resold = [
             sold.total_cost if sold is not None and sold.months_owned < months else None
             for months in HORIZONS_MONTHS
         ]
-    return horizon_view(models, resold, monthly)
+    return horizon_view(models, resold)
 
 
 def cloud_energy_and_carbon(

@@ -318,24 +318,6 @@ def test_monte_carlo_probability_moves_with_the_ranges() -> None:
     assert p_own() == neutral
 
 
-def test_monte_carlo_draws_are_the_generators_uniform_draws() -> None:
-    """The cached seeded stream gives what `rng.uniform` gave, range after range; a
-    zero-width range takes no numbers from it."""
-    import numpy as np
-
-    from tco.engine.montecarlo import _Draws
-
-    ranges = [(-0.3, 0.1), (0.8, 1.2), (1.0, 1.0), (0.9, 1.1)]
-    rng = np.random.default_rng(2026)
-    expected = [
-        rng.uniform(low, high, 1_000) if high > low else np.full(1_000, low) for low, high in ranges
-    ]
-    draws = _Draws(2026, 1_000, ranges=len(ranges))
-    for bounds, values in zip(ranges, expected, strict=True):
-        assert np.array_equal(draws.uniform(bounds), values)
-    assert draws.stream is _Draws(2026, 1_000, ranges=len(ranges)).stream  # drawn once
-
-
 def test_rented_serving_capacity_is_billed_around_the_clock() -> None:
     w = Workload(WorkloadKind.INFERENCE, 8.0, target_tokens_per_second=1_000.0)
     half = Demand(DemandPattern.CONTINUOUS, utilization=0.5)
