@@ -7,6 +7,7 @@ engineer; they see what the web pages show them (their teams' customers and quot
 every team's) and nothing else.
 """
 
+import json
 import math
 import warnings
 from collections.abc import Callable
@@ -59,6 +60,13 @@ class ProblemDetailsAPI(NinjaAPI):
         self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None
     ) -> Any:
         schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        # The scenario document's schema is the model's (tco.scenario), not one of ninja's.
+        components = schema["components"]["schemas"]
+        components.update(s.scenario_components())
+        components["QuoteCreate"]["properties"]["scenario"] = {
+            "anyOf": [{"$ref": s.SCENARIO_REF}, {"type": "null"}],
+            "description": "a scenario document, as for POST /estimate",
+        }
         for path in schema["paths"].values():
             for operation in path.values():
                 for code, response in operation.get("responses", {}).items():
@@ -126,11 +134,36 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 # --- estimate ---------------------------------------------------------------------------
 
 
-def _document(payload: s.ScenarioDocument) -> dict[str, Any]:
-    return payload.model_dump(mode="json", exclude_unset=True)
+def _scenario(data: object) -> Any:
+    """The scenario document in ``data``, read by its schema, or a 400 naming the field."""
+    from tco.scenario import ScenarioError, parse_document
+
+    try:
+        return parse_document(data)
+    except ScenarioError as exc:
+        raise ProblemError(
+            400,
+            f"{exc.field}: {exc.message}",
+            field=exc.field,
+            errors=[{"field": field, "message": message} for field, message in exc.errors],
+        ) from exc
 
 
-def _evaluate(document: dict[str, Any]) -> tuple[Any, Any]:
+def _scenario_body(request: HttpRequest) -> Any:
+    """The request's body as a scenario document (the estimate endpoints read it themselves,
+    so that a bad document is answered like any scenario problem: 400, naming the field)."""
+    try:
+        data = json.loads(request.body, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as exc:  # not JSON, not UTF-8, or NaN/Infinity
+        raise ProblemError(400, f"Cannot parse request body ({exc})") from exc
+    return _scenario(data)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _evaluate(document: Any) -> tuple[Any, Any]:
     """(built scenario, engine result), or a problem-details HttpError."""
     # The engine (numpy) is imported on the first estimate, not when the URLs load.
     import numpy as np
@@ -153,14 +186,20 @@ def _evaluate(document: dict[str, Any]) -> tuple[Any, Any]:
 
 
 class ProblemError(Exception):
-    def __init__(self, status: int, detail: str, field: str | None = None):
+    def __init__(
+        self,
+        status: int,
+        detail: str,
+        field: str | None = None,
+        errors: list[dict[str, Any]] | None = None,
+    ):
         super().__init__(detail)
-        self.status, self.detail, self.field = status, detail, field
+        self.status, self.detail, self.field, self.errors = status, detail, field, errors
 
 
 @api.exception_handler(ProblemError)
 def _problem(request: HttpRequest, exc: ProblemError) -> HttpResponse:
-    return problem(exc.status, exc.detail, field=exc.field)
+    return problem(exc.status, exc.detail, field=exc.field, errors=exc.errors)
 
 
 @api.post(
@@ -168,11 +207,12 @@ def _problem(request: HttpRequest, exc: ProblemError) -> HttpResponse:
     response={200: s.EstimateResult, **PUBLIC_PROBLEMS},
     tags=["estimate"],
     summary="Evaluate a scenario: the same JSON as `manage.py tco estimate`",
+    openapi_extra=s.SCENARIO_BODY,
 )
-def estimate(request: HttpRequest, payload: s.ScenarioDocument) -> HttpResponse:
+def estimate(request: HttpRequest) -> HttpResponse:
     from tco.engine import result_to_dict
 
-    _built, result = _evaluate(_document(payload))
+    _built, result = _evaluate(_scenario_body(request))
     # Sent as it is (the schema documents its main fields; every other field passes too).
     return JsonResponse(_json_safe(result_to_dict(result)))
 
@@ -183,16 +223,17 @@ def estimate(request: HttpRequest, payload: s.ScenarioDocument) -> HttpResponse:
     tags=["estimate"],
     summary="The scenario's TCO model as an Excel workbook with live formulas",
     openapi_extra={
+        **s.SCENARIO_BODY,
         "responses": {
             200: {
                 "description": "An .xlsx workbook",
                 "content": {XLSX_CONTENT_TYPE: {"schema": {"type": "string", "format": "binary"}}},
             }
-        }
+        },
     },
 )
-def estimate_workbook(request: HttpRequest, payload: s.ScenarioDocument) -> HttpResponse:
-    built, result = _evaluate(_document(payload))
+def estimate_workbook(request: HttpRequest) -> HttpResponse:
+    built, result = _evaluate(_scenario_body(request))
     from tco.workbook import build_workbook, provenance_for
 
     return _xlsx(build_workbook(result, provenance_for(built, result)), result.scenario.name)
@@ -597,11 +638,12 @@ def quote_create(request: HttpRequest, payload: s.QuoteCreate) -> Any:
                     customer=customer, owner=user, query=payload.calculator_query
                 )
             else:
-                assert payload.scenario is not None
-                document = _document(payload.scenario)
+                document = _scenario(payload.scenario)
                 _evaluate(document)  # problems named by field before anything is written
                 quote = quote_services.quote_create_from_scenario(
-                    customer=customer, owner=user, document=document
+                    customer=customer,
+                    owner=user,
+                    document=document.model_dump(mode="json", exclude_unset=True),
                 )
     except quote_services.QuoteError as exc:
         raise ProblemError(400, str(exc), field="calculator_query") from exc

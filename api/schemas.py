@@ -23,46 +23,41 @@ class Problem(Schema):
     errors: list[dict[str, Any]] | None = None
 
 
-class ScenarioDocument(Schema):
-    """A scenario document, as for ``manage.py tco estimate`` (docs/scenario.md)."""
+SCENARIO_REF = "#/components/schemas/ScenarioDocument"
+# The estimate endpoints read their body through the scenario schema (api.api._scenario_body).
+SCENARIO_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": {"$ref": SCENARIO_REF}}},
+    }
+}
+SCENARIO_EXAMPLE = {
+    "name": "Pre-train 7B on 1T tokens in 30 days, four times a year",
+    "workload": {
+        "kind": "pretrain",
+        "params_billion": 7,
+        "tokens_billion": 1000,
+        "deadline_days": 30,
+    },
+    "server": "smc-821ge-tnhr-h100",
+    "site": "nl-colo-amsterdam",
+    "cloud_offerings": ["aws-p5-48xlarge-od", "coreweave-h100-8x-od"],
+    "finance": {"horizon_months": 60, "discount_rate": 0.08},
+    "demand": {"pattern": "recurring", "runs_per_year": 4},
+}
 
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "name": "Pre-train 7B on 1T tokens in 30 days, four times a year",
-                    "workload": {
-                        "kind": "pretrain",
-                        "params_billion": 7,
-                        "tokens_billion": 1000,
-                        "deadline_days": 30,
-                    },
-                    "server": "smc-821ge-tnhr-h100",
-                    "site": "nl-colo-amsterdam",
-                    "cloud_offerings": ["aws-p5-48xlarge-od", "coreweave-h100-8x-od"],
-                    "finance": {"horizon_months": 60, "discount_rate": 0.08},
-                    "demand": {"pattern": "recurring", "runs_per_year": 4},
-                }
-            ]
-        },
-    )
 
-    name: str | None = None
-    as_of: str | None = Field(None, description="price date, YYYY-MM-DD")
-    workload: dict[str, Any] = Field(description="kind, params_billion, … (docs/scenario.md)")
-    server: str | dict[str, Any] = Field(description="catalog key, or {key, overrides…}")
-    site: str | dict[str, Any]
-    cloud_offerings: list[str | dict[str, Any]]
-    servers: int | None = None
-    finance: dict[str, Any] | None = None
-    demand: dict[str, Any] | None = None
-    constraints: dict[str, Any] | None = Field(
-        None, description="the buyer's terms: eu_data_only, own_premises_only, … (docs/scenario.md)"
-    )
-    api_offerings: list[str | dict[str, Any]] | None = Field(
-        None, description="hosted model APIs by catalog key (needs workload.serving_demand)"
-    )
+def scenario_components() -> dict[str, Any]:
+    """The scenario document's JSON Schema (tco.scenario, as docs/scenario.md publishes it)
+    as OpenAPI components: ``ScenarioDocument`` and its parts (``Scenario.Workload``, …).
+    QuoteCreate's ``scenario`` refers to it."""
+    from tco.scenario.publish import json_schema
+
+    schema = json_schema(ref_template="#/components/schemas/Scenario.{model}")
+    schema.pop("$schema")
+    parts = schema.pop("$defs")
+    document = {**schema, "examples": [SCENARIO_EXAMPLE]}
+    return {"ScenarioDocument": document, **{f"Scenario.{n}": p for n, p in parts.items()}}
 
 
 class Verdict(Schema):
@@ -267,7 +262,11 @@ class QuoteCreate(Schema):
         max_length=4000,
         description="a calculator result URL's query string, e.g. preset=pretrain-7b",
     )
-    scenario: ScenarioDocument | None = None
+    # Read by the scenario schema (api.api._scenario); the OpenAPI schema documents it with
+    # the ScenarioDocument component (scenario_components).
+    scenario: dict[str, Any] | None = Field(
+        None, description="a scenario document, as for POST /estimate"
+    )
 
 
 class LeadOut(Schema):

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import QueryDict
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from tco.engine import EngineError, evaluate
-from tco.forms import CalculatorForm
 from tco.scenario_io import CatalogSnapshot, ScenarioError, build_scenario
-from tco.services import form_data
+from tco.services import calculator_document
 
 from .models import QuoteRevision
 from .services import QuoteError
@@ -31,11 +29,13 @@ def analysis_document(tco: dict[str, Any]) -> dict[str, Any]:
     if tco.get("scenario"):
         document = dict(tco["scenario"])
     elif tco.get("query"):
-        form = CalculatorForm(form_data(QueryDict(tco["query"])), catalog=CatalogSnapshot.load())
-        server_key = (tco.get("server") or {}).get("key")
-        if not form.is_valid() or server_key not in form.catalog.servers:
+        server_key = str((tco.get("server") or {}).get("key"))
+        calculated = calculator_document(
+            query=tco["query"], server_key=server_key, catalog=CatalogSnapshot.load()
+        )
+        if calculated is None:
             raise QuoteError("The attached analysis cannot be evaluated again.")
-        document = form.to_document(server_key)
+        document = calculated.model_dump(mode="json", exclude_unset=True)
     else:
         raise QuoteError("This revision has no TCO analysis.")
     computed = parse_datetime(tco.get("computed_at") or "")

@@ -12,6 +12,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import PricingTerm
+from tco.scenario import ScenarioDocument, parse_document, parse_server
+from tco.scenario.schema import Server
 from tco.scenario_io import CatalogSnapshot
 
 from .presets import PRESETS
@@ -674,8 +676,13 @@ class CalculatorForm(forms.Form):
             if offer.provider in data["providers"] and offer.term in data["terms"]
         ]
 
-    def to_document(self, server_key: str) -> dict[str, Any]:
-        """The scenario document (docs/scenario.md) this form describes, for one server model."""
+    def to_document(self, server_key: str) -> ScenarioDocument:
+        """The scenario document (docs/scenario.md) this form describes, for one server model.
+
+        Read by the scenario schema like a file or an API body: a value the form lets
+        through but the schema refuses is a ScenarioError naming its path (the calculator
+        shows it beside the field the path maps to, tco.services.FORM_FIELD_FOR_PATH).
+        """
         data = self.cleaned_data
         server = self.catalog.servers[server_key]
         kind = data["kind"]
@@ -731,18 +738,20 @@ class CalculatorForm(forms.Form):
         ):
             if data.get(form_field) is not None:
                 site[spec_field] = data[form_field]
-        return {
-            "name": str(dict(self.fields["kind"].choices).get(kind, kind)),
-            "workload": workload,
-            "server": self._server(server),
-            "site": site,
-            "cloud_offerings": self.offering_keys(),
-            **({"api_offerings": apis} if (apis := self.api_offering_keys()) else {}),
-            "demand": self._demand(),
-            "finance": finance,
-            **({"servers": data["fleet_servers"]} if data.get("fleet_servers") else {}),
-            **self._constraints(),
-        }
+        return parse_document(
+            {
+                "name": str(dict(self.fields["kind"].choices).get(kind, kind)),
+                "workload": workload,
+                "server": self._server(server),
+                "site": site,
+                "cloud_offerings": self.offering_keys(),
+                **({"api_offerings": apis} if (apis := self.api_offering_keys()) else {}),
+                "demand": self._demand(),
+                "finance": finance,
+                **({"servers": data["fleet_servers"]} if data.get("fleet_servers") else {}),
+                **self._constraints(),
+            }
+        )
 
     def _constraints(self) -> dict[str, Any]:
         """The scenario's ``constraints`` block; left out when the buyer set none."""
@@ -756,10 +765,10 @@ class CalculatorForm(forms.Form):
             block["preferred_providers"] = list(data["preferred_providers"])
         return {"constraints": block} if block else {}
 
-    def server_reference(self, server_key: str) -> str | dict[str, Any]:
+    def server_reference(self, server_key: str) -> Server:
         """The document's ``"server"`` for one server model: what differs between the
         documents of two candidates (the calculator ranks them without a document each)."""
-        return self._server(self.catalog.servers[server_key])
+        return parse_server(self._server(self.catalog.servers[server_key]))
 
     def _server(self, server: Any) -> str | dict[str, Any]:
         """The server's catalog key, or the key with the negotiated price."""

@@ -1,23 +1,22 @@
-"""Scenario documents (JSON-shaped dicts) → engine `Scenario`, with catalog defaults.
+"""Scenario documents → engine `Scenario`, with catalog defaults and the assumptions used.
 
-One format serves the command line (`manage.py tco estimate --input scenario.json`) and the
-web calculator (its form produces the same dict), so both describe a scenario the same way.
-The format is documented in docs/scenario.md. Every problem is reported as a
-`ScenarioError` whose `field` is a dotted path (`workload.params_billion`,
-`cloud_offerings[1]`), so the caller can put the message next to the right input.
+A document (docs/scenario.md) is parsed and validated by its schema
+(`tco.scenario.ScenarioDocument`), the same for the command line (`manage.py tco estimate
+--input scenario.json`), the API and the web calculator (its form builds a document too).
+This module resolves what the schema cannot know: catalog keys become catalog rows, the
+document's overrides replace the rows' figures, and every figure the analysis used is listed
+as an `Assumption` with its source. Every problem is a `ScenarioError` whose `field` is a
+dotted path (`workload.params_billion`, `cloud_offerings[1]`), so the caller can put the
+message next to the right input.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import time
-import types
-import typing
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from enum import Enum
 from typing import Any
 
 from django.utils.functional import Promise, lazy
@@ -41,8 +40,6 @@ from tco.engine import (
     ApiOfferingSpec,
     CloudOfferingSpec,
     CloudTerm,
-    Constraints,
-    Demand,
     FinanceInputs,
     FxRates,
     GpuSpec,
@@ -51,24 +48,20 @@ from tco.engine import (
     Scenario,
     ServerSpec,
     SiteSpec,
-    UncertaintyRanges,
-    Workload,
 )
+from tco.scenario import schema
+from tco.scenario.errors import ScenarioError, construct
 
-TOP_LEVEL_KEYS = {
-    "name",
-    "as_of",
-    "workload",
-    "server",
-    "site",
-    "cloud_offerings",
-    "servers",
-    "finance",
-    "demand",
-    "uncertainty",
-    "constraints",
-    "api_offerings",
-}
+__all__ = [
+    "Amount",
+    "Assumption",
+    "BuiltScenario",
+    "CatalogSnapshot",
+    "ScenarioError",
+    "Words",
+    "build_scenario",
+    "with_server",
+]
 
 # A capacity block is reserved for at least one day (AWS EC2 Capacity Blocks for ML).
 CAPACITY_BLOCK_MIN_HOURS = 24.0
@@ -89,55 +82,6 @@ DEFAULT_ITEMS = {
     "installation_per_server": "installation-per-server",
     "support_pct_per_year": "support-10pct",
 }
-
-
-# Fields that hold a fraction (0.075 = 7.5 %) in a scenario file, whatever block they are in.
-FRACTION_FIELDS = frozenset(
-    {
-        "utilization",
-        "discount_rate",
-        "spares_pct",
-        "support_pct_per_year",
-        "insurance_pct_per_year",
-        "residual_pct",
-        "tornado_pct",
-        "annual_rate",
-        "mfu",
-        "goodput",
-        "lora_adapter_fraction",
-        "serving_efficiency",
-        "memory_headroom",
-        "inference_overhead_fraction",
-        "spot_interruption_overhead",
-        "storage_egress_uplift_pct",
-    }
-)
-
-
-def check_fraction_convention(path: str, value: Any) -> None:
-    """Refuse a percentage written where the file takes a fraction (7.5 for 0.075).
-
-    >>> check_fraction_convention("finance.support_pct_per_year", 0.075)
-    >>> check_fraction_convention("finance.support_pct_per_year", 7.5)
-    Traceback (most recent call last):
-    ...
-    tco.scenario_io.ScenarioError: finance.support_pct_per_year: 7.5 looks like a percentage; ...
-    """
-    if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES):
-        return
-    if 1 < value <= 100:
-        raise ScenarioError(
-            path,
-            f"{value:g} looks like a percentage; scenario files take fractions: "
-            f"write {value / 100:g} for {value:g} %",
-        )
-
-
-class ScenarioError(ValueError):
-    def __init__(self, field: str, message: str):
-        self.field = field
-        self.message = message
-        super().__init__(f"{field}: {message}")
 
 
 YOUR_INPUT = _("Your input")
@@ -272,142 +216,7 @@ class BuiltScenario:
     offerings: tuple[CloudOffering, ...]
 
 
-# --- generic conversion of a dict into an engine dataclass --------------------------------
-
-
-_NUMBER_TYPES = (int, float)  # a tuple: `int | float` would build a union on every call
-
-
-def _convert(path: str, value: Any, annotation: Any) -> Any:
-    # Most fields are plain numbers and text: those first, without typing's look-ups.
-    if annotation is float:
-        if value is None:
-            raise ScenarioError(path, "may not be null")
-        if isinstance(value, bool) or not isinstance(value, _NUMBER_TYPES):
-            raise ScenarioError(path, f"expected a number, got {value!r}")
-        return float(value)
-    if annotation is int or annotation is str or annotation is bool:
-        if value is None:
-            raise ScenarioError(path, "may not be null")
-        return _convert_plain(path, value, annotation)
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
-        options = [a for a in typing.get_args(annotation) if a is not type(None)]
-        if value is None:
-            if len(options) < len(typing.get_args(annotation)):
-                return None
-            raise ScenarioError(path, "may not be null")
-        return _convert(path, value, options[0])
-    if value is None:
-        raise ScenarioError(path, "may not be null")
-    if origin is tuple:
-        args = typing.get_args(annotation)
-        if not isinstance(value, list):
-            raise ScenarioError(path, f"expected a list, got {value!r}")
-        if len(value) > 1000:
-            raise ScenarioError(path, "too many values (at most 1,000)")
-        if len(args) != 2 or args[1] is not Ellipsis:  # a fixed-length tuple, e.g. a range
-            if len(value) != len(args):
-                raise ScenarioError(path, f"expected {len(args)} values, got {len(value)}")
-            return tuple(
-                _convert(f"{path}[{i}]", v, t)
-                for i, (v, t) in enumerate(zip(value, args, strict=True))
-            )
-        item_type = args[0]
-        return tuple(_convert(f"{path}[{i}]", v, item_type) for i, v in enumerate(value))
-    if isinstance(annotation, type) and issubclass(annotation, Enum):
-        allowed = _enum_values(annotation)
-        if value not in allowed:
-            raise ScenarioError(path, f"must be one of {', '.join(map(str, allowed))}")
-        return annotation(value)
-    if dataclasses.is_dataclass(annotation) and isinstance(annotation, type):
-        return build_dataclass(path, annotation, value)
-    raise ScenarioError(path, "cannot be set in a scenario file")
-
-
-def _convert_plain(path: str, value: Any, annotation: type) -> Any:
-    """A true/false, whole number or text value (not None)."""
-    if annotation is bool:
-        if not isinstance(value, bool):
-            raise ScenarioError(path, f"expected true or false, got {value!r}")
-        return value
-    if annotation is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer():
-                return int(value)
-            raise ScenarioError(path, f"expected a whole number, got {value!r}")
-        return value
-    if not isinstance(value, str):
-        raise ScenarioError(path, f"expected text, got {value!r}")
-    return value
-
-
-def _enum_values(cls: type[Enum]) -> list[Any]:
-    """The values an enum field accepts, in definition order."""
-    return [member.value for member in cls]
-
-
-# Kept per class (the engine's input dataclasses, a fixed set): resolving a class's
-# annotations costs 0.1–0.4 ms, and a calculator request builds about eight classes.
-@functools.cache
-def _type_hints(cls: type[Any]) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
-def _init_fields(cls: type[Any]) -> frozenset[str]:
-    return frozenset(f.name for f in dataclasses.fields(cls) if f.init)
-
-
-def build_dataclass(
-    path: str, cls: type[Any], data: Any, defaults: dict[str, Any] | None = None
-) -> Any:
-    """Build `cls` from `data`, refusing unknown keys and wrong types, naming the field."""
-    if not isinstance(data, dict):
-        raise ScenarioError(path, f"expected an object, got {data!r}")
-    hints = _type_hints(cls)
-    unknown = sorted(set(data) - _init_fields(cls))
-    if unknown:
-        raise ScenarioError(_join(path, unknown[0]), "unknown field")
-    kwargs = dict(defaults or {})
-    for name, value in data.items():
-        if name in FRACTION_FIELDS:
-            check_fraction_convention(_join(path, name), value)
-        kwargs[name] = _convert(_join(path, name), value, hints[name])
-    try:
-        return cls(**kwargs)
-    except InvalidInput as exc:
-        raise ScenarioError(_join(path, exc.field), exc.message) from exc
-    except TypeError as exc:  # a required field is missing
-        missing = [
-            f.name
-            for f in dataclasses.fields(cls)
-            if f.init
-            and f.name not in kwargs
-            and f.default is dataclasses.MISSING
-            and f.default_factory is dataclasses.MISSING
-        ]
-        raise ScenarioError(_join(path, missing[0] if missing else ""), "is required") from exc
-
-
-def _join(path: str, name: str) -> str:
-    return f"{path}.{name}" if path and name else path or name
-
-
 # --- catalog rows → engine specs -------------------------------------------------------
-
-
-def _reference(path: str, value: Any) -> tuple[str, dict[str, Any]]:
-    """A catalog reference is a key, or an object with "key" and fields to override."""
-    if isinstance(value, str):
-        return value, {}
-    if isinstance(value, dict) and isinstance(value.get("key"), str):
-        overrides = dict(value)
-        return overrides.pop("key"), overrides
-    raise ScenarioError(path, 'expected a catalog key or an object with a "key"')
-
-
-def _float(value: Any) -> float:
-    return float(value) if value is not None else 0.0
 
 
 def gpu_spec(gpu: Gpu, path: str, overrides: dict[str, Any] | None = None) -> GpuSpec:
@@ -424,41 +233,37 @@ def gpu_spec(gpu: Gpu, path: str, overrides: dict[str, Any] | None = None) -> Gp
             float(gpu.nvlink_bandwidth_gbps) if gpu.nvlink_bandwidth_gbps is not None else None
         ),
     )
-    return build_dataclass(path, GpuSpec, overrides or {}, defaults=base)
+    return construct(path, GpuSpec, **{**base, **(overrides or {})})
 
 
-def resolve_gpu_override(path: str, overrides: dict[str, Any]) -> Gpu | None:
+def resolve_gpu_override(path: str, server: schema.Server) -> Gpu | None:
     """`"server": {"key": ..., "gpu": "a100-80gb"}`: the catalog GPU the server should carry.
 
     The value is a GPU catalog key, or an object with "key" and GPU fields to override
-    (one query, only when a scenario asks for it). Returns None when there is no override.
+    (one query, only when a scenario asks for it). Returns None when there is no catalog
+    GPU to look up (no GPU given, or one with every figure of its own).
     """
-    value = overrides.get("gpu")
-    if isinstance(value, dict) and "key" not in value:
-        return None  # every field given inline
-    if not isinstance(value, str | dict):
+    if not isinstance(server.gpu, schema.CatalogGpu):
         return None
-    gpu_key, _fields = _reference(f"{path}.gpu", value)
-    row = Gpu.objects.filter(key=gpu_key).first()
+    row = Gpu.objects.filter(key=server.gpu.key).first()
     if row is None:
-        raise ScenarioError(f"{path}.gpu", f"unknown GPU {gpu_key!r}")
+        raise ScenarioError(f"{path}.gpu", f"unknown GPU {server.gpu.key!r}")
     return row
 
 
 def server_spec(
-    model: ServerModel, path: str, overrides: dict[str, Any], gpu_row: Gpu | None = None
+    model: ServerModel, path: str, server: schema.Server, gpu_row: Gpu | None = None
 ) -> ServerSpec:
     """The engine's server; `gpu_row` replaces the catalog GPU (see resolve_gpu_override)."""
-    overrides = dict(overrides)
-    gpu_value = overrides.pop("gpu", None)
-    if gpu_row is not None:
-        _key, gpu_fields = _reference(f"{path}.gpu", gpu_value)
-        gpu = gpu_spec(gpu_row, f"{path}.gpu", gpu_fields)
-    elif gpu_value is not None:
-        # No catalog key: an object with every GPU field (the engine's GpuSpec).
-        gpu = _convert(f"{path}.gpu", gpu_value, GpuSpec)
+    overrides = server.overrides()
+    overrides.pop("gpu", None)
+    if gpu_row is not None and isinstance(server.gpu, schema.CatalogGpu):
+        gpu = gpu_spec(gpu_row, f"{path}.gpu", server.gpu.overrides())
+    elif isinstance(server.gpu, schema.OwnGpu):
+        gpu = server.gpu.to_engine(f"{path}.gpu")
     else:
         gpu = gpu_spec(model.gpu, f"{path}.gpu")
+    price = overrides.pop("list_price", None)
     base = {
         "name": f"{model.vendor} {model.sku}",
         "gpu": gpu,
@@ -467,14 +272,14 @@ def server_spec(
         "max_power_kw": float(model.max_power_kw),
         "idle_power_kw": float(model.idle_power_kw),
         "liquid_cooled": model.cooling == "liquid",
-        "price": Money(float(model.list_price), model.currency),
+        "price": construct(
+            f"{path}.list_price",
+            Money,
+            amount=float(model.list_price) if price is None else price,
+            currency=model.currency,
+        ),
     }
-    price = overrides.pop("list_price", None)
-    if price is not None:
-        base["price"] = build_dataclass(
-            f"{path}.list_price", Money, {"amount": price, "currency": model.currency}
-        )
-    return build_dataclass(path, ServerSpec, overrides, defaults=base)
+    return construct(path, ServerSpec, **{**base, **overrides})
 
 
 def site_spec(site: Site, path: str, overrides: dict[str, Any]) -> SiteSpec:
@@ -490,7 +295,7 @@ def site_spec(site: Site, path: str, overrides: dict[str, Any]) -> SiteSpec:
         "on_premises": site.kind in (SiteKind.ON_PREMISES, SiteKind.WORKSTATION),
         "workstation": site.kind == SiteKind.WORKSTATION,
     }
-    return build_dataclass(path, SiteSpec, overrides, defaults=base)
+    return construct(path, SiteSpec, **{**base, **overrides})
 
 
 def offering_spec(
@@ -513,7 +318,7 @@ def offering_spec(
     }
     if region is not None:
         base.update(pue=float(region.pue), carbon_kg_per_kwh=region.carbon_g_per_kwh / 1000.0)
-    return build_dataclass(path, CloudOfferingSpec, overrides, defaults=base)
+    return construct(path, CloudOfferingSpec, **{**base, **overrides})
 
 
 def api_offering_spec(row: ApiOffering, path: str, overrides: dict[str, Any]) -> ApiOfferingSpec:
@@ -529,28 +334,22 @@ def api_offering_spec(row: ApiOffering, path: str, overrides: dict[str, Any]) ->
         "jurisdiction": row.jurisdiction,
         "data_country": row.data_country,
     }
-    return build_dataclass(path, ApiOfferingSpec, overrides, defaults=base)
+    return construct(path, ApiOfferingSpec, **{**base, **overrides})
 
 
 def _api_offerings(
-    document: dict[str, Any], catalog: CatalogSnapshot
+    document: schema.ScenarioDocument, catalog: CatalogSnapshot
 ) -> tuple[list[ApiOffering], tuple[ApiOfferingSpec, ...]]:
     """The document's hosted API offerings: catalog keys, or objects with "key" and overrides."""
-    raw = document.get("api_offerings")
-    if raw is None:
-        return [], ()
-    if not isinstance(raw, list):
-        raise ScenarioError("api_offerings", "expected a list of catalog keys")
     rows: list[ApiOffering] = []
     specs: list[ApiOfferingSpec] = []
-    for index, value in enumerate(raw):
+    for index, reference in enumerate(document.api_offerings or ()):
         path = f"api_offerings[{index}]"
-        key, overrides = _reference(path, value)
-        row = catalog.apis.get(key)
+        row = catalog.apis.get(reference.key)
         if row is None:
-            raise ScenarioError(path, f"unknown hosted API offering {key!r}")
+            raise ScenarioError(path, f"unknown hosted API offering {reference.key!r}")
         rows.append(row)
-        specs.append(api_offering_spec(row, path, overrides))
+        specs.append(api_offering_spec(row, path, reference.overrides()))
     return rows, tuple(specs)
 
 
@@ -568,93 +367,69 @@ def _finance_defaults(
 
 
 def build_scenario(
-    document: Any, catalog: CatalogSnapshot | None = None, *, with_assumptions: bool = True
+    document: schema.ScenarioDocument | object,
+    catalog: CatalogSnapshot | None = None,
+    *,
+    with_assumptions: bool = True,
 ) -> BuiltScenario:
     """Turn a scenario document into an engine `Scenario` plus the assumptions it used.
 
-    A document with `as_of` is priced with the prices in effect on that date; `catalog`
-    is used only when it was read for the same date. `with_assumptions=False` leaves the
-    assumptions out (empty) for callers that only cost the scenario.
+    `document` is a `ScenarioDocument` or JSON-shaped data that its schema parses (raw
+    data's problems are ScenarioErrors like the catalog's). A document with `as_of` is
+    priced with the prices in effect on that date; `catalog` is used only when it was read
+    for the same date. `with_assumptions=False` leaves the assumptions out (empty) for
+    callers that only cost the scenario.
     """
-    if not isinstance(document, dict):
-        raise ScenarioError("scenario", "expected a JSON object")
-    unknown = sorted(set(document) - TOP_LEVEL_KEYS)
-    if unknown:
-        raise ScenarioError(unknown[0], "unknown field")
-    as_of = document_date(document.get("as_of"))
-    if catalog is None or catalog.as_of != as_of:
-        catalog = CatalogSnapshot.load(as_of=as_of)
-    for required in ("workload", "server", "site", "cloud_offerings"):
-        if required not in document:
-            raise ScenarioError(required, "is required")
-
-    server_key, server_overrides = _reference("server", document["server"])
-    model = catalog.servers.get(server_key)
+    document = schema.parse_document(document)
+    if catalog is None or catalog.as_of != document.as_of:
+        catalog = CatalogSnapshot.load(as_of=document.as_of)
+    model = catalog.servers.get(document.server.key)
     if model is None:
-        raise ScenarioError("server", f"unknown server model {server_key!r}")
-    gpu_row = resolve_gpu_override("server", server_overrides)
-    site_key, site_overrides = _reference("site", document["site"])
-    site = catalog.sites.get(site_key)
+        raise ScenarioError("server", f"unknown server model {document.server.key!r}")
+    gpu_row = resolve_gpu_override("server", document.server)
+    site = catalog.sites.get(document.site.key)
     if site is None:
-        raise ScenarioError("site", f"unknown site {site_key!r}")
-
-    raw_offerings = document["cloud_offerings"]
-    if not isinstance(raw_offerings, list) or not raw_offerings:
-        raise ScenarioError("cloud_offerings", "expected a list of one or more catalog keys")
-    references = [_reference(f"cloud_offerings[{i}]", v) for i, v in enumerate(raw_offerings)]
-    found = catalog.offerings
+        raise ScenarioError("site", f"unknown site {document.site.key!r}")
     offerings: list[CloudOffering] = []
-    for index, (key, _overrides) in enumerate(references):
-        if key not in found:
-            raise ScenarioError(f"cloud_offerings[{index}]", f"unknown cloud offering {key!r}")
-        offerings.append(found[key])
+    for index, reference in enumerate(document.cloud_offerings):
+        if reference.key not in catalog.offerings:
+            raise ScenarioError(
+                f"cloud_offerings[{index}]", f"unknown cloud offering {reference.key!r}"
+            )
+        offerings.append(catalog.offerings[reference.key])
 
     fx_row = catalog.fx_row
     fx = FxRates(usd_per_eur=float(fx_row.rate)) if fx_row else FxRates()
     items = catalog.items
-    finance_data = document.get("finance", {})
-    site_built = site_spec(site, "site", site_overrides)
-    finance = build_dataclass(
-        "finance", FinanceInputs, finance_data, defaults=_finance_defaults(items, fx, site_built)
-    )
-    name = document.get("name", "scenario")
-    if not isinstance(name, str):
-        raise ScenarioError("name", "expected text")
-    servers = document.get("servers")
-    if servers is not None:
-        servers = _convert("servers", servers, int)
-    demand = None
-    if document.get("demand") is not None:
-        demand = build_dataclass("demand", Demand, document["demand"])
-    uncertainty = None
-    if document.get("uncertainty") is not None:
-        uncertainty = build_dataclass("uncertainty", UncertaintyRanges, document["uncertainty"])
-    constraints = build_dataclass("constraints", Constraints, document.get("constraints") or {})
+    site_built = site_spec(site, "site", document.site.overrides())
+    finance = document.finance.to_engine("finance", _finance_defaults(items, fx, site_built))
+    demand = document.demand.to_engine("demand") if document.demand else None
+    uncertainty = document.uncertainty.to_engine("uncertainty") if document.uncertainty else None
+    constraints = (document.constraints or schema.Constraints()).to_engine("constraints")
     api_rows, api_specs = _api_offerings(document, catalog)
-    try:
-        scenario = Scenario(
-            workload=build_dataclass("workload", Workload, document["workload"]),
-            server=server_spec(model, "server", server_overrides, gpu_row),
-            site=site_built,
-            cloud_offerings=tuple(
-                offering_spec(
-                    offer,
-                    f"cloud_offerings[{i}]",
-                    references[i][1],
-                    catalog.regions.get((offer.provider, offer.region)),
-                )
-                for i, offer in enumerate(offerings)
-            ),
-            finance=finance,
-            servers=servers,
-            name=name,
-            demand=demand,
-            uncertainty=uncertainty,
-            constraints=constraints,
-            api_offerings=api_specs,
-        )
-    except InvalidInput as exc:
-        raise ScenarioError(exc.field, exc.message) from exc
+    scenario = construct(
+        "",
+        Scenario,
+        workload=document.workload.to_engine("workload"),
+        server=server_spec(model, "server", document.server, gpu_row),
+        site=site_built,
+        cloud_offerings=tuple(
+            offering_spec(
+                offer,
+                f"cloud_offerings[{i}]",
+                document.cloud_offerings[i].overrides(),
+                catalog.regions.get((offer.provider, offer.region)),
+            )
+            for i, offer in enumerate(offerings)
+        ),
+        finance=finance,
+        servers=document.servers,
+        name=document.name,
+        demand=demand,
+        uncertainty=uncertainty,
+        constraints=constraints,
+        api_offerings=api_specs,
+    )
     assumptions = (
         _assumptions(
             scenario,
@@ -663,7 +438,7 @@ def build_scenario(
             offerings,
             items,
             fx_row,
-            finance_data,
+            document.finance,
             gpu_row or model.gpu,
         )
         + _api_assumptions(api_rows, scenario.api_offerings)
@@ -673,20 +448,21 @@ def build_scenario(
     return BuiltScenario(scenario, assumptions, model, site, tuple(offerings))
 
 
-def with_server(built: BuiltScenario, server: Any, catalog: CatalogSnapshot) -> BuiltScenario:
-    """`built` with another server (a document's ``"server"`` value), all else kept.
+def with_server(
+    built: BuiltScenario, server: schema.Server, catalog: CatalogSnapshot
+) -> BuiltScenario:
+    """`built` with another server (a document's ``"server"``), all else kept.
 
     The same scenario as `build_scenario` of the document with that server, without
     converting and checking the rest of the document again (the calculator ranks every
     catalog server this way); no assumptions. `catalog` must be the one `built` was read
     from.
     """
-    key, overrides = _reference("server", server)
-    model = catalog.servers.get(key)
+    model = catalog.servers.get(server.key)
     if model is None:
-        raise ScenarioError("server", f"unknown server model {key!r}")
-    gpu_row = resolve_gpu_override("server", overrides)
-    spec = server_spec(model, "server", overrides, gpu_row)
+        raise ScenarioError("server", f"unknown server model {server.key!r}")
+    gpu_row = resolve_gpu_override("server", server)
+    spec = server_spec(model, "server", server, gpu_row)
     try:
         scenario = dataclasses.replace(built.scenario, server=spec)
     except InvalidInput as exc:
@@ -723,18 +499,6 @@ def _api_assumptions(
     return tuple(result)
 
 
-def document_date(value: Any) -> date | None:
-    """A scenario document's ``as_of``: None (today's prices) or its date."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            pass
-    raise ScenarioError("as_of", "expected a date in YYYY-MM-DD form")
-
-
 # A site's name in the language of whoever reads it (made once: `lazy` builds a class).
 _site_name = lazy(lambda site: site.display_name(), str)
 
@@ -746,7 +510,7 @@ def _assumptions(
     offerings: list[CloudOffering],
     items: dict[str, InfrastructureItem],
     fx_row: FxRate | None,
-    finance_data: dict[str, Any],
+    finance_given: schema.Finance,
     gpu: Gpu,
 ) -> tuple[Assumption, ...]:
     """Every figure the analysis used, from the final specs (so overrides show as such)."""
@@ -813,10 +577,11 @@ def _assumptions(
     )
     if scenario.constraints.any:
         rows += _jurisdiction_assumptions(offerings)
-    rows.append(_service_life_assumption(finance, finance_data))
+    typed = finance_given.model_fields_set
+    rows.append(_service_life_assumption(finance, "service_life_months" in typed))
     for field, key in DEFAULT_ITEMS.items():
         item = items.get(key)
-        if item is None or field in finance_data or getattr(finance, field) is None:
+        if item is None or field in typed or getattr(finance, field) is None:
             continue
         is_pct = item.unit == "pct_hw_year"
         amount = Amount(item.price, "%" if is_pct else item.currency, 1 if is_pct else 0)
@@ -853,9 +618,8 @@ SERVICE_LIFE_SOURCE = _(
 SERVICE_LIFE_AS_OF = date(2026, 6, 4)
 
 
-def _service_life_assumption(finance: FinanceInputs, finance_data: dict[str, Any]) -> Assumption:
-    """The refresh cycle: after this age the fleet is bought again."""
-    typed = "service_life_months" in finance_data
+def _service_life_assumption(finance: FinanceInputs, typed: bool) -> Assumption:
+    """The refresh cycle: after this age the fleet is bought again (`typed`: by the buyer)."""
     return Assumption(
         _("Server service life (the fleet is bought again after it)"),
         (Amount(finance.service_life_months / 12, _("years"), 1),),

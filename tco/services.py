@@ -1,4 +1,10 @@
-"""Business rules of the calculator: pick the server, run the engine, explain failures."""
+"""Business rules of the calculator: pick the server, run the engine, explain failures.
+
+Other apps use the calculator through this module (and the result it returns): analyse a
+result URL's query (`analyse_query`), rebuild its scenario document for a server model
+(`calculator_document`), read a stored document (`parse_document`) and evaluate it
+(`analyse_document`); `ScenarioError` names the input at fault.
+"""
 
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ from tco.engine import (
 )
 from tco.forms import SERVING_DEMAND_FIELDS, CalculatorForm
 from tco.presets import DEFAULT_PRESET, preset_data
+from tco.scenario import ScenarioDocument, parse_document
 from tco.scenario_io import (
     Assumption,
     BuiltScenario,
@@ -35,6 +42,23 @@ from tco.scenario_io import (
     build_scenario,
     with_server,
 )
+
+__all__ = [
+    "Analysis",
+    "CalculatorOutcome",
+    "Candidate",
+    "CatalogSnapshot",
+    "ScenarioDocument",
+    "ScenarioError",
+    "analyse_bound_form",
+    "analyse_document",
+    "analyse_form",
+    "analyse_query",
+    "calculator_document",
+    "form_data",
+    "no_compliant_option_message",
+    "parse_document",
+]
 
 # Scenario paths (docs/scenario.md) → the calculator field that sets them.
 FORM_FIELD_FOR_PATH = {
@@ -172,14 +196,16 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     """
     chosen = form.cleaned_data["server"]
     keys = list(form.catalog.servers) if chosen == "auto" else [chosen]
-    # One document for every candidate: only its "server" differs (form.server_reference),
-    # so the form's document (its offerings sorted and filtered) is made once.
-    document = form.to_document(keys[0])
-    offerings = document["cloud_offerings"]
-    if not offerings:
+    if not form.offering_keys():
         return CalculatorOutcome(
             field_errors={"providers": _("No cloud prices with the chosen providers and terms.")}
         )
+    # One document for every candidate: only its "server" differs (form.server_reference),
+    # so the form's document (its offerings sorted and filtered) is made once.
+    try:
+        document = form.to_document(keys[0])
+    except ScenarioError as exc:
+        return _field_problem(exc.field, exc.message)
     sizings: SizingMemo = {}  # this request's: servers of the same GPU board size alike
     ranking = _rank_servers(form, keys, document, sizings)
     if isinstance(ranking, CalculatorOutcome):
@@ -198,7 +224,9 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     # bought by missing them); the cheapest of all when none does. The first of equals.
     best = min(fitting, key=lambda c: (not c.meets_latency_targets, c.onprem_total or 0.0))
     try:
-        best_document = {**document, "server": form.server_reference(best.server.key)}
+        best_document = document.model_copy(
+            update={"server": form.server_reference(best.server.key)}
+        )
         analysis = analyse_document(best_document, form.catalog, sizings)
     except ScenarioError as exc:
         return _field_problem(exc.field, exc.message)
@@ -219,13 +247,13 @@ Ranking = tuple[tuple[str, float | None, str, bool], ...]
 
 
 def _rank_servers(
-    form: CalculatorForm, keys: list[str], document: dict[str, Any], sizings: SizingMemo
+    form: CalculatorForm, keys: list[str], document: ScenarioDocument, sizings: SizingMemo
 ) -> Ranking | CalculatorOutcome:
     """Each candidate server sized and costed in closed form (or why it cannot do the
     work); a CalculatorOutcome when the inputs are at fault. ``document``: the form's, for
     the first candidate."""
     # Ranking servers needs no cloud prices: one offering keeps the document valid.
-    document = {**document, "cloud_offerings": document["cloud_offerings"][:1]}
+    document = document.model_copy(update={"cloud_offerings": document.cloud_offerings[:1]})
     first: BuiltScenario | None = None
     ranked: list[tuple[str, OwningPlan | str]] = []
     for key in keys:
@@ -252,20 +280,41 @@ def _rank_servers(
 
 
 def analyse_document(
-    document: dict[str, Any],
+    document: ScenarioDocument | dict[str, Any],
     catalog: CatalogSnapshot | None = None,
     sizings: SizingMemo | None = None,
 ) -> Analysis:
     """The calculator's engine call: a scenario document → the full evaluation.
 
     Used by the calculator for its result and by quotes for the analysis of the quoted
-    deal (quotes/services/deal.py), so both go through the same code. Raises
-    ScenarioError (an input the document got wrong) or EngineError. ``sizings``: those
-    the request's ranking did (engine.SizingMemo).
+    deal (quotes/services/deal.py), so both go through the same code. ``document``: a
+    parsed one, or JSON-shaped data its schema reads. Raises ScenarioError (an input the
+    document got wrong) or EngineError. ``sizings``: those the request's ranking did
+    (engine.SizingMemo).
     """
     built = build_scenario(document, catalog)
     result = evaluate(built.scenario, sizings)
     return Analysis(built, result, result_to_dict(result), [])
+
+
+def calculator_document(
+    *, query: str, server_key: str, catalog: CatalogSnapshot | None = None
+) -> ScenarioDocument | None:
+    """The scenario document the calculator builds from a result URL's query string, for
+    one server model of the catalog; None when the query's inputs are no longer valid (the
+    calculator would show them with errors).
+
+    What other apps use to analyse a calculator result again (a quote's deal, its
+    workbook), without the calculator's form. ``catalog``: today's (in memory) when None.
+    Raises ScenarioError when the catalog has no such server model, or when the inputs
+    produce a document the schema refuses.
+    """
+    form = CalculatorForm(form_data(QueryDict(query)), catalog=catalog or CatalogSnapshot.current())
+    if not form.is_valid():
+        return None
+    if server_key not in form.catalog.servers:
+        raise ScenarioError("server", f"unknown server model {server_key!r}")
+    return form.to_document(server_key)
 
 
 def _field_problem(path: str, message: str) -> CalculatorOutcome:

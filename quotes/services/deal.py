@@ -21,16 +21,14 @@ freezes it into the snapshot.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import logging
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache
-from django.http import QueryDict
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -38,6 +36,9 @@ from django.utils.translation import gettext_noop
 from ..models import LineKind, QuoteLine, QuoteRevision
 from ..money import HUNDRED, line_amount, to_cents
 from .analysis import tco_snapshot
+
+if TYPE_CHECKING:
+    from tco.services import ScenarioDocument
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +51,7 @@ MODELLED_KINDS = (
     LineKind.SUPPORT,
 )
 DEAL_SOURCE = gettext_noop("This proposal")
+NO_SERVER = gettext_noop("The quoted server model is no longer in the catalog.")
 
 
 @dataclass(frozen=True)
@@ -169,45 +171,46 @@ def lines_hash(*, revision: QuoteRevision, lines: list[QuoteLine] | None = None)
     return hashlib.sha256(raw).hexdigest()
 
 
-def _origin_document(tco: dict[str, Any], server_key: str) -> dict[str, Any]:
+def _origin_document(tco: dict[str, Any], server_key: str) -> ScenarioDocument:
     """The scenario document the calculator builds for the attached query (or the stored
     scenario document), for the quoted server model."""
-    from tco.forms import CalculatorForm
-    from tco.scenario_io import CatalogSnapshot, ScenarioError
-    from tco.services import form_data
+    from tco.services import ScenarioError, calculator_document, parse_document
 
     if tco.get("scenario"):
-        document = copy.deepcopy(tco["scenario"])
-        document["server"] = server_key
-        return dict(document)
-    form = CalculatorForm(
-        form_data(QueryDict(tco.get("query") or "")), catalog=CatalogSnapshot.current()
-    )
-    if not form.is_valid():
+        return parse_document({**tco["scenario"], "server": server_key})
+    try:
+        document = calculator_document(query=tco.get("query") or "", server_key=server_key)
+    except ScenarioError as exc:
+        if exc.field == "server":
+            raise ScenarioError("server", _(NO_SERVER)) from exc
+        raise
+    if document is None:
         raise ScenarioError("query", _("The calculator inputs of this quote are no longer valid."))
-    if server_key not in form.catalog.servers:
-        raise ScenarioError("server", _("The quoted server model is no longer in the catalog."))
-    return form.to_document(server_key)
+    return document
 
 
 def deal_document(tco: dict[str, Any], deal: DealInputs) -> tuple[dict[str, Any], Any]:
     """The scenario document of the deal (the calculator's, with the quote's on-prem inputs)
     and the catalog snapshot to evaluate it with."""
     from tco.engine.units import FxRates
-    from tco.scenario_io import CatalogSnapshot, ScenarioError, document_date
+    from tco.services import CatalogSnapshot, ScenarioError
 
     assert deal.server_key is not None
-    document = _origin_document(tco, deal.server_key)
-    as_of = document_date(document.get("as_of"))
+    origin = _origin_document(tco, deal.server_key)
     # Today's catalog is the one the calculator holds in memory (per catalog generation);
     # a dated one is read afresh with that day's prices.
-    catalog = CatalogSnapshot.current() if as_of is None else CatalogSnapshot.load(as_of=as_of)
+    catalog = (
+        CatalogSnapshot.current()
+        if origin.as_of is None
+        else CatalogSnapshot.load(as_of=origin.as_of)
+    )
     model = catalog.servers.get(deal.server_key)
     if model is None:
-        raise ScenarioError("server", _("The quoted server model is no longer in the catalog."))
+        raise ScenarioError("server", _(NO_SERVER))
     fx = FxRates(usd_per_eur=float(catalog.fx_row.rate)) if catalog.fx_row else FxRates()
     if deal.servers != deal.servers.to_integral_value():
         raise ScenarioError("servers", _("The server quantity must be a whole number."))
+    document = origin.model_dump(mode="json", exclude_unset=True)
     finance = dict(document.get("finance") or {})
     fin_currency = finance.get("currency", "USD")
 
@@ -283,8 +286,7 @@ def _deal_assumptions(deal: DealInputs, language: str) -> list[dict[str, Any]]:
 
 def _compute(revision: QuoteRevision, lines: list[QuoteLine], language: str) -> dict[str, Any]:
     from tco.engine import EngineError
-    from tco.scenario_io import ScenarioError
-    from tco.services import analyse_document
+    from tco.services import ScenarioError, analyse_document
 
     tco = revision.tco
     assert tco is not None

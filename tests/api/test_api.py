@@ -123,8 +123,8 @@ def test_estimate_of_a_served_model_with_hosted_apis_is_what_the_cli_prints(
         ),
         ({"cloud_offerings": ["aws-p5-48xlarge-od", "nope"]}, 400, "cloud_offerings[1]"),
         ({"finance": {"horizon_months": 60, "no_such_field": 1}}, 400, "finance.no_such_field"),
-        ({"workload": None}, 422, "workload"),
-        ({"colour": "blue"}, 422, "colour"),
+        ({"workload": None}, 400, "workload"),
+        ({"colour": "blue"}, 400, "colour"),
     ],
 )
 def test_estimate_errors_are_problem_details_naming_the_field(
@@ -143,8 +143,9 @@ def test_estimate_missing_required_field(seed_catalog: object, api: Client) -> N
     document = json.loads(EXAMPLE.read_text())
     del document["site"]
     response = post_json(api, "/api/v1/estimate", document)
-    assert response.status_code == 422
+    assert response.status_code == 400
     assert response.json()["field"] == "site"
+    assert response.json()["detail"] == "site: is required"
 
 
 def test_estimate_workbook_via_api(seed_catalog: object, api: Client) -> None:

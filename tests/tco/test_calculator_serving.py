@@ -58,11 +58,16 @@ def _form(query: dict[str, Any]) -> CalculatorForm:
     return form
 
 
+def _document(form: CalculatorForm) -> dict[str, Any]:
+    """The form's scenario document for the H100 server, as JSON (what the schema read)."""
+    return form.to_document("smc-821ge-tnhr-h100").model_dump(mode="json", exclude_unset=True)
+
+
 def test_the_document_carries_the_demand_and_the_apis_of_the_same_model_size(
     seed_catalog: object,
 ) -> None:
     form = _form({})
-    document = form.to_document("smc-821ge-tnhr-h100")
+    document = _document(form)
     demand = document["workload"]["serving_demand"]
     assert demand == {
         "users": 2000,
@@ -81,10 +86,10 @@ def test_the_document_carries_the_demand_and_the_apis_of_the_same_model_size(
             "key", flat=True
         )
     )
-    assert set(document["api_offerings"]) == seventy and len(seventy) == 9
-    eight = _form({"params_billion": "8"}).to_document("smc-821ge-tnhr-h100")
-    assert all("3-1-8b" in key for key in eight["api_offerings"])
-    none = _form({"compare_apis": ""}).to_document("smc-821ge-tnhr-h100")
+    assert {api["key"] for api in document["api_offerings"]} == seventy and len(seventy) == 9
+    eight = _document(_form({"params_billion": "8"}))
+    assert all("3-1-8b" in api["key"] for api in eight["api_offerings"])
+    none = _document(_form({"compare_apis": ""}))
     assert "api_offerings" not in none
 
 
@@ -173,17 +178,19 @@ def test_a_latency_target_no_server_reaches_is_a_warning(
 def test_the_engine_chooses_the_batch_and_context_unless_they_are_given(
     seed_catalog: object,
 ) -> None:
-    workload = _form({}).to_document("smc-821ge-tnhr-h100")["workload"]
+    workload = _document(_form({}))["workload"]
     assert "concurrent_sequences" not in workload and "context_tokens" not in workload
     assert workload["serving_use"] == "interactive" and workload["serving_efficiency"] == 1.0
-    given = _form(
-        {
-            "concurrency": "32",
-            "context_tokens": "4096",
-            "serving_use": "batch",
-            "time_to_first_token_ms": "900",
-        }
-    ).to_document("smc-821ge-tnhr-h100")["workload"]
+    given = _document(
+        _form(
+            {
+                "concurrency": "32",
+                "context_tokens": "4096",
+                "serving_use": "batch",
+                "time_to_first_token_ms": "900",
+            }
+        )
+    )["workload"]
     assert given["concurrent_sequences"] == 32 and given["context_tokens"] == 4096
     assert given["serving_use"] == "batch"
     assert given["serving_demand"]["time_to_first_token_ms"] == 900.0

@@ -96,7 +96,7 @@ def test_every_option_has_per_request_and_per_user_costs_and_apis_a_break_even(
         ),
         (
             lambda d: d["workload"]["serving_demand"].update(hours_per_day=30),
-            "workload.serving_demand.hours_per_day: Hours a day must be above 0 and at most 24",
+            "workload.serving_demand.hours_per_day: must be at most 24, got 30",
         ),
         (
             lambda d: d["workload"]["serving_demand"].pop("output_tokens_per_request"),

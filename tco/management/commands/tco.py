@@ -1,7 +1,8 @@
 """`python manage.py tco estimate --input scenario.json [--format json|table]`.
 
 Every problem with the file ends the same way: a one-line message that names the file and
-the field, and exit status 1 (Django's `CommandError`); never a traceback.
+the field, and exit status 1 (Django's `CommandError`); never a traceback. The document is
+read by its schema (tco.scenario), as the API reads its body.
 """
 
 from __future__ import annotations
@@ -19,40 +20,12 @@ from tco.engine import EngineError, ScenarioResult, evaluate, result_to_dict
 from tco.scenario_io import ScenarioError, build_scenario
 from tco.wording import owning_extras_sentence
 
-MAX_DEPTH = 20
-"""A scenario is at most four levels deep; anything far deeper is not a scenario."""
-
 CATALOG_CURRENCIES = ("USD", "EUR")
 """Currencies the catalog has exchange rates for (catalog/data/fx_rates.csv: EUR→USD)."""
 
 
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
-
-
-def check_document(value: Any, path: str = "", depth: int = 0) -> None:
-    """Refuse nesting far deeper than a scenario and numbers no float can hold.
-
-    >>> check_document({"workload": {"params_billion": 10**400}})
-    Traceback (most recent call last):
-    ...
-    tco.scenario_io.ScenarioError: workload.params_billion: the number is too large
-    """
-    if depth > MAX_DEPTH:
-        raise ScenarioError(path or "scenario", "nested too deeply to be a scenario")
-    if isinstance(value, dict):
-        for key, item in value.items():
-            check_document(item, f"{path}.{key}" if path else str(key), depth + 1)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            check_document(item, f"{path}[{index}]", depth + 1)
-    elif isinstance(value, int) and not isinstance(value, bool):
-        try:
-            float(value)
-        except OverflowError:
-            raise ScenarioError(path or "scenario", "the number is too large") from None
-    elif isinstance(value, float) and not math.isfinite(value):
-        raise ScenarioError(path or "scenario", "expected a finite number")
 
 
 def read_document(path: Path) -> Any:
@@ -142,8 +115,7 @@ class Command(BaseCommand):
         path: Path = options["input"]
         document = read_document(path)
         try:
-            check_document(document)
-            built = build_scenario(document)
+            built = build_scenario(document)  # parsed and checked by the scenario schema
             # Overflow becomes inf (reported below by check_finite), not a numpy warning.
             with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
                 result = evaluate(built.scenario)
