@@ -577,7 +577,7 @@ def _revision(revision: QuoteRevision) -> dict[str, Any]:
             "total": str(totals.total),
             "optional_subtotal": str(totals.optional_subtotal),
         },
-        "lines": [quote_services._line_snapshot(line) for line in lines],
+        "lines": [quote_services.line_snapshot(line) for line in lines],
         "has_analysis": bool(revision.tco),
     }
 

@@ -144,8 +144,8 @@ from .seller import (
     seller_snapshot,
 )
 from .snapshots import (
-    _line_snapshot,
     lead_snapshot,
+    line_snapshot,
     revision_snapshot,
 )
 
@@ -166,7 +166,6 @@ __all__ = [
     "Totals",
     "TransientDeliveryError",
     "_ensure_draft",
-    "_line_snapshot",
     "_locked_revision",
     "_new_revision",
     "_proposal_email",
@@ -206,6 +205,7 @@ __all__ = [
     "lead_token",
     "lead_update",
     "line_description",
+    "line_snapshot",
     "lines_hash",
     "next_quote_number",
     "outbox_deliver",

@@ -21,7 +21,7 @@ from .pricing import totals_for
 from .seller import owner_snapshot, seller_snapshot
 
 
-def _line_snapshot(line: QuoteLine) -> dict[str, Any]:
+def line_snapshot(line: QuoteLine) -> dict[str, Any]:
     """A line as the buyer sees it: never its cost or margin (those stay internal)."""
     return {
         "position": line.position,
@@ -49,7 +49,7 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
     rows = offer.catalog_rows(line_rows)
     with translation.override(customer.language):  # unit labels in the buyer's language
         lines = [
-            {**_line_snapshot(line), **offer.line_facts(line, rows, customer.language)}
+            {**line_snapshot(line), **offer.line_facts(line, rows, customer.language)}
             for line in line_rows
         ]
     totals = totals_for(lines=lines, vat_rate=revision.vat_rate, discount_pct=revision.discount_pct)
