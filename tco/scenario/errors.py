@@ -62,18 +62,26 @@ def from_validation(
 
 
 def location(loc: Sequence[int | str], hidden: frozenset[str] = frozenset()) -> str:
-    """A validation error's location as a dotted path.
+    r"""A validation error's location as a dotted path.
 
     >>> location(("cloud_offerings", 1, "term"))
     'cloud_offerings[1].term'
+    >>> location(("workload", "new\nline"))
+    "workload.'new\\nline'"
     """
     path = ""
     for part in loc:
         if isinstance(part, int):
             path += f"[{part}]"
         elif part not in hidden:
-            path = join(path, part)
+            path = join(path, key_name(part))
     return path
+
+
+def key_name(key: str) -> str:
+    """A key as a path shows it: quoted when it is not a plain name (a path is one line)."""
+    plain = key and key.isprintable() and not any(c.isspace() or c in ".[]'" for c in key)
+    return key if plain else repr(key)
 
 
 def _shown(value: object) -> str:

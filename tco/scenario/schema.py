@@ -41,7 +41,7 @@ from pydantic_core import PydanticCustomError
 
 from tco import engine
 from tco.engine import defaults
-from tco.scenario.errors import ScenarioError, construct, from_validation, join
+from tco.scenario.errors import ScenarioError, construct, from_validation, join, key_name
 
 MAX_DEPTH = 20
 """A scenario is at most four levels deep; anything far deeper is not a scenario."""
@@ -771,7 +771,7 @@ def parse_document(data: object) -> ScenarioDocument:
     >>> parse_document({"workload": {"kind": "lora", "params_billion": "seven"}})
     Traceback (most recent call last):
     ...
-    tco.scenario_schema.ScenarioError: workload.params_billion: expected a number, got 'seven'
+    tco.scenario.errors.ScenarioError: workload.params_billion: expected a number, got 'seven'
     """
     if isinstance(data, ScenarioDocument):
         return data
@@ -797,13 +797,13 @@ def check_sizes(value: object, path: str = "", depth: int = 0) -> None:
     >>> check_sizes({"workload": {"params_billion": 10**400}})
     Traceback (most recent call last):
     ...
-    tco.scenario_schema.ScenarioError: workload.params_billion: the number is too large
+    tco.scenario.errors.ScenarioError: workload.params_billion: the number is too large
     """
     if depth > MAX_DEPTH:
         raise ScenarioError(path or "scenario", "nested too deeply to be a scenario")
     if isinstance(value, dict):
         for key, item in value.items():
-            check_sizes(item, join(path, str(key)), depth + 1)
+            check_sizes(item, join(path, key_name(str(key))), depth + 1)
     elif isinstance(value, list):
         for index, item in enumerate(value):
             check_sizes(item, f"{path}[{index}]", depth + 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,35 @@ def test_openapi_schema_is_3_1_and_lists_every_endpoint(api: Client) -> None:
     ):
         assert path in paths
     assert "post" in schema["paths"]["/api/v1/sales/quotes"]
+
+
+def test_openapi_shows_the_scenario_documents_fields(api: Client) -> None:
+    """The estimate body is the scenario schema itself (tco.scenario), not a loose object."""
+    from tco.scenario import ScenarioDocument
+    from tco.scenario.schema import Workload
+
+    schema = api.get("/api/v1/openapi.json").json()
+    components = schema["components"]["schemas"]
+    for path in ("/api/v1/estimate", "/api/v1/estimate/workbook"):
+        body = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+        assert body["schema"] == {"$ref": "#/components/schemas/ScenarioDocument"}
+    document = components["ScenarioDocument"]
+    assert set(document["properties"]) == set(ScenarioDocument.model_fields)
+    assert document["additionalProperties"] is False
+    workload = components["Scenario.Workload"]
+    assert set(workload["properties"]) == set(Workload.model_fields)
+    assert workload["properties"]["params_billion"] == {
+        "description": "model size, billions of parameters",
+        "exclusiveMinimum": 0,
+        "type": "number",
+    }
+    assert components["Scenario.WorkloadKind"]["enum"][0] == "pretrain"
+    scenario = components["QuoteCreate"]["properties"]["scenario"]
+    assert {"$ref": "#/components/schemas/ScenarioDocument"} in scenario["anyOf"]
+    # Every reference resolves to a component.
+    text = json.dumps(schema)
+    for name in set(re.findall(r'"#/components/schemas/([^"]+)"', text)):
+        assert name in components, name
 
 
 def test_interactive_docs_use_local_static_files_only(api: Client) -> None:
