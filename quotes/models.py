@@ -140,6 +140,15 @@ class Status(models.TextChoices):
     EXPIRED = "expired", _("expired")
 
 
+class AnalysisPresentation(models.TextChoices):
+    """How a proposal presents its analysis when the analysis recommends something other
+    than what is quoted (services.presentation)."""
+
+    FULL = "full", _("with the analysis as it is")
+    WITHOUT = "without", _("without the analysis")
+    LIKE_FOR_LIKE = "like_for_like", _("as a like-for-like comparison, with the reason")
+
+
 class ApprovalState(models.TextChoices):
     NOT_NEEDED = "not_needed", _("not requested")
     REQUESTED = "requested", _("approval requested")
@@ -197,6 +206,16 @@ class QuoteRevision(models.Model):
     approval_reason = models.TextField(_("approval reason"), blank=True)
     approval_margin_pct = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     approval_fingerprint = models.CharField(max_length=64, blank=True)
+    # A proposal whose analysis recommends renting must not argue against itself: the sales
+    # engineer sends it without the analysis, or as a like-for-like comparison with the
+    # buyer's reason for owning (services.presentation).
+    analysis_presentation = models.CharField(
+        _("analysis in the proposal"),
+        max_length=20,
+        choices=AnalysisPresentation.choices,
+        default=AnalysisPresentation.FULL,
+    )
+    analysis_reason = models.TextField(_("reason for owning"), blank=True)
     # Deposit and milestones (quotes/billing.py), copied from the team's default when the
     # revision is made; an empty list is a revision made before schedules existed.
     payment_schedule = models.JSONField(_("payment schedule"), default=list, blank=True)
@@ -275,6 +294,12 @@ class QuoteLine(models.Model):
         _("unit cost"), max_digits=14, decimal_places=2, null=True, blank=True
     )
     optional = models.BooleanField(_("optional"), default=False)
+    # A "% of hardware" item's percentage while its price follows the hardware lines
+    # (services.pricing.follow_hardware); empty for every other line, and once a sales
+    # engineer types a price of their own on it.
+    hardware_share_pct = models.DecimalField(
+        _("share of hardware (%)"), max_digits=6, decimal_places=2, null=True, blank=True
+    )
     # A support line is invoiced up front (with the milestones) or per support year.
     billing = models.CharField(
         _("billing"), max_length=10, choices=LineBilling.choices, default=LineBilling.UPFRONT

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import Any
 
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
@@ -26,7 +27,13 @@ from .models import (
     QuoteRevision,
     Status,
 )
-from .money import PriceUnavailable, catalog_unit_cost, catalog_unit_price
+from .money import (
+    HARDWARE_KINDS,
+    PriceUnavailable,
+    catalog_unit_cost,
+    catalog_unit_price,
+    hardware_total,
+)
 
 
 def _team_filter(user: Any, prefix: str = "") -> Q:
@@ -328,15 +335,19 @@ def revision_price_changes(
         cost = catalog_unit_cost(row, revision.currency, fx_rate)
         found[line.pk] = LinePriceChange(line, unit, as_of, estimate, cost_price=cost)
 
-    hardware_lines = [line for line in lines if line.kind == LineKind.SERVER and not line.optional]
-    hardware = sum(
-        (
-            line.quantity * (found[line.pk].unit_price if line.pk in found else line.unit_price)
-            for line in hardware_lines
-        ),
-        Decimal(0),
+    repriced = [
+        SimpleNamespace(
+            kind=line.kind,
+            optional=line.optional,
+            quantity=line.quantity,
+            unit_price=found[line.pk].unit_price if line.pk in found else line.unit_price,
+        )
+        for line in lines
+    ]
+    hardware = hardware_total(repriced)
+    hardware_changed = any(
+        line.pk in found and line.kind in HARDWARE_KINDS and not line.optional for line in lines
     )
-    hardware_changed = any(line.pk in found for line in hardware_lines)
     for line in lines:
         row = rows[line.pk]
         if not _is_percent(row) or not (changed(line) or hardware_changed) or not hardware:

@@ -55,6 +55,11 @@ urlpatterns = [
     path("revisions/<uuid:public_id>/lines/free/", line_views.free_line_add, name="free_line_add"),
     path("revisions/<uuid:public_id>/discount/", line_views.discount_set, name="discount_set"),
     path(
+        "revisions/<uuid:public_id>/presentation/",
+        line_views.presentation_set,
+        name="presentation_set",
+    ),
+    path(
         "revisions/<uuid:public_id>/approval/request/",
         line_views.approval_request,
         name="approval_request",

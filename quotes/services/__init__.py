@@ -114,6 +114,11 @@ from .numbering import (
     revision_letter,
 )
 from .onboarding import team_join
+from .presentation import (
+    argues_against_itself,
+    presentation_needed,
+    revision_set_presentation,
+)
 from .pricing import (
     Totals,
     _to_currency,
@@ -179,6 +184,7 @@ __all__ = [
     "approval_decide",
     "approval_request",
     "approval_status",
+    "argues_against_itself",
     "buyer_link_token",
     "buyer_url",
     "calculator_analysis",
@@ -213,6 +219,7 @@ __all__ = [
     "outbox_requeue_stuck",
     "owner_snapshot",
     "plain",
+    "presentation_needed",
     "pricing_fingerprint",
     "quote_create",
     "quote_create_from_calculator",
@@ -236,6 +243,7 @@ __all__ = [
     "revision_resend",
     "revision_set_discount",
     "revision_set_payment_terms",
+    "revision_set_presentation",
     "revision_snapshot",
     "revision_totals",
     "revision_update",

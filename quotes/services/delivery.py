@@ -30,6 +30,7 @@ from .approvals import ensure_sending_allowed
 from .drafts import _ensure_draft, _locked_revision
 from .errors import QuoteError, TransientDeliveryError
 from .links import buyer_url
+from .presentation import ensure_analysis_presented
 from .queue import PRIORITY_BATCH, enqueue
 from .snapshots import lead_snapshot, revision_snapshot
 
@@ -85,6 +86,7 @@ def quote_send(
     if not revision.lines.exists():
         raise QuoteError(_("Add at least one line before sending."))
     ensure_sending_allowed(revision)  # margin floor: a sales manager's approval
+    ensure_analysis_presented(revision)  # an analysis that recommends renting is presented
     if revision.valid_until < timezone.localdate():
         raise QuoteError(_("The validity date lies in the past; change it before sending."))
     newer = revision.quote.revisions.filter(seq__gt=revision.seq).exists()

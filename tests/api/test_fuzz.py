@@ -57,7 +57,7 @@ def fuzz_world(transactional_db: None, settings: Any) -> dict[str, Any]:
         team=team, company="Fuzz BV", contact_name="F", email="f@buyer.example", country="NL"
     )
     quote = services.quote_create_from_calculator(
-        customer=customer, owner=user, query="preset=pretrain-7b"
+        customer=customer, owner=user, query="preset=serve-70b"
     )
     _token, raw = token_create(user=user, name="fuzz", scope="read_write")
     return {

@@ -113,7 +113,7 @@ def test_quote_from_calculator_fills_servers_and_attaches_analysis(draft_quote: 
     assert {LineKind.NETWORKING, LineKind.INSTALLATION, LineKind.SUPPORT} <= set(kinds)
     servers = revision.tco["summary"]["sizing"]["servers_required"]
     assert lines[0].quantity == servers
-    assert revision.tco["query"] == "preset=pretrain-7b"
+    assert revision.tco["query"] == "preset=serve-70b"
     assert set(revision.tco["figures"]) == set(services.PDF_CHARTS)
     assert revision.tco["executive"]["buy"] in (True, False)
     assert all(isinstance(line.unit_price, Decimal) for line in lines)

@@ -165,12 +165,12 @@ def test_start_a_quote_from_a_calculator_result(
     client.force_login(sales_user)
     page = client.get("/calculator/", {"preset": "pretrain-7b"}).content.decode()
     assert 'id="start-quote"' in page and 'id="email-pdf-link"' in page
-    form = client.get(reverse("quotes:new"), {"calc": "preset=pretrain-7b"})
-    assert form.status_code == 200 and 'value="preset=pretrain-7b"' in form.content.decode()
+    form = client.get(reverse("quotes:new"), {"calc": "preset=serve-70b"})
+    assert form.status_code == 200 and 'value="preset=serve-70b"' in form.content.decode()
     response = client.post(
         reverse("quotes:new"),
         {
-            "calc": "preset=pretrain-7b",
+            "calc": "preset=serve-70b",
             "company": "Tensor GmbH",
             "contact_name": "Lena",
             "email": "lena@tensor.example",
@@ -182,7 +182,7 @@ def test_start_a_quote_from_a_calculator_result(
     assert response.status_code == 302
     quote = Quote.objects.get(customer__company="Tensor GmbH")
     revision = quote.revisions.get()
-    assert revision.vat_kind == "reverse_charge" and revision.tco["query"] == "preset=pretrain-7b"
+    assert revision.vat_kind == "reverse_charge" and revision.tco["query"] == "preset=serve-70b"
     detail = client.get(response["Location"]).content.decode()
     assert quote.number in detail and "intra-Community supply" in detail
     assert "Send to buyer" in detail
