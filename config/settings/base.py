@@ -318,6 +318,11 @@ QUOTES_WARM_START = env_bool("QUOTES_WARM_START", True)
 # and files with more data rows than this are refused after reading that many.
 PRICE_IMPORT_MAX_BYTES = env_int("PRICE_IMPORT_MAX_BYTES", 5 * 1024 * 1024)
 PRICE_IMPORT_MAX_ROWS = env_int("PRICE_IMPORT_MAX_ROWS", 50_000)
+# An XLSX workbook is a zip: refused before it is opened when its parts unpack to more than
+# this (bytes; default 64 MB) or to more than 100 times the file (catalog/loader.py).
+PRICE_IMPORT_MAX_UNCOMPRESSED_BYTES = env_int(
+    "PRICE_IMPORT_MAX_UNCOMPRESSED_BYTES", 64 * 1024 * 1024
+)
 
 LOGGING = {
     "version": 1,
