@@ -1,4 +1,9 @@
-"""Rate limits for /api/: per token, or per client address without one (in the Django cache).
+"""Rate limits for /api/: per user (all of their tokens together), or per client address
+without a token (in the Django cache).
+
+The client address is the one our trusted proxies saw (config/client_ip.py), not the
+proxy's own: keyed on REMOTE_ADDR, one client's requests spent every visitor's budget. A
+user who mints more tokens gets no more requests.
 
 A fixed window per client: the first request of a window creates the counter with the
 window's length as its timeout, later ones increment it. Past the limit the answer is 429
@@ -15,6 +20,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
+from config.client_ip import client_ip
+
 from .problems import problem
 from .services import token_authenticate
 
@@ -22,17 +29,16 @@ API_PREFIX = "/api/v1/"
 
 
 def client_key(request: HttpRequest) -> tuple[str, int]:
-    """(cache key part, limit per window): the token's when it is a live token, else the
-    client address's (made-up tokens do not get counters of their own)."""
+    """(cache key part, limit per window): the token's user's when it is a live token, else
+    the client address's (made-up tokens do not get counters of their own)."""
     header = request.META.get("HTTP_AUTHORIZATION", "")
     scheme, _sep, raw = header.partition(" ")
     if scheme.lower() == "bearer" and raw.strip():
         token = token_authenticate(raw.strip())
         request.api_token = token  # type: ignore[attr-defined]  # spares TokenAuth a query
         if token is not None:
-            return f"t:{token.pk}", settings.API_RATE_LIMIT_TOKEN
-    address = request.META.get("REMOTE_ADDR") or "unknown"
-    return "a:" + address, settings.API_RATE_LIMIT_ANONYMOUS
+            return f"u:{token.user_id}", settings.API_RATE_LIMIT_TOKEN
+    return "a:" + (client_ip(request) or "unknown"), settings.API_RATE_LIMIT_ANONYMOUS
 
 
 def hit(key: str, limit: int, window: int, now: float | None = None) -> int | None:
