@@ -1,7 +1,6 @@
 """Settings shared by every environment. Secrets and endpoints come only from the environment."""
 
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import dj_database_url
 from celery.schedules import crontab
@@ -158,28 +157,30 @@ REDIS_URL = env_str("REDIS_URL", "")
 # never drop Celery's queued tasks, which live in REDIS_URL's database.
 # Rendered calculator pages have a cache of their own ("pages", tco/page_cache.py): its own
 # Redis database (REDIS_PAGE_CACHE_DB, default 2) or, better in production, its own Redis
-# server (REDIS_PAGE_CACHE_URL). The app sets that Redis's maxmemory and eviction policy:
-# allkeys-lru on a server of its own, volatile-lru on the broker's (only keys with a
-# timeout, i.e. cached pages, are evicted; never Celery's queues).
+# server (REDIS_PAGE_CACHE_URL). On a server of its own the app sets that Redis's maxmemory
+# and eviction policy (allkeys-lru); on the broker's it never does: the memory policy of a
+# Redis that holds Celery's queues and the rate-limit counters is its operator's (an LRU
+# policy there could evict the counters).
 REDIS_PAGE_CACHE_URL = env_str("REDIS_PAGE_CACHE_URL", "") or (
     redis_url_with_db(REDIS_URL, env_int("REDIS_PAGE_CACHE_DB", 2)) if REDIS_URL else ""
 )
-_PAGES_SHARE_THE_BROKER = urlsplit(REDIS_PAGE_CACHE_URL).netloc == urlsplit(REDIS_URL).netloc
 PAGE_CACHE_MAXMEMORY = env_str("PAGE_CACHE_MAXMEMORY", "256mb")
-PAGE_CACHE_MAXMEMORY_POLICY = env_str(
-    "PAGE_CACHE_MAXMEMORY_POLICY", "volatile-lru" if _PAGES_SHARE_THE_BROKER else "allkeys-lru"
-)
+PAGE_CACHE_MAXMEMORY_POLICY = env_str("PAGE_CACHE_MAXMEMORY_POLICY", "allkeys-lru")
+# Redis away: the caches answer as empty ones (config/cache.py) and try again after this
+# many seconds; each call waits at most the socket timeouts.
+CACHE_RETRY_SECONDS = env_int("CACHE_RETRY_SECONDS", 5)
+_REDIS_CACHE = {
+    "BACKEND": "config.cache.ResilientRedisCache",
+    "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+}
 CACHES = {
     "default": (
-        {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": redis_url_with_db(REDIS_URL, env_int("REDIS_CACHE_DB", 1)),
-        }
+        {**_REDIS_CACHE, "LOCATION": redis_url_with_db(REDIS_URL, env_int("REDIS_CACHE_DB", 1))}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
     "pages": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_PAGE_CACHE_URL}
+        {**_REDIS_CACHE, "LOCATION": REDIS_PAGE_CACHE_URL}
         if REDIS_PAGE_CACHE_URL
         else {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
