@@ -34,6 +34,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: a request past its time budget answers 503 (config/middleware.py).
+    "config.middleware.RequestTimeBudgetMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads the request: NUL and control characters never reach a view.
     "config.middleware.RejectControlCharactersMiddleware",
@@ -51,7 +53,12 @@ MIDDLEWARE = [
     "config.middleware.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "api.ratelimit.RateLimitMiddleware",
+    # SQLite busy past its timeout (local mode): 503 with Retry-After, not a 500.
+    "config.middleware.DatabaseBusyMiddleware",
 ]
+# Seconds a request may run before it is stopped with a 503 (config/middleware.py; 0: no
+# budget); below gunicorn's default worker timeout of 30 s.
+REQUEST_TIME_BUDGET_SECONDS = env_int("REQUEST_TIME_BUDGET_SECONDS", 25)
 
 # Content-Security-Policy (Django's built-in middleware). Scripts come only from our own
 # static files or carry the per-response nonce (`{{ csp_nonce }}`); no inline handlers.
