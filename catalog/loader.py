@@ -135,15 +135,25 @@ class RawTable:
     rows: list[list[str]]
     # Semicolon-separated with decimal commas (how Dutch or German Excel saves "CSV").
     decimal_comma: bool = False
+    # A sheet wider than the columns read (read_table's max_columns): its declared width
+    # and how many of its columns were read.
+    sheet_width: int = 0
+    columns_read: int = 0
 
     @property
     def notes(self) -> list[str]:
-        if not self.decimal_comma:
-            return []
-        return [
-            "read as a semicolon-separated file with decimal commas (1234,5), as Dutch or "
-            "German Excel saves CSV; numbers with a point are refused"
-        ]
+        notes = []
+        if self.decimal_comma:
+            notes.append(
+                "read as a semicolon-separated file with decimal commas (1234,5), as Dutch or "
+                "German Excel saves CSV; numbers with a point are refused"
+            )
+        if self.sheet_width:
+            notes.append(
+                f"the sheet is {self.sheet_width:,} columns wide; only its first "
+                f"{self.columns_read} columns were read"
+            )
+        return notes
 
 
 def read_table(
@@ -171,12 +181,13 @@ def read_table(
 
     limit = None if max_rows is None else max_rows + 2  # header + one row too many
     decimal_comma = False
+    sheet_width = 0
     try:
         if file_format == "xlsx":
             bomb = _unpacked_size_problem(data)
             if bomb:
                 return None, [RowError(file, 0, "", bomb)]
-            cells = _read_xlsx(data, sheet, limit, max_columns)
+            cells, sheet_width = _read_xlsx(data, sheet, limit, max_columns)
         else:
             text, errors = read_csv_text(data, file)
             if text is None:
@@ -221,7 +232,10 @@ def read_table(
     if max_rows is not None and len(cells) - 1 > max_rows:
         reason = f"the file has more than {max_rows:,} data rows; split it into smaller files"
         return None, [RowError(file, max_rows + 2, "", reason)]
-    return RawTable(header=cells[0], rows=cells[1:], decimal_comma=decimal_comma), []
+    raw = RawTable(cells[0], cells[1:], decimal_comma=decimal_comma)
+    if max_columns is not None and sheet_width > max_columns:
+        raw.sheet_width, raw.columns_read = sheet_width, max_columns
+    return raw, []
 
 
 def _header_width(text: str, separator: str) -> int:
@@ -290,9 +304,10 @@ def _xlsx_text(value: object) -> str:
 
 def _read_xlsx(
     data: bytes, sheet: str | None, limit: int | None, max_columns: int | None
-) -> list[list[str]]:
-    """The cells of one sheet as text: at most `limit` rows and `max_columns` columns are
-    read (openpyxl's read-only mode: one row at a time, columns past the bound skipped)."""
+) -> tuple[list[list[str]], int]:
+    """The cells of one sheet as text, and the width the sheet declares (0: none): at
+    most `limit` rows and `max_columns` columns are read (openpyxl's read-only mode: one
+    row at a time, columns past the bound skipped)."""
     import openpyxl
 
     try:
@@ -304,6 +319,7 @@ def _read_xlsx(
     try:
         names = [str(name) for name in workbook.sheetnames]
         chosen = workbook[sheet if sheet in names else names[0]]
+        declared = int(chosen.max_column or 0)  # the sheet's <dimension>, not a scan
         rows = [
             [_xlsx_text(value) for value in values]
             for values in chosen.iter_rows(max_row=limit, max_col=max_columns, values_only=True)
@@ -317,7 +333,7 @@ def _read_xlsx(
     while rows and not any(cell.strip() for cell in rows[-1]):
         rows.pop()  # trailing empty rows (as pandas drops them)
     width = max((len(row) for row in rows), default=0)
-    return [row + [""] * (width - len(row)) for row in rows]
+    return [row + [""] * (width - len(row)) for row in rows], declared
 
 
 def _tidy_sheet(cells: list[list[str]]) -> list[list[str]]:

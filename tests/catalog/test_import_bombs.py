@@ -85,6 +85,10 @@ def test_a_sheet_16384_columns_wide_is_read_up_to_the_price_lists_columns(
     started = time.perf_counter()
     preview = preview_price_file(kind="cloud", filename="wide.xlsx", data=buffer.getvalue())
     assert time.perf_counter() - started < 2
+    read = width + 10
+    assert preview.notes == [
+        f"the sheet is 16,384 columns wide; only its first {read} columns were read"
+    ]
     reasons = {(error.column, error.reason) for error in preview.errors}
     # The ten columns read past the list's own are named; nothing further is read.
     expected = {(f"extra{c}", "column is not expected") for c in range(width + 1, width + 11)}
