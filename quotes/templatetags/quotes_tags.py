@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 
 from catalog.templatetags.formatting import grouped
+from quotes.services import approval_refusal
 from quotes.services import is_sales as _is_sales
 from quotes.services import is_sales_manager as _is_sales_manager
 
@@ -48,3 +49,9 @@ def quantity(value: Any) -> str:
 @register.filter
 def is_sales_manager(user: Any) -> bool:
     return _is_sales_manager(user)
+
+
+@register.filter
+def can_decide_approval(user: Any, revision: Any) -> bool:
+    """May `user` approve or reject the revision's requested margin (four eyes)?"""
+    return approval_refusal(revision=revision, user=user) is None
