@@ -423,7 +423,9 @@ class OutboxStatus(models.TextChoices):
     QUEUED = "queued", _("queued")
     SENDING = "sending", _("sending")
     SENT = "sent", _("sent")
-    FAILED = "failed", _("failed")
+    FAILED = "failed", _("failed")  # retries spent; tried again later (docs/quotes.md)
+    # The message itself cannot be built (a malformed header): never retried.
+    UNSENDABLE = "unsendable", _("cannot be sent")
 
 
 class EmailKind(models.TextChoices):

@@ -17,9 +17,11 @@ from catalog.selectors import latest_fx_rate, prices_changed_since
 from .models import (
     ApprovalState,
     Customer,
+    EmailKind,
     Lead,
     LineKind,
     OutboxEmail,
+    OutboxStatus,
     ProposalRender,
     Quote,
     QuoteLine,
@@ -170,11 +172,26 @@ def lead_delivery_state(*, lead: Lead) -> dict[str, Any]:
     return _state(email)
 
 
+def undelivered_emails(*, quote: Any) -> list[OutboxEmail]:
+    """The quote's emails other than the proposal (whose badge says how it went) that did
+    not go out: decision and acceptance notices, approvals; with why (last_error)."""
+    return list(
+        OutboxEmail.objects.filter(
+            revision__quote=quote, status__in=[OutboxStatus.FAILED, OutboxStatus.UNSENDABLE]
+        )
+        .exclude(kind=EmailKind.PROPOSAL)
+        .defer("body")
+        .order_by("created_at")
+    )
+
+
 def _state(email: OutboxEmail | None) -> dict[str, Any]:
     if email is None:
         return {"email": None, "render": None, "state": "none", "done": True}
     render = email.render
-    if email.status in ("sent", "failed"):
+    if email.status == OutboxStatus.UNSENDABLE:
+        state = "failed"
+    elif email.status in ("sent", "failed"):
         state = email.status
     elif render is not None and render.status == "pending":
         state = "queued"  # waiting for a worker to render the PDF

@@ -182,6 +182,7 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         ),
         "action_key": uuid.uuid4(),
         "delivery": selectors.delivery_state(revision=current),
+        "undelivered": selectors.undelivered_emails(quote=quote),
         "acceptance": AcceptanceRecord.objects.filter(revision=current).defer("pdf").first(),
         # Drafts only (a sent revision is frozen); everyone who sees the page may edit it.
         "price_changes": selectors.revision_price_changes(revision=current, lines=lines),

@@ -15,6 +15,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from catalog.models import InfrastructureItem
+from config.middleware import one_line
 
 from ..models import (
     Customer,
@@ -235,7 +236,7 @@ def revision_decide(*, revision: QuoteRevision, accept: bool, name: str) -> Quot
     """The buyer accepts or declines; the name and time are recorded, the owner told."""
     revision = _locked_revision(revision)
     ensure_answerable(revision)
-    name = name.strip()
+    name = one_line(name)  # it goes into the owner's email subject
     if not name:
         raise QuoteError(_("Please type your name."))
     revision.status = Status.ACCEPTED if accept else Status.DECLINED
