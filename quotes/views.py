@@ -183,6 +183,10 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         "action_key": uuid.uuid4(),
         "delivery": selectors.delivery_state(revision=current),
         "undelivered": selectors.undelivered_emails(quote=quote),
+        # A draft revision: the sent one it revises stays open to the buyer until it goes.
+        "still_open": (
+            services.open_earlier_revision(revision=current) if current.is_draft else None
+        ),
         "acceptance": AcceptanceRecord.objects.filter(revision=current).defer("pdf").first(),
         # Drafts only (a sent revision is frozen); everyone who sees the page may edit it.
         "price_changes": selectors.revision_price_changes(revision=current, lines=lines),

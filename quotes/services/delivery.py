@@ -92,6 +92,16 @@ def quote_send(
     newer = revision.quote.revisions.filter(seq__gt=revision.seq).exists()
     if newer:
         raise QuoteError(_("A newer revision exists."))
+    # The earlier revision stayed open while this one was drafted: the buyer may have
+    # answered it meanwhile.
+    accepted = revision.quote.revisions.filter(
+        seq__lt=revision.seq, status=Status.ACCEPTED
+    ).first()
+    if accepted is not None:
+        raise QuoteError(
+            _("The buyer accepted revision %(letter)s meanwhile; start a new quote instead.")
+            % {"letter": accepted.letter}
+        )
     revision.snapshot = revision_snapshot(revision=revision)
     revision.status = Status.SENT
     revision.sent_at = timezone.now()
