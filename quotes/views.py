@@ -22,6 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config.client_ip import client_ip
@@ -422,12 +423,46 @@ def _buyer_context(revision: Any, token: str, form: DecisionForm | None = None) 
 @never_cache
 @require_safe
 def buyer_view(request: HttpRequest, token: str) -> HttpResponse:
+    """The proposal. Opening the link does not mark it viewed: mail scanners open links
+    too. The page's script reports the buyer's first interaction (buyer_viewed), and
+    downloading the PDF counts as viewing it."""
     revision, problem = _buyer_revision(request, token)
     if problem:
         return problem
-    services.revision_mark_viewed(revision=revision)
     with translation.override(revision.snapshot.get("language", "en")):
         return render(request, "quotes/buyer.html", _buyer_context(revision, token))
+
+
+@csrf_exempt  # harmless to forge: it only moves a sent revision to "viewed"
+@require_POST
+def buyer_viewed(request: HttpRequest, token: str) -> HttpResponse:
+    """The buyer touched, scrolled or typed on the proposal page (static/js/buyer.js)."""
+    revision, problem = _buyer_revision(request, token)
+    if problem:
+        return HttpResponse(status=problem.status_code)
+    services.revision_mark_viewed(revision=revision)
+    return HttpResponse(status=204)
+
+
+@never_cache
+@require_safe
+def buyer_done(request: HttpRequest, token: str) -> HttpResponse:
+    """The thank-you page after accepting or declining, reached by a redirect (post/
+    redirect/get): reloading it shows it again instead of posting the answer twice."""
+    from .models import AcceptanceRecord
+
+    revision, problem = _buyer_revision(request, token)
+    if problem:
+        return problem
+    if revision.status not in (Status.ACCEPTED, Status.DECLINED):
+        return redirect("quotes:buyer", token=token)
+    context = {
+        "revision": revision,
+        "acceptance": AcceptanceRecord.objects.filter(revision=revision).defer("pdf").first(),
+        "token": token,
+    }
+    with translation.override(revision.snapshot.get("language", "en")):
+        return render(request, "quotes/buyer_done.html", context)
 
 
 @require_POST
@@ -450,7 +485,7 @@ def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
             except services.QuoteError as exc:
                 form.add_error(None, str(exc))
             else:
-                return render(request, "quotes/buyer_done.html", {"revision": revision})
+                return redirect("quotes:buyer_done", token=token)
         return render(
             request, "quotes/buyer.html", _buyer_context(revision, token, form), status=400
         )
@@ -464,6 +499,7 @@ def buyer_pdf(request: HttpRequest, token: str) -> HttpResponse:
     render_row = revision.renders.filter(status=RenderStatus.DONE).first()
     if render_row is None:
         return HttpResponse(_("The PDF is not ready yet."), status=404, content_type="text/plain")
+    services.revision_mark_viewed(revision=revision)  # opened from the page: a reader
     return _pdf_response(render_row)
 
 

@@ -86,7 +86,7 @@ def test_an_acceptance_emails_the_signed_copy_to_both_sides(
         },
         HTTP_USER_AGENT="Acceptance test browser",
     )
-    assert response.status_code == 200
+    assert response.status_code == 302  # to the thank-you page
     record = AcceptanceRecord.objects.get()
     # The hash in the evidence is the hash of the PDF the buyer was emailed.
     assert record.accepted_sha256 == hashlib.sha256(offered).hexdigest()

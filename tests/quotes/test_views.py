@@ -238,10 +238,15 @@ def test_buyer_page_decline_and_notify(
     page = client.get(reverse("quotes:buyer", args=[token]))
     assert page.status_code == 200 and sent_quote.number in page.content.decode()
     revision.refresh_from_db()
+    assert revision.status == Status.SENT  # fetching the link is not reading it
+    client.post(reverse("quotes:buyer_viewed", args=[token]))  # the page's script
+    revision.refresh_from_db()
     assert revision.status == Status.VIEWED
     with django_capture_on_commit_callbacks() as callbacks:
         done = client.post(
-            reverse("quotes:buyer_decide", args=[token]), {"name": "Jan", "decision": "decline"}
+            reverse("quotes:buyer_decide", args=[token]),
+            {"name": "Jan", "decision": "decline"},
+            follow=True,
         )
     assert done.status_code == 200 and "declined by Jan" in done.content.decode()
     assert len(callbacks) == 1  # the owner's notice
