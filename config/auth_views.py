@@ -8,17 +8,9 @@ from typing import Any
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from . import throttle
 from .client_ip import client_ip
-
-
-def _wait_text(seconds: int) -> str:
-    if seconds >= 120:
-        minutes = (seconds + 59) // 60
-        return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
-    return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
 
 
 class LoginView(auth_views.LoginView):
@@ -32,7 +24,7 @@ class LoginView(auth_views.LoginView):
             # An unbound form: a bound one would check the password when rendered.
             context = self.get_context_data(
                 form=self.get_form_class()(request),
-                throttled=message % {"wait": _wait_text(lock.seconds)},
+                throttled=message % {"wait": throttle.wait_text(lock.seconds)},
             )
             response = self.render_to_response(context, status=429)
             response["Retry-After"] = str(lock.seconds)
@@ -59,7 +51,7 @@ class PasswordResetView(auth_views.PasswordResetView):
             form.add_error(
                 "email",  # the admin's reset template shows the field's errors only
                 _("Too many password-reset requests; try again in %(wait)s.")
-                % {"wait": _wait_text(wait)},
+                % {"wait": throttle.wait_text(wait)},
             )
             response = self.render_to_response(self.get_context_data(form=form), status=429)
             response["Retry-After"] = str(wait)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import ngettext
 
 DAY = 24 * 3600
 # 2 ** 20 × the first lock is far past any sensible ceiling: the doubling stops there.
@@ -49,6 +50,14 @@ def hit(key: str, limit: int, window: int, now: float | None = None) -> int | No
     if count <= limit:
         return None
     return max(1, int((slot + 1) * window - now + 0.999))
+
+
+def wait_text(seconds: int) -> str:
+    """How long to wait, in the reader's language: "45 seconds", "12 minutes"."""
+    if seconds >= 120:
+        minutes = (seconds + 59) // 60
+        return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+    return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
 
 
 def digest(text: str) -> str:

@@ -298,6 +298,9 @@ class Lead(models.Model):
     company = models.CharField(_("company"), max_length=200)
     email = models.EmailField(_("email"))
     consent_at = models.DateTimeField(_("consent given at"))
+    # When the visitor followed the link in the confirmation email: only then is the PDF
+    # sent and the lead shown to the sales team (an unconfirmed address may be anyone's).
+    confirmed_at = models.DateTimeField(_("address confirmed at"), null=True, blank=True)
     language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
     ip_address = models.GenericIPAddressField(null=True, blank=True)
     # The sales team that follows the lead up; only its members (and staff) see the lead.
@@ -435,6 +438,7 @@ class EmailKind(models.TextChoices):
     ACCEPTANCE = "acceptance", _("signed acceptance")
     LEAD_NOTICE = "lead_new", _("new lead notice to team")
     APPROVAL = "approval", _("margin approval notice")
+    LEAD_CONFIRM = "confirm", _("address confirmation to visitor")
 
 
 def new_message_id() -> str:

@@ -141,9 +141,10 @@ def customer_list(*, user: Any) -> QuerySet[Customer]:
 
 
 def lead_list(*, user: Any) -> QuerySet[Lead]:
-    """The leads of the user's teams (staff: all, including leads no team was given)."""
+    """The confirmed leads of the user's teams (staff: all, including leads no team was
+    given). A lead whose address was not confirmed may be anyone's: it is not shown."""
     return (
-        Lead.objects.filter(_team_filter(user))
+        Lead.objects.filter(_team_filter(user), confirmed_at__isnull=False)
         .prefetch_related(Prefetch("emails", queryset=OutboxEmail.objects.order_by("-created_at")))
         .order_by("-created_at")
     )
@@ -162,8 +163,9 @@ def delivery_state(*, revision: QuoteRevision) -> dict[str, Any]:
 
 
 def lead_delivery_state(*, lead: Lead) -> dict[str, Any]:
+    """The visitor's PDF email (none until the address is confirmed) and its render."""
     email = (
-        OutboxEmail.objects.filter(lead=lead)
+        OutboxEmail.objects.filter(lead=lead, kind=EmailKind.LEAD_PDF)
         .select_related("render")
         .defer("render__pdf", "body")
         .order_by("-created_at")

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -569,3 +570,24 @@ def lead_pdf(request: HttpRequest, token: str) -> HttpResponse:
     if render_row is None:
         return HttpResponse(_("The PDF is not ready yet."), status=404, content_type="text/plain")
     return _pdf_response(render_row)
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def lead_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The link in the confirmation email. Opening it asks for a click (mail scanners
+    open links too); the click confirms the address and sends the PDF, then the status
+    page follows (post/redirect/get)."""
+    try:
+        lead = services.lead_from_confirm_token(token=token)
+    except services.BuyerLinkInvalid as exc:
+        return render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+    status_url = reverse("quotes:lead_status", kwargs={"token": services.lead_token(lead=lead)})
+    if lead.confirmed_at is not None:
+        return redirect(status_url)
+    if request.method == "POST":
+        services.lead_confirm(lead=lead)
+        return redirect(status_url)
+    with translation.override(lead.language):
+        return render(request, "quotes/lead_confirm.html", {"lead": lead, "token": token})
+
