@@ -590,4 +590,3 @@ def lead_confirm(request: HttpRequest, token: str) -> HttpResponse:
         return redirect(status_url)
     with translation.override(lead.language):
         return render(request, "quotes/lead_confirm.html", {"lead": lead, "token": token})
-

@@ -94,9 +94,7 @@ def quote_send(
         raise QuoteError(_("A newer revision exists."))
     # The earlier revision stayed open while this one was drafted: the buyer may have
     # answered it meanwhile.
-    accepted = revision.quote.revisions.filter(
-        seq__lt=revision.seq, status=Status.ACCEPTED
-    ).first()
+    accepted = revision.quote.revisions.filter(seq__lt=revision.seq, status=Status.ACCEPTED).first()
     if accepted is not None:
         raise QuoteError(
             _("The buyer accepted revision %(letter)s meanwhile; start a new quote instead.")

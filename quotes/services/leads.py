@@ -53,9 +53,9 @@ def lead_rate_limit(*, email: str, ip: str | None) -> str | None:
         }
     wait = hit("lead:all", settings.QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL, 3600)
     if wait is not None:
-        return _(
-            "We are sending too many analyses just now; please try again in %(wait)s."
-        ) % {"wait": wait_text(wait)}
+        return _("We are sending too many analyses just now; please try again in %(wait)s.") % {
+            "wait": wait_text(wait)
+        }
     return None
 
 
