@@ -198,7 +198,7 @@ class RequestTimeBudgetMiddleware:
         budget = float(getattr(settings, "REQUEST_TIME_BUDGET_SECONDS", 0))
         if budget <= 0 or threading.current_thread() is not threading.main_thread():
             return self.get_response(request)
-        previous = signal.signal(signal.SIGALRM, _over_budget)
+        previous = signal.signal(signal.SIGALRM, _over_budget) or signal.SIG_DFL
         signal.setitimer(signal.ITIMER_REAL, budget)
         try:
             return self.get_response(request)

@@ -437,7 +437,7 @@ def buyer_view(request: HttpRequest, token: str) -> HttpResponse:
 @csrf_exempt  # harmless to forge: it only moves a sent revision to "viewed"
 @require_POST
 def buyer_viewed(request: HttpRequest, token: str) -> HttpResponse:
-    """The buyer touched, scrolled or typed on the proposal page (static/js/buyer.js)."""
+    """The buyer touched, scrolled or typed on the proposal page (static/js/site.js)."""
     revision, problem = _buyer_revision(request, token)
     if problem:
         return HttpResponse(status=problem.status_code)
@@ -450,8 +450,6 @@ def buyer_viewed(request: HttpRequest, token: str) -> HttpResponse:
 def buyer_done(request: HttpRequest, token: str) -> HttpResponse:
     """The thank-you page after accepting or declining, reached by a redirect (post/
     redirect/get): reloading it shows it again instead of posting the answer twice."""
-    from .models import AcceptanceRecord
-
     revision, problem = _buyer_revision(request, token)
     if problem:
         return problem
