@@ -107,7 +107,12 @@ class EstimateResult(Schema):
     scenario: str
     currency: str
     horizon_months: int
-    sizing: dict[str, Any]
+    sizing: dict[str, Any] = Field(
+        description="GPUs, servers, memory and plan (docs/scenario.md); inference adds "
+        "tokens_per_second_capacity, tokens_per_second_per_replica, gpus_per_replica, "
+        "concurrent_sequences, time_per_output_token_ms, time_to_first_token_ms and "
+        "latency_targets"
+    )
     options: list[EstimateOption]
     verdict: Verdict
     break_even_month: float | None

@@ -3,7 +3,7 @@ and 100 quotes through Celery to SMTP.
 
 Targets:
 
-1. A standard proposal (about 9 pages, 3 charts) renders in under 1.5 s in a warm process
+1. A standard proposal (about 10 pages, 3 charts) renders in under 1.5 s in a warm process
    (one warm-up render done; median of 5). Printed
    beside the same document without charts (same length: the charts' boxes stay empty),
    which is what WeasyPrint alone costs.

@@ -15,6 +15,7 @@ from .models import (
     PriceChange,
     PriceImport,
     ServerModel,
+    ServerPart,
     Site,
     StalePriceNotice,
 )
@@ -58,9 +59,19 @@ class GpuAdmin(admin.ModelAdmin):
     search_fields = ("key", "name", "source")
 
 
+class ServerPartInline(admin.TabularInline):
+    """The configuration printed per server line on a proposal (catalog/data/server_parts.csv)."""
+
+    model = ServerPart
+    extra = 0
+    fields = ("position", "role", "quantity", "description", "description_nl", "part_number")
+    fields += PROVENANCE_FIELDS
+
+
 @admin.register(ServerModel)
 class ServerModelAdmin(PriceHistoryAdmin):
     price_kind = "servers"
+    inlines = (ServerPartInline,)
     list_display = (
         "sku",
         "name",

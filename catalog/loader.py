@@ -447,10 +447,18 @@ def validate_rows(
     return table, errors
 
 
-def gpu_keys() -> dict[type[models.Model], set[str]]:
-    from .models import Gpu
-
-    return {Gpu: set(Gpu.objects.values_list("key", flat=True))}
+def referenced_keys(specs: Iterable[TableSpec]) -> dict[type[models.Model], set[str]]:
+    """The catalog's keys of every model the specs' columns refer to (GPUs, servers)."""
+    models_referred = {
+        column.parse.model
+        for spec in specs
+        for column in spec.columns
+        if isinstance(column.parse, Reference)
+    }
+    return {
+        model: set(model._default_manager.values_list("key", flat=True))
+        for model in models_referred
+    }
 
 
 # --- comparing with the catalog ---------------------------------------------------------
@@ -761,9 +769,8 @@ def load_tables(
     listed in the summary) instead of refused: the seed never undoes a later import.
     Raises CatalogLoadError listing every problem found; nothing is written then.
     """
-    from .models import Gpu
-
-    known_keys = gpu_keys()
+    sources = list(sources)
+    known_keys = referenced_keys(spec for spec, _file, _data in sources)
     tables: list[ParsedTable] = []
     errors: list[RowError] = []
     for spec, file, data in sources:
@@ -776,8 +783,8 @@ def load_tables(
         )
         errors += table_errors
         tables.append(table)
-        if spec.model is Gpu:
-            known_keys[Gpu] |= table.declared_keys
+        if spec.model in known_keys:  # later files may refer to the keys this one adds
+            known_keys[spec.model] |= table.declared_keys
     if errors:
         raise CatalogLoadError(errors)
 

@@ -92,6 +92,15 @@ class Cooling(models.TextChoices):
     LIQUID = "liquid", _("liquid")
 
 
+class ServiceLevel(models.TextChoices):
+    """How fast a fault is remedied under a warranty or support contract (printed per line
+    on a proposal, worded in the reader's language)."""
+
+    DEPOT = "depot", _("return to depot (RMA)")
+    NBD_PARTS = "nbd_parts", _("next-business-day parts shipment")
+    NBD_ONSITE = "nbd_onsite", _("next-business-day on site")
+
+
 class ServerModel(Provenance):
     key = models.SlugField(_("key"), max_length=60, unique=True)
     vendor = models.CharField(_("vendor"), max_length=40)
@@ -116,6 +125,13 @@ class ServerModel(Provenance):
     cost_price = models.DecimalField(
         _("cost price"), max_digits=12, decimal_places=2, null=True, blank=True
     )
+    # The manufacturer's warranty a server line carries by default (shown per line on a
+    # proposal); `warranty_source` says where the terms come from ("Estimate: …" if none).
+    warranty_years = models.PositiveSmallIntegerField(_("warranty (years)"), null=True, blank=True)
+    service_level = models.CharField(
+        _("warranty service level"), max_length=12, choices=ServiceLevel.choices, blank=True
+    )
+    warranty_source = models.CharField(_("warranty source"), max_length=300, blank=True)
 
     class Meta:
         ordering = ["vendor", "sku", "gpu__name"]
@@ -135,6 +151,49 @@ class ServerModel(Provenance):
 
     def __str__(self) -> str:
         return f"{self.vendor} {self.sku} ({self.gpu_count}× {self.gpu.name})"
+
+
+class PartRole(models.TextChoices):
+    """What a part of a server's configuration is (the proposal groups by it)."""
+
+    CPU = "cpu", _("processor")
+    MEMORY = "memory", _("memory")
+    BOOT = "boot", _("boot drive")
+    NVME = "nvme", _("NVMe storage")
+    NIC = "nic", _("network adapter")
+    PSU = "psu", _("power supply")
+
+
+class ServerPart(Provenance):
+    """One part of a server model's configuration as we sell it: role, quantity per server,
+    description and the manufacturer's part number (empty where none is published).
+
+    `is_estimate` marks a choice of ours within what the spec sheet allows (a configure-
+    to-order system's CPU or drives), as opposed to a part the vendor fixes (a DGX's).
+    """
+
+    server = models.ForeignKey(ServerModel, on_delete=models.CASCADE, related_name="parts")
+    position = models.PositiveSmallIntegerField(_("position"))
+    role = models.CharField(_("role"), max_length=10, choices=PartRole.choices)
+    quantity = models.PositiveSmallIntegerField(_("quantity per server"))
+    description = models.CharField(_("description"), max_length=200)
+    description_nl = models.CharField(_("description in Dutch"), max_length=240, blank=True)
+    part_number = models.CharField(_("part number"), max_length=60, blank=True)
+
+    class Meta:
+        ordering = ["server", "position"]
+        verbose_name = _("server part")
+        constraints = [
+            models.UniqueConstraint(fields=["server", "position"], name="server_part_position"),
+            _positive("quantity", "server_part"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.server.key} #{self.position}: {self.quantity} × {self.description}"
+
+    def display_description(self, language: str) -> str:
+        """The description in `language`: the Dutch one for Dutch readers when known."""
+        return self.description_nl if language == "nl" and self.description_nl else self.description
 
 
 class PricingTerm(models.TextChoices):
@@ -203,6 +262,7 @@ class CloudOffering(Provenance):
 class SiteKind(models.TextChoices):
     COLOCATION = "colocation", _("colocation")
     ON_PREMISES = "on_premises", _("on-premises server room")
+    WORKSTATION = "workstation", _("workstation (desk or office)")
 
 
 class CloudRegion(Provenance):
@@ -337,6 +397,10 @@ class InfrastructureItem(Provenance):
         decimal_places=2,
         null=True,
         blank=True,
+    )
+    # A support contract's service level (shown per line on a proposal); empty otherwise.
+    service_level = models.CharField(
+        _("service level"), max_length=12, choices=ServiceLevel.choices, blank=True
     )
 
     class Meta:

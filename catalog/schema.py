@@ -25,9 +25,12 @@ from .models import (
     Gpu,
     InfrastructureItem,
     ItemCategory,
+    PartRole,
     PricingTerm,
     PricingUnit,
     ServerModel,
+    ServerPart,
+    ServiceLevel,
     Site,
     SiteKind,
 )
@@ -238,6 +241,12 @@ def choice(choices: type[models.TextChoices]) -> Parser:
     return parse
 
 
+def optional_choice(choices: type[models.TextChoices]) -> Parser:
+    """One of `choices`, or empty."""
+    parse = choice(choices)
+    return lambda raw: parse(raw) if raw else ""
+
+
 def country_code(raw: str) -> str:
     if len(raw) != 2 or not raw.isalpha():
         raise CellError(f"{raw!r} is not a two-letter country code")
@@ -364,6 +373,9 @@ SERVERS = TableSpec(
         Column("cost_price", optional_decimal_non_negative),
         *PROVENANCE,
         Column("name_nl", optional_name_text),
+        Column("warranty_years", optional_int_positive),
+        Column("service_level", optional_choice(ServiceLevel)),
+        Column("warranty_source", optional_text),
     ),
     unique=(("key",), ("sku", "gpu")),
     price_field="list_price",
@@ -470,8 +482,29 @@ ITEMS = TableSpec(
         Column("cost_price", optional_decimal_non_negative),
         *PROVENANCE,
         Column("name_nl", optional_name_text),
+        Column("service_level", optional_choice(ServiceLevel)),
     ),
     price_field="price",
+)
+
+# A server model's configuration as we sell it (CPU, memory, drives, NICs, power supplies
+# with part numbers): printed per server line on a proposal, frozen in its snapshot.
+SERVER_PARTS = TableSpec(
+    kind="server_parts",
+    label="server configurations",
+    model=ServerPart,
+    filename="server_parts.csv",
+    columns=(
+        Column("server", Reference(ServerModel, "server model")),
+        Column("position", int_positive),
+        Column("role", choice(PartRole)),
+        Column("quantity", int_positive),
+        Column("description", text),
+        Column("part_number", optional_text),
+        *PROVENANCE,
+        Column("description_nl", optional_text),
+    ),
+    unique=(("server", "position"),),
 )
 
 FX = TableSpec(
@@ -502,10 +535,12 @@ NUMERIC_PARSERS: frozenset[Parser] = frozenset(
     }
 )
 
-# Load order matters: servers and cloud offerings refer to GPUs by key.
+# Load order matters: servers and cloud offerings refer to GPUs by key, server parts to
+# servers.
 ALL_SPECS: tuple[TableSpec, ...] = (
     GPUS,
     SERVERS,
+    SERVER_PARTS,
     CLOUD,
     CLOUD_REGIONS,
     SITES,

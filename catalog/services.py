@@ -32,8 +32,8 @@ from .loader import (
     WriteContext,
     diff_table,
     file_format_of,
-    gpu_keys,
     read_table,
+    referenced_keys,
     validate_rows,
     write_plans,
 )
@@ -240,7 +240,12 @@ def _prepare(*, kind: str, filename: str, data: bytes) -> tuple[ImportPreview, l
         return preview, []
     preview.notes += raw.notes
     table, errors = validate_rows(
-        spec, filename, raw.header, raw.rows, gpu_keys(), decimal_comma=raw.decimal_comma
+        spec,
+        filename,
+        raw.header,
+        raw.rows,
+        referenced_keys([spec]),
+        decimal_comma=raw.decimal_comma,
     )
     if errors:
         preview.add_errors(errors)

@@ -122,6 +122,10 @@ class CompanyProfileAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         ("Registration and bank", {"fields": ["kvk_number", "vat_id", "iban", "bic", "bank_name"]}),
         ("Contact", {"fields": ["phone", "email", "website"]}),
         ("Default terms", {"fields": ["terms_en", "terms_nl"]}),
+        (
+            "General terms of sale (attached to proposals as pages, else linked)",
+            {"fields": ["general_terms_url", "general_terms_en", "general_terms_nl"]},
+        ),
     ]
 
     def has_module_permission(self, request: HttpRequest) -> bool:

@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Currency
 
+from .billing import LineBilling, default_schedule, validate_schedule
 from .vat import COUNTRY_CHOICES
 
 
@@ -54,6 +55,18 @@ class Team(models.Model):
         decimal_places=2,
         default=default_margin_floor,
         validators=_PERCENT,
+    )
+    # The payment schedule a new quote of the team starts with (quotes/billing.py);
+    # each draft can change its own copy.
+    payment_schedule = models.JSONField(
+        _("default payment schedule"),
+        default=default_schedule,
+        validators=[validate_schedule],
+        help_text=_(
+            'Milestones that add up to 100 %, e.g. [{"event": "order", "pct": "30"}, '
+            '{"event": "delivery", "pct": "70"}]; events: order, shipment, delivery, '
+            "installation, acceptance."
+        ),
     )
 
     class Meta:
@@ -184,6 +197,9 @@ class QuoteRevision(models.Model):
     approval_reason = models.TextField(_("approval reason"), blank=True)
     approval_margin_pct = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     approval_fingerprint = models.CharField(max_length=64, blank=True)
+    # Deposit and milestones (quotes/billing.py), copied from the team's default when the
+    # revision is made; an empty list is a revision made before schedules existed.
+    payment_schedule = models.JSONField(_("payment schedule"), default=list, blank=True)
 
     class Meta:
         ordering = ["quote", "seq"]
@@ -218,6 +234,7 @@ class LineKind(models.TextChoices):
     STORAGE = "storage", _("storage")
     INSTALLATION = "installation", _("installation")
     SUPPORT = "support", _("support")
+    SHIPPING = "shipping", _("shipping and freight")
     OTHER = "other", _("other")
 
 
@@ -258,6 +275,10 @@ class QuoteLine(models.Model):
         _("unit cost"), max_digits=14, decimal_places=2, null=True, blank=True
     )
     optional = models.BooleanField(_("optional"), default=False)
+    # A support line is invoiced up front (with the milestones) or per support year.
+    billing = models.CharField(
+        _("billing"), max_length=10, choices=LineBilling.choices, default=LineBilling.UPFRONT
+    )
     price_as_of = models.DateField(_("price as of"), null=True, blank=True)
     price_is_estimate = models.BooleanField(default=False)
     # When unit_price was copied from the catalog (kept by a revise, renewed by a
@@ -564,6 +585,11 @@ class CompanyProfile(models.Model):
     )
     terms_en = models.TextField(_("default terms (English)"), blank=True)
     terms_nl = models.TextField(_("default terms (Dutch)"), blank=True)
+    # The general terms of sale the proposal refers to: attached as pages when the text is
+    # given, else linked (the URL is printed).
+    general_terms_url = models.URLField(_("general terms of sale (web address)"), blank=True)
+    general_terms_en = models.TextField(_("general terms of sale (English text)"), blank=True)
+    general_terms_nl = models.TextField(_("general terms of sale (Dutch text)"), blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -584,6 +610,11 @@ class CompanyProfile(models.Model):
 
     def terms_for(self, language: str) -> str:
         return (self.terms_nl if language == "nl" else self.terms_en).strip()
+
+    def general_terms_for(self, language: str) -> str:
+        """The general terms' text in `language` (the English text when there is no Dutch)."""
+        text = self.general_terms_nl if language == "nl" else self.general_terms_en
+        return (text or self.general_terms_en).strip()
 
 
 class SalesProfile(models.Model):

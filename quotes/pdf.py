@@ -42,6 +42,7 @@ from tco.chart_svg import figure_svg, title_text
 
 from .models import LineUnit
 from .money import HUNDRED, to_cents
+from .proposal import offer_context
 from .vat import vat_note
 
 logger = logging.getLogger(__name__)
@@ -235,28 +236,6 @@ def proposal_stylesheet() -> CSS:
     return local.stylesheet[1]
 
 
-PROPOSAL_UA_CSS = Path(__file__).with_name("pdf_ua.css")
-
-
-@functools.cache
-def _proposal_ua_stylesheet() -> CSS:
-    return CSS(filename=str(PROPOSAL_UA_CSS))
-
-
-class ProposalHTML(HTML):
-    """A proposal for WeasyPrint, with a user-agent stylesheet cut down to the elements the
-    proposal template produces (quotes/pdf_ua.css): matching every element against the
-    whole one cost ~20 ms more of every render.
-
-    `_ua_stylesheets` is where WeasyPrint takes that stylesheet from; it is not public API.
-    Should an upgrade stop calling it, WeasyPrint's own sheet applies again: the same
-    styles (tests/quotes/test_pdf_ua.py), only slower.
-    """
-
-    def _ua_stylesheets(self, *args: Any, **kwargs: Any) -> list[CSS]:
-        return [_proposal_ua_stylesheet()]
-
-
 def _html_to_pdf(html: str, charts: Mapping[str, bytes], *, proposal: bool = False) -> RenderedPdf:
     """`proposal`: the HTML is the proposal template's; it comes with proposal.css parsed
     (once per process) instead of linking it, since WeasyPrint parses what a document
@@ -265,12 +244,9 @@ def _html_to_pdf(html: str, charts: Mapping[str, bytes], *, proposal: bool = Fal
     whatever the selectors, so that <style> sets only what proposal.css does not."""
     fetcher = StaticOnlyFetcher(charts)
     config = font_config()
-    if proposal:
-        source = ProposalHTML(string=html, base_url=INTERNAL_ORIGIN, url_fetcher=fetcher)
-        document = source.render(font_config=config, stylesheets=[proposal_stylesheet()])
-    else:
-        source = HTML(string=html, base_url=INTERNAL_ORIGIN, url_fetcher=fetcher)
-        document = source.render(font_config=config)
+    source = HTML(string=html, base_url=INTERNAL_ORIGIN, url_fetcher=fetcher)
+    stylesheets = [proposal_stylesheet()] if proposal else None
+    document = source.render(font_config=config, stylesheets=stylesheets)
     if fetcher.refused:
         logger.warning("PDF render refused %d URL(s): %s", len(fetcher.refused), fetcher.refused)
     return RenderedPdf(document.write_pdf(), len(document.pages))
@@ -430,7 +406,11 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
         for line in snapshot["lines"]
     ]
     totals = proposal_totals(snapshot["totals"])
+    offer = offer_context(snapshot, lines)
+    for line, details in zip(lines, offer["details"], strict=True):
+        line["details"] = details
     return {
+        **offer,
         "doc": snapshot,
         "kind": "proposal",
         "number": snapshot["number"],

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from . import acceptance_views, export_views, lead_views, line_views, preview_views, views
+from . import (
+    acceptance_views,
+    export_views,
+    lead_views,
+    line_views,
+    payment_views,
+    preview_views,
+    views,
+)
 
 app_name = "quotes"
 urlpatterns = [
@@ -74,6 +82,15 @@ urlpatterns = [
     # Leads and onboarding (quotes/lead_views.py).
     path("leads/<uuid:public_id>/", lead_views.lead_update, name="lead_update"),
     path("onboarding/team/", lead_views.team_join, name="team_join"),
+]
+
+# The draft's payment schedule and support billing (quotes/payment_views.py).
+urlpatterns += [
+    path(
+        "revisions/<uuid:public_id>/payment/",
+        payment_views.payment_terms,
+        name="payment_terms",
+    ),
 ]
 
 # The draft's preview PDF (watermarked, never stored).

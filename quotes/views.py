@@ -198,10 +198,12 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
             else None
         ),
     }
-    if current.is_draft:  # the line editor, amounts, margin and approval
+    if current.is_draft:  # the line editor, amounts, margin and approval; payment terms
         from .line_views import draft_context
+        from .payment_views import payment_context
 
         context.update(draft_context(current, lines))
+        context.update(payment_context(current))
     return render(request, "quotes/detail.html", context)
 
 

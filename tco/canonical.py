@@ -10,15 +10,10 @@ places except through the form's validation.
 
 from __future__ import annotations
 
-import re
 from typing import Any
-from urllib.parse import quote_plus
+from urllib.parse import urlencode
 
 from django import forms
-
-# What urllib's `quote_plus` leaves as it is (its always-safe characters): most of a
-# query's names and values, which `urlencode` would pass through its quoting one by one.
-_UNQUOTED = re.compile(r"[A-Za-z0-9_.~-]*").fullmatch
 
 
 def _text(value: Any) -> str:
@@ -27,10 +22,6 @@ def _text(value: Any) -> str:
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
     return str(value)
-
-
-def _quoted(text: str) -> str:
-    return text if _UNQUOTED(text) else quote_plus(text)
 
 
 def canonical_query(form: forms.Form) -> str:
@@ -59,4 +50,4 @@ def canonical_query(form: forms.Form) -> str:
             text = _text(value)
             if text:
                 pairs.append((name, text))
-    return "&".join(f"{_quoted(key)}={_quoted(text)}" for key, text in pairs)  # urlencode's
+    return urlencode(pairs)

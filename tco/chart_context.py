@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from config.render_language import current_language, language_bound
 from tco.charts import CHARTED_CLOUD_OPTIONS, ChartLabels, all_charts, charted, charts_json
 from tco.engine import ScenarioResult
 from tco.wording import cloud_label
@@ -18,20 +16,10 @@ SEPARATORS = {"en": ".,", "nl": ",."}
 
 def chart_labels(result: ScenarioResult | None = None) -> ChartLabels:
     """ChartLabels translated into the active language (with ``result``: its option names)."""
-    labels = _labels_in(current_language())
-    if result is None:
-        return labels
-    return labels.with_option_names(
-        tuple((o.name, cloud_label(o.name)) for o in result.cloud_options)
-    )
-
-
-@functools.cache
-def _labels_in(language: str) -> ChartLabels:
-    """The labels that are the same for every result, once per language (called with
-    ``language`` active)."""
     return ChartLabels(
-        option_names=(),
+        option_names=tuple((o.name, cloud_label(o.name)) for o in result.cloud_options)
+        if result is not None
+        else (),
         cumulative_title=_("Cumulative cost over time"),
         breakdown_title=_("On-prem cost by year"),
         utilization_title=_("Total cost over the horizon by utilization"),
@@ -101,17 +89,15 @@ def page_charts(
     """The page's figures; the cheapest few cloud options unless ``all_options``."""
     # Only the options drawn are named (the cheapest few of a dozen or more, charted here
     # as all_charts would), and the one the tornado compares with (named when it is one of
-    # the result's options, as before), their words read from the language held for the
-    # call, not looked up through Django's translation each (config/render_language.py).
+    # the result's options).
     shown = result if all_options else charted(result, CHARTED_CLOUD_OPTIONS)
-    with language_bound():
-        labels = chart_labels(shown)
-        reference = result.tornado.reference_option
-        named = {o.name for o in shown.cloud_options}
-        if reference not in named and any(o.name == reference for o in result.cloud_options):
-            labels = labels.with_option_names(
-                (*labels.option_names, (reference, cloud_label(reference)))
-            )
+    labels = chart_labels(shown)
+    reference = result.tornado.reference_option
+    named = {o.name for o in shown.cloud_options}
+    if reference not in named and any(o.name == reference for o in result.cloud_options):
+        labels = labels.with_option_names(
+            (*labels.option_names, (reference, cloud_label(reference)))
+        )
     figures = all_charts(shown, labels, SEPARATORS.get((language or "en")[:2], ".,"), limit=None)
     return PageCharts(
         titles={

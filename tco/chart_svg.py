@@ -83,7 +83,7 @@ def tick_text(value: float, tickformat: str, separators: str, step: float) -> st
     return (MINUS if negative else "") + text
 
 
-def _nice_step(span: float, length: float, minimum_px: float) -> float:
+def nice_step(span: float, length: float, minimum_px: float) -> float:
     """Plotly's automatic tick spacing (autoTicks): about one tick per `minimum_px`, four
     to nine of them, rounded up to 1, 2 or 5 times a power of ten."""
     count = min(max(length / minimum_px, 4.0), 9.0) + 1.0
@@ -161,7 +161,7 @@ def _line(points: Sequence[tuple[float, float]], color: str, width: float, dash:
     )
 
 
-def _without_collinear(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+def without_collinear(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The polyline without points that lie on the straight line between their neighbours
     (within 0.05 px): the same drawing, far fewer segments for WeasyPrint to stroke (the
     utilization curves are straight lines of 101 points)."""
@@ -255,7 +255,7 @@ def _value_range(
 def _linear_ticks(
     axis: Mapping[str, Any], low: float, high: float, length: float, minimum_px: float
 ) -> tuple[float, list[float]]:
-    step = float(axis.get("dtick") or _nice_step(high - low, length, minimum_px))
+    step = float(axis.get("dtick") or nice_step(high - low, length, minimum_px))
     return step, _ticks(low, high, step)
 
 
@@ -503,7 +503,7 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
             line = trace.get("line") or {}
             parts.append(
                 _line(
-                    _without_collinear(points),
+                    without_collinear(points),
                     line.get("color", TEXT_COLOR),
                     float(line.get("width", 2)),
                     line.get("dash"),

@@ -20,12 +20,10 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
 
-from config.bounded import Bounded
 from tco.engine import ScenarioResult, sweep
 
 __all__ = [
@@ -96,7 +94,7 @@ UTILIZATION_POINTS = 101
 # The utilization chart's x values, the same for every result (made once).
 _UTILIZATION_GRID = np.linspace(0.0, 1.0, UTILIZATION_POINTS)
 _UTILIZATION_GRID.flags.writeable = False
-# 0.07, not 0.07000000000000001; one list for every figure (never changed: see _marked).
+# 0.07, not 0.07000000000000001.
 _UTILIZATION_X_LIST: list[float] = np.round(_UTILIZATION_GRID, 4).tolist()
 
 PLOTLY_CONFIG: dict[str, Any] = {
@@ -111,8 +109,7 @@ PLOTLY_CONFIG: dict[str, Any] = {
 class ChartLabels:
     """Every user-visible string of the charts, already translated by the caller.
 
-    Not slotted: a page's labels are its language's with the page's option names
-    (`with_option_names`), copied by their instance dict.
+    Not slotted, so that ``cached_property`` can keep the option names' map.
     """
 
     cumulative_title: str = "Cumulative cost over time"
@@ -169,14 +166,8 @@ class ChartLabels:
         return dict(self.option_names)
 
     def with_option_names(self, names: tuple[tuple[str, str], ...]) -> ChartLabels:
-        """``dataclasses.replace(self, option_names=names)``, by copying the instance's dict:
-        a frozen dataclass's ``__init__`` sets each of the ~45 fields through
-        ``object.__setattr__`` (~150,000 instructions, once or twice a page)."""
-        labels = object.__new__(type(self))
-        labels.__dict__.update(self.__dict__)
-        labels.__dict__.pop("_option_map", None)  # the names' own, made when first asked
-        labels.__dict__["option_names"] = names
-        return labels
+        """These labels with other option names."""
+        return dataclasses.replace(self, option_names=names)
 
     def component(self, column: str) -> str:
         """Label of an on-prem cash-flow column."""
@@ -201,7 +192,7 @@ def _check_separators(separators: str) -> str:
     return separators
 
 
-def _amounts(values: Any) -> list[Any]:
+def amounts(values: Any) -> list[Any]:
     """Amounts for a trace, in whole currency units: what the hover shows (``_money``) and
     far finer than a chart's pixels. The page's chart data gets a third shorter and
     quicker to encode than with every float's 17 digits."""
@@ -259,7 +250,7 @@ def _axis(title: str, **extra: Any) -> dict[str, Any]:
     return {"title": {"text": title}, "automargin": True, **extra}
 
 
-def _cloud_style(index: int) -> tuple[str, str]:
+def cloud_style(index: int) -> tuple[str, str]:
     return CLOUD_COLORS[index % len(CLOUD_COLORS)], CLOUD_DASHES[index % len(CLOUD_DASHES)]
 
 
@@ -289,7 +280,7 @@ def cumulative_cost_chart(
     """
     cur = result.currency
     on = result.onprem.cashflow
-    months = _month_list(len(on))  # on.months (np.arange), as a shared list
+    months = list(range(len(on)))  # on.months (np.arange) as plain ints
     on_cum = on["cumulative"]
     money = _money("y", cur)
     data: list[dict[str, Any]] = [
@@ -299,7 +290,7 @@ def cumulative_cost_chart(
             "name": labels.onprem,
             "legendgroup": "onprem",
             "x": months,
-            "y": _amounts(on_cum),
+            "y": amounts(on_cum),
             "line": {"color": ONPREM_COLOR, "width": 3},
             "hovertemplate": f"{money}<extra>{labels.onprem}</extra>",
         }
@@ -307,7 +298,7 @@ def cumulative_cost_chart(
     markers: list[dict[str, Any]] = []
     annotations: list[dict[str, Any]] = []
     for k, option in enumerate(result.cloud_options):
-        color, dash = _cloud_style(k)
+        color, dash = cloud_style(k)
         cf = option.cashflow
         data.append(
             {
@@ -315,8 +306,8 @@ def cumulative_cost_chart(
                 "mode": "lines",
                 "name": labels.option_name(option.name),
                 "legendgroup": f"cloud{k}",
-                "x": _month_list(len(cf)),
-                "y": _amounts(cf["cumulative"]),
+                "x": list(range(len(cf))),
+                "y": amounts(cf["cumulative"]),
                 "line": {"color": color, "width": 2, "dash": dash},
                 "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
             }
@@ -419,7 +410,7 @@ def onprem_breakdown_chart(
                 "type": "bar",
                 "name": name,
                 "x": ticks,
-                "y": _amounts(per_year[:, j]),
+                "y": amounts(per_year[:, j]),
                 "marker": {"color": COMPONENT_COLORS.get(column, "#999999")},
                 "hovertemplate": f"{money}<extra>{name}</extra>",
             }
@@ -430,7 +421,7 @@ def onprem_breakdown_chart(
             "mode": "markers",
             "name": labels.net_total,
             "x": ticks,
-            "y": _amounts(per_year.sum(axis=1)),
+            "y": amounts(per_year.sum(axis=1)),
             "marker": {
                 "symbol": "line-ew",
                 "size": 28,
@@ -485,13 +476,13 @@ def utilization_chart(
             "name": labels.onprem,
             "legendgroup": "onprem",
             "x": x,
-            "y": _amounts(swept.onprem_total[:n]),
+            "y": amounts(swept.onprem_total[:n]),
             "line": {"color": ONPREM_COLOR, "width": 3},
             "hovertemplate": f"{money}<extra>{labels.onprem}</extra>",
         }
     ]
     for k, option in enumerate(result.cloud_options):
-        color, dash = _cloud_style(k)
+        color, dash = cloud_style(k)
         data.append(
             {
                 "type": "scatter",
@@ -499,14 +490,14 @@ def utilization_chart(
                 "name": labels.option_name(option.name),
                 "legendgroup": f"cloud{k}",
                 "x": x,
-                "y": _amounts(swept.cloud_total[k, :n]),
+                "y": amounts(swept.cloud_total[k, :n]),
                 "line": {"color": color, "width": 2, "dash": dash},
                 "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
             }
         )
     annotations: list[dict[str, Any]] = []
     for i, (k, u) in enumerate(crossings):
-        color, _ = _cloud_style(k)
+        color, _ = cloud_style(k)
         y = float(swept.onprem_total[n + i])
         name = labels.option_name(result.cloud_options[k].name)
         data.append(
@@ -688,7 +679,7 @@ def carbon_chart(
     for k, option in enumerate(result.cloud_options):
         names.append(labels.option_name(option.name))
         tonnes.append(energy.get(option.name, (None, None))[1])
-        colors.append(_cloud_style(k)[0])
+        colors.append(cloud_style(k)[0])
     shown = [(n, t, c) for n, t, c in zip(names, tonnes, colors, strict=True) if t is not None]
     data: list[dict[str, Any]] = [
         {
@@ -796,24 +787,12 @@ def charted(result: ScenarioResult, limit: int = CHARTED_CLOUD_OPTIONS) -> Scena
     keep = sorted(order[:limit])
     model = result.cost_model.replace(clouds=tuple(result.cost_model.clouds[k] for k in keep))
     energy = result.cloud_energy
-    return _replaced(
+    return dataclasses.replace(
         result,
         cloud_options=tuple(clouds[k] for k in keep),
         cost_model=model,
         cloud_energy=tuple(energy[k] for k in keep) if energy else (),
     )
-
-
-_RESULT_FIELDS = tuple(f.name for f in dataclasses.fields(ScenarioResult) if f.init)
-_result_values = attrgetter(*_RESULT_FIELDS)
-
-
-def _replaced(result: ScenarioResult, **changes: Any) -> ScenarioResult:
-    """``dataclasses.replace(result, **changes)`` without its field-by-field walk (the same
-    __init__, about half the cost, as CostModel.replace)."""
-    values = dict(zip(_RESULT_FIELDS, _result_values(result), strict=True))
-    values.update(changes)
-    return ScenarioResult(**values)
 
 
 def all_charts(
@@ -848,99 +827,18 @@ def _jsonable(value: Any) -> Any:
     raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
 
 
-# Characters that must not appear raw inside a <script> element (as Django's json_script).
+# Characters that must not appear raw inside a <script> element, escaped as Django's
+# json_script escapes them.
 _SCRIPT_ESCAPES = (("&", "\\u0026"), ("<", "\\u003C"), (">", "\\u003E"))
-
-# Parts of the page's chart JSON that are the same on every page, encoded once: the
-# utilization chart's x values (101 floats, in each of its ~5 lines: float text is the
-# slowest thing json writes, ~0.1 ms a page), the cumulative chart's months (one list per
-# horizon, _month_list) and the layout template of each figure. All
-# are shared, never-changed module objects (as the figures are read, never changed: by
-# json here, by plotly's copy for the PDF), found by identity. The tree handed to json has
-# a mark in their place, a string no label can be (a NUL character both ends; json writes
-# it as "\u0000name\u0000"), and the part's encoding takes the mark's place afterwards:
-# the same bytes as encoding the values there (tests compare the two).
-_X_MARK = "\x00utilization-x\x00"
-_TEMPLATE_MARK = "\x00template\x00"
-_MARK_START = '"\\u0000'  # how an encoded mark starts and ends
-_MARK_END = '\\u0000"'
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), check_circular=False)
-
-
-# By the name between a mark's NULs.
-_ENCODED_PARTS = {
-    _X_MARK.strip("\x00"): _compact(_UTILIZATION_X_LIST),
-    _TEMPLATE_MARK.strip("\x00"): _compact(TEMPLATE),
-}
-assert not any(raw in part for part in _ENCODED_PARTS.values() for raw, _ in _SCRIPT_ESCAPES)
-assert json.dumps(_X_MARK) == f"{_MARK_START}utilization-x{_MARK_END}"
-
-
-# The cumulative chart's months, 0 to the horizon: one list per length, shared by every
-# line of every page with that horizon (never changed, as the utilization x values), and
-# encoded once (~300 ints a page, each line's 61 for a five-year horizon). Bounded.
-_MONTH_LISTS: Bounded[int, list[int]] = Bounded(1_000)
-
-
-def _month_list(count: int) -> list[int]:
-    """``list(range(count))``: a cash flow's ``months`` (``np.arange`` of its rows)."""
-    months = _MONTH_LISTS.get(count)
-    if months is None:
-        months = list(range(count))
-        if not _MONTH_LISTS.full():
-            _ENCODED_PARTS[f"months-{count}"] = _compact(months)
-            _MONTH_LISTS[count] = months
-    return months
-
-
-def _marked(figure: Figure) -> dict[str, Any]:
-    """The figure for encoding, with marks in place of its parts encoded once (copies of
-    the dicts that change: the figure itself is left as it is)."""
-    data = figure["data"]
-    layout = figure["layout"]
-    if layout.get("template") is TEMPLATE:
-        layout = {**layout, "template": _TEMPLATE_MARK}
-    marked = None
-    for index, trace in enumerate(data):
-        x = trace.get("x")
-        if x is _UTILIZATION_X_LIST:
-            mark = _X_MARK
-        elif type(x) is list and x and _MONTH_LISTS.get(len(x)) is x:
-            mark = f"\x00months-{len(x)}\x00"
-        else:
-            continue
-        if marked is None:
-            marked = list(data)
-        marked[index] = {**trace, "x": mark}
-    return {"data": data if marked is None else marked, "layout": layout}
 
 
 def charts_json(figures: Mapping[str, Figure]) -> str:
     """Every figure as one compact JSON object ``{name: {"data", "layout"}}``, safe to put
-    inside ``<script type="application/json">`` (``<``, ``>`` and ``&`` escaped as in
-    Django's ``json_script``). One encoding pass, no whitespace: the page's chart data."""
-    text = json.dumps(
-        {name: _marked(fig) for name, fig in figures.items()},
-        default=_jsonable,
-        separators=(",", ":"),
-        check_circular=False,  # plain trees of dicts and lists, built above
-    )
-    # Escaped before the parts go in (they have none of the characters): a shorter text
-    # to go through, ~130,000 instructions a pass for the whole.
+    inside ``<script type="application/json">``: the page's chart data."""
+    text = json.dumps(figures, default=_jsonable, separators=(",", ":"))
     for raw, escaped in _SCRIPT_ESCAPES:
-        if raw in text:
-            text = text.replace(raw, escaped)
-    # The marks' parts in one pass over the text, not one replacement each.
-    pieces = text.split(_MARK_START)
-    out = [pieces[0]]
-    for piece in pieces[1:]:
-        name, end, rest = piece.partition(_MARK_END)
-        part = _ENCODED_PARTS.get(name) if end else None
-        out += (_MARK_START, piece) if part is None else (part, rest)  # None: a label's NUL
-    return "".join(out)
+        text = text.replace(raw, escaped)
+    return text
 
 
 def figure_payload(fig: Figure) -> dict[str, Any]:

@@ -6,16 +6,15 @@ from functools import cached_property
 from typing import Any
 
 from django import forms
-from django.utils import translation
-from django.utils.choices import normalize_choices
+from django.forms.renderers import BaseRenderer
+from django.template import engines
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import PricingTerm
 from tco.scenario_io import CatalogSnapshot
 
-from .form_fields import QuickBoundField, SharedFields, copy_field
 from .presets import PRESETS
-from .widget_render import FastWidgetRenderer
 
 KINDS = [
     ("pretrain", _("Pre-training")),
@@ -88,6 +87,10 @@ SERVING_LOADS = [
     ("users", _("Users and requests")),
     ("tokens", _("Output tokens per second (expert)")),
 ]
+SERVING_USES = [
+    ("interactive", _("Interactive: people read the answer as it streams")),
+    ("batch", _("Batch: offline jobs, only throughput counts")),
+]
 # The scenario's workload.serving_demand fields, named alike on the form.
 SERVING_DEMAND_FIELDS = (
     "users",
@@ -98,6 +101,7 @@ SERVING_DEMAND_FIELDS = (
     "hours_per_day",
     "days_per_week",
     "latency_ms_per_token",
+    "time_to_first_token_ms",
 )
 # Inference fields of one way of describing the load (tco/serving_form.py builds the rest).
 USERS_FIELDS = (*SERVING_DEMAND_FIELDS, "compare_apis")
@@ -114,6 +118,7 @@ BASIC_FIELDS = (
     "tokens_billion",
     "deadline_days",
     "serving_load",
+    "serving_use",
     *USERS_FIELDS,
     "target_tokens_per_second",
     "demand_pattern",
@@ -140,6 +145,7 @@ TRAINING_ONLY = (
 )
 INFERENCE_ONLY = (
     "serving_load",
+    "serving_use",
     *USERS_FIELDS,
     "target_tokens_per_second",
     "context_tokens",
@@ -164,7 +170,7 @@ def _show_rules(name: str) -> str:
     return " ".join(rules)
 
 
-# Made once: the page asks for each field's rules (twice) on every render.
+# Each field's rules, by name (fields without any have none).
 _SHOW_RULES = {
     name: _show_rules(name) for name in {*TRAINING_ONLY, *INFERENCE_ONLY, *PATTERN_ONLY, *LOAD_ONLY}
 }
@@ -203,6 +209,16 @@ def _number(
     )
 
 
+class CalculatorFormRenderer(BaseRenderer):
+    """Django's widget rendering through the project's Jinja2 engine (config/jinja.py),
+    whose directories include Django's own Jinja2 widget templates: the form's widgets are
+    rendered by the engine that renders the page (templates/jinja2/tco/_field.jinja lays
+    out each field around its widget)."""
+
+    def get_template(self, template_name: str) -> Any:
+        return engines["jinja2"].get_template(template_name)
+
+
 class CalculatorForm(forms.Form):
     preset = forms.CharField(required=False, widget=forms.HiddenInput)
     full = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -224,6 +240,15 @@ class CalculatorForm(forms.Form):
     )
     serving_load = forms.ChoiceField(
         label=_("Describe the load in"), choices=SERVING_LOADS, required=False
+    )
+    serving_use = forms.ChoiceField(
+        label=_("Use"),
+        choices=SERVING_USES,
+        required=False,
+        help_text=_(
+            "Interactive use keeps each answer within 40 ms per token and 450 ms to the first "
+            "(MLPerf's interactive bounds) unless you set other targets."
+        ),
     )
     users = _number(_("Users"), 1, 100_000_000, integer=True, required=False)
     requests_per_user_per_day = _number(_("Requests per user a day"), 0.01, 10_000, required=False)
@@ -265,7 +290,20 @@ class CalculatorForm(forms.Form):
         1,
         10_000,
         required=False,
-        help_text=_("Latency target: 50 ms streams 20 tokens a second to each user. Empty: none."),
+        help_text=_(
+            "Latency target: 50 ms streams 20 tokens a second to each user. Empty: 40 ms for "
+            "interactive use, none for batch use."
+        ),
+    )
+    time_to_first_token_ms = _number(
+        _("Time to first token (ms)"),
+        1,
+        600_000,
+        required=False,
+        help_text=_(
+            "How long a user waits for the answer to start. Empty: 450 ms for interactive "
+            "use, none for batch use."
+        ),
     )
     compare_apis = forms.BooleanField(
         label=_("Compare with hosted model APIs"),
@@ -364,13 +402,33 @@ class CalculatorForm(forms.Form):
         100,
         help_text=_("Default 90 %: share of time spent training, not recovering."),
     )
-    context_tokens = _number(_("Context length (tokens)"), 128, 1_048_576, integer=True)
-    concurrency = _number(_("Concurrent sequences"), 1, 100_000, integer=True)
+    context_tokens = _number(
+        _("Context length (tokens)"),
+        128,
+        1_048_576,
+        integer=True,
+        required=False,
+        help_text=_("Empty: input plus output tokens of a request (8,192 for tokens per second)."),
+    )
+    concurrency = _number(
+        _("Concurrent sequences per model copy"),
+        1,
+        100_000,
+        integer=True,
+        required=False,
+        help_text=_(
+            "Empty: the engine chooses the batch that meets the latency targets with the "
+            "fewest servers."
+        ),
+    )
     serving_efficiency_pct = _number(
         _("Serving efficiency (%)"),
         5,
         100,
-        help_text=_("Share of the memory-bandwidth ceiling reached."),
+        help_text=_(
+            "100 %: the engine's fit to published TensorRT-LLM and NIM measurements; lower it "
+            "for a less tuned serving stack."
+        ),
     )
     electricity_price = _number(
         _("Electricity price per kWh (site currency)"),
@@ -433,7 +491,10 @@ class CalculatorForm(forms.Form):
         0,
         100,
         required=False,
-        help_text=_("Empty: 0.5 FTE (estimate)."),
+        help_text=_(
+            "Empty: by fleet size, 0.032 FTE per server, at least 0.1 and at most 12; none "
+            "at a workstation."
+        ),
     )
     staff_cost = _number(
         _("Cost per staff FTE a year (reporting currency)"),
@@ -460,74 +521,25 @@ class CalculatorForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    # Django's widget HTML without the template engine (tco/widget_render.py).
-    default_renderer = FastWidgetRenderer()
-    bound_field_class = QuickBoundField
+    default_renderer = CalculatorFormRenderer()
 
     def __init__(self, *args: Any, catalog: CatalogSnapshot, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.catalog = catalog
-        self.language = translation.get_language()  # made, checked and shown in it
-        server_choices, site_choices = self._catalog_choices()
-        # What the fields' `choices` setters keep (a normalized copy each for the field
-        # and its widget), from lists made once per catalog and language.
-        for name, choices in (("server", server_choices), ("site", site_choices)):
-            field = self.own_field(name)
-            field._choices = choices[:]  # type: ignore[attr-defined]
-            field.widget._choices = choices[:]  # type: ignore[attr-defined]
+        servers = sorted(
+            catalog.servers.values(), key=lambda s: (s.gpu.bf16_tflops, s.vendor, s.sku)
+        )
+        self.fields["server"].choices = [("auto", _("The cheapest that fits"))] + [
+            (s.key, f"{s.vendor} {s.sku} · {s.gpu_count}× {s.gpu.name}") for s in servers
+        ]
+        self.fields["site"].choices = [(s.key, s.display_name()) for s in catalog.sites.values()]
         self._show_site_defaults()
         for name in self.ignored_fields:
-            if self.fields[name].required:
-                self.own_field(name).required = False
-
-    def own_field(self, name: str) -> forms.Field:
-        """The form's own copy of a field, to change: until then a form shares its fields
-        with every other form (tco/form_fields.py). Change a field only through this."""
-        field = self.fields[name]
-        if field is self.base_fields.get(name):
-            field = self.fields[name] = copy_field(field)
-        return field
-
-    def _catalog_choices(self) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
-        """The server and site choices (normalized, as Django's choices setter makes
-        them), kept with the catalog snapshot per language: the site names are in it."""
-        key = ("calculator_choices", self.language)
-        held: tuple[list[tuple[str, Any]], list[tuple[str, Any]]] | None = self.catalog.derived.get(
-            key
-        )
-        if held is None:
-            catalog = self.catalog
-            servers = sorted(
-                catalog.servers.values(), key=lambda s: (s.gpu.bf16_tflops, s.vendor, s.sku)
-            )
-            server_choices = [("auto", _("The cheapest that fits"))] + [
-                (s.key, f"{s.vendor} {s.sku} · {s.gpu_count}× {s.gpu.name}") for s in servers
-            ]
-            site_choices = [(s.key, s.display_name()) for s in catalog.sites.values()]
-            held = (normalize_choices(server_choices), normalize_choices(site_choices))
-            catalog.derived[key] = held
-        return held
-
-    def _clean_fields(self) -> None:
-        """Django's, without the fields the workload ignores: `clean` would drop their
-        values and errors (~17 of the 56 fields on a page, ~2 µs each)."""
-        ignored = self.ignored_fields
-        for name in self.fields:
-            if name in ignored:
-                continue
-            bf = self[name]
-            field = bf.field
-            try:
-                self.cleaned_data[name] = field._clean_bound_field(bf)
-                if hasattr(self, f"clean_{name}"):
-                    self.cleaned_data[name] = getattr(self, f"clean_{name}")()
-            except forms.ValidationError as e:
-                self.add_error(name, e)
+            self.fields[name].required = False
 
     @cached_property
     def ignored_fields(self) -> frozenset[str]:
-        """Fields that do not apply to the submitted workload and demand pattern (the
-        bound data never changes, so this is worked out once)."""
+        """Fields that do not apply to the submitted workload and demand pattern."""
         kind = str(self.data.get("kind", ""))
         pattern = str(self.data.get("demand_pattern", ""))
         ignored = set(INFERENCE_ONLY if kind in TRAINING_KINDS else TRAINING_ONLY)
@@ -537,38 +549,31 @@ class CalculatorForm(forms.Form):
             ignored |= {name for name, only in LOAD_ONLY.items() if load != only}
         return frozenset(ignored)
 
-    def relevance(self, name: str) -> str:
+    def relevance(self, name: str) -> SafeString:
         """The page's show/hide rule of a field: data attributes read by calculator.js.
 
         A field is shown when every rule it carries holds; the load rule applies to
         inference only (utilization is asked for training and for tokens/s serving). A
         bound form's fields that do not apply come hidden already: the page neither lays
         them out nor shifts when the script hides them, and without the script they stay
-        out of the way (the server ignores them).
+        out of the way (the server ignores them). Safe HTML: attributes of our own.
         """
         rules = _SHOW_RULES.get(name, "")
         if self.is_bound and name in self.ignored_fields:
-            return f"hidden {rules}" if rules else "hidden"
-        return rules
+            rules = f"hidden {rules}" if rules else "hidden"
+        return mark_safe(rules)
 
     def _show_site_defaults(self) -> None:
         """Put the chosen site's own figures in the empty override fields as placeholders."""
-        key = ("site placeholders", str(self.data.get("site", "")))
-        placeholders: tuple[tuple[str, str], ...] | None = self.catalog.derived.get(key)
-        if placeholders is None:
-            site = self.catalog.sites.get(key[1])
-            if site is None:
-                return
-            placeholders = self.catalog.derived[key] = tuple(
-                (name, f"{value.normalize():f}")
-                for name, value in (
-                    ("electricity_price", site.electricity_price_per_kwh),
-                    ("pue", site.pue),
-                    ("colocation_price", site.colocation_per_kw_month),
-                )
-            )
-        for name, text in placeholders:
-            self.own_field(name).widget.attrs["placeholder"] = text
+        site = self.catalog.sites.get(str(self.data.get("site", "")))
+        if site is None:
+            return
+        for name, value in (
+            ("electricity_price", site.electricity_price_per_kwh),
+            ("pue", site.pue),
+            ("colocation_price", site.colocation_per_kw_month),
+        ):
+            self.fields[name].widget.attrs["placeholder"] = f"{value.normalize():f}"
 
     @property
     def basic_fields(self) -> list[forms.BoundField]:
@@ -693,11 +698,14 @@ class CalculatorForm(forms.Form):
                 workload["sharding"] = data["sharding"]
         else:
             workload.update(
-                context_tokens=data["context_tokens"],
-                concurrent_sequences=data["concurrency"],
                 serving_efficiency=data["serving_efficiency_pct"] / 100,
+                serving_use=data.get("serving_use") or "interactive",
                 **self._serving_load(),
             )
+            if data.get("context_tokens"):
+                workload["context_tokens"] = data["context_tokens"]
+            if data.get("concurrency"):
+                workload["concurrent_sequences"] = data["concurrency"]
         finance: dict[str, Any] = {
             "horizon_months": data["horizon_years"] * 12,
             "discount_rate": data["discount_rate_pct"] / 100,
@@ -784,8 +792,9 @@ class CalculatorForm(forms.Form):
             "hours_per_day": data["hours_per_day"],
             "days_per_week": data["days_per_week"],
         }
-        if data.get("latency_ms_per_token") is not None:
-            demand["latency_ms_per_token"] = data["latency_ms_per_token"]
+        for name in ("latency_ms_per_token", "time_to_first_token_ms"):
+            if data.get(name) is not None:
+                demand[name] = data[name]
         return {"serving_demand": demand}
 
     def _demand(self) -> dict[str, Any]:
@@ -809,8 +818,5 @@ class CalculatorForm(forms.Form):
             )
         return demand
 
-
-# Form instances share the fields, each copying only those it changes (tco/form_fields.py).
-CalculatorForm.base_fields = SharedFields(CalculatorForm.base_fields)
 
 PRESET_CHOICES = [(p.slug, p.title) for p in PRESETS]

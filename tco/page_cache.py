@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import time
 from collections.abc import Callable
 from functools import wraps
@@ -48,7 +49,6 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils import timezone, translation
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.http import parse_etags
-from django.utils.regex_helper import _lazy_re_compile
 from isal import igzip
 
 logger = logging.getLogger(__name__)
@@ -152,7 +152,7 @@ def configure_memory_limit() -> None:
 
 
 GZIP_LEVEL = 1  # ISA-L's levels are 0–3; 1 is smaller than zlib's 1 and ~7× faster
-_ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")  # as django.middleware.gzip
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip
 
 
 def _accepts_gzip(request: HttpRequest) -> bool:

@@ -34,9 +34,9 @@ COMMON: dict[str, Any] = {
     "discount_rate_pct": 8,
     "providers": ["AWS", "Google Cloud", "Azure", "Lambda", "CoreWeave", "RunPod"],
     "terms": ["on_demand", "reserved_3y"],
-    "context_tokens": 8192,
-    "concurrency": 64,
-    "serving_efficiency_pct": 50,
+    # Serving: the engine derives the context from the requests and chooses the batch.
+    "serving_use": "interactive",
+    "serving_efficiency_pct": 100,
     # Serving described in users and requests (the customer's terms); the peak factor 3 is
     # the engine's default (an estimate).
     "serving_load": "users",

@@ -21,7 +21,6 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from django.utils import translation
 from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -57,9 +56,7 @@ from tco.engine import (
     SiteSpec,
     UncertaintyRanges,
     Workload,
-    records,
 )
-from tco.engine.records import quick_init
 from tco.limits import MAX_API_OFFERINGS, MAX_CLOUD_OFFERINGS, MAX_TEXT_LENGTH
 
 TOP_LEVEL_KEYS = {
@@ -90,8 +87,9 @@ TERMS = {
 }
 
 # Catalog items that supply the on-prem cost defaults (finance fields may override them).
+# Networking and staff follow the fleet's plan in the engine (tco/engine/extras.py); the
+# networking items stay in the catalog for quote lines. A workstation gets no installation.
 DEFAULT_ITEMS = {
-    "networking_per_server": "ib-ndr-400g-per-node",
     "installation_per_server": "installation-per-server",
     "support_pct_per_year": "support-10pct",
 }
@@ -149,7 +147,6 @@ class ScenarioError(ValueError):
 YOUR_INPUT = _("Your input")
 
 
-@quick_init
 @dataclass(frozen=True)
 class Amount:
     """A number with its unit, formatted for the reader's language when shown."""
@@ -173,7 +170,6 @@ class Words:
         return str(self.text)
 
 
-@quick_init
 @dataclass(frozen=True)
 class Assumption:
     """One figure the analysis used, with where it came from (shown to buyers)."""
@@ -215,10 +211,6 @@ class CatalogSnapshot:
     as_of: date | None = None
     regions: dict[tuple[str, str], CloudRegion] = dataclasses.field(default_factory=dict)
     apis: dict[str, ApiOffering] = dataclasses.field(default_factory=dict)
-    # What is derived from these rows and costs to build, made once per snapshot: e.g. the
-    # calculator form's field HTML (tco/field_html.py), whose server and site options come
-    # from the catalog. A new catalog generation is a new snapshot, so it never goes stale.
-    derived: dict[Any, Any] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def current(cls) -> CatalogSnapshot:
@@ -390,18 +382,18 @@ def distinct_references(path: str, raw: list[Any], limit: int) -> list[tuple[int
     return kept
 
 
-@functools.cache
 def _enum_values(cls: type[Enum]) -> list[Any]:
     """The values an enum field accepts, in definition order."""
     return [member.value for member in cls]
 
 
+# Kept per class (the engine's input dataclasses, a fixed set): resolving a class's
+# annotations costs 0.1–0.4 ms, and a calculator request builds about eight classes.
 @functools.cache
 def _type_hints(cls: type[Any]) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-@functools.cache
 def _init_fields(cls: type[Any]) -> frozenset[str]:
     return frozenset(f.name for f in dataclasses.fields(cls) if f.init)
 
@@ -468,6 +460,9 @@ def gpu_spec(gpu: Gpu, path: str, overrides: dict[str, Any] | None = None) -> Gp
         fp8_tflops=float(gpu.fp8_tflops) if gpu.fp8_tflops is not None else None,
         fp4_tflops=float(gpu.fp4_tflops) if gpu.fp4_tflops is not None else None,
         tdp_w=float(gpu.tdp_w),
+        nvlink_bandwidth_gbps=(
+            float(gpu.nvlink_bandwidth_gbps) if gpu.nvlink_bandwidth_gbps is not None else None
+        ),
     )
     return build_dataclass(path, GpuSpec, overrides or {}, defaults=base)
 
@@ -532,7 +527,8 @@ def site_spec(site: Site, path: str, overrides: dict[str, Any]) -> SiteSpec:
         "currency": site.currency,
         "carbon_kg_per_kwh": site.carbon_g_per_kwh / 1000.0,
         "country": site.country,
-        "on_premises": site.kind == SiteKind.ON_PREMISES,
+        "on_premises": site.kind in (SiteKind.ON_PREMISES, SiteKind.WORKSTATION),
+        "workstation": site.kind == SiteKind.WORKSTATION,
     }
     return build_dataclass(path, SiteSpec, overrides, defaults=base)
 
@@ -598,31 +594,17 @@ def _api_offerings(
     return rows, tuple(specs)
 
 
-def _finance_defaults(items: dict[str, InfrastructureItem], fx: FxRates) -> dict[str, Any]:
+def _finance_defaults(
+    items: dict[str, InfrastructureItem], fx: FxRates, site: SiteSpec
+) -> dict[str, Any]:
     defaults: dict[str, Any] = {"fx": fx, "currency": "USD"}
     for field, key in DEFAULT_ITEMS.items():
         item = items.get(key)
-        if item is None:
+        if item is None or (site.workstation and field == "installation_per_server"):
             continue
         price = float(item.price)
         defaults[field] = price / 100.0 if item.unit == "pct_hw_year" else price
     return defaults
-
-
-def _catalog_spec(
-    catalog: CatalogSnapshot, key: tuple[str, str], overrides: dict[str, Any], build: Any
-) -> Any:
-    """The engine spec of a catalog row: built once per catalog snapshot when the document
-    overrides none of its fields (a calculator request converts and checks ~25 of them,
-    ~1 ms), else built for this document. The specs are frozen; a spec that fails to build
-    is not kept, so its error names this document's path each time."""
-    if overrides:
-        return build()
-    cache = catalog.derived
-    spec = cache.get(key)
-    if spec is None:
-        spec = cache[key] = build()
-    return spec
 
 
 def build_scenario(
@@ -639,7 +621,7 @@ def build_scenario(
     unknown = sorted(set(document) - TOP_LEVEL_KEYS)
     if unknown:
         raise ScenarioError(unknown[0], "unknown field")
-    as_of = _as_of(document.get("as_of"))
+    as_of = document_date(document.get("as_of"))
     if catalog is None or catalog.as_of != as_of:
         catalog = CatalogSnapshot.load(as_of=as_of)
     for required in ("workload", "server", "site", "cloud_offerings"):
@@ -677,8 +659,9 @@ def build_scenario(
     fx = FxRates(usd_per_eur=float(fx_row.rate)) if fx_row else FxRates()
     items = catalog.items
     finance_data = document.get("finance", {})
+    site_built = site_spec(site, "site", site_overrides)
     finance = build_dataclass(
-        "finance", FinanceInputs, finance_data, defaults=_finance_defaults(items, fx)
+        "finance", FinanceInputs, finance_data, defaults=_finance_defaults(items, fx, site_built)
     )
     name = document.get("name", "scenario")
     if not isinstance(name, str):
@@ -698,26 +681,16 @@ def build_scenario(
     try:
         scenario = Scenario(
             workload=build_dataclass("workload", Workload, document["workload"]),
-            server=_catalog_spec(
-                catalog,
-                ("server spec", server_key),
-                server_overrides,
-                lambda: server_spec(model, "server", server_overrides, gpu_row),
-            ),
-            site=site_spec(site, "site", site_overrides),
+            server=server_spec(model, "server", server_overrides, gpu_row),
+            site=site_built,
             cloud_offerings=tuple(
-                _catalog_spec(
-                    catalog,
-                    ("offering spec", key),
+                offering_spec(
+                    offer,
+                    f"cloud_offerings[{index}]",
                     overrides,
-                    lambda index=index, overrides=overrides, offer=offer: offering_spec(
-                        offer,
-                        f"cloud_offerings[{index}]",
-                        overrides,
-                        catalog.regions.get((offer.provider, offer.region)),
-                    ),
+                    catalog.regions.get((offer.provider, offer.region)),
                 )
-                for (index, key, overrides), offer in zip(references, offerings, strict=True)
+                for (index, _key, overrides), offer in zip(references, offerings, strict=True)
             ),
             finance=finance,
             servers=servers,
@@ -739,7 +712,6 @@ def build_scenario(
             fx_row,
             finance_data,
             gpu_row or model.gpu,
-            catalog,
         )
         + _api_assumptions(api_rows, scenario.api_offerings)
         if with_assumptions
@@ -761,14 +733,9 @@ def with_server(built: BuiltScenario, server: Any, catalog: CatalogSnapshot) -> 
     if model is None:
         raise ScenarioError("server", f"unknown server model {key!r}")
     gpu_row = resolve_gpu_override("server", overrides)
-    spec = _catalog_spec(
-        catalog,
-        ("server spec", key),
-        overrides,
-        lambda: server_spec(model, "server", overrides, gpu_row),
-    )
+    spec = server_spec(model, "server", overrides, gpu_row)
     try:
-        scenario = records.replace(built.scenario, server=spec)
+        scenario = dataclasses.replace(built.scenario, server=spec)
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
     return BuiltScenario(scenario, (), model, built.site, built.offerings)
@@ -803,7 +770,8 @@ def _api_assumptions(
     return tuple(result)
 
 
-def _as_of(value: Any) -> date | None:
+def document_date(value: Any) -> date | None:
+    """A scenario document's ``as_of``: None (today's prices) or its date."""
     if value is None:
         return None
     if isinstance(value, str):
@@ -827,13 +795,8 @@ def _assumptions(
     fx_row: FxRate | None,
     finance_data: dict[str, Any],
     gpu: Gpu,
-    catalog: CatalogSnapshot | None = None,
 ) -> tuple[Assumption, ...]:
-    """Every figure the analysis used, from the final specs (so overrides show as such).
-
-    ``catalog``: the snapshot the specs came from, which keeps the rows of offerings
-    costed at their catalog specs (see :func:`_offering_assumptions`).
-    """
+    """Every figure the analysis used, from the final specs (so overrides show as such)."""
     server, site_spec, finance = scenario.server, scenario.site, scenario.finance
     name = f"{model.vendor} {model.sku}"
     site_name = _site_name(site)  # in the reader's language, when shown
@@ -891,19 +854,16 @@ def _assumptions(
             **provenance(site.colocation_per_kw_month, site_spec.colocation_per_kw_month, site),
         ),
     ]
-    if catalog is not None:
-        rows += _offering_assumptions(catalog, offerings, scenario.cloud_offerings, provenance)
-    else:
-        rows += (
-            _offering_assumption(offer, spec, provenance)
-            for offer, spec in zip(offerings, scenario.cloud_offerings, strict=True)
-        )
+    rows += (
+        _offering_assumption(offer, spec, provenance)
+        for offer, spec in zip(offerings, scenario.cloud_offerings, strict=True)
+    )
     if scenario.constraints.any:
         rows += _jurisdiction_assumptions(offerings)
     rows.append(_service_life_assumption(finance, finance_data))
     for field, key in DEFAULT_ITEMS.items():
         item = items.get(key)
-        if item is None or field in finance_data:
+        if item is None or field in finance_data or getattr(finance, field) is None:
             continue
         is_pct = item.unit == "pct_hw_year"
         amount = Amount(item.price, "%" if is_pct else item.currency, 1 if is_pct else 0)
@@ -930,30 +890,6 @@ def _offering_assumption(
         (Amount(spec.price_per_instance_hour, f"{spec.currency}/h", 2),),
         **provenance(offer.price_per_hour, spec.price_per_instance_hour, offer),
     )
-
-
-def _offering_assumptions(
-    catalog: CatalogSnapshot,
-    offerings: list[CloudOffering],
-    specs: tuple[CloudOfferingSpec, ...],
-    provenance: Any,
-) -> list[Assumption]:
-    """:func:`_offering_assumption` of each offering; that of an offering costed at its
-    catalog spec (no field overridden: the snapshot's own spec) made once per snapshot
-    and language. Its name is in the active language (the term's label is translated),
-    and naming a dozen offerings cost ~40 us of lazy translations a result."""
-    language = translation.get_language()
-    rows = []
-    for offer, spec in zip(offerings, specs, strict=True):
-        if catalog.derived.get(("offering spec", offer.key)) is not spec:
-            rows.append(_offering_assumption(offer, spec, provenance))
-            continue
-        key = ("offering assumption", offer.key, language)
-        row = catalog.derived.get(key)
-        if row is None:
-            row = catalog.derived[key] = _offering_assumption(offer, spec, provenance)
-        rows.append(row)
-    return rows
 
 
 # The sources of SERVICE_LIFE_MONTHS (tco/engine/defaults.py, docs/sources.md S-LIVES).

@@ -9,7 +9,6 @@ from typing import Any
 from django.conf import settings
 from django.http import QueryDict
 from django.utils import timezone
-from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 
 from catalog.models import ServerModel
@@ -49,6 +48,7 @@ FORM_FIELD_FOR_PATH = {
     "workload.context_tokens": "context_tokens",
     "workload.concurrent_sequences": "concurrency",
     "workload.serving_efficiency": "serving_efficiency_pct",
+    "workload.serving_use": "serving_use",
     "site.pue": "pue",
     "site.electricity_price_per_kwh": "electricity_price",
     "site.colocation_per_kw_month": "colocation_price",
@@ -87,6 +87,7 @@ class Candidate:
     server: ServerModel
     onprem_total: float | None
     reason: str
+    meets_latency_targets: bool = True  # serving: the sizing meets the latency targets
 
 
 @dataclass
@@ -130,20 +131,17 @@ def form_data(query: QueryDict) -> QueryDict:
         return query
     values = preset_data(query.get("preset", "")) or preset_data(DEFAULT_PRESET.slug) or {}
     data = QueryDict(mutable=True)
-    # QueryDict's own setlist adds a mutability check and decodes bytes, which the preset's
-    # strings and a decoded query's never need (~25 keys, ~0.4 M instructions a page).
-    setlist = MultiValueDict.setlist
     for key, value in values.items():
         if isinstance(value, list):
-            setlist(data, key, [str(v) for v in value])
+            data.setlist(key, [str(v) for v in value])
         elif isinstance(value, bool):
             if value:
-                setlist(data, key, ["on"])
+                data.setlist(key, ["on"])
         else:
-            setlist(data, key, [str(value)])
+            data.setlist(key, [str(value)])
     for key, given in query.lists():
         if key != "preset":
-            setlist(data, key, list(given))
+            data.setlist(key, list(given))
     return data
 
 
@@ -170,8 +168,7 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     """Evaluate a valid calculator form: the chosen server, or every catalog server on "auto".
 
     On "auto" each candidate is only sized and costed in closed form (no monthly tables,
-    cloud comparison or tornado); the full evaluation runs once, for the cheapest. The
-    ranking is kept with the catalog snapshot for the inputs it reads (`_ranking_key`).
+    cloud comparison or tornado); the full evaluation runs once, for the cheapest.
     """
     chosen = form.cleaned_data["server"]
     keys = list(form.catalog.servers) if chosen == "auto" else [chosen]
@@ -183,20 +180,13 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         return CalculatorOutcome(
             field_errors={"providers": _("No cloud prices with the chosen providers and terms.")}
         )
-    sizings: SizingMemo = {}  # this ranking's only: servers of the same GPU board size alike
-    rankings, ranking_key = _recent_rankings(form.catalog), _ranking_key(form)
-    ranking = rankings.get(ranking_key)
-    if ranking is None:
-        ranked = _rank_servers(form, keys, document, sizings)
-        if isinstance(ranked, CalculatorOutcome):
-            return ranked
-        ranking = ranked
-        if any(total is not None for _key, total, _reason in ranking):
-            if len(rankings) >= RECENT_RANKINGS:
-                rankings.clear()  # bounded; a few made again cost less than an LRU's upkeep
-            rankings[ranking_key] = ranking
+    sizings: SizingMemo = {}  # this request's: servers of the same GPU board size alike
+    ranking = _rank_servers(form, keys, document, sizings)
+    if isinstance(ranking, CalculatorOutcome):
+        return ranking
     candidates = [
-        Candidate(form.catalog.servers[key], total, reason) for key, total, reason in ranking
+        Candidate(form.catalog.servers[key], total, reason, meets)
+        for key, total, reason, meets in ranking
     ]
     fitting = [c for c in candidates if c.onprem_total is not None]
     if not fitting:
@@ -204,7 +194,9 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         return CalculatorOutcome(
             problem=_("No server in the catalog can run this workload: ") + reasons
         )
-    best = min(fitting, key=lambda c: c.onprem_total or 0.0)  # the first of equal totals
+    # The cheapest server that meets the latency targets (issue 29: fewer GPUs are never
+    # bought by missing them); the cheapest of all when none does. The first of equals.
+    best = min(fitting, key=lambda c: (not c.meets_latency_targets, c.onprem_total or 0.0))
     try:
         best_document = {**document, "server": form.server_reference(best.server.key)}
         analysis = analyse_document(best_document, form.catalog, sizings)
@@ -222,33 +214,8 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
 
 
 # A ranking: each candidate server's key with what owning it costs, or why it cannot do the
-# work, in catalog order.
-Ranking = tuple[tuple[str, float | None, str], ...]
-RankingKey = tuple[tuple[str, Any], ...]
-
-# The form fields the ranking of servers does not read: it costs owning the fleet in
-# nominal terms (costs_of_owning: no discounting) and without the cloud offerings (which
-# providers and terms are compared). A buyer who tries another discount rate, provider or
-# commitment gets the same ranking, so it is kept (tests/tco/test_server_ranking.py checks
-# the independence for every preset).
-_NOT_RANKED = frozenset({"discount_rate_pct", "providers", "terms"})
-RECENT_RANKINGS = 256
-
-
-def _ranking_key(form: CalculatorForm) -> RankingKey:
-    """What the ranking reads: every other cleaned value of the form (lists as tuples)."""
-    data = form.cleaned_data
-    return tuple(
-        (name, tuple(value) if isinstance(value, list) else value)
-        for name in form.fields
-        if name not in _NOT_RANKED and (value := data.get(name)) is not None
-    )
-
-
-def _recent_rankings(catalog: CatalogSnapshot) -> dict[RankingKey, Ranking]:
-    """The rankings made from this catalog snapshot (a new catalog is a new snapshot)."""
-    rankings: dict[RankingKey, Ranking] = catalog.derived.setdefault("server rankings", {})
-    return rankings
+# work, and whether it meets the serving latency targets, in catalog order.
+Ranking = tuple[tuple[str, float | None, str, bool], ...]
 
 
 def _rank_servers(
@@ -277,7 +244,9 @@ def _rank_servers(
     # The fitting candidates are costed together (one vectorised pass).
     totals = iter(costs_of_owning([p for _k, p in ranked if isinstance(p, OwningPlan)]))
     return tuple(
-        (key, None, plan) if isinstance(plan, str) else (key, next(totals), "")
+        (key, None, plan, False)
+        if isinstance(plan, str)
+        else (key, next(totals), "", plan.meets_latency_targets)
         for key, plan in ranked
     )
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
 from config.downloads import attachment
@@ -56,11 +57,7 @@ def canonical_inputs(request: HttpRequest) -> str | None:
 
 def _charts_toggle_query(request: HttpRequest, all_options: bool) -> str:
     """The page's query with `charts=all` added or taken out (the link between the cheapest
-    few options and all of them). Added to the query as the browser sent it: re-encoding
-    its ~20 parameters cost ~0.1 ms a page."""
-    raw = request.META.get("QUERY_STRING", "")
-    if not all_options and raw.isascii():
-        return f"{raw}&charts=all" if raw else "charts=all"
+    few options and all of them)."""
     toggle = request.GET.copy()
     if all_options:
         toggle.pop("charts")
@@ -75,7 +72,6 @@ def calculator(request: HttpRequest) -> HttpResponse:
     from .chart_context import page_charts
     from .charts import CHARTED_CLOUD_OPTIONS
     from .forms import PRESET_CHOICES
-    from .layout import calculator_page
     from .services import analyse_bound_form
 
     form, outcome = analyse_bound_form(_bound_form(request))
@@ -95,12 +91,11 @@ def calculator(request: HttpRequest) -> HttpResponse:
         "charted_options": CHARTED_CLOUD_OPTIONS,
     }
     # Jinja2 (config/jinja.py): the form and the results are most of the page's rendering
-    # work; the layout around them stays with Django's templates (base.html), rendered
-    # once per language for anonymous visitors (tco/layout.py).
+    # work; the layout around them is Django's (base.html, shared with every other page).
     if request.htmx:
         return HttpResponse(render_to_string("tco/results.jinja", context, request, using="jinja2"))
     body = render_to_string("tco/calculator_body.jinja", context, request, using="jinja2")
-    return HttpResponse(calculator_page(request, body))
+    return render(request, "tco/calculator.html", {"body": mark_safe(body)})
 
 
 @require_safe

@@ -12,10 +12,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from catalog.templatetags.formatting import format_amounts, format_money, number, percent
-from config.bounded import Bounded
-from config.render_language import current_language, ngettext
-from config.render_language import gettext as _
 from tco import wording_serving
 
 TERM_LABELS = {
@@ -41,22 +41,8 @@ def option_label(option: Mapping[str, Any]) -> str:
     return cloud_label(str(option.get("name", "")))
 
 
-# Labels by (language, option name): a page names each of its ~20 cloud options two or
-# three times (options table, horizons, charts), each a regex search and a translation.
-# The names come from the catalog; bounded all the same.
-_CLOUD_LABELS: Bounded[tuple[str, str], str] = Bounded(10_000)
-
-
 def cloud_label(name: str) -> str:
     """'AWS p5.48xlarge (committed_3y)' → 'AWS p5.48xlarge, 3-year commitment'."""
-    key = (current_language(), name)
-    label = _CLOUD_LABELS.get(key)
-    if label is None:
-        label = _CLOUD_LABELS.keep(key, _cloud_label(name))
-    return label
-
-
-def _cloud_label(name: str) -> str:
     match = _TERM_IN_NAME.search(name)
     if not match:
         return name
@@ -70,10 +56,21 @@ def _years(months: int) -> str:
     return _("%(n)d months") % {"n": months}
 
 
+# What the engine assumed when the scenario gave no demand (verdict.params.demand_assumed).
+ASSUMED_DEMAND = {
+    "one_run": lambda: _("assuming one run"),
+    "around_the_clock": lambda: _("assuming it serves around the clock"),
+}
+
+
 def verdict_headline(verdict: Mapping[str, Any], currency: str) -> str:
-    """The answer: buy, rent, buy-run-resell or hybrid with its numbers, and whether the
-    buyer's terms rather than cost decided it."""
+    """The answer: buy, rent, buy-run-resell or hybrid with its numbers, what demand it
+    assumed when none was given, and whether the buyer's terms rather than cost decided
+    it."""
     headline = _cost_headline(verdict, currency)
+    assumed = ASSUMED_DEMAND.get((verdict.get("params") or {}).get("demand_assumed"))
+    if assumed is not None:
+        headline = f"{headline.removesuffix('.')}, {assumed()}."
     decided = terms_decided_sentence(verdict, currency)
     return f"{headline} {decided}" if decided else headline
 
@@ -219,9 +216,27 @@ def note_text(note: Mapping[str, Any], currency: str = "EUR") -> str:
     code = note.get("code")
     p: Mapping[str, Any] = note.get("params") or {}
     if code == "demand_assumed_continuous":
-        return _("No demand pattern given: treated as a fleet kept busy at %(u)s all the time.") % {
-            "u": percent(p.get("utilization"))
-        }
+        return _(
+            "No demand given: the service is assumed to run around the clock, the servers "
+            "busy %(u)s of the time."
+        ) % {"u": percent(p.get("utilization"))}
+    if code == "demand_assumed_one_run":
+        return _("No demand given: the training is assumed to run once.")
+    if code == "workstation_site_fleet":
+        return _(
+            "A workstation site holds one machine; this plan needs %(n)s servers, so they are "
+            "costed as a server room (network, installation, operations staff)."
+        ) % {"n": number(p.get("servers"))}
+    if code == "datacentre_defaults_small_fleet":
+        return ngettext(
+            "Data-centre defaults (network ports, installation, operations staff) are applied "
+            "to %(n)s GPU: for a workstation choose a workstation site, or enter your own "
+            "figures.",
+            "Data-centre defaults (network ports, installation, operations staff) are applied "
+            "to %(n)s GPUs: for a workstation choose a workstation site, or enter your own "
+            "figures.",
+            int(p.get("gpus") or 0),
+        ) % {"n": number(p.get("gpus"))}
     if code == "run_exceeds_horizon":
         return _("One run takes %(days)s days, longer than the %(months)s months compared.") % {
             "days": number(p.get("run_days")),
@@ -274,6 +289,47 @@ def note_text(note: Mapping[str, Any], currency: str = "EUR") -> str:
     if code == "latency_target_missed":
         return wording_serving.latency_note(p)
     return str(note.get("text") or code or "")
+
+
+def owning_extras_sentence(summary: Mapping[str, Any]) -> str:
+    """What owning includes besides the servers: network, installation, operations staff."""
+    extras = summary.get("owning_extras")
+    if not extras:
+        return ""
+    currency = str(summary.get("currency", "EUR"))
+    given = ("networking_given", "installation_given", "staff_given")
+    if extras.get("site") == "workstation" and not any(extras.get(g) for g in given):
+        return _(
+            "A workstation: owning includes no network fabric, no installation and no "
+            "operations staff, only the machine, its energy, support and insurance."
+        )
+    amount = format_money(extras.get("networking_per_server"), currency, 0)
+    networking = extras.get("networking")
+    if networking == "fabric":
+        network = _(
+            "a front-end NIC, a top-of-rack switch share and a %(tiers)s-tier GPU fabric "
+            "(%(amount)s per server)"
+        ) % {"tiers": extras.get("fabric_tiers"), "amount": amount}
+    elif networking == "front_end":
+        network = _("a front-end NIC and a top-of-rack switch share (%(amount)s per server)") % {
+            "amount": amount
+        }
+    elif networking == "given":
+        network = _("the networking figure given (%(amount)s per server)") % {"amount": amount}
+    else:
+        network = _("no network equipment")
+    installation = _("installation %(amount)s per server") % {
+        "amount": format_money(extras.get("installation_per_server"), currency, 0)
+    }
+    staff = _("%(fte)s FTE of operations staff (%(cost)s a year)") % {
+        "fte": number(extras.get("staff_fte"), 2),
+        "cost": format_money(extras.get("staff_cost_per_year"), currency, 0),
+    }
+    return _("Owning includes, besides the servers: %(network)s; %(installation)s; %(staff)s.") % {
+        "network": network,
+        "installation": installation,
+        "staff": staff,
+    }
 
 
 def hybrid_reason(hybrid: Mapping[str, Any]) -> str:
@@ -345,20 +401,21 @@ def plan_sentence(plan: Mapping[str, Any]) -> str:
             "n": p.get("replicas"),
             "t": p.get("tensor_parallel"),
             "p": p.get("pipeline_parallel"),
+            "batch": number(p.get("batch")),
         }
         if code == "inference_replicas":
             return (
                 _(
-                    "Weights, KV cache and overhead (%(gb)s GB) fit on one GPU, so each GPU "
-                    "serves its own copy; %(n)s copies run side by side."
+                    "Each GPU serves its own copy of the model (%(gb)s GB with the KV cache of "
+                    "up to %(batch)s sequences); %(n)s copies run side by side."
                 )
                 % values
             )
         if code == "inference_tensor_parallel":
             return (
                 _(
-                    "%(gb)s GB of weights, KV cache and overhead need %(t)s GPUs, so each copy is "
-                    "split with tensor parallel %(t)s over NVLink; %(n)s copies in total."
+                    "Each copy is split with tensor parallel %(t)s (%(gb)s GB with the KV cache "
+                    "of up to %(batch)s sequences); %(n)s copies in total."
                 )
                 % values
             )

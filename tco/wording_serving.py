@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from catalog.templatetags.formatting import format_money, number, percent
-from config.render_language import gettext as _
 
 
 def unit_cost(value: float | None, currency: str) -> str:
@@ -83,7 +84,7 @@ def serving_derivation(serving: Mapping[str, Any]) -> list[str]:
     )
     achieved = serving.get("achieved_ms_per_token")
     if achieved is not None:
-        target = serving.get("latency_ms_per_token")
+        target = serving.get("target_ms_per_token")
         if target is not None:
             steps.append(
                 _("each answer streams at %(ms)s ms per token (target %(target)s ms)")
@@ -97,6 +98,45 @@ def serving_derivation(serving: Mapping[str, Any]) -> list[str]:
                 _("each answer streams at %(ms)s ms per token") % {"ms": number(achieved, 1)}
             )
     return steps
+
+
+def _against(value: Any, target: Any, decimals: int = 1) -> str:
+    """A latency beside its target: "18.2 ms (target 40 ms)", or "(no target)"."""
+    values = {"ms": number(value, decimals), "target": _figure(target)}
+    if target is None:
+        return _("%(ms)s ms (no target)") % values
+    return _("%(ms)s ms (target %(target)s ms)") % values
+
+
+def latency_line(sizing: Mapping[str, Any]) -> str:
+    """What each user sees at the sized peak, beside the targets, and the copy's batch."""
+    targets = sizing.get("latency_targets") or {}
+    if sizing.get("prompts_sized") is False:
+        return _(
+            "At the peak each answer streams at %(tpot)s; the prompts are not sized (give the "
+            "load in users and requests with their prompt length to size them and the time to "
+            "the first token); %(batch)s sequences per model copy (at most %(max)s within the "
+            "targets and memory)."
+        ) % {
+            "tpot": _against(
+                sizing.get("time_per_output_token_ms"), targets.get("time_per_output_token_ms")
+            ),
+            "batch": number(sizing.get("concurrent_sequences")),
+            "max": number(sizing.get("max_concurrent_sequences")),
+        }
+    return _(
+        "At the peak each answer streams at %(tpot)s and starts after %(ttft)s; "
+        "%(batch)s sequences per model copy (at most %(max)s within the targets and memory)."
+    ) % {
+        "tpot": _against(
+            sizing.get("time_per_output_token_ms"), targets.get("time_per_output_token_ms")
+        ),
+        "ttft": _against(
+            sizing.get("time_to_first_token_ms"), targets.get("time_to_first_token_ms"), 0
+        ),
+        "batch": number(sizing.get("concurrent_sequences")),
+        "max": number(sizing.get("max_concurrent_sequences")),
+    }
 
 
 def serving_summary(summary: Mapping[str, Any]) -> str:
@@ -141,7 +181,45 @@ def api_break_even_sentence(summary: Mapping[str, Any], option: str) -> str:
 
 
 def latency_note(params: Mapping[str, Any]) -> str:
-    return _(
-        "Each answer streams at %(ms)s ms per output token, slower than the %(target)s ms "
-        "target: serve each model copy on more GPUs or at a lower precision."
-    ) % {"ms": number(params.get("achieved_ms"), 1), "target": number(params.get("target_ms"), 1)}
+    """A latency target the sized fleet misses (code latency_target_missed)."""
+    values = {
+        "ms": number(params.get("achieved_ms"), 1),
+        "target": number(params.get("target_ms"), 1),
+        "best": number(params.get("best_ms"), 1),
+    }
+    first_token = params.get("metric") == "time_to_first_token"
+    if params.get("best_ms") is not None:
+        if first_token:
+            return (
+                _(
+                    "The first token comes after %(ms)s ms, later than the %(target)s ms "
+                    "target: this server needs at least %(best)s ms for such prompts, so the "
+                    "fleet is sized without that target. Shorter prompts, a faster GPU or a "
+                    "lower precision would shorten it."
+                )
+                % values
+            )
+        return (
+            _(
+                "Each answer streams at %(ms)s ms per output token, slower than the "
+                "%(target)s ms target: this server needs at least %(best)s ms even with one "
+                "sequence per copy, so the fleet is sized without that target. A faster GPU "
+                "or a lower precision would reach it."
+            )
+            % values
+        )
+    if first_token:
+        return (
+            _(
+                "The first token comes after %(ms)s ms, later than the %(target)s ms target: "
+                "hold fewer sequences per model copy."
+            )
+            % values
+        )
+    return (
+        _(
+            "Each answer streams at %(ms)s ms per output token, slower than the %(target)s ms "
+            "target: hold fewer sequences per model copy."
+        )
+        % values
+    )

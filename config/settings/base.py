@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import dj_database_url
+import django
 from celery.schedules import crontab
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
@@ -88,6 +89,9 @@ ROOT_URLCONF = "config.urls"
 FORMAT_MODULE_PATH = ["config.formats"]
 WSGI_APPLICATION = "config.wsgi.application"
 
+# Django's Jinja2 widget templates (django/forms/jinja2/django/forms/widgets/…).
+DJANGO_FORMS_JINJA2 = Path(django.__file__).parent / "forms" / "jinja2"
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
@@ -104,9 +108,10 @@ TEMPLATES = [
         },
     },
     {
-        # Only templates/jinja2/ (the calculator's results: see config/jinja.py).
+        # templates/jinja2/ (the calculator's form and results: see config/jinja.py), and
+        # Django's own Jinja2 widget templates, which the calculator form renders with.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "DIRS": [BASE_DIR / "templates" / "jinja2", DJANGO_FORMS_JINJA2],
         "APP_DIRS": False,
         "OPTIONS": {"environment": "config.jinja.environment"},
     },
@@ -303,6 +308,12 @@ QUOTE_VALIDITY_DAYS = env_int("QUOTE_VALIDITY_DAYS", 30)
 # The margin floor (%) a new sales team starts with; below it, sending needs a sales
 # manager's approval (Team.margin_floor_pct, docs/quotes.md).
 QUOTES_DEFAULT_MARGIN_FLOOR_PCT = env_int("QUOTES_DEFAULT_MARGIN_FLOOR_PCT", 10)
+# The payment schedule a new sales team starts with: "event:percent" pairs that add up to
+# 100 (events: order, shipment, delivery, installation, acceptance; quotes/billing.py).
+QUOTES_DEFAULT_PAYMENT_SCHEDULE = env_str("QUOTES_DEFAULT_PAYMENT_SCHEDULE", "order:30,delivery:70")
+# The currency clause of a proposal priced from another currency's list prices: the prices
+# may follow the exchange rate when it moves more than this (%) before the order is placed.
+QUOTES_FX_CLAUSE_THRESHOLD_PCT = env_int("QUOTES_FX_CLAUSE_THRESHOLD_PCT", 3)
 # "Email me this as PDF": per hour, per recipient address and per client address, and for
 # everyone together; the form must have been open this many seconds (bots post at once).
 QUOTES_LEAD_REQUESTS_PER_HOUR = env_int("QUOTES_LEAD_REQUESTS_PER_HOUR", 5)

@@ -1,8 +1,8 @@
 """Business rules and writes of quotes: every state change is a named, keyword-only function.
 
 One module per concern (errors, customers, numbering, analysis, drafts, pricing,
-snapshots, links, revisions, delivery, leads); this package re-exports them, so callers
-write ``from quotes import services`` and ``services.quote_send(...)``.
+snapshots, offer, commercial, links, revisions, delivery, leads); this package re-exports
+them, so callers write ``from quotes import services`` and ``services.quote_send(...)``.
 
 Rules enforced here (and nowhere else):
 
@@ -47,6 +47,7 @@ from .approvals import (
     revision_margin,
     team_managers,
 )
+from .commercial import revision_set_payment_terms
 from .customers import (
     customer_create,
     is_sales,
@@ -246,6 +247,7 @@ __all__ = [
     "revision_reprice",
     "revision_resend",
     "revision_set_discount",
+    "revision_set_payment_terms",
     "revision_snapshot",
     "revision_totals",
     "revision_update",

@@ -44,11 +44,13 @@ def accepted_render(*, revision: QuoteRevision) -> ProposalRender | None:
 
 
 def acceptance_page_pdf(*, record: AcceptanceRecord, snapshot: dict[str, Any]) -> bytes:
-    """The one-page acceptance statement, in the buyer's language."""
-    from ..pdf import _html_to_pdf
+    """The one-page acceptance statement, in the buyer's language, with the proposal's
+    letterhead: what was accepted (the quoted lines, the total) and the evidence."""
+    from ..pdf import _html_to_pdf, revision_context
 
     with translation.override(record.language):
-        html = render_to_string("quotes/pdf/acceptance.html", {"record": record, "doc": snapshot})
+        context = {**revision_context(snapshot), "record": record}
+        html = render_to_string("quotes/pdf/acceptance.html", context)
     return _html_to_pdf(html, {}).pdf
 
 

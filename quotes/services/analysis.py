@@ -24,7 +24,12 @@ def executive_summary(summary: dict[str, Any]) -> dict[str, Any]:
     The decision itself comes from the engine (``summary["verdict"]``); this only words it,
     so the page, the quote and the PDF say the same thing.
     """
-    from tco.wording import break_even_sentence, cloud_label, verdict_headline
+    from tco.wording import (
+        break_even_sentence,
+        cloud_label,
+        owning_extras_sentence,
+        verdict_headline,
+    )
 
     options = summary.get("options") or []
     verdict = summary.get("verdict")
@@ -39,6 +44,7 @@ def executive_summary(summary: dict[str, Any]) -> dict[str, Any]:
         "action": verdict.get("action"),
         "headline": verdict_headline(verdict, summary.get("currency", "EUR")),
         "break_even": break_even_sentence(summary),
+        "extras": owning_extras_sentence(summary),
         "best_cloud": cloud_label(verdict.get("reference_cloud") or ""),
         # The cheapest way to own (kept or resold), so the saving reconciles with it.
         "onprem_total": params.get("cost") if buy else params.get("owning_cost"),

@@ -194,11 +194,11 @@ def deal_document(tco: dict[str, Any], deal: DealInputs) -> tuple[dict[str, Any]
     """The scenario document of the deal (the calculator's, with the quote's on-prem inputs)
     and the catalog snapshot to evaluate it with."""
     from tco.engine.units import FxRates
-    from tco.scenario_io import CatalogSnapshot, ScenarioError, _as_of
+    from tco.scenario_io import CatalogSnapshot, ScenarioError, document_date
 
     assert deal.server_key is not None
     document = _origin_document(tco, deal.server_key)
-    as_of = _as_of(document.get("as_of"))
+    as_of = document_date(document.get("as_of"))
     # Today's catalog is the one the calculator holds in memory (per catalog generation);
     # a dated one is read afresh with that day's prices.
     catalog = CatalogSnapshot.current() if as_of is None else CatalogSnapshot.load(as_of=as_of)

@@ -64,6 +64,7 @@ def _new_revision(*, quote: Quote, seq: int, currency: str, customer: Customer) 
         vat_kind=vat.kind,
         valid_until=timezone.localdate() + timedelta(days=settings.QUOTE_VALIDITY_DAYS),
         terms=default_terms(customer.language),
+        payment_schedule=quote.team.payment_schedule,
     )
 
 
@@ -188,7 +189,8 @@ def quote_revise(*, revision: QuoteRevision, actor: AbstractBaseUser) -> QuoteRe
     new.tco = latest.tco
     new.terms = latest.terms
     new.discount_pct = latest.discount_pct  # the approval is not copied: it is per revision
-    new.save(update_fields=["tco", "terms", "discount_pct"])
+    new.payment_schedule = latest.payment_schedule or new.payment_schedule
+    new.save(update_fields=["tco", "terms", "discount_pct", "payment_schedule"])
     QuoteLine.objects.bulk_create(
         [
             QuoteLine(
@@ -203,6 +205,7 @@ def quote_revise(*, revision: QuoteRevision, actor: AbstractBaseUser) -> QuoteRe
                 cost_price=line.cost_price,
                 discount_pct=line.discount_pct,
                 optional=line.optional,
+                billing=line.billing,
                 price_as_of=line.price_as_of,
                 price_is_estimate=line.price_is_estimate,
                 priced_at=line.priced_at,

@@ -14,6 +14,7 @@ from ..models import (
 )
 from ..money import line_amount
 from ..vat import REVERSE_CHARGE, normalise_vat_id, vat_legal_text
+from . import offer
 from .analysis import plain
 from .deal import deal_analysis
 from .leads import display_company, display_name
@@ -34,6 +35,7 @@ def _line_snapshot(line: QuoteLine) -> dict[str, Any]:
         "unit_price": str(line.unit_price),
         "discount_pct": plain(line.discount_pct),
         "optional": line.optional,
+        "billing": line.billing,
         "amount": str(line_amount(line.quantity, line.unit_price, line.discount_pct)),
         "price_as_of": line.price_as_of.isoformat() if line.price_as_of else None,
         "price_is_estimate": line.price_is_estimate,
@@ -45,9 +47,14 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
     quote = revision.quote
     customer = quote.customer
     line_rows = list(revision.lines.order_by("position"))
+    rows = offer.catalog_rows(line_rows)
     with translation.override(customer.language):  # unit labels in the buyer's language
-        lines = [_line_snapshot(line) for line in line_rows]
+        lines = [
+            {**_line_snapshot(line), **offer.line_facts(line, rows, customer.language)}
+            for line in line_rows
+        ]
     totals = totals_for(lines=lines, vat_rate=revision.vat_rate, discount_pct=revision.discount_pct)
+    tco = deal_analysis(revision=revision, lines=line_rows)
     buyer_vat_id = (
         normalise_vat_id(customer.vat_number, customer.country)
         if revision.vat_kind == REVERSE_CHARGE
@@ -87,8 +94,13 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
             "total": str(totals.total),
             "optional_subtotal": str(totals.optional_subtotal),
         },
+        # What a vendor's proposal states beside the prices (services.offer).
+        "payment": offer.payment_plan(revision=revision, lines=lines, totals=totals),
+        "currency_clause": offer.currency_clause(revision=revision, lines=line_rows, rows=rows),
+        "site": offer.site_prerequisites(lines=lines, tco=tco),
+        "general_terms": offer.general_terms(customer.language),
         # The analysis of the quoted deal, exactly as the draft page and preview showed it.
-        "tco": deal_analysis(revision=revision, lines=line_rows),
+        "tco": tco,
     }
 
 

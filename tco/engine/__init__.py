@@ -6,7 +6,6 @@ Start with :func:`evaluate`; see docs/methodology.md for every formula.
 
 from tco.engine.cloud import cloud_cashflow, cloud_params
 from tco.engine.compute import (
-    decode_tokens_per_second,
     scaling_efficiency,
     training_flops,
     training_hours,
@@ -19,8 +18,10 @@ from tco.engine.costmodel import (
     cloud_totals,
     onprem_totals,
 )
+from tco.engine.decode import DecodeStep, ServingPoint, decode_step, prefill_seconds
 from tco.engine.demand import DemandPlan, plan_demand
 from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
+from tco.engine.extras import OwningExtras, owning_extras
 from tco.engine.finance import (
     annuity_factor,
     break_even_utilization,
@@ -31,6 +32,7 @@ from tco.engine.finance import (
 from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
 from tco.engine.hosted_api import ApiOptionResult
 from tco.engine.hybrid import HybridResult, optimise_hybrid
+from tco.engine.inference import LatencyTargets, ServingPlan
 from tco.engine.inputs import (
     ApiOfferingSpec,
     CloudOfferingSpec,
@@ -50,6 +52,7 @@ from tco.engine.inputs import (
     Scenario,
     ServerSpec,
     ServingDemand,
+    ServingUse,
     Sharding,
     SiteSpec,
     UncertaintyRanges,
@@ -84,6 +87,7 @@ from tco.engine.scenario import (
     cost_of_owning,
     costs_of_owning,
     evaluate,
+    fleet_extras,
     owning_plan,
     result_to_dict,
     verdict_text,
@@ -111,6 +115,7 @@ __all__ = [
     "Constraints",
     "CostModel",
     "DeadlineInfeasible",
+    "DecodeStep",
     "Demand",
     "DemandPattern",
     "DemandPlan",
@@ -125,6 +130,7 @@ __all__ = [
     "Interconnect",
     "InvalidInput",
     "LabeledAmount",
+    "LatencyTargets",
     "LeaseOption",
     "LeaseTerms",
     "MemoryBreakdown",
@@ -133,6 +139,7 @@ __all__ = [
     "Note",
     "OnPremResult",
     "Optimizer",
+    "OwningExtras",
     "OwningPlan",
     "ParallelismPlan",
     "Precision",
@@ -147,6 +154,9 @@ __all__ = [
     "ServingDemand",
     "ServingLoad",
     "ServingOutcome",
+    "ServingPlan",
+    "ServingPoint",
+    "ServingUse",
     "Sharding",
     "SiteSpec",
     "SizingMemo",
@@ -171,11 +181,12 @@ __all__ = [
     "cost_of_owning",
     "costs_of_owning",
     "decide",
-    "decode_tokens_per_second",
+    "decode_step",
     "default_shape",
     "derive_load",
     "evaluate",
     "financing",
+    "fleet_extras",
     "horizon_view",
     "kv_cache_gb",
     "lease_payment",
@@ -186,10 +197,12 @@ __all__ = [
     "onprem_cashflow",
     "onprem_totals",
     "optimise_hybrid",
+    "owning_extras",
     "owning_plan",
     "payback_month",
     "plan_demand",
     "plan_racks",
+    "prefill_seconds",
     "resale_fraction",
     "result_to_dict",
     "scaling_efficiency",

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from tco.engine.records import quick_init
 from tco.engine.units import FloatArray
 
 if TYPE_CHECKING:  # pandas is imported only where a DataFrame is asked for
@@ -24,7 +23,6 @@ if TYPE_CHECKING:  # pandas is imported only where a DataFrame is asked for
 SUMMARY_COLUMNS = ("total", "cumulative")
 
 
-@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class CashFlow:
     """Monthly amounts of one option.

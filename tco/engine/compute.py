@@ -1,4 +1,4 @@
-"""Training compute and time, scaling efficiency, inference throughput."""
+"""Training compute and time, scaling efficiency (serving: tco/engine/decode.py)."""
 
 from __future__ import annotations
 
@@ -114,30 +114,3 @@ def hours_to_days(hours: float) -> float:
     2.0
     """
     return hours / HOURS_PER_DAY
-
-
-def decode_tokens_per_second(
-    gpus: int,
-    memory_bandwidth_tbps: float,
-    peak_tflops: float,
-    active_params: float,
-    bytes_per_param: float,
-    concurrent_sequences: int,
-    efficiency: float,
-) -> float:
-    """First-order decode throughput of one model replica spread over ``gpus``.
-
-    Each decode step streams the active weights once: steps/s ≤ BW / weight
-    bytes, tokens/s = steps/s × sequences; capped by compute at 2 × active
-    params FLOPs per token; then × serving efficiency. 8 B at bf16 on one H100
-    (3.35 TB/s, 989 TFLOPS), 32 sequences, efficiency 0.5:
-    memory bound 3.35e12 / 16e9 × 32 = 6,700 tok/s; compute bound
-    989e12 / 16e9 = 61,812 tok/s; × 0.5 = 3,350 tok/s.
-
-    >>> decode_tokens_per_second(1, 3.35, 989.0, 8e9, 2.0, 32, 0.5)
-    3350.0
-    """
-    weight_bytes = active_params * bytes_per_param
-    memory_bound = gpus * memory_bandwidth_tbps * 1e12 / weight_bytes * concurrent_sequences
-    compute_bound = gpus * peak_tflops * 1e12 / (2.0 * active_params)
-    return min(memory_bound, compute_bound) * efficiency

@@ -20,6 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
@@ -35,13 +36,11 @@ from tco.engine.finance import (
     minimum,
     monthly_discount_rate,
 )
-from tco.engine.records import quick_init, replace
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR, FloatArray, Number
 
 NO_REFRESH = 1e9  # a service life no horizon reaches
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class CloudCostParams:
     """One cloud offering, prices already in the reporting currency."""
@@ -58,7 +57,6 @@ class CloudCostParams:
     always_on: Number = 0.0  # 1.0: a service's instances run every hour, whatever the load
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class CostModel:
     """Flat cost inputs in the reporting currency (float or one value per scenario)."""
@@ -97,9 +95,9 @@ class CostModel:
     service_life_months: Number = NO_REFRESH  # the fleet is bought again at this age
 
     def replace(self, **changes: Number | tuple[CloudCostParams, ...]) -> CostModel:
-        """A copy with some fields replaced (e.g. by arrays for a sweep): records.replace,
-        as dataclasses.replace at a fraction of its cost (a result page makes dozens)."""
-        return replace(self, **changes)
+        """A copy with some fields replaced (e.g. by arrays for a sweep)."""
+        fields: dict[str, Any] = changes  # typed by the signature above
+        return dataclasses.replace(self, **fields)
 
 
 _ALL_FIELDS = tuple(f.name for f in dataclasses.fields(CostModel))
@@ -136,72 +134,27 @@ def stack_models(models: Sequence[CostModel], *, with_clouds: bool = True) -> Co
     return first.replace(**changes)
 
 
-def stack_clouds(
-    clouds: Sequence[CloudCostParams], ndim: int = 1, pick: Sequence[int] | None = None
-) -> CloudCostParams:
+def stack_clouds(clouds: Sequence[CloudCostParams], ndim: int = 1) -> CloudCostParams:
     """Scalar offerings as one whose fields hold one value per offering along the first
     of ``ndim`` axes, so that the cloud closed forms cost every offering in one call
     (``ndim`` 2 against a model of arrays: results are offerings × the model's values).
-    ``pick``: only the offerings at these places, in this order (the Monte Carlo's), taken
-    from the rows of all of them (which a result page has stacked already).
 
     >>> c = stack_clouds([CloudCostParams("a", 10.0, 8, 0.0), CloudCostParams("b", 6.0, 8, 1.0)])
     >>> c.price_per_instance_hour.tolist(), c.committed.tolist()
     ([10.0, 6.0], [0.0, 1.0])
-    >>> stack_clouds((CloudCostParams("a", 10.0, 8, 0.0), CloudCostParams("b", 6.0, 8, 1.0)),
-    ...     pick=[1]).price_per_instance_hour.tolist()
-    [6.0]
     """
-    if pick is not None:
-        block = _stacked_rows(clouds).take(pick, axis=1)
-        block.flags.writeable = False
-        block = block.reshape((len(_CLOUD_FIELDS), len(pick)) + (1,) * (ndim - 1))
-        return CloudCostParams(", ".join([clouds[k].name for k in pick]), *block)
     shape = (len(clouds),) + (1,) * (ndim - 1)
     if not clouds:
         return CloudCostParams("", **{name: np.zeros(shape) for name in _CLOUD_FIELDS})
-    hit = _RECENT_STACKS.get(id(clouds))
-    if hit is not None and hit[0] is clouds:
-        rows, stacks = hit[1], hit[2]
-        stacked = stacks.get(ndim)
-        if stacked is not None:
-            return stacked
-    else:
-        rows, stacks = _remember(clouds)
-    fields = {name: row.reshape(shape) for name, row in zip(_CLOUD_FIELDS, rows, strict=True)}
-    stacked = stacks[ndim] = CloudCostParams(", ".join(c.name for c in clouds), **fields)
-    return stacked
-
-
-def _stacked_rows(clouds: Sequence[CloudCostParams]) -> FloatArray:
-    """The offerings' fields as rows (a field × offerings block, read-only)."""
-    hit = _RECENT_STACKS.get(id(clouds))
-    if hit is not None and hit[0] is clouds:
-        return hit[1]
-    return _remember(clouds)[0]
-
-
-def _remember(
-    clouds: Sequence[CloudCostParams],
-) -> tuple[FloatArray, dict[int, CloudCostParams]]:
-    rows = np.array([_cloud_values(c) for c in clouds], dtype=np.float64).T.copy()
-    rows.flags.writeable = False  # and so each field's view of it
-    stacks: dict[int, CloudCostParams] = {}
-    if isinstance(clouds, tuple):
-        if len(_RECENT_STACKS) >= 8:
-            _RECENT_STACKS.clear()
-        _RECENT_STACKS[id(clouds)] = (clouds, rows, stacks)
-    return rows, stacks
+    columns = zip(*(_cloud_values(c) for c in clouds), strict=True)
+    fields = {
+        name: np.array(values, dtype=np.float64).reshape(shape)
+        for name, values in zip(_CLOUD_FIELDS, columns, strict=True)
+    }
+    return CloudCostParams(", ".join(c.name for c in clouds), **fields)
 
 
 _cloud_values = attrgetter(*_CLOUD_FIELDS)
-# A result page stacks the same tuple of offerings several times (break-even lines, cash
-# flows, tornado, horizons): a tuple (immutable, like its frozen offerings) is remembered
-# by identity for the last few, with its fields' read-only rows and its stack for each
-# ``ndim``; held, so that its id is not reused.
-_RECENT_STACKS: dict[
-    int, tuple[Sequence[CloudCostParams], FloatArray, dict[int, CloudCostParams]]
-] = {}
 
 
 # --- on-prem component formulas ----------------------------------------------------
@@ -366,7 +319,6 @@ def _broadcast(x: FloatArray, other: FloatArray) -> FloatArray:
     return as_array(broadcast(x, shape))
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class RefreshPlan:
     """Second (third, …) purchases of the fleet within the horizon (arrays).
@@ -444,7 +396,6 @@ def refresh_discount_sum(monthly_rate: Number, life: Number, count: Number) -> F
 # --- totals (closed form over the horizon) -----------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, eq=False)
 class OnPremMonthly:
     """Month-0 and per-month amounts of the on-prem option (arrays).
@@ -521,66 +472,28 @@ def active_months(m: CostModel) -> FloatArray:
     return maximum(minimum(as_array(m.active_months), as_array(m.horizon_months)), 1.0)
 
 
-# The fields of the fleet's own amounts: hardware, upfront, colocation, support, staff,
-# software, insurance and fixed fees (not the energy, the refresh cycle or the residual).
-_FLEET_FIELDS = (
-    "servers",
-    "gpus_per_server",
-    "server_price",
-    "networking_per_server",
-    "spares_pct",
-    "storage_total",
-    "installation_per_server",
-    "one_off_cost",
-    "max_power_kw",
-    "pue",
-    "colocation_per_kw_month",
-    "colocation_on_facility_kw",
-    "support_pct_per_year",
-    "insurance_pct_per_year",
-    "staff_fte",
-    "staff_annual_cost",
-    "software_per_gpu_year",
-    "fixed_monthly",
-)
-_fleet_values = attrgetter(*_FLEET_FIELDS)
-
-
-def onprem_monthly(m: CostModel, like: OnPremMonthly | None = None) -> OnPremMonthly:
+def onprem_monthly(m: CostModel) -> OnPremMonthly:
     """Every on-prem amount of the model, from the component formulas above.
 
     Energy above the idle draw is spent in the active months only: the same
     kWh over the horizon, earlier in time when a one-off run ends early.
-
-    ``like``: the amounts of a model ``m`` was made from (``replace``) by changing only
-    the horizon, the demand, the residual, the service life or the terms (buy-run-resell,
-    the break-even ends): when every fleet field is the very same value, the fleet's own
-    amounts are ``like``'s (the same formulas on the same values) and only the energy,
-    the refresh cycle and the residual are computed.
     """
-    if like is not None and all(
-        a is b for a, b in zip(_fleet_values(m), _fleet_values(like.model), strict=True)
-    ):
-        hv, purchase, upfront = like.hardware_value, like.purchase, like.upfront
-        colocation, support, staff = like.colocation, like.support, like.staff
-        software, insurance, fixed = like.software, like.insurance, like.fixed
-    else:
-        hv = hardware_value(
-            m.servers, m.server_price, m.networking_per_server, m.spares_pct, m.storage_total
-        )
-        # The refresh buys servers and installation again; upfront adds the one-off costs
-        # (the same sum, hv + installation + one-off, left to right).
-        purchase = as_array(hv + as_array(m.servers) * as_array(m.installation_per_server))
-        upfront = as_array(purchase + as_array(m.one_off_cost))
-        gpus = as_array(m.servers) * as_array(m.gpus_per_server)
-        colocation = colocation_cost_per_month(
-            m.servers, m.max_power_kw, m.pue, m.colocation_per_kw_month, m.colocation_on_facility_kw
-        )
-        support = percent_per_year_per_month(hv, m.support_pct_per_year)
-        staff = staff_cost_per_month(m.staff_fte, m.staff_annual_cost)
-        software = software_cost_per_month(gpus, m.software_per_gpu_year)
-        insurance = percent_per_year_per_month(hv, m.insurance_pct_per_year)
-        fixed = as_array(m.fixed_monthly)  # as given: a scalar adds to every scenario alike
+    hv = hardware_value(
+        m.servers, m.server_price, m.networking_per_server, m.spares_pct, m.storage_total
+    )
+    # The refresh buys servers and installation again; upfront adds the one-off costs
+    # (the same sum, hv + installation + one-off, left to right).
+    purchase = as_array(hv + as_array(m.servers) * as_array(m.installation_per_server))
+    upfront = as_array(purchase + as_array(m.one_off_cost))
+    gpus = as_array(m.servers) * as_array(m.gpus_per_server)
+    colocation = colocation_cost_per_month(
+        m.servers, m.max_power_kw, m.pue, m.colocation_per_kw_month, m.colocation_on_facility_kw
+    )
+    support = percent_per_year_per_month(hv, m.support_pct_per_year)
+    staff = staff_cost_per_month(m.staff_fte, m.staff_annual_cost)
+    software = software_cost_per_month(gpus, m.software_per_gpu_year)
+    insurance = percent_per_year_per_month(hv, m.insurance_pct_per_year)
+    fixed = as_array(m.fixed_monthly)  # as given: a scalar adds to every scenario alike
     energy = energy_cost_per_month(
         m.servers,
         m.idle_power_kw,
@@ -613,7 +526,6 @@ def onprem_monthly(m: CostModel, like: OnPremMonthly | None = None) -> OnPremMon
     )
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class CloudBill:
     """One offering's bill over the horizon, before the storage/egress uplift (arrays).
@@ -637,7 +549,9 @@ class CloudBill:
 def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
     """What renting costs for the model's work on one offering.
 
-    Pay per use: owned GPUs × work ratio ÷ GPUs per instance × 730 h × H × u
+    Billed in the unit the provider sells, whole instances: instances =
+    ceil(owned GPUs × fleet ratio ÷ GPUs per instance). Pay per use: instances ×
+    (work ratio ÷ fleet ratio: the hours they run per owned hour) × 730 h × H × u
     × usage multiplier × price (a service's instances, ``always_on``, run every
     hour: u = 1 for the bill). Committed: instances × 730 h × price for every
     month of the horizon, or (``whole_terms``) for whole terms covering the
@@ -662,10 +576,8 @@ def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
         m.servers, m.gpus_per_server, cloud.gpus_per_instance, cloud.fleet_ratio
     )
     used_instance_hours = (
-        as_array(m.servers)
-        * as_array(m.gpus_per_server)
-        * as_array(cloud.work_ratio)
-        / as_array(cloud.gpus_per_instance)
+        instances
+        * (as_array(cloud.work_ratio) / as_array(cloud.fleet_ratio))
         * HOURS_PER_MONTH
         * as_array(m.horizon_months)
         * (on + (1.0 - on) * as_array(m.utilization))
@@ -725,7 +637,6 @@ def cloud_cost_per_month(m: CostModel, cloud: CloudCostParams) -> tuple[FloatArr
     return compute, as_array(compute * bill.uplift_pct)
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Totals:
     """Nominal total and NPV over the horizon (arrays)."""
@@ -875,7 +786,7 @@ _ENDS.flags.writeable = False
 
 
 def offering_lines(
-    m: CostModel, offerings: CloudCostParams, monthly: OnPremMonthly | None = None
+    m: CostModel, offerings: CloudCostParams
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """:func:`break_even_lines` of one scenario (every field of ``m`` a single value)
     against offerings stacked along one axis (:func:`stack_clouds`).
@@ -883,11 +794,10 @@ def offering_lines(
     Both ends in one pass: utilization 0 and 1 as two rows (ends × offerings), instead
     of a model and a pass of each closed form per end. Element by element the same
     arithmetic (the nominal totals use no power or exponential, whose vector loops could
-    round otherwise), so the same floats as :func:`break_even_lines`. ``monthly``: the
-    model's :func:`onprem_monthly`, whose fleet amounts both ends share.
+    round otherwise), so the same floats as :func:`break_even_lines`.
     """
     ends = m.replace(utilization=_ENDS)
-    own = onprem_total(ends, onprem_monthly(ends, monthly))  # ends × 1
+    own = onprem_total(ends)  # ends × 1
     rent = cloud_total(ends, offerings)  # ends × offerings
     a, c = own[0, 0], rent[0]
     return a, as_array(own[1, 0] - a), c, as_array(rent[1] - c)

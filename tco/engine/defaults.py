@@ -18,10 +18,8 @@ from typing import Final
 
 # --- on-prem cost items (FinanceInputs; the catalog items use the same figures) ---------
 
-NETWORKING_PER_SERVER_USD: Final = 40_000.0
 INSTALLATION_PER_SERVER_USD: Final = 5_000.0
 SUPPORT_PCT_PER_YEAR: Final = 0.10
-STAFF_FTE: Final = 0.5
 STAFF_ANNUAL_COST_USD: Final = 150_000.0
 INSURANCE_PCT_PER_YEAR: Final = 0.005
 RESIDUAL_PCT: Final = 0.10
@@ -32,6 +30,27 @@ RESALE_BY_YEAR: Final = (0.85, 0.78, 0.60, 0.46, 0.35, 0.27)
 RESALE_AFTER_1_YEAR: Final = RESALE_BY_YEAR[1]
 # A fleet is replaced after this many months (refresh cycle).
 SERVICE_LIFE_MONTHS: Final = 60
+
+# --- owning costs that scale with the fleet (tco/engine/extras.py) ---------------------
+
+# The GPU fabric of multi-node training, per GPU port: a NIC, one link per tier and
+# 2 × tiers − 1 switch ports (a non-blocking fat tree of 64-port switches).
+FABRIC_SWITCH_PRICE_USD: Final = 36_000.0
+FABRIC_SWITCH_PORTS: Final = 64
+FABRIC_LINK_USD: Final = 1_300.0
+FABRIC_NIC_USD: Final = 2_188.0
+# Every server but a workstation: two front-end ports (storage, users, management) to a
+# top-of-rack switch.
+FRONT_END_NIC_USD: Final = 1_550.0
+FRONT_END_PORTS_PER_SERVER: Final = 2
+FRONT_END_LINK_USD: Final = 400.0
+# Operations staff: FTE per server, at least the floor, at most the ceiling.
+STAFF_FTE_PER_SERVER: Final = 0.032
+STAFF_FTE_FLOOR: Final = 0.1
+STAFF_FTE_CEILING: Final = 12.0
+# Below this many GPUs a fleet at a data-centre or server-room site is more likely a
+# workstation: the result warns that the data-centre defaults were applied.
+SMALL_FLEET_GPUS: Final = 8
 
 # --- training efficiency --------------------------------------------------------------
 
@@ -58,6 +77,22 @@ LORA_ADAPTER_FRACTION: Final = 0.005
 
 SERVING_PEAK_FACTOR: Final = 3.0
 
+# --- serving a model copy (tco/engine/decode.py; calibrated in docs/calibration.md) -----
+
+SERVING_BANDWIDTH_EFFICIENCY: Final = 0.75
+SERVING_COMPUTE_EFFICIENCY: Final = 0.46
+FP4_COMPUTE_FACTOR: Final = 0.55
+MOE_EXPERT_EFFICIENCY: Final = 0.28
+COLLECTIVE_LATENCY_US: Final = 19.0
+PCIE_BANDWIDTH_GBPS: Final = 64.0
+NETWORK_GBPS_PER_GPU: Final = 50.0
+INTERACTIVE_TPOT_MS: Final = 40.0
+INTERACTIVE_TTFT_MS: Final = 450.0
+CONTEXT_TOKENS: Final = 8192
+KV_CACHE_BYTES: Final = 2.0
+MOE_EXPERTS: Final = 128
+MOE_EXPERTS_PER_TOKEN: Final = 8
+
 
 @dataclass(frozen=True, slots=True)
 class Default:
@@ -74,20 +109,12 @@ ESTIMATE: Final = "estimate"
 
 TABLE: Final[tuple[Default, ...]] = (
     Default(
-        "NETWORKING_PER_SERVER_USD",
-        NETWORKING_PER_SERVER_USD,
-        "USD/server",
-        ESTIMATE,
-        "8 rail ports of 400G NDR InfiniBand with optics and cables plus a share of the "
-        "leaf and spine switches per 8-GPU server; the catalog item ib-ndr-400g-per-node "
-        "carries the same figure",
-    ),
-    Default(
         "INSTALLATION_PER_SERVER_USD",
         INSTALLATION_PER_SERVER_USD,
         "USD/server",
         ESTIMATE,
-        "distributor rack-and-stack and burn-in rate (catalog item installation-per-server)",
+        "distributor rack-and-stack and burn-in rate (catalog item installation-per-server); "
+        "a workstation needs none",
     ),
     Default(
         "SUPPORT_PCT_PER_YEAR",
@@ -97,13 +124,6 @@ TABLE: Final[tuple[Default, ...]] = (
         "10-20 % a year is the range commonly quoted and DGX-class contracts are about "
         "20 % (catalog item support-20pct); standard next-business-day support on OEM HGX "
         "servers sits at the low end (catalog item support-10pct)",
-    ),
-    Default(
-        "STAFF_FTE",
-        STAFF_FTE,
-        "FTE",
-        ESTIMATE,
-        "half an operations engineer for a small cluster; raise it for large fleets",
     ),
     Default(
         "STAFF_ANNUAL_COST_USD",
@@ -126,6 +146,102 @@ TABLE: Final[tuple[Default, ...]] = (
         ESTIMATE,
         "a 5-year-old H100 GPU keeps about a quarter of its price on the resale curve of "
         "[S-RESALE]; a whole server with its networking resells for less, so 10 %",
+    ),
+    Default(
+        "FABRIC_SWITCH_PRICE_USD",
+        FABRIC_SWITCH_PRICE_USD,
+        "USD/switch",
+        "[S-FABRIC-SHEET], [S-INFRA-ECON]",
+        "a 64-port 400 Gb/s InfiniBand switch (NVIDIA Quantum-2 QM9700 class): $36,000 "
+        "(FS.com, Aug 2024; NVIDIA's own about $50,000) and $35,000 on average in a "
+        "10,000-GPU build; $562.50 a port",
+    ),
+    Default(
+        "FABRIC_SWITCH_PORTS",
+        FABRIC_SWITCH_PORTS,
+        "ports/switch",
+        "[S-QUANTUM2], [S-SESTERCE]",
+        "64 × 400 Gb/s per Quantum-2 switch; a non-blocking fat tree of t tiers of k-port "
+        "switches reaches 2·(k/2)^t GPU ports: 64 in one tier, 2,048 in two (two tiers up "
+        "to about 2,000 GPUs), 65,536 in three",
+    ),
+    Default(
+        "FABRIC_LINK_USD",
+        FABRIC_LINK_USD,
+        "USD/link",
+        "[S-SESTERCE], [S-INFRA-ECON]",
+        "an optical link has a transceiver at each end: cables and transceivers $400-900 "
+        "each, OSFP transceivers $500-1,000 each; 2 × $650. A GPU port needs one link per "
+        "tier",
+    ),
+    Default(
+        "FABRIC_NIC_USD",
+        FABRIC_NIC_USD,
+        "USD/GPU",
+        "[S-NIC-PRICES]",
+        "one 400 Gb/s NIC per GPU (ConnectX-7 single-port OSFP): $2,188 at FS.com US, "
+        "$1,599 at NADDOD (2026-09); a server whose list price includes its compute NICs "
+        "(DGX) counts them twice unless finance.networking_per_server is set",
+    ),
+    Default(
+        "FRONT_END_NIC_USD",
+        FRONT_END_NIC_USD,
+        "USD/server",
+        "[S-NIC-PRICES]",
+        "the front-end NIC of a server (storage, users, management): a dual-port 100 GbE "
+        "ConnectX-6 Dx, $1,550 at FS.com US (2026-09)",
+    ),
+    Default(
+        "FRONT_END_PORTS_PER_SERVER",
+        FRONT_END_PORTS_PER_SERVER,
+        "ports/server",
+        ESTIMATE,
+        "two ports to the top-of-rack switch, so that one link or switch may fail; each "
+        "port costs a copper link and a switch port at the fabric's price per port",
+    ),
+    Default(
+        "FRONT_END_LINK_USD",
+        FRONT_END_LINK_USD,
+        "USD/link",
+        "[S-SESTERCE]",
+        "a copper cable inside the rack: the bottom of the $400-900 range of cables and "
+        "transceivers",
+    ),
+    Default(
+        "STAFF_FTE_PER_SERVER",
+        STAFF_FTE_PER_SERVER,
+        "FTE/server",
+        "[S-CTWATCH], [S-SYSADMIN]",
+        "HPC sites add one FTE for roughly every 250 processors: counting a GPU as a "
+        "processor, 8 ÷ 250 per 8-GPU server; between the traditional one administrator per "
+        "20 servers and the one per 1,000 identical, automated servers of a modern data "
+        "centre",
+    ),
+    Default(
+        "STAFF_FTE_FLOOR",
+        STAFF_FTE_FLOOR,
+        "FTE",
+        ESTIMATE,
+        "even one data-centre server takes an engineer about half a day a week (drivers, "
+        "firmware, monitoring, swapping parts with the vendor); below 50 processors sites "
+        "have no dedicated person [S-CTWATCH], so it is a share of someone's time",
+    ),
+    Default(
+        "STAFF_FTE_CEILING",
+        STAFF_FTE_CEILING,
+        "FTE",
+        "[S-CTWATCH]",
+        "a single large stand-alone HPC system takes 8-12 FTE for administration, "
+        "security, networking, storage and 24x7 operations; beyond it staff grows much "
+        "more slowly than the machine",
+    ),
+    Default(
+        "SMALL_FLEET_GPUS",
+        SMALL_FLEET_GPUS,
+        "GPUs",
+        ESTIMATE,
+        "one HGX or DGX server; a smaller fleet at a data-centre or server-room site gets a "
+        "warning that the data-centre defaults (network, installation, staff) were applied",
     ),
     Default(
         "SPOT_INTERRUPTION_OVERHEAD",
@@ -272,6 +388,113 @@ TABLE: Final[tuple[Default, ...]] = (
         "disclosed GPU-owner rate, 19.5 %/yr, is about a 5-year life; Meta uses 5.5, "
         "Microsoft, Alphabet and CoreWeave 6, Nebius 4 for GPUs. A longer horizon buys the "
         "fleet again at this age",
+    ),
+    Default(
+        "SERVING_BANDWIDTH_EFFICIENCY",
+        SERVING_BANDWIDTH_EFFICIENCY,
+        "fraction of HBM bandwidth",
+        "[S-TRTLLM-PERF], [S-NIM-BENCH], [S-TRTLLM-DSR1]",
+        "share of the datasheet memory bandwidth a decode step streams weights and KV cache "
+        "at; fitted with the next four factors to 55 published serving measurements on "
+        "H100, H200 and B200 (docs/calibration.md: every figure within 25 %)",
+    ),
+    Default(
+        "SERVING_COMPUTE_EFFICIENCY",
+        SERVING_COMPUTE_EFFICIENCY,
+        "fraction of dense peak",
+        "[S-TRTLLM-PERF], [S-NIM-BENCH], [S-TRTLLM-DSR1]",
+        "share of the dense tensor peak (BF16/FP8) that prefill and decode matrix products "
+        "reach; the same fit. Prefill and decode fitted apart came out at 0.45 and 0.49, so "
+        "one factor serves both",
+    ),
+    Default(
+        "FP4_COMPUTE_FACTOR",
+        FP4_COMPUTE_FACTOR,
+        "× the compute efficiency",
+        "[S-TRTLLM-PERF]",
+        "FP4 products on B200 reach a smaller share of their (twice as high) peak: every B200 "
+        "row of the fit runs FP4, and 0.55 x 0.46 = 25 % of the FP4 peak fits them",
+    ),
+    Default(
+        "MOE_EXPERT_EFFICIENCY",
+        MOE_EXPERT_EFFICIENCY,
+        "× the efficiencies of expert layers",
+        "[S-TRTLLM-PERF], [S-TRTLLM-DSR1]",
+        "routed experts run slower than dense layers of the same bytes and FLOPs (few tokens "
+        "per expert, uneven routing across GPUs, the router); fitted to Qwen3-235B-A22B, "
+        "Llama 4 Maverick and DeepSeek-R1 on 8 x H100/H200/B200",
+    ),
+    Default(
+        "COLLECTIVE_LATENCY_US",
+        COLLECTIVE_LATENCY_US,
+        "µs per all-reduce or all-to-all",
+        "[S-NIM-BENCH], [S-TRTLLM-PERF]",
+        "fixed cost of one tensor-parallel collective inside a server (two per layer and "
+        "decode step); fitted with the efficiencies: 3 ms of the 18.6 ms per token measured "
+        "for one user of 70 B on two H100s",
+    ),
+    Default(
+        "PCIE_BANDWIDTH_GBPS",
+        PCIE_BANDWIDTH_GBPS,
+        "GB/s per GPU, both directions",
+        "[S-PCIE]",
+        "GPUs without NVLink (L40S) exchange tensor-parallel activations over PCIe 4.0 x16: "
+        "about 32 GB/s each way",
+    ),
+    Default(
+        "NETWORK_GBPS_PER_GPU",
+        NETWORK_GBPS_PER_GPU,
+        "GB/s per GPU, each way",
+        "[S-DGX-H100], [S-DEEPSEEK-V3]",
+        "one 400 Gb/s InfiniBand or RoCE port per GPU, as in DGX/HGX H100 and B200 systems; "
+        "DeepSeek measured 50 GB/s of IB per H800 for its expert all-to-all",
+    ),
+    Default(
+        "INTERACTIVE_TPOT_MS",
+        INTERACTIVE_TPOT_MS,
+        "ms per output token",
+        "[S-MLPERF-INF]",
+        "time-per-output-token bound of MLPerf Inference's interactive Llama 2 70B scenario "
+        "(25 tokens/s per user, faster than reading); batch use has no bound",
+    ),
+    Default(
+        "INTERACTIVE_TTFT_MS",
+        INTERACTIVE_TTFT_MS,
+        "ms to the first token",
+        "[S-MLPERF-INF]",
+        "time-to-first-token bound of the same MLPerf scenario; batch use has no bound",
+    ),
+    Default(
+        "CONTEXT_TOKENS",
+        CONTEXT_TOKENS,
+        "tokens per sequence",
+        "[S-LLAMA3]",
+        "KV cache held per sequence when neither context_tokens nor the requests' input and "
+        "output tokens are given: the 8 k context of Llama 3 pre-training",
+    ),
+    Default(
+        "KV_CACHE_BYTES",
+        KV_CACHE_BYTES,
+        "bytes per cached value",
+        ESTIMATE,
+        "BF16 keys and values, what serving engines keep unless the KV cache is quantised "
+        "(NVIDIA's FP8/FP4 checkpoints carry an FP8 cache: 1 byte, as in the calibration)",
+    ),
+    Default(
+        "MOE_EXPERTS",
+        MOE_EXPERTS,
+        "routed experts",
+        "[S-QWEN3], [S-DEEPSEEK-V3]",
+        "fine-grained mixtures of experts route to 128 (Qwen3-235B-A22B, Llama 4 Maverick) "
+        "to 256 (DeepSeek-V3) experts; used when a mixture of experts is given without its "
+        "expert count",
+    ),
+    Default(
+        "MOE_EXPERTS_PER_TOKEN",
+        MOE_EXPERTS_PER_TOKEN,
+        "experts per token",
+        "[S-QWEN3], [S-DEEPSEEK-V3]",
+        "Qwen3-235B-A22B and DeepSeek-V3 send each token to 8 routed experts",
     ),
     Default(
         "SERVING_PEAK_FACTOR",

@@ -5,7 +5,8 @@ demand GPU-hours ÷ owned GPU-hours over the horizon. It is derived, never an
 input. Continuous work keeps the fleet busy at a stated utilization; a served
 load may grow each year, and the owned fleet is then sized for the last year.
 The monthly profile (server-equivalents busy each month) feeds the hybrid
-optimiser. See docs/methodology.md, "Demand".
+optimiser. Without a demand, training is one run and serving runs around the clock.
+See docs/methodology.md, "Demand".
 """
 
 from __future__ import annotations
@@ -18,14 +19,12 @@ import numpy as np
 from tco.engine.errors import InvalidInput
 from tco.engine.inputs import Demand, DemandPattern
 from tco.engine.notes import Note
-from tco.engine.records import quick_init
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR, FloatArray
 
 HOURS_PER_YEAR = HOURS_PER_MONTH * MONTHS_PER_YEAR  # 8,760
 WHOLE_HORIZON = 1e9  # CostModel.active_months: the work runs in every month
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class DemandPlan:
     """The demand turned into the cost model's terms."""
@@ -98,6 +97,9 @@ def plan_demand(
     """Derive the owned fleet's utilization and monthly profile from the demand.
 
     ``run_hours`` is one training run on ``servers`` servers (None for serving).
+    Without a demand, training is one run and serving continuous at ``utilization``,
+    each with a note that says so (``demand_assumed_one_run``,
+    ``demand_assumed_continuous``).
     A 26.4-hour run once in 60 months keeps the fleet busy 26.4 / (730 × 60)
     = 0.06 % of the time; four a year, 26.4 × 4 / 8,760 = 1.2 %.
 
@@ -111,9 +113,13 @@ def plan_demand(
     (0.012055, 20.0)
     """
     notes: list[Note] = []
-    if demand is None:
-        notes.append(Note("demand_assumed_continuous", {"utilization": utilization}))
-        demand = Demand()
+    if demand is None:  # never silently: the note, and the verdict's sentence, name it
+        if run_hours is not None:  # training: one run
+            notes.append(Note("demand_assumed_one_run"))
+            demand = Demand(DemandPattern.ONE_OFF)
+        else:  # serving: around the clock at the stated utilization
+            notes.append(Note("demand_assumed_continuous", {"utilization": utilization}))
+            demand = Demand()
     h = horizon_months
     fleet_hours = servers * HOURS_PER_MONTH * h
     busy = np.zeros(h)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from tco.engine.inputs import (
     CloudOfferingSpec,
     CloudTerm,
+    Demand,
+    DemandPattern,
     FinanceInputs,
     GpuSpec,
     Scenario,
@@ -30,6 +32,7 @@ H100_SXM = GpuSpec(
     fp8_tflops=1979.0,
     fp4_tflops=None,
     tdp_w=700.0,
+    nvlink_bandwidth_gbps=900.0,
 )
 
 HGX_H100_SERVER = ServerSpec(
@@ -67,7 +70,8 @@ PRETRAIN_7B = Workload(
 
 
 def reference_scenario() -> Scenario:
-    """7 B pre-training on 1 T tokens in 30 days, H100 servers in NL vs 3 clouds.
+    """7 B pre-training on 1 T tokens in 30 days, H100 servers in NL vs 3 clouds, the fleet
+    kept busy 70 % of the time for five years.
 
     >>> reference_scenario().server.gpus_per_server
     8
@@ -86,6 +90,9 @@ def reference_scenario() -> Scenario:
             # The worked example's own figures (docs/methodology.md § 6), not the defaults.
             networking_per_server=30_000.0,
             support_pct_per_year=0.15,
+            staff_fte=0.5,
         ),
         name="7B pre-training, 8x H100 servers in NL vs AWS, GCP, CoreWeave",
+        # A fleet kept busy 70 % of the time for five years (finance.utilization).
+        demand=Demand(DemandPattern.CONTINUOUS),
     )

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from tco.engine.costmodel import (
     CostModel,
-    OnPremMonthly,
     cloud_total,
     onprem_monthly,
     onprem_total,
@@ -40,13 +39,11 @@ class HorizonView:
 def horizon_view(
     models: Sequence[CostModel],
     resell: Sequence[float | None] | None = None,
-    like: OnPremMonthly | None = None,
 ) -> HorizonView:
     """Cost every option of each model (one model per horizon, same offerings).
 
     ``resell``: the buy-run-resell totals per horizon, when the work is a one-off run
-    (None where the run takes the whole horizon). ``like``: the on-prem amounts of the
-    model the horizons' models were made from (see :func:`onprem_monthly`).
+    (None where the run takes the whole horizon).
 
     >>> from tco.engine.costmodel import CloudCostParams
     >>> base = CostModel(servers=1, gpus_per_server=8, server_price=100_000.0,
@@ -64,7 +61,7 @@ def horizon_view(
     # Nominal totals only: the view shows no NPV, so nothing is discounted.
     stacked = stack_models(models)
     shape = (len(models),)
-    monthly = onprem_monthly(stacked, like)
+    monthly = onprem_monthly(stacked)
     onprem = broadcast(onprem_total(stacked, monthly), shape)
     refreshes = broadcast(monthly.refresh.count, shape)
     clouds: tuple[tuple[float, ...], ...] = ()

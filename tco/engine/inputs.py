@@ -15,7 +15,6 @@ from enum import StrEnum
 from tco.engine import defaults
 from tco.engine.constraints import Constraints
 from tco.engine.errors import InvalidInput
-from tco.engine.records import quick_init
 from tco.engine.units import FxRates, Money, check_currency
 
 
@@ -102,6 +101,21 @@ class CloudTerm(StrEnum):
         return self in (CloudTerm.COMMITTED_1Y, CloudTerm.COMMITTED_3Y)
 
 
+class ServingUse(StrEnum):
+    """What a served model is for; sets the default latency targets (defaults.py)."""
+
+    INTERACTIVE = "interactive"  # people read the answer as it streams: chat, assistants
+    BATCH = "batch"  # offline jobs: only throughput counts
+
+    @property
+    def default_time_per_output_token_ms(self) -> float | None:
+        return defaults.INTERACTIVE_TPOT_MS if self is ServingUse.INTERACTIVE else None
+
+    @property
+    def default_time_to_first_token_ms(self) -> float | None:
+        return defaults.INTERACTIVE_TTFT_MS if self is ServingUse.INTERACTIVE else None
+
+
 class PriceBasis(StrEnum):
     INSTANCE_HOUR = "instance_hour"
     GPU_HOUR = "gpu_hour"
@@ -165,7 +179,12 @@ def require_int(name: str, value: int, low: int, high: int | None = None, what: 
 
 @dataclass(frozen=True, slots=True)
 class GpuSpec:
-    """One GPU; tensor throughput is *dense* (NVIDIA's sparse figures halved)."""
+    """One GPU; tensor throughput is *dense* (NVIDIA's sparse figures halved).
+
+    ``nvlink_bandwidth_gbps`` is the GPU's NVLink bandwidth in GB/s, both directions
+    together as datasheets give it (900 for H100 SXM); None: no NVLink, the GPUs of a
+    server talk over PCIe (``defaults.PCIE_BANDWIDTH_GBPS``).
+    """
 
     name: str
     memory_gb: float
@@ -174,6 +193,7 @@ class GpuSpec:
     fp8_tflops: float | None
     fp4_tflops: float | None
     tdp_w: float
+    nvlink_bandwidth_gbps: float | None = None
 
     def __post_init__(self) -> None:
         require_positive("memory_gb", self.memory_gb, "GPU memory")
@@ -184,6 +204,23 @@ class GpuSpec:
         if self.fp4_tflops is not None:
             require_positive("fp4_tflops", self.fp4_tflops, "FP4 throughput")
         require_positive("tdp_w", self.tdp_w, "GPU power (TDP)")
+        if self.nvlink_bandwidth_gbps is not None:
+            require_positive(
+                "nvlink_bandwidth_gbps", self.nvlink_bandwidth_gbps, "NVLink bandwidth"
+            )
+
+    @property
+    def link_gb_per_s(self) -> float:
+        """Bandwidth one way between two GPUs of a server, GB/s: half of NVLink's
+        bidirectional figure (H100: 450), else PCIe's (``defaults.PCIE_BANDWIDTH_GBPS``).
+
+        >>> GpuSpec("H100", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0).link_gb_per_s
+        450.0
+        >>> GpuSpec("L40S", 48.0, 0.864, 362.0, 733.0, None, 350.0).link_gb_per_s
+        32.0
+        """
+        both_ways = self.nvlink_bandwidth_gbps or defaults.PCIE_BANDWIDTH_GBPS
+        return both_ways / 2.0
 
     def peak_tflops(self, precision: Precision) -> float | None:
         """Dense peak at ``precision``, or None when the GPU lacks that format."""
@@ -194,7 +231,6 @@ class GpuSpec:
         }[precision]
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class ServerSpec:
     """A GPU server (e.g. an HGX/DGX 8-GPU system) and its purchase price."""
@@ -240,6 +276,8 @@ class SiteSpec:
     name: str = "site"
     country: str = ""  # ISO alpha-2; empty: unknown
     on_premises: bool = False  # the buyer's own building (not a colocation data centre)
+    # A desk or an office: no rack, no fabric, no installation, no operations staff.
+    workstation: bool = False
 
     def __post_init__(self) -> None:
         require_non_negative(
@@ -260,6 +298,10 @@ class SiteSpec:
             require_non_negative("carbon_kg_per_kwh", self.carbon_kg_per_kwh, "Carbon intensity")
         require_int("rack_units_limit", self.rack_units_limit, 1, 60, "Usable rack units")
         require_country("country", self.country)
+        if self.workstation and not self.on_premises:
+            raise InvalidInput(
+                "workstation", "A workstation stands in the buyer's own building: on_premises."
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,22 +423,34 @@ class ApiOfferingSpec:
 
 @dataclass(frozen=True, slots=True)
 class ModelShape:
-    """Transformer shape; when unknown the engine derives one (see memory.py)."""
+    """Transformer shape; when unknown the engine derives one (see memory.py).
+
+    ``attention_head_dim``: the width of one attention head when the model sets it apart
+    from hidden ÷ heads (Qwen3: 64 heads of 128 on a 4,096-wide model); None: hidden ÷ heads.
+    """
 
     layers: int
     hidden_size: int
     attention_heads: int
     kv_heads: int
+    attention_head_dim: int | None = None
 
     def __post_init__(self) -> None:
         require_int("layers", self.layers, 1, 10_000, "Layers")
         require_int("hidden_size", self.hidden_size, 1, 1_000_000, "Hidden size")
         require_int("attention_heads", self.attention_heads, 1, 10_000, "Attention heads")
         require_int("kv_heads", self.kv_heads, 1, self.attention_heads, "KV heads")
+        if self.attention_head_dim is not None:
+            require_int("attention_head_dim", self.attention_head_dim, 1, 100_000, "Head size")
 
     @property
     def head_dim(self) -> float:
-        return self.hidden_size / self.attention_heads
+        return self.attention_head_dim or self.hidden_size / self.attention_heads
+
+    @property
+    def attention_width(self) -> float:
+        """Query width of a layer's attention, heads × head size (= hidden for most models)."""
+        return self.attention_heads * self.head_dim
 
 
 # --- serving demand in business terms (derivation: tco/engine/serving.py) -------
@@ -409,7 +463,8 @@ class ServingDemand:
     ``hours_per_day`` is the working day in which the requests arrive (24 with
     ``days_per_week`` 7 is around the clock); ``peak_factor`` is the busiest hour's load
     over the working day's average; ``latency_ms_per_token`` the time per output token
-    each user should see (None: no target).
+    and ``time_to_first_token_ms`` the wait for the first one that each user should see
+    (None: the default of the workload's ``serving_use``).
     """
 
     users: int
@@ -420,6 +475,7 @@ class ServingDemand:
     hours_per_day: float = 24.0
     days_per_week: float = 7.0
     latency_ms_per_token: float | None = None
+    time_to_first_token_ms: float | None = None
 
     def __post_init__(self) -> None:
         require_int("users", self.users, 1, 1_000_000_000, "Users")
@@ -457,6 +513,10 @@ class ServingDemand:
             require_positive(
                 "latency_ms_per_token", self.latency_ms_per_token, "Time per output token"
             )
+        if self.time_to_first_token_ms is not None:
+            require_positive(
+                "time_to_first_token_ms", self.time_to_first_token_ms, "Time to first token"
+            )
 
     @property
     def around_the_clock(self) -> bool:
@@ -490,13 +550,20 @@ class Workload:
     pipeline_parallel: int | None = None  # None: the plan search chooses
     context_parallel: int | None = None  # None: the plan search chooses
     target_tokens_per_second: float | None = None
-    context_tokens: int = 8192
-    concurrent_sequences: int = 32
-    kv_cache_bytes: float = 2.0
-    serving_efficiency: float = 0.5
-    inference_overhead_fraction: float = 0.2
+    # Serving (docs/methodology.md, "Serving a model copy"). None: the engine derives or
+    # chooses the value (context from the requests' tokens, the batch from the targets).
+    context_tokens: int | None = None
+    concurrent_sequences: int | None = None
+    kv_cache_bytes: float = defaults.KV_CACHE_BYTES
+    serving_efficiency: float = 1.0  # × the calibrated efficiencies: 1 = the engine's fit
+    inference_overhead_fraction: float = 0.0  # extra memory per copy, × its weights
+    serving_use: ServingUse = ServingUse.INTERACTIVE
     # Serving: users and requests; the target tokens/s is then derived (peak) by the engine.
     serving_demand: ServingDemand | None = None
+    # Mixture of experts (active_params_billion below params_billion): routed experts and
+    # how many each token uses. None: defaults.MOE_EXPERTS and MOE_EXPERTS_PER_TOKEN.
+    experts: int | None = None
+    experts_per_token: int | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, WorkloadKind):
@@ -554,14 +621,64 @@ class Workload:
             require_positive(
                 "target_tokens_per_second", self.target_tokens_per_second, "Target tokens/s"
             )
-        require_int("context_tokens", self.context_tokens, 1, 100_000_000, "Context length")
-        require_int("concurrent_sequences", self.concurrent_sequences, 1, 1_000_000, "Concurrency")
+        if self.context_tokens is not None:
+            require_int("context_tokens", self.context_tokens, 1, 100_000_000, "Context length")
+        if self.concurrent_sequences is not None:
+            require_int(
+                "concurrent_sequences", self.concurrent_sequences, 1, 1_000_000, "Concurrency"
+            )
+        if not isinstance(self.serving_use, ServingUse):
+            raise InvalidInput("serving_use", f"Unknown serving use {self.serving_use!r}.")
         require_positive("kv_cache_bytes", self.kv_cache_bytes, "KV-cache bytes per value")
         require_fraction(
             "serving_efficiency", self.serving_efficiency, "Serving efficiency", allow_zero=False
         )
         require_non_negative(
             "inference_overhead_fraction", self.inference_overhead_fraction, "Overhead fraction"
+        )
+        self._check_experts()
+
+    def _check_experts(self) -> None:
+        """Experts only for a mixture of experts, and a split that leaves shared weights."""
+        for name in ("experts", "experts_per_token"):
+            value = getattr(self, name)
+            if value is not None:
+                require_int(name, value, 1, 100_000, name.replace("_", " ").capitalize())
+                if not self.is_moe:
+                    raise InvalidInput(
+                        name,
+                        "Experts describe a mixture of experts: give active_params_billion "
+                        "below params_billion too.",
+                    )
+        if not self.is_moe:
+            return
+        experts, per_token = self.expert_counts
+        if per_token >= experts:
+            raise InvalidInput(
+                "experts_per_token",
+                f"Each token uses some of the experts: fewer than {experts}, got {per_token}.",
+            )
+        per_expert = (self.params - self.active_params) / (experts - per_token)
+        if per_token * per_expert > self.active_params * (1 + 1e-9):
+            raise InvalidInput(
+                "experts",
+                f"{experts} experts of which {per_token} per token cannot hold "
+                f"{self.params_billion:g} B parameters with {self.active_params / 1e9:g} B "
+                "active: give the model's expert count and experts per token.",
+            )
+
+    @property
+    def is_moe(self) -> bool:
+        return self.active_params_billion is not None and (
+            self.active_params_billion < self.params_billion
+        )
+
+    @property
+    def expert_counts(self) -> tuple[int, int]:
+        """(routed experts, experts per token) of a mixture of experts, defaults filled in."""
+        return (
+            self.experts or defaults.MOE_EXPERTS,
+            self.experts_per_token or defaults.MOE_EXPERTS_PER_TOKEN,
         )
 
     @property
@@ -746,12 +863,14 @@ class FinanceInputs:
     reporting_currency: str = "USD"
     fx: FxRates = field(default_factory=FxRates)
     currency: str = "USD"
-    networking_per_server: float = defaults.NETWORKING_PER_SERVER_USD
+    # None: by what the plan needs and the site (tco/engine/extras.py); a number is the
+    # buyer's own figure, taken as it is.
+    networking_per_server: float | None = None
     storage_total: float = 0.0
-    installation_per_server: float = defaults.INSTALLATION_PER_SERVER_USD
+    installation_per_server: float | None = None
     spares_pct: float = 0.0
     support_pct_per_year: float = defaults.SUPPORT_PCT_PER_YEAR
-    staff_fte: float = defaults.STAFF_FTE
+    staff_fte: float | None = None
     staff_annual_cost: float = defaults.STAFF_ANNUAL_COST_USD
     software_per_gpu_year: float = 0.0
     insurance_pct_per_year: float = defaults.INSURANCE_PCT_PER_YEAR
@@ -777,15 +896,11 @@ class FinanceInputs:
         require_fraction("utilization", self.utilization, "Utilization")
         check_currency("reporting_currency", self.reporting_currency)
         check_currency("currency", self.currency)
-        for name in (
-            "networking_per_server",
-            "storage_total",
-            "installation_per_server",
-            "staff_fte",
-            "staff_annual_cost",
-            "software_per_gpu_year",
-        ):
+        for name in ("storage_total", "staff_annual_cost", "software_per_gpu_year"):
             require_non_negative(name, getattr(self, name))
+        for name in ("networking_per_server", "installation_per_server", "staff_fte"):
+            if getattr(self, name) is not None:
+                require_non_negative(name, getattr(self, name))
         for name in ("spares_pct", "support_pct_per_year", "insurance_pct_per_year"):
             require_fraction(name, getattr(self, name), name.replace("_", " ").capitalize())
         require_fraction("residual_pct", self.residual_pct, "Residual value")
@@ -815,7 +930,6 @@ class FinanceInputs:
         return sum(item.amount for item in self.one_off)
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Scenario:
     """Everything :func:`tco.engine.evaluate` needs.

@@ -202,7 +202,7 @@ def default_shape(params: float) -> ModelShape:
     8 KV heads (grouped-query attention). For 7 B: L = 33, h = 4224.
 
     >>> default_shape(7e9)
-    ModelShape(layers=33, hidden_size=4224, attention_heads=33, kv_heads=8)
+    ModelShape(layers=33, hidden_size=4224, attention_heads=33, kv_heads=8, attention_head_dim=None)
     >>> default_shape(70e9).layers
     71
     """
@@ -248,17 +248,28 @@ def inference_weights_gb(params: float, bytes_per_param: float) -> float:
     return params * bytes_per_param / BYTES_PER_GB
 
 
+def kv_bytes_per_token(shape: ModelShape, bytes_per_value: float = 2.0) -> float:
+    """Keys and values one token leaves in the cache: 2 × layers × kv_heads × head_dim × bytes.
+
+    Llama-3-70B-like (80 layers, 8 KV heads of 128) at bf16: 2*80*8*128*2 = 327,680 bytes.
+
+    >>> shape = ModelShape(layers=80, hidden_size=8192, attention_heads=64, kv_heads=8)
+    >>> kv_bytes_per_token(shape)
+    327680.0
+    """
+    return 2.0 * shape.layers * shape.kv_heads * shape.head_dim * bytes_per_value
+
+
 def kv_cache_gb(
     shape: ModelShape, context_tokens: int, concurrent_sequences: int, bytes_per_value: float = 2.0
 ) -> float:
-    """KV cache: 2 × layers × kv_heads × head_dim × bytes × context × sequences.
+    """KV cache: bytes per token × context × sequences.
 
-    Llama-3-70B-like (80 layers, 8 KV heads of 128) at bf16, 8,192 tokens,
-    32 sequences: 2*80*8*128*2*8192*32 = 85.9 GB.
+    Llama-3-70B-like at bf16, 8,192 tokens, 32 sequences: 327,680*8192*32 = 85.9 GB.
 
     >>> shape = ModelShape(layers=80, hidden_size=8192, attention_heads=64, kv_heads=8)
     >>> round(kv_cache_gb(shape, 8192, 32), 1)
     85.9
     """
-    per_token = 2.0 * shape.layers * shape.kv_heads * shape.head_dim * bytes_per_value
+    per_token = kv_bytes_per_token(shape, bytes_per_value)
     return per_token * context_tokens * concurrent_sequences / BYTES_PER_GB

@@ -14,7 +14,21 @@ from typing import Any
 
 ENGLISH: dict[str, str] = {
     "demand_assumed_continuous": (
-        "No demand given: treated as a fleet kept busy continuously at {utilization:.0%}."
+        "No demand given: the service is assumed to run around the clock, the owned fleet "
+        "busy {utilization:.0%} of the time."
+    ),
+    "demand_assumed_one_run": (
+        "No demand given: the training is assumed to run once; give demand.pattern "
+        "'recurring' with runs_per_year, or 'continuous', for more."
+    ),
+    "workstation_site_fleet": (
+        "A workstation site holds one machine; this plan needs {servers:,} servers, so they "
+        "are costed as a server room (network, installation, operations staff)."
+    ),
+    "datacentre_defaults_small_fleet": (
+        "Data-centre defaults (network ports, installation, operations staff) are applied "
+        "to {gpus} GPU(s), fewer than {threshold}: for a workstation choose a workstation "
+        "site, or give finance.networking_per_server, installation_per_server and staff_fte."
     ),
     "run_exceeds_horizon": (
         "One run takes {run_days:,.0f} days, longer than the {horizon_months} months compared."
@@ -45,10 +59,6 @@ ENGLISH: dict[str, str] = {
     "jurisdiction_unknown": "{provider}'s controlling jurisdiction is unknown.",
     "provider_not_preferred": "{provider} is not one of your preferred providers.",
     "no_compliant_option": "No option meets the constraints.",
-    "latency_target_missed": (
-        "Each answer streams at {achieved_ms:,.1f} ms per output token, slower than the "
-        "{target_ms:,.1f} ms target: serve each model copy on more GPUs or at a lower precision."
-    ),
 }
 
 

@@ -26,7 +26,6 @@ from tco.engine.finance import (
     monthly_discount_rate,
 )
 from tco.engine.onprem import onprem_cashflow, scalar
-from tco.engine.records import quick_init
 from tco.engine.units import HOURS_PER_MONTH, SECONDS_PER_HOUR
 
 
@@ -43,7 +42,6 @@ class OnPremResult:
     cost_per_million_tokens_at_target: float | None = None
 
 
-@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class CloudOptionResult:
     name: str
@@ -163,7 +161,7 @@ def compare_options(
     # Break-even lines and instances of every offering in one vectorised pass (one value
     # per offering, in model order).
     offerings = stack_clouds(model.clouds)
-    a, b, c, d = offering_lines(model, offerings, monthly)
+    a, b, c, d = offering_lines(model, offerings)
     u_stars = break_even_utilization(a, b, c, d)
     slope_gaps, gaps0 = as_array(b - d), as_array(a - c)
     instances = cloud_instances(

@@ -7,7 +7,6 @@ replaced, so their figures follow the same formulas as the main comparison.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,7 +23,6 @@ from tco.engine.costmodel import (
 from tco.engine.demand import WHOLE_HORIZON
 from tco.engine.finance import broadcast
 from tco.engine.onprem import scalar
-from tco.engine.records import quick_init
 from tco.engine.units import HOURS_PER_MONTH, MONTHS_PER_YEAR
 
 
@@ -41,20 +39,9 @@ def resale_fraction(resale_by_year: Sequence[float], months: float) -> float:
     >>> resale_fraction(curve, 120)
     0.27
     """
-    curve = tuple(resale_by_year)
-    if 0.0 in curve:  # a cache key would not tell 0.0 from -0.0: compute
-        return _interpolated(curve, months)
-    return _recent_fraction(curve, months)
-
-
-def _interpolated(curve: tuple[float, ...], months: float) -> float:
     years = max(months, 0.0) / MONTHS_PER_YEAR
-    points = np.arange(len(curve), dtype=np.float64)
-    return float(np.interp(years, points, np.asarray(curve, dtype=np.float64)))
-
-
-# The ranking asks the same curve and age once per candidate server (~4 us of numpy each).
-_recent_fraction = functools.lru_cache(maxsize=256)(_interpolated)
+    points = np.arange(len(resale_by_year), dtype=np.float64)
+    return float(np.interp(years, points, np.asarray(resale_by_year, dtype=np.float64)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,19 +80,17 @@ def buy_run_resell(
     model: CostModel,
     run_hours: float,
     resale_by_year: Sequence[float],
-    monthly: OnPremMonthly | None = None,
 ) -> ResellResult | None:
     """Own the fleet only for the run's months, then resell it at the curve's value.
 
     None when the run takes the whole horizon (then buying and keeping is the
-    same thing). ``monthly``: the model's :func:`onprem_monthly`, when the caller has it
-    (the fleet's hardware and fees are the same, owned for fewer months).
+    same thing).
     """
     resold = resold_model(model, run_hours, resale_by_year)
     if resold is None:
         return None
     owned, months, fraction = resold
-    monthly = onprem_monthly(owned, monthly)
+    monthly = onprem_monthly(owned)
     totals = onprem_totals(owned, monthly)
     return ResellResult(
         months_owned=months,
@@ -116,7 +101,6 @@ def buy_run_resell(
     )
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class LeaseOption:
     term_months: int

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tco.engine import records
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
     CostModel,
-    OnPremMonthly,
     onprem_line,
     onprem_monthly,
     onprem_total,
@@ -29,10 +26,12 @@ from tco.engine.demand import (
     plan_demand,
 )
 from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
+from tco.engine.extras import OwningExtras, needs_fabric, owning_extras
 from tco.engine.finance import broadcast
 from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
 from tco.engine.hosted_api import ApiOptionResult, cost_api_offering
 from tco.engine.hybrid import HybridResult, optimise_hybrid
+from tco.engine.inference import ServingPlan
 from tco.engine.inputs import (
     CloudOfferingSpec,
     CloudTerm,
@@ -55,7 +54,6 @@ from tco.engine.ownership import (
     resold_model,
 )
 from tco.engine.racks import RackPlan, plan_racks
-from tco.engine.records import quick_init
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
 from tco.engine.sizing import SizingResult, size_workload
@@ -105,9 +103,9 @@ class ScenarioResult:
     horizons: HorizonView | None = None
     serving: ServingOutcome | None = None  # the demand was given in users and requests
     api_options: tuple[ApiOptionResult, ...] = ()
+    extras: OwningExtras | None = None  # networking, installation and staff of the fleet
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class OfferingFit:
     """How one cloud offering does the owned fleet's work (see CloudCostParams)."""
@@ -124,17 +122,6 @@ evaluation of the cheapest), by everything a sizing depends on: the workload, th
 GPU and GPUs per server, and a fixed fleet. Catalogs sell the same GPU board in several
 servers and as cloud instances, so one board is sized once."""
 
-RECENT_SIZINGS = 256
-
-
-@functools.lru_cache(maxsize=RECENT_SIZINGS)
-def _recent_sizing(workload: Workload, server: ServerSpec, servers: int | None) -> SizingResult:
-    """:func:`size_workload` of the process's recent requests (all three arguments are
-    immutable values, and so is the result). Asking again about the same work with other
-    prices, rates or terms (what a buyer does most on the calculator) sizes nothing anew:
-    ~1 ms of an uncached result page. A workload that does not fit raises each time."""
-    return size_workload(workload, server, servers)
-
 
 def sized(
     workload: Workload,
@@ -142,12 +129,11 @@ def sized(
     servers: int | None = None,
     sizings: SizingMemo | None = None,
 ) -> SizingResult:
-    """:func:`size_workload`, or its result from ``sizings`` when the board was sized, or
-    from the recent sizings of the same workload on the same server."""
+    """:func:`size_workload`, or its result from ``sizings`` when the board was sized."""
     key = (workload, server.gpu, server.gpus_per_server, servers)
     result = sizings.get(key) if sizings is not None else None
     if result is None:
-        result = _recent_sizing(workload, server, servers)
+        result = size_workload(workload, server, servers)
         if sizings is not None:
             sizings[key] = result
     return result
@@ -160,14 +146,18 @@ def offering_fit(
     sizing: SizingResult,
     sizings: SizingMemo | None = None,
 ) -> OfferingFit:
-    """Size the same work on the offering's GPU when it differs from the owned one.
+    """Size the same work on the offering's instances when they differ from the owned
+    servers: another GPU, or an instance larger than an owned server (an 8-GPU instance
+    for a 1-GPU workstation's work).
 
-    Training: GPU-hours of a run on that GPU ÷ on the owned fleet (work ratio)
+    Training: GPU-hours of a run on those instances ÷ on the owned fleet (work ratio)
     and GPUs needed ÷ owned GPUs (fleet ratio), both sized for the same
-    deadline. Serving: GPUs needed for the same target ÷ owned GPUs.
+    deadline. Serving: GPUs needed for the same target ÷ owned GPUs. Sized on whole
+    instances, the bill counts the instances the provider sells (docs/methodology.md
+    § 3, "One billing unit").
     """
-    gpu = offering.gpu
-    if gpu is None or gpu == server.gpu:
+    gpu = offering.gpu or server.gpu
+    if gpu == server.gpu and offering.gpus_per_instance <= server.gpus_per_server:
         return OfferingFit(run_hours=sizing.training_hours)
     # Serving may keep weights in a format the GPU cannot compute in (weight-only).
     if workload.kind.is_training and gpu.peak_tflops(workload.precision) is None:
@@ -230,6 +220,30 @@ def _run_billing_factor(
     return billed / run_hours
 
 
+def fleet_extras(
+    scenario: Scenario, servers: int, sizing: SizingResult | None = None
+) -> OwningExtras:
+    """The owned fleet's networking, installation and staff (tco/engine/extras.py).
+
+    ``sizing``: the fleet's plan, which says whether a served model copy spans servers
+    (without it only multi-server training gets a fabric).
+    """
+    server = scenario.server
+    fabric = needs_fabric(
+        scenario.workload.kind.is_training,
+        servers,
+        sizing.gpus_per_replica if sizing is not None else None,
+        server.gpus_per_server,
+    )
+    return owning_extras(
+        scenario.finance,
+        scenario.site,
+        servers=servers,
+        gpus_per_server=server.gpus_per_server,
+        needs_fabric=fabric,
+    )
+
+
 def build_cost_model(
     scenario: Scenario,
     servers: int,
@@ -237,11 +251,14 @@ def build_cost_model(
     fits: Sequence[OfferingFit] | None = None,
     *,
     with_clouds: bool = True,
+    extras: OwningExtras | None = None,
 ) -> CostModel:
     """Flatten a scenario into the cost core's inputs, in the reporting currency.
 
     Without a demand plan the fleet runs at ``finance.utilization`` all horizon.
     ``with_clouds=False`` leaves the cloud offerings out (the cost of owning only).
+    ``extras``: the fleet's :func:`fleet_extras` (by default those of ``servers``
+    servers, a fabric only for multi-server training).
     """
     fin, site, server = scenario.finance, scenario.site, scenario.server
     fx, cur = fin.fx, fin.reporting_currency
@@ -255,6 +272,13 @@ def build_cost_model(
 
     def fin_money(x: float) -> float:
         return x * fin_rate / to_rate
+
+    def extra_money(x: float, given: bool) -> float:
+        """The buyer's figure is in the finance currency; the engine's defaults in USD."""
+        return fin_money(x) if given else x / to_rate
+
+    if extras is None:
+        extras = fleet_extras(scenario, servers)
 
     per_run = plan is not None and plan.pattern is not DemandPattern.CONTINUOUS
     # A service must be up every hour: rented serving capacity is billed around the clock.
@@ -286,13 +310,15 @@ def build_cost_model(
         horizon_months=float(fin.horizon_months),
         discount_rate=fin.discount_rate,
         clouds=clouds,
-        networking_per_server=fin_money(fin.networking_per_server),
+        networking_per_server=extra_money(extras.networking_per_server, extras.networking_given),
         storage_total=fin_money(fin.storage_total),
-        installation_per_server=fin_money(fin.installation_per_server),
+        installation_per_server=extra_money(
+            extras.installation_per_server, extras.installation_given
+        ),
         spares_pct=fin.spares_pct,
         colocation_on_facility_kw=1.0 if site.colocation_billed_on_facility_kw else 0.0,
         support_pct_per_year=fin.support_pct_per_year,
-        staff_fte=fin.staff_fte,
+        staff_fte=extras.staff_fte,
         staff_annual_cost=fin_money(fin.staff_annual_cost),
         software_per_gpu_year=fin_money(fin.software_per_gpu_year),
         insurance_pct_per_year=fin.insurance_pct_per_year,
@@ -337,12 +363,13 @@ def _serving(
     demand = scenario.workload.serving_demand
     if demand is None:
         return None
+    peak = sizing.serving.peak if sizing.serving is not None else None
     return serving_outcome(
         demand,
         _load_factors(scenario, horizon_months),
         capacity_tokens_per_second=sizing.tokens_per_second_capacity or 0.0,
-        tokens_per_second_per_replica=sizing.tokens_per_second_per_replica,
-        concurrent_sequences=scenario.workload.concurrent_sequences,
+        achieved_ms_per_token=peak.time_per_output_token_s * 1000.0 if peak else None,
+        time_to_first_token_ms=peak.time_to_first_token_s * 1000.0 if peak else None,
     )
 
 
@@ -379,6 +406,7 @@ class OwningPlan:
     model: CostModel  # without the cloud offerings
     plan: DemandPlan
     resale_by_year: tuple[float, ...]
+    meets_latency_targets: bool = True  # serving: no latency_target_missed warning
 
 
 def owning_plan(scenario: Scenario, sizings: SizingMemo | None = None) -> OwningPlan:
@@ -391,8 +419,16 @@ def owning_plan(scenario: Scenario, sizings: SizingMemo | None = None) -> Owning
     plan = _plan(scenario, sizing)
     # Without the cloud offerings: the cost of owning does not use them (the ranking of
     # servers flattens one scenario per catalog server).
-    model = build_cost_model(scenario, sizing.servers_required, plan, with_clouds=False)
-    return OwningPlan(model, plan, tuple(scenario.finance.resale_by_year))
+    servers = sizing.servers_required
+    model = build_cost_model(
+        scenario,
+        servers,
+        plan,
+        with_clouds=False,
+        extras=fleet_extras(scenario, servers, sizing),
+    )
+    meets = not any(n.code == "latency_target_missed" for n in sizing.warnings)
+    return OwningPlan(model, plan, tuple(scenario.finance.resale_by_year), meets)
 
 
 def costs_of_owning(owned: Sequence[OwningPlan]) -> list[float]:
@@ -504,10 +540,11 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         raise InvalidInput(
             "cloud_offerings", "None of the cloud offerings' GPUs can run this workload."
         )
-    kept = records.replace(
+    kept = dataclasses.replace(
         scenario, cloud_offerings=tuple(scenario.cloud_offerings[i] for i in usable)
     )
-    model = build_cost_model(kept, servers, plan, [fits[i] for i in usable])
+    extras = fleet_extras(scenario, servers, sizing)
+    model = build_cost_model(kept, servers, plan, [fits[i] for i in usable], extras=extras)
     serving = _serving(scenario, sizing)
     monthly = onprem_monthly(model)  # the options' and the financing's
     onprem, clouds = compare_options(
@@ -526,7 +563,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         energy_kwh * site.carbon_kg_per_kwh / 1000.0 if site.carbon_kg_per_kwh is not None else None
     )
     resell = (
-        buy_run_resell(model, plan.run_hours, fin.resale_by_year, monthly)
+        buy_run_resell(model, plan.run_hours, fin.resale_by_year)
         if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours
         else None
     )
@@ -589,6 +626,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         per_work=plan.pattern is not DemandPattern.CONTINUOUS,
         extra={
             "pattern": plan.pattern.value,
+            "demand_assumed": assumed_demand(plan),
             "owned_servers": hybrid.owned_servers if hybrid is not None else None,
             "hybrid_option": hybrid_option,
             "resale_month": resell.months_owned if resell is not None else None,
@@ -614,7 +652,9 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         for i, o in zip(usable, kept.cloud_offerings, strict=True)
     )
     warnings = [n for n in plan.notes if n.warning]
+    warnings += list(sizing.warnings)
     warnings += list(serving.notes) if serving is not None else []
+    warnings += list(extras.notes)
     warnings += _sanity(scenario, sizing, racks, onprem.total_cost, fin.reporting_currency)
     return ScenarioResult(
         scenario=kept,
@@ -638,9 +678,10 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
         cloud_energy=cloud_energy,
-        horizons=_horizons(kept, sizing, model, resell, plan, monthly),
+        horizons=_horizons(kept, sizing, model, resell, plan),
         serving=serving,
         api_options=apis,
+        extras=extras,
     )
 
 
@@ -697,15 +738,13 @@ def _horizons(
     model: CostModel,
     resell: ResellResult | None,
     own_plan: DemandPlan | None = None,
-    monthly: OnPremMonthly | None = None,
 ) -> HorizonView | None:
     """The same fleet and demand costed over 3, 5, 7 and 10 years (the refresh included).
 
     ``model`` is the scenario's own cost model: over another horizon only the horizon
     and the demand plan's utilization and active months differ (the plan's pattern, so
     the offerings' billing, is the horizon's too). ``resell``: the scenario's own
-    buy-run-resell, when it has one; ``own_plan``: the demand plan over its own horizon;
-    ``monthly``: the model's on-prem amounts (the fleet's are each horizon's too).
+    buy-run-resell, when it has one; ``own_plan``: the demand plan over its own horizon.
     """
     models = []
     for months in HORIZONS_MONTHS:
@@ -727,14 +766,12 @@ def _horizons(
     if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
         # Buy-run-resell replaces every field the horizon changes (it owns the fleet for
         # the run only), so it costs the same over each horizon longer than the run.
-        sold = resell or buy_run_resell(
-            models[-1], plan.run_hours, scenario.finance.resale_by_year, monthly
-        )
+        sold = resell or buy_run_resell(models[-1], plan.run_hours, scenario.finance.resale_by_year)
         resold = [
             sold.total_cost if sold is not None and sold.months_owned < months else None
             for months in HORIZONS_MONTHS
         ]
-    return horizon_view(models, resold, monthly)
+    return horizon_view(models, resold)
 
 
 def cloud_energy_and_carbon(
@@ -899,12 +936,18 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             hardware_flops_utilization=_num(s.hardware_flops_utilization, 4),
             scaling_efficiency=_num(s.scaling_efficiency, 4),
         )
+        if s.expert_parallel is not None:
+            sizing.update(
+                expert_parallel=s.expert_parallel,
+                all_to_all_hours=_num(s.all_to_all_hours, 2),
+            )
     else:
         sizing.update(
             gpus_per_replica=s.gpus_per_replica,
             replicas=s.replicas,
             tokens_per_second_per_replica=_num(s.tokens_per_second_per_replica, 1),
             tokens_per_second_capacity=_num(s.tokens_per_second_capacity, 1),
+            **_serving_sizing(s),
         )
     r = result.rack_plan
     on = result.onprem
@@ -1063,7 +1106,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
     reference_api = next((x for x in result.api_options if x.name == v.reference_cloud), None)
     extras: dict[str, Any] = {
         "demand": demand,
-        "serving": _serving_dict(result.serving),
+        "serving": _serving_dict(result.serving, result.sizing.serving),
         "break_even_requests_per_day": _num(reference_api.break_even_requests_per_day, 1)
         if reference_api is not None
         else None,
@@ -1130,6 +1173,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             {"name": name, **note.to_dict()} for name, note in result.excluded_offerings
         ],
         "constraints": constraints_to_dict(result),
+        "owning_extras": _extras_dict(result),
         "horizons": horizons_to_dict(result),
     }
     t = result.tornado
@@ -1172,6 +1216,20 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
                 for b in t.bars
             ],
         },
+    }
+
+
+def _extras_dict(result: ScenarioResult) -> dict[str, Any] | None:
+    """What owning includes besides the servers (tco/engine/extras.py), the amounts per
+    server in the reporting currency."""
+    if result.extras is None:
+        return None
+    m = result.cost_model
+    return {
+        **result.extras.to_dict(),
+        "networking_per_server": _num(float(m.networking_per_server), 2),
+        "installation_per_server": _num(float(m.installation_per_server), 2),
+        "staff_cost_per_year": _num(float(m.staff_fte) * float(m.staff_annual_cost), 2),
     }
 
 
@@ -1275,11 +1333,49 @@ def _add_unit_costs(options: list[dict[str, Any]], serving: ServingOutcome | Non
         option["cost_per_user_month"] = _num(per_user, 6)
 
 
-def _serving_dict(serving: ServingOutcome | None) -> dict[str, Any] | None:
+def _serving_sizing(s: SizingResult) -> dict[str, Any]:
+    """The copy's batch, latency at the sized peak against its targets, and the decode
+    step's parts (docs/scenario.md, "sizing" of inference)."""
+    plan = s.serving
+    if plan is None:
+        return {}
+    peak, step = plan.peak, plan.peak.step
+    return {
+        "concurrent_sequences": peak.batch,
+        "max_concurrent_sequences": plan.option.batch,
+        "memory_concurrent_sequences": plan.option.memory_batch,
+        "context_tokens": plan.requests.context_tokens,
+        # Without a prompt length (tokens/s given directly) no prefill is sized: the time
+        # to the first token is then one decode step, not what a user would wait.
+        "prompts_sized": plan.requests.input_tokens > 0,
+        "time_per_output_token_ms": _num(peak.time_per_output_token_s * 1000.0, 3),
+        "time_to_first_token_ms": _num(peak.time_to_first_token_s * 1000.0, 3),
+        "latency_targets": {
+            "use": plan.use.value,
+            "time_per_output_token_ms": plan.targets.time_per_output_token_ms,
+            "time_to_first_token_ms": plan.targets.time_to_first_token_ms,
+            "met": plan.targets.met_by(peak),
+        },
+        "decode_step_ms": {
+            "weights": _num(step.weights_s * 1000.0, 4),
+            "experts": _num(step.experts_s * 1000.0, 4),
+            "kv_cache": _num(step.attention_s * 1000.0, 4),
+            "communication": _num(step.communication_s * 1000.0, 4),
+            "total": _num(step.total_s * 1000.0, 4),
+            "prefill_share": _num(peak.prefill_share_s * 1000.0, 4),
+        },
+        "prefill_ms": _num(peak.prefill_s * 1000.0, 3),
+    }
+
+
+def _serving_dict(
+    serving: ServingOutcome | None, plan: ServingPlan | None
+) -> dict[str, Any] | None:
     """The derivation from users and requests to tokens/s, every step (docs/scenario.md)."""
     if serving is None:
         return None
     d, load = serving.demand, serving.load
+    targets = plan.targets if plan is not None else None
     return {
         "users": d.users,
         "requests_per_user_per_day": d.requests_per_user_per_day,
@@ -1302,6 +1398,11 @@ def _serving_dict(serving: ServingOutcome | None) -> dict[str, Any] | None:
         "requests_per_month": _num(load.requests_per_month, 2),
         "concurrent_requests_at_peak": _num(load.concurrent_requests_at_peak, 2),
         "achieved_ms_per_token": _num(serving.achieved_ms_per_token, 3),
+        "time_to_first_token_ms": _num(serving.time_to_first_token_ms, 3),
+        "time_to_first_token_target_ms": d.time_to_first_token_ms,
+        # the targets in force: the demand's, else the defaults of the use
+        "target_ms_per_token": targets.time_per_output_token_ms if targets else None,
+        "target_time_to_first_token_ms": targets.time_to_first_token_ms if targets else None,
         "utilization": _num(serving.utilization, 6),
         "fleet_capacity_requests_per_day": _num(serving.fleet_capacity_requests_per_day, 1),
         "load_months": _num(serving.load_months, 4),
@@ -1319,10 +1420,39 @@ def _hybrid_reason(hy: HybridResult) -> str:
     return "mix_cheapest"
 
 
+# What the engine assumed when the scenario gave no demand (DemandPlan notes), as the
+# verdict's ``demand_assumed`` code.
+ASSUMED_DEMANDS = {
+    "demand_assumed_one_run": "one_run",
+    "demand_assumed_continuous": "around_the_clock",
+}
+ASSUMED_DEMAND_TEXT = {
+    "one_run": "assuming one run",
+    "around_the_clock": "assuming it serves around the clock",
+}
+
+
+def assumed_demand(plan: DemandPlan) -> str | None:
+    """``one_run`` or ``around_the_clock`` when the demand was assumed, else None."""
+    return next((ASSUMED_DEMANDS[n.code] for n in plan.notes if n.code in ASSUMED_DEMANDS), None)
+
+
+def with_assumption(headline: str, phrase: str) -> str:
+    """The headline with what was assumed before its full stop.
+
+    >>> with_assumption("Rent: A, 55 USD for this work.", "assuming one run")
+    'Rent: A, 55 USD for this work, assuming one run.'
+    """
+    return f"{headline.removesuffix('.')}, {phrase}."
+
+
 def verdict_text(verdict: Verdict, currency: str) -> str:
     """The headline in plain English (command line); the web layer words its own."""
     p = verdict.params
     text = _headline_text(verdict, currency)
+    assumed = p.get("demand_assumed")
+    if assumed in ASSUMED_DEMAND_TEXT:
+        text = with_assumption(text, ASSUMED_DEMAND_TEXT[assumed])
     if p.get("constraint_decided"):
         text += (
             f" Your constraints decided this, not cost: the cheapest option overall, "

@@ -11,7 +11,6 @@ from tco.engine.costmodel import CostModel, cloud_npv, onprem_npv, stack_clouds
 from tco.engine.errors import InvalidInput
 from tco.engine.finance import broadcast
 from tco.engine.onprem import scalar
-from tco.engine.records import quick_init
 from tco.engine.units import FloatArray
 
 TORNADO_INPUTS: tuple[tuple[str, str], ...] = (
@@ -29,7 +28,6 @@ TORNADO_INPUTS: tuple[tuple[str, str], ...] = (
 """The ten inputs varied by default (field of CostModel, label)."""
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class TornadoBar:
     input_name: str

@@ -71,21 +71,6 @@ def derive_load(demand: ServingDemand) -> ServingLoad:
     )
 
 
-def achieved_ms_per_token(
-    tokens_per_second_per_replica: float | None, concurrent_sequences: int
-) -> float | None:
-    """Time per output token each sequence sees on a model copy: sequences ÷ copy tokens/s.
-
-    A copy decoding 3,350 tokens/s for 32 sequences gives each one token every 9.6 ms.
-
-    >>> round(achieved_ms_per_token(3350.0, 32), 2)
-    9.55
-    """
-    if not tokens_per_second_per_replica:
-        return None
-    return 1000.0 * concurrent_sequences / tokens_per_second_per_replica
-
-
 def unit_costs(
     total_cost: float, demand: ServingDemand, load: ServingLoad, load_months: float
 ) -> tuple[float, float]:
@@ -121,7 +106,8 @@ class ServingOutcome:
     utilization: float  # owned fleet in its busiest year: all-hours average ÷ capacity
     load_months: float  # Σ of the monthly load factors (the horizon without growth)
     fleet_capacity_requests_per_day: float  # first-year requests a day the fleet can take
-    achieved_ms_per_token: float | None
+    achieved_ms_per_token: float | None  # time per output token at the sized peak
+    time_to_first_token_ms: float | None = None  # at the sized peak
     notes: tuple[Note, ...] = ()
 
 
@@ -130,10 +116,13 @@ def serving_outcome(
     load_factors: FloatArray,
     *,
     capacity_tokens_per_second: float,
-    tokens_per_second_per_replica: float | None,
-    concurrent_sequences: int,
+    achieved_ms_per_token: float | None = None,
+    time_to_first_token_ms: float | None = None,
 ) -> ServingOutcome:
-    """Utilization, capacity in requests and the latency check of the sized fleet.
+    """Utilization and capacity in requests of the sized fleet, with what users see there.
+
+    The latency itself comes from the sizing (tco/engine/decode.py), which also warns when
+    it misses a target.
 
     The fleet is sized for the peak of the largest year; around the clock it serves the
     week's average, so it is busy average ÷ capacity of the time in that year. 132.3
@@ -141,8 +130,7 @@ def serving_outcome(
 
     >>> import numpy as np
     >>> out = serving_outcome(ServingDemand(2000, 20, 400, peak_factor=3, hours_per_day=10,
-    ...     days_per_week=5), np.ones(60), capacity_tokens_per_second=2000.0,
-    ...     tokens_per_second_per_replica=1000.0, concurrent_sequences=32)
+    ...     days_per_week=5), np.ones(60), capacity_tokens_per_second=2000.0)
     >>> round(out.utilization, 4), round(out.fleet_capacity_requests_per_day), out.load_months
     (0.0661, 60000, 60.0)
     """
@@ -150,17 +138,6 @@ def serving_outcome(
     peak_year = float(load_factors.max()) if len(load_factors) else 1.0
     sized = load.peak_tokens_per_second * peak_year
     capacity = max(capacity_tokens_per_second, 1e-12)
-    achieved = achieved_ms_per_token(tokens_per_second_per_replica, concurrent_sequences)
-    notes: list[Note] = []
-    target = demand.latency_ms_per_token
-    if target is not None and achieved is not None and achieved > target * (1 + 1e-9):
-        notes.append(
-            Note(
-                "latency_target_missed",
-                {"achieved_ms": achieved, "target_ms": target},
-                warning=True,
-            )
-        )
     return ServingOutcome(
         demand=demand,
         load=load,
@@ -171,6 +148,6 @@ def serving_outcome(
         fleet_capacity_requests_per_day=load.requests_per_day
         * capacity_tokens_per_second
         / max(sized, 1e-12),
-        achieved_ms_per_token=achieved,
-        notes=tuple(notes),
+        achieved_ms_per_token=achieved_ms_per_token,
+        time_to_first_token_ms=time_to_first_token_ms,
     )

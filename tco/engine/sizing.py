@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 
 from tco.engine import defaults
 from tco.engine.compute import (
-    decode_tokens_per_second,
     hardware_flops_factor,
     hours_to_days,
     scaling_efficiency,
@@ -23,7 +22,9 @@ from tco.engine.compute import (
     training_hours,
 )
 from tco.engine.errors import DeadlineInfeasible, DoesNotFit, InvalidInput
+from tco.engine.inference import ServingPlan, plan_serving
 from tco.engine.inputs import (
+    Interconnect,
     ModelShape,
     Recompute,
     ServerSpec,
@@ -34,14 +35,13 @@ from tco.engine.inputs import (
 from tco.engine.memory import (
     activation_gb_per_gpu,
     default_shape,
-    inference_weights_gb,
-    kv_cache_gb,
     lora_state_gb,
     pipeline_bubble,
     replicated_and_sharded_bytes,
 )
+from tco.engine.moe import all_to_all_bytes_per_token, exchange_seconds, workload_split
 from tco.engine.notes import Note
-from tco.engine.units import BYTES_PER_GB, HOURS_PER_DAY
+from tco.engine.units import BYTES_PER_GB, HOURS_PER_DAY, SECONDS_PER_HOUR
 
 MAX_SERVERS = 10_000
 """Upper bound searched for a deadline; beyond it the engine says it is infeasible."""
@@ -104,10 +104,24 @@ class SizingResult:
     hardware_flops_utilization: float | None = None
     usable_memory_gb: float | None = None
     note_details: tuple[Note, ...] = ()
+    serving: ServingPlan | None = None  # inference: the chosen copy, batch and latency
+    warnings: tuple[Note, ...] = ()  # notes the buyer must see (the result's warnings)
+    expert_parallel: int | None = None  # training a mixture of experts
+    all_to_all_hours: float | None = None  # of the training hours: the experts' exchange
 
     @property
     def memory_per_gpu_gb(self) -> float:
         return self.memory.total_gb
+
+    @property
+    def concurrent_sequences(self) -> int | None:
+        """Sequences each copy holds at the sized peak (inference)."""
+        return self.serving.peak.batch if self.serving is not None else None
+
+    @property
+    def max_concurrent_sequences(self) -> int | None:
+        """The largest batch a copy takes within memory and the latency targets."""
+        return self.serving.option.batch if self.serving is not None else None
 
 
 def _ceil(x: float) -> int:
@@ -158,6 +172,8 @@ class _Candidate:
     rep_gb: float  # model states per GPU kept whole
     shard_gb: float  # model states per GPU before dividing by the shard group dp·cp
     dp_min: int
+    expert_gb: float = 0.0  # routed experts' states per GPU before expert parallelism
+    experts: int = 1  # routed experts: expert parallelism spreads them over ≤ this many
 
     @property
     def model_parallel(self) -> int:
@@ -167,11 +183,50 @@ class _Candidate:
     def gpus_to_fit(self) -> int:
         return self.model_parallel * self.dp_min
 
+    def expert_parallel(self, dp: int) -> int:
+        """GPUs the experts of one model-parallel rank are spread over: dp·cp, ≤ experts."""
+        return min(dp * self.cp, self.experts)
+
     def states_gb(self, dp: int) -> float:
-        return self.rep_gb + self.shard_gb / (dp * self.cp)
+        return (
+            self.rep_gb + self.shard_gb / (dp * self.cp) + self.expert_gb / self.expert_parallel(dp)
+        )
+
+
+def min_data_parallel(
+    rep_gb: float, shard_gb: float, expert_gb: float, experts: int, cp: int, free_gb: float
+) -> int | None:
+    """Fewest data-parallel copies d with rep + shard/(d·cp) + expert/min(d·cp, E) ≤ free.
+
+    Expert parallelism spreads the routed experts over the data-parallel (and context-
+    parallel) GPUs, at most one expert each; ZeRO shards the rest of the states. None when
+    no d fits. 20 GB kept whole, 400 GB sharded and 1,000 GB of experts in 60 GB free:
+    spreading all 1,400 GB over 40 GB of room takes 35 GPUs, more than the 32 experts;
+    with one expert each (31.25 GB) 8.75 GB are left for 400 ÷ d, so d = 46.
+
+    >>> min_data_parallel(20.0, 400.0, 1000.0, 32, 1, 60.0)
+    46
+    >>> min_data_parallel(20.0, 400.0, 0.0, 1, 1, 60.0), min_data_parallel(70.0, 0, 0, 1, 1, 60.0)
+    (10, None)
+    """
+    room = free_gb - rep_gb
+    if room <= 0 or (expert_gb == 0.0 and shard_gb == 0.0 and rep_gb > free_gb):
+        return None
+    if expert_gb == 0.0 and shard_gb == 0.0:
+        return 1
+    group = _ceil((shard_gb + expert_gb) / room)  # every state spread over d·cp ≤ E GPUs
+    if expert_gb == 0.0 or group <= experts:
+        return max(1, _ceil(group / cp))
+    room -= expert_gb / experts  # experts at one per GPU; ZeRO shards the rest further
+    if room <= 0:
+        return None
+    group = max(experts, _ceil(shard_gb / room)) if shard_gb else experts
+    return max(1, _ceil(group / cp))
 
 
 _SHARDING_RANK = {Sharding.DDP: 0, Sharding.ZERO1: 1, Sharding.ZERO2: 2, Sharding.ZERO3: 3}
+# Kinds that train every weight, so routed experts carry full states and expert parallelism.
+_FULL_STATE_KINDS = (WorkloadKind.PRETRAIN, WorkloadKind.FULL_FINETUNE)
 
 
 def _powers_of_two(limit: int) -> list[int]:
@@ -286,8 +341,16 @@ def _fit(
     p: int,
     act: float,
 ) -> tuple[_Candidate | None, float]:
-    """The simplest ZeRO stage that fits at (t, cp, p), and the least memory it could need."""
-    per_gpu_params = workload.params / (t * p)
+    """The simplest ZeRO stage that fits at (t, cp, p), and the least memory it could need.
+
+    A mixture of experts keeps its routed experts apart: expert parallelism spreads their
+    full states over the data-parallel GPUs (``min_data_parallel``); ZeRO applies to the
+    shared weights. LoRA and QLoRA freeze the experts with the rest of the base."""
+    split = workload_split(workload) if workload.kind in _FULL_STATE_KINDS else None
+    experts = split.experts if split is not None else 1
+    expert_params = split.expert_params if split is not None else 0.0
+    per_gpu_params = (workload.params - expert_params) / (t * p)
+    expert_gb = expert_params / (t * p) * sum(_state_bytes(workload, Sharding.DDP)) / BYTES_PER_GB
     if workload.sharding is not None:
         stages = [workload.sharding]
     elif p == 1:
@@ -300,16 +363,11 @@ def _fit(
         rep_b, shard_b = _state_bytes(workload, stage)
         rep = per_gpu_params * rep_b / BYTES_PER_GB
         shard = per_gpu_params * shard_b / BYTES_PER_GB
-        least = min(least, act + overhead + rep)
-        if shard == 0.0:
-            if rep > free:
-                continue
-            dp_min = 1
-        else:
-            if rep >= free:
-                continue
-            dp_min = max(1, _ceil(_ceil(shard / (free - rep)) / cp))
-        cand = _Candidate(t, cp, p, stage, act, rep, shard, dp_min)
+        least = min(least, act + overhead + rep + expert_gb / experts)
+        dp_min = min_data_parallel(rep, shard, expert_gb, experts, cp, free)
+        if dp_min is None:
+            continue
+        cand = _Candidate(t, cp, p, stage, act, rep, shard, dp_min, expert_gb, experts)
         spans_servers = cand.gpus_to_fit > gps
         if stage is Sharding.ZERO3 and big and workload.sharding is None and spans_servers:
             continue  # at this size the plan is 3D, not ZeRO-3 over the network
@@ -370,12 +428,14 @@ def servers_for_deadline(
     workload: Workload,
     min_servers: int = 1,
     useful_fraction: Callable[[int], float] | None = None,
+    exchange_hours: Callable[[int], float] | None = None,
 ) -> int:
     """Fewest servers (≥ ``min_servers``) that finish ``flops`` within the deadline.
 
     ``useful_fraction(servers)`` is the share of the fleet's GPU time doing work
-    (GPUs the plan uses × (1 − pipeline bubble) ÷ GPUs); 1 when omitted. Throughput
-    is searched on a doubling grid, then by bisection.
+    (GPUs the plan uses × (1 − pipeline bubble) ÷ GPUs); 1 when omitted.
+    ``exchange_hours(servers)``: wall-clock hours a mixture of experts adds sending tokens
+    to its experts. Throughput is searched on a doubling grid, then by bisection.
     4.2e22 FLOPs in 30 days on 8 × 989 TFLOPS servers, MFU 0.4, goodput 0.9,
     InfiniBand: 5 servers take 829 h, 6 servers 718 h ≤ 720 h, so 6.
 
@@ -389,7 +449,8 @@ def servers_for_deadline(
         if fraction <= 0:
             return math.inf
         eff = scaling_efficiency(s, workload.interconnect)
-        return training_hours(
+        extra = 0.0 if exchange_hours is None else exchange_hours(s)
+        return extra + training_hours(
             flops, s * gpus_per_server, peak_tflops, workload.mfu, eff, workload.goodput, fraction
         )
 
@@ -486,6 +547,43 @@ def _does_not_fit(workload: Workload, server: ServerSpec, least_gb: float) -> Do
     )
 
 
+def _expert_exchange_hours(
+    workload: Workload, shape: ModelShape, server: ServerSpec, placed: _Placed
+) -> float:
+    """Wall-clock hours a mixture of experts spends sending tokens to their experts.
+
+    The experts of a model-parallel rank are spread over e = min(dp·cp, experts) GPUs;
+    a server holds gps ÷ t of them, so (in − 1)/e of a token's experts are on other GPUs
+    of its server and (e − in)/e on other servers. Forward and backward each dispatch
+    and combine (``all_to_all_bytes_per_token``), in every layer; lost time (goodput)
+    stretches it like the compute.
+    """
+    split = workload_split(workload)
+    assert split is not None and workload.kind in _FULL_STATE_KINDS
+    c = placed.cand
+    ep = c.expert_parallel(placed.dp)
+    in_server = min(ep, max(1, server.gpus_per_server // c.t))
+    per_token = 2.0 * all_to_all_bytes_per_token(
+        split.experts_per_token, shape.hidden_size, workload.precision.bytes_per_param
+    )
+    network = (
+        server.gpu.link_gb_per_s
+        if workload.interconnect is Interconnect.NVLINK
+        else defaults.NETWORK_GBPS_PER_GPU
+    )
+    seconds = exchange_seconds(
+        workload.tokens,
+        shape.layers,
+        per_token,
+        placed.used_gpus,
+        (in_server - 1) / ep,
+        (ep - in_server) / ep,
+        server.gpu.link_gb_per_s,
+        network,
+    )
+    return seconds / workload.goodput / SECONDS_PER_HOUR
+
+
 def size_training(
     workload: Workload, server: ServerSpec, servers: int | None = None
 ) -> SizingResult:
@@ -508,7 +606,8 @@ def size_training(
     gpu = server.gpu
     gps = server.gpus_per_server
     peak = _training_peak(workload, server)
-    shape = workload.shape or default_shape(workload.params)
+    # A mixture of experts computes like a dense model of its active parameters.
+    shape = workload.shape or default_shape(workload.active_params)
     cands, least_gb = _candidates(workload, server, shape)
     if not cands:
         raise _does_not_fit(workload, server, least_gb)
@@ -536,6 +635,13 @@ def size_training(
         placed = place(s * gps)
         return 0.0 if placed is None else placed.rate / (s * gps)
 
+    def exchange(s: int) -> float:
+        placed = place(s * gps)
+        return 0.0 if placed is None else _expert_exchange_hours(workload, shape, server, placed)
+
+    moe = workload_split(workload) is not None and workload.kind in _FULL_STATE_KINDS
+    exchange_hours = exchange if moe else None
+
     if servers is not None:
         if servers < servers_fit or place(servers * gps) is None:
             raise DoesNotFit(
@@ -547,7 +653,14 @@ def size_training(
         n_servers = servers
     elif workload.deadline_days is not None:
         n_servers = servers_for_deadline(
-            flops, workload.deadline_days * HOURS_PER_DAY, gps, peak, workload, servers_fit, useful
+            flops,
+            workload.deadline_days * HOURS_PER_DAY,
+            gps,
+            peak,
+            workload,
+            servers_fit,
+            useful,
+            exchange_hours,
         )
     else:
         n_servers = servers_fit
@@ -556,7 +669,8 @@ def size_training(
     placed = place(gpus)
     assert placed is not None  # guaranteed by the searches above
     eff = scaling_efficiency(n_servers, workload.interconnect)
-    hours = training_hours(
+    a2a_hours = exchange(n_servers) if exchange_hours is not None else None
+    hours = (a2a_hours or 0.0) + training_hours(
         flops, gpus, peak, workload.mfu, eff, workload.goodput, placed.rate / gpus
     )
     if workload.deadline_days is not None and hours > workload.deadline_days * HOURS_PER_DAY:
@@ -635,6 +749,8 @@ def size_training(
         * hardware_flops_factor(workload.kind, workload.recompute),
         usable_memory_gb=usable_memory_gb(gpu.memory_gb, workload.memory_headroom),
         note_details=tuple(notes),
+        expert_parallel=c.expert_parallel(placed.dp) if a2a_hours is not None else None,
+        all_to_all_hours=a2a_hours,
     )
 
 
@@ -753,63 +869,40 @@ def _training_plan(
     )
 
 
-def _replica_gpus(total_gb: float, gpu_memory_gb: float, gps: int) -> int:
-    """Smallest tensor-parallel group (1, 2, 4, ... within a server, then whole servers).
-
-    ``gpu_memory_gb`` is the usable memory (after headroom)."""
-    g = 1
-    while g < gps:
-        if total_gb / g <= gpu_memory_gb:
-            return g
-        g *= 2
-    g = gps
-    while total_gb / g > gpu_memory_gb:
-        g += gps
-        if g > MAX_SERVERS * gps:
-            raise DoesNotFit(
-                "The model does not fit even across the largest fleet considered.",
-                code="does_not_fit_fleet",
-                params={"max_servers": MAX_SERVERS},
-            )
-    return g
-
-
 def size_inference(
     workload: Workload, server: ServerSpec, servers: int | None = None
 ) -> SizingResult:
-    """GPUs per model replica (weights + KV cache + overhead), replicas for the target.
+    """The copies, their layout and batch that serve the target (tco/engine/inference.py).
 
-    Llama-3-8B-like at bf16 on H100s, 8,192-token context, 32 sequences:
-    weights 16 GB + 20% + KV 2*32*8*128*2*8192*32 = 34.4 GB fits one GPU.
+    Llama-3-8B-like at BF16 on H100s, 20,000 tokens/s of 8,192-token contexts for people
+    reading as it streams (40 ms per token): memory, not latency, bounds the batch (27 to
+    31 ms per token at the fullest). Copies on 1, 2, 4 or 8 GPUs hold 49, 113, 242 or 499
+    sequences and deliver 1,794, 3,940, 8,170 or 16,053 tokens/s; every layout needs two
+    servers, and four copies of tensor parallel 4 deliver the most (32,678 tokens/s). At
+    the peak each copy carries 5,000 tokens/s with 31 sequences.
 
     >>> from tco.engine.inputs import GpuSpec
     >>> from tco.engine.units import Money
-    >>> h100 = GpuSpec("H100 SXM5", 80.0, 3.35, 989.0, 1979.0, None, 700.0)
+    >>> h100 = GpuSpec("H100 SXM5", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)
     >>> srv = ServerSpec("HGX H100", h100, 8, 8, 10.2, 2.5, False, Money(300_000.0))
     >>> shape = ModelShape(32, 4096, 32, 8)
     >>> w = Workload(WorkloadKind.INFERENCE, 8.0, shape=shape, target_tokens_per_second=20_000.0)
     >>> r = size_inference(w, srv)
-    >>> r.gpus_per_replica, r.replicas, r.servers_required, r.tokens_per_second_per_replica
-    (1, 8, 1, 3350.0)
+    >>> r.gpus_per_replica, r.max_concurrent_sequences, round(r.tokens_per_second_per_replica)
+    (4, 242, 8170)
+    >>> r.replicas, r.servers_required, r.concurrent_sequences
+    (4, 2, 31)
     """
     gpu = server.gpu
     gps = server.gpus_per_server
-    shape = workload.shape or default_shape(workload.params)
-    bytes_pp = workload.precision.bytes_per_param
-    weights_gb = inference_weights_gb(workload.params, bytes_pp)
-    kv_gb = kv_cache_gb(
-        shape, workload.context_tokens, workload.concurrent_sequences, workload.kv_cache_bytes
-    )
-    overhead_gb = weights_gb * workload.inference_overhead_fraction
-    total_gb = weights_gb + kv_gb + overhead_gb
+    shape = workload.shape or default_shape(workload.active_params)
     usable = usable_memory_gb(gpu.memory_gb, workload.memory_headroom)
-    g = _replica_gpus(total_gb, usable, gps)
-
+    plan = plan_serving(workload, server, shape, usable, servers)
+    option, copy = plan.option, plan.option.copy
+    g = copy.gpus
     notes: list[Note] = []
-    peak = gpu.peak_tflops(workload.precision)
-    if peak is None:
+    if gpu.peak_tflops(workload.precision) is None:
         # Weight-only quantization still runs the maths in BF16 on older GPUs.
-        peak = gpu.bf16_tflops
         notes.append(
             Note(
                 "no_precision_cores",
@@ -818,33 +911,10 @@ def size_inference(
                 "throughput uses its BF16 peak (weight-only quantization).",
             )
         )
-    replica_tps = decode_tokens_per_second(
-        g,
-        gpu.memory_bandwidth_tbps,
-        peak,
-        workload.active_params,
-        bytes_pp,
-        workload.concurrent_sequences,
-        workload.serving_efficiency,
-    )
+    capacity = plan.capacity_tokens_per_second
     target = workload.target_tokens_per_second
-    replicas = 1 if target is None else max(1, _ceil(target / replica_tps))
-    servers_fit = _ceil(g / gps)
-    if servers is not None:
-        if servers < servers_fit:
-            raise DoesNotFit(
-                f"One copy of the model needs {g} GPUs ({servers_fit} server(s)); "
-                f"only {servers} given.",
-                code="too_few_servers",
-                params={"servers_needed": servers_fit, "servers_given": servers},
-            )
-        n_servers = servers
-    else:
-        n_servers = max(servers_fit, _ceil(replicas * g / gps))
-    gpus = n_servers * gps
-    fitted_replicas = gpus // g
-    capacity = fitted_replicas * replica_tps
-    if target is not None and capacity < target:
+    n_servers, replicas = plan.servers, plan.copies
+    if target is not None and capacity < target * (1 - _EPS):
         notes.append(
             Note(
                 "below_target",
@@ -853,72 +923,76 @@ def size_inference(
                 f"{target:,.0f} tokens/s target.",
             )
         )
+    model = plan.model
+    weights_gb = model.weights_gb
+    kv_gb = model.kv_bytes_per_token * plan.requests.context_tokens * option.batch / BYTES_PER_GB
+    overhead_gb = weights_gb * workload.inference_overhead_fraction
     memory = MemoryBreakdown(
         model_states_gb=weights_gb / g,
         activations_gb=0.0,
         kv_cache_gb=kv_gb / g,
-        overhead_gb=overhead_gb / g,
+        overhead_gb=overhead_gb / g + workload.framework_overhead_gb,
     )
+    total_gb = weights_gb + kv_gb + overhead_gb + workload.framework_overhead_gb * g
+    t, p = copy.tensor_parallel, copy.pipeline_parallel
+    params: Params = {
+        "total_gb": round(total_gb, 1),
+        "tensor_parallel": t,
+        "pipeline_parallel": p,
+        "replicas": replicas,
+        "batch": option.batch,
+    }
     if g == 1:
-        plan = ParallelismPlan(
+        plan_text = ParallelismPlan(
             "Replicas (one model copy per GPU)",
-            fitted_replicas,
+            replicas,
             1,
             1,
-            f"Weights, KV cache and overhead ({total_gb:,.1f} GB) fit on one "
-            f"{gpu.memory_gb:,.0f} GB GPU, so each GPU serves its own copy; "
-            f"{fitted_replicas} copies run side by side.",
+            f"Each GPU serves its own copy ({total_gb:,.1f} GB with the KV cache of up to "
+            f"{option.batch} sequences); {replicas} copies run side by side.",
             reason_code="inference_replicas",
-            reason_params={"total_gb": round(total_gb, 1), "replicas": fitted_replicas},
+            reason_params=params,
         )
-    elif g <= gps:
-        plan = ParallelismPlan(
+    elif p == 1:
+        plan_text = ParallelismPlan(
             "Tensor parallel inside a server",
-            fitted_replicas,
-            g,
+            replicas,
+            t,
             1,
-            f"{total_gb:,.1f} GB of weights, KV cache and overhead need {g} GPUs, so each copy "
-            f"is split with tensor parallel {g} over NVLink; {fitted_replicas} copies in total.",
-            sequence_parallel=False,
+            f"Each copy is split with tensor parallel {t} ({total_gb:,.1f} GB with the KV "
+            f"cache of up to {option.batch} sequences); {replicas} copies in total.",
             reason_code="inference_tensor_parallel",
-            reason_params={
-                "total_gb": round(total_gb, 1),
-                "tensor_parallel": g,
-                "replicas": fitted_replicas,
-            },
+            reason_params=params,
         )
     else:
-        plan = ParallelismPlan(
+        plan_text = ParallelismPlan(
             "Tensor parallel inside servers, pipeline across servers",
-            fitted_replicas,
-            gps,
-            g // gps,
+            replicas,
+            t,
+            p,
             f"{total_gb:,.1f} GB exceeds one server's {gps * gpu.memory_gb:,.0f} GB, so each "
-            f"copy uses tensor parallel {gps} inside a server and {g // gps} pipeline stages "
-            "across servers.",
+            f"copy uses tensor parallel {t} inside a server and {p} pipeline stages "
+            f"across servers; {replicas} copies in total.",
             reason_code="inference_pipeline",
-            reason_params={
-                "total_gb": round(total_gb, 1),
-                "tensor_parallel": gps,
-                "pipeline_parallel": g // gps,
-                "replicas": fitted_replicas,
-            },
+            reason_params=params,
         )
     return SizingResult(
         kind=workload.kind,
         shape=shape,
         memory=memory,
         gpu_memory_gb=gpu.memory_gb,
-        gpus_to_fit=g,
-        gpus_required=gpus,
+        gpus_to_fit=plan.fewest_gpus_to_fit,
+        gpus_required=n_servers * gps,
         servers_required=n_servers,
         sharding=None,
-        parallelism=plan,
+        parallelism=plan_text,
         gpus_per_replica=g,
-        replicas=fitted_replicas,
-        tokens_per_second_per_replica=replica_tps,
+        replicas=replicas,
+        tokens_per_second_per_replica=option.capacity.tokens_per_second,
         tokens_per_second_capacity=capacity,
         notes=tuple(n.text for n in notes),
         usable_memory_gb=usable,
         note_details=tuple(notes),
+        serving=plan,
+        warnings=plan.warnings,
     )

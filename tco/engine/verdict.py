@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tco.engine.notes import Note
-from tco.engine.records import quick_init
 
 OWN = "own"
 OWN_RESELL = "own_resell"
@@ -25,7 +24,6 @@ CLOUD = "cloud"
 HYBRID = "hybrid"
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """An option as the verdict sees it."""
@@ -44,7 +42,6 @@ class Candidate:
         return self.eligible and not self.violations
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class RankedOption:
     name: str

@@ -6,10 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import template
-from django.utils.safestring import mark_safe
 
 from tco import wording, wording_serving
-from tco.field_html import calculator_field
 
 register = template.Library()
 
@@ -24,6 +22,7 @@ for _name in (
     "note_text",
     "npv_caveat",
     "option_label",
+    "owning_extras_sentence",
     "plan_layout",
     "plan_sentence",
     "refresh_sentence",
@@ -32,20 +31,10 @@ for _name in (
     "violations_text",
 ):
     register.filter(_name, getattr(wording, _name))
-for _name in ("serving_derivation", "serving_summary", "unit_cost"):
+for _name in ("latency_line", "serving_derivation", "serving_summary", "unit_cost"):
     register.filter(_name, getattr(wording_serving, _name))
 
 
 @register.filter
 def verdict_headline(summary: Mapping[str, Any]) -> str:
     return wording.verdict_headline(summary.get("verdict") or {}, summary.get("currency", "EUR"))
-
-
-register.filter("calculator_field", calculator_field)
-
-
-@register.filter
-def field_relevance(field: Any) -> str:
-    """The data attributes that let the page hide a field its workload does not use."""
-    rule = getattr(field.form, "relevance", None)
-    return mark_safe(rule(field.name)) if rule else ""

@@ -99,6 +99,17 @@ def test_estimate_of_a_served_model_with_hosted_apis_is_what_the_cli_prints(
     assert response.json() == json.loads(out.getvalue())
     assert response.json()["serving"]["peak_tokens_per_second"] == pytest.approx(1333.333)
     assert any(o["kind"] == "api" for o in response.json()["options"])
+    sizing = response.json()["sizing"]  # issue 29: the chosen batch and the latency
+    for key in (
+        "tokens_per_second_capacity",
+        "tokens_per_second_per_replica",
+        "gpus_per_replica",
+        "concurrent_sequences",
+        "time_per_output_token_ms",
+        "time_to_first_token_ms",
+    ):
+        assert sizing[key] is not None, key
+    assert response.json()["serving"]["achieved_ms_per_token"] == sizing["time_per_output_token_ms"]
 
 
 @pytest.mark.parametrize(

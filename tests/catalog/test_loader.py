@@ -20,6 +20,7 @@ from catalog.models import (
     Gpu,
     InfrastructureItem,
     ServerModel,
+    ServerPart,
     Site,
 )
 
@@ -28,6 +29,7 @@ pytestmark = pytest.mark.django_db
 ALL_MODELS = (
     Gpu,
     ServerModel,
+    ServerPart,
     CloudOffering,
     CloudRegion,
     Site,
@@ -92,7 +94,12 @@ def test_seed_catalog_has_what_the_product_needs(seed_catalog: object) -> None:
     assert a3_terms == {"on_demand", "reserved_1y", "reserved_3y", "spot"}
     providers = set(CloudOffering.objects.values_list("provider", flat=True))
     assert {"Lambda", "CoreWeave", "RunPod"} <= providers
-    assert set(Site.objects.values_list("kind", flat=True)) == {"colocation", "on_premises"}
+    # A data centre, the buyer's server room and a workstation at a desk (issue 29).
+    assert set(Site.objects.values_list("kind", flat=True)) == {
+        "colocation",
+        "on_premises",
+        "workstation",
+    }
     assert set(Site.objects.values_list("country", flat=True)) >= {"NL", "US"}
     assert FxRate.objects.filter(base="EUR", quote="USD").exists()
     # The H100 figures are the datasheet's dense numbers.
@@ -103,6 +110,19 @@ def test_seed_catalog_has_what_the_product_needs(seed_catalog: object) -> None:
     # Every row carries provenance.
     for model in ALL_MODELS:
         assert not model.objects.filter(source="").exists(), model.__name__
+
+
+def test_every_server_has_a_configuration_and_a_warranty(seed_catalog: object) -> None:
+    """What a proposal prints per server line: CPU, memory, NVMe, NICs and power supplies
+    (tests/quotes/test_vendor_proposal.py), and the manufacturer's warranty."""
+    for server in ServerModel.objects.prefetch_related("parts"):
+        roles = {part.role for part in server.parts.all()}
+        assert {"cpu", "memory", "nvme", "nic", "psu"} <= roles, server.key
+        assert all(part.description_nl for part in server.parts.all()), server.key
+        assert server.warranty_years and server.service_level and server.warranty_source
+    # Part numbers are the manufacturers' own, where the source gives one.
+    numbers = set(ServerPart.objects.exclude(part_number="").values_list("part_number", flat=True))
+    assert {"MCX75310AAS-NEAT", "MZQL23T8HCLS-00A07", "MEM-DR564MC-ER48"} <= numbers
 
 
 def test_loading_twice_changes_nothing(seed_catalog: object) -> None:

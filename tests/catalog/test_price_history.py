@@ -180,7 +180,7 @@ def test_price_edits_in_the_admin_are_kept_in_the_history(
     request = rf.post("/admin/")  # type: ignore[attr-defined]
     request.user = admin_user
     offer = CloudOffering.objects.get(key=P5)
-    model_admin = admin.site._registry[CloudOffering]
+    model_admin = admin.site.get_model_admin(CloudOffering)
     offer.source = "typo fixed"
     model_admin.save_model(request, offer, None, True)  # no price change: no history
     assert PriceChange.objects.filter(kind="cloud", key=P5).count() == 1

@@ -13,7 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from tco.engine import GpuSpec, Money, Scenario, ServerSpec, Workload, WorkloadKind, evaluate
+from tco.engine import (
+    GpuSpec,
+    Money,
+    Precision,
+    Scenario,
+    ServerSpec,
+    SizingResult,
+    Workload,
+    WorkloadKind,
+    evaluate,
+)
 from tco.engine.examples import CLOUD_OFFERINGS, H100_SXM, SITE_NL
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "calibration.md"
@@ -105,9 +115,93 @@ def test_llama_405b_by_hand() -> None:
     assert engine_gpu_hours(row) == pytest.approx(ideal * 1.1 / (1 - 15 / 503), rel=1e-9)
 
 
+@dataclass(frozen=True)
+class MoeRow:
+    run: str
+    params_billion: float
+    active_billion: float
+    experts: int
+    per_token: int
+    tokens_billion: float
+    sequence: int
+    gpu: str
+    precision: str
+    published: float
+    engine: float
+    error: float
+    tolerance: float
+
+
+# The H800: the H100's compute and memory with NVLink cut to 400 GB/s (both directions).
+H800 = GpuSpec("H800", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 400.0)
+
+
+def moe_rows() -> list[MoeRow]:
+    text = DOC.read_text(encoding="utf-8")
+    table = text.split("<!-- moe-calibration-table -->")[1].split(
+        "<!-- /moe-calibration-table -->"
+    )[0]
+    out = []
+    for line in table.strip().splitlines()[2:]:
+        c = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        out.append(
+            MoeRow(
+                c[0],
+                _number(c[1]),
+                _number(c[2]),
+                int(c[3]),
+                int(c[4]),
+                _number(c[5]),
+                int(c[6]),
+                c[7],
+                c[8],
+                _number(c[9]),
+                _number(c[11]),
+                _number(c[12]) / 100.0,
+                _number(c[13]) / 100.0,
+            )
+        )
+    return out
+
+
+def engine_moe_gpu_hours(row: MoeRow) -> SizingResult:
+    assert row.gpu == "H800"
+    server = ServerSpec("8-GPU server", H800, 8, 8, 10.2, 3.0, False, Money(300_000.0))
+    workload = Workload(
+        WorkloadKind.PRETRAIN,
+        row.params_billion,
+        tokens_billion=row.tokens_billion,
+        active_params_billion=row.active_billion,
+        experts=row.experts,
+        experts_per_token=row.per_token,
+        precision=Precision(row.precision),
+        sequence_length=row.sequence,
+    )
+    return evaluate(Scenario(workload, server, SITE_NL, CLOUD_OFFERINGS)).sizing
+
+
+@pytest.mark.parametrize("row", moe_rows(), ids=lambda r: r.run)
+def test_published_moe_run_within_its_tolerance(row: MoeRow) -> None:
+    sizing = engine_moe_gpu_hours(row)
+    assert sizing.gpu_hours is not None
+    assert sizing.gpu_hours == pytest.approx(row.engine, rel=0.005)
+    error = sizing.gpu_hours / row.published - 1.0
+    assert error == pytest.approx(row.error, abs=0.001)
+    assert abs(error) <= row.tolerance
+    # The experts' exchange is what brings the run to its published rate.
+    assert sizing.all_to_all_hours and sizing.training_hours
+    assert 0.3 < sizing.all_to_all_hours / sizing.training_hours < 0.7
+
+
+def test_the_moe_table_has_two_runs() -> None:
+    assert {r.run for r in moe_rows()} >= {"DeepSeek-V3", "DeepSeek-V2"}
+
+
 def test_numbers_in_the_doc_are_plain() -> None:
     # the parser above relies on this shape; a stray column would shift every check
-    for line in DOC.read_text(encoding="utf-8").splitlines():
+    text = DOC.read_text(encoding="utf-8")
+    dense = text.split("<!-- calibration-table -->")[1].split("<!-- /calibration-table -->")[0]
+    for line in dense.splitlines():
         if line.startswith("| Llama") or line.startswith("| LLaMA"):
             assert len(line.strip().strip("|").split("|")) == 11
             assert re.search(r"S-[A-Z0-9]+", line)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from tco.engine import (
@@ -11,7 +9,6 @@ from tco.engine import (
     InvalidInput,
     Recompute,
     WorkloadKind,
-    decode_tokens_per_second,
     scaling_efficiency,
     training_flops,
     training_hours,
@@ -88,16 +85,3 @@ def test_training_hours() -> None:
     assert hours == pytest.approx(548.57, abs=0.01)
     with pytest.raises(InvalidInput):
         training_hours(1e20, 0, 989.0, 0.4)
-
-
-def test_decode_throughput_memory_and_compute_bounds() -> None:
-    # 70 B fp8 over 8 H100: weight bytes 70e9; memory bound 8 × 3.35e12 / 70e9 × 64 = 24,502.9
-    # compute bound 8 × 1979e12 / 1.4e11 = 113,085.7; × 0.5 → 12,251.4 tok/s
-    tps = decode_tokens_per_second(8, 3.35, 1979.0, 70e9, 1.0, 64, 0.5)
-    assert tps == pytest.approx(8 * 3.35e12 / 70e9 * 64 * 0.5)
-    # very large batch becomes compute bound: 1 GPU, 1 B params, 10,000 sequences
-    # memory 3.35e12 / 2e9 × 10,000 = 1.675e7; compute 989e12 / 2e9 = 494,500 → × 1.0
-    assert decode_tokens_per_second(1, 3.35, 989.0, 1e9, 2.0, 10_000, 1.0) == pytest.approx(
-        494_500.0
-    )
-    assert math.isfinite(tps)

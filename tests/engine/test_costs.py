@@ -7,6 +7,8 @@ idle 2 kW / max 10 kW, PUE 1.5, $0.10/kWh, $100/kW-month, utilization 0.5,
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -156,3 +158,31 @@ def test_zero_utilization_has_no_cost_per_hour() -> None:
     onprem, _ = compare_options(simple_model(utilization=0.0))
     assert onprem.cost_per_gpu_hour is None
     assert np.isfinite(onprem.total_cost)
+
+
+@pytest.mark.parametrize("currencies", [("EUR", "USD", "GBP"), ("GBP", "EUR", "USD")])
+def test_cost_model_amounts_convert_as_fx_convert(currencies: tuple[str, str, str]) -> None:
+    """build_cost_model converts each amount to the reporting currency as FxRates.convert."""
+    from tco.engine.examples import reference_scenario
+    from tco.engine.scenario import build_cost_model
+    from tco.engine.units import FxRates
+
+    site_currency, finance_currency, reporting = currencies
+    scenario = reference_scenario()
+    fx = FxRates(usd_per_eur=1.0937, usd_per_gbp=1.2713)
+    finance = dataclasses.replace(
+        scenario.finance, fx=fx, currency=finance_currency, reporting_currency=reporting
+    )
+    site = dataclasses.replace(scenario.site, currency=site_currency)
+    scenario = dataclasses.replace(scenario, finance=finance, site=site)
+    m = build_cost_model(scenario, 3, with_clouds=False)
+    assert m.electricity_price_per_kwh == fx.convert(
+        site.electricity_price_per_kwh, site_currency, reporting
+    )
+    assert m.colocation_per_kw_month == fx.convert(
+        site.colocation_per_kw_month, site_currency, reporting
+    )
+    assert m.networking_per_server == fx.convert(
+        finance.networking_per_server, finance_currency, reporting
+    )
+    assert m.staff_annual_cost == fx.convert(finance.staff_annual_cost, finance_currency, reporting)

@@ -115,10 +115,10 @@ def test_recurring_runs_cross_over_where_the_hand_calculation_says() -> None:
 
 
 def test_continuous_demand_reproduces_the_worked_example() -> None:
-    base = reference_scenario()
-    old = evaluate(base)  # no demand given: continuous at finance.utilization
+    base = reference_scenario()  # states demand continuous at finance.utilization
+    old = evaluate(base)
     assert old.onprem.total_cost == pytest.approx(4_850_339.12, abs=0.01)
-    assert [n.code for n in old.demand.notes] == ["demand_assumed_continuous"]
+    assert not old.demand.notes and old.verdict.params["demand_assumed"] is None
     stated = evaluate(
         dataclasses.replace(base, demand=Demand(DemandPattern.CONTINUOUS, utilization=0.7))
     )
@@ -126,6 +126,35 @@ def test_continuous_demand_reproduces_the_worked_example() -> None:
     for a, b in zip(stated.cloud_options, old.cloud_options, strict=True):
         assert a.total_cost == pytest.approx(b.total_cost, rel=1e-12)
     assert stated.demand.utilization == 0.7 and not stated.demand.notes
+
+
+def test_training_without_demand_is_one_run_and_the_verdict_says_so() -> None:
+    """Issue 29: a demand is never silently assumed. Training without one is one run: the
+    same costs as demand one_off, a note, and the verdict's sentence names it."""
+    assumed = evaluate(dataclasses.replace(reference_scenario(), demand=None))
+    once = evaluate(dataclasses.replace(reference_scenario(), demand=Demand(DemandPattern.ONE_OFF)))
+    assert assumed.demand.pattern is DemandPattern.ONE_OFF
+    assert [n.code for n in assumed.demand.notes] == ["demand_assumed_one_run"]
+    assert assumed.onprem.total_cost == once.onprem.total_cost
+    assert [o.total_cost for o in assumed.cloud_options] == [
+        o.total_cost for o in once.cloud_options
+    ]
+    assert assumed.verdict.params["demand_assumed"] == "one_run"
+    assert once.verdict.params["demand_assumed"] is None
+    d = result_to_dict(assumed)
+    assert d["demand"]["pattern"] == "one_off"
+    assert d["verdict"]["text"].endswith(", assuming one run.")
+    assert "assuming" not in result_to_dict(once)["verdict"]["text"]
+
+
+def test_serving_without_demand_is_continuous_and_the_verdict_says_so() -> None:
+    w = Workload(WorkloadKind.INFERENCE, 70.0, target_tokens_per_second=2_000.0)
+    served = evaluate(dataclasses.replace(reference_scenario(), workload=w, demand=None))
+    assert served.demand.pattern is DemandPattern.CONTINUOUS
+    assert served.demand.utilization == 0.7  # finance.utilization
+    assert [n.code for n in served.demand.notes] == ["demand_assumed_continuous"]
+    text = result_to_dict(served)["verdict"]["text"]
+    assert text.endswith(", assuming it serves around the clock.")
 
 
 def test_spot_is_not_recommended_for_deadline_work_unless_it_tolerates_interruptions() -> None:
@@ -287,24 +316,6 @@ def test_monte_carlo_probability_moves_with_the_ranges() -> None:
     assert p_own(demand=(1.0, 1.5)) > neutral
     # Same seed, same answer.
     assert p_own() == neutral
-
-
-def test_monte_carlo_draws_are_the_generators_uniform_draws() -> None:
-    """The cached seeded stream gives what `rng.uniform` gave, range after range; a
-    zero-width range takes no numbers from it."""
-    import numpy as np
-
-    from tco.engine.montecarlo import _Draws
-
-    ranges = [(-0.3, 0.1), (0.8, 1.2), (1.0, 1.0), (0.9, 1.1)]
-    rng = np.random.default_rng(2026)
-    expected = [
-        rng.uniform(low, high, 1_000) if high > low else np.full(1_000, low) for low, high in ranges
-    ]
-    draws = _Draws(2026, 1_000, ranges=len(ranges))
-    for bounds, values in zip(ranges, expected, strict=True):
-        assert np.array_equal(draws.uniform(bounds), values)
-    assert draws.stream is _Draws(2026, 1_000, ranges=len(ranges)).stream  # drawn once
 
 
 def test_rented_serving_capacity_is_billed_around_the_clock() -> None:

@@ -48,23 +48,3 @@ def test_every_plan_fits_and_adds_up(w: Workload) -> None:
     assert r.gpu_hours == pytest.approx(r.training_hours * r.gpus_required)  # type: ignore[operator]
     if w.deadline_days is not None and not r.notes:
         assert r.training_days is not None and r.training_days <= w.deadline_days + 1e-9
-
-
-@FAST
-@given(workloads())
-def test_a_recent_sizing_is_the_sizing(w: Workload) -> None:
-    """The process's recent sizings (scenario.sized) answer what size_workload answers,
-    for the same work asked again and for other work."""
-    import dataclasses
-
-    from tco.engine.scenario import sized
-
-    other = dataclasses.replace(w, params_billion=w.params_billion * 1.5)
-    for workload in (w, other, w):
-        try:
-            fresh = size_workload(workload, HGX_H100_SERVER)
-        except (DoesNotFit, DeadlineInfeasible) as err:
-            with pytest.raises(type(err)):
-                sized(workload, HGX_H100_SERVER)
-            continue
-        assert sized(workload, HGX_H100_SERVER) == fresh

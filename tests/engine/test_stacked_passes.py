@@ -3,20 +3,15 @@ give each variant's own floats, bit for bit: the result page must not move."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tco.engine.costmodel import (
     CloudCostParams,
     CostModel,
-    OnPremMonthly,
     break_even_lines,
     offering_lines,
-    onprem_monthly,
     stack_clouds,
 )
 
@@ -93,80 +88,6 @@ def test_offering_lines_are_break_even_lines(m: CostModel, clouds: list[CloudCos
     for x, y in zip(fast, slow, strict=True):
         assert same(x, y)
     assert type(fast[0]) is np.float64 and type(fast[1]) is np.float64
-
-
-@settings(max_examples=50, deadline=None)
-@given(one_scenario(), st.floats(0.0, 1.0), offerings)
-def test_model_replace_is_dataclasses_replace(
-    m: CostModel, utilization: float, clouds: list[CloudCostParams]
-) -> None:
-    """CostModel.replace writes the slots directly: the copy dataclasses.replace makes."""
-    changes = {"utilization": utilization, "clouds": tuple(clouds), "pue": np.array([1.1, 1.2])}
-    fast, slow = m.replace(**changes), dataclasses.replace(m, **changes)  # type: ignore[arg-type]
-    assert all(getattr(fast, f.name) is getattr(slow, f.name) for f in dataclasses.fields(m))
-    assert m.replace() == m and m.replace() is not m
-    with pytest.raises(TypeError):
-        m.replace(no_such_field=1.0)  # type: ignore[arg-type]
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        fast.pue = 1.0  # type: ignore[misc]
-
-
-def amounts(mo: OnPremMonthly) -> list[object]:
-    """Every amount of ``mo``, those computed when read included."""
-    refresh = mo.refresh
-    skip = ("model", "refresh")
-    return [
-        *(getattr(mo, f.name) for f in dataclasses.fields(mo) if f.name not in skip),
-        refresh.count,
-        refresh.life,
-        refresh.purchase,
-        refresh.resale,
-        refresh.kept_pct,
-        mo.energy_idle,
-        mo.energy_active,
-        mo.lease_payment,
-    ]
-
-
-@settings(max_examples=150, deadline=None)
-@given(
-    one_scenario(),
-    st.floats(1.0, 120.0),
-    st.floats(0.0, 1.0),
-    st.floats(0.0, 0.9),
-    st.sampled_from([1.0, 1e9]),
-    st.booleans(),
-)
-def test_amounts_like_another_models_are_their_own(
-    m: CostModel, horizon: float, utilization: float, residual: float, life: float, draws: bool
-) -> None:
-    """onprem_monthly(m, like): a model made by changing the horizon, demand, residual or
-    life shares its fleet's amounts with the one it was made from; the same floats as its
-    own amounts, and a changed fleet field makes it compute them all again."""
-    if draws:  # the Monte Carlo's: the fleet's fields as arrays of draws
-        rng = np.random.default_rng(int(horizon * 1000))
-        m = m.replace(
-            server_price=m.server_price * rng.uniform(0.9, 1.05, 50),  # type: ignore[operator]
-            pue=np.maximum(m.pue + rng.uniform(-0.05, 0.15, 50), 1.0),  # type: ignore[operator]
-        )
-    base = onprem_monthly(m)
-    changed = m.replace(
-        horizon_months=horizon,
-        utilization=utilization,
-        residual_pct=residual,
-        active_months=1e9,
-        leased=0.0,
-        service_life_months=life,
-    )
-    shared = onprem_monthly(changed, base)
-    assert shared.hardware_value is base.hardware_value
-    for x, y in zip(amounts(shared), amounts(onprem_monthly(changed)), strict=True):
-        assert same(x, y)
-    other_fleet = changed.replace(servers=float(m.servers) + 1.0)  # type: ignore[arg-type]
-    again = onprem_monthly(other_fleet, base)
-    assert again.hardware_value is not base.hardware_value
-    for x, y in zip(amounts(again), amounts(onprem_monthly(other_fleet)), strict=True):
-        assert same(x, y)
 
 
 @settings(max_examples=300, deadline=None)

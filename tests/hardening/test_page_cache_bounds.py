@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 import pytest
 import redis
+from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory, override_settings
@@ -24,8 +25,11 @@ pytestmark = pytest.mark.django_db
 
 
 def _page_keys() -> int:
-    client = caches["pages"]._cache.get_client(None)  # the Redis client of the alias
-    return len(client.keys("*calc-page:*"))
+    client = redis.Redis.from_url(settings.CACHES["pages"]["LOCATION"])
+    try:
+        return len(client.keys("*calc-page:*"))
+    finally:
+        client.close()
 
 
 def test_spellings_of_the_same_inputs_share_one_entry(client: Client, seed_catalog: object) -> None:

@@ -12,8 +12,26 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("en", ["Per request", "Per user a month", "1,333.3 tokens/s in the busiest hour"]),
-        ("nl", ["Per verzoek", "Per gebruiker per maand", "1.333,3 tokens/s in het drukste uur"]),
+        (
+            "en",
+            [
+                "Per request",
+                "Per user a month",
+                "1,333.3 tokens/s in the busiest hour",
+                "Latency: At the peak each answer streams at",
+                "(target 50 ms)",
+            ],
+        ),
+        (
+            "nl",
+            [
+                "Per verzoek",
+                "Per gebruiker per maand",
+                "1.333,3 tokens/s in het drukste uur",
+                "Latentie: Op het drukste moment verschijnt elk antwoord met",
+                "(doel 50 ms)",
+            ],
+        ),
     ],
 )
 def test_customer_service_analysis_pdf_shows_the_derivation_and_unit_costs(

@@ -136,3 +136,92 @@ def test_dutch_page_words_the_derivation(client: Client, seed_catalog: object) -
     html = text(page(client))
     assert "2.000 gebruikers × 20 verzoeken per dag = 40.000 verzoeken per dag" in html
     assert re.search(r"\d/dag", html) and "Per verzoek" in html
+
+
+def test_the_page_shows_the_latency_beside_its_target(client: Client, seed_catalog: object) -> None:
+    # Issue 29: what each user sees at the sized peak, next to the 50 ms target of the
+    # preset and the interactive default of 450 ms to the first token.
+    html = text(page(client))
+    match = re.search(
+        r"Latency: At the peak each answer streams at ([\d.]+) ms \(target 50 ms\) and starts "
+        r"after ([\d,]+) ms \(target 450 ms\); (\d+) sequences per model copy \(at most (\d+)",
+        html,
+    )
+    assert match, html[:2000]
+    assert float(match.group(1)) <= 50.0
+    assert int(match.group(3)) <= int(match.group(4))
+    batch = text(page(client, serving_use="batch", latency_ms_per_token=""))
+    assert "(no target)" in batch
+
+
+def test_the_dutch_page_shows_the_latency_in_dutch(client: Client, seed_catalog: object) -> None:
+    client.cookies["django_language"] = "nl"
+    html = text(page(client))
+    assert re.search(
+        r"Latentie: Op het drukste moment verschijnt elk antwoord met [\d,]+ ms \(doel 50 ms\)",
+        html,
+    )
+
+
+def test_a_latency_target_no_server_reaches_is_a_warning(
+    client: Client, seed_catalog: object
+) -> None:
+    html = text(page(client, latency_ms_per_token="1"))
+    assert "slower than the 1.0 ms target: this server needs at least" in html
+
+
+def test_the_engine_chooses_the_batch_and_context_unless_they_are_given(
+    seed_catalog: object,
+) -> None:
+    workload = _form({}).to_document("smc-821ge-tnhr-h100")["workload"]
+    assert "concurrent_sequences" not in workload and "context_tokens" not in workload
+    assert workload["serving_use"] == "interactive" and workload["serving_efficiency"] == 1.0
+    given = _form(
+        {
+            "concurrency": "32",
+            "context_tokens": "4096",
+            "serving_use": "batch",
+            "time_to_first_token_ms": "900",
+        }
+    ).to_document("smc-821ge-tnhr-h100")["workload"]
+    assert given["concurrent_sequences"] == 32 and given["context_tokens"] == 4096
+    assert given["serving_use"] == "batch"
+    assert given["serving_demand"]["time_to_first_token_ms"] == 900.0
+
+
+def test_a_cheaper_server_that_misses_the_latency_target_is_not_chosen(
+    client: Client, seed_catalog: object
+) -> None:
+    # At 15 ms per token the 8 × L40S server (PCIe, 0.86 TB/s per GPU) is the cheapest to
+    # own but cannot stream that fast; a server that can is chosen, and the list says why.
+    from django.http import QueryDict
+
+    from tco.services import analyse_query
+
+    query = QueryDict(mutable=True)
+    query.update({"preset": "customer-service", "latency_ms_per_token": "15"})
+    outcome = analyse_query(query)[1]
+    analysis = outcome.analysis
+    assert analysis is not None
+    cheapest = min(
+        (c for c in analysis.candidates if c.onprem_total is not None),
+        key=lambda c: c.onprem_total or 0.0,
+    )
+    assert not cheapest.meets_latency_targets
+    chosen = analysis.built.server_model.key
+    assert chosen != cheapest.server.key
+    assert next(c for c in analysis.candidates if c.server.key == chosen).meets_latency_targets
+    assert not [w for w in analysis.summary["warnings"] if w["code"] == "latency_target_missed"]
+    assert "(misses the latency targets)" in text(page(client, latency_ms_per_token="15"))
+
+
+def test_a_load_in_tokens_per_second_says_its_prompts_are_not_sized(
+    client: Any, seed_catalog: object
+) -> None:
+    """Without a prompt length no prefill is sized, so the page must not present one
+    decode step as the time a user waits for the first token."""
+    page = client.get("/calculator/", {"preset": "serve-70b"}).content.decode()
+    latency = re.search(r'<li id="serving-latency">(.*?)</li>', page, re.S)
+    assert latency is not None
+    assert "the prompts are not sized" in latency.group(1)
+    assert "starts after" not in latency.group(1)

@@ -15,10 +15,10 @@ from tco.chart_svg import (
     HEIGHT,
     WIDTH,
     UnsupportedFigure,
-    _nice_step,
-    _without_collinear,
     figure_svg,
+    nice_step,
     tick_text,
+    without_collinear,
 )
 from tco.charts import all_charts
 from tco.engine import evaluate
@@ -131,7 +131,7 @@ def test_tick_labels_as_plotly_writes_them() -> None:
     ],
 )
 def test_automatic_ticks_follow_plotly(span: float, length: float, step: float) -> None:
-    assert _nice_step(span, length, 40) == pytest.approx(step)
+    assert nice_step(span, length, 40) == pytest.approx(step)
 
 
 def _path_points(d: str) -> list[tuple[float, float]]:
@@ -237,9 +237,9 @@ def test_a_label_near_the_edge_moves_inside_and_its_arrow_still_points_at_the_po
 
 def test_collinear_points_go_and_bends_stay() -> None:
     line = [(0.0, 0.0), (1.0, 1.0), (2.0, 2.0), (3.0, 2.0), (4.0, 2.0)]
-    assert _without_collinear(line) == [(0.0, 0.0), (2.0, 2.0), (4.0, 2.0)]
+    assert without_collinear(line) == [(0.0, 0.0), (2.0, 2.0), (4.0, 2.0)]
     back = [(0.0, 0.0), (2.0, 0.0), (1.0, 0.0)]  # turning back is a bend
-    assert _without_collinear(back) == back
+    assert without_collinear(back) == back
 
 
 @pytest.mark.parametrize(

@@ -126,3 +126,36 @@ def test_bad_serving_inputs_name_the_field(
     with pytest.raises(CommandError) as caught:
         call_command("tco", "estimate", "--input", str(path))
     assert f"broken.json: {message}" in str(caught.value)
+
+
+def test_json_carries_the_chosen_batch_and_the_latency_at_the_peak(
+    seed_catalog: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 29: the engine chooses each copy's batch; what users see at the sized peak is
+    # reported beside the targets (50 ms given, 450 ms the interactive default).
+    result = _run(EXAMPLE, capsys)
+    sizing, serving = result["sizing"], result["serving"]
+    assert sizing["latency_targets"] == {
+        "use": "interactive",
+        "time_per_output_token_ms": 50.0,
+        "time_to_first_token_ms": 450.0,
+        "met": True,
+    }
+    assert 1 <= sizing["concurrent_sequences"] <= sizing["max_concurrent_sequences"]
+    assert sizing["max_concurrent_sequences"] <= sizing["memory_concurrent_sequences"]
+    assert sizing["context_tokens"] == 1400  # 1,000 input + 400 output tokens
+    assert sizing["time_per_output_token_ms"] <= 50.0
+    assert sizing["time_to_first_token_ms"] <= 450.0
+    assert serving["achieved_ms_per_token"] == sizing["time_per_output_token_ms"]
+    assert serving["time_to_first_token_ms"] == sizing["time_to_first_token_ms"]
+    assert serving["target_ms_per_token"] == 50.0
+    assert sizing["tokens_per_second_capacity"] == pytest.approx(
+        sizing["replicas"] * sizing["tokens_per_second_per_replica"], abs=0.05 * sizing["replicas"]
+    )
+    step = sizing["decode_step_ms"]
+    parts = step["weights"] + step["experts"] + step["kv_cache"] + step["communication"]
+    assert step["total"] == pytest.approx(parts, abs=1e-3)
+    assert sizing["time_per_output_token_ms"] == pytest.approx(
+        step["total"] + step["prefill_share"], abs=2e-3
+    )
+    assert not [w for w in result["warnings"] if w["code"] == "latency_target_missed"]

@@ -40,9 +40,11 @@ def test_hashed_static_files_are_immutable_and_precompressed(tmp_path: Path) -> 
         WHITENOISE_USE_FINDERS=False,
     ):
         call_command("collectstatic", interactive=False, verbosity=0)
-        from django.contrib.staticfiles.storage import staticfiles_storage
+        from django.conf import settings
+        from django.core.files.storage import storages
 
-        staticfiles_storage._setup()  # the storage of these settings, not a cached one
+        # The storage of these settings, reading the manifest collectstatic just wrote.
+        staticfiles_storage = storages.create_storage(settings.STORAGES["staticfiles"])
         middleware = WhiteNoiseMiddleware(lambda request: HttpResponse(status=404))
         factory = RequestFactory()
         for name in ("js/calculator.js", "css/app.css"):

@@ -17,6 +17,7 @@ from django.db import DatabaseError
 
 from tco.engine import EngineError, ScenarioResult, evaluate, result_to_dict
 from tco.scenario_io import ScenarioError, build_scenario
+from tco.wording import owning_extras_sentence
 
 MAX_DEPTH = 20
 """A scenario is at most four levels deep; anything far deeper is not a scenario."""
@@ -195,6 +196,7 @@ def render_table(summary: dict[str, Any]) -> str:
         lines.append(f"Training time: {sizing['training_days']:.1f} days")
     if sizing.get("gpu_hours") is not None:
         lines.append(f"GPU-hours: {sizing['gpu_hours']:,.0f}")
+    lines += _latency_lines(sizing)
     demand = summary.get("demand") or {}
     if demand:
         lines.append(
@@ -206,6 +208,9 @@ def render_table(summary: dict[str, Any]) -> str:
     lines += _serving_lines(summary.get("serving"))
     for warning in summary.get("warnings", []):
         lines.append(f"WARNING: {warning['text']}")
+    extras = owning_extras_sentence(summary)  # what owning includes besides the servers
+    if extras:
+        lines.append(extras)
     lines.append("")
     header = (
         f"{'option (cheapest first)':<48} {'total':>14} {'extra':>12} {'NPV':>14} "
@@ -290,6 +295,31 @@ def _serving_lines(serving: dict[str, Any] | None) -> list[str]:
         f"{serving['peak_tokens_per_second']:,.1f} tokens/s at the peak (sized for "
         f"{serving['sized_tokens_per_second']:,.1f}); capacity "
         f"{serving['capacity_tokens_per_second']:,.1f} tokens/s",
+    ]
+
+
+def _latency_lines(sizing: dict[str, Any]) -> list[str]:
+    """Serving: a copy's capacity and batch, and the latency at the peak beside its targets."""
+    if sizing.get("time_per_output_token_ms") is None:
+        return []
+    targets = sizing.get("latency_targets") or {}
+
+    def against(value: float, target: float | None) -> str:
+        return f"{value:,.1f} ms" + (f" (target {target:g} ms)" if target else " (no target)")
+
+    return [
+        f"Copies: {sizing['replicas']} × {sizing['gpus_per_replica']} GPU(s), "
+        f"{sizing['tokens_per_second_per_replica']:,.0f} tokens/s each at up to "
+        f"{sizing['max_concurrent_sequences']:,} sequences",
+        f"At the peak: {sizing['concurrent_sequences']:,} sequences per copy, "
+        f"{against(sizing['time_per_output_token_ms'], targets.get('time_per_output_token_ms'))} "
+        "per output token, "
+        + (
+            "first token after "
+            f"{against(sizing['time_to_first_token_ms'], targets.get('time_to_first_token_ms'))}"
+            if sizing.get("prompts_sized", True)
+            else "prompts not sized (give users and requests with their prompt length)"
+        ),
     ]
 
 

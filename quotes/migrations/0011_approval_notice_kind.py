@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('quotes', '0009_merge_lines'),
+        ('quotes', '0010_vendor_proposal'),
     ]
 
     operations = [

@@ -1,0 +1,58 @@
+"""The calculator form as a buyer sees it: the catalog's servers and sites in the reader's
+language, the chosen site's figures as placeholders, and the fields the workload ignores
+hidden and not required."""
+
+from __future__ import annotations
+
+import pytest
+from django.http import QueryDict
+from django.utils import translation
+
+from tco.forms import CalculatorForm
+from tco.scenario_io import CatalogSnapshot
+from tco.services import form_data
+
+pytestmark = pytest.mark.django_db
+
+
+def _form(query: str) -> CalculatorForm:
+    return CalculatorForm(form_data(QueryDict(query)), catalog=CatalogSnapshot.load())
+
+
+@pytest.mark.parametrize(
+    ("language", "auto"), [("en", "The cheapest that fits"), ("nl", "De goedkoopste die past")]
+)
+def test_servers_and_sites_come_from_the_catalog_in_the_readers_language(
+    seed_catalog: object, language: str, auto: str
+) -> None:
+    catalog = CatalogSnapshot.load()
+    with translation.override(language):
+        form = _form("preset=serve-70b")
+        servers = [(key, str(label)) for key, label in form.fields["server"].choices]
+        sites = [(key, str(label)) for key, label in form.fields["site"].choices]
+        site_names = [(s.key, s.display_name()) for s in catalog.sites.values()]
+        html = str(form["server"])
+    assert servers[0] == ("auto", auto)
+    by_speed = sorted(catalog.servers.values(), key=lambda s: (s.gpu.bf16_tflops, s.vendor, s.sku))
+    assert [key for key, _label in servers[1:]] == [s.key for s in by_speed]
+    assert sites == site_names
+    assert f">{auto}</option>" in html and html.count("<option") == len(servers)
+
+
+def test_the_chosen_sites_figures_are_the_override_fields_placeholders(
+    seed_catalog: object,
+) -> None:
+    form = _form("preset=serve-70b")
+    site = form.catalog.sites[form.data["site"]]
+    assert f'placeholder="{site.pue.normalize():f}"' in str(form["pue"])
+    expected = f"{site.electricity_price_per_kwh.normalize():f}"
+    assert form.fields["electricity_price"].widget.attrs["placeholder"] == expected
+
+
+def test_fields_the_workload_ignores_are_hidden_and_not_required(seed_catalog: object) -> None:
+    form = _form("preset=serve-70b")  # serving: the training fields do not apply
+    assert form.is_valid(), form.errors
+    assert "hidden" in form.relevance("tokens_billion")
+    assert not form.fields["mfu_pct"].required
+    assert "hidden" not in form.relevance("params_billion")
+    assert CalculatorForm.base_fields["mfu_pct"].required  # the class's field is left as it was
