@@ -7,6 +7,8 @@ from uuid import UUID
 from ninja import Schema
 from pydantic import ConfigDict, Field
 
+from tco.limits import MAX_API_OFFERINGS, MAX_CLOUD_OFFERINGS, MAX_TEXT_LENGTH
+
 NO_NUL = r"^[^\x00]*$"  # PostgreSQL text cannot hold NUL
 
 
@@ -48,12 +50,20 @@ class ScenarioDocument(Schema):
         },
     )
 
-    name: str | None = None
+    # The bounds below are checked where every path (API, calculator, CLI, quotes) builds
+    # the scenario (tco.scenario_io: 400 naming the field); here they are documented.
+    name: str | None = Field(
+        None, json_schema_extra={"maxLength": MAX_TEXT_LENGTH}, description="shown on outputs"
+    )
     as_of: str | None = Field(None, description="price date, YYYY-MM-DD")
     workload: dict[str, Any] = Field(description="kind, params_billion, … (docs/scenario.md)")
     server: str | dict[str, Any] = Field(description="catalog key, or {key, overrides…}")
     site: str | dict[str, Any]
-    cloud_offerings: list[str | dict[str, Any]]
+    cloud_offerings: list[str | dict[str, Any]] = Field(
+        description=f"catalog keys, or {{key, overrides…}}; at most {MAX_CLOUD_OFFERINGS} "
+        "different ones (repeats are dropped)",
+        json_schema_extra={"minItems": 1, "maxItems": MAX_CLOUD_OFFERINGS},
+    )
     servers: int | None = None
     finance: dict[str, Any] | None = None
     demand: dict[str, Any] | None = None
@@ -61,7 +71,10 @@ class ScenarioDocument(Schema):
         None, description="the buyer's terms: eu_data_only, own_premises_only, … (docs/scenario.md)"
     )
     api_offerings: list[str | dict[str, Any]] | None = Field(
-        None, description="hosted model APIs by catalog key (needs workload.serving_demand)"
+        None,
+        description="hosted model APIs by catalog key (needs workload.serving_demand); at "
+        f"most {MAX_API_OFFERINGS} different ones",
+        json_schema_extra={"maxItems": MAX_API_OFFERINGS},
     )
 
 

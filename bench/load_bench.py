@@ -17,7 +17,8 @@ Scenarios:
 - result pages, cache misses: every request a distinct valid input (another discount rate);
 - result pages, cache hits: the seven presets' canonical URLs, warmed first;
 - lead form: `/quotes/analysis-pdf/form/?<result query>` (never cached: carries a token);
-- buyer page: `/quotes/p/<signed token>/` of a sent quote (records the view: a write).
+- buyer page: `/quotes/p/<signed token>/` of a sent quote (a read: the view is recorded
+  by the page's script on the buyer's first interaction, not by the GET).
 """
 
 from __future__ import annotations

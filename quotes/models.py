@@ -344,6 +344,9 @@ class Lead(models.Model):
     company = models.CharField(_("company"), max_length=200)
     email = models.EmailField(_("email"))
     consent_at = models.DateTimeField(_("consent given at"))
+    # When the visitor followed the link in the confirmation email: only then is the PDF
+    # sent and the lead shown to the sales team (an unconfirmed address may be anyone's).
+    confirmed_at = models.DateTimeField(_("address confirmed at"), null=True, blank=True)
     language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
     ip_address = models.GenericIPAddressField(null=True, blank=True)
     # The sales team that follows the lead up; only its members (and staff) see the lead.
@@ -469,7 +472,9 @@ class OutboxStatus(models.TextChoices):
     QUEUED = "queued", _("queued")
     SENDING = "sending", _("sending")
     SENT = "sent", _("sent")
-    FAILED = "failed", _("failed")
+    FAILED = "failed", _("failed")  # retries spent; tried again later (docs/quotes.md)
+    # The message itself cannot be built (a malformed header): never retried.
+    UNSENDABLE = "unsendable", _("cannot be sent")
 
 
 class EmailKind(models.TextChoices):
@@ -479,6 +484,7 @@ class EmailKind(models.TextChoices):
     ACCEPTANCE = "acceptance", _("signed acceptance")
     LEAD_NOTICE = "lead_new", _("new lead notice to team")
     APPROVAL = "approval", _("margin approval notice")
+    LEAD_CONFIRM = "confirm", _("address confirmation to visitor")
 
 
 def new_message_id() -> str:

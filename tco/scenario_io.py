@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import time
 import types
 import typing
@@ -35,8 +36,10 @@ from catalog.models import (
     Site,
     SiteKind,
 )
+from catalog.schema import FORMULA_TRIGGERS
 from catalog.selectors import fx_rate_on, latest_fx_rate, price_history_index, price_in_effect
 from catalog.templatetags.formatting import grouped
+from config.middleware import has_control_characters
 from tco.engine import (
     ApiOfferingSpec,
     CloudOfferingSpec,
@@ -54,6 +57,7 @@ from tco.engine import (
     UncertaintyRanges,
     Workload,
 )
+from tco.limits import MAX_API_OFFERINGS, MAX_CLOUD_OFFERINGS, MAX_TEXT_LENGTH
 
 TOP_LEVEL_KEYS = {
     "name",
@@ -339,7 +343,43 @@ def _convert_plain(path: str, value: Any, annotation: type) -> Any:
         return value
     if not isinstance(value, str):
         raise ScenarioError(path, f"expected text, got {value!r}")
+    check_text(path, value)
+    if value.startswith(FORMULA_TRIGGERS):
+        # Names reach the workbook (written as text there) and CSV exports: refused here so
+        # that no copy-paste into a spreadsheet ever runs one.
+        raise ScenarioError(path, "may not begin with =, +, - or @ (a spreadsheet formula)")
     return value
+
+
+def check_text(path: str, value: str) -> None:
+    """Refuse text that is too long or holds control characters (ScenarioError)."""
+    if len(value) > MAX_TEXT_LENGTH:
+        raise ScenarioError(path, f"is longer than {MAX_TEXT_LENGTH} characters")
+    if has_control_characters(value):
+        raise ScenarioError(path, "contains control characters")
+
+
+def distinct_references(path: str, raw: list[Any], limit: int) -> list[tuple[int, Any]]:
+    """The entries of a list of catalog references without repeats, with their index in
+    the document (for error paths); more than `limit` distinct entries are refused.
+
+    >>> distinct_references("cloud_offerings", ["a", "b", "a", {"key": "a"}], 5)
+    [(0, 'a'), (1, 'b'), (3, {'key': 'a'})]
+    """
+    seen: set[str] = set()
+    kept: list[tuple[int, Any]] = []
+    for index, value in enumerate(raw):
+        try:
+            identity = json.dumps(value, sort_keys=True)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise ScenarioError(f"{path}[{index}]", "expected a catalog key or an object") from exc
+        if identity in seen:
+            continue
+        seen.add(identity)
+        kept.append((index, value))
+        if len(kept) > limit:
+            raise ScenarioError(path, f"at most {limit} different offerings (a list had more)")
+    return kept
 
 
 def _enum_values(cls: type[Enum]) -> list[Any]:
@@ -543,7 +583,7 @@ def _api_offerings(
         raise ScenarioError("api_offerings", "expected a list of catalog keys")
     rows: list[ApiOffering] = []
     specs: list[ApiOfferingSpec] = []
-    for index, value in enumerate(raw):
+    for index, value in distinct_references("api_offerings", raw, MAX_API_OFFERINGS):
         path = f"api_offerings[{index}]"
         key, overrides = _reference(path, value)
         row = catalog.apis.get(key)
@@ -601,10 +641,16 @@ def build_scenario(
     raw_offerings = document["cloud_offerings"]
     if not isinstance(raw_offerings, list) or not raw_offerings:
         raise ScenarioError("cloud_offerings", "expected a list of one or more catalog keys")
-    references = [_reference(f"cloud_offerings[{i}]", v) for i, v in enumerate(raw_offerings)]
+    # (index in the document, catalog key, overrides) of each distinct offering.
+    references = [
+        (index, *_reference(f"cloud_offerings[{index}]", value))
+        for index, value in distinct_references(
+            "cloud_offerings", raw_offerings, MAX_CLOUD_OFFERINGS
+        )
+    ]
     found = catalog.offerings
     offerings: list[CloudOffering] = []
-    for index, (key, _overrides) in enumerate(references):
+    for index, key, _overrides in references:
         if key not in found:
             raise ScenarioError(f"cloud_offerings[{index}]", f"unknown cloud offering {key!r}")
         offerings.append(found[key])
@@ -620,6 +666,7 @@ def build_scenario(
     name = document.get("name", "scenario")
     if not isinstance(name, str):
         raise ScenarioError("name", "expected text")
+    check_text("name", name)
     servers = document.get("servers")
     if servers is not None:
         servers = _convert("servers", servers, int)
@@ -639,11 +686,11 @@ def build_scenario(
             cloud_offerings=tuple(
                 offering_spec(
                     offer,
-                    f"cloud_offerings[{i}]",
-                    references[i][1],
+                    f"cloud_offerings[{index}]",
+                    overrides,
                     catalog.regions.get((offer.provider, offer.region)),
                 )
-                for i, offer in enumerate(offerings)
+                for (index, _key, overrides), offer in zip(references, offerings, strict=True)
             ),
             finance=finance,
             servers=servers,

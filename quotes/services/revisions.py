@@ -14,6 +14,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from catalog.models import InfrastructureItem
+from config.middleware import one_line
 
 from ..models import (
     Customer,
@@ -206,7 +207,11 @@ def revision_update(*, revision: QuoteRevision, valid_until: date, terms: str) -
 
 @transaction.atomic
 def quote_revise(*, revision: QuoteRevision, actor: AbstractBaseUser) -> QuoteRevision:
-    """The next revision as a draft, with the same lines, prices and analysis."""
+    """The next revision as a draft, with the same lines, prices and analysis.
+
+    The sent revision stays open to the buyer (they may still accept it) until the new
+    one is sent; a draft that is never sent withdraws nothing.
+    """
     revision = _locked_revision(revision)
     quote = revision.quote
     latest = quote.revisions.order_by("-seq").first()
@@ -269,9 +274,28 @@ def revision_mark_viewed(*, revision: QuoteRevision) -> None:
 
 
 def revision_is_latest(*, revision: QuoteRevision) -> bool:
-    return not QuoteRevision.objects.filter(
-        quote_id=revision.quote_id, seq__gt=revision.seq
-    ).exists()
+    """No newer revision has been sent: a draft being prepared does not withdraw what the
+    buyer holds; sending it does (quote_send)."""
+    return not (
+        QuoteRevision.objects.filter(quote_id=revision.quote_id, seq__gt=revision.seq)
+        .exclude(status=Status.DRAFT)
+        .exists()
+    )
+
+
+def open_earlier_revision(*, revision: QuoteRevision) -> QuoteRevision | None:
+    """The sent revision the buyer can still answer while `revision` (a draft) is being
+    prepared: the page warns that it stays open until the draft is sent."""
+    return (
+        QuoteRevision.objects.filter(
+            quote_id=revision.quote_id,
+            seq__lt=revision.seq,
+            status__in=[Status.SENT, Status.VIEWED],
+            valid_until__gte=timezone.localdate(),
+        )
+        .order_by("-seq")
+        .first()
+    )
 
 
 def ensure_answerable(revision: QuoteRevision) -> None:
@@ -289,7 +313,7 @@ def revision_decide(*, revision: QuoteRevision, accept: bool, name: str) -> Quot
     """The buyer accepts or declines; the name and time are recorded, the owner told."""
     revision = _locked_revision(revision)
     ensure_answerable(revision)
-    name = name.strip()
+    name = one_line(name)  # it goes into the owner's email subject
     if not name:
         raise QuoteError(_("Please type your name."))
     revision.status = Status.ACCEPTED if accept else Status.DECLINED

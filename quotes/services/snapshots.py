@@ -17,6 +17,7 @@ from ..vat import REVERSE_CHARGE, normalise_vat_id, vat_legal_text
 from . import offer
 from .analysis import plain
 from .deal import deal_analysis
+from .leads import display_company, display_name
 from .presentation import frozen_presentation
 from .pricing import totals_for
 from .seller import owner_snapshot, seller_snapshot
@@ -110,7 +111,13 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
 
 def lead_snapshot(*, lead: Lead) -> dict[str, Any]:
     return {
-        "lead": {"name": lead.name, "company": lead.company, "email": lead.email},
+        # Printed on the cover: reduced to the characters names and companies have, so a
+        # visitor's text cannot say anything else there (leads.display_name, …_company).
+        "lead": {
+            "name": display_name(lead.name),
+            "company": display_company(lead.company),
+            "email": lead.email,
+        },
         "issued": lead.created_at.date().isoformat(),
         "language": lead.language,
         "seller": seller_snapshot(),

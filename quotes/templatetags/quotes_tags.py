@@ -8,6 +8,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from catalog.templatetags.formatting import grouped
+from quotes.services import approval_refusal
 from quotes.services import is_sales as _is_sales
 from quotes.services import is_sales_manager as _is_sales_manager
 
@@ -74,3 +75,9 @@ def deal_difference(difference: dict[str, Any]) -> str:
     if code == "one_off":
         return _("The scenario's one-off amounts are not quoted, so this analysis leaves them out.")
     return str(code or "")
+
+
+@register.filter
+def can_decide_approval(user: Any, revision: Any) -> bool:
+    """May `user` approve or reject the revision's requested margin (four eyes)?"""
+    return approval_refusal(revision=revision, user=user) is None

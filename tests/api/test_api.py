@@ -346,6 +346,7 @@ def test_leads_are_for_sales_engineers(
         company="Buyer",
         email="b@buyer.example",
         consent_at=timezone.now(),
+        confirmed_at=timezone.now(),  # unconfirmed leads are not shown (issue 32)
         tco={"summary": {"verdict": {"text": "Rent"}}},
         team=sales_user.sales_teams.first(),  # leads are scoped to a team (docs/quotes.md)
     )

@@ -176,7 +176,8 @@ def test_lead_analysis_pdf_has_no_prices(seed_catalog: object) -> None:
     )
     document = pdf.render_lead(services.lead_snapshot(lead=lead), language="en", with_charts=False)
     flat = _flat(pdf_text(document.pdf)[0])
-    assert "GPU cost analysis" in flat and "<b>Startup</b>" in flat
+    # The company as typed is cleaned for the cover: no markup, just its words.
+    assert "GPU cost analysis" in flat and "b Startup b" in flat and "<b>" not in flat
     assert "Subtotal" not in flat and "page 1 of" in flat
 
 

@@ -37,7 +37,7 @@ def follow_where_still_equal(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("quotes", "0011_approval_notice_kind"),
+        ("quotes", "0012_lead_confirmation_unsendable"),
         ("catalog", "0011_site_kind_workstation"),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('quotes', '0012_line_hardware_share'),
+        ('quotes', '0013_line_hardware_share'),
     ]
 
     operations = [
