@@ -146,7 +146,7 @@ team.members.add(user)
 customer = services.customer_create(team=team, company="Bench BV", contact_name="B",
     email="b@buyer.example", country="NL", vat_number="", language="en")
 quote = services.quote_create_from_calculator(customer=customer, owner=user,
-    query="preset=finetune-8b")
+    query="preset=serve-70b")
 revision = quote.revisions.get()
 services.quote_send(revision=revision, actor=user, idempotency_key=str(uuid.uuid4()))
 print("TOKEN", services.buyer_link_token(revision=revision))

@@ -382,7 +382,7 @@ def site(seed_catalog: object, tmp_path_factory: pytest.TempPathFactory) -> Iter
         language="en",
     )
     sent = services.quote_create_from_calculator(
-        customer=customer, owner=sales, query="preset=finetune-8b"
+        customer=customer, owner=sales, query="preset=serve-70b"
     )
     revision = sent.revisions.get()
     services.quote_send(revision=revision, actor=sales, idempotency_key=str(uuid.uuid4()))
