@@ -7,13 +7,14 @@ engineer; they see what the web pages show them (their teams' customers and quot
 every team's) and nothing else.
 """
 
-import json
 import math
 import warnings
 from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI, Query, Router, Schema, Status
@@ -23,6 +24,7 @@ from ninja.security import HttpBearer
 from pydantic import Field
 
 from catalog.models import CloudOffering, FxRate, Gpu, InfrastructureItem, ServerModel, Site
+from config.downloads import attachment
 from quotes import exports as quote_exports
 from quotes import selectors as quote_selectors
 from quotes import services as quote_services
@@ -31,14 +33,15 @@ from tco.downloads import XLSX_CONTENT_TYPE, workbook_filename
 
 from . import schemas as s
 from .models import ApiToken
+from .parser import BodyRefused, BoundedJsonParser
 from .problems import PROBLEM_CONTENT_TYPE, field_path, problem
 from .services import token_authenticate
 
 # PostgreSQL text cannot hold NUL: such filters are refused as invalid input (422).
 NO_NUL = r"^[^\x00]*$"
 PROBLEMS = {400: s.Problem, 401: s.Problem, 403: s.Problem, 404: s.Problem, 422: s.Problem}
-PUBLIC_PROBLEMS = {400: s.Problem, 404: s.Problem, 422: s.Problem, 429: s.Problem}
-SALES_PROBLEMS = {**PROBLEMS, 429: s.Problem}
+PUBLIC_PROBLEMS = {400: s.Problem, 404: s.Problem, 413: s.Problem, 422: s.Problem, 429: s.Problem}
+SALES_PROBLEMS = {**PROBLEMS, 413: s.Problem, 429: s.Problem}
 
 
 class TokenAuth(HttpBearer):
@@ -94,6 +97,7 @@ api = ProblemDetailsAPI(
     urls_namespace="api",
     openapi_url="/openapi.json",
     docs_url="/docs",
+    parser=BoundedJsonParser(),
 )
 
 
@@ -123,7 +127,16 @@ def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResp
 
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    # Ninja wraps every parser error in "Cannot parse request body"; ours say why.
+    if isinstance(exc.__cause__, BodyRefused):
+        return problem(400, str(exc.__cause__))
     return problem(exc.status_code, str(exc))
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return problem(413, f"The request body is larger than {limit:,} bytes.")
 
 
 @api.exception_handler(Http404)
@@ -150,17 +163,16 @@ def _scenario(data: object) -> Any:
 
 
 def _scenario_body(request: HttpRequest) -> Any:
-    """The request's body as a scenario document (the estimate endpoints read it themselves,
-    so that a bad document is answered like any scenario problem: 400, naming the field)."""
+    """The request's body as a scenario document: the estimate endpoints read it through the
+    scenario schema themselves, so that a bad document is answered like every scenario
+    problem (400, naming the field); the body is parsed by the API's bounded parser."""
     try:
-        data = json.loads(request.body, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError) as exc:  # not JSON, not UTF-8, or NaN/Infinity
+        data = api.parser.parse_body(request)
+    except BodyRefused as exc:
+        raise ProblemError(400, str(exc)) from exc
+    except ValueError as exc:  # not JSON, or not UTF-8
         raise ProblemError(400, f"Cannot parse request body ({exc})") from exc
     return _scenario(data)
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
 
 
 def _evaluate(document: Any) -> tuple[Any, Any]:
@@ -241,7 +253,7 @@ def estimate_workbook(request: HttpRequest) -> HttpResponse:
 
 def _xlsx(content: bytes, name: str) -> HttpResponse:
     response = HttpResponse(content, content_type=XLSX_CONTENT_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="{workbook_filename(name)}"'
+    response["Content-Disposition"] = attachment(workbook_filename(name))
     return response
 
 

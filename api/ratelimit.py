@@ -1,19 +1,25 @@
-"""Rate limits for /api/: per token, or per client address without one (in the Django cache).
+"""Rate limits for /api/: per user (all of their tokens together), or per client address
+without a token (in the Django cache).
 
-A fixed window per client: the first request of a window creates the counter with the
-window's length as its timeout, later ones increment it. Past the limit the answer is 429
+The client address is the one our trusted proxies saw (config/client_ip.py), not the
+proxy's own: keyed on REMOTE_ADDR, one client's requests spent every visitor's budget. A
+user who mints more tokens gets no more requests.
+
+A fixed window per client (config/throttle.py: `hit`). Past the limit the answer is 429
 with ``Retry-After`` (seconds to the end of the window). The cache is Redis in production
-and in the test suite, so every web process shares the counters.
+and in the test suite, so every web process shares the counters; while Redis is away the
+limits fail open (config/cache.py).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+
+from config.client_ip import client_ip
+from config.throttle import hit
 
 from .problems import problem
 from .services import token_authenticate
@@ -22,35 +28,16 @@ API_PREFIX = "/api/v1/"
 
 
 def client_key(request: HttpRequest) -> tuple[str, int]:
-    """(cache key part, limit per window): the token's when it is a live token, else the
-    client address's (made-up tokens do not get counters of their own)."""
+    """(cache key part, limit per window): the token's user's when it is a live token, else
+    the client address's (made-up tokens do not get counters of their own)."""
     header = request.META.get("HTTP_AUTHORIZATION", "")
     scheme, _sep, raw = header.partition(" ")
     if scheme.lower() == "bearer" and raw.strip():
         token = token_authenticate(raw.strip())
         request.api_token = token  # type: ignore[attr-defined]  # spares TokenAuth a query
         if token is not None:
-            return f"t:{token.pk}", settings.API_RATE_LIMIT_TOKEN
-    address = request.META.get("REMOTE_ADDR") or "unknown"
-    return "a:" + address, settings.API_RATE_LIMIT_ANONYMOUS
-
-
-def hit(key: str, limit: int, window: int, now: float | None = None) -> int | None:
-    """Count one request; None while within ``limit``, else seconds until the window ends."""
-    now = time.time() if now is None else now
-    slot = int(now // window)
-    cache_key = f"api-rate:{key}:{slot}"
-    if cache.add(cache_key, 1, timeout=window + 1):
-        count = 1
-    else:
-        try:
-            count = cache.incr(cache_key)
-        except ValueError:  # expired between add and incr
-            cache.add(cache_key, 1, timeout=window + 1)
-            count = 1
-    if count <= limit:
-        return None
-    return max(1, int((slot + 1) * window - now + 0.999))
+            return f"u:{token.user_id}", settings.API_RATE_LIMIT_TOKEN
+    return "a:" + (client_ip(request) or "unknown"), settings.API_RATE_LIMIT_ANONYMOUS
 
 
 class RateLimitMiddleware:
@@ -60,7 +47,7 @@ class RateLimitMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path.startswith(API_PREFIX) and settings.API_RATE_LIMIT_WINDOW > 0:
             key, limit = client_key(request)
-            retry_after = hit(key, limit, settings.API_RATE_LIMIT_WINDOW)
+            retry_after = hit(f"api:{key}", limit, settings.API_RATE_LIMIT_WINDOW)
             if retry_after is not None:
                 return problem(
                     429,

@@ -17,7 +17,8 @@ Scenarios:
 - result pages, cache misses: every request a distinct valid input (another discount rate);
 - result pages, cache hits: the seven presets' canonical URLs, warmed first;
 - lead form: `/quotes/analysis-pdf/form/?<result query>` (never cached: carries a token);
-- buyer page: `/quotes/p/<signed token>/` of a sent quote (records the view: a write).
+- buyer page: `/quotes/p/<signed token>/` of a sent quote (a read: the view is recorded
+  by the page's script on the buyer's first interaction, not by the GET).
 """
 
 from __future__ import annotations
@@ -145,7 +146,7 @@ team.members.add(user)
 customer = services.customer_create(team=team, company="Bench BV", contact_name="B",
     email="b@buyer.example", country="NL", vat_number="", language="en")
 quote = services.quote_create_from_calculator(customer=customer, owner=user,
-    query="preset=finetune-8b")
+    query="preset=serve-70b")
 revision = quote.revisions.get()
 services.quote_send(revision=revision, actor=user, idempotency_key=str(uuid.uuid4()))
 print("TOKEN", services.buyer_link_token(revision=revision))

@@ -54,7 +54,9 @@ def main() -> int:
             DJANGO_SETTINGS_MODULE="config.settings.local",
             DEBUG="false",
             DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}",
-            REDIS_URL=f"redis://127.0.0.1:{port}/0",
+            # The page cache's own Redis server (no broker): the app sets its maxmemory
+            # only on such a server, never on the broker's.
+            REDIS_URL="",
             REDIS_PAGE_CACHE_URL=f"redis://127.0.0.1:{port}/2",
             PAGE_CACHE_MAXMEMORY=MAXMEMORY,
             PAGE_CACHE_MAXMEMORY_POLICY="allkeys-lru",

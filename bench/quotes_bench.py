@@ -59,7 +59,7 @@ TARGET_FIRST_PROPOSAL_S = 2.0
 TARGET_WARM_PROPOSAL_S = 0.8
 TARGET_DELIVERY_S = 40.0
 TARGET_FIRST_EMAIL_S = 5.0
-PRESET_QUERY = "preset=pretrain-7b"
+PRESET_QUERY = "preset=serve-70b"  # a buy verdict: sent with its analysis
 WARM_LOG = "PDF renderer warm in"
 
 

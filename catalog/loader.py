@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -38,9 +38,6 @@ from .schema import (
 )
 from .signals import catalog_written
 
-if TYPE_CHECKING:
-    import pandas as pd
-
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
 FILE_FORMATS = ("csv", "xlsx")
@@ -51,6 +48,8 @@ BATCH_SIZE = 1000
 _RAGGED = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
 # Control characters (NUL among them) cannot be stored by PostgreSQL or written to XLSX.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# No catalog field holds more (the longest are sources and URLs, 300 characters).
+MAX_CELL_LENGTH = 1000
 # A date typed into Excel comes back from pandas as "2025-07-01 00:00:00".
 _MIDNIGHT = re.compile(r"^(\d{4}-\d{2}-\d{2}) 00:00:00$")
 
@@ -136,15 +135,25 @@ class RawTable:
     rows: list[list[str]]
     # Semicolon-separated with decimal commas (how Dutch or German Excel saves "CSV").
     decimal_comma: bool = False
+    # A sheet wider than the columns read (read_table's max_columns): its declared width
+    # and how many of its columns were read.
+    sheet_width: int = 0
+    columns_read: int = 0
 
     @property
     def notes(self) -> list[str]:
-        if not self.decimal_comma:
-            return []
-        return [
-            "read as a semicolon-separated file with decimal commas (1234,5), as Dutch or "
-            "German Excel saves CSV; numbers with a point are refused"
-        ]
+        notes = []
+        if self.decimal_comma:
+            notes.append(
+                "read as a semicolon-separated file with decimal commas (1234,5), as Dutch or "
+                "German Excel saves CSV; numbers with a point are refused"
+            )
+        if self.sheet_width:
+            notes.append(
+                f"the sheet is {self.sheet_width:,} columns wide; only its first "
+                f"{self.columns_read} columns were read"
+            )
+        return notes
 
 
 def read_table(
@@ -153,37 +162,55 @@ def read_table(
     *,
     file_format: str = "csv",
     max_rows: int | None = None,
+    max_columns: int | None = None,
     sheet: str | None = None,
 ) -> tuple[RawTable | None, list[RowError]]:
     """Read CSV (UTF-8) or XLSX bytes into text cells; never raises on bad input.
 
     Cells stay text (pandas dtype=str, no NA guessing) so that every value is checked by
     the same parsers whatever the file type. At most `max_rows` data rows are read: a
-    longer file is refused without reading the rest. For a workbook, the sheet named
-    `sheet` is read if there is one (an export of every kind has one sheet per kind),
-    otherwise the first.
+    longer file is refused without reading the rest. With `max_columns`, a CSV file whose
+    header has more cells is refused before it is parsed, and a workbook's columns past
+    it are not read. A workbook whose parts unpack to more than
+    PRICE_IMPORT_MAX_UNCOMPRESSED_BYTES, or to more than XLSX_MAX_RATIO times its own size,
+    is refused before it is parsed (a "zip bomb": 1.5 MB holding a 1.5 GB cell). For a
+    workbook, the sheet named `sheet` is read if there is one (an export of every kind has
+    one sheet per kind), otherwise the first.
     """
     import pandas as pd  # here, not at start-up: only reading a file needs it (1.2 s cold)
 
     limit = None if max_rows is None else max_rows + 2  # header + one row too many
     decimal_comma = False
+    sheet_width = 0
     try:
         if file_format == "xlsx":
-            frame = _read_xlsx(data, sheet, limit)
+            bomb = _unpacked_size_problem(data)
+            if bomb:
+                return None, [RowError(file, 0, "", bomb)]
+            cells, sheet_width = _read_xlsx(data, sheet, limit, max_columns)
         else:
             text, errors = read_csv_text(data, file)
             if text is None:
                 return None, errors
             decimal_comma = _semicolon_separated(text)
+            separator = ";" if decimal_comma else ","
+            width = _header_width(text, separator)
+            if max_columns is not None and width > max_columns:
+                reason = f"the header has {width:,} columns; at most {max_columns} are read"
+                return None, [RowError(file, 1, "", reason)]
             frame = pd.read_csv(
                 io.StringIO(text),
-                sep=";" if decimal_comma else ",",
+                sep=separator,
                 header=None,
                 dtype=str,
                 keep_default_na=False,
                 skip_blank_lines=False,  # keeps row numbers equal to the file's lines
                 nrows=limit,
             )
+            cells = [
+                ["" if cell is None else str(cell) for cell in row]
+                for row in frame.fillna("").to_numpy(dtype=object).tolist()
+            ]
     except _NotAWorkbook:
         return None, [RowError(file, 1, "", "the file is not an Excel workbook (.xlsx)")]
     except pd.errors.EmptyDataError:
@@ -198,10 +225,6 @@ def read_table(
     except (ValueError, UnicodeError, OverflowError, MemoryError) as exc:
         return None, [RowError(file, 1, "", f"the file cannot be read ({exc})")]
 
-    cells = [
-        ["" if cell is None else str(cell) for cell in row]
-        for row in frame.fillna("").to_numpy(dtype=object).tolist()
-    ]
     if not cells:
         return None, [RowError(file, 1, "", "the file is empty")]
     if file_format == "xlsx":
@@ -209,7 +232,22 @@ def read_table(
     if max_rows is not None and len(cells) - 1 > max_rows:
         reason = f"the file has more than {max_rows:,} data rows; split it into smaller files"
         return None, [RowError(file, max_rows + 2, "", reason)]
-    return RawTable(header=cells[0], rows=cells[1:], decimal_comma=decimal_comma), []
+    raw = RawTable(cells[0], cells[1:], decimal_comma=decimal_comma)
+    if max_columns is not None and sheet_width > max_columns:
+        raw.sheet_width, raw.columns_read = sheet_width, max_columns
+    return raw, []
+
+
+def _header_width(text: str, separator: str) -> int:
+    """The number of cells in the first line of a CSV text.
+
+    >>> _header_width('key,"a,b",c\\n1,2,3\\n', ","), _header_width("", ",")
+    (3, 0)
+    """
+    import csv
+
+    first = next(csv.reader(io.StringIO(text.split("\n", 1)[0]), delimiter=separator), [])
+    return len(first)
 
 
 def _semicolon_separated(text: str) -> bool:
@@ -226,29 +264,76 @@ class _NotAWorkbook(Exception):
     pass
 
 
-def _read_xlsx(data: bytes, sheet: str | None, limit: int | None) -> pd.DataFrame:
-    import pandas as pd
+# A workbook is a zip of XML parts; a price list's parts unpack to 5–20 times the file.
+XLSX_MAX_RATIO = 100
+
+
+def _unpacked_size_problem(data: bytes) -> str | None:
+    """Why a workbook would unpack to too much, read from the zip's directory alone."""
+    import zipfile
+
+    from django.conf import settings
 
     try:
-        workbook = pd.ExcelFile(io.BytesIO(data), engine="openpyxl")
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError):
+        return None  # not a zip: reading it says so
+    limit = settings.PRICE_IMPORT_MAX_UNCOMPRESSED_BYTES
+    if unpacked > limit or unpacked > XLSX_MAX_RATIO * max(len(data), 1):
+        return (
+            f"the workbook unpacks to {unpacked:,} bytes; price workbooks may unpack to at "
+            f"most {limit:,} bytes and {XLSX_MAX_RATIO} times their size "
+            "(PRICE_IMPORT_MAX_UNCOMPRESSED_BYTES)"
+        )
+    return None
+
+
+def _xlsx_text(value: object) -> str:
+    """A workbook value as the text pandas' dtype=str gave it (whole floats without .0).
+
+    >>> [_xlsx_text(v) for v in (None, 55.04, 7.0, 12, True, "h100")]
+    ['', '55.04', '7', '12', 'True', 'h100']
+    """
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _read_xlsx(
+    data: bytes, sheet: str | None, limit: int | None, max_columns: int | None
+) -> tuple[list[list[str]], int]:
+    """The cells of one sheet as text, and the width the sheet declares (0: none): at
+    most `limit` rows and `max_columns` columns are read (openpyxl's read-only mode: one
+    row at a time, columns past the bound skipped)."""
+    import openpyxl
+
+    try:
+        workbook = openpyxl.load_workbook(
+            io.BytesIO(data), read_only=True, data_only=True, keep_links=False
+        )
     except Exception as exc:  # zipfile, XML and openpyxl errors: any of them means "not xlsx"
         raise _NotAWorkbook from exc
-    with workbook:
-        names = [str(name) for name in workbook.sheet_names]
-        chosen = sheet if sheet in names else names[0]
-        try:
-            return pd.read_excel(
-                workbook,
-                sheet_name=chosen,
-                header=None,
-                dtype=str,
-                keep_default_na=False,
-                nrows=limit,
-            )
-        except (pd.errors.EmptyDataError, ValueError):
-            raise
-        except Exception as exc:  # a damaged sheet inside a valid zip
-            raise _NotAWorkbook from exc
+    try:
+        names = [str(name) for name in workbook.sheetnames]
+        chosen = workbook[sheet if sheet in names else names[0]]
+        declared = int(chosen.max_column or 0)  # the sheet's <dimension>, not a scan
+        rows = [
+            [_xlsx_text(value) for value in values]
+            for values in chosen.iter_rows(max_row=limit, max_col=max_columns, values_only=True)
+        ]
+    except MemoryError:
+        raise
+    except Exception as exc:  # a damaged sheet inside a valid zip
+        raise _NotAWorkbook from exc
+    finally:
+        workbook.close()
+    while rows and not any(cell.strip() for cell in rows[-1]):
+        rows.pop()  # trailing empty rows (as pandas drops them)
+    width = max((len(row) for row in rows), default=0)
+    return [row + [""] * (width - len(row)) for row in rows], declared
 
 
 def _tidy_sheet(cells: list[list[str]]) -> list[list[str]]:
@@ -309,6 +394,10 @@ def validate_rows(
         row_errors: list[RowError] = []
         for column in spec.columns:
             cell = unneutralise(raw[column.name])
+            if len(cell) > MAX_CELL_LENGTH:
+                reason = f"is longer than {MAX_CELL_LENGTH:,} characters"
+                row_errors.append(RowError(file, row_number, column.name, reason))
+                continue
             if _CONTROL.search(cell):
                 reason = "contains control characters"
                 row_errors.append(RowError(file, row_number, column.name, reason))

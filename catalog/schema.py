@@ -73,6 +73,29 @@ def optional_text(raw: str) -> str:
     return raw
 
 
+def name_text(raw: str) -> str:
+    """A key or name: text that a spreadsheet would not run as a formula.
+
+    Names reach the TCO workbook's labels and headers, CSV exports and the proposal; one
+    that begins with =, +, - or @ is refused (the export neutralises such text, and the
+    import used to take it back as it was).
+
+    >>> name_text("AWS")
+    'AWS'
+    >>> name_text('=HYPERLINK("http://evil.example")')
+    Traceback (most recent call last):
+    ...
+    catalog.schema.CellError: begins with "=": a spreadsheet would run it as a formula
+    """
+    return optional_name_text(text(raw))
+
+
+def optional_name_text(raw: str) -> str:
+    if raw.startswith(FORMULA_TRIGGERS):
+        raise CellError(f'begins with "{raw[0]}": a spreadsheet would run it as a formula')
+    return raw
+
+
 # A plain number: ASCII digits, an optional decimal point, an optional exponent (Excel
 # writes very small or large numbers as 1E-05). No signs other than a leading one, no
 # grouping separators, no underscores, no other scripts' digits.
@@ -307,10 +330,10 @@ GPUS = TableSpec(
     model=Gpu,
     filename="gpus.csv",
     columns=(
-        Column("key", text),
-        Column("name", text),
-        Column("vendor", text),
-        Column("form_factor", text),
+        Column("key", name_text),
+        Column("name", name_text),
+        Column("vendor", name_text),
+        Column("form_factor", name_text),
         Column("memory_gb", decimal_positive),
         Column("memory_type", optional_text),
         Column("memory_bandwidth_tbps", decimal_positive),
@@ -330,10 +353,10 @@ SERVERS = TableSpec(
     model=ServerModel,
     filename="servers.csv",
     columns=(
-        Column("key", text),
-        Column("vendor", text),
-        Column("sku", text),
-        Column("name", text),
+        Column("key", name_text),
+        Column("vendor", name_text),
+        Column("sku", name_text),
+        Column("name", name_text),
         Column("gpu", Reference(Gpu, "GPU")),
         Column("gpu_count", int_positive),
         Column("rack_units", int_positive),
@@ -349,7 +372,7 @@ SERVERS = TableSpec(
         Column("price_is_estimate", boolean),
         Column("cost_price", optional_decimal_non_negative),
         *PROVENANCE,
-        Column("name_nl", optional_text),
+        Column("name_nl", optional_name_text),
         Column("warranty_years", optional_int_positive),
         Column("service_level", optional_choice(ServiceLevel)),
         Column("warranty_source", optional_text),
@@ -365,10 +388,10 @@ CLOUD = TableSpec(
     model=CloudOffering,
     filename="cloud_offerings.csv",
     columns=(
-        Column("key", text),
-        Column("provider", text),
-        Column("instance_type", text),
-        Column("region", text),
+        Column("key", name_text),
+        Column("provider", name_text),
+        Column("instance_type", name_text),
+        Column("region", name_text),
         Column("gpu", Reference(Gpu, "GPU")),
         Column("gpu_count", int_positive),
         Column("term", choice(PricingTerm)),
@@ -389,8 +412,8 @@ SITES = TableSpec(
     model=Site,
     filename="sites.csv",
     columns=(
-        Column("key", text),
-        Column("name", text),
+        Column("key", name_text),
+        Column("name", name_text),
         Column("kind", choice(SiteKind)),
         Column("country", country_code),
         Column("electricity_price_per_kwh", decimal_non_negative),
@@ -400,7 +423,7 @@ SITES = TableSpec(
         Column("carbon_g_per_kwh", int_positive),
         Column("currency", choice(Currency)),
         *PROVENANCE,
-        Column("name_nl", optional_text),
+        Column("name_nl", optional_name_text),
     ),
 )
 
@@ -410,9 +433,9 @@ CLOUD_REGIONS = TableSpec(
     model=CloudRegion,
     filename="cloud_regions.csv",
     columns=(
-        Column("key", text),
-        Column("provider", text),
-        Column("region", text),
+        Column("key", name_text),
+        Column("provider", name_text),
+        Column("region", name_text),
         Column("pue", decimal_positive),
         Column("carbon_g_per_kwh", int_positive),
         *PROVENANCE,
@@ -426,11 +449,11 @@ API_OFFERINGS = TableSpec(
     model=ApiOffering,
     filename="api_offerings.csv",
     columns=(
-        Column("key", text),
-        Column("provider", text),
-        Column("model", text),
+        Column("key", name_text),
+        Column("provider", name_text),
+        Column("model", name_text),
         Column("params_billion", decimal_positive),
-        Column("region", optional_text),
+        Column("region", optional_name_text),
         Column("jurisdiction", optional_country_code),
         Column("data_country", optional_country_code),
         Column("price_input_per_million", decimal_non_negative),
@@ -450,15 +473,15 @@ ITEMS = TableSpec(
     model=InfrastructureItem,
     filename="items.csv",
     columns=(
-        Column("key", text),
-        Column("name", text),
+        Column("key", name_text),
+        Column("name", name_text),
         Column("category", choice(ItemCategory)),
         Column("unit", choice(PricingUnit)),
         Column("price", decimal_non_negative),
         Column("currency", choice(Currency)),
         Column("cost_price", optional_decimal_non_negative),
         *PROVENANCE,
-        Column("name_nl", optional_text),
+        Column("name_nl", optional_name_text),
         Column("service_level", optional_choice(ServiceLevel)),
     ),
     price_field="price",

@@ -43,6 +43,11 @@ from .schema import PRICE_SPECS, PRICE_SPECS_BY_KIND, Reference, TableSpec, neut
 # How many rows of each category the summary stored with an import keeps (the counts are
 # always complete); the preview page recomputes the full lists from the stored file.
 SUMMARY_ROWS = 200
+# Errors listed for one file (the rest are counted): a file with 200,000 unexpected columns
+# made an 11.9 MB error page.
+MAX_ERRORS_LISTED = 100
+# Columns read past a price list's own: enough to name a few unexpected ones.
+EXTRA_COLUMNS_READ = 10
 
 
 class PriceImportError(Exception):
@@ -113,12 +118,24 @@ class ImportPreview:
     changed: list[PreviewRow] = field(default_factory=list)
     unchanged: list[PreviewRow] = field(default_factory=list)
     errors: list[RowError] = field(default_factory=list)
+    # Errors found beyond the MAX_ERRORS_LISTED in `errors`.
+    more_errors: int = 0
     # How the file was read, when that is not the plain format (decimal commas, …).
     notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.errors
+
+    def add_errors(self, errors: Sequence[RowError]) -> None:
+        """List errors up to MAX_ERRORS_LISTED; count the others."""
+        room = max(0, MAX_ERRORS_LISTED - len(self.errors))
+        self.errors += errors[:room]
+        self.more_errors += max(0, len(errors) - room)
+
+    @property
+    def error_count(self) -> int:
+        return len(self.errors) + self.more_errors
 
     @property
     def spec(self) -> TableSpec:
@@ -134,7 +151,7 @@ class ImportPreview:
             "changed": len(self.changed),
             "price_changes": len(self.price_changes),
             "unchanged": len(self.unchanged),
-            "errors": len(self.errors),
+            "errors": self.error_count,
         }
 
     def summary(self) -> dict[str, Any]:
@@ -215,6 +232,7 @@ def _prepare(*, kind: str, filename: str, data: bytes) -> tuple[ImportPreview, l
         filename,
         file_format=file_format_of(filename) or "csv",
         max_rows=settings.PRICE_IMPORT_MAX_ROWS,
+        max_columns=len(spec.columns) + EXTRA_COLUMNS_READ,
         sheet=kind,
     )
     if raw is None:
@@ -230,10 +248,10 @@ def _prepare(*, kind: str, filename: str, data: bytes) -> tuple[ImportPreview, l
         decimal_comma=raw.decimal_comma,
     )
     if errors:
-        preview.errors += errors
+        preview.add_errors(errors)
         return preview, []
     diffs, errors = diff_table(table)
-    preview.errors += errors
+    preview.add_errors(errors)
     for diff in diffs:
         row = PreviewRow.of(diff)
         if diff.status == NEW:

@@ -36,6 +36,7 @@ def _import_page(
     request: HttpRequest,
     form: PriceImportForm,
     preview: services.ImportPreview | None = None,
+    status: int = 200,
 ) -> HttpResponse:
     context = {
         "form": form,
@@ -46,7 +47,7 @@ def _import_page(
         "max_rows": settings.PRICE_IMPORT_MAX_ROWS,
         "preview_rows": PREVIEW_ROWS,
     }
-    return render(request, "catalog/import.html", context)
+    return render(request, "catalog/import.html", context, status=status)
 
 
 @staff_member_required
@@ -55,8 +56,8 @@ def price_import(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _import_page(request, PriceImportForm())
     form = PriceImportForm(request.POST, request.FILES)
-    if not form.is_valid():
-        return _import_page(request, form)
+    if not form.is_valid():  # refused uploads are 400s, with every reason on the page
+        return _import_page(request, form, status=400)
     upload = form.cleaned_data["file"]
     preview, price_import = services.create_price_import(
         kind=form.cleaned_data["kind"],
@@ -65,7 +66,7 @@ def price_import(request: HttpRequest) -> HttpResponse:
         uploaded_by=request.user,
     )
     if price_import is None:
-        return _import_page(request, form, preview)
+        return _import_page(request, form, preview, status=400)
     return redirect("catalog:import_detail", pk=price_import.pk)
 
 

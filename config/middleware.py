@@ -1,5 +1,9 @@
 """Request hardening that applies to every URL, in one place.
 
+`DatabaseBusyMiddleware` answers 503 with Retry-After when SQLite's write lock stayed
+taken past its busy timeout; `RequestTimeBudgetMiddleware` stops a request that ran past
+its time budget with a 503 (both below).
+
 `RejectControlCharactersMiddleware` answers 400 to any request whose path, query string
 keys or values, form field names or values, or uploaded file names contain a NUL or another
 control character, before a view (and so the database) sees them. PostgreSQL cannot store
@@ -10,13 +14,19 @@ line breaks (text areas); paths and query strings may not contain any control ch
 
 from __future__ import annotations
 
+import logging
 import re
+import signal
+import threading
 from collections.abc import Callable, Iterable
 
 from django.conf import settings
+from django.db import OperationalError, connections
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
+
+logger = logging.getLogger(__name__)
 
 # C0 controls, DEL and C1 controls.
 _ANY_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -38,6 +48,22 @@ def has_control_characters(value: str, *, allow_whitespace: bool = False) -> boo
     """
     pattern = _CONTROL_EXCEPT_WHITESPACE if allow_whitespace else _ANY_CONTROL
     return bool(pattern.search(value) or _SURROGATE.search(value))
+
+
+_LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def one_line(text: str) -> str:
+    """`text` on one line: control characters and line breaks become single spaces.
+
+    What a visitor typed into a one-line field (a buyer's name and role) can still hold a
+    CR or LF (form fields may, for text areas); in an email's subject that made the
+    message undeliverable. Headers get names through this.
+
+    >>> one_line("Jan\\r\\nBcc: x@evil.example"), one_line("  Anna \\t de  Vries ")
+    ('Jan Bcc: x@evil.example', 'Anna de Vries')
+    """
+    return " ".join(_LINE_BREAKS.sub(" ", text).split())
 
 
 def _bad_pairs(pairs: Iterable[tuple[str, list[str]]], *, allow_whitespace: bool) -> str | None:
@@ -109,3 +135,89 @@ class PermissionsPolicyMiddleware:
         if policy and "Permissions-Policy" not in response:
             response["Permissions-Policy"] = policy
         return response
+
+
+def _unavailable(request: HttpRequest, message: str, retry_after: int) -> HttpResponse:
+    """503 with Retry-After: problem details under /api/, plain text elsewhere."""
+    if request.path.startswith("/api/"):
+        body = {"type": "about:blank", "title": "Service Unavailable", "status": 503}
+        response: HttpResponse = JsonResponse(
+            {**body, "detail": message}, status=503, content_type="application/problem+json"
+        )
+    else:
+        response = HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
+class DatabaseBusyMiddleware:
+    """A request that waited the whole busy timeout for SQLite's write lock (local mode,
+    SQLITE_BUSY_TIMEOUT_SECONDS) answers 503 with Retry-After instead of a 500: the
+    database is busy, not broken, and the same request a few seconds later will go
+    through."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not (isinstance(exception, OperationalError) and "database is locked" in str(exception)):
+            return None
+        logger.warning("database busy: %s %s answered 503", request.method, request.path)
+        return _unavailable(
+            request, _("The database is busy; please try again in a few seconds."), 5
+        )
+
+
+class RequestOverBudget(Exception):
+    """Raised in a request that ran past REQUEST_TIME_BUDGET_SECONDS."""
+
+
+def _over_budget(signum: int, frame: object) -> None:
+    raise RequestOverBudget
+
+
+class RequestTimeBudgetMiddleware:
+    """A request gets REQUEST_TIME_BUDGET_SECONDS (default 25, below gunicorn's 30 s
+    timeout); past it, it stops and answers 503 with Retry-After, instead of its worker
+    being killed (which answers nothing and restarts the worker).
+
+    Every input is bounded so that no request should come near the budget; this is the
+    net under those bounds. It uses the process's real-time interval timer (SIGALRM), so
+    it applies where requests run on the main thread: gunicorn's sync workers (the
+    Procfile's) and the test client. Threaded servers (runserver, gthread workers) serve
+    without a budget.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        budget = float(getattr(settings, "REQUEST_TIME_BUDGET_SECONDS", 0))
+        if budget <= 0 or threading.current_thread() is not threading.main_thread():
+            return self.get_response(request)
+        previous = signal.signal(signal.SIGALRM, _over_budget) or signal.SIG_DFL
+        signal.setitimer(signal.ITIMER_REAL, budget)
+        try:
+            return self.get_response(request)
+        except RequestOverBudget:  # raised outside the view (a middleware's work)
+            return self._answer(request, budget)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, RequestOverBudget):
+            return self._answer(request, float(settings.REQUEST_TIME_BUDGET_SECONDS))
+        return None
+
+    @staticmethod
+    def _answer(request: HttpRequest, budget: float) -> HttpResponse:
+        logger.error("request over its %.0f s budget: %s %s", budget, request.method, request.path)
+        # Stopped perhaps in the middle of a query: the next request gets fresh connections.
+        connections.close_all()
+        return _unavailable(
+            request, _("The request took too long and was stopped; please try again."), 30
+        )

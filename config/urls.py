@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import TemplateView
 
+from . import auth_views
 from .health import healthz, ping
 from .language import switch_language
 
@@ -13,6 +14,13 @@ urlpatterns = [
     path("calculator/", include("tco.urls")),
     path("quotes/", include("quotes.urls")),
     path("api/", include("api.urls")),
+    # Throttled (config/throttle.py); the rest of Django's sign-in views as they are.
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/password_reset/",
+        auth_views.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("language/", switch_language, name="switch_language"),
     path("admin/", admin.site.urls),

@@ -10,7 +10,7 @@ import uuid
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import translation
 from django.views.decorators.http import require_POST, require_safe
 
@@ -45,7 +45,7 @@ def buyer_accept(request: HttpRequest, token: str) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                record = services.revision_accept(
+                services.revision_accept(
                     revision=revision,
                     name=data["name"],
                     role=data["role"],
@@ -57,12 +57,8 @@ def buyer_accept(request: HttpRequest, token: str) -> HttpResponse:
                 )
             except services.QuoteError as exc:
                 form.add_error(None, str(exc))
-            else:
-                return render(
-                    request,
-                    "quotes/buyer_done.html",
-                    {"revision": record.revision, "acceptance": record, "token": token},
-                )
+            else:  # post/redirect/get: a reload of the thank-you page posts nothing
+                return redirect("quotes:buyer_done", token=token)
         context = {**_buyer_context(revision, token), **acceptance_context(revision, form)}
         return render(request, "quotes/buyer.html", context, status=400)
 

@@ -10,6 +10,7 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from config.downloads import attachment
 from tco.downloads import XLSX_CONTENT_TYPE, workbook_filename
 
 from . import exports, selectors, services
@@ -18,7 +19,7 @@ from .views import sales_required
 
 def _download(content: bytes, content_type: str, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = attachment(filename)
     return response
 
 

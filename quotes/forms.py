@@ -216,7 +216,11 @@ class LeadForm(forms.Form):
         return name
 
     def clean_company(self) -> str:
-        return _strip_required(self.cleaned_data["company"])
+        # It is printed on the analysis' cover ("Prepared for …"): the same rules as names.
+        company = _strip_required(self.cleaned_data["company"])
+        if _NOT_A_NAME.search(company):
+            raise forms.ValidationError(_("Please type just the name of your company."))
+        return company
 
     def clean_website(self) -> str:
         if self.cleaned_data["website"]:

@@ -57,6 +57,8 @@ def draft_context(
         lines = list(revision.lines.order_by("position"))
     bound = bound or {}
     status = services.approval_status(revision, lines)
+    # The analysis of the deal (cached by the lines): does it argue against the quote?
+    deal = services.deal_analysis(revision=revision, lines=lines)
     rows = [
         {
             "line": line,
@@ -71,6 +73,8 @@ def draft_context(
         "line_rows": rows,
         "totals": services.revision_totals(revision, lines),
         "approval": status,
+        "argues_against": services.argues_against_itself(deal),
+        "presentation_blocks": services.presentation_needed(revision, deal),
         "discount_form": discount_form
         or QuoteDiscountForm(initial={"discount_pct": revision.discount_pct}),
         "free_line_form": FreeLineForm(initial={"quantity": 1, "unit": "pcs", "kind": "other"}),
@@ -261,4 +265,22 @@ def approval_decide(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         messages.error(request, str(exc))
     else:
         messages.success(request, _("Margin approved.") if approve else _("Margin rejected."))
+    return _back(revision)
+
+
+@require_POST
+@sales_required
+def presentation_set(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    """How the proposal presents an analysis that recommends renting."""
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    try:
+        services.revision_set_presentation(
+            revision=revision,
+            presentation=request.POST.get("presentation", ""),
+            reason=request.POST.get("reason", ""),
+        )
+    except services.QuoteError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Saved: how the proposal presents the analysis."))
     return _back(revision)

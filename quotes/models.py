@@ -140,6 +140,15 @@ class Status(models.TextChoices):
     EXPIRED = "expired", _("expired")
 
 
+class AnalysisPresentation(models.TextChoices):
+    """How a proposal presents its analysis when the analysis recommends something other
+    than what is quoted (services.presentation)."""
+
+    FULL = "full", _("with the analysis as it is")
+    WITHOUT = "without", _("without the analysis")
+    LIKE_FOR_LIKE = "like_for_like", _("as a like-for-like comparison, with the reason")
+
+
 class ApprovalState(models.TextChoices):
     NOT_NEEDED = "not_needed", _("not requested")
     REQUESTED = "requested", _("approval requested")
@@ -197,6 +206,16 @@ class QuoteRevision(models.Model):
     approval_reason = models.TextField(_("approval reason"), blank=True)
     approval_margin_pct = models.DecimalField(max_digits=7, decimal_places=2, null=True, blank=True)
     approval_fingerprint = models.CharField(max_length=64, blank=True)
+    # A proposal whose analysis recommends renting must not argue against itself: the sales
+    # engineer sends it without the analysis, or as a like-for-like comparison with the
+    # buyer's reason for owning (services.presentation).
+    analysis_presentation = models.CharField(
+        _("analysis in the proposal"),
+        max_length=20,
+        choices=AnalysisPresentation.choices,
+        default=AnalysisPresentation.FULL,
+    )
+    analysis_reason = models.TextField(_("reason for owning"), blank=True)
     # Deposit and milestones (quotes/billing.py), copied from the team's default when the
     # revision is made; an empty list is a revision made before schedules existed.
     payment_schedule = models.JSONField(_("payment schedule"), default=list, blank=True)
@@ -275,6 +294,12 @@ class QuoteLine(models.Model):
         _("unit cost"), max_digits=14, decimal_places=2, null=True, blank=True
     )
     optional = models.BooleanField(_("optional"), default=False)
+    # A "% of hardware" item's percentage while its price follows the hardware lines
+    # (services.pricing.follow_hardware); empty for every other line, and once a sales
+    # engineer types a price of their own on it.
+    hardware_share_pct = models.DecimalField(
+        _("share of hardware (%)"), max_digits=6, decimal_places=2, null=True, blank=True
+    )
     # A support line is invoiced up front (with the milestones) or per support year.
     billing = models.CharField(
         _("billing"), max_length=10, choices=LineBilling.choices, default=LineBilling.UPFRONT
@@ -319,6 +344,9 @@ class Lead(models.Model):
     company = models.CharField(_("company"), max_length=200)
     email = models.EmailField(_("email"))
     consent_at = models.DateTimeField(_("consent given at"))
+    # When the visitor followed the link in the confirmation email: only then is the PDF
+    # sent and the lead shown to the sales team (an unconfirmed address may be anyone's).
+    confirmed_at = models.DateTimeField(_("address confirmed at"), null=True, blank=True)
     language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
     ip_address = models.GenericIPAddressField(null=True, blank=True)
     # The sales team that follows the lead up; only its members (and staff) see the lead.
@@ -444,7 +472,9 @@ class OutboxStatus(models.TextChoices):
     QUEUED = "queued", _("queued")
     SENDING = "sending", _("sending")
     SENT = "sent", _("sent")
-    FAILED = "failed", _("failed")
+    FAILED = "failed", _("failed")  # retries spent; tried again later (docs/quotes.md)
+    # The message itself cannot be built (a malformed header): never retried.
+    UNSENDABLE = "unsendable", _("cannot be sent")
 
 
 class EmailKind(models.TextChoices):
@@ -454,6 +484,7 @@ class EmailKind(models.TextChoices):
     ACCEPTANCE = "acceptance", _("signed acceptance")
     LEAD_NOTICE = "lead_new", _("new lead notice to team")
     APPROVAL = "approval", _("margin approval notice")
+    LEAD_CONFIRM = "confirm", _("address confirmation to visitor")
 
 
 def new_message_id() -> str:

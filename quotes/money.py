@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -54,6 +55,33 @@ UNIT = Decimal(1)
 PERCENT_OF_HARDWARE = "pct_hw_year"  # catalog.models.PricingUnit.PERCENT_OF_HARDWARE_PER_YEAR
 
 
+# The kinds a "% of hardware" line is priced on: the hardware value the TCO engine applies
+# support to (servers, their networking and storage; not installation or services).
+HARDWARE_KINDS = ("server", "networking", "storage")
+
+
+def hardware_total(lines: Iterable[Any]) -> Decimal:
+    """quantity × unit price of the non-optional hardware lines (servers, networking,
+    storage): what a "% of hardware" item is a percentage of.
+
+    >>> from types import SimpleNamespace as L
+    >>> hardware_total([L(kind="server", optional=False, quantity=Decimal(2),
+    ...     unit_price=Decimal("100")), L(kind="networking", optional=False,
+    ...     quantity=Decimal(2), unit_price=Decimal("10")), L(kind="support", optional=False,
+    ...     quantity=Decimal(5), unit_price=Decimal("22")), L(kind="server", optional=True,
+    ...     quantity=Decimal(1), unit_price=Decimal("100"))])
+    Decimal('220')
+    """
+    return sum(
+        (
+            line.quantity * line.unit_price
+            for line in lines
+            if line.kind in HARDWARE_KINDS and not line.optional
+        ),
+        Decimal(0),
+    )
+
+
 class PriceUnavailable(ValueError):
     """A catalog row cannot be priced now: no EUR/USD rate, or no hardware for a % item."""
 
@@ -79,7 +107,8 @@ def catalog_unit_amount(
     """One catalog figure (a price or a cost) per unit in the quote's currency: THE rule.
 
     - A "% of hardware per year" item: `value` % of the hardware total (the revision's
-      non-optional server lines, quantity × unit price), rounded to cents.
+      non-optional server, networking and storage lines: `hardware_total`), rounded to
+      cents.
     - Same currency as the quote: the catalog figure as it is (cents).
     - Another currency: converted with the EUR/USD rate and rounded to whole currency
       units, half up (docs/quotes.md, "Pricing rule").

@@ -428,8 +428,17 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
         "valid_until": date.fromisoformat(snapshot["valid_until"]),
         "issued": date.fromisoformat(snapshot["issued"]),
         "reconcile": reconciliation(snapshot, totals),
-        **_tco_context(snapshot.get("tco"), snapshot.get("seller")),
+        **_presented(_tco_context(snapshot.get("tco"), snapshot.get("seller")), snapshot),
     }
+
+
+def _presented(context: dict[str, Any], snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """A like-for-like comparison states the buyer's reason instead of recommending renting
+    (services.presentation): its frozen headline replaces the recommendation."""
+    headline = (snapshot.get("analysis") or {}).get("headline")
+    if headline and context.get("executive"):
+        context["executive"] = {**context["executive"], "headline": headline}
+    return context
 
 
 def _render_proposal(

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import Any
 
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
@@ -17,16 +18,24 @@ from catalog.selectors import latest_fx_rate, prices_changed_since
 from .models import (
     ApprovalState,
     Customer,
+    EmailKind,
     Lead,
     LineKind,
     OutboxEmail,
+    OutboxStatus,
     ProposalRender,
     Quote,
     QuoteLine,
     QuoteRevision,
     Status,
 )
-from .money import PriceUnavailable, catalog_unit_cost, catalog_unit_price
+from .money import (
+    HARDWARE_KINDS,
+    PriceUnavailable,
+    catalog_unit_cost,
+    catalog_unit_price,
+    hardware_total,
+)
 
 
 def _team_filter(user: Any, prefix: str = "") -> Q:
@@ -139,9 +148,10 @@ def customer_list(*, user: Any) -> QuerySet[Customer]:
 
 
 def lead_list(*, user: Any) -> QuerySet[Lead]:
-    """The leads of the user's teams (staff: all, including leads no team was given)."""
+    """The confirmed leads of the user's teams (staff: all, including leads no team was
+    given). A lead whose address was not confirmed may be anyone's: it is not shown."""
     return (
-        Lead.objects.filter(_team_filter(user))
+        Lead.objects.filter(_team_filter(user), confirmed_at__isnull=False)
         .prefetch_related(Prefetch("emails", queryset=OutboxEmail.objects.order_by("-created_at")))
         .order_by("-created_at")
     )
@@ -160,8 +170,9 @@ def delivery_state(*, revision: QuoteRevision) -> dict[str, Any]:
 
 
 def lead_delivery_state(*, lead: Lead) -> dict[str, Any]:
+    """The visitor's PDF email (none until the address is confirmed) and its render."""
     email = (
-        OutboxEmail.objects.filter(lead=lead)
+        OutboxEmail.objects.filter(lead=lead, kind=EmailKind.LEAD_PDF)
         .select_related("render")
         .defer("render__pdf", "body")
         .order_by("-created_at")
@@ -170,11 +181,26 @@ def lead_delivery_state(*, lead: Lead) -> dict[str, Any]:
     return _state(email)
 
 
+def undelivered_emails(*, quote: Any) -> list[OutboxEmail]:
+    """The quote's emails other than the proposal (whose badge says how it went) that did
+    not go out: decision and acceptance notices, approvals; with why (last_error)."""
+    return list(
+        OutboxEmail.objects.filter(
+            revision__quote=quote, status__in=[OutboxStatus.FAILED, OutboxStatus.UNSENDABLE]
+        )
+        .exclude(kind=EmailKind.PROPOSAL)
+        .defer("body")
+        .order_by("created_at")
+    )
+
+
 def _state(email: OutboxEmail | None) -> dict[str, Any]:
     if email is None:
         return {"email": None, "render": None, "state": "none", "done": True}
     render = email.render
-    if email.status in ("sent", "failed"):
+    if email.status == OutboxStatus.UNSENDABLE:
+        state = "failed"
+    elif email.status in ("sent", "failed"):
         state = email.status
     elif render is not None and render.status == "pending":
         state = "queued"  # waiting for a worker to render the PDF
@@ -328,15 +354,19 @@ def revision_price_changes(
         cost = catalog_unit_cost(row, revision.currency, fx_rate)
         found[line.pk] = LinePriceChange(line, unit, as_of, estimate, cost_price=cost)
 
-    hardware_lines = [line for line in lines if line.kind == LineKind.SERVER and not line.optional]
-    hardware = sum(
-        (
-            line.quantity * (found[line.pk].unit_price if line.pk in found else line.unit_price)
-            for line in hardware_lines
-        ),
-        Decimal(0),
+    repriced = [
+        SimpleNamespace(
+            kind=line.kind,
+            optional=line.optional,
+            quantity=line.quantity,
+            unit_price=found[line.pk].unit_price if line.pk in found else line.unit_price,
+        )
+        for line in lines
+    ]
+    hardware = hardware_total(repriced)
+    hardware_changed = any(
+        line.pk in found and line.kind in HARDWARE_KINDS and not line.optional for line in lines
     )
-    hardware_changed = any(line.pk in found for line in hardware_lines)
     for line in lines:
         row = rows[line.pk]
         if not _is_percent(row) or not (changed(line) or hardware_changed) or not hardware:

@@ -42,8 +42,11 @@ urlpatterns = [
     path("p/<str:token>/", views.buyer_view, name="buyer"),
     path("p/<str:token>/decide/", views.buyer_decide, name="buyer_decide"),
     path("p/<str:token>/pdf/", views.buyer_pdf, name="buyer_pdf"),
+    path("p/<str:token>/viewed/", views.buyer_viewed, name="buyer_viewed"),
+    path("p/<str:token>/done/", views.buyer_done, name="buyer_done"),
     path("analysis-pdf/form/", views.lead_form, name="lead_form"),
     path("analysis-pdf/", views.lead_request, name="lead_request"),
+    path("analysis-pdf/confirm/<str:token>/", views.lead_confirm, name="lead_confirm"),
     path("analysis-pdf/<str:token>/", views.lead_status, name="lead_status"),
     path("analysis-pdf/<str:token>/pdf/", views.lead_pdf, name="lead_pdf"),
     # The line editor, the quote discount and the margin approval (quotes/line_views.py).
@@ -54,6 +57,11 @@ urlpatterns = [
     ),
     path("revisions/<uuid:public_id>/lines/free/", line_views.free_line_add, name="free_line_add"),
     path("revisions/<uuid:public_id>/discount/", line_views.discount_set, name="discount_set"),
+    path(
+        "revisions/<uuid:public_id>/presentation/",
+        line_views.presentation_set,
+        name="presentation_set",
+    ),
     path(
         "revisions/<uuid:public_id>/approval/request/",
         line_views.approval_request,

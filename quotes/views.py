@@ -18,10 +18,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config.client_ip import client_ip
@@ -182,6 +184,11 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         ),
         "action_key": uuid.uuid4(),
         "delivery": selectors.delivery_state(revision=current),
+        "undelivered": selectors.undelivered_emails(quote=quote),
+        # A draft revision: the sent one it revises stays open to the buyer until it goes.
+        "still_open": (
+            services.open_earlier_revision(revision=current) if current.is_draft else None
+        ),
         "acceptance": AcceptanceRecord.objects.filter(revision=current).defer("pdf").first(),
         # Drafts only (a sent revision is frozen); everyone who sees the page may edit it.
         "price_changes": selectors.revision_price_changes(revision=current, lines=lines),
@@ -419,12 +426,44 @@ def _buyer_context(revision: Any, token: str, form: DecisionForm | None = None) 
 @never_cache
 @require_safe
 def buyer_view(request: HttpRequest, token: str) -> HttpResponse:
+    """The proposal. Opening the link does not mark it viewed: mail scanners open links
+    too. The page's script reports the buyer's first interaction (buyer_viewed), and
+    downloading the PDF counts as viewing it."""
     revision, problem = _buyer_revision(request, token)
     if problem:
         return problem
-    services.revision_mark_viewed(revision=revision)
     with translation.override(revision.snapshot.get("language", "en")):
         return render(request, "quotes/buyer.html", _buyer_context(revision, token))
+
+
+@csrf_exempt  # harmless to forge: it only moves a sent revision to "viewed"
+@require_POST
+def buyer_viewed(request: HttpRequest, token: str) -> HttpResponse:
+    """The buyer touched, scrolled or typed on the proposal page (static/js/site.js)."""
+    revision, problem = _buyer_revision(request, token)
+    if problem:
+        return HttpResponse(status=problem.status_code)
+    services.revision_mark_viewed(revision=revision)
+    return HttpResponse(status=204)
+
+
+@never_cache
+@require_safe
+def buyer_done(request: HttpRequest, token: str) -> HttpResponse:
+    """The thank-you page after accepting or declining, reached by a redirect (post/
+    redirect/get): reloading it shows it again instead of posting the answer twice."""
+    revision, problem = _buyer_revision(request, token)
+    if problem:
+        return problem
+    if revision.status not in (Status.ACCEPTED, Status.DECLINED):
+        return redirect("quotes:buyer", token=token)
+    context = {
+        "revision": revision,
+        "acceptance": AcceptanceRecord.objects.filter(revision=revision).defer("pdf").first(),
+        "token": token,
+    }
+    with translation.override(revision.snapshot.get("language", "en")):
+        return render(request, "quotes/buyer_done.html", context)
 
 
 @require_POST
@@ -447,7 +486,7 @@ def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
             except services.QuoteError as exc:
                 form.add_error(None, str(exc))
             else:
-                return render(request, "quotes/buyer_done.html", {"revision": revision})
+                return redirect("quotes:buyer_done", token=token)
         return render(
             request, "quotes/buyer.html", _buyer_context(revision, token, form), status=400
         )
@@ -461,6 +500,7 @@ def buyer_pdf(request: HttpRequest, token: str) -> HttpResponse:
     render_row = revision.renders.filter(status=RenderStatus.DONE).first()
     if render_row is None:
         return HttpResponse(_("The PDF is not ready yet."), status=404, content_type="text/plain")
+    services.revision_mark_viewed(revision=revision)  # opened from the page: a reader
     return _pdf_response(render_row)
 
 
@@ -530,3 +570,23 @@ def lead_pdf(request: HttpRequest, token: str) -> HttpResponse:
     if render_row is None:
         return HttpResponse(_("The PDF is not ready yet."), status=404, content_type="text/plain")
     return _pdf_response(render_row)
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def lead_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The link in the confirmation email. Opening it asks for a click (mail scanners
+    open links too); the click confirms the address and sends the PDF, then the status
+    page follows (post/redirect/get)."""
+    try:
+        lead = services.lead_from_confirm_token(token=token)
+    except services.BuyerLinkInvalid as exc:
+        return render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+    status_url = reverse("quotes:lead_status", kwargs={"token": services.lead_token(lead=lead)})
+    if lead.confirmed_at is not None:
+        return redirect(status_url)
+    if request.method == "POST":
+        services.lead_confirm(lead=lead)
+        return redirect(status_url)
+    with translation.override(lead.language):
+        return render(request, "quotes/lead_confirm.html", {"lead": lead, "token": token})

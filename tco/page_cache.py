@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.cache import cache, caches
@@ -118,19 +119,26 @@ def _is_alias(query: str) -> bool:
 _configured_for: str | None = None
 
 
-def configure_memory_limit() -> None:
-    """Give the page cache's Redis its memory limit and eviction policy (once per process).
+def shares_the_broker(url: str) -> bool:
+    """Is the Redis server at `url` (any database) the broker's (REDIS_URL)?"""
+    return bool(settings.REDIS_URL) and urlsplit(url).netloc == urlsplit(settings.REDIS_URL).netloc
 
-    PAGE_CACHE_MAXMEMORY ("" leaves the server alone) and PAGE_CACHE_MAXMEMORY_POLICY:
-    `allkeys-lru` when the page cache has its own Redis server; `volatile-lru` when it
-    shares the broker's, so that only keys with a timeout (cached pages) are ever evicted,
-    never Celery's queues. A Redis that refuses CONFIG (some managed services) is logged
-    and left as configured by its operator.
+
+def configure_memory_limit() -> None:
+    """Give the page cache's own Redis its memory limit and eviction policy (once per
+    process): PAGE_CACHE_MAXMEMORY ("" leaves the server alone) and
+    PAGE_CACHE_MAXMEMORY_POLICY (default allkeys-lru).
+
+    Only on a Redis server of the page cache's own (REDIS_PAGE_CACHE_URL): the broker's
+    Redis also holds Celery's queues and the rate-limit counters, and its memory policy
+    is left to its operator (an LRU policy there could evict the counters, and a limit
+    could refuse the queues' writes). A Redis that refuses CONFIG (some managed
+    services) is logged and left as configured.
     """
     global _configured_for
     url = settings.REDIS_PAGE_CACHE_URL
     limit = settings.PAGE_CACHE_MAXMEMORY
-    if not url or not limit or _configured_for == url:
+    if not url or not limit or _configured_for == url or shares_the_broker(url):
         return
     _configured_for = url
     import redis

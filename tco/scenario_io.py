@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -337,13 +338,29 @@ def api_offering_spec(row: ApiOffering, path: str, overrides: dict[str, Any]) ->
     return construct(path, ApiOfferingSpec, **{**base, **overrides})
 
 
+def distinct[T](references: Sequence[T]) -> list[tuple[int, T]]:
+    """Each reference once (the first of equal ones), with its index in the document for
+    error paths: a list may repeat an offering (the schema bounds the different ones).
+
+    >>> distinct(["a", "b", "a", "c"])
+    [(0, 'a'), (1, 'b'), (3, 'c')]
+    """
+    seen: set[T] = set()
+    kept: list[tuple[int, T]] = []
+    for index, reference in enumerate(references):
+        if reference not in seen:
+            seen.add(reference)
+            kept.append((index, reference))
+    return kept
+
+
 def _api_offerings(
     document: schema.ScenarioDocument, catalog: CatalogSnapshot
 ) -> tuple[list[ApiOffering], tuple[ApiOfferingSpec, ...]]:
     """The document's hosted API offerings: catalog keys, or objects with "key" and overrides."""
     rows: list[ApiOffering] = []
     specs: list[ApiOfferingSpec] = []
-    for index, reference in enumerate(document.api_offerings or ()):
+    for index, reference in distinct(document.api_offerings or ()):
         path = f"api_offerings[{index}]"
         row = catalog.apis.get(reference.key)
         if row is None:
@@ -390,8 +407,9 @@ def build_scenario(
     site = catalog.sites.get(document.site.key)
     if site is None:
         raise ScenarioError("site", f"unknown site {document.site.key!r}")
+    references = distinct(document.cloud_offerings)  # (index in the document, reference)
     offerings: list[CloudOffering] = []
-    for index, reference in enumerate(document.cloud_offerings):
+    for index, reference in references:
         if reference.key not in catalog.offerings:
             raise ScenarioError(
                 f"cloud_offerings[{index}]", f"unknown cloud offering {reference.key!r}"
@@ -416,11 +434,11 @@ def build_scenario(
         cloud_offerings=tuple(
             offering_spec(
                 offer,
-                f"cloud_offerings[{i}]",
-                document.cloud_offerings[i].overrides(),
+                f"cloud_offerings[{index}]",
+                reference.overrides(),
                 catalog.regions.get((offer.provider, offer.region)),
             )
-            for i, offer in enumerate(offerings)
+            for (index, reference), offer in zip(references, offerings, strict=True)
         ),
         finance=finance,
         servers=document.servers,

@@ -20,6 +20,8 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
+from config.downloads import attachment
+
 from .canonical import canonical_query
 from .downloads import XLSX_CONTENT_TYPE, workbook_filename
 from .page_cache import cache_anonymous_page
@@ -109,6 +111,5 @@ def calculator_workbook(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(
         build_workbook(result, provenance_for(built, result)), content_type=XLSX_CONTENT_TYPE
     )
-    filename = workbook_filename(result.scenario.name)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = attachment(workbook_filename(result.scenario.name))
     return response

@@ -147,7 +147,7 @@ class _Names:
 
 def _header(ws: Worksheet, row: int, titles: Sequence[str]) -> None:
     for col, title in enumerate(titles, start=1):
-        cell = ws.cell(row=row, column=col, value=title)
+        cell = _text(ws.cell(row=row, column=col), title)  # cloud option names among them
         cell.font = BOLD
         cell.fill = HEADER_FILL
         cell.alignment = Alignment(wrap_text=True, vertical="top")
@@ -188,7 +188,7 @@ def build_workbook(
     def add_input(name: str, label: str, value: float, unit: str, fmt: str) -> None:
         nonlocal row
         where = provenance.get(name, SCENARIO)
-        inputs.cell(row=row, column=1, value=label)
+        _text(inputs.cell(row=row, column=1), label)  # may start with a cloud option's name
         cell = inputs.cell(row=row, column=2, value=value)
         cell.number_format = fmt
         cell.fill = INPUT_FILL
@@ -604,7 +604,7 @@ def build_workbook(
     _text(summary["A1"], title)
     summary["A1"].font = Font(bold=True, size=14)
     summary["A2"] = "Verdict (from the engine when this file was made):"
-    summary["B2"] = verdict_text(result.verdict, cur)
+    _text(summary["B2"], verdict_text(result.verdict, cur))
     summary["A3"] = (
         "Every figure below is a formula over the Inputs sheet: change an input and it follows."
     )
@@ -633,7 +633,7 @@ def build_workbook(
         r = 6 + k
         flags = column_range(cols["gap"] + 1, first, last)
         gaps = column_range(cols["gap"], first, last)
-        summary.cell(row=r, column=1, value=cloud.name)
+        _text(summary.cell(row=r, column=1), cloud.name)
         summary.cell(row=r, column=2, value=f"=SUM({column_range(cols['total'], first, last)})")
         summary.cell(
             row=r,

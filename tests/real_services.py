@@ -186,6 +186,30 @@ def start_postgres() -> Service:
     return service
 
 
+def suite_redis() -> Service:
+    """The Redis this test run started (broker, caches, rate-limit counters)."""
+    return next(service for service in RUNNING.services if service.name == "redis")
+
+
+def stop_redis(service: Service) -> None:
+    """Stop a Redis started here, keeping its port and directory for `restart_redis` (it
+    keeps no data: everything it held is gone)."""
+    if service.process.poll() is None:
+        service.process.terminate()
+        service.process.wait(15)
+
+
+def restart_redis(service: Service) -> None:
+    """Start a stopped Redis again with the same arguments, on the same port."""
+    if service.process.poll() is None:
+        return  # running
+    service.process = subprocess.Popen(
+        service.process.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    port = int(service.url.rsplit(":", 1)[1].split("/")[0])
+    wait_for_port(port, service.process, "Redis")
+
+
 def start_redis() -> Service:
     server = shutil.which("redis-server")
     if server is None:

@@ -81,3 +81,33 @@ def test_the_procfile_runs_a_worker_for_every_queue_tasks_are_routed_to() -> Non
     routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
     assert routed | {settings.CELERY_TASK_DEFAULT_QUEUE} == queues
     assert {queue.name for queue in settings.CELERY_TASK_QUEUES} == queues
+
+
+def test_local_settings_make_and_keep_a_secret_key_of_their_own(tmp_path: Path) -> None:
+    """`make run` without SECRET_KEY: a random key kept in a file only its owner can read,
+    the same on the next start; never a fixed key from the source (issue 32)."""
+    code = "import django; django.setup(); from django.conf import settings; "
+    code += "print(settings.SECRET_KEY)"
+    env = {k: v for k, v in os.environ.items() if k not in TEST_ONLY_VARIABLES | {"SECRET_KEY"}}
+
+    def key(path: Path) -> str:
+        result = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            env={
+                **env,
+                "DJANGO_SETTINGS_MODULE": "config.settings.local",
+                "LOCAL_SECRET_KEY_FILE": str(path),
+            },
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr[-2000:]
+        return result.stdout.strip()
+
+    first = key(tmp_path / "key")
+    assert len(first) >= 50 and first != "local-development-only-not-secret"
+    assert (tmp_path / "key").stat().st_mode & 0o777 == 0o600
+    assert key(tmp_path / "key") == first  # kept across restarts
+    assert key(tmp_path / "other") != first  # another checkout, another key

@@ -1,7 +1,6 @@
 """Settings shared by every environment. Secrets and endpoints come only from the environment."""
 
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import dj_database_url
 import django
@@ -36,6 +35,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: a request past its time budget answers 503 (config/middleware.py).
+    "config.middleware.RequestTimeBudgetMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads the request: NUL and control characters never reach a view.
     "config.middleware.RejectControlCharactersMiddleware",
@@ -53,7 +54,12 @@ MIDDLEWARE = [
     "config.middleware.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "api.ratelimit.RateLimitMiddleware",
+    # SQLite busy past its timeout (local mode): 503 with Retry-After, not a 500.
+    "config.middleware.DatabaseBusyMiddleware",
 ]
+# Seconds a request may run before it is stopped with a 503 (config/middleware.py; 0: no
+# budget); below gunicorn's default worker timeout of 30 s.
+REQUEST_TIME_BUDGET_SECONDS = env_int("REQUEST_TIME_BUDGET_SECONDS", 25)
 
 # Content-Security-Policy (Django's built-in middleware). Scripts come only from our own
 # static files or carry the per-response nonce (`{{ csp_nonce }}`); no inline handlers.
@@ -163,28 +169,30 @@ REDIS_URL = env_str("REDIS_URL", "")
 # never drop Celery's queued tasks, which live in REDIS_URL's database.
 # Rendered calculator pages have a cache of their own ("pages", tco/page_cache.py): its own
 # Redis database (REDIS_PAGE_CACHE_DB, default 2) or, better in production, its own Redis
-# server (REDIS_PAGE_CACHE_URL). The app sets that Redis's maxmemory and eviction policy:
-# allkeys-lru on a server of its own, volatile-lru on the broker's (only keys with a
-# timeout, i.e. cached pages, are evicted; never Celery's queues).
+# server (REDIS_PAGE_CACHE_URL). On a server of its own the app sets that Redis's maxmemory
+# and eviction policy (allkeys-lru); on the broker's it never does: the memory policy of a
+# Redis that holds Celery's queues and the rate-limit counters is its operator's (an LRU
+# policy there could evict the counters).
 REDIS_PAGE_CACHE_URL = env_str("REDIS_PAGE_CACHE_URL", "") or (
     redis_url_with_db(REDIS_URL, env_int("REDIS_PAGE_CACHE_DB", 2)) if REDIS_URL else ""
 )
-_PAGES_SHARE_THE_BROKER = urlsplit(REDIS_PAGE_CACHE_URL).netloc == urlsplit(REDIS_URL).netloc
 PAGE_CACHE_MAXMEMORY = env_str("PAGE_CACHE_MAXMEMORY", "256mb")
-PAGE_CACHE_MAXMEMORY_POLICY = env_str(
-    "PAGE_CACHE_MAXMEMORY_POLICY", "volatile-lru" if _PAGES_SHARE_THE_BROKER else "allkeys-lru"
-)
+PAGE_CACHE_MAXMEMORY_POLICY = env_str("PAGE_CACHE_MAXMEMORY_POLICY", "allkeys-lru")
+# Redis away: the caches answer as empty ones (config/cache.py) and try again after this
+# many seconds; each call waits at most the socket timeouts.
+CACHE_RETRY_SECONDS = env_int("CACHE_RETRY_SECONDS", 5)
+_REDIS_CACHE = {
+    "BACKEND": "config.cache.ResilientRedisCache",
+    "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+}
 CACHES = {
     "default": (
-        {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": redis_url_with_db(REDIS_URL, env_int("REDIS_CACHE_DB", 1)),
-        }
+        {**_REDIS_CACHE, "LOCATION": redis_url_with_db(REDIS_URL, env_int("REDIS_CACHE_DB", 1))}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
     "pages": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_PAGE_CACHE_URL}
+        {**_REDIS_CACHE, "LOCATION": REDIS_PAGE_CACHE_URL}
         if REDIS_PAGE_CACHE_URL
         else {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -283,6 +291,16 @@ PRICE_STALE_AFTER_DAYS = env_int("PRICE_STALE_AFTER_DAYS", 180)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "quotes:list"
 LOGOUT_REDIRECT_URL = "home"
+# Sign-in throttling (config/throttle.py): after this many wrong passwords for one account,
+# or from one client address, sign-ins are refused (429) for LOGIN_LOCK_SECONDS, twice as
+# long after each further failure, at most LOGIN_LOCK_MAX_SECONDS.
+LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5)
+LOGIN_FAILURES_PER_CLIENT = env_int("LOGIN_FAILURES_PER_CLIENT", 20)
+LOGIN_LOCK_SECONDS = env_int("LOGIN_LOCK_SECONDS", 30)
+LOGIN_LOCK_MAX_SECONDS = env_int("LOGIN_LOCK_MAX_SECONDS", 3600)
+# Password-reset emails per hour, per address and per client address.
+PASSWORD_RESETS_PER_HOUR = env_int("PASSWORD_RESETS_PER_HOUR", 3)
+PASSWORD_RESETS_PER_HOUR_PER_CLIENT = env_int("PASSWORD_RESETS_PER_HOUR_PER_CLIENT", 10)
 
 # Quotes (docs/quotes.md)
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")  # absolute links in emails
@@ -329,6 +347,11 @@ QUOTES_WARM_START = env_bool("QUOTES_WARM_START", True)
 # and files with more data rows than this are refused after reading that many.
 PRICE_IMPORT_MAX_BYTES = env_int("PRICE_IMPORT_MAX_BYTES", 5 * 1024 * 1024)
 PRICE_IMPORT_MAX_ROWS = env_int("PRICE_IMPORT_MAX_ROWS", 50_000)
+# An XLSX workbook is a zip: refused before it is opened when its parts unpack to more than
+# this (bytes; default 64 MB) or to more than 100 times the file (catalog/loader.py).
+PRICE_IMPORT_MAX_UNCOMPRESSED_BYTES = env_int(
+    "PRICE_IMPORT_MAX_UNCOMPRESSED_BYTES", 64 * 1024 * 1024
+)
 
 LOGGING = {
     "version": 1,

@@ -18,6 +18,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from config.middleware import one_line
+
 from ..models import (
     AcceptanceRecord,
     EmailKind,
@@ -112,7 +114,8 @@ def revision_accept(
     ensure_answerable(revision)
     if not terms_accepted:
         raise QuoteError(_("Please tick that you accept the terms."))
-    name, role, po_number = name.strip(), role.strip(), po_number.strip()
+    # On one line: the name goes into email subjects, all three onto the signed page.
+    name, role, po_number = one_line(name), one_line(role), one_line(po_number)
     if not name:
         raise QuoteError(_("Please type your name."))
     if not role:

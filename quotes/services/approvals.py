@@ -4,7 +4,8 @@ Each line carries a unit cost (from the catalog's cost price by the pricing rule
 for a free line). The margin of a revision is (net revenue − cost) / net revenue over its
 non-optional lines whose cost is known, the net revenue being the line amounts less the
 quote discount. Below the team's floor (Team.margin_floor_pct) sending needs the approval
-of a user in the ``sales-manager`` group. An approval is given on the lines as they were
+of a user in the ``sales-manager`` group who belongs to the quote's team and did not ask
+for it (four eyes). An approval is given on the lines as they were
 (a fingerprint of prices, quantities, discounts and costs): any later change invalidates
 it. Cost and margin are internal: they never reach the snapshot, the PDF or the buyer.
 """
@@ -111,6 +112,21 @@ def is_sales_manager(user: Any) -> bool:
         getattr(user, "is_authenticated", False)
         and user.groups.filter(name=SALES_MANAGER_GROUP).exists()
     )
+
+
+def approval_refusal(*, revision: QuoteRevision, user: Any) -> str | None:
+    """Why `user` may not decide on the draft's requested margin (None: they may).
+
+    Four eyes: a sales manager of the quote's team (staff too must belong to it), and
+    never the one who asked for the approval, so no one approves their own price.
+    """
+    if not is_sales_manager(user):
+        return _("Only a sales manager can approve or reject a margin.")
+    if revision.approval_requested_by_id == user.pk:
+        return _("You asked for this approval: another sales manager of the team decides.")
+    if not revision.quote.team.members.filter(pk=user.pk).exists():
+        return _("Only a sales manager of the quote's team can approve or reject its margin.")
+    return None
 
 
 @dataclass(frozen=True)
@@ -296,13 +312,17 @@ def _notify_requester(revision: QuoteRevision) -> bool:
 def approval_decide(
     *, revision: QuoteRevision, actor: AbstractBaseUser, approve: bool, reason: str = ""
 ) -> QuoteRevision:
-    """A sales manager approves or rejects the requested margin (a rejection needs a reason)."""
+    """A sales manager of the quote's team, other than the requester, approves or rejects
+    the requested margin (a rejection needs a reason)."""
     if not is_sales_manager(actor):
         raise QuoteError(_("Only a sales manager can approve or reject a margin."))
     revision = _locked_revision(revision)
     _ensure_draft(revision)
     if revision.approval_state != ApprovalState.REQUESTED:
         raise QuoteError(_("No approval has been requested for this revision."))
+    refusal = approval_refusal(revision=revision, user=actor)
+    if refusal:
+        raise QuoteError(refusal)
     if revision.approval_fingerprint != pricing_fingerprint(revision):
         raise QuoteError(
             _("The lines changed after approval was requested; the request must be made again.")

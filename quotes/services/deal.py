@@ -322,8 +322,42 @@ def _compute(revision: QuoteRevision, lines: list[QuoteLine], language: str) -> 
     if rows and rows[0]["source"] == _source_your_input(language):
         rows = rows[1:]
     snapshot["assumptions"] = _deal_assumptions(deal, language) + rows
-    snapshot["deal"] = {**summary, "owning": _owning_components(analysis.result, language)}
+    snapshot["deal"] = {
+        **summary,
+        "owning": _owning_components(analysis.result, language),
+        "differences": deal_differences(tco, deal),
+    }
     return snapshot
+
+
+def deal_differences(tco: dict[str, Any], deal: DealInputs) -> list[dict[str, Any]]:
+    """Where the quote differs from the analysis it was started from, as codes with
+    parameters (worded by quotes_tags.deal_difference), so a proposal never shows another
+    saving than the calculator without saying why:
+
+    - ``servers``: the quote sells another number of servers than the analysis sized;
+    - ``server_model``: another server model;
+    - ``spares`` / ``one_off``: the scenario's spares and one-off amounts are not quoted,
+      so the deal's analysis leaves them out.
+    """
+    differences: list[dict[str, Any]] = []
+    summary = tco.get("summary") or {}
+    sized = (summary.get("sizing") or {}).get("servers_required")
+    if sized is not None and Decimal(str(sized)) != deal.servers:
+        differences.append(
+            {"code": "servers", "params": {"sized": sized, "quoted": str(deal.servers)}}
+        )
+    origin = (tco.get("server") or {}).get("key")
+    if origin and deal.server_key and origin != deal.server_key:
+        differences.append(
+            {"code": "server_model", "params": {"sized": origin, "quoted": deal.server_key}}
+        )
+    finance = (tco.get("scenario") or {}).get("finance") or {}
+    if float(finance.get("spares_pct") or 0) > 0:
+        differences.append({"code": "spares", "params": {"pct": finance["spares_pct"]}})
+    if finance.get("one_off"):
+        differences.append({"code": "one_off", "params": {"count": len(finance["one_off"])}})
+    return differences
 
 
 def _owning_components(result: Any, language: str) -> list[dict[str, Any]]:

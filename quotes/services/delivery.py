@@ -17,6 +17,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from config.middleware import one_line
+
 from ..models import (
     EmailKind,
     OutboxEmail,
@@ -30,6 +32,7 @@ from .approvals import ensure_sending_allowed
 from .drafts import _ensure_draft, _locked_revision
 from .errors import QuoteError, TransientDeliveryError
 from .links import buyer_url
+from .presentation import ensure_analysis_presented
 from .queue import PRIORITY_BATCH, enqueue
 from .snapshots import lead_snapshot, revision_snapshot
 
@@ -85,11 +88,20 @@ def quote_send(
     if not revision.lines.exists():
         raise QuoteError(_("Add at least one line before sending."))
     ensure_sending_allowed(revision)  # margin floor: a sales manager's approval
+    ensure_analysis_presented(revision)  # an analysis that recommends renting is presented
     if revision.valid_until < timezone.localdate():
         raise QuoteError(_("The validity date lies in the past; change it before sending."))
     newer = revision.quote.revisions.filter(seq__gt=revision.seq).exists()
     if newer:
         raise QuoteError(_("A newer revision exists."))
+    # The earlier revision stayed open while this one was drafted: the buyer may have
+    # answered it meanwhile.
+    accepted = revision.quote.revisions.filter(seq__lt=revision.seq, status=Status.ACCEPTED).first()
+    if accepted is not None:
+        raise QuoteError(
+            _("The buyer accepted revision %(letter)s meanwhile; start a new quote instead.")
+            % {"letter": accepted.letter}
+        )
     revision.snapshot = revision_snapshot(revision=revision)
     revision.status = Status.SENT
     revision.sent_at = timezone.now()
@@ -199,7 +211,9 @@ def outbox_deliver(*, outbox_id: int) -> str:
     if not claimed:
         return email.status
     message = EmailMessage(
-        subject=email.subject,
+        # On one line whatever went into it (a buyer's or company's name): a line break
+        # in a header makes the message unsendable.
+        subject=one_line(email.subject),
         body=email.body,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[email.to_email],
@@ -210,6 +224,16 @@ def outbox_deliver(*, outbox_id: int) -> str:
     if email.acceptance_id:
         record = email.acceptance
         message.attach(record.filename, bytes(record.pdf), "application/pdf")
+    try:
+        message.message()  # builds the headers: what cannot be built is never sent
+    except ValueError as exc:  # BadHeaderError and other malformed headers: for good
+        OutboxEmail.objects.filter(pk=outbox_id, status=OutboxStatus.SENDING).update(
+            status=OutboxStatus.UNSENDABLE,
+            last_error=_("This email cannot be sent: %(reason)s") % {"reason": exc},
+            updated_at=timezone.now(),
+        )
+        logger.error("outbox email %s cannot be sent: %s", outbox_id, exc)
+        return OutboxStatus.UNSENDABLE
     try:
         mailers.default.send_messages([message])
     except Exception as exc:  # SMTP refusals, timeouts, connection errors: try again later

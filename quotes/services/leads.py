@@ -3,18 +3,17 @@ the team's notice, the PDF; who follows a lead up and its status."""
 
 from __future__ import annotations
 
-import hashlib
 import re
-import time
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+
+from config.throttle import digest, hit, wait_text
 
 from ..models import (
     EmailKind,
@@ -27,35 +26,37 @@ from ..models import (
 )
 from .analysis import calculator_analysis, tco_snapshot
 from .errors import QuoteError, RateLimited
+from .links import lead_confirm_url
 from .queue import PRIORITY_BATCH, enqueue
 
 
-def lead_rate_limited(*, email: str, ip: str | None) -> bool:
-    """Per-hour limits per recipient address, per client address and for everyone together.
+def lead_rate_limit(*, email: str, ip: str | None) -> str | None:
+    """Why this request for the PDF is refused now (a sentence for the visitor), or None.
 
-    Counters live in the shared cache (Redis in production, so every web process counts
-    together); each request counts against every limit, refused ones included.
+    Per hour: QUOTES_LEAD_REQUESTS_PER_HOUR per client address and per recipient address,
+    QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL for everyone together. Counted in that order,
+    and a request refused by one limit spends none of the next: one client hammering the
+    form uses up its own share, not the recipient's or everyone's. Counters live in the
+    shared cache (config/throttle.py).
     """
     per_hour = settings.QUOTES_LEAD_REQUESTS_PER_HOUR
-    hour = int(time.time() // 3600)
-    limits = [
-        (
-            f"quotes:lead:email:{hashlib.sha256(email.lower().encode()).hexdigest()}:{hour}",
-            per_hour,
-        ),
-        (f"quotes:lead:all:{hour}", settings.QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL),
-    ]
     if ip:
-        limits.append((f"quotes:lead:ip:{ip}:{hour}", per_hour))
-    limited = False
-    for key, limit in limits:
-        cache.add(key, 0, timeout=3700)
-        try:
-            count = cache.incr(key)
-        except ValueError:
-            count = 1
-        limited = limited or count > limit
-    return limited
+        wait = hit(f"lead:a:{ip}", per_hour, 3600)
+        if wait is not None:
+            return _("Too many requests from your network; please try again in %(wait)s.") % {
+                "wait": wait_text(wait)
+            }
+    wait = hit(f"lead:e:{digest(email)}", per_hour, 3600)
+    if wait is not None:
+        return _("Too many requests for this address; please try again in %(wait)s.") % {
+            "wait": wait_text(wait)
+        }
+    wait = hit("lead:all", settings.QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL, 3600)
+    if wait is not None:
+        return _("We are sending too many analyses just now; please try again in %(wait)s.") % {
+            "wait": wait_text(wait)
+        }
+    return None
 
 
 def display_name(name: str) -> str:
@@ -68,6 +69,19 @@ def display_name(name: str) -> str:
     kept = "".join(ch if ch.isalpha() or ch in " .'-" else " " for ch in name)
     kept = re.sub(r"\.{2,}", ".", " ".join(kept.split()))
     return kept[:60].strip()
+
+
+def display_company(company: str) -> str:
+    """A visitor's company as it may appear on the analysis' cover and in our emails:
+    letters, digits, spaces and . , & ' ( ) - only (no links, addresses, markup or
+    line breaks), at most 80 characters.
+
+    >>> display_company("3M Nederland B.V."), display_company("Acme & Co\\r\\n<b>http://x.example")
+    ('3M Nederland B.V.', 'Acme & Co b http x.example')
+    """
+    kept = "".join(ch if ch.isalnum() or ch in " .,&'()-" else " " for ch in company)
+    kept = re.sub(r"\.{2,}", ".", " ".join(kept.split()))
+    return kept[:80].strip()
 
 
 def lead_team(country: str = "") -> Team | None:
@@ -120,14 +134,14 @@ def lead_notify_team(*, lead: Lead) -> int:
         with translation.override(settings.LANGUAGE_CODE):
             subject = _("New lead for %(team)s: %(company)s") % {
                 "team": lead.team.name,
-                "company": display_name(lead.company) or "-",
+                "company": display_company(lead.company) or "-",
             }
             body = render_to_string(
                 "quotes/email/lead_notice.txt",
                 {
                     "lead": lead,
                     "name": display_name(lead.name),
-                    "company": display_name(lead.company),
+                    "company": display_company(lead.company),
                     "url": leads_url,
                 },
             )
@@ -195,12 +209,20 @@ def lead_request_pdf(
     idempotency_key: str,
     country: str = "",
 ) -> Lead:
+    """A lead for the calculator analysis, and an email asking to confirm the address.
+
+    Nothing seller-branded goes to an address before its owner asks for it: the PDF is
+    rendered and sent, and the sales team told, only once the link in that email has
+    been followed and confirmed (lead_confirm). The confirmation email is a fixed text
+    with no word of the visitor's in it, so the form relays nothing.
+    """
     key = f"lead:{idempotency_key}"
     existing = OutboxEmail.objects.filter(idempotency_key=key).select_related("lead").first()
     if existing is not None and existing.lead is not None:
         return existing.lead
-    if lead_rate_limited(email=email, ip=ip_address):
-        raise RateLimited(_("Too many requests for this address; please try again in an hour."))
+    refusal = lead_rate_limit(email=email, ip=ip_address)
+    if refusal:
+        raise RateLimited(refusal)
     # Only the validated calculator inputs, re-serialised, go further: never the raw query.
     analysis, canonical = calculator_analysis(query=query)
     lead = Lead.objects.create(
@@ -214,8 +236,34 @@ def lead_request_pdf(
         team=lead_team(country),
         tco=tco_snapshot(analysis=analysis, query=canonical, language=language),
     )
-    render = ProposalRender.objects.create(lead=lead, language=language)
     with translation.override(language):
+        subject = _("Please confirm your address for the GPU cost analysis")
+        body = render_to_string(
+            "quotes/email/lead_confirm.txt",
+            {"url": settings.SITE_URL.rstrip("/") + lead_confirm_url(lead=lead)},
+        )
+    email_row = OutboxEmail.objects.create(
+        idempotency_key=key,
+        kind=EmailKind.LEAD_CONFIRM,
+        to_email=lead.email,
+        subject=subject,
+        body=body,
+        lead=lead,
+    )
+    enqueue("send_email", email_row.pk)
+    return lead
+
+
+@transaction.atomic
+def lead_confirm(*, lead: Lead) -> Lead:
+    """The visitor confirmed the address: render and send the PDF, tell the team (once)."""
+    lead = Lead.objects.select_for_update().get(pk=lead.pk)
+    if lead.confirmed_at is not None:
+        return lead
+    lead.confirmed_at = timezone.now()
+    lead.save(update_fields=["confirmed_at"])
+    render = ProposalRender.objects.create(lead=lead, language=lead.language)
+    with translation.override(lead.language):
         subject = _("Your GPU cost analysis")
         # A fixed template: the only visitor text in it is the sanitised name.
         body = render_to_string(
@@ -225,11 +273,11 @@ def lead_request_pdf(
                 "calculator_url": settings.SITE_URL.rstrip("/")
                 + reverse("tco:calculator")
                 + "?"
-                + canonical,
+                + (lead.tco or {}).get("query", ""),
             },
         )
     OutboxEmail.objects.create(
-        idempotency_key=key,
+        idempotency_key=f"lead-pdf:{lead.public_id}",
         kind=EmailKind.LEAD_PDF,
         to_email=lead.email,
         subject=subject,

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from ..models import LineKind, LineUnit, QuoteLine, QuoteRevision
 from .drafts import _ensure_draft, _locked_revision
 from .errors import QuoteError
+from .pricing import follow_hardware
 
 MAX_QUANTITY = Decimal("100000")
 
@@ -66,6 +67,8 @@ def revision_update_line(
     line = QuoteLine.objects.filter(revision=revision, pk=line_id).first()
     if line is None:
         raise QuoteError(_("That line is not on this revision."))
+    if line.hardware_share_pct is not None and unit_price != line.unit_price:
+        line.hardware_share_pct = None  # a price typed by hand no longer follows the hardware
     line.quantity = quantity
     line.unit_price = unit_price
     line.discount_pct = discount_pct
@@ -77,6 +80,8 @@ def revision_update_line(
             line.description = description.strip()[:300]
     _check_line(line)
     line.save()
+    follow_hardware(revision)
+    line.refresh_from_db()
     return line
 
 
@@ -120,6 +125,7 @@ def revision_add_free_line(
     )
     _check_line(line)
     line.save()
+    follow_hardware(revision)
     return line
 
 

@@ -19,6 +19,10 @@ from .errors import BuyerLinkExpired, BuyerLinkInvalid
 
 BUYER_LINK_SALT = "quotes.buyer-link"
 LEAD_LINK_SALT = "quotes.lead-pdf"
+# The link in the confirmation email: only the mailbox gets it (the status link above is
+# shown to whoever posted the form), valid for a week.
+LEAD_CONFIRM_SALT = "quotes.lead-confirm"
+LEAD_CONFIRM_DAYS = 7
 
 
 def buyer_link_token(*, revision: QuoteRevision) -> str:
@@ -64,6 +68,21 @@ def lead_from_token(*, token: str) -> Lead:
     try:
         public_id = signing.TimestampSigner(salt=LEAD_LINK_SALT).unsign(
             token, max_age=timedelta(days=settings.QUOTE_VALIDITY_DAYS)
+        )
+        return Lead.objects.get(public_id=public_id)
+    except (signing.BadSignature, Lead.DoesNotExist, ValueError) as exc:
+        raise BuyerLinkInvalid(_("This link is not valid.")) from exc
+
+
+def lead_confirm_url(*, lead: Lead) -> str:
+    token = signing.TimestampSigner(salt=LEAD_CONFIRM_SALT).sign(str(lead.public_id))
+    return reverse("quotes:lead_confirm", kwargs={"token": token})
+
+
+def lead_from_confirm_token(*, token: str) -> Lead:
+    try:
+        public_id = signing.TimestampSigner(salt=LEAD_CONFIRM_SALT).unsign(
+            token, max_age=timedelta(days=LEAD_CONFIRM_DAYS)
         )
         return Lead.objects.get(public_id=public_id)
     except (signing.BadSignature, Lead.DoesNotExist, ValueError) as exc:

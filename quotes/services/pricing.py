@@ -28,6 +28,7 @@ from ..money import (
     catalog_unit_cost,
     catalog_unit_price,
     convert,
+    hardware_total,
     line_amount,
     to_cents,
 )
@@ -59,15 +60,43 @@ def catalog_choices() -> list[tuple[str, str]]:
 
 
 def _hardware_total(revision: QuoteRevision) -> Decimal:
-    """quantity × unit price of the revision's non-optional server lines (for "% of
-    hardware" items)."""
-    return sum(
-        (
-            line.quantity * line.unit_price
-            for line in revision.lines.filter(kind=LineKind.SERVER, optional=False)
-        ),
-        Decimal(0),
-    )
+    """What the revision's "% of hardware" items are a percentage of (money.hardware_total)."""
+    return hardware_total(revision.lines.all())
+
+
+def follow_hardware(revision: QuoteRevision) -> int:
+    """Price every "% of hardware" line of a draft on its hardware lines as they are now
+    (a support line at 10 % stays 10 % when a server line changes); returns how many lines
+    changed. Lines a sales engineer priced by hand (no share kept) stay as typed."""
+    lines = list(revision.lines.all())
+    hardware = hardware_total(lines)
+    items = {
+        i.key: i
+        for i in InfrastructureItem.objects.filter(
+            key__in=[
+                line.catalog_key.partition(":")[2]
+                for line in lines
+                if line.hardware_share_pct is not None
+            ]
+        )
+    }
+    changed = 0
+    for line in lines:
+        if line.hardware_share_pct is None:
+            continue
+        price = to_cents(hardware * line.hardware_share_pct / HUNDRED)
+        item = items.get(line.catalog_key.partition(":")[2])
+        cost = (
+            catalog_unit_cost(item, revision.currency, None, hardware)
+            if item is not None and hardware
+            else line.cost_price
+        )
+        if (price, cost) == (line.unit_price, line.cost_price):
+            continue
+        line.unit_price, line.cost_price = price, cost
+        line.save(update_fields=["unit_price", "cost_price"])
+        changed += 1
+    return changed
 
 
 def _fx_rate_for(row_currency: str, currency: str) -> Decimal | None:
@@ -144,9 +173,11 @@ def revision_add_line(
         price_as_of=as_of,
         price_is_estimate=estimate,
         priced_at=timezone.now(),
+        hardware_share_pct=row.price if hardware is not None else None,
     )
     line.full_clean(exclude=["revision"])
     line.save()
+    follow_hardware(revision)
     return line
 
 
@@ -176,7 +207,11 @@ def revision_reprice(*, revision: QuoteRevision, actor: AbstractBaseUser) -> int
             language = revision.quote.customer.language
             line.description = line_description(change.item, language)[:300]
             fields.append("description")
+        if change.item is not None:
+            line.hardware_share_pct = change.item.price  # back to following the hardware
+            fields.append("hardware_share_pct")
         line.save(update_fields=fields)
+    follow_hardware(revision)
     if changes:
         logger.info(
             "%s re-priced %d line(s) of revision %s", actor, len(changes), revision.public_id
@@ -191,6 +226,7 @@ def revision_remove_line(*, revision: QuoteRevision, line_id: int) -> None:
     deleted, _detail = QuoteLine.objects.filter(revision=revision, pk=line_id).delete()
     if not deleted:
         raise QuoteError(_("That line is not on this revision."))
+    follow_hardware(revision)
 
 
 @dataclass(frozen=True)

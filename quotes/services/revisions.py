@@ -9,16 +9,18 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from catalog.models import InfrastructureItem
+from config.middleware import one_line
 
 from ..models import (
     Customer,
     EmailKind,
+    LineKind,
+    LineUnit,
     OutboxEmail,
     Quote,
     QuoteLine,
@@ -31,6 +33,7 @@ from ..vat import vat_for
 from .analysis import analyse_calculator_query, tco_snapshot
 from .drafts import _ensure_draft, _locked_revision
 from .errors import QuoteError
+from .lines import revision_add_free_line
 from .numbering import next_quote_number, revision_letter
 from .pricing import revision_add_line
 from .queue import enqueue
@@ -104,22 +107,38 @@ def quote_create_from_calculator(
     tco = tco_snapshot(analysis=analysis, query=query, language=customer.language)
     quote = quote_create(customer=customer, owner=owner, currency=currency, tco=tco)
     revision = quote.revisions.get()
-    interconnect = QueryDict(query).get("interconnect", "infiniband")
-    fabric = "roce-400g-per-node" if interconnect == "ethernet" else "ib-ndr-400g-per-node"
-    _add_sized_lines(revision, analysis, fabric)
+    _add_sized_lines(revision, analysis)
     return quote
 
 
-def _add_sized_lines(revision: QuoteRevision, analysis: Any, fabric: str) -> None:
-    """The analysis' servers, their fabric and installation per server, and support for
-    the horizon (quantity in years), for the catalog items that exist."""
+def _add_sized_lines(revision: QuoteRevision, analysis: Any) -> None:
+    """The analysis' servers, their networking and installation per server, and support for
+    the horizon (quantity in years), so that the deal's analysis costs what the calculator
+    costed: the networking line carries the analysis' own figure per server (a front-end
+    network for one server, a GPU fabric sized by its tiers for a training fleet), not a
+    catalog fabric a single server does not need."""
     servers = Decimal(analysis.summary["sizing"]["servers_required"])
     server = analysis.built.server_model
     revision_add_line(revision=revision, catalog_key=f"server:{server.key}", quantity=servers)
-    items = {i.key for i in InfrastructureItem.objects.all()}
-    for key in (fabric, "installation-per-server"):
-        if key in items:
-            revision_add_line(revision=revision, catalog_key=f"item:{key}", quantity=servers)
+    extras = analysis.summary.get("owning_extras") or {}
+    per_server = to_cents(Decimal(str(extras.get("networking_per_server") or 0)))
+    items = {i.key: i for i in InfrastructureItem.objects.all()}
+    if per_server > 0:
+        with translation.override(revision.quote.customer.language):
+            description = sized_networking_description(extras)
+        revision_add_free_line(
+            revision=revision,
+            description=description,
+            quantity=servers,
+            unit=LineUnit.PCS,
+            unit_price=per_server,
+            cost_price=_networking_cost(per_server, items.get(NETWORKING_COST_ITEM)),
+            kind=LineKind.NETWORKING,
+        )
+    if "installation-per-server" in items and extras.get("installation_per_server") != 0:
+        revision_add_line(
+            revision=revision, catalog_key="item:installation-per-server", quantity=servers
+        )
     if "support-10pct" in items:
         years = Decimal(analysis.summary["horizon_months"]) / 12
         revision_add_line(
@@ -127,13 +146,34 @@ def _add_sized_lines(revision: QuoteRevision, analysis: Any, fabric: str) -> Non
         )
 
 
+# The catalog's networking item whose cost-to-price ratio costs a networking line sized by
+# the analysis (the margin check then sees it like any catalog line).
+NETWORKING_COST_ITEM = "ib-ndr-400g-per-node"
+
+
+def _networking_cost(price: Decimal, item: InfrastructureItem | None) -> Decimal | None:
+    if item is None or item.cost_price is None or not item.price:
+        return None
+    return to_cents(price * item.cost_price / item.price)
+
+
+def sized_networking_description(extras: dict[str, Any]) -> str:
+    """The networking line of a quote started from an analysis, in the active language."""
+    if extras.get("networking") == "fabric":
+        return _(
+            "GPU fabric per server as sized: NICs, optics and switch ports in %(tiers)s "
+            "tier(s), with the front-end network"
+        ) % {"tiers": extras.get("fabric_tiers") or 1}
+    return _("Front-end network per server as sized: NIC and top-of-rack switch ports")
+
+
 @transaction.atomic
 def quote_create_from_scenario(
     *, customer: Customer, owner: AbstractBaseUser, document: dict[str, Any]
 ) -> Quote:
     """A draft from a scenario document (the API's estimate format), like one started from
-    the calculator: the sized servers, InfiniBand fabric, installation and support lines,
-    and the analysis attached (with the document, so that it can be evaluated again)."""
+    the calculator: the sized servers, their networking as sized, installation and support
+    lines, and the analysis attached (with the document, so it can be evaluated again)."""
     from tco.engine import EngineError, evaluate, result_to_dict
     from tco.scenario_io import ScenarioError, build_scenario
     from tco.services import Analysis
@@ -149,7 +189,7 @@ def quote_create_from_scenario(
     quote = quote_create(
         customer=customer, owner=owner, currency=analysis.summary["currency"], tco=tco
     )
-    _add_sized_lines(quote.revisions.get(), analysis, "ib-ndr-400g-per-node")
+    _add_sized_lines(quote.revisions.get(), analysis)
     return quote
 
 
@@ -167,7 +207,11 @@ def revision_update(*, revision: QuoteRevision, valid_until: date, terms: str) -
 
 @transaction.atomic
 def quote_revise(*, revision: QuoteRevision, actor: AbstractBaseUser) -> QuoteRevision:
-    """The next revision as a draft, with the same lines, prices and analysis."""
+    """The next revision as a draft, with the same lines, prices and analysis.
+
+    The sent revision stays open to the buyer (they may still accept it) until the new
+    one is sent; a draft that is never sent withdraws nothing.
+    """
     revision = _locked_revision(revision)
     quote = revision.quote
     latest = quote.revisions.order_by("-seq").first()
@@ -185,7 +229,18 @@ def quote_revise(*, revision: QuoteRevision, actor: AbstractBaseUser) -> QuoteRe
     new.terms = latest.terms
     new.discount_pct = latest.discount_pct  # the approval is not copied: it is per revision
     new.payment_schedule = latest.payment_schedule or new.payment_schedule
-    new.save(update_fields=["tco", "terms", "discount_pct", "payment_schedule"])
+    new.analysis_presentation = latest.analysis_presentation
+    new.analysis_reason = latest.analysis_reason
+    new.save(
+        update_fields=[
+            "tco",
+            "terms",
+            "discount_pct",
+            "payment_schedule",
+            "analysis_presentation",
+            "analysis_reason",
+        ]
+    )
     QuoteLine.objects.bulk_create(
         [
             QuoteLine(
@@ -200,6 +255,7 @@ def quote_revise(*, revision: QuoteRevision, actor: AbstractBaseUser) -> QuoteRe
                 cost_price=line.cost_price,
                 discount_pct=line.discount_pct,
                 optional=line.optional,
+                hardware_share_pct=line.hardware_share_pct,
                 billing=line.billing,
                 price_as_of=line.price_as_of,
                 price_is_estimate=line.price_is_estimate,
@@ -218,9 +274,28 @@ def revision_mark_viewed(*, revision: QuoteRevision) -> None:
 
 
 def revision_is_latest(*, revision: QuoteRevision) -> bool:
-    return not QuoteRevision.objects.filter(
-        quote_id=revision.quote_id, seq__gt=revision.seq
-    ).exists()
+    """No newer revision has been sent: a draft being prepared does not withdraw what the
+    buyer holds; sending it does (quote_send)."""
+    return not (
+        QuoteRevision.objects.filter(quote_id=revision.quote_id, seq__gt=revision.seq)
+        .exclude(status=Status.DRAFT)
+        .exists()
+    )
+
+
+def open_earlier_revision(*, revision: QuoteRevision) -> QuoteRevision | None:
+    """The sent revision the buyer can still answer while `revision` (a draft) is being
+    prepared: the page warns that it stays open until the draft is sent."""
+    return (
+        QuoteRevision.objects.filter(
+            quote_id=revision.quote_id,
+            seq__lt=revision.seq,
+            status__in=[Status.SENT, Status.VIEWED],
+            valid_until__gte=timezone.localdate(),
+        )
+        .order_by("-seq")
+        .first()
+    )
 
 
 def ensure_answerable(revision: QuoteRevision) -> None:
@@ -238,7 +313,7 @@ def revision_decide(*, revision: QuoteRevision, accept: bool, name: str) -> Quot
     """The buyer accepts or declines; the name and time are recorded, the owner told."""
     revision = _locked_revision(revision)
     ensure_answerable(revision)
-    name = name.strip()
+    name = one_line(name)  # it goes into the owner's email subject
     if not name:
         raise QuoteError(_("Please type your name."))
     revision.status = Status.ACCEPTED if accept else Status.DECLINED

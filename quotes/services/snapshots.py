@@ -17,6 +17,8 @@ from ..vat import REVERSE_CHARGE, normalise_vat_id, vat_legal_text
 from . import offer
 from .analysis import plain
 from .deal import deal_analysis
+from .leads import display_company, display_name
+from .presentation import frozen_presentation
 from .pricing import totals_for
 from .seller import owner_snapshot, seller_snapshot
 
@@ -53,7 +55,9 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
             for line in line_rows
         ]
     totals = totals_for(lines=lines, vat_rate=revision.vat_rate, discount_pct=revision.discount_pct)
-    tco = deal_analysis(revision=revision, lines=line_rows)
+    tco, presentation = frozen_presentation(
+        revision, deal_analysis(revision=revision, lines=line_rows), customer.language
+    )
     buyer_vat_id = (
         normalise_vat_id(customer.vat_number, customer.country)
         if revision.vat_kind == REVERSE_CHARGE
@@ -98,14 +102,22 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
         "currency_clause": offer.currency_clause(revision=revision, lines=line_rows, rows=rows),
         "site": offer.site_prerequisites(lines=lines, tco=tco),
         "general_terms": offer.general_terms(customer.language),
-        # The analysis of the quoted deal, exactly as the draft page and preview showed it.
+        # The analysis of the quoted deal, exactly as the draft page and preview showed it
+        # (none when the engineer chose to send it without: services.presentation).
         "tco": tco,
+        "analysis": presentation,
     }
 
 
 def lead_snapshot(*, lead: Lead) -> dict[str, Any]:
     return {
-        "lead": {"name": lead.name, "company": lead.company, "email": lead.email},
+        # Printed on the cover: reduced to the characters names and companies have, so a
+        # visitor's text cannot say anything else there (leads.display_name, …_company).
+        "lead": {
+            "name": display_name(lead.name),
+            "company": display_company(lead.company),
+            "email": lead.email,
+        },
         "issued": lead.created_at.date().isoformat(),
         "language": lead.language,
         "seller": seller_snapshot(),

@@ -5,8 +5,10 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext as _
 
 from catalog.templatetags.formatting import grouped
+from quotes.services import approval_refusal
 from quotes.services import is_sales as _is_sales
 from quotes.services import is_sales_manager as _is_sales_manager
 
@@ -48,3 +50,34 @@ def quantity(value: Any) -> str:
 @register.filter
 def is_sales_manager(user: Any) -> bool:
     return _is_sales_manager(user)
+
+
+@register.filter
+def deal_difference(difference: dict[str, Any]) -> str:
+    """One way the quoted deal differs from the analysis it was started from
+    (services.deal.deal_differences), in the active language."""
+    code, p = difference.get("code"), difference.get("params") or {}
+    if code == "servers":
+        return _(
+            "The analysis sized %(sized)s servers; this proposal quotes %(quoted)s, and its "
+            "analysis is of the quoted number."
+        ) % {"sized": quantity(p.get("sized")), "quoted": quantity(p.get("quoted"))}
+    if code == "server_model":
+        return _(
+            "The analysis was made for another server model than the one quoted; this "
+            "analysis is of the quoted model."
+        )
+    if code == "spares":
+        return _(
+            "The scenario included spares (%(pct)s %% of the servers); they are not quoted, "
+            "so this analysis leaves them out."
+        ) % {"pct": quantity(Decimal(str(p.get("pct") or 0)) * 100)}
+    if code == "one_off":
+        return _("The scenario's one-off amounts are not quoted, so this analysis leaves them out.")
+    return str(code or "")
+
+
+@register.filter
+def can_decide_approval(user: Any, revision: Any) -> bool:
+    """May `user` approve or reject the revision's requested margin (four eyes)?"""
+    return approval_refusal(revision=revision, user=user) is None

@@ -32,4 +32,23 @@
       event.preventDefault();
     }
   });
+  // The buyer's proposal page (/quotes/p/<token>/): it counts as viewed on the buyer's
+  // first touch, click, key or scroll, not when the link is fetched (mail scanners
+  // fetch every link in an email). quotes.views.buyer_viewed records it.
+  if (/^\/quotes\/p\/[^/]+\/$/.test(window.location.pathname)) {
+    var kinds = ["pointerdown", "keydown", "scroll", "touchstart"];
+    var viewed = function () {
+      kinds.forEach(function (kind) {
+        window.removeEventListener(kind, viewed, true);
+      });
+      fetch(window.location.pathname + "viewed/", {
+        method: "POST",
+        credentials: "same-origin",
+        keepalive: true,
+      });
+    };
+    kinds.forEach(function (kind) {
+      window.addEventListener(kind, viewed, { capture: true, passive: true });
+    });
+  }
 })();

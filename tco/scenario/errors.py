@@ -116,7 +116,7 @@ _TYPE_MESSAGES = {
     "too_short": "expected at least {min_length} values, got {actual_length}",
     "too_long": "too many values (at most {max_length:,})",
     "string_too_short": "may not be empty",
-    "string_too_long": "at most {max_length} characters",
+    "string_too_long": "is longer than {max_length} characters",
 }
 
 

@@ -22,11 +22,14 @@ feeds, the schema is pure Python.
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Callable
 from datetime import date
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -41,6 +44,13 @@ from pydantic_core import PydanticCustomError
 
 from tco import engine
 from tco.engine import defaults
+from tco.limits import (
+    CONTROL_CHARACTERS,
+    FORMULA_TRIGGERS,
+    MAX_API_OFFERINGS,
+    MAX_CLOUD_OFFERINGS,
+    MAX_TEXT_LENGTH,
+)
 from tco.scenario.errors import ScenarioError, construct, from_validation, join, key_name
 
 MAX_DEPTH = 20
@@ -85,6 +95,39 @@ def _one_or_more(value: object) -> object:
     return value
 
 
+def _distinct(limit: int) -> Callable[[object], object]:
+    """A list of offerings holds at most ``limit`` different entries (repeats are dropped
+    where the catalog is read, tco.scenario_io): each is costed and tabled on its own."""
+
+    def check(value: object) -> object:
+        if isinstance(value, list):
+            entries = {json.dumps(item, sort_keys=True, default=repr) for item in value}
+            if len(entries) > limit:
+                raise PydanticCustomError(
+                    "too_many_offerings",
+                    "at most {limit} different offerings (a list had more)",
+                    {"limit": limit},
+                )
+        return value
+
+    return check
+
+
+def _no_control_characters(value: str) -> str:
+    if CONTROL_CHARACTERS.search(value):
+        raise PydanticCustomError("control_characters", "contains control characters")
+    return value
+
+
+def _no_formula(value: str) -> str:
+    """Text reaches workbooks and CSV exports: none of it may read as a formula there."""
+    if value.startswith(FORMULA_TRIGGERS):
+        raise PydanticCustomError(
+            "formula", "may not begin with =, +, - or @ (a spreadsheet formula)"
+        )
+    return value
+
+
 def _date(value: object) -> object:
     """``as_of``: a date written YYYY-MM-DD (JSON has no dates; no timestamps)."""
     if isinstance(value, date) or value is None:
@@ -120,6 +163,10 @@ PueRange = Annotated[
     BeforeValidator(_pair),
     Field(min_length=2, max_length=2),
 ]
+# Text reaches headers, file names and workbook cells: one line, at most 200 characters; an
+# override's text may not begin a formula either.
+Name = Annotated[str, Field(max_length=MAX_TEXT_LENGTH), AfterValidator(_no_control_characters)]
+Text = Annotated[Name, AfterValidator(_no_formula)]
 # The currencies the engine converts (tco.engine.units.SUPPORTED_CURRENCIES; a test keeps
 # the two equal).
 Currency = Literal["USD", "EUR", "GBP"]
@@ -156,7 +203,7 @@ class Overrides(Block):
     An override absent or null is the catalog's value.
     """
 
-    key: str = Field(description="catalog key (see /catalog/ or catalog/data/*.csv)")
+    key: Name = Field(description="catalog key (see /catalog/ or catalog/data/*.csv)")
 
     def overrides(self) -> dict[str, Any]:
         """The fields to override: those given, other than the key, and not null."""
@@ -378,7 +425,7 @@ class Workload(Block):
 class CatalogGpu(Overrides):
     """A catalog GPU by its key, with any of its figures overridden."""
 
-    name: str | None = None
+    name: Text | None = None
     memory_gb: float | None = Field(None, gt=0)
     memory_bandwidth_tbps: float | None = Field(None, gt=0)
     bf16_tflops: float | None = Field(None, gt=0, description="dense")
@@ -391,7 +438,7 @@ class CatalogGpu(Overrides):
 class OwnGpu(Block):
     """A GPU the catalog lacks, every figure given; dense tensor throughput."""
 
-    name: str
+    name: Text
     memory_gb: float = Field(gt=0)
     memory_bandwidth_tbps: float = Field(gt=0)
     bf16_tflops: float = Field(gt=0)
@@ -466,7 +513,7 @@ class Site(Overrides):
         None, description="colocation billed on IT kW × PUE, not on IT kW"
     )
     currency: Currency | None = None
-    country: str | None = Field(None, description=f"the site's country: {COUNTRY}")
+    country: Text | None = Field(None, description=f"the site's country: {COUNTRY}")
     on_premises: bool | None = Field(
         None,
         description="the buyer's own building (a catalog site of kind on_premises or "
@@ -486,6 +533,8 @@ class CloudOffering(Overrides):
     for the same work on its own GPU.
     """
 
+    provider: Text | None = Field(None, description="the provider's name, as shown")
+    instance_type: Text | None = Field(None, description="the instance's name, as shown")
     price_per_hour: float | None = Field(None, gt=0, description="per instance-hour")
     spot_interruption_overhead: Fraction | None = Field(None, ge=0)
     storage_egress_uplift_pct: Fraction | None = Field(None, ge=0)
@@ -494,10 +543,10 @@ class CloudOffering(Overrides):
     min_billed_hours: float | None = Field(
         None, ge=0, description="per run; capacity blocks default to 24"
     )
-    jurisdiction: str | None = Field(
+    jurisdiction: Text | None = Field(
         None, description=f"the country whose law controls the provider: {COUNTRY}"
     )
-    data_country: str | None = Field(
+    data_country: Text | None = Field(
         None, description=f"the country of the region processing the data: {COUNTRY}"
     )
 
@@ -505,15 +554,17 @@ class CloudOffering(Overrides):
 class ApiOffering(Overrides):
     """A catalog hosted model API priced per token, with any figure overridden."""
 
+    provider: Text | None = Field(None, description="the provider's name, as shown")
+    model: Text | None = Field(None, description="the model's name, as shown")
     price_input_per_million: float | None = Field(None, ge=0)
     price_output_per_million: float | None = Field(None, gt=0)
     currency: Currency | None = None
     params_billion: float | None = Field(None, gt=0)
-    region: str | None = None
-    jurisdiction: str | None = Field(
+    region: Text | None = None
+    jurisdiction: Text | None = Field(
         None, description=f"the country whose law controls the provider: {COUNTRY}"
     )
-    data_country: str | None = Field(
+    data_country: Text | None = Field(
         None, description=f"the country of the region processing the data: {COUNTRY}"
     )
 
@@ -542,7 +593,7 @@ class Lease(Block):
 class LabeledAmount(Block):
     """A named amount in the finance currency."""
 
-    label: str = Field(min_length=1, max_length=120)
+    label: Text = Field(min_length=1, max_length=120)
     amount: float = Field(ge=0)
 
 
@@ -708,7 +759,7 @@ class Constraints(Block):
     )
     eu_jurisdiction_only: bool = Field(False, description="no provider under non-EU jurisdiction")
     air_gapped: bool = Field(False, description="nothing rented")
-    preferred_providers: list[Annotated[str, Field(max_length=80)]] = Field(
+    preferred_providers: list[Annotated[Text, Field(max_length=80)]] = Field(
         [],
         max_length=50,
         description="given, only these cloud providers may be recommended (any case)",
@@ -730,7 +781,7 @@ class ScenarioDocument(Block):
 
     model_config = ConfigDict(title="Scenario document")
 
-    name: str = Field("scenario", description="free text, shown with the result")
+    name: Name = Field("scenario", description="free text, shown with the result")
     as_of: Annotated[date | None, BeforeValidator(_date)] = Field(
         None,
         description="price date, YYYY-MM-DD: every catalog price is the one in effect "
@@ -739,13 +790,25 @@ class ScenarioDocument(Block):
     workload: Workload
     server: ServerRef = Field(description="catalog key, or {key, overrides…}")
     site: SiteRef = Field(description="catalog key, or {key, overrides…}")
-    cloud_offerings: Annotated[list[CloudOfferingRef], BeforeValidator(_one_or_more)] = Field(
-        min_length=1, max_length=1000, description="catalog keys, or {key, overrides…}"
+    # At most 50 different entries each; a list may repeat them (the repeats are dropped),
+    # so the bound is the schema's maxItems but counted on distinct entries.
+    cloud_offerings: Annotated[
+        list[CloudOfferingRef],
+        BeforeValidator(_distinct(MAX_CLOUD_OFFERINGS)),
+        BeforeValidator(_one_or_more),
+    ] = Field(
+        min_length=1,
+        description=f"catalog keys, or {{key, overrides…}}; at most {MAX_CLOUD_OFFERINGS} "
+        "different ones (repeats are dropped)",
+        json_schema_extra={"maxItems": MAX_CLOUD_OFFERINGS},
     )
-    api_offerings: list[ApiOfferingRef] | None = Field(
+    api_offerings: Annotated[
+        list[ApiOfferingRef] | None, BeforeValidator(_distinct(MAX_API_OFFERINGS))
+    ] = Field(
         None,
-        max_length=1000,
-        description="hosted model APIs priced per token (needs workload.serving_demand)",
+        description="hosted model APIs priced per token (needs workload.serving_demand); at "
+        f"most {MAX_API_OFFERINGS} different ones (repeats are dropped)",
+        json_schema_extra={"maxItems": MAX_API_OFFERINGS},
     )
     servers: WholeNumber | None = Field(
         None, ge=1, le=100_000, description="fix the fleet size; none: sized from the workload"

@@ -48,5 +48,5 @@ def other_team_quote(seed_catalog: object, make_sales_user: Callable[..., Any]) 
         country="SE",
     )
     return services.quote_create_from_calculator(
-        customer=customer, owner=bert, query="preset=pretrain-7b"
+        customer=customer, owner=bert, query="preset=serve-70b"
     )

@@ -353,7 +353,7 @@ def test_sales_endpoints_are_scoped_to_the_users_teams(
     response = post_json(
         api,
         "/api/v1/sales/quotes",
-        {"customer": str(theirs.customer.public_id), "calculator_query": "preset=pretrain-7b"},
+        {"customer": str(theirs.customer.public_id), "calculator_query": "preset=serve-70b"},
         **anna,
     )
     assert response.status_code == 400 and response.json()["field"] == "customer"
@@ -377,6 +377,7 @@ def test_leads_are_for_sales_engineers(
         company="Buyer",
         email="b@buyer.example",
         consent_at=timezone.now(),
+        confirmed_at=timezone.now(),  # unconfirmed leads are not shown (issue 32)
         tco={"summary": {"verdict": {"text": "Rent"}}},
         team=sales_user.sales_teams.first(),  # leads are scoped to a team (docs/quotes.md)
     )
@@ -394,7 +395,7 @@ def test_draft_quote_from_calculator_query_and_from_scenario(
     from quotes.models import Quote
 
     read_only = bearer(make_token(sales_user, scope="read"))
-    body = {"customer": str(customer.public_id), "calculator_query": "preset=pretrain-7b"}
+    body = {"customer": str(customer.public_id), "calculator_query": "preset=serve-70b"}
     refused = post_json(api, "/api/v1/sales/quotes", body, **read_only)
     assert refused.status_code == 403 and Quote.objects.count() == 0
 

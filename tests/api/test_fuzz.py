@@ -5,7 +5,10 @@ suite's PostgreSQL database with the seed catalog, a sales engineer's token, a c
 and a draft quote. Schemathesis reads /api/v1/openapi.json and generates requests for
 every operation, valid and invalid; every response must be free of 5xx and match the
 schema (status code, content type, headers, body). The run is bounded: a fixed number of
-examples per operation, derandomized, so it takes the same time every run.
+examples per operation, derandomized, so it takes the same time every run. Then issue 32's
+hostile bodies (too many offerings, repeats, deep nesting, a body over the upload limit,
+control characters, formula text in overrides) go to every POST operation: each answer
+must be a documented 4xx (or the repeats' 200) matching the schema.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ def fuzz_world(transactional_db: None, settings: Any) -> dict[str, Any]:
         team=team, company="Fuzz BV", contact_name="F", email="f@buyer.example", country="NL"
     )
     quote = services.quote_create_from_calculator(
-        customer=customer, owner=user, query="preset=pretrain-7b"
+        customer=customer, owner=user, query="preset=serve-70b"
     )
     _token, raw = token_create(user=user, name="fuzz", scope="read_write")
     return {
@@ -78,6 +81,51 @@ def strategies(operation: Any, ids: dict[str, str]) -> list[tuple[Any, int]]:
     if known:
         runs.append((operation.as_strategy(path_parameters=known), KNOWN_IDS))
     return runs
+
+
+BASE = {
+    "workload": {"kind": "pretrain", "params_billion": 7, "tokens_billion": 1000},
+    "server": "smc-821ge-tnhr-h100",
+    "site": "nl-colo-amsterdam",
+    "cloud_offerings": ["aws-p5-48xlarge-od"],
+}
+
+
+def _deep(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+def _hostile_bodies(schema: Any, base_url: str, session: Any, headers: Any) -> Counter[int]:
+    """Issue 32's classes, sent to the estimate, the workbook and the sales quote: each
+    refusal must be a documented 4xx whose body matches the schema (problem details)."""
+    offerings = [{"key": "aws-p5-48xlarge-od", "price_per_hour": 50 + i} for i in range(300)]
+    bodies = [
+        {**BASE, "cloud_offerings": offerings},  # too many different offerings
+        {**BASE, "cloud_offerings": ["aws-p5-48xlarge-od"] * 5000},  # repeats: one
+        {**BASE, "api_offerings": [{"key": "x", "n": i} for i in range(300)]},
+        {**BASE, "finance": _deep(300)},  # nesting
+        {**BASE, "name": "x" * 3_000_000},  # over the upload limit
+        {**BASE, "name": "a\r\nb"},
+        {**BASE, "cloud_offerings": [{"key": "aws-p5-48xlarge-od", "provider": "=1+1"}]},
+    ]
+    statuses: Counter[int] = Counter()
+    for result in schema.get_all_operations():
+        operation = result.ok()
+        if operation.method.upper() != "POST":
+            continue
+        for body in bodies:
+            if operation.path.endswith("/sales/quotes"):
+                body = {"customer": "00000000-0000-0000-0000-000000000000", "scenario": body}
+            case = operation.Case(body=body, media_type="application/json")
+            response = case.call(base_url=base_url, session=session, headers=headers)
+            statuses[response.status_code] += 1
+            case.validate_response(response, checks=CHECKS)
+            assert response.status_code < 500
+    assert statuses[413] >= 2 and statuses[400] >= 10, statuses
+    return statuses
 
 
 def test_schemathesis_fuzz_finds_no_server_error_and_no_schema_mismatch(
@@ -110,6 +158,7 @@ def test_schemathesis_fuzz_finds_no_server_error_and_no_schema_mismatch(
                 case.validate_response(response, checks=CHECKS)
 
             run()
+    statuses.update(_hostile_bodies(schema, live_server.url, session, fuzz_world["headers"]))
     total = sum(statuses.values())
     print(f"schemathesis: {total} requests over {operations} operations, statuses {statuses}")
     assert operations >= 15

@@ -10,10 +10,22 @@ DEBUG off. Any 500 fails the test with the request that caused it.
 
 `make test` sends FUZZ_REQUESTS (default 2,000) requests, the same ones every run; `make
 fuzz` sends 20,000 new ones (FUZZ_RANDOM=1) and prints the count of each status.
+
+The bounds of issue 32 each have their class of generated input: JSON scenario bodies for
+the API's estimate and workbook (offering lists up to three times the bound, with repeats
+and formula text in overrides and names; objects nested up to 60 deep; now and then a body
+over the upload limit), hostile X-Forwarded-For chains, price files built to exhaust a
+worker (a zip bomb, a 16,384-column sheet, a 50,000-column CSV header), names with line
+breaks for the buyer's answers, sign-in and password-reset posts, the approval decision,
+the lead confirmation link and the buyer's thank-you and "viewed" URLs. Besides "no 500",
+every response keeps its Content-Disposition short and ASCII, and every workbook served
+holds no formula made of text that came from outside.
 """
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import uuid
 from collections import Counter
@@ -22,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+import openpyxl
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -33,7 +46,9 @@ from hypothesis import strategies as st
 from catalog.services import export_price_list
 from quotes import services
 from quotes.models import Team
+from tco.downloads import XLSX_CONTENT_TYPE
 from tco.forms import CalculatorForm
+from tco.limits import MAX_CLOUD_OFFERINGS
 from tco.presets import PRESETS, preset_data
 
 pytestmark = pytest.mark.django_db
@@ -76,6 +91,8 @@ HOSTILE = [
     "%00",
     "../../etc/passwd",
     '=HYPERLINK("http://evil.example")',
+    "Jan\r\nBcc: everyone@evil.example",
+    "CTO\n\u2028X-Priority: 1",
     "true",
     "on",
     "auto",
@@ -159,6 +176,8 @@ class Site:
     line_id: int
     buyer_token: str
     lead_token: str
+    confirm_token: str
+    bombs: dict[str, bytes]
     statuses: Counter[int] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
 
@@ -214,7 +233,79 @@ ENDPOINTS: list[tuple[str, str, str]] = [
     ("POST", "/quotes/leads/{id}/", "sales"),
     ("POST", "/quotes/onboarding/team/", "sales"),
     ("POST", "/quotes/onboarding/team/", "staff"),
+    # Issue 32's classes.
+    ("JSON", "/api/v1/estimate", "anon"),
+    ("JSON", "/api/v1/estimate/workbook", "anon"),
+    ("POST", "/accounts/password_reset/", "anon"),
+    ("GET", "/quotes/p/{token}/done/", "anon"),
+    ("POST", "/quotes/p/{token}/viewed/", "anon"),
+    ("GET", "/quotes/analysis-pdf/confirm/{confirm}/", "anon"),
+    ("POST", "/quotes/analysis-pdf/confirm/{confirm}/", "anon"),
+    ("POST", "/quotes/revisions/{rev}/approval/request/", "sales"),
+    ("POST", "/quotes/revisions/{rev}/approval/decide/", "sales"),
 ]
+
+# Chains a client may send; only the last TRUSTED_PROXY_COUNT (1) entries are believed.
+FORWARDED = [
+    "203.0.113.9",
+    "198.51.100.7",
+    "1.1.1.1, 203.0.113.9",
+    "not-an-address",
+    "",
+    "2001:db8::1",
+    ", , ,",
+    "203.0.113.9, " * 200,
+]
+FORMULA_TEXT = ['=HYPERLINK("http://evil.example")', "+cmd|' /C calc'!A0", "@SUM(1)", "-2+3"]
+BASE_DOCUMENT = {
+    "name": "fuzz",
+    "workload": {"kind": "finetune", "params_billion": 8, "tokens_billion": 2},
+    "server": "smc-821ge-tnhr-h100",
+    "site": "nl-colo-amsterdam",
+    "cloud_offerings": ["aws-p5-48xlarge-od"],
+}
+OFFERING_KEYS = ["aws-p5-48xlarge-od", "coreweave-h100-8x-od", "no-such-offering"]
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 1
+    for level in range(depth):
+        value = {"a": value} if level % 2 else [value]
+    return value
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> str:
+    """A scenario body: the valid base with a few of issue 32's hostile changes."""
+    document: dict[str, Any] = {**BASE_DOCUMENT}
+    if draw(st.booleans()):
+        entries = st.one_of(
+            st.sampled_from(OFFERING_KEYS),
+            st.builds(
+                lambda key, field, text: {"key": key, field: text},
+                st.sampled_from(OFFERING_KEYS),
+                st.sampled_from(["provider", "instance_type", "region", "price_per_hour"]),
+                st.one_of(st.sampled_from(FORMULA_TEXT), VALUES),
+            ),
+        )
+        size = draw(st.sampled_from([0, 1, 2, MAX_CLOUD_OFFERINGS, MAX_CLOUD_OFFERINGS + 1]))
+        size = draw(st.sampled_from([size, 3 * MAX_CLOUD_OFFERINGS]))
+        first = draw(st.lists(entries, min_size=1, max_size=3))
+        document["cloud_offerings"] = (
+            (first * size)[:size]
+            if draw(st.booleans())
+            else [{"key": "aws-p5-48xlarge-od", "price_per_hour": 50 + i} for i in range(size)]
+        )
+    if draw(st.booleans()):
+        document["name"] = draw(
+            st.one_of(VALUES, st.sampled_from(FORMULA_TEXT), st.just("ä" * 300))
+        )
+    if draw(st.booleans()):
+        field_name = draw(st.sampled_from(["finance", "workload", "demand", "constraints"]))
+        document[field_name] = {"x": _nested(draw(st.integers(min_value=0, max_value=60)))}
+    if draw(st.integers(min_value=0, max_value=49)) == 0:  # now and then over the limit
+        document["name"] = "x" * 3_000_000
+    return json.dumps(document)
 
 
 @st.composite
@@ -227,6 +318,7 @@ def requests(draw: st.DrawFn, site: Site) -> dict[str, Any]:
         "line": str(site.line_id),
         "token": site.buyer_token,
         "lead": site.lead_token,
+        "confirm": site.confirm_token,
         "kind": draw(st.sampled_from(["cloud", "servers", "items", "fx"])),
         "key": draw(st.sampled_from(["aws-p5-48xlarge-od", "EUR-USD", "nvidia-dgx-h100"])),
         "pk": "1",
@@ -239,13 +331,17 @@ def requests(draw: st.DrawFn, site: Site) -> dict[str, Any]:
     files = {}
     if template == "/catalog/import/" and method == "POST" and draw(st.booleans()):
         name = draw(st.sampled_from(["p.csv", "p.xlsx", "p.txt", "p", "\x00.csv"]))
-        if draw(st.booleans()):
+        if draw(st.integers(min_value=0, max_value=3)) == 0:  # built to exhaust a worker
+            name = draw(st.sampled_from(sorted(site.bombs)))
+            files["file"] = SimpleUploadedFile(name, site.bombs[name])
+        elif draw(st.booleans()):
             content = export_price_list(kind="cloud", file_format="csv").content
             cut = draw(st.integers(min_value=0, max_value=len(content)))
             content = content[:cut] + draw(st.binary(max_size=64)) + content[cut:]
         else:
             content = draw(st.binary(max_size=2000))
-        files["file"] = SimpleUploadedFile(name, content)
+        if "file" not in files:
+            files["file"] = SimpleUploadedFile(name, content)
     params = draw(PARAMS)
     if template == "/calculator/" and draw(MOSTLY):
         # A real result URL with a few fields changed: reaches the engine, not only the form.
@@ -260,6 +356,8 @@ def requests(draw: st.DrawFn, site: Site) -> dict[str, Any]:
         "who": who,
         "params": params,
         "files": files,
+        "body": draw(documents()) if method == "JSON" else None,
+        "forwarded": draw(st.sampled_from(FORWARDED)),
         "https": draw(MOSTLY),  # some plain http (redirected)
         "htmx": draw(st.booleans()),
     }
@@ -284,15 +382,26 @@ def site(seed_catalog: object, tmp_path_factory: pytest.TempPathFactory) -> Iter
         language="en",
     )
     sent = services.quote_create_from_calculator(
-        customer=customer, owner=sales, query="preset=finetune-8b"
+        customer=customer, owner=sales, query="preset=serve-70b"
     )
     revision = sent.revisions.get()
     services.quote_send(revision=revision, actor=sales, idempotency_key=str(uuid.uuid4()))
     draft = services.quote_revise(revision=revision, actor=sales)
-    lead = services.lead_request_pdf(
-        name="Kim",
+    lead = services.lead_confirm(
+        lead=services.lead_request_pdf(
+            name="Kim",
+            company="Co",
+            email="kim@example.com",
+            query="preset=finetune-8b",
+            language="en",
+            ip_address=None,
+            idempotency_key=str(uuid.uuid4()),
+        )
+    )
+    unconfirmed = services.lead_request_pdf(
+        name="Lou",
         company="Co",
-        email="kim@example.com",
+        email="lou@example.com",
         query="preset=finetune-8b",
         language="en",
         ip_address=None,
@@ -307,6 +416,8 @@ def site(seed_catalog: object, tmp_path_factory: pytest.TempPathFactory) -> Iter
         "SESSION_COOKIE_SECURE": True,
         "CSRF_COOKIE_SECURE": True,
         "TRUSTED_PROXY_COUNT": 1,
+        # The limiter runs but lets the generated requests reach the endpoints.
+        "API_RATE_LIMIT_ANONYMOUS": 1_000_000,
         "QUOTES_LEAD_MIN_FILL_SECONDS": 3,
         "STATIC_ROOT": str(static_root),
         "STORAGES": {
@@ -327,7 +438,40 @@ def site(seed_catalog: object, tmp_path_factory: pytest.TempPathFactory) -> Iter
             line_id=draft.lines.first().pk,
             buyer_token=services.buyer_link_token(revision=revision),
             lead_token=services.lead_token(lead=lead),
+            confirm_token=services.lead_confirm_url(lead=unconfirmed).rstrip("/").rsplit("/")[-1],
+            bombs=_bombs(),
         )
+
+
+def _bombs() -> dict[str, bytes]:
+    """Price files built to exhaust a worker, small to send (tests/catalog/test_import_bombs)."""
+    from tests.catalog.test_import_bombs import _zip_bomb
+
+    wide = openpyxl.Workbook()
+    for column in (1, 16_384):
+        wide.active.cell(row=1, column=column, value="key")
+        wide.active.cell(row=2, column=column, value="x")
+    buffer = io.BytesIO()
+    wide.save(buffer)
+    header = ",".join(f"c{i}" for i in range(50_000)).encode()
+    return {"bomb.xlsx": _zip_bomb(20_000_000), "wide.xlsx": buffer.getvalue(), "wide.csv": header}
+
+
+def _check(site: Site, request: dict[str, Any], response: Any) -> None:
+    """What every answer keeps to, besides not being a 500."""
+    disposition = response.get("Content-Disposition", "")
+    if len(disposition) > 400 or not disposition.isascii():
+        site.errors.append(f"Content-Disposition {disposition[:100]!r} for {request['path']}")
+    if response.status_code == 200 and response.get("Content-Type") == XLSX_CONTENT_TYPE:
+        workbook = openpyxl.load_workbook(io.BytesIO(response.content))
+        for sheet in workbook.worksheets:
+            for row in sheet.iter_rows():
+                for cell in row:
+                    value = cell.value
+                    if cell.data_type == "f" and any(
+                        mark in str(value) for mark in ("evil.example", "cmd|", "SUM(1)")
+                    ):
+                        site.errors.append(f"formula {value!r} in {sheet.title}!{cell.coordinate}")
 
 
 def _send(clients: dict[str, Client], site: Site, request: dict[str, Any]) -> None:
@@ -337,13 +481,18 @@ def _send(clients: dict[str, Client], site: Site, request: dict[str, Any]) -> No
         extra["HTTP_X_FORWARDED_PROTO"] = "https"
     if request["htmx"]:
         extra["HTTP_HX_REQUEST"] = "true"
-    extra["HTTP_X_FORWARDED_FOR"] = "203.0.113.9"
+    extra["HTTP_X_FORWARDED_FOR"] = request["forwarded"]
     if request["method"] == "GET":
         response = client.get(request["path"], request["params"], **extra)
+    elif request["method"] == "JSON":
+        response = client.post(
+            request["path"], request["body"], content_type="application/json", **extra
+        )
     else:
         data = {**request["params"], **request["files"]}
         response = client.post(request["path"], data, **extra)
     site.statuses[response.status_code] += 1
+    _check(site, request, response)
     if response.status_code >= 500:
         site.errors.append(f"{response.status_code} {request['method']} {request['path']} "
                            f"params={request['params']!r}")  # fmt: skip

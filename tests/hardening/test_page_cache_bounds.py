@@ -121,3 +121,25 @@ def test_the_chart_option_is_part_of_the_key(client: Client, seed_catalog: objec
     assert plain["X-Page-Cache"] == "miss" and every["X-Page-Cache"] == "miss"
     assert every.content != plain.content
     assert client.get("/calculator/?" + query + "&charts=all")["X-Page-Cache"] == "hit"
+
+
+def test_the_app_never_sets_memory_policy_on_the_brokers_redis() -> None:
+    """The page cache on the broker's Redis server (another database of it, as in the
+    suite): that server also holds Celery's queues and the rate-limit counters, so its
+    maxmemory and eviction policy stay as its operator set them (finding 16)."""
+    from django.conf import settings
+
+    assert page_cache.shares_the_broker(settings.REDIS_PAGE_CACHE_URL)
+    server = redis.Redis.from_url(settings.REDIS_URL)
+    server.config_set("maxmemory", "0")
+    server.config_set("maxmemory-policy", "noeviction")
+    page_cache._configured_for = None
+    try:
+        request = RequestFactory().get("/calculator/?n=1")
+        request.user = _Anonymous()
+        view = page_cache.cache_anonymous_page(lambda r: "n=1")(lambda r: HttpResponse(b"page"))
+        assert view(request)["X-Page-Cache"] == "miss"  # stored: the limit would be set now
+        assert server.config_get("maxmemory")["maxmemory"] == "0"
+        assert server.config_get("maxmemory-policy")["maxmemory-policy"] == "noeviction"
+    finally:
+        page_cache._configured_for = None

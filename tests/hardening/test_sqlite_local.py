@@ -71,3 +71,52 @@ def test_concurrent_writers_on_sqlite_wait_for_each_other(tmp_path: Path) -> Non
     assert result.returncode == 0, result.stderr[-3000:]
     assert "ERRORS 0 []" in result.stdout, result.stdout
     assert "NUMBERS 80 80" in result.stdout, result.stdout
+
+
+BUSY_SCRIPT = """
+import sqlite3, sys, time
+import django
+django.setup()
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.test import Client
+call_command("migrate", verbosity=0)
+User.objects.create_user("anna", password="pw")
+holder = sqlite3.connect(settings.DATABASES["default"]["NAME"], isolation_level=None)
+holder.execute("BEGIN IMMEDIATE")  # another process holding the write lock
+started = time.monotonic()
+response = Client(raise_request_exception=False).post(
+    "/accounts/login/", {"username": "anna", "password": "pw"}
+)
+print("STATUS", response.status_code, response.get("Retry-After"), response["Content-Type"])
+print("WAITED", round(time.monotonic() - started, 1))
+print("BODY", response.content.decode()[:200])
+holder.execute("ROLLBACK")
+"""
+
+
+def test_a_write_lock_held_past_the_busy_timeout_is_a_503_with_retry_after(
+    tmp_path: Path,
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in TEST_ONLY_VARIABLES}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'local.sqlite3'}",
+        SQLITE_BUSY_TIMEOUT_SECONDS="1",
+        ALLOWED_HOSTS="testserver",
+        LOCAL_SECRET_KEY_FILE=str(tmp_path / "key"),
+        DEBUG="false",
+        LOG_LEVEL="CRITICAL",
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", BUSY_SCRIPT],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "STATUS 503 5 text/plain" in result.stdout, result.stdout
+    assert "The database is busy" in result.stdout

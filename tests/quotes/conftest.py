@@ -77,7 +77,7 @@ def draft_quote(seed_catalog: object, customer: Any, sales_user: Any) -> Any:
     from quotes import services
 
     return services.quote_create_from_calculator(
-        customer=customer, owner=sales_user, query="preset=pretrain-7b"
+        customer=customer, owner=sales_user, query="preset=serve-70b"
     )
 
 

@@ -66,6 +66,7 @@ def _accept(client: Client, token: str, **fields: str) -> Any:
         {k: v for k, v in data.items() if v is not None},
         HTTP_USER_AGENT=BROWSER,
         REMOTE_ADDR="203.0.113.7",
+        follow=True,  # an acceptance redirects to the thank-you page (post/redirect/get)
     )
 
 

@@ -110,10 +110,15 @@ def test_the_quote_discount_reaches_the_analysis(draft_quote: Any) -> None:
 
 def test_the_snapshot_holds_what_the_buyer_saw(draft_quote: Any, sales_user: Any) -> None:
     from catalog.models import ServerModel
+    from quotes import services
     from quotes.services.deal import deal_analysis
 
     revision = _hand_built(draft_quote, server_price="250000.00")
     seen = deal_analysis(revision=revision)
+    # Four servers for a one-server workload: renting wins, so the engineer says why owning.
+    services.revision_set_presentation(
+        revision=revision, presentation="like_for_like", reason="Data stays on site."
+    )
     send(revision, sales_user)
     revision.refresh_from_db()
     frozen = revision.snapshot["tco"]

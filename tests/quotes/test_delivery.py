@@ -108,6 +108,15 @@ def test_browser_start_a_quote_send_and_watch_it_arrive(
     number = page.locator("h1").inner_text().split()[0]
     assert re.fullmatch(r"Q-\d{4}-\d{4}", number)
     assert page.locator("#lines tbody tr").count() >= 3
+    # One 7B pre-training run: the analysis recommends renting, so the draft says so and
+    # Send waits until the engineer chooses how the proposal presents it.
+    assert page.locator("#presentation").is_visible()
+    assert page.locator("#send-button").is_disabled()
+    page.locator("#presentation-like").check()
+    page.fill("#presentation-reason", "The training data may not leave our premises")
+    page.locator("#presentation-save").click()
+    page.wait_for_selector("text=Saved: how the proposal presents the analysis.")
+    assert not page.locator("#send-button").is_disabled()
     page.locator("#send-button").click()
     # htmx polls the delivery badge until the worker has rendered and sent the email.
     page.wait_for_selector("#delivery-state[data-state=sent]", timeout=90_000)

@@ -37,7 +37,7 @@ import redis
 from django.test import Client
 
 from quotes.models import OutboxEmail, OutboxStatus
-from tests.real_services import RUNNING, free_port, wait_for_port
+from tests.real_services import free_port, restart_redis, stop_redis, suite_redis
 
 from .conftest import (
     ROOT,
@@ -373,13 +373,9 @@ def test_a_worker_killed_during_the_smtp_conversation_delivers_once(
 def _restart_suite_redis() -> None:
     """Stop the suite's Redis (no persistence: every queued task is lost) and start it
     again on the same port."""
-    service = next(s for s in RUNNING.services if s.name == "redis")
-    args = service.process.args
-    service.process.terminate()
-    service.process.wait(15)
-    service.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    port = int(service.url.rsplit(":", 1)[1].split("/")[0])
-    wait_for_port(port, service.process, "Redis")
+    service = suite_redis()
+    stop_redis(service)
+    restart_redis(service)
 
 
 def test_a_redis_restart_with_work_queued_still_delivers_once(

@@ -44,6 +44,7 @@ def two_teams(draft_quote: Any, make_sales_user: Callable[..., Any]) -> tuple[An
         company="=cmd|' /C calc'!A0",
         email="m@buyer.example",
         consent_at=timezone.now(),
+        confirmed_at=timezone.now(),
         tco={"summary": {"verdict": {"text": "Rent: CoreWeave"}}},
         team=draft_quote.team,
     )
@@ -52,6 +53,7 @@ def two_teams(draft_quote: Any, make_sales_user: Callable[..., Any]) -> tuple[An
         company="Nordic AI",
         email="nora@buyer.example",
         consent_at=timezone.now(),
+        confirmed_at=timezone.now(),
         tco={},
         team=Team.objects.get(name="Nordics"),
     )
@@ -153,7 +155,7 @@ def test_download_as_excel_on_a_quotes_analysis_and_a_calculator_result(
     assert 'id="download-workbook"' in page
     response = Client().get(reverse("tco:workbook"), {"preset": "pretrain-7b"})
     assert response.status_code == 200
-    assert response["Content-Disposition"].endswith('.xlsx"')
+    assert '-tco-model.xlsx"; filename*=UTF-8' in response["Content-Disposition"]
     assert "Inputs" in load_workbook(io.BytesIO(response.content)).sheetnames
     invalid = Client().get(reverse("tco:workbook"), {"preset": "pretrain-7b", "pue": "-3"})
     assert invalid.status_code == 302 and invalid["Location"].startswith(reverse("tco:calculator"))

@@ -19,6 +19,11 @@ pytestmark = pytest.mark.django_db
 
 
 def _lead(name: str, country: str = "", language: str = "en") -> Lead:
+    """A lead whose visitor confirmed the address (tests/quotes/test_lead_confirmation.py)."""
+    return services.lead_confirm(lead=_requested(name, country, language))
+
+
+def _requested(name: str, country: str = "", language: str = "en") -> Lead:
     return services.lead_request_pdf(
         name=name,
         company=f"{name} GmbH",
@@ -74,7 +79,7 @@ def test_the_team_is_notified_once_per_member(
         "bram@distributor.example",
     ]
     assert all("Henk GmbH" in n.subject and "/quotes/leads/" in n.body for n in notices)
-    assert len(callbacks) == 3  # the PDF render and the two notices
+    assert len(callbacks) == 4  # the confirmation email, the PDF render and two notices
     assert services.lead_notify_team(lead=lead) == 0  # never twice
     assert notices.count() == 2
 

@@ -42,7 +42,7 @@ def test_public_price_history_shows_staff_and_no_file_names(
 
 
 def _lead(name: str) -> Lead:
-    return services.lead_request_pdf(
+    lead = services.lead_request_pdf(
         name=name,
         company="Co",
         email=f"{name.lower()}@example.com",
@@ -51,6 +51,7 @@ def _lead(name: str) -> Lead:
         ip_address=None,
         idempotency_key=str(uuid.uuid4()),
     )
+    return services.lead_confirm(lead=lead)  # only confirmed leads reach the team
 
 
 def test_leads_are_seen_only_by_their_team(

@@ -15,7 +15,7 @@ from django.utils import translation
 from catalog.models import FxRate, InfrastructureItem, ServerModel
 from quotes import selectors, services
 from quotes.models import ApprovalState, LineKind, LineUnit, Quote, Status
-from quotes.money import convert, to_whole
+from quotes.money import convert, hardware_total, to_whole
 from quotes.templatetags.quotes_tags import quantity
 from tests.quotes.conftest import send
 from tests.quotes.test_reprice import SERVERS, change_price
@@ -222,10 +222,13 @@ def test_add_reprice_and_the_price_check_use_one_pricing_rule(draft: Any, sales_
     )
     assert checked[line.pk] == line.unit_price == added.unit_price
     assert line.cost_price == added.cost_price
+    # The support line is 10 % of the hardware lines as they are now: the re-priced server,
+    # its networking and, since it follows them, the server line added after the re-price.
     support = draft.lines.get(kind=LineKind.SUPPORT)
     item = InfrastructureItem.objects.get(key=support.catalog_key.split(":")[1])
-    hardware = line.quantity * line.unit_price  # the new server line is added after it
-    assert checked[support.pk] == support.unit_price
+    before_added = hardware_total([x for x in draft.lines.all() if x.pk != added.pk])
+    assert checked[support.pk] == (before_added * item.price / 100).quantize(Decimal("0.01"))
+    hardware = hardware_total(draft.lines.all())
     assert support.unit_price == (hardware * item.price / 100).quantize(Decimal("0.01"))
 
 

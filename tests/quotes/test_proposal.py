@@ -51,7 +51,7 @@ def _sent(sales_user: Any, *, language: str, country: str, vat_number: str) -> A
         language=language,
     )
     quote = services.quote_create_from_calculator(
-        customer=customer, owner=sales_user, query="preset=pretrain-7b"
+        customer=customer, owner=sales_user, query="preset=serve-70b"
     )
     revision = quote.revisions.get()
     send(revision, sales_user)

@@ -50,7 +50,7 @@ def _quotes(customer: Any, owner: Any, count: int) -> list[Any]:
             language="en",
         )
         quote = services.quote_create_from_calculator(
-            customer=buyer, owner=owner, query="preset=pretrain-7b"
+            customer=buyer, owner=owner, query="preset=serve-70b"
         )
         drafts.append(quote.revisions.get())
     return drafts

@@ -23,7 +23,7 @@ from catalog.services import import_price_file
 from catalog.templatetags.formatting import format_money
 from quotes import selectors, services
 from quotes.models import LineKind, ProposalRender, Quote, QuoteLine, Status
-from quotes.money import convert, to_cents, to_whole
+from quotes.money import convert, hardware_total, to_cents, to_whole
 from tests.catalog.price_files import csv_bytes, exported_rows, set_cell
 
 from .conftest import send
@@ -140,7 +140,7 @@ def test_reprice_updates_lines_and_totals_and_the_notice_goes(
         if pk in expected:
             assert line.unit_price == expected[pk] != before[pk].unit_price
             assert line.priced_at > before[pk].priced_at
-        else:  # the fabric line: its price did not change
+        else:  # the networking line (sized by the analysis, no catalog price): unchanged
             assert (line.unit_price, line.priced_at) == (
                 before[pk].unit_price,
                 before[pk].priced_at,
@@ -149,7 +149,7 @@ def test_reprice_updates_lines_and_totals_and_the_notice_goes(
     server_after = after[server_line(draft).pk]
     assert server_after.price_as_of == timezone.localdate() - timedelta(days=5)
     support = draft.lines.get(kind=LineKind.SUPPORT)
-    hardware = server_after.quantity * server_after.unit_price
+    hardware = hardware_total(after.values())  # servers and their networking
     support_item = InfrastructureItem.objects.get(key=catalog_key(support))
     assert support.unit_price == to_cents(hardware * support_item.price / 100)
 

@@ -113,7 +113,7 @@ def test_quote_from_calculator_fills_servers_and_attaches_analysis(draft_quote: 
     assert {LineKind.NETWORKING, LineKind.INSTALLATION, LineKind.SUPPORT} <= set(kinds)
     servers = revision.tco["summary"]["sizing"]["servers_required"]
     assert lines[0].quantity == servers
-    assert revision.tco["query"] == "preset=pretrain-7b"
+    assert revision.tco["query"] == "preset=serve-70b"
     assert set(revision.tco["figures"]) == set(services.PDF_CHARTS)
     assert revision.tco["executive"]["buy"] in (True, False)
     assert all(isinstance(line.unit_price, Decimal) for line in lines)
@@ -322,10 +322,12 @@ def test_lead_rate_limit(settings: Any) -> None:
     settings.QUOTES_LEAD_REQUESTS_PER_HOUR = 2
     tag = uuid.uuid4().hex[:8]
     address = f"a-{tag}@b.example"
-    assert not services.lead_rate_limited(email=address, ip=f"fd00::{tag[:4]}:1")
-    assert not services.lead_rate_limited(email=address, ip=f"fd00::{tag[:4]}:2")
-    assert services.lead_rate_limited(email=address.upper(), ip=f"fd00::{tag[:4]}:3")
+    assert services.lead_rate_limit(email=address, ip=f"fd00::{tag[:4]}:1") is None
+    assert services.lead_rate_limit(email=address, ip=f"fd00::{tag[:4]}:2") is None
+    refused = services.lead_rate_limit(email=address.upper(), ip=f"fd00::{tag[:4]}:3")
+    assert refused and refused.startswith("Too many requests for this address")
     ip = f"fd00::{tag[4:]}:9"
-    assert not services.lead_rate_limited(email=f"x-{tag}@c.example", ip=ip)
-    assert not services.lead_rate_limited(email=f"y-{tag}@c.example", ip=ip)
-    assert services.lead_rate_limited(email=f"z-{tag}@c.example", ip=ip)
+    assert services.lead_rate_limit(email=f"x-{tag}@c.example", ip=ip) is None
+    assert services.lead_rate_limit(email=f"y-{tag}@c.example", ip=ip) is None
+    refused = services.lead_rate_limit(email=f"z-{tag}@c.example", ip=ip)
+    assert refused and refused.startswith("Too many requests from your network")

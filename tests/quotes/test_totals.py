@@ -164,7 +164,7 @@ def test_a_discounted_calculator_proposal_prints_the_net_on_the_cover_and_reconc
     from django.contrib.auth.models import Group
 
     quote = services.quote_create_from_calculator(
-        customer=customer, owner=sales_user, query="preset=pretrain-7b"
+        customer=customer, owner=sales_user, query="preset=serve-70b"
     )
     revision = quote.revisions.get()
     services.revision_set_discount(revision=revision, discount_pct=Decimal("5"))

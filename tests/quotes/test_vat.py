@@ -169,7 +169,7 @@ def test_the_sent_snapshot_carries_the_legal_text_in_the_buyers_language(
         language="nl",
     )
     quote = services.quote_create_from_calculator(
-        customer=customer, owner=sales_user, query="preset=finetune-8b"
+        customer=customer, owner=sales_user, query="preset=serve-70b"
     )
     revision = quote.revisions.get()
     send(revision, sales_user)

@@ -85,7 +85,7 @@ def test_page_one_summarises_the_prices_and_the_analysis_follows(
     seed_catalog: object, customer: Any, sales_user: Any
 ) -> None:
     quote = services.quote_create_from_calculator(
-        customer=customer, owner=sales_user, query="preset=pretrain-7b"
+        customer=customer, owner=sales_user, query="preset=serve-70b"
     )
     snapshot = _frozen(quote.revisions.get(), sales_user)
     pages = _pages(pdf.render_revision(snapshot, language="en", with_charts=False).pdf)
@@ -262,7 +262,7 @@ def test_a_snapshot_frozen_before_vendor_proposals_still_renders(
     seed_catalog: object, customer: Any, sales_user: Any
 ) -> None:
     quote = services.quote_create_from_calculator(
-        customer=customer, owner=sales_user, query="preset=pretrain-7b"
+        customer=customer, owner=sales_user, query="preset=serve-70b"
     )
     snapshot = copy.deepcopy(_frozen(quote.revisions.get(), sales_user))
     for key in ("payment", "currency_clause", "site", "general_terms"):

@@ -248,7 +248,7 @@ def test_the_import_pages_are_dutch(
         pages.append(
             admin_client.post("/catalog/import/", {"kind": "cloud", "file": upload}, follow=True)
         )
-    assert [page.status_code for page in pages] == [200, 200, 200]
+    assert [page.status_code for page in pages] == [200, 400, 200]  # the bad file refused
     assert "Prijslijst" in pages[0].content.decode() or "prijslijst" in pages[0].content.decode()
     for page in pages[1:]:
         assert "Let op:" in visible_text(page.content.decode())

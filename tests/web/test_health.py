@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 def test_healthz_reports_database_and_broker(client: Client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "broker": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "broker": "ok", "cache": "ok"}
 
 
 def test_healthz_reports_a_broker_that_is_down(client: Client, settings: Any) -> None:

@@ -44,7 +44,7 @@ class Command(BaseCommand):
             for error in exc.preview.errors:
                 self.stderr.write(str(error))
             raise CommandError(
-                f"{len(exc.preview.errors)} problem(s) found; nothing was imported."
+                f"{exc.preview.error_count} problem(s) found; nothing was imported."
             ) from exc
         for line in preview.lines():
             self.stdout.write(line)
