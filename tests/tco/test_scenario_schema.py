@@ -195,6 +195,20 @@ def test_the_gpu_of_a_server_takes_three_forms() -> None:
             "finance.fixed_monthly[0].label: may not be empty",
         ),
         (lambda d: d.update(name=5), "name: expected text, got 5"),
+        (lambda d: d.update(name="x" * 201), "name: is longer than 200 characters"),
+        (lambda d: d.update(name="a\r\nb"), "name: contains control characters"),
+        (
+            lambda d: d.update(cloud_offerings=[{"key": "aws-p5-48xlarge-od", "provider": "=1"}]),
+            "cloud_offerings[0].provider: may not begin with =, +, - or @",
+        ),
+        (
+            lambda d: d.update(
+                cloud_offerings=[
+                    {"key": "aws-p5-48xlarge-od", "price_per_hour": i + 1} for i in range(51)
+                ]
+            ),
+            "cloud_offerings: at most 50 different offerings (a list had more)",
+        ),
     ],
 )
 def test_a_bad_document_names_the_path(change: Any, message: str) -> None:
@@ -204,6 +218,11 @@ def test_a_bad_document_names_the_path(change: Any, message: str) -> None:
 @pytest.mark.parametrize("value", [[], "text", None, 3])
 def test_a_document_is_a_json_object(value: Any) -> None:
     assert _refused(value) == "scenario: expected a JSON object"
+
+
+def test_repeated_offerings_count_once() -> None:
+    document = parse_document({**BASE, "cloud_offerings": BASE["cloud_offerings"] * 500})
+    assert len(document.cloud_offerings) == 1500  # kept; the catalog reads each once
 
 
 def test_nesting_far_deeper_than_a_scenario_is_refused() -> None:
