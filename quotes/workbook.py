@@ -15,9 +15,8 @@ from typing import Any
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from tco.engine import EngineError, evaluate
-from tco.scenario_io import CatalogSnapshot, ScenarioError, build_scenario
-from tco.services import calculator_document
+from tco.engine import EngineError
+from tco.services import CatalogSnapshot, ScenarioError, analyse_document, calculator_document
 
 from .models import QuoteRevision
 from .services import QuoteError
@@ -57,15 +56,15 @@ def revision_workbook(*, revision: QuoteRevision) -> tuple[bytes, str]:
         deal = deal_inputs(revision=revision)
         if deal.server_key is not None:
             document, catalog = deal_document(tco, deal)
-            built = build_scenario(document, catalog)
+            analysis = analyse_document(document, catalog)
         else:
-            built = build_scenario(analysis_document(tco))
-        result = evaluate(built.scenario)
+            analysis = analyse_document(analysis_document(tco))
     except (ScenarioError, EngineError) as exc:
         raise QuoteError(str(exc)) from exc
     from tco.workbook import build_workbook, provenance_for  # openpyxl loads on first use
 
+    result = analysis.result
     content = build_workbook(
-        result, provenance_for(built, result), title=f"GPU TCO model, quote {name}"
+        result, provenance_for(analysis.built, result), title=f"GPU TCO model, quote {name}"
     )
     return content, name

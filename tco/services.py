@@ -35,6 +35,7 @@ from tco.forms import SERVING_DEMAND_FIELDS, CalculatorForm
 from tco.presets import DEFAULT_PRESET, preset_data
 from tco.scenario import ScenarioDocument, parse_document
 from tco.scenario_io import (
+    YOUR_INPUT,
     Assumption,
     BuiltScenario,
     CatalogSnapshot,
@@ -44,6 +45,7 @@ from tco.scenario_io import (
 )
 
 __all__ = [
+    "YOUR_INPUT",
     "Analysis",
     "CalculatorOutcome",
     "Candidate",

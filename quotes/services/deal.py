@@ -381,7 +381,7 @@ def _owning_components(result: Any, language: str) -> list[dict[str, Any]]:
 def _source_your_input(language: str) -> str:
     from django.utils import translation
 
-    from tco.scenario_io import YOUR_INPUT
+    from tco.services import YOUR_INPUT
 
     with translation.override(language):
         return str(YOUR_INPUT)

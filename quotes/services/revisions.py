@@ -174,16 +174,13 @@ def quote_create_from_scenario(
     """A draft from a scenario document (the API's estimate format), like one started from
     the calculator: the sized servers, their networking as sized, installation and support
     lines, and the analysis attached (with the document, so it can be evaluated again)."""
-    from tco.engine import EngineError, evaluate, result_to_dict
-    from tco.scenario_io import ScenarioError, build_scenario
-    from tco.services import Analysis
+    from tco.engine import EngineError
+    from tco.services import ScenarioError, analyse_document
 
     try:
-        built = build_scenario(document)
-        result = evaluate(built.scenario)
+        analysis = analyse_document(document)
     except (ScenarioError, EngineError) as exc:
         raise QuoteError(str(exc)) from exc
-    analysis = Analysis(built, result, result_to_dict(result), [])
     tco = tco_snapshot(analysis=analysis, query="", language=customer.language)
     tco["scenario"] = document
     quote = quote_create(
