@@ -243,10 +243,14 @@ def _header_width(text: str, separator: str) -> int:
 
     >>> _header_width('key,"a,b",c\\n1,2,3\\n', ","), _header_width("", ",")
     (3, 0)
+    >>> _header_width("key,price\\r1,2", ",")
+    2
     """
     import csv
 
-    first = next(csv.reader(io.StringIO(text.split("\n", 1)[0]), delimiter=separator), [])
+    # splitlines: a bare carriage return ends the line too (csv refuses one inside a field).
+    lines = text.splitlines()
+    first = next(csv.reader([lines[0]], delimiter=separator), []) if lines else []
     return len(first)
 
 

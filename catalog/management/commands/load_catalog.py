@@ -3,6 +3,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from catalog.coherence import catalog_price_inversions
 from catalog.loader import DATA_DIR, CatalogLoadError, load_catalog
 
 
@@ -28,3 +29,6 @@ class Command(BaseCommand):
             self.stdout.write(line)
         verb = "would change" if options["dry_run"] else "changed"
         self.stdout.write(self.style.SUCCESS(f"Catalog loaded: {summary.changed} row(s) {verb}."))
+        if not options["dry_run"]:
+            for inversion in catalog_price_inversions():
+                self.stdout.write(self.style.WARNING(f"Price check: {inversion}."))
