@@ -38,6 +38,7 @@ from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from catalog.audience import OWN_PRICE_SOURCE
 from tco.chart_svg import figure_svg, title_text
 
 from .models import LineUnit
@@ -263,6 +264,8 @@ def public_source(assumption: Mapping[str, Any], seller: Mapping[str, Any] | Non
     source = str(assumption.get("source") or "")
     if assumption.get("quoted"):
         return source
+    if assumption.get("own_price"):  # our list price: its note and flags are internal
+        return str(OWN_PRICE_SOURCE)
     name = source.split(";")[0].split(" (")[0].strip()
     if assumption.get("is_estimate") or "estimat" in name.lower() or not name:
         who = (seller or {}).get("trade_name") or (seller or {}).get("legal_name") or ""
@@ -284,7 +287,12 @@ def _tco_context(
             "label": a["label"],
             "value": a["value"],
             "source": public_source(a, seller),
-            "as_of": date.fromisoformat(a["as_of"]) if a.get("as_of") else None,
+            # An own list price's date is internal (catalog/audience.py).
+            "as_of": (
+                date.fromisoformat(a["as_of"])
+                if a.get("as_of") and not a.get("own_price")
+                else None
+            ),
         }
         for a in tco.get("assumptions", [])
     ]

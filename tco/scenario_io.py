@@ -120,6 +120,11 @@ class Assumption:
     source: str | Promise
     as_of: date | None
     is_estimate: bool
+    # The distributor's own list price (a server's or an item's, from its price list): its
+    # date and estimate flag are internal (catalog/audience.py).
+    own_price: bool = False
+    # A price (it goes stale past PRICE_STALE_AFTER_DAYS); a specification does not.
+    is_price: bool = True
 
     @property
     def value(self) -> str:
@@ -546,6 +551,7 @@ def _assumptions(
                 "source": row.price_source or row.source,
                 "as_of": row.as_of,
                 "is_estimate": row.price_is_estimate,
+                "own_price": True,
             }
         return {"source": row.source, "as_of": row.as_of, "is_estimate": row.is_estimate}
 
@@ -563,6 +569,7 @@ def _assumptions(
                 server.max_power_kw + server.idle_power_kw,
                 model,
             ),
+            is_price=False,
         ),
         Assumption(
             format_lazy(_("{gpu}: memory and dense BF16 throughput"), gpu=gpu.name),
@@ -572,6 +579,7 @@ def _assumptions(
                 server.gpu.memory_gb + server.gpu.bf16_tflops,
                 gpu,
             ),
+            is_price=False,
         ),
         Assumption(
             format_lazy(_("{site}: electricity price"), site=site_name),
@@ -582,6 +590,7 @@ def _assumptions(
             format_lazy(_("{site}: PUE"), site=site_name),
             (Amount(site_spec.pue, "", 2),),
             **provenance(site.pue, site_spec.pue, site),
+            is_price=False,
         ),
         Assumption(
             format_lazy(_("{site}: colocation per kW-month"), site=site_name),
@@ -603,7 +612,9 @@ def _assumptions(
             continue
         is_pct = item.unit == "pct_hw_year"
         amount = Amount(item.price, "%" if is_pct else item.currency, 1 if is_pct else 0)
-        rows.append(Assumption(item.name, (amount,), item.source, item.as_of, item.is_estimate))
+        rows.append(
+            Assumption(item.name, (amount,), item.source, item.as_of, item.is_estimate, True)
+        )
     if fx_row is not None:
         rows.append(
             Assumption(
@@ -644,6 +655,7 @@ def _service_life_assumption(finance: FinanceInputs, typed: bool) -> Assumption:
         YOUR_INPUT if typed else SERVICE_LIFE_SOURCE,
         None if typed else SERVICE_LIFE_AS_OF,
         False,
+        is_price=False,
     )
 
 
@@ -657,6 +669,7 @@ def _jurisdiction_assumptions(offerings: list[CloudOffering]) -> list[Assumption
             offer.jurisdiction_source or unknown,
             offer.as_of,
             False,
+            is_price=False,
         )
         for offer in offerings
     ]

@@ -126,3 +126,14 @@ def public_source(source: str) -> str:
     from catalog.selectors import public_change_source
 
     return str(_PUBLIC_SOURCES[public_change_source(source or "")])
+
+
+@register.filter
+def source_name(source: str) -> str:
+    """A source as the public reads it: the publication's name, without our remarks
+    (text after ";" or in parentheses), as the PDF proposal prints it (quotes/pdf.py).
+
+    >>> source_name("Supermicro product page (6 × 3000 W PSU); max power estimated")
+    'Supermicro product page'
+    """
+    return (source or "").split(";")[0].split(" (")[0].strip()
