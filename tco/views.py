@@ -113,7 +113,10 @@ def calculator_workbook(request: HttpRequest) -> HttpResponse:
         return redirect(f"{reverse('tco:calculator')}?{request.GET.urlencode()}")
     built, result = outcome.analysis.built, outcome.analysis.result
     response = HttpResponse(
-        build_workbook(result, provenance_for(built, result)), content_type=XLSX_CONTENT_TYPE
+        build_workbook(
+            result, provenance_for(built, result, internal=sees_internal_prices(request.user))
+        ),
+        content_type=XLSX_CONTENT_TYPE,
     )
     response["Content-Disposition"] = attachment(workbook_filename(result.scenario.name))
     return response

@@ -219,3 +219,31 @@ def test_a_changed_profile_reaches_cached_calculator_pages(
     profile.save()
     again = client.get("/calculator/", QUERY).content.decode()
     assert "Rekenkracht Nederland B.V." in again and "+31 20 765 43 21" in again
+
+
+def _inputs(content: bytes) -> dict[str, tuple[Any, ...]]:
+    """The workbook's Inputs sheet by defined name: (source, as of, estimate)."""
+    import io
+
+    from openpyxl import load_workbook
+
+    sheet = load_workbook(io.BytesIO(content))["Inputs"]
+    return {
+        row[6]: (row[3], row[4], row[5]) for row in sheet.iter_rows(min_row=2, values_only=True)
+    }
+
+
+def test_a_visitors_workbook_reads_own_prices_as_the_price_list(
+    client: Client, sales_client: Client, seed_catalog: object
+) -> None:
+    public = _inputs(client.get("/calculator/workbook.xlsx", QUERY).content)
+    for name in ("server_price", "installation_per_server", "support_pct_per_year"):
+        assert public[name][0] == "Our price list" and not public[name][1], name
+        assert not public[name][2], name
+    internal = _inputs(sales_client.get("/calculator/workbook.xlsx", QUERY).content)
+    source, as_of, estimate = internal["server_price"]
+    assert source.startswith("Estimate: a DGX H100 sold at about $270,000")
+    assert as_of.date().isoformat() == "2026-12-01" and estimate == "estimate"
+    # A cloud price keeps its source and date in both.
+    assert public["cloud1_price_per_instance_hour"] == internal["cloud1_price_per_instance_hour"]
+    assert public["cloud1_price_per_instance_hour"][1] is not None
