@@ -1,0 +1,189 @@
+"""The shape of the project's own packages, read from the source (no Django, no database).
+
+Three rules (docs/architecture.md):
+
+- No import circle between modules. The graph has one edge per module-level import
+  (`import a.b`, `from a.b import c`, where `c` is a module when `a/b/c.py` exists, else
+  `a.b`), including those under a module-level `if`/`try`, but not those under
+  `if TYPE_CHECKING:` (never run) nor those inside a function or method: an import there
+  runs when the function is called, after every module has loaded, so it cannot make a
+  module half-initialised; it is the way to break a circle on purpose and stays rare.
+- No app (catalog, quotes, tco, api, common) imports `config`: config (settings, urls,
+  middleware, the Celery app) sits on top and imports the apps, never the other way. What
+  apps and config share lives in `common/`.
+- No module imports another module's underscore (private) names, anywhere in the file.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("catalog", "quotes", "tco", "api", "config", "common")
+APPS = ("catalog", "quotes", "tco", "api", "common")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def project_modules() -> dict[str, Path]:
+    modules = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" in path.parts:
+                continue
+            modules[module_name(path)] = path
+    return modules
+
+
+MODULES = project_modules()
+
+
+def is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imports(tree: ast.Module, *, module_level: bool) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The import statements of a module: all of them, or those run when it loads."""
+    if not module_level:
+        yield from (n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom))
+        return
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        elif isinstance(node, ast.If):
+            pending.extend(node.orelse if is_type_checking(node.test) else node.body + node.orelse)
+        elif isinstance(node, ast.Try):
+            pending.extend(node.body + node.orelse + node.finalbody)
+            for handler in node.handlers:
+                pending.extend(handler.body)
+
+
+def absolute(module: str, node: ast.ImportFrom) -> str:
+    """The absolute module name of `from <node.module> import ...` inside `module`."""
+    if not node.level:
+        return node.module or ""
+    is_package = MODULES[module].name == "__init__.py"
+    base = module.split(".")
+    base = base if is_package else base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def targets(module: str, node: ast.Import | ast.ImportFrom) -> Iterator[tuple[str, str | None]]:
+    """(module imported, name imported from it or None) for each name of an import."""
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            yield alias.name, None
+        return
+    source = absolute(module, node)
+    for alias in node.names:
+        submodule = f"{source}.{alias.name}"
+        if submodule in MODULES:
+            yield submodule, None
+        else:
+            yield source, alias.name
+
+
+def parse(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+def import_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for module, path in MODULES.items():
+        edges = graph.setdefault(module, set())
+        for node in imports(parse(path), module_level=True):
+            for target, _name in targets(module, node):
+                if target in MODULES and target != module:
+                    edges.add(target)
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_graph_sees_the_project() -> None:
+    graph = import_graph()
+    assert "quotes.services" in graph and "tco.engine" in graph
+    assert "tco.engine" in graph["tco.services"]  # a known edge
+
+
+def test_no_import_circle() -> None:
+    assert circles(import_graph()) == []
+
+
+def test_circles_are_found() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [["a", "b", "c"]]
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_no_app_imports_config(app: str) -> None:
+    offenders = [
+        f"{module} imports {target}"
+        for module, path in MODULES.items()
+        if module.split(".")[0] == app
+        for node in imports(parse(path), module_level=False)
+        for target, _name in targets(module, node)
+        if target == "config" or target.startswith("config.")
+    ]
+    assert offenders == []
+
+
+def test_no_private_name_imported_from_another_module() -> None:
+    offenders = [
+        f"{module} imports {name} from {target}"
+        for module, path in MODULES.items()
+        for node in imports(parse(path), module_level=False)
+        for target, name in targets(module, node)
+        if target.split(".")[0] in PACKAGES
+        and target != module
+        and (name or target.rsplit(".", 1)[-1]).startswith("_")
+        and not (name or target.rsplit(".", 1)[-1]).startswith("__")
+    ]
+    assert offenders == []
