@@ -1,7 +1,7 @@
 """Rate limits for /api/: per user (all of their tokens together), or per client address
 without a token (in the Django cache).
 
-The client address is the one our trusted proxies saw (config/client_ip.py), not the
+The client address is the one our trusted proxies saw (common/client_ip.py), not the
 proxy's own: keyed on REMOTE_ADDR, one client's requests spent every visitor's budget. A
 user who mints more tokens gets no more requests.
 
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from config.client_ip import client_ip
+from common.client_ip import client_ip
 from config.throttle import hit
 
 from .problems import problem

@@ -9,8 +9,9 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
+from common.client_ip import client_ip
+
 from . import throttle
-from .client_ip import client_ip
 
 
 class LoginView(auth_views.LoginView):

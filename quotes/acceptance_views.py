@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils import translation
 from django.views.decorators.http import require_POST, require_safe
 
-from config.client_ip import client_ip
+from common.client_ip import client_ip
 
 from . import selectors, services
 from .forms import AcceptanceForm

@@ -26,7 +26,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from config.client_ip import client_ip
+from common.client_ip import client_ip
 
 from . import selectors, services
 from .forms import (
