@@ -5,7 +5,7 @@ The client address is the one our trusted proxies saw (common/client_ip.py), not
 proxy's own: keyed on REMOTE_ADDR, one client's requests spent every visitor's budget. A
 user who mints more tokens gets no more requests.
 
-A fixed window per client (config/throttle.py: `hit`). Past the limit the answer is 429
+A fixed window per client (common/throttle.py: `hit`). Past the limit the answer is 429
 with ``Retry-After`` (seconds to the end of the window). The cache is Redis in production
 and in the test suite, so every web process shares the counters; while Redis is away the
 limits fail open (config/cache.py).
@@ -19,7 +19,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 from common.client_ip import client_ip
-from config.throttle import hit
+from common.throttle import hit
 
 from .problems import problem
 from .services import token_authenticate

@@ -291,7 +291,7 @@ PRICE_STALE_AFTER_DAYS = env_int("PRICE_STALE_AFTER_DAYS", 180)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "quotes:list"
 LOGOUT_REDIRECT_URL = "home"
-# Sign-in throttling (config/throttle.py): after this many wrong passwords for one account,
+# Sign-in throttling (common/throttle.py): after this many wrong passwords for one account,
 # or from one client address, sign-ins are refused (429) for LOGIN_LOCK_SECONDS, twice as
 # long after each further failure, at most LOGIN_LOCK_MAX_SECONDS.
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5)
