@@ -24,7 +24,7 @@ from ninja.security import HttpBearer
 from pydantic import Field
 
 from catalog.models import CloudOffering, FxRate, Gpu, InfrastructureItem, ServerModel, Site
-from config.downloads import attachment
+from common.downloads import attachment
 from quotes import exports as quote_exports
 from quotes import selectors as quote_selectors
 from quotes import services as quote_services

@@ -10,7 +10,7 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from config.downloads import attachment
+from common.downloads import attachment
 from tco.downloads import XLSX_CONTENT_TYPE, workbook_filename
 
 from . import exports, selectors, services

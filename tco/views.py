@@ -20,7 +20,7 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
-from config.downloads import attachment
+from common.downloads import attachment
 
 from .canonical import canonical_query
 from .downloads import XLSX_CONTENT_TYPE, workbook_filename
