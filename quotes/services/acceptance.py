@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.middleware import one_line
+from common.text import one_line
 
 from ..models import (
     AcceptanceRecord,

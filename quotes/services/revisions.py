@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from catalog.models import InfrastructureItem
-from config.middleware import one_line
+from common.text import one_line
 
 from ..models import (
     Customer,
