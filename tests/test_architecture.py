@@ -2,12 +2,12 @@
 
 Three rules (docs/architecture.md):
 
-- No import circle between modules. The graph has one edge per module-level import
-  (`import a.b`, `from a.b import c`, where `c` is a module when `a/b/c.py` exists, else
-  `a.b`), including those under a module-level `if`/`try`, but not those under
-  `if TYPE_CHECKING:` (never run) nor those inside a function or method: an import there
-  runs when the function is called, after every module has loaded, so it cannot make a
-  module half-initialised; it is the way to break a circle on purpose and stays rare.
+- No import circle between modules. The graph has one edge per import (`import a.b`,
+  `from a.b import c`, where `c` is a module when `a/b/c.py` exists, else `a.b`), wherever
+  it stands: at module level, under `if`/`try`, and inside functions too, since an import
+  moved into a function only hides a circle (the two modules still need each other). Only
+  imports under `if TYPE_CHECKING:` are left out: they never run, and annotations may name
+  a type of a module that imports this one.
 - No app (catalog, quotes, tco, api, common) imports `config`: config (settings, urls,
   middleware, the Celery app) sits on top and imports the apps, never the other way. What
   apps and config share lives in `common/`.
@@ -53,22 +53,17 @@ def is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def imports(tree: ast.Module, *, module_level: bool) -> Iterator[ast.Import | ast.ImportFrom]:
-    """The import statements of a module: all of them, or those run when it loads."""
-    if not module_level:
-        yield from (n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom))
-        return
-    pending: list[ast.stmt] = list(tree.body)
+def imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement of a module that can run: all but `if TYPE_CHECKING:` ones."""
+    pending: list[ast.AST] = [tree]
     while pending:
         node = pending.pop()
         if isinstance(node, ast.Import | ast.ImportFrom):
             yield node
-        elif isinstance(node, ast.If):
-            pending.extend(node.orelse if is_type_checking(node.test) else node.body + node.orelse)
-        elif isinstance(node, ast.Try):
-            pending.extend(node.body + node.orelse + node.finalbody)
-            for handler in node.handlers:
-                pending.extend(handler.body)
+        elif isinstance(node, ast.If) and is_type_checking(node.test):
+            pending.extend(node.orelse)
+        else:
+            pending.extend(ast.iter_child_nodes(node))
 
 
 def absolute(module: str, node: ast.ImportFrom) -> str:
@@ -105,7 +100,7 @@ def import_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for module, path in MODULES.items():
         edges = graph.setdefault(module, set())
-        for node in imports(parse(path), module_level=True):
+        for node in imports(parse(path)):
             for target, _name in targets(module, node):
                 if target in MODULES and target != module:
                     edges.add(target)
@@ -168,7 +163,7 @@ def test_no_app_imports_config(app: str) -> None:
         f"{module} imports {target}"
         for module, path in MODULES.items()
         if module.split(".")[0] == app
-        for node in imports(parse(path), module_level=False)
+        for node in imports(parse(path))
         for target, _name in targets(module, node)
         if target == "config" or target.startswith("config.")
     ]
@@ -179,7 +174,7 @@ def test_no_private_name_imported_from_another_module() -> None:
     offenders = [
         f"{module} imports {name} from {target}"
         for module, path in MODULES.items()
-        for node in imports(parse(path), module_level=False)
+        for node in imports(parse(path))
         for target, name in targets(module, node)
         if target.split(".")[0] in PACKAGES
         and target != module
@@ -187,3 +182,14 @@ def test_no_private_name_imported_from_another_module() -> None:
         and not (name or target.rsplit(".", 1)[-1]).startswith("__")
     ]
     assert offenders == []
+
+
+def test_imports_in_functions_count_and_type_checking_ones_do_not() -> None:
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    import hidden\n"
+        "def f():\n    import inside\n"
+        "try:\n    import tried\nexcept ImportError:\n    import fallback\n"
+    )
+    names = sorted(alias.name for node in imports(tree) for alias in node.names)
+    assert names == ["TYPE_CHECKING", "fallback", "inside", "tried"]
