@@ -6,3 +6,8 @@ class QuotesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "quotes"
     verbose_name = _("Quotes")
+
+    def ready(self) -> None:
+        # Registers the quote path's Celery tasks in this process too, so that
+        # quotes/services/queue.py finds them by name (a worker finds them by autodiscovery).
+        from . import tasks  # noqa: F401
