@@ -14,7 +14,7 @@ from common.downloads import attachment
 from tco.downloads import XLSX_CONTENT_TYPE, workbook_filename
 
 from . import exports, selectors, services
-from .views import sales_required
+from .views.access import sales_required
 
 
 def _download(content: bytes, content_type: str, filename: str) -> HttpResponse:

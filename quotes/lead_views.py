@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from . import selectors, services
 from .forms import LeadUpdateForm, TeamJoinForm
 from .models import Lead, LeadStatus
-from .views import sales_required
+from .views.access import sales_required
 
 
 def lead_for_user(*, user: Any, public_id: Any) -> Lead | None:

@@ -30,7 +30,7 @@ from .line_forms import (
     QuoteDiscountForm,
 )
 from .models import QuoteLine, QuoteRevision
-from .views import sales_required
+from .views.access import sales_required
 
 
 def line_form(line: QuoteLine, data: Any = None) -> LineEditForm:

@@ -18,7 +18,7 @@ from . import selectors, services
 from .billing import LineBilling, PaymentEvent
 from .models import LineKind, QuoteRevision
 from .payment_forms import PaymentTermsForm
-from .views import sales_required
+from .views.access import sales_required
 
 
 def payment_context(

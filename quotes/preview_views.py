@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from . import selectors, services
-from .views import sales_required
+from .views.access import sales_required
 
 logger = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ from . import (
     line_views,
     payment_views,
     preview_views,
-    views,
 )
+from .views import quotes as views
 
 app_name = "quotes"
 urlpatterns = [
