@@ -3,11 +3,11 @@ from django.urls import path
 from . import (
     acceptance_views,
     export_views,
-    lead_views,
     line_views,
     payment_views,
     preview_views,
 )
+from .views import leads as lead_views
 from .views import quotes as views
 
 app_name = "quotes"
@@ -84,7 +84,7 @@ urlpatterns = [
         acceptance_views.acceptance_pdf,
         name="acceptance_pdf",
     ),
-    # Leads and onboarding (quotes/lead_views.py).
+    # Leads and onboarding (quotes/views/leads.py).
     path("leads/<uuid:public_id>/", lead_views.lead_update, name="lead_update"),
     path("onboarding/team/", lead_views.team_join, name="team_join"),
 ]

@@ -63,7 +63,7 @@ def quote_list(request: HttpRequest) -> HttpResponse:
         for quote in quotes
         for row in [quote_row(quote)]
     ]
-    from ..lead_views import onboarding_context
+    from .leads import onboarding_context
 
     context = {
         "form": form,
@@ -77,7 +77,7 @@ def quote_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @sales_required
 def quote_new(request: HttpRequest) -> HttpResponse:
-    from ..lead_views import lead_for_user, onboarding_context, quote_initial_from_lead
+    from .leads import lead_for_user, onboarding_context, quote_initial_from_lead
 
     team = services.team_for(user=request.user)
     customers = selectors.customer_list(user=request.user)
@@ -372,7 +372,7 @@ def customer_new(request: HttpRequest) -> HttpResponse:
 @require_safe
 @sales_required
 def lead_list(request: HttpRequest) -> HttpResponse:
-    from ..lead_views import lead_list_page
+    from .leads import lead_list_page
 
     return lead_list_page(request)
 
