@@ -3,11 +3,11 @@ from django.urls import path
 from . import (
     acceptance_views,
     export_views,
-    line_views,
     payment_views,
     preview_views,
 )
 from .views import leads as lead_views
+from .views import lines as line_views
 from .views import quotes as views
 
 app_name = "quotes"
@@ -49,7 +49,7 @@ urlpatterns = [
     path("analysis-pdf/confirm/<str:token>/", views.lead_confirm, name="lead_confirm"),
     path("analysis-pdf/<str:token>/", views.lead_status, name="lead_status"),
     path("analysis-pdf/<str:token>/pdf/", views.lead_pdf, name="lead_pdf"),
-    # The line editor, the quote discount and the margin approval (quotes/line_views.py).
+    # The line editor, the quote discount and the margin approval (quotes/views/lines.py).
     path(
         "revisions/<uuid:public_id>/lines/<int:line_id>/edit/",
         line_views.line_edit,
