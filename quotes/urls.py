@@ -3,11 +3,11 @@ from django.urls import path
 from . import (
     acceptance_views,
     export_views,
-    payment_views,
     preview_views,
 )
 from .views import leads as lead_views
 from .views import lines as line_views
+from .views import payments as payment_views
 from .views import quotes as views
 
 app_name = "quotes"
@@ -89,7 +89,7 @@ urlpatterns = [
     path("onboarding/team/", lead_views.team_join, name="team_join"),
 ]
 
-# The draft's payment schedule and support billing (quotes/payment_views.py).
+# The draft's payment schedule and support billing (quotes/views/payments.py).
 urlpatterns += [
     path(
         "revisions/<uuid:public_id>/payment/",

@@ -182,8 +182,8 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         ),
     }
     if current.is_draft:  # the line editor, amounts, margin and approval; payment terms
-        from ..payment_views import payment_context
         from .lines import draft_context
+        from .payments import payment_context
 
         context.update(draft_context(current, lines))
         context.update(payment_context(current))
