@@ -1,10 +1,10 @@
 from django.urls import path
 
 from . import (
-    acceptance_views,
     export_views,
     preview_views,
 )
+from .views import acceptance as acceptance_views
 from .views import leads as lead_views
 from .views import lines as line_views
 from .views import payments as payment_views
@@ -72,7 +72,7 @@ urlpatterns = [
         line_views.approval_decide,
         name="approval_decide",
     ),
-    # Acceptance with evidence (quotes/acceptance_views.py).
+    # Acceptance with evidence (quotes/views/acceptance.py).
     path("p/<str:token>/accept/", acceptance_views.buyer_accept, name="buyer_accept"),
     path(
         "p/<str:token>/accepted.pdf",

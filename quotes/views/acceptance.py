@@ -15,11 +15,11 @@ from django.views.decorators.http import require_POST, require_safe
 
 from common.client_ip import client_ip
 
-from . import selectors, services
-from .forms import AcceptanceForm
-from .models import AcceptanceRecord
-from .views.access import buyer_revision, sales_required
-from .views.buyer_page import acceptance_context, buyer_context
+from .. import selectors, services
+from ..forms import AcceptanceForm
+from ..models import AcceptanceRecord
+from .access import buyer_revision, sales_required
+from .buyer_page import acceptance_context, buyer_context
 
 
 @require_POST
