@@ -1,10 +1,10 @@
 from django.urls import path
 
 from . import (
-    export_views,
     preview_views,
 )
 from .views import acceptance as acceptance_views
+from .views import exports as export_views
 from .views import leads as lead_views
 from .views import lines as line_views
 from .views import payments as payment_views
