@@ -1,6 +1,6 @@
 """The buyer's acceptance with evidence (signed link, no login) and the signed copy's PDF.
 
-The buyer page (views.buyer_view) shows the proposal PDF and this form; posting it runs
+The buyer page (quotes.buyer_view) shows the proposal PDF and this form; posting it runs
 services.revision_accept, which records the evidence and emails the signed copy.
 """
 

@@ -431,7 +431,7 @@ def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
     form = DecisionForm(request.POST)
     with translation.override(revision.snapshot.get("language", "en")):
         if form.is_valid() and form.cleaned_data["decision"] == "accept":
-            # Accepting needs the evidence of the acceptance form (acceptance_views).
+            # Accepting needs the evidence of the acceptance form (views/acceptance.py).
             form.add_error(None, _("To accept, tick the terms and type your name and role."))
         elif form.is_valid():
             try:
