@@ -36,7 +36,7 @@ from catalog.models import (
     SiteKind,
 )
 from catalog.selectors import fx_rate_on, latest_fx_rate, price_history_index, price_in_effect
-from catalog.templatetags.formatting import grouped
+from common.formatting import grouped
 from tco.engine import (
     ApiOfferingSpec,
     CloudOfferingSpec,

@@ -1,13 +1,13 @@
-"""Number and money formatting that follows the active language (1,234.50 vs 1.234,50)."""
+"""Number and money formatting that follows the active language (1,234.50 vs 1.234,50).
+
+For every app (wording, workbooks, PDFs, exports); templates reach the same functions as
+filters of the `formatting` library (catalog/templatetags/formatting.py).
+"""
 
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
-from django import template
 from django.utils import formats, translation
-from django.utils.translation import gettext_lazy as _
-
-register = template.Library()
 
 SYMBOLS = {"USD": "$", "EUR": "€"}
 _QUANTA = [Decimal(1).scaleb(-decimals) for decimals in range(8)]  # 1, 0.1, 0.01…
@@ -77,24 +77,20 @@ def format_amounts(
     return [format_money(value, currency, decimals) for value in values]
 
 
-@register.filter
 def money(value: Decimal | float | int | None, currency: str) -> str:
     return format_money(value, currency)
 
 
-@register.filter
 def money0(value: Decimal | float | int | None, currency: str) -> str:
     return format_money(value, currency, decimals=0)
 
 
-@register.filter
 def number(value: Decimal | float | int | None, decimals: int = 0) -> str:
     if value is None:
         return "–"
     return grouped(value, decimals)
 
 
-@register.filter
 def percent(value: float | None, decimals: int = 0) -> str:
     """0.423 → "42 %" (en) / "42 %" (nl), with the locale's decimal mark."""
     if value is None:
@@ -102,7 +98,6 @@ def percent(value: float | None, decimals: int = 0) -> str:
     return grouped(value * 100, decimals) + "\u00a0%"
 
 
-@register.filter
 def price(value: Decimal | float | int | None) -> str:
     """A price with as many decimals as it has (at least 2, at most 6): 63.296, 55.04."""
     if value is None:
@@ -110,19 +105,3 @@ def price(value: Decimal | float | int | None) -> str:
     exponent = Decimal(str(value)).normalize().as_tuple().exponent
     decimals = min(6, max(2, -exponent if isinstance(exponent, int) else 2))
     return grouped(value, decimals)
-
-
-_PUBLIC_SOURCES = {
-    "seed catalog": _("seed catalog"),
-    "price list import": _("price list import"),
-    "catalog edit": _("catalog edit"),
-    "catalog update": _("catalog update"),
-}
-
-
-@register.filter
-def public_source(source: str) -> str:
-    """The kind of a price change, without file names (catalog.selectors)."""
-    from catalog.selectors import public_change_source
-
-    return str(_PUBLIC_SOURCES[public_change_source(source or "")])
