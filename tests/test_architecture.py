@@ -1,6 +1,6 @@
 """The shape of the project's own packages, read from the source (no Django, no database).
 
-Three rules (docs/architecture.md):
+Three rules (README.md, Layout):
 
 - No import circle between modules. The graph has one edge per import (`import a.b`,
   `from a.b import c`, where `c` is a module when `a/b/c.py` exists, else `a.b`), wherever
