@@ -869,6 +869,54 @@ def _training_plan(
     )
 
 
+def _serving_layout(
+    g: int,
+    t: int,
+    p: int,
+    replicas: int,
+    total_gb: float,
+    batch: int,
+    server: ServerSpec,
+    params: Params,
+) -> ParallelismPlan:
+    """How each served copy is laid out: one per GPU, tensor parallel inside a server, or
+    tensor parallel inside servers and pipeline stages across them."""
+    gpu, gps = server.gpu, server.gpus_per_server
+    if g == 1:
+        return ParallelismPlan(
+            "Replicas (one model copy per GPU)",
+            replicas,
+            1,
+            1,
+            f"Each GPU serves its own copy ({total_gb:,.1f} GB with the KV cache of up to "
+            f"{batch} sequences); {replicas} copies run side by side.",
+            reason_code="inference_replicas",
+            reason_params=params,
+        )
+    if p == 1:
+        return ParallelismPlan(
+            "Tensor parallel inside a server",
+            replicas,
+            t,
+            1,
+            f"Each copy is split with tensor parallel {t} ({total_gb:,.1f} GB with the KV "
+            f"cache of up to {batch} sequences); {replicas} copies in total.",
+            reason_code="inference_tensor_parallel",
+            reason_params=params,
+        )
+    return ParallelismPlan(
+        "Tensor parallel inside servers, pipeline across servers",
+        replicas,
+        t,
+        p,
+        f"{total_gb:,.1f} GB exceeds one server's {gps * gpu.memory_gb:,.0f} GB, so each "
+        f"copy uses tensor parallel {t} inside a server and {p} pipeline stages "
+        f"across servers; {replicas} copies in total.",
+        reason_code="inference_pipeline",
+        reason_params=params,
+    )
+
+
 def size_inference(
     workload: Workload, server: ServerSpec, servers: int | None = None
 ) -> SizingResult:
@@ -942,40 +990,7 @@ def size_inference(
         "replicas": replicas,
         "batch": option.batch,
     }
-    if g == 1:
-        plan_text = ParallelismPlan(
-            "Replicas (one model copy per GPU)",
-            replicas,
-            1,
-            1,
-            f"Each GPU serves its own copy ({total_gb:,.1f} GB with the KV cache of up to "
-            f"{option.batch} sequences); {replicas} copies run side by side.",
-            reason_code="inference_replicas",
-            reason_params=params,
-        )
-    elif p == 1:
-        plan_text = ParallelismPlan(
-            "Tensor parallel inside a server",
-            replicas,
-            t,
-            1,
-            f"Each copy is split with tensor parallel {t} ({total_gb:,.1f} GB with the KV "
-            f"cache of up to {option.batch} sequences); {replicas} copies in total.",
-            reason_code="inference_tensor_parallel",
-            reason_params=params,
-        )
-    else:
-        plan_text = ParallelismPlan(
-            "Tensor parallel inside servers, pipeline across servers",
-            replicas,
-            t,
-            p,
-            f"{total_gb:,.1f} GB exceeds one server's {gps * gpu.memory_gb:,.0f} GB, so each "
-            f"copy uses tensor parallel {t} inside a server and {p} pipeline stages "
-            f"across servers; {replicas} copies in total.",
-            reason_code="inference_pipeline",
-            reason_params=params,
-        )
+    plan_text = _serving_layout(copy.gpus, t, p, replicas, total_gb, option.batch, server, params)
     return SizingResult(
         kind=workload.kind,
         shape=shape,
