@@ -629,7 +629,6 @@ def size_training(
         servers_fit += 1  # a fleet of whole servers on which some plan divides evenly
 
     flops = training_flops(workload.active_params, workload.tokens, workload.kind)
-    notes: list[Note] = []
 
     def useful(s: int) -> float:
         placed = place(s * gps)
@@ -642,28 +641,9 @@ def size_training(
     moe = workload_split(workload) is not None and workload.kind in _FULL_STATE_KINDS
     exchange_hours = exchange if moe else None
 
-    if servers is not None:
-        if servers < servers_fit or place(servers * gps) is None:
-            raise DoesNotFit(
-                f"The model needs at least {servers_fit} server(s) to fit in memory; "
-                f"only {servers} given.",
-                code="too_few_servers",
-                params={"servers_needed": servers_fit, "servers_given": servers},
-            )
-        n_servers = servers
-    elif workload.deadline_days is not None:
-        n_servers = servers_for_deadline(
-            flops,
-            workload.deadline_days * HOURS_PER_DAY,
-            gps,
-            peak,
-            workload,
-            servers_fit,
-            useful,
-            exchange_hours,
-        )
-    else:
-        n_servers = servers_fit
+    n_servers = _training_servers(
+        workload, servers, servers_fit, gps, peak, flops, place, useful, exchange_hours
+    )
 
     gpus = n_servers * gps
     placed = place(gpus)
@@ -673,6 +653,77 @@ def size_training(
     hours = (a2a_hours or 0.0) + training_hours(
         flops, gpus, peak, workload.mfu, eff, workload.goodput, placed.rate / gpus
     )
+    notes = _training_notes(workload, placed, gpus, n_servers, hours)
+    c = placed.cand
+    memory = _training_memory(workload, shape, placed)
+    plan = _training_plan(workload, server, placed, memory)
+    return SizingResult(
+        kind=workload.kind,
+        shape=shape,
+        memory=memory,
+        gpu_memory_gb=gpu.memory_gb,
+        gpus_to_fit=gpus_to_fit,
+        gpus_required=gpus,
+        servers_required=n_servers,
+        sharding=c.sharding,
+        parallelism=plan,
+        training_flops=flops,
+        training_hours=hours,
+        training_days=hours_to_days(hours),
+        scaling_efficiency=eff,
+        notes=tuple(n.text for n in notes),
+        gpu_hours=hours * gpus,
+        hardware_flops_utilization=workload.mfu
+        * hardware_flops_factor(workload.kind, workload.recompute),
+        usable_memory_gb=usable_memory_gb(gpu.memory_gb, workload.memory_headroom),
+        note_details=tuple(notes),
+        expert_parallel=c.expert_parallel(placed.dp) if a2a_hours is not None else None,
+        all_to_all_hours=a2a_hours,
+    )
+
+
+def _training_servers(
+    workload: Workload,
+    servers: int | None,
+    servers_fit: int,
+    gps: int,
+    peak: float,
+    flops: float,
+    place: Callable[[int], _Placed | None],
+    useful: Callable[[int], float],
+    exchange_hours: Callable[[int], float] | None,
+) -> int:
+    """The fleet: the servers given (DoesNotFit when too few), else the fewest that meet
+    the deadline, else the fewest the model fits on."""
+    if servers is not None:
+        if servers < servers_fit or place(servers * gps) is None:
+            raise DoesNotFit(
+                f"The model needs at least {servers_fit} server(s) to fit in memory; "
+                f"only {servers} given.",
+                code="too_few_servers",
+                params={"servers_needed": servers_fit, "servers_given": servers},
+            )
+        return servers
+    if workload.deadline_days is not None:
+        return servers_for_deadline(
+            flops,
+            workload.deadline_days * HOURS_PER_DAY,
+            gps,
+            peak,
+            workload,
+            servers_fit,
+            useful,
+            exchange_hours,
+        )
+    return servers_fit
+
+
+def _training_notes(
+    workload: Workload, placed: _Placed, gpus: int, n_servers: int, hours: float
+) -> list[Note]:
+    """What the sized run warns about: past the deadline, a global batch too small for
+    its data-parallel copies, GPUs the plan's groups leave idle."""
+    notes: list[Note] = []
     if workload.deadline_days is not None and hours > workload.deadline_days * HOURS_PER_DAY:
         notes.append(
             Note(
@@ -711,8 +762,13 @@ def size_training(
                 "and stay idle.",
             )
         )
+    return notes
+
+
+def _training_memory(workload: Workload, shape: ModelShape, placed: _Placed) -> MemoryBreakdown:
+    """Per GPU: the plan's model states and activations, and the framework's overhead."""
     c = placed.cand
-    memory = MemoryBreakdown(
+    return MemoryBreakdown(
         model_states_gb=c.states_gb(placed.dp),
         activations_gb=activation_gb_per_gpu(
             shape,
@@ -727,30 +783,6 @@ def size_training(
         ),
         kv_cache_gb=0.0,
         overhead_gb=workload.framework_overhead_gb,
-    )
-    plan = _training_plan(workload, server, placed, memory)
-    return SizingResult(
-        kind=workload.kind,
-        shape=shape,
-        memory=memory,
-        gpu_memory_gb=gpu.memory_gb,
-        gpus_to_fit=gpus_to_fit,
-        gpus_required=gpus,
-        servers_required=n_servers,
-        sharding=c.sharding,
-        parallelism=plan,
-        training_flops=flops,
-        training_hours=hours,
-        training_days=hours_to_days(hours),
-        scaling_efficiency=eff,
-        notes=tuple(n.text for n in notes),
-        gpu_hours=hours * gpus,
-        hardware_flops_utilization=workload.mfu
-        * hardware_flops_factor(workload.kind, workload.recompute),
-        usable_memory_gb=usable_memory_gb(gpu.memory_gb, workload.memory_headroom),
-        note_details=tuple(notes),
-        expert_parallel=c.expert_parallel(placed.dp) if a2a_hours is not None else None,
-        all_to_all_hours=a2a_hours,
     )
 
 
