@@ -821,58 +821,8 @@ def _training_plan(
         "states_gb": round(states, 1),
         "bubble_pct": round(100.0 * placed.bubble, 1),
     }
-    extras = ""
-    if c.t > 1:
-        extras += f", tensor parallel {c.t} with sequence parallelism inside each server"
-    if c.cp > 1:
-        extras += f", context parallel {c.cp} splitting each sequence"
     if c.p > 1 or c.cp > 1 or c.t > 1:
-        stage = {
-            Sharding.DDP: "whole model states",
-            Sharding.ZERO1: "ZeRO-1 (optimizer state sharded)",
-            Sharding.ZERO2: "ZeRO-2 (optimizer state and gradients sharded)",
-            Sharding.ZERO3: "ZeRO-3 (all model states sharded)",
-        }[c.sharding]
-        copies = f"{dp} data-parallel cop{'y' if dp == 1 else 'ies'}"
-        if c.p > 1:
-            strategy = (
-                "3D: tensor parallel inside each server, pipeline across servers, data parallel"
-                if c.t > 1
-                else "Pipeline + data parallel"
-            )
-            code = "three_d"
-            reason = (
-                f"At {workload.params_billion:g} B parameters the plan uses {c.p} pipeline "
-                f"stages (1F1B){extras}, and {copies} with {stage}: "
-                f"{memory.total_gb:,.1f} GB per {gpu_gb:,.0f} GB GPU, the pipeline bubble "
-                f"costing {placed.bubble:.1%} of throughput with {placed.micro_batches} "
-                "micro-batches per step."
-            )
-        else:
-            strategy = {
-                Sharding.DDP: "DDP (data parallel)",
-                Sharding.ZERO1: "ZeRO-1",
-                Sharding.ZERO2: "ZeRO-2",
-                Sharding.ZERO3: "FSDP / ZeRO-3",
-            }[c.sharding]
-            strategy += (" + tensor parallel" if c.t > 1 else "") + (
-                " + context parallel" if c.cp > 1 else ""
-            )
-            code = "model_parallel_" + c.sharding.value
-            splits = []
-            if c.t > 1:
-                splits.append(
-                    f"each layer over {c.t} GPUs inside a server (tensor parallel with "
-                    "sequence parallelism)"
-                )
-            if c.cp > 1:
-                splits.append(f"each sequence over {c.cp} GPUs (context parallel)")
-            reason = (
-                f"The plan splits {' and '.join(splits)}, and runs {copies} with "
-                f"{stage}: {states:,.1f} GB of model states and {memory.total_gb:,.1f} GB in "
-                f"all per {gpu_gb:,.0f} GB GPU."
-            )
-        return plan(strategy, reason, code)
+        return plan(*_model_parallel_wording(workload, placed, memory, gpu_gb))
     if c.sharding is Sharding.DDP:
         return plan(
             "DDP (data parallel)",
@@ -899,6 +849,66 @@ def _training_plan(
         "model states per GPU.",
         "zero" + stage,
     )
+
+
+def _model_parallel_wording(
+    workload: Workload, placed: _Placed, memory: MemoryBreakdown, gpu_gb: float
+) -> tuple[str, str, str]:
+    """(strategy, reason, code) of a plan that splits the model (pipeline, tensor or
+    context parallel), with its data-parallel copies and their sharding."""
+    c, dp = placed.cand, placed.dp
+    states = memory.model_states_gb
+    extras = ""
+    if c.t > 1:
+        extras += f", tensor parallel {c.t} with sequence parallelism inside each server"
+    if c.cp > 1:
+        extras += f", context parallel {c.cp} splitting each sequence"
+    stage = {
+        Sharding.DDP: "whole model states",
+        Sharding.ZERO1: "ZeRO-1 (optimizer state sharded)",
+        Sharding.ZERO2: "ZeRO-2 (optimizer state and gradients sharded)",
+        Sharding.ZERO3: "ZeRO-3 (all model states sharded)",
+    }[c.sharding]
+    copies = f"{dp} data-parallel cop{'y' if dp == 1 else 'ies'}"
+    if c.p > 1:
+        strategy = (
+            "3D: tensor parallel inside each server, pipeline across servers, data parallel"
+            if c.t > 1
+            else "Pipeline + data parallel"
+        )
+        code = "three_d"
+        reason = (
+            f"At {workload.params_billion:g} B parameters the plan uses {c.p} pipeline "
+            f"stages (1F1B){extras}, and {copies} with {stage}: "
+            f"{memory.total_gb:,.1f} GB per {gpu_gb:,.0f} GB GPU, the pipeline bubble "
+            f"costing {placed.bubble:.1%} of throughput with {placed.micro_batches} "
+            "micro-batches per step."
+        )
+    else:
+        strategy = {
+            Sharding.DDP: "DDP (data parallel)",
+            Sharding.ZERO1: "ZeRO-1",
+            Sharding.ZERO2: "ZeRO-2",
+            Sharding.ZERO3: "FSDP / ZeRO-3",
+        }[c.sharding]
+        strategy += (" + tensor parallel" if c.t > 1 else "") + (
+            " + context parallel" if c.cp > 1 else ""
+        )
+        code = "model_parallel_" + c.sharding.value
+        splits = []
+        if c.t > 1:
+            splits.append(
+                f"each layer over {c.t} GPUs inside a server (tensor parallel with "
+                "sequence parallelism)"
+            )
+        if c.cp > 1:
+            splits.append(f"each sequence over {c.cp} GPUs (context parallel)")
+        reason = (
+            f"The plan splits {' and '.join(splits)}, and runs {copies} with "
+            f"{stage}: {states:,.1f} GB of model states and {memory.total_gb:,.1f} GB in "
+            f"all per {gpu_gb:,.0f} GB GPU."
+        )
+    return strategy, reason, code
 
 
 def _serving_layout(
