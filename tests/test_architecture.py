@@ -10,7 +10,7 @@ Three rules (README.md, Layout):
   a type of a module that imports this one.
 - No app (catalog, quotes, tco, api, common) imports `config`: config (settings, urls,
   middleware, the Celery app) sits on top and imports the apps, never the other way. What
-  apps and config share lives in `common/`.
+  apps and config share lives in `common/`, which imports neither.
 - No module imports another module's underscore (private) names, anywhere in the file.
 
 And no function of the apps runs over MAX_FUNCTION_LINES lines (its body, the docstring
@@ -170,6 +170,18 @@ def test_no_app_imports_config(app: str) -> None:
         for node in imports(parse(path))
         for target, _name in targets(module, node)
         if target == "config" or target.startswith("config.")
+    ]
+    assert offenders == []
+
+
+def test_common_imports_neither_an_app_nor_config() -> None:
+    offenders = [
+        f"{module} imports {target}"
+        for module, path in MODULES.items()
+        if module.split(".")[0] == "common"
+        for node in imports(parse(path))
+        for target, _name in targets(module, node)
+        if target.split(".")[0] in PACKAGES and target.split(".")[0] != "common"
     ]
     assert offenders == []
 
