@@ -25,7 +25,7 @@ from pydantic import Field
 
 from catalog.audience import sees_internal_prices
 from catalog.models import CloudOffering, FxRate, Gpu, InfrastructureItem, ServerModel, Site
-from config.downloads import attachment
+from common.downloads import attachment
 from quotes import exports as quote_exports
 from quotes import selectors as quote_selectors
 from quotes import services as quote_services

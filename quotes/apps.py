@@ -22,3 +22,7 @@ class QuotesConfig(AppConfig):
                 weak=False,
                 dispatch_uid=f"quotes-company-page-cache-{signal is post_save}",
             )
+
+        # Registers the quote path's Celery tasks in this process too, so that
+        # quotes/services/queue.py finds them by name (a worker finds them by autodiscovery).
+        from . import tasks  # noqa: F401

@@ -168,7 +168,7 @@ def warm_up() -> float:
                 get_template("quotes/pdf/proposal.html")  # compiled once, then cached
         charts = {"warm-up": figure_svg(_WARM_UP_FIGURE)}
         chart = CHART_PREFIX + "warm-up.svg"
-        _html_to_pdf(_WARM_UP_HTML.format(chart=chart), charts, proposal=True)
+        html_to_pdf(_WARM_UP_HTML.format(chart=chart), charts, proposal=True)
     except Exception:
         logger.warning("PDF warm-up failed; the first proposal loads its fonts", exc_info=True)
     return time.perf_counter() - started
@@ -237,7 +237,7 @@ def proposal_stylesheet() -> CSS:
     return local.stylesheet[1]
 
 
-def _html_to_pdf(html: str, charts: Mapping[str, bytes], *, proposal: bool = False) -> RenderedPdf:
+def html_to_pdf(html: str, charts: Mapping[str, bytes], *, proposal: bool = False) -> RenderedPdf:
     """`proposal`: the HTML is the proposal template's; it comes with proposal.css parsed
     (once per process) instead of linking it, since WeasyPrint parses what a document
     links on every render. WeasyPrint ranks a stylesheet given this way as a user
@@ -465,7 +465,7 @@ def _render_proposal(
         context["charts"] = names
         context["placeholders"] = _placeholders(tco, names)
         html = render_to_string("quotes/pdf/proposal.html", context)
-    return _html_to_pdf(html, charts, proposal=True)
+    return html_to_pdf(html, charts, proposal=True)
 
 
 def render_revision(

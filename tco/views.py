@@ -21,7 +21,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
 from catalog.audience import sees_internal_prices
-from config.downloads import attachment
+from common.downloads import attachment
 
 from .canonical import canonical_query
 from .downloads import XLSX_CONTENT_TYPE, workbook_filename
