@@ -16,7 +16,7 @@ from tco.engine.costmodel import (
     active_months,
     refresh_plan,
 )
-from tco.engine.finance import annuity_factor, as_array, discount_factor, maximum, minimum
+from tco.engine.finance import annuity_factor, as_array, maximum, minimum
 
 SPECIAL = [-0.0, 0.0, 1.0, -1.0, 1e-300, -2.5, math.inf, -math.inf, math.nan]
 
