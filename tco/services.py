@@ -29,10 +29,10 @@ from tco.engine import (
     costs_of_owning,
     evaluate,
     owning_plan,
-    result_to_dict,
 )
 from tco.forms import SERVING_DEMAND_FIELDS, CalculatorForm
 from tco.presets import DEFAULT_PRESET, preset_data
+from tco.report import Report, build_report
 from tco.scenario import ScenarioDocument, parse_document
 from tco.scenario_io import (
     YOUR_INPUT,
@@ -120,8 +120,13 @@ class Candidate:
 class Analysis:
     built: BuiltScenario
     result: ScenarioResult
-    summary: dict[str, Any]
+    report: Report  # what every output renders (tco/report)
     candidates: list[Candidate]
+
+    @cached_property
+    def summary(self) -> dict[str, Any]:
+        """The report's JSON form (what a quote's snapshot stores)."""
+        return self.report.to_json()
 
     @cached_property
     def assumption_rows(self) -> list[tuple[Assumption, bool]]:
@@ -296,7 +301,7 @@ def analyse_document(
     """
     built = build_scenario(document, catalog)
     result = evaluate(built.scenario, sizings)
-    return Analysis(built, result, result_to_dict(result), [])
+    return Analysis(built, result, build_report(result), [])
 
 
 def calculator_document(
