@@ -115,7 +115,7 @@ class Sizing(ReportModel):
     notes: list[str]
     note_details: list[Note]
     # training
-    training_flops: float | None = None
+    training_flops: float | None = None  # not rounded: null when it overflows
     training_hours: float | None = None
     training_days: float | None = None
     gpu_hours: float | None = None
@@ -442,8 +442,10 @@ class Report(ReportModel):
     # --- the JSON form ---
 
     def to_json(self) -> dict[str, Any]:
-        """The report as JSON-shaped data (what a revision stores and the API sends)."""
-        return self.model_dump(mode="json", exclude_unset=True)
+        """The report as JSON-shaped data (what a revision stores and the API sends); a
+        figure that is not finite (absurd inputs may overflow) is null."""
+        data: dict[str, Any] = json.loads(self.model_dump_json(exclude_unset=True))
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | str | bytes) -> Self:
