@@ -4,6 +4,7 @@ worded in the buyer's language and frozen as plain JSON."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -13,15 +14,24 @@ from django.http import QueryDict
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from tco.report import Report
+
 from .errors import QuoteError
 
 PDF_CHARTS = ("cumulative", "breakdown", "utilization")
 
 
-def executive_summary(summary: dict[str, Any]) -> dict[str, Any]:
+def stored_report(tco: Mapping[str, Any] | None) -> Report | None:
+    """The report a frozen analysis (a quote's, a revision's or a lead's ``tco``) holds in
+    its ``summary``, read back from its JSON form; None when it holds none."""
+    summary = (tco or {}).get("summary")
+    return Report.from_json(summary) if summary else None
+
+
+def executive_summary(report: Report) -> dict[str, Any]:
     """Buy or rent, in numbers and in words: the engine's verdict, worded in the active language.
 
-    The decision itself comes from the engine (``summary["verdict"]``); this only words it,
+    The decision itself comes from the engine (``report.verdict``); this only words it,
     so the page, the quote and the PDF say the same thing.
     """
     from tco.wording import (
@@ -31,29 +41,27 @@ def executive_summary(summary: dict[str, Any]) -> dict[str, Any]:
         verdict_headline,
     )
 
-    options = summary.get("options") or []
-    verdict = summary.get("verdict")
-    onprem = next((o for o in options if o.get("kind") == "onprem"), None)
-    if not verdict or onprem is None:
+    verdict = report.verdict
+    if report.onprem is None:
         return {"buy": None}
-    reference = next((o for o in options if o.get("name") == verdict.get("reference_cloud")), None)
-    params = verdict.get("params") or {}
-    buy = verdict.get("action") in ("buy", "hybrid")
+    reference = report.reference
+    params = verdict.params
+    buy = verdict.action in ("buy", "hybrid")
     return {
         "buy": buy,
-        "action": verdict.get("action"),
-        "headline": verdict_headline(verdict, summary.get("currency", "EUR")),
-        "break_even": break_even_sentence(summary),
-        "extras": owning_extras_sentence(summary),
-        "best_cloud": cloud_label(verdict.get("reference_cloud") or ""),
+        "action": verdict.action,
+        "headline": verdict_headline(verdict, report.currency),
+        "break_even": break_even_sentence(report),
+        "extras": owning_extras_sentence(report),
+        "best_cloud": cloud_label(verdict.reference_cloud or ""),
         # The cheapest way to own (kept or resold), so the saving reconciles with it.
         "onprem_total": params.get("cost") if buy else params.get("owning_cost"),
-        "cloud_total": reference["total_cost"] if reference else None,
+        "cloud_total": reference.total_cost if reference else None,
         "saving": params.get("saving"),
         "saving_pct": params.get("saving_pct") if buy else None,
-        "break_even_utilization": summary.get("break_even_utilization"),
-        "break_even_month": summary.get("break_even_month"),
-        "payback_month": summary.get("break_even_month"),
+        "break_even_utilization": report.break_even_utilization,
+        "break_even_month": report.break_even_month,
+        "payback_month": report.break_even_month,
     }
 
 
@@ -81,13 +89,13 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
         )
         payloads = {name: figure_payload(figures[name]) for name in PDF_CHARTS}
         server = analysis.built.server_model
-        summary = analysis.summary
+        report: Report = analysis.report
         snapshot = {
             "query": query,
             "language": language,
             "computed_at": timezone.now().isoformat(),
-            "summary": summary,
-            "executive": executive_summary(summary),
+            "summary": report.to_json(),  # the report's JSON form (stored_report reads it)
+            "executive": executive_summary(report),
             "server": {
                 "key": server.key,
                 "vendor": server.vendor,

@@ -35,7 +35,7 @@ from django.utils.translation import gettext_noop
 
 from ..models import LineKind, QuoteLine, QuoteRevision
 from ..money import HUNDRED, line_amount, to_cents
-from .analysis import tco_snapshot
+from .analysis import stored_report, tco_snapshot
 
 if TYPE_CHECKING:
     from tco.services import ScenarioDocument
@@ -341,9 +341,9 @@ def deal_differences(tco: dict[str, Any], deal: DealInputs) -> list[dict[str, An
       so the deal's analysis leaves them out.
     """
     differences: list[dict[str, Any]] = []
-    summary = tco.get("summary") or {}
-    sized = (summary.get("sizing") or {}).get("servers_required")
-    if sized is not None and Decimal(str(sized)) != deal.servers:
+    report = stored_report(tco)
+    sized = report.sizing.servers_required if report else None
+    if sized is not None and Decimal(sized) != deal.servers:
         differences.append(
             {"code": "servers", "params": {"sized": sized, "quoted": str(deal.servers)}}
         )
