@@ -120,13 +120,8 @@ class Candidate:
 class Analysis:
     built: BuiltScenario
     result: ScenarioResult
-    report: Report  # what every output renders (tco/report)
+    report: Report  # what every output renders (tco/report); its JSON form: report.to_json()
     candidates: list[Candidate]
-
-    @cached_property
-    def summary(self) -> dict[str, Any]:
-        """The report's JSON form (what a quote's snapshot stores)."""
-        return self.report.to_json()
 
     @cached_property
     def assumption_rows(self) -> list[tuple[Assumption, bool]]:
