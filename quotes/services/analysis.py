@@ -10,7 +10,6 @@ from typing import Any
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import QueryDict
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -34,7 +33,7 @@ def executive_summary(report: Report) -> dict[str, Any]:
     The decision itself comes from the engine (``report.verdict``); this only words it,
     so the page, the quote and the PDF say the same thing.
     """
-    from tco.wording import (
+    from tco.services import (
         break_even_sentence,
         cloud_label,
         owning_extras_sentence,
@@ -77,17 +76,13 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
     page (tco.charts) and in the buyer's language, so that a PDF rendered later shows the
     analysis as it was, whatever happens to the catalog in between.
     """
-    from tco.chart_context import SEPARATORS, chart_labels
-    from tco.charts import all_charts, figure_payload
+    from tco.services import proposal_figures
 
     limit = settings.PRICE_STALE_AFTER_DAYS
     today = timezone.localdate()
     with translation.override(language):
         # Built in the buyer's language: labels, amounts in their number format, charts.
-        figures = all_charts(
-            analysis.result, chart_labels(analysis.result), SEPARATORS.get(language, ".,")
-        )
-        payloads = {name: figure_payload(figures[name]) for name in PDF_CHARTS}
+        payloads = proposal_figures(analysis, language, PDF_CHARTS)
         server = analysis.built.server_model
         report: Report = analysis.report
         snapshot = {
@@ -123,26 +118,17 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
 
 def analyse_calculator_query(*, query: str) -> Any:
     """The calculator's analysis for a result URL's query string, or QuoteError."""
-    from tco.services import analyse_query
-
-    _form, outcome = analyse_query(QueryDict(query))
-    if outcome.analysis is None:
-        raise QuoteError(
-            outcome.problem
-            or _("The calculator inputs are not valid; open the calculator and try again.")
-        )
-    return outcome.analysis
+    return calculator_analysis(query=query)[0]
 
 
 def calculator_analysis(*, query: str) -> tuple[Any, str]:
     """The analysis of a result URL's query and its canonical query (validated inputs only)."""
-    from tco.canonical import canonical_query
-    from tco.services import analyse_query
+    from tco.services import analyse_result_query
 
-    form, outcome = analyse_query(QueryDict(query))
-    if outcome.analysis is None:
+    found = analyse_result_query(query)
+    if found.analysis is None:
         raise QuoteError(
-            outcome.problem
+            found.problem
             or _("The calculator inputs are not valid; open the calculator and try again.")
         )
-    return outcome.analysis, canonical_query(form)
+    return found.analysis, found.canonical_query

@@ -177,8 +177,7 @@ def quote_create_from_scenario(
     """A draft from a scenario document (the API's estimate format), like one started from
     the calculator: the sized servers, their networking as sized, installation and support
     lines, and the analysis attached (with the document, so it can be evaluated again)."""
-    from tco.engine import EngineError
-    from tco.services import ScenarioError, analyse_document
+    from tco.services import EngineError, ScenarioError, analyse_document
 
     try:
         analysis = analyse_document(document)

@@ -407,7 +407,7 @@ def test_leads_are_for_sales_engineers(
         email="b@buyer.example",
         consent_at=timezone.now(),
         confirmed_at=timezone.now(),  # unconfirmed leads are not shown (issue 32)
-        tco={"summary": {"verdict": {"text": "Rent"}}},
+        tco={"executive": {"headline": "Rent"}},
         team=sales_user.sales_teams.first(),  # leads are scoped to a team (docs/quotes.md)
     )
     body = api.get("/api/v1/sales/leads", **bearer(make_token(sales_user))).json()
