@@ -272,7 +272,7 @@ def server_spec(
         "rack_units": model.rack_units,
         "max_power_kw": float(model.max_power_kw),
         "idle_power_kw": float(model.idle_power_kw),
-        "liquid_cooled": model.cooling == "liquid",
+        "liquid_cooled": model.cooling != "air",
         "price": construct(
             f"{path}.list_price",
             Money,

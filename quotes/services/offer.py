@@ -182,9 +182,7 @@ def site_prerequisites(
         "facility_kw": None,
         "racks": None,
         "servers_per_rack": None,
-        "needs_liquid_cooling": any(
-            line["configuration"]["cooling"] == "liquid" for line in servers
-        ),
+        "needs_liquid_cooling": any(line["configuration"]["cooling"] != "air" for line in servers),
     }
     racks = ((tco or {}).get("summary") or {}).get("racks") or {}
     if racks and Decimal(str(racks.get("servers", 0))) == count:
