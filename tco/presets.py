@@ -144,7 +144,27 @@ CONSTRAINED_BUYER = Preset(
         "providers": ["AWS", "Google Cloud", "Azure", "Nebius", "Scaleway", "OVHcloud"],
     },
 )
-PRESETS = (*PRESETS, CONSTRAINED_BUYER)
+# Frontier pre-training on rack-scale systems: 400 B parameters on 10 T tokens in 90 days
+# on GB300 NVL72 racks (72 GPUs in one NVLink domain, 140 kW a rack). The buyer's server
+# room takes 20 kW a rack on air only, so the site fit sends the racks to the liquid-ready
+# colocation and the verdict says the site decided where they stand (tco/engine/site.py).
+RACK_SCALE = Preset(
+    "rack-scale-nvl72",
+    _("Pre-train 400B on GB300 NVL72 racks (liquid-cooled, 140 kW a rack)"),
+    {
+        "kind": "pretrain",
+        "params_billion": 400,
+        "tokens_billion": 10000,
+        "deadline_days": 90,
+        "demand_pattern": "continuous",
+        "server": "nvidia-gb300-nvl72",
+        "site": "onprem-server-room",
+        "rack_power_limit": 20,
+        "site_cooling": "air",
+        "precision": "fp8",
+    },
+)
+PRESETS = (*PRESETS, CONSTRAINED_BUYER, RACK_SCALE)
 PRESETS_BY_SLUG = {preset.slug: preset for preset in PRESETS}
 DEFAULT_PRESET = PRESETS[0]
 

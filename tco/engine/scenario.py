@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
@@ -1263,6 +1265,7 @@ def site_fit_dict(fit: SiteFit, currency: str, fx_convert: Any) -> dict[str, Any
         "pue": _num(fit.pue, 3),
         "cooling": fit.cooling,
         "site_cooling": fit.site_cooling,
+        "site_rack_power_limit_kw": fit.rack_power_limit_kw,
     }
 
 
@@ -1280,7 +1283,10 @@ def site_to_dict(result: ScenarioResult, options: list[dict[str, Any]]) -> dict[
     convert = result.scenario.finance.fx.convert
     own_dict = site_fit_dict(own, result.currency, convert)
     if fit is not own:
-        own_dict["placed_at"] = site_fit_dict(fit, result.currency, convert)
+        placed_at = site_fit_dict(fit, result.currency, convert)
+        monthly = float(np.mean(onprem_monthly(result.cost_model).colocation))
+        placed_at["colocation_cost"] = _num(monthly * result.scenario.finance.horizon_months, 2)
+        own_dict["placed_at"] = placed_at
     for option in options:
         if option.get("kind") in ("onprem", "onprem_resell", "hybrid"):
             option["site_fit"] = own_dict

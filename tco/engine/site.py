@@ -79,6 +79,7 @@ class SiteFit:
     lines: tuple[BuildOutLine, ...] = ()
     reasons: tuple[Note, ...] = ()
     currency: str = "USD"
+    rack_power_limit_kw: float = 0.0  # the site's
 
     @property
     def build_out_cost(self) -> float:
@@ -222,6 +223,7 @@ def site_fit(servers: int, server: ServerSpec, site: SiteSpec) -> SiteFit:
         lines=() if blocked else tuple(lines),
         reasons=tuple(reasons),
         currency=prices.currency,
+        rack_power_limit_kw=site.rack_power_limit_kw,
     )
 
 
