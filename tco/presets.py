@@ -102,7 +102,6 @@ PRESETS: tuple[Preset, ...] = (
             "kind": "inference",
             "params_billion": 70,
             "target_tokens_per_second": 5000,
-            "precision": "fp8",
             "serving_load": "tokens",
         },
     ),
@@ -113,7 +112,6 @@ PRESETS: tuple[Preset, ...] = (
             # The demand of issue 16 in the customer's terms: office hours, five days a week.
             "kind": "inference",
             "params_billion": 70,
-            "precision": "fp8",
             "serving_load": "users",
             "users": 2000,
             "requests_per_user_per_day": 20,
@@ -161,7 +159,6 @@ RACK_SCALE = Preset(
         "site": "onprem-server-room",
         "rack_power_limit": 20,
         "site_cooling": "air",
-        "precision": "fp8",
     },
 )
 PRESETS = (*PRESETS, CONSTRAINED_BUYER, RACK_SCALE)

@@ -2,12 +2,13 @@
 
 Every owned option is checked against the site (docs/methodology.md § 3h):
 
-- **cooling** — a liquid-cooled server (direct liquid or a rack-scale NVL72) needs water at
-  the racks. An air-only room (``SiteCooling.AIR``) cannot take it: ``does_not_fit``. A
+- **cooling** — air-cooled racks are filled up to what air removes (40 kW, 60 kW with a
+  rear door): more racks rather than hotter ones; one air-cooled server above that does
+  not fit. A liquid-cooled server (direct liquid or a rack-scale NVL72) needs water at
+  the racks: an air-only room (``SiteCooling.AIR``) cannot take it (``does_not_fit``). A
   site with facility water or rear-door heat exchangers but no CDUs gets CDUs
-  (⌈IT kW ÷ CDU capacity⌉ at the CDU price) and the liquid-cooling loop (IT kW × the unit
-  cost per kW) as a build-out. A site with CDUs in place (``DIRECT_LIQUID``) fits. An
-  air-cooled server whose rack exceeds what air (or a rear door) removes does not fit.
+  (⌈IT kW ÷ CDU capacity⌉ at the CDU price) and the liquid-cooling loop (IT kW × the
+  unit cost per kW) as a build-out; a site with CDUs in place (``DIRECT_LIQUID``) fits.
 - **rack power** — a rack that draws more than the site's rack limit (one server or one
   NVL72 above it) gets a higher feed: (rack kW − limit) × racks × the power unit cost.
 - **facility power** — a fleet above the site's available IT power takes the rest from
@@ -126,9 +127,16 @@ def site_fit(servers: int, server: ServerSpec, site: SiteSpec) -> SiteFit:
     >>> fit.status, round(fit.build_out_cost), fit.build_out_weeks
     ('build_out', 341600, 26.0)
     """
-    racks = plan_racks(servers, server, site)
     cooling = server.cooling_type
     liquid = cooling is not ServerCooling.AIR
+    air_limit = _air_limit_kw(site.cooling)
+    if not liquid and site.rack_power_limit_kw > air_limit:
+        # Air-cooled racks are filled only as far as air (or a rear door) removes the heat.
+        racks = plan_racks(
+            servers, server, dataclasses.replace(site, rack_power_limit_kw=air_limit)
+        )
+    else:
+        racks = plan_racks(servers, server, site)
     rack_kw = racks.servers_per_rack * server.max_power_kw
     if racks.servers < racks.servers_per_rack:
         rack_kw = racks.servers * server.max_power_kw
@@ -159,7 +167,7 @@ def site_fit(servers: int, server: ServerSpec, site: SiteSpec) -> SiteFit:
                 {"cdus": cdus, "it_kw": round(it_kw, 1), "site_cooling": site.cooling.value},
             )
         )
-    elif not liquid and rack_kw > _air_limit_kw(site.cooling) + 1e-9:
+    elif not liquid and rack_kw > air_limit + 1e-9:
         blocked = True
         reasons.append(
             Note(
@@ -167,7 +175,7 @@ def site_fit(servers: int, server: ServerSpec, site: SiteSpec) -> SiteFit:
                 {
                     "server": server.name,
                     "rack_kw": round(rack_kw, 1),
-                    "max_kw": _air_limit_kw(site.cooling),
+                    "max_kw": air_limit,
                     "site_cooling": site.cooling.value,
                 },
             )

@@ -195,13 +195,21 @@ def test_the_build_out_is_part_of_the_cost_of_owning() -> None:
     assert fit["build_out_weeks"] == 26.0
 
 
-def test_an_air_cooled_rack_beyond_what_air_removes_does_not_fit() -> None:
-    """Three 14.3 kW servers in one rack of a 50 kW limit: 42.9 kW, above the 30 kW air
-    limit; a rear door takes up to 50 kW."""
+def test_air_cooled_racks_are_filled_only_as_far_as_air_removes_the_heat() -> None:
+    """Six 14.3 kW servers with a 50 kW rack feed: air removes 40 kW a rack, so 2 per rack
+    (28.6 kW; 3 would be 42.9) in 3 racks; a rear door takes 60 kW, so the feed's 3 per
+    rack in 2 racks. A 45 kW air-cooled server is more than air removes from any rack: it
+    does not fit."""
     air = SiteSpec(0.18, 1.3, 150.0, 50.0, "EUR")
-    assert site_fit(3, DGX_B200, air).status == DOES_NOT_FIT
-    rear = dataclasses.replace(air, cooling=SiteCooling.REAR_DOOR)
-    assert site_fit(3, DGX_B200, rear).status == FITS
+    fit = site_fit(6, DGX_B200, air)
+    assert fit.status == FITS
+    assert (fit.racks.servers_per_rack, fit.racks.racks_required) == (2, 3)
+    rear = site_fit(6, DGX_B200, dataclasses.replace(air, cooling=SiteCooling.REAR_DOOR))
+    assert (rear.racks.servers_per_rack, rear.racks.racks_required) == (3, 2)
+    hot = dataclasses.replace(DGX_B200, max_power_kw=45.0)
+    blocked = site_fit(1, hot, air)
+    assert blocked.status == DOES_NOT_FIT
+    assert blocked.reasons[0].code == "rack_beyond_air_cooling"
 
 
 def test_eu_duties_follow_the_fleets_it_power() -> None:
