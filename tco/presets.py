@@ -142,7 +142,7 @@ CONSTRAINED_BUYER = Preset(
         "providers": ["AWS", "Google Cloud", "Azure", "Nebius", "Scaleway", "OVHcloud"],
     },
 )
-# Frontier pre-training on rack-scale systems: 400 B parameters on 10 T tokens in 90 days
+# Frontier pre-training on rack-scale systems: 400 B parameters on 4 T tokens in 90 days
 # on GB300 NVL72 racks (72 GPUs in one NVLink domain, 140 kW a rack). The buyer's server
 # room takes 20 kW a rack on air only, so the site fit sends the racks to the liquid-ready
 # colocation and the verdict says the site decided where they stand (tco/engine/site.py).
@@ -152,7 +152,7 @@ RACK_SCALE = Preset(
     {
         "kind": "pretrain",
         "params_billion": 400,
-        "tokens_billion": 10000,
+        "tokens_billion": 4000,
         "deadline_days": 90,
         "demand_pattern": "continuous",
         "server": "nvidia-gb300-nvl72",

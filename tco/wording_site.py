@@ -40,7 +40,7 @@ SOURCES = {
 }
 
 
-def _site_name(name: object) -> str:
+def site_name(name: object) -> str:
     """A catalog site's name in the reader's language (the engine carries the English)."""
     from tco.scenario_io import CatalogSnapshot
 
@@ -135,7 +135,7 @@ def site_plan(summary: Mapping[str, Any]) -> str:
     if placed:
         parts.append(
             _("Your site cannot take it; the servers are costed at %(site)s.")
-            % {"site": _site_name(placed.get("site"))}
+            % {"site": site_name(placed.get("site"))}
         )
     elif fit.get("status") == "build_out":
         items = ", ".join(
@@ -179,7 +179,7 @@ def site_verdict(summary: Mapping[str, Any]) -> str:
             "horizon, included above."
         ) % {
             **values,
-            "colo": _site_name(placed.get("site")),
+            "colo": site_name(placed.get("site")),
             "extra": format_money(placed.get("colocation_cost"), cur, 0),
         }
     return (

@@ -79,6 +79,12 @@ def server_configuration(server: ServerModel, language: str) -> dict[str, Any]:
         "rack_units": server.rack_units,
         "max_power_kw": str(server.max_power_kw),
         "cooling": server.cooling,
+        "whole_rack": server.whole_rack,
+        "facility_needs": (
+            server.facility_needs_nl
+            if language == "nl" and server.facility_needs_nl
+            else server.facility_needs
+        ),
         "parts": [
             {
                 "role": part.role,
@@ -183,8 +189,29 @@ def site_prerequisites(
         "racks": None,
         "servers_per_rack": None,
         "needs_liquid_cooling": any(line["configuration"]["cooling"] != "air" for line in servers),
+        "facility_needs": biggest.get("facility_needs", ""),
+        "whole_rack": bool(biggest.get("whole_rack")),
+        "site_fit": None,
+        "duties": [],
     }
-    racks = ((tco or {}).get("summary") or {}).get("racks") or {}
+    summary = (tco or {}).get("summary") or {}
+    fit = summary.get("site_fit") or {}
+    if fit and Decimal(str(fit.get("racks", 0))) > 0:
+        shown = fit.get("placed_at") or fit
+        site.update(
+            site_fit={
+                "status": fit.get("status"),
+                "kw_per_rack": str(shown.get("kw_per_rack")),
+                "site_cooling": shown.get("site_cooling"),
+                "placed_at": (fit.get("placed_at") or {}).get("site"),
+                "build_out_weeks": fit.get("build_out_weeks"),
+            },
+            duties=[
+                {"code": d["code"], "params": d.get("params") or {}}
+                for d in summary.get("site_duties") or []
+            ],
+        )
+    racks = summary.get("racks") or {}
     if racks and Decimal(str(racks.get("servers", 0))) == count:
         site.update(
             it_kw=str(racks["it_kw"]),
