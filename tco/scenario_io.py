@@ -20,6 +20,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.utils import translation
 from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -526,6 +527,7 @@ def build_scenario(
             fx_row,
             document.finance,
             gpu_row or model.gpu,
+            catalog.sites,
         )
         + _api_assumptions(api_rows, scenario.api_offerings)
         if with_assumptions
@@ -598,6 +600,7 @@ def _assumptions(
     fx_row: FxRate | None,
     finance_given: schema.Finance,
     gpu: Gpu,
+    sites: dict[str, Site] | None = None,
 ) -> tuple[Assumption, ...]:
     """Every figure the analysis used, from the final specs (so overrides show as such)."""
     server, site_spec, finance = scenario.server, scenario.site, scenario.finance
@@ -672,6 +675,8 @@ def _assumptions(
         is_pct = item.unit == "pct_hw_year"
         amount = Amount(item.price, "%" if is_pct else item.currency, 1 if is_pct else 0)
         rows.append(Assumption(item.name, (amount,), item.source, item.as_of, item.is_estimate))
+    if server.cooling_type is not ServerCooling.AIR:
+        rows += _site_fit_assumptions(site, items, sites or {})
     if fx_row is not None:
         rows.append(
             Assumption(
@@ -683,6 +688,54 @@ def _assumptions(
             )
         )
     return tuple(rows)
+
+
+# A catalog item's name in the reader's language.
+_item_name = lazy(
+    lambda item: item.name_nl if translation.get_language() == "nl" and item.name_nl else item.name,
+    str,
+)
+
+
+def _site_fit_assumptions(
+    site: Site, items: dict[str, InfrastructureItem], sites: dict[str, Site]
+) -> list[Assumption]:
+    """What the site fit of a liquid-cooled server prices with: the build-out unit costs
+    and the liquid-ready colocation it falls back on, each with its source and date."""
+    rows = []
+    for key in (CDU_ITEM, LIQUID_ITEM, POWER_ITEM):
+        item = items.get(key)
+        if item is not None:
+            rows.append(
+                Assumption(
+                    _item_name(item),
+                    (Amount(item.price, item.currency, 0),),
+                    item.source,
+                    item.as_of,
+                    item.is_estimate,
+                )
+            )
+    colo = liquid_ready_colocation(sites, site)
+    if colo is not None:
+        rows.append(
+            Assumption(
+                format_lazy(_("{site}: colocation per kW-month"), site=_site_name(colo)),
+                (Amount(colo.colocation_per_kw_month, colo.currency, 0),),
+                colo.source,
+                colo.as_of,
+                colo.is_estimate,
+            )
+        )
+        rows.append(
+            Assumption(
+                format_lazy(_("{site}: PUE with liquid cooling"), site=_site_name(colo)),
+                (Amount(colo.pue_liquid or colo.pue, "", 2),),
+                colo.source,
+                colo.as_of,
+                colo.is_estimate,
+            )
+        )
+    return rows
 
 
 def _offering_assumption(
