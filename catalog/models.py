@@ -88,8 +88,20 @@ class Gpu(Provenance):
 
 
 class Cooling(models.TextChoices):
+    """How a server sheds its heat (what the site must offer: tco/engine/site.py)."""
+
     AIR = "air", _("air")
-    LIQUID = "liquid", _("liquid")
+    LIQUID = "liquid", _("direct liquid")
+    RACK_LIQUID = "rack_liquid", _("rack liquid with CDU")
+
+
+class SiteCooling(models.TextChoices):
+    """The cooling a site offers a rack (tco/engine/site.py)."""
+
+    AIR = "air", _("air only")
+    REAR_DOOR = "rear_door", _("rear-door heat exchangers")
+    DIRECT_LIQUID = "direct_liquid", _("direct liquid (CDUs in place)")
+    FACILITY_WATER = "facility_water", _("facility water (no CDUs yet)")
 
 
 class ServiceLevel(models.TextChoices):
@@ -113,7 +125,7 @@ class ServerModel(Provenance):
     rack_units = models.PositiveSmallIntegerField(_("rack units"))
     max_power_kw = models.DecimalField(_("max power (kW)"), max_digits=6, decimal_places=2)
     idle_power_kw = models.DecimalField(_("idle power (kW)"), max_digits=6, decimal_places=2)
-    cooling = models.CharField(_("cooling"), max_length=10, choices=Cooling.choices)
+    cooling = models.CharField(_("cooling"), max_length=12, choices=Cooling.choices)
     cpu = models.CharField(_("CPU"), max_length=120, blank=True)
     ram = models.CharField(_("RAM"), max_length=60, blank=True)
     network = models.CharField(_("network"), max_length=120, blank=True)
@@ -132,6 +144,16 @@ class ServerModel(Provenance):
         _("warranty service level"), max_length=12, choices=ServiceLevel.choices, blank=True
     )
     warranty_source = models.CharField(_("warranty source"), max_length=300, blank=True)
+    # Rack-scale and liquid-cooled systems: typical draw under load (empty: unknown), the
+    # GPUs one NVLink domain joins, whether the row is a whole rack (its own 48U frame,
+    # power shelves and manifolds) and what the facility must supply.
+    typical_power_kw = models.DecimalField(
+        _("typical power (kW)"), max_digits=6, decimal_places=2, null=True, blank=True
+    )
+    nvlink_domain_gpus = models.PositiveSmallIntegerField(_("GPUs in one NVLink domain"), default=8)
+    whole_rack = models.BooleanField(_("whole rack"), default=False)
+    facility_needs = models.CharField(_("facility needs"), max_length=300, blank=True)
+    facility_needs_nl = models.CharField(_("facility needs in Dutch"), max_length=300, blank=True)
 
     class Meta:
         ordering = ["vendor", "sku", "gpu__name"]
@@ -345,6 +367,21 @@ class Site(Provenance):
     )
     carbon_g_per_kwh = models.PositiveIntegerField(_("grid carbon intensity (gCO2/kWh)"))
     currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+    # What the site can take (tco/engine/site.py): its cooling, the PUE of liquid-cooled
+    # racks (empty: as `pue`), the IT power free for the fleet and what the grid connection
+    # could add (empty: not limited / unknown).
+    cooling = models.CharField(
+        _("cooling available"), max_length=16, choices=SiteCooling.choices, default="air"
+    )
+    pue_liquid = models.DecimalField(
+        _("PUE with liquid cooling"), max_digits=4, decimal_places=2, null=True, blank=True
+    )
+    available_it_kw = models.DecimalField(
+        _("available IT power (kW)"), max_digits=8, decimal_places=1, null=True, blank=True
+    )
+    grid_headroom_kw = models.DecimalField(
+        _("grid connection headroom (kW)"), max_digits=8, decimal_places=1, null=True, blank=True
+    )
 
     class Meta:
         ordering = ["name"]
@@ -371,12 +408,15 @@ class ItemCategory(models.TextChoices):
     STORAGE = "storage", _("storage")
     INSTALLATION = "installation", _("installation")
     SUPPORT = "support", _("support")
+    FACILITY = "facility", _("facility build-out")
 
 
 class PricingUnit(models.TextChoices):
     PER_SERVER = "per_server", _("per server")
     PER_CLUSTER = "per_cluster", _("per cluster")
     PERCENT_OF_HARDWARE_PER_YEAR = "pct_hw_year", _("% of hardware per year")
+    PER_KW = "per_kw", _("per kW")
+    PER_UNIT = "per_unit", _("each")
 
 
 class InfrastructureItem(Provenance):

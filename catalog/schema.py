@@ -32,6 +32,7 @@ from .models import (
     ServerPart,
     ServiceLevel,
     Site,
+    SiteCooling,
     SiteKind,
 )
 
@@ -376,6 +377,11 @@ SERVERS = TableSpec(
         Column("warranty_years", optional_int_positive),
         Column("service_level", optional_choice(ServiceLevel)),
         Column("warranty_source", optional_text),
+        Column("typical_power_kw", optional_decimal_positive),
+        Column("nvlink_domain_gpus", int_positive),
+        Column("whole_rack", boolean),
+        Column("facility_needs", optional_text),
+        Column("facility_needs_nl", optional_text),
     ),
     unique=(("key",), ("sku", "gpu")),
     price_field="list_price",
@@ -424,6 +430,10 @@ SITES = TableSpec(
         Column("currency", choice(Currency)),
         *PROVENANCE,
         Column("name_nl", optional_name_text),
+        Column("cooling", choice(SiteCooling)),
+        Column("pue_liquid", optional_decimal_positive),
+        Column("available_it_kw", optional_decimal_positive),
+        Column("grid_headroom_kw", optional_decimal_non_negative),
     ),
 )
 

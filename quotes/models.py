@@ -254,6 +254,7 @@ class LineKind(models.TextChoices):
     INSTALLATION = "installation", _("installation")
     SUPPORT = "support", _("support")
     SHIPPING = "shipping", _("shipping and freight")
+    FACILITY = "facility", _("site build-out")
     OTHER = "other", _("other")
 
 
@@ -264,6 +265,7 @@ class LineUnit(models.TextChoices):
     YEARS = "years", _("years")
     MONTHS = "months", _("months")
     LOT = "lot", _("lot")
+    KW = "kw", _("kW")
 
     @classmethod
     def label_for(cls, unit: str) -> str:

@@ -84,6 +84,22 @@ CONSTRAINT_FIELDS = (
     "preferred_providers",
 )
 
+# "Your site" (tco/engine/site.py): what the buyer's site can take; empty: the catalog site's.
+SITE_FIELDS = (
+    "site_cooling",
+    "rack_power_limit",
+    "available_it_kw",
+    "grid_headroom_kw",
+    "pue_liquid",
+)
+SITE_COOLINGS = [
+    ("", _("As the site in the catalog")),
+    ("air", _("Air only")),
+    ("rear_door", _("Rear-door heat exchangers")),
+    ("direct_liquid", _("Direct liquid (CDUs in place)")),
+    ("facility_water", _("Facility water, no CDUs yet")),
+]
+
 # How a served load is described: in users and requests, or (experts) in tokens/s.
 SERVING_LOADS = [
     ("users", _("Users and requests")),
@@ -356,6 +372,39 @@ class CalculatorForm(forms.Form):
     horizon_years = forms.TypedChoiceField(label=_("Horizon"), choices=HORIZONS, coerce=int)
     currency = forms.ChoiceField(label=_("Reporting currency"), choices=CURRENCIES)
 
+    # Your site (SITE_FIELDS)
+    site_cooling = forms.ChoiceField(
+        label=_("Cooling available"), choices=SITE_COOLINGS, required=False
+    )
+    rack_power_limit = _number(
+        _("Power per rack (kW)"),
+        1,
+        500,
+        required=False,
+        help_text=_("What one rack position can take; empty: the site's."),
+    )
+    available_it_kw = _number(
+        _("Available IT power (kW)"),
+        0,
+        100_000,
+        required=False,
+        help_text=_("Empty: not limited."),
+    )
+    grid_headroom_kw = _number(
+        _("Grid connection headroom (kW)"),
+        0,
+        100_000,
+        required=False,
+        help_text=_("What the connection could still add; empty: not limited."),
+    )
+    pue_liquid = _number(
+        _("PUE with liquid cooling"),
+        1.0,
+        3.0,
+        required=False,
+        help_text=_("Empty: the site's PUE."),
+    )
+
     # Your terms (CONSTRAINT_FIELDS)
     eu_data_only = forms.BooleanField(label=_("Data must stay in the EU"), required=False)
     own_premises_only = forms.BooleanField(
@@ -574,12 +623,18 @@ class CalculatorForm(forms.Form):
             ("electricity_price", site.electricity_price_per_kwh),
             ("pue", site.pue),
             ("colocation_price", site.colocation_per_kw_month),
+            ("rack_power_limit", site.rack_power_limit_kw),
+            ("pue_liquid", site.pue_liquid or site.pue),
         ):
             self.fields[name].widget.attrs["placeholder"] = f"{value.normalize():f}"
 
     @property
     def basic_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in BASIC_FIELDS]
+
+    @property
+    def site_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in SITE_FIELDS]
 
     @property
     def constraint_fields(self) -> list[forms.BoundField]:
@@ -592,6 +647,7 @@ class CalculatorForm(forms.Form):
             for name in self.fields
             if name not in BASIC_FIELDS
             and name not in CONSTRAINT_FIELDS
+            and name not in SITE_FIELDS
             and name not in ("preset", "full")
         ]
 
@@ -735,9 +791,15 @@ class CalculatorForm(forms.Form):
             ("electricity_price", "electricity_price_per_kwh"),
             ("pue", "pue"),
             ("colocation_price", "colocation_per_kw_month"),
+            ("rack_power_limit", "rack_power_limit_kw"),
+            ("available_it_kw", "available_it_kw"),
+            ("grid_headroom_kw", "grid_headroom_kw"),
+            ("pue_liquid", "pue_liquid"),
         ):
             if data.get(form_field) is not None:
                 site[spec_field] = data[form_field]
+        if data.get("site_cooling"):
+            site["cooling"] = data["site_cooling"]
         return parse_document(
             {
                 "name": str(dict(self.fields["kind"].choices).get(kind, kind)),

@@ -20,6 +20,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.utils import translation
 from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -39,6 +40,7 @@ from catalog.selectors import fx_rate_on, latest_fx_rate, price_history_index, p
 from common.formatting import grouped
 from tco.engine import (
     ApiOfferingSpec,
+    BuildOutPrices,
     CloudOfferingSpec,
     CloudTerm,
     FinanceInputs,
@@ -47,7 +49,9 @@ from tco.engine import (
     InvalidInput,
     Money,
     Scenario,
+    ServerCooling,
     ServerSpec,
+    SiteCooling,
     SiteSpec,
 )
 from tco.scenario import schema
@@ -277,7 +281,13 @@ def server_spec(
         "rack_units": model.rack_units,
         "max_power_kw": float(model.max_power_kw),
         "idle_power_kw": float(model.idle_power_kw),
-        "liquid_cooled": model.cooling == "liquid",
+        "liquid_cooled": model.cooling != "air",
+        "cooling": COOLING[model.cooling],
+        "whole_rack": model.whole_rack,
+        "nvlink_domain_gpus": model.nvlink_domain_gpus,
+        "typical_power_kw": (
+            float(model.typical_power_kw) if model.typical_power_kw is not None else None
+        ),
         "price": construct(
             f"{path}.list_price",
             Money,
@@ -288,7 +298,55 @@ def server_spec(
     return construct(path, ServerSpec, **{**base, **overrides})
 
 
-def site_spec(site: Site, path: str, overrides: dict[str, Any]) -> SiteSpec:
+# Catalog cooling values → the engine's (the catalog keeps "liquid" for direct liquid).
+COOLING = {
+    "air": ServerCooling.AIR,
+    "liquid": ServerCooling.DIRECT_LIQUID,
+    "rack_liquid": ServerCooling.RACK_LIQUID,
+}
+# The catalog's facility items the site fit prices its build-out with (tco/engine/site.py).
+CDU_ITEM, LIQUID_ITEM, POWER_ITEM = "cdu-in-row-250kw", "liquid-cooling-per-kw", "power-per-kw"
+
+
+def build_out_prices(items: dict[str, InfrastructureItem]) -> BuildOutPrices:
+    """The build-out unit costs from the catalog's three facility items when all are there
+    in one currency; otherwise the engine's defaults (the same figures, in USD)."""
+    rows = [items.get(key) for key in (CDU_ITEM, LIQUID_ITEM, POWER_ITEM)]
+    if any(row is None for row in rows) or len({row.currency for row in rows if row}) != 1:
+        return BuildOutPrices()
+    cdu, liquid, power = (row for row in rows if row is not None)
+    return BuildOutPrices(
+        cdu_price=float(cdu.price),
+        liquid_cooling_per_kw=float(liquid.price),
+        power_per_kw=float(power.price),
+        currency=cdu.currency,
+    )
+
+
+def liquid_ready_colocation(sites: dict[str, Site], near: Site) -> Site | None:
+    """The catalog's colocation with a liquid loop in place that takes the most kW a rack,
+    in the site's country when there is one; None when the catalog has none."""
+    ready = [
+        s
+        for s in sites.values()
+        if s.kind == SiteKind.COLOCATION and s.cooling == "direct_liquid" and s.key != near.key
+    ]
+    if not ready:
+        return None
+    return max(ready, key=lambda s: (s.country == near.country, s.rack_power_limit_kw, s.key))
+
+
+def _optional(value: Any) -> float | None:
+    return float(value) if value is not None else None
+
+
+def site_spec(
+    site: Site,
+    path: str,
+    overrides: dict[str, Any],
+    catalog: CatalogSnapshot | None = None,
+) -> SiteSpec:
+    """The engine's site; with `catalog`, its build-out prices and liquid-ready fallback."""
     base = {
         "name": site.name,
         "electricity_price_per_kwh": float(site.electricity_price_per_kwh),
@@ -300,7 +358,18 @@ def site_spec(site: Site, path: str, overrides: dict[str, Any]) -> SiteSpec:
         "country": site.country,
         "on_premises": site.kind in (SiteKind.ON_PREMISES, SiteKind.WORKSTATION),
         "workstation": site.kind == SiteKind.WORKSTATION,
+        "cooling": SiteCooling(site.cooling),
+        "pue_liquid": _optional(site.pue_liquid),
+        "available_it_kw": _optional(site.available_it_kw),
+        "grid_headroom_kw": _optional(site.grid_headroom_kw),
     }
+    if catalog is not None:
+        base["build_out"] = build_out_prices(catalog.items)
+        colo = liquid_ready_colocation(catalog.sites, site)
+        if colo is not None:
+            base["fallback"] = dataclasses.replace(
+                site_spec(colo, path, {}), build_out=base["build_out"]
+            )
     return construct(path, SiteSpec, **{**base, **overrides})
 
 
@@ -424,7 +493,7 @@ def build_scenario(
     fx_row = catalog.fx_row
     fx = FxRates(usd_per_eur=float(fx_row.rate)) if fx_row else FxRates()
     items = catalog.items
-    site_built = site_spec(site, "site", document.site.overrides())
+    site_built = site_spec(site, "site", document.site.overrides(), catalog)
     finance = document.finance.to_engine("finance", _finance_defaults(items, fx, site_built))
     demand = document.demand.to_engine("demand") if document.demand else None
     uncertainty = document.uncertainty.to_engine("uncertainty") if document.uncertainty else None
@@ -463,6 +532,7 @@ def build_scenario(
             fx_row,
             document.finance,
             gpu_row or model.gpu,
+            catalog.sites,
         )
         + _api_assumptions(api_rows, scenario.api_offerings)
         if with_assumptions
@@ -567,6 +637,7 @@ def _assumptions(
     fx_row: FxRate | None,
     finance_given: schema.Finance,
     gpu: Gpu,
+    sites: dict[str, Site] | None = None,
 ) -> tuple[Assumption, ...]:
     """Every figure the analysis used, from the final specs (so overrides show as such)."""
     server, site_spec, finance = scenario.server, scenario.site, scenario.finance
@@ -627,6 +698,8 @@ def _assumptions(
     typed = finance_given.model_fields_set
     rows.append(_service_life_assumption(finance, "service_life_months" in typed))
     rows += _default_item_assumptions(finance, items, typed)
+    if server.cooling_type is not ServerCooling.AIR:
+        rows += _site_fit_assumptions(site, items, sites or {})
     if fx_row is not None:
         rows.append(
             Assumption(
@@ -638,6 +711,54 @@ def _assumptions(
             )
         )
     return tuple(rows)
+
+
+# A catalog item's name in the reader's language.
+_item_name = lazy(
+    lambda item: item.name_nl if translation.get_language() == "nl" and item.name_nl else item.name,
+    str,
+)
+
+
+def _site_fit_assumptions(
+    site: Site, items: dict[str, InfrastructureItem], sites: dict[str, Site]
+) -> list[Assumption]:
+    """What the site fit of a liquid-cooled server prices with: the build-out unit costs
+    and the liquid-ready colocation it falls back on, each with its source and date."""
+    rows = []
+    for key in (CDU_ITEM, LIQUID_ITEM, POWER_ITEM):
+        item = items.get(key)
+        if item is not None:
+            rows.append(
+                Assumption(
+                    _item_name(item),
+                    (Amount(item.price, item.currency, 0),),
+                    item.source,
+                    item.as_of,
+                    item.is_estimate,
+                )
+            )
+    colo = liquid_ready_colocation(sites, site)
+    if colo is not None:
+        rows.append(
+            Assumption(
+                format_lazy(_("{site}: colocation per kW-month"), site=_site_name(colo)),
+                (Amount(colo.colocation_per_kw_month, colo.currency, 0),),
+                colo.source,
+                colo.as_of,
+                colo.is_estimate,
+            )
+        )
+        rows.append(
+            Assumption(
+                format_lazy(_("{site}: PUE with liquid cooling"), site=_site_name(colo)),
+                (Amount(colo.pue_liquid or colo.pue, "", 2),),
+                colo.source,
+                colo.as_of,
+                colo.is_estimate,
+            )
+        )
+    return rows
 
 
 def _offering_assumption(

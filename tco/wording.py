@@ -579,6 +579,8 @@ def violation_text(note: Note) -> str:
         return _("%(provider)s is not one of your preferred providers.") % {
             "provider": p.get("provider")
         }
+    if code == "site_does_not_fit":
+        return _("Your site cannot take the %(server)s.") % {"server": p.get("server")}
     return note.text or code
 
 

@@ -80,6 +80,12 @@ def server_configuration(server: ServerModel, language: str) -> dict[str, Any]:
         "rack_units": server.rack_units,
         "max_power_kw": str(server.max_power_kw),
         "cooling": server.cooling,
+        "whole_rack": server.whole_rack,
+        "facility_needs": (
+            server.facility_needs_nl
+            if language == "nl" and server.facility_needs_nl
+            else server.facility_needs
+        ),
         "parts": [
             {
                 "role": part.role,
@@ -183,11 +189,26 @@ def site_prerequisites(
         "facility_kw": None,
         "racks": None,
         "servers_per_rack": None,
-        "needs_liquid_cooling": any(
-            line["configuration"]["cooling"] == "liquid" for line in servers
-        ),
+        "needs_liquid_cooling": any(line["configuration"]["cooling"] != "air" for line in servers),
+        "facility_needs": biggest.get("facility_needs", ""),
+        "whole_rack": bool(biggest.get("whole_rack")),
+        "site_fit": None,
+        "duties": [],
     }
     report = stored_report(tco)
+    fit = report.site_fit if report else None
+    if fit is not None and fit.racks > 0:
+        shown = fit.placed_at or fit
+        site.update(
+            site_fit={
+                "status": fit.status,
+                "kw_per_rack": str(shown.kw_per_rack),
+                "site_cooling": shown.site_cooling,
+                "placed_at": fit.placed_at.site if fit.placed_at else None,
+                "build_out_weeks": fit.build_out_weeks,
+            },
+            duties=[{"code": d.code, "params": d.params} for d in report.site_duties],
+        )
     racks = report.racks if report else None
     if racks is not None and Decimal(racks.servers) == count:
         site.update(

@@ -143,7 +143,7 @@ def revision_add_line(
             raise QuoteError(_("Unknown catalog item."))
         kind = LineKind(row.category)
         as_of, estimate = row.as_of, row.is_estimate
-        default_unit = LineUnit.PCS
+        default_unit = LineUnit.KW if row.unit == PricingUnit.PER_KW else LineUnit.PCS
         description = line_description(row, revision.quote.customer.language)
         if row.unit == PricingUnit.PERCENT_OF_HARDWARE_PER_YEAR:
             hardware = _hardware_total(revision)

@@ -147,6 +147,33 @@ def _add_sized_lines(revision: QuoteRevision, analysis: Any) -> None:
         revision_add_line(
             revision=revision, catalog_key="item:support-10pct", quantity=to_cents(years)
         )
+    for key, quantity in build_out_quantities(analysis.report).items():
+        if key in items:
+            revision_add_line(revision=revision, catalog_key=f"item:{key}", quantity=quantity)
+
+
+# The site fit's build-out lines (tco/engine/site.py) and the catalog items that price them.
+BUILD_OUT_ITEMS = {
+    "cdu": "cdu-in-row-250kw",
+    "liquid_cooling": "liquid-cooling-per-kw",
+    "rack_power": "power-per-kw",
+    "facility_power": "power-per-kw",
+}
+
+
+def build_out_quantities(report: Report) -> dict[str, Decimal]:
+    """What the buyer's own site needs built, as catalog item keys and quantities (CDUs, kW),
+    when the analysis priced a build-out there (none when the fleet fits or moves to a
+    colocation)."""
+    fit = report.site_fit
+    if fit is None or fit.status != "build_out":
+        return {}
+    quantities: dict[str, Decimal] = {}
+    for line in fit.build_out_lines:
+        key = BUILD_OUT_ITEMS.get(line.item)
+        if key is not None:
+            quantities[key] = quantities.get(key, Decimal(0)) + Decimal(str(line.quantity))
+    return {key: to_cents(q) for key, q in quantities.items()}
 
 
 # The catalog's networking item whose cost-to-price ratio costs a networking line sized by

@@ -35,6 +35,7 @@ from tco.engine.hybrid import HybridResult, optimise_hybrid
 from tco.engine.inference import LatencyTargets, ServingPlan
 from tco.engine.inputs import (
     ApiOfferingSpec,
+    BuildOutPrices,
     CloudOfferingSpec,
     CloudTerm,
     Demand,
@@ -50,10 +51,12 @@ from tco.engine.inputs import (
     PriceBasis,
     Recompute,
     Scenario,
+    ServerCooling,
     ServerSpec,
     ServingDemand,
     ServingUse,
     Sharding,
+    SiteCooling,
     SiteSpec,
     UncertaintyRanges,
     Workload,
@@ -94,6 +97,7 @@ from tco.engine.scenario import (
 )
 from tco.engine.sensitivity import TORNADO_INPUTS, Tornado, TornadoBar, tornado
 from tco.engine.serving import ServingLoad, ServingOutcome, derive_load
+from tco.engine.site import SiteFit, site_duties, site_fit
 from tco.engine.sizing import MemoryBreakdown, ParallelismPlan, SizingResult, size_workload
 from tco.engine.sweep import SweepResult, sweep
 from tco.engine.units import HOURS_PER_MONTH, FxRates, Money
@@ -106,6 +110,7 @@ __all__ = [
     "TORNADO_INPUTS",
     "ApiOfferingSpec",
     "ApiOptionResult",
+    "BuildOutPrices",
     "Candidate",
     "CloudCostParams",
     "CloudOfferingSpec",
@@ -150,6 +155,7 @@ __all__ = [
     "ResellResult",
     "Scenario",
     "ScenarioResult",
+    "ServerCooling",
     "ServerSpec",
     "ServingDemand",
     "ServingLoad",
@@ -158,6 +164,8 @@ __all__ = [
     "ServingPoint",
     "ServingUse",
     "Sharding",
+    "SiteCooling",
+    "SiteFit",
     "SiteSpec",
     "SizingMemo",
     "SizingResult",
@@ -206,6 +214,8 @@ __all__ = [
     "resale_fraction",
     "result_to_dict",
     "scaling_efficiency",
+    "site_duties",
+    "site_fit",
     "size_workload",
     "sweep",
     "tornado",

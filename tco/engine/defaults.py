@@ -52,6 +52,23 @@ STAFF_FTE_CEILING: Final = 12.0
 # workstation: the result warns that the data-centre defaults were applied.
 SMALL_FLEET_GPUS: Final = 8
 
+# --- site fit and build-out (tco/engine/site.py; the catalog's facility items) --------
+
+# An in-row coolant distribution unit and the kW of IT it serves.
+CDU_PRICE_USD: Final = 90_000.0
+CDU_CAPACITY_KW: Final = 250.0
+LIQUID_COOLING_PER_KW_USD: Final = 400.0
+POWER_PER_KW_USD: Final = 250.0
+CDU_WEEKS: Final = 16.0
+LIQUID_COOLING_WEEKS: Final = 26.0
+POWER_WEEKS: Final = 20.0
+# What one rack can shed without liquid at the chips.
+AIR_RACK_MAX_KW: Final = 40.0
+REAR_DOOR_RACK_MAX_KW: Final = 60.0
+# The EU Energy Efficiency Directive's thresholds of installed IT power.
+EED_REPORTING_KW: Final = 500.0
+EED_HEAT_REUSE_KW: Final = 1_000.0
+
 # --- training efficiency --------------------------------------------------------------
 
 MFU: Final = 0.45
@@ -108,6 +125,85 @@ class Default:
 ESTIMATE: Final = "estimate"
 
 TABLE: Final[tuple[Default, ...]] = (
+    Default(
+        "CDU_PRICE_USD",
+        CDU_PRICE_USD,
+        "USD/CDU",
+        ESTIMATE,
+        "no public price for an installed in-row CDU (catalog item cdu-in-row-250kw); "
+        "priced when a site has water but no CDUs",
+    ),
+    Default(
+        "CDU_CAPACITY_KW",
+        CDU_CAPACITY_KW,
+        "kW of IT per CDU",
+        "[S-SERVERSIMPLY]",
+        "a 250 kW CDU per GB300 NVL72 row",
+    ),
+    Default(
+        "LIQUID_COOLING_PER_KW_USD",
+        LIQUID_COOLING_PER_KW_USD,
+        "USD/kW of IT",
+        "[S-SESTERCE]",
+        "liquid cooling $300-500 per kW: the midpoint (catalog item liquid-cooling-per-kw)",
+    ),
+    Default(
+        "POWER_PER_KW_USD",
+        POWER_PER_KW_USD,
+        "USD/kW of IT",
+        "[S-SESTERCE]",
+        "UPS $150-200 and PDU $50-100 per kW: the midpoints (catalog item power-per-kw)",
+    ),
+    Default(
+        "CDU_WEEKS",
+        CDU_WEEKS,
+        "weeks",
+        ESTIMATE,
+        "delivery, placing and commissioning of CDUs on existing facility water",
+    ),
+    Default(
+        "LIQUID_COOLING_WEEKS",
+        LIQUID_COOLING_WEEKS,
+        "weeks",
+        ESTIMATE,
+        "design, piping and commissioning of a secondary liquid loop",
+    ),
+    Default(
+        "POWER_WEEKS",
+        POWER_WEEKS,
+        "weeks",
+        ESTIMATE,
+        "UPS and power distribution delivered and installed within the existing connection",
+    ),
+    Default(
+        "AIR_RACK_MAX_KW",
+        AIR_RACK_MAX_KW,
+        "kW/rack",
+        ESTIMATE,
+        "what air with contained aisles removes from one rack (commonly put at 30-40 kW); "
+        "racks are filled up to it, a single server above it does not fit",
+    ),
+    Default(
+        "REAR_DOOR_RACK_MAX_KW",
+        REAR_DOOR_RACK_MAX_KW,
+        "kW/rack",
+        ESTIMATE,
+        "what a rear-door heat exchanger commonly removes from one air-cooled rack",
+    ),
+    Default(
+        "EED_REPORTING_KW",
+        EED_REPORTING_KW,
+        "kW of IT",
+        "[S-EED]",
+        "data centres of at least 500 kW installed IT power report yearly (art. 12)",
+    ),
+    Default(
+        "EED_HEAT_REUSE_KW",
+        EED_HEAT_REUSE_KW,
+        "kW of IT",
+        "[S-EED]",
+        "above 1 MW a data centre assesses waste-heat reuse or justifies why not (art. 26)",
+    ),
     Default(
         "INSTALLATION_PER_SERVER_USD",
         INSTALLATION_PER_SERVER_USD,

@@ -89,6 +89,27 @@ class Interconnect(StrEnum):
     ETHERNET = "ethernet"
 
 
+class ServerCooling(StrEnum):
+    """How a server sheds its heat (catalog ``ServerModel.cooling``)."""
+
+    AIR = "air"
+    DIRECT_LIQUID = "direct_liquid"  # cold plates on the chips: a CDU and facility water
+    RACK_LIQUID = "rack_liquid"  # a rack-scale system (NVL72) fed by an in-row CDU
+
+
+class SiteCooling(StrEnum):
+    """The cooling a site offers its racks (tco/engine/site.py)."""
+
+    AIR = "air"  # room air only: no water at the racks
+    REAR_DOOR = "rear_door"  # water to rear-door heat exchangers, no liquid loop to chips
+    DIRECT_LIQUID = "direct_liquid"  # a liquid loop with CDUs in place
+    FACILITY_WATER = "facility_water"  # facility water in the hall, no CDUs yet
+
+    @property
+    def has_water(self) -> bool:
+        return self is not SiteCooling.AIR
+
+
 class CloudTerm(StrEnum):
     ON_DEMAND = "on_demand"
     COMMITTED_1Y = "committed_1y"
@@ -233,7 +254,13 @@ class GpuSpec:
 
 @dataclass(frozen=True, slots=True)
 class ServerSpec:
-    """A GPU server (e.g. an HGX/DGX 8-GPU system) and its purchase price."""
+    """A GPU server (e.g. an HGX/DGX 8-GPU system) and its purchase price.
+
+    A rack-scale system (GB200/GB300 NVL72) is one "server" of 72 GPUs with
+    ``whole_rack``: its GPUs form one NVLink domain (``nvlink_domain_gpus``, by default all
+    of them), the fleet is sized in whole racks and each brings its own rack.
+    ``cooling`` None: direct liquid when ``liquid_cooled``, else air.
+    """
 
     name: str
     gpu: GpuSpec
@@ -243,8 +270,37 @@ class ServerSpec:
     idle_power_kw: float
     liquid_cooled: bool
     price: Money
+    cooling: ServerCooling | None = None
+    whole_rack: bool = False
+    nvlink_domain_gpus: int | None = None
+    typical_power_kw: float | None = None
+
+    @property
+    def cooling_type(self) -> ServerCooling:
+        """The declared cooling, else direct liquid for a liquid-cooled server.
+
+        >>> g = GpuSpec("g", 80.0, 3.0, 900.0, None, None, 700.0)
+        >>> ServerSpec("x", g, 8, 8, 10.0, 2.0, True, Money(1.0)).cooling_type.value
+        'direct_liquid'
+        """
+        if self.cooling is not None:
+            return self.cooling
+        return ServerCooling.DIRECT_LIQUID if self.liquid_cooled else ServerCooling.AIR
+
+    @property
+    def nvlink_domain(self) -> int:
+        """GPUs that talk over NVLink: the server's GPUs unless the catalog says fewer."""
+        return min(self.nvlink_domain_gpus or self.gpus_per_server, self.gpus_per_server)
 
     def __post_init__(self) -> None:
+        if self.nvlink_domain_gpus is not None:
+            require_int("nvlink_domain_gpus", self.nvlink_domain_gpus, 1, 1024, "NVLink domain")
+        if self.typical_power_kw is not None:
+            require_positive("typical_power_kw", self.typical_power_kw, "Typical server power")
+        if self.cooling is not None and (self.cooling is not ServerCooling.AIR) != bool(
+            self.liquid_cooled
+        ):
+            object.__setattr__(self, "liquid_cooled", self.cooling is not ServerCooling.AIR)
         require_int("gpus_per_server", self.gpus_per_server, 1, 1024, "GPUs per server")
         require_int("rack_units", self.rack_units, 1, 60, "Rack units")
         require_positive("max_power_kw", self.max_power_kw, "Maximum server power")
@@ -255,6 +311,29 @@ class ServerSpec:
                 f"Idle power ({self.idle_power_kw} kW) cannot exceed maximum power "
                 f"({self.max_power_kw} kW).",
             )
+
+
+@dataclass(frozen=True, slots=True)
+class BuildOutPrices:
+    """Unit costs of making a site fit (the catalog's facility items; engine defaults)."""
+
+    cdu_price: float = defaults.CDU_PRICE_USD
+    cdu_capacity_kw: float = defaults.CDU_CAPACITY_KW
+    liquid_cooling_per_kw: float = defaults.LIQUID_COOLING_PER_KW_USD
+    power_per_kw: float = defaults.POWER_PER_KW_USD
+    currency: str = "USD"
+
+    def __post_init__(self) -> None:
+        require_non_negative("cdu_price", self.cdu_price, "CDU price")
+        require_positive("cdu_capacity_kw", self.cdu_capacity_kw, "CDU capacity")
+        require_non_negative(
+            "liquid_cooling_per_kw", self.liquid_cooling_per_kw, "Liquid cooling per kW"
+        )
+        require_non_negative("power_per_kw", self.power_per_kw, "Extra power per kW")
+        check_currency("currency", self.currency)
+
+
+DEFAULT_BUILD_OUT = BuildOutPrices()
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,8 +357,26 @@ class SiteSpec:
     on_premises: bool = False  # the buyer's own building (not a colocation data centre)
     # A desk or an office: no rack, no fabric, no installation, no operations staff.
     workstation: bool = False
+    # What the site can take (tco/engine/site.py): its cooling, the PUE of liquid-cooled
+    # racks (None: ``pue``), the IT power free for the fleet and what the grid connection
+    # could add (None: not limited), the build-out unit costs, and the liquid-ready
+    # colocation the owned fleet moves to when this site cannot take it (None: none).
+    cooling: SiteCooling = SiteCooling.AIR
+    pue_liquid: float | None = None
+    available_it_kw: float | None = None
+    grid_headroom_kw: float | None = None
+    build_out: BuildOutPrices = field(default_factory=lambda: DEFAULT_BUILD_OUT)
+    fallback: SiteSpec | None = None
 
     def __post_init__(self) -> None:
+        if self.pue_liquid is not None and not 1.0 <= self.pue_liquid <= 3.0:
+            raise InvalidInput(
+                "pue_liquid", f"PUE must be between 1.0 and 3.0, got {self.pue_liquid}."
+            )
+        if self.available_it_kw is not None:
+            require_non_negative("available_it_kw", self.available_it_kw, "Available IT power")
+        if self.grid_headroom_kw is not None:
+            require_non_negative("grid_headroom_kw", self.grid_headroom_kw, "Grid headroom")
         require_non_negative(
             "electricity_price_per_kwh", self.electricity_price_per_kwh, "Electricity price"
         )

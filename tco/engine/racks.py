@@ -42,9 +42,11 @@ def plan_racks(servers: int, server: ServerSpec, site: SiteSpec) -> RackPlan:
     require_int("servers", servers, 1, None, "Number of servers")
     notes: list[Note] = []
     by_power = math.floor(site.rack_power_limit_kw / server.max_power_kw + 1e-9)
-    by_space = site.rack_units_limit // server.rack_units
+    # A rack-scale system (NVL72) is its own rack: one per rack position, whatever the
+    # site's usable rack units (the site fit checks its power and cooling).
+    by_space = 1 if server.whole_rack else site.rack_units_limit // server.rack_units
     exceeds = by_power < 1
-    if exceeds:
+    if exceeds and not server.whole_rack:
         # One server per rack is still planned, but the rack needs a higher power feed.
         notes.append(
             Note(
@@ -75,7 +77,7 @@ def plan_racks(servers: int, server: ServerSpec, site: SiteSpec) -> RackPlan:
         )
     per_rack = max(1, min(by_power, by_space))
     limited_by = "power" if by_power <= by_space else "space"
-    if server.liquid_cooled:
+    if server.liquid_cooled and not site.cooling.has_water:
         notes.append(
             Note(
                 "liquid_cooling",

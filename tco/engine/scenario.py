@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
@@ -55,9 +57,10 @@ from tco.engine.ownership import (
     financing,
     resold_model,
 )
-from tco.engine.racks import RackPlan, plan_racks
+from tco.engine.racks import RackPlan
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
+from tco.engine.site import SiteFit, placed, site_duties
 from tco.engine.sizing import SizingResult, size_workload
 from tco.engine.units import HOURS_PER_MONTH, FloatArray, Money
 from tco.engine.verdict import CLOUD, HYBRID, OWN, OWN_RESELL, Candidate, Verdict, decide
@@ -106,6 +109,12 @@ class ScenarioResult:
     serving: ServingOutcome | None = None  # the demand was given in users and requests
     api_options: tuple[ApiOptionResult, ...] = ()
     extras: OwningExtras | None = None  # networking, installation and staff of the fleet
+    # The site fit (tco/engine/site.py): where the fleet runs (the buyer's site, or its
+    # liquid-ready fallback when the own site cannot take it), the own site's verdict, and
+    # the EU duties of the fleet's IT power there.
+    site_fit: SiteFit | None = None
+    own_site_fit: SiteFit | None = None
+    site_duties: tuple[Note, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +271,10 @@ def build_cost_model(
     ``extras``: the fleet's :func:`fleet_extras` (by default those of ``servers``
     servers, a fabric only for multi-server training).
     """
-    fin, site, server = scenario.finance, scenario.site, scenario.server
+    fin, server = scenario.finance, scenario.server
+    # The site the fleet runs at (its fallback colocation when the own site cannot take
+    # it), its PUE by cooling and the build-out that makes it fit (tco/engine/site.py).
+    site, fit, _own = placed(servers, server, scenario.site)
     fx, cur = fin.fx, fin.reporting_currency
     # FxRates.convert's arithmetic (amount × from ÷ to), each rate looked up once: the
     # ranking flattens a scenario per candidate server, a dozen amounts each.
@@ -305,7 +317,7 @@ def build_cost_model(
         server_price=fx.convert(server.price.amount, server.price.currency, cur),
         idle_power_kw=server.idle_power_kw,
         max_power_kw=server.max_power_kw,
-        pue=site.pue,
+        pue=fit.pue,
         electricity_price_per_kwh=site_money(site.electricity_price_per_kwh),
         colocation_per_kw_month=site_money(site.colocation_per_kw_month),
         utilization=plan.utilization if plan is not None else fin.utilization,
@@ -331,7 +343,8 @@ def build_cost_model(
         active_months=plan.active_months if plan is not None else WHOLE_HORIZON,
         whole_terms=1.0 if plan is not None and plan.whole_terms else 0.0,
         fixed_monthly=fin_money(fin.fixed_monthly_total),
-        one_off_cost=fin_money(fin.one_off_total),
+        one_off_cost=fin_money(fin.one_off_total)
+        + fx.convert(fit.build_out_cost, fit.currency, cur),
         service_life_months=float(fin.service_life_months),
     )
 
@@ -529,8 +542,11 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     workload = sized_workload(scenario)
     sizing = sized(workload, scenario.server, scenario.servers, sizings)
     servers = sizing.servers_required
+    used_site, fit, own_fit = placed(servers, scenario.server, scenario.site)
+    if used_site is not scenario.site:  # the own site cannot take it: the colocation can
+        scenario = dataclasses.replace(scenario, site=used_site)
     plan = _plan(scenario, sizing)
-    racks = plan_racks(servers, scenario.server, scenario.site)
+    racks = fit.racks
     fits = offering_fits(scenario.cloud_offerings, workload, scenario.server, sizing, sizings)
     usable, excluded = _usable_offerings(scenario, fits)
     kept = dataclasses.replace(
@@ -550,7 +566,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         monthly=monthly,
     )
     fin, server = scenario.finance, scenario.server
-    energy_kwh, carbon = _energy_and_carbon(scenario, servers, plan)
+    energy_kwh, carbon = _energy_and_carbon(scenario, servers, plan, fit.pue)
     resell = (
         buy_run_resell(model, plan.run_hours, fin.resale_by_year)
         if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours
@@ -558,6 +574,8 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     )
     spot_ok = _spot_allowed(scenario, plan)
     own_breaks, cloud_breaks = _constraint_violations(kept)
+    if not fit.fits:  # the site cannot take the fleet and no colocation can: never advised
+        own_breaks += (Note("site_does_not_fit", {"site": fit.site, "server": server.name}),)
     spot_fine = tuple(spot_ok or o.term is not CloudTerm.SPOT for o in kept.cloud_offerings)
     # Recommendable: allowed by the work (spot) and by the buyer's constraints.
     eligible = tuple(ok and not breaks for ok, breaks in zip(spot_fine, cloud_breaks, strict=True))
@@ -628,6 +646,9 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         serving=serving,
         api_options=apis,
         extras=extras,
+        site_fit=fit,
+        own_site_fit=own_fit,
+        site_duties=site_duties(racks.it_kw, used_site, fit),
     )
 
 
@@ -650,13 +671,14 @@ def _usable_offerings(
 
 
 def _energy_and_carbon(
-    scenario: Scenario, servers: int, plan: DemandPlan
+    scenario: Scenario, servers: int, plan: DemandPlan, pue: float
 ) -> tuple[float, float | None]:
     """The owned fleet's facility energy over the horizon (kWh) and its CO2 (tonnes; None
-    when the site's carbon intensity is unknown)."""
+    when the site's carbon intensity is unknown); ``pue`` is the one its cooling gets at
+    the site (tco/engine/site.py)."""
     fin, server, site = scenario.finance, scenario.server, scenario.site
     avg_kw = server.idle_power_kw + (server.max_power_kw - server.idle_power_kw) * plan.utilization
-    energy_kwh = servers * avg_kw * site.pue * HOURS_PER_MONTH * fin.horizon_months
+    energy_kwh = servers * avg_kw * pue * HOURS_PER_MONTH * fin.horizon_months
     carbon = (
         energy_kwh * site.carbon_kg_per_kwh / 1000.0 if site.carbon_kg_per_kwh is not None else None
     )
@@ -1241,6 +1263,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
         "horizons": horizons_to_dict(result),
     }
     t = result.tornado
+    extras.update(site_to_dict(result, options))
     return {
         "scenario": result.scenario.name,
         "currency": result.currency,
@@ -1280,6 +1303,61 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
                 for b in t.bars
             ],
         },
+    }
+
+
+def site_fit_dict(fit: SiteFit, currency: str, fx_convert: Any) -> dict[str, Any]:
+    """One site fit as JSON: status, build-out cost (reporting currency) and weeks, reasons."""
+    return {
+        "status": fit.status,
+        "site": fit.site,
+        "build_out_cost": _num(fx_convert(fit.build_out_cost, fit.currency, currency), 2),
+        "build_out_weeks": _num(fit.build_out_weeks, 1),
+        "build_out_lines": [
+            {
+                "item": line.item,
+                "quantity": _num(line.quantity, 3),
+                "unit_price": _num(fx_convert(line.unit_price, fit.currency, currency), 2),
+                "cost": _num(fx_convert(line.cost, fit.currency, currency), 2),
+                "weeks": _num(line.weeks, 1),
+            }
+            for line in fit.lines
+        ],
+        "reasons": [{"code": n.code, "params": dict(n.params)} for n in fit.reasons],
+        "racks": fit.racks.racks_required,
+        "kw_per_rack": _num(fit.rack_kw, 3),
+        "it_kw": _num(fit.racks.it_kw, 3),
+        "pue": _num(fit.pue, 3),
+        "cooling": fit.cooling,
+        "site_cooling": fit.site_cooling,
+        "site_rack_power_limit_kw": fit.rack_power_limit_kw,
+    }
+
+
+def site_to_dict(result: ScenarioResult, options: list[dict[str, Any]]) -> dict[str, Any]:
+    """The site fit in the result's JSON (one place, for the report that replaces this dict).
+
+    Each owned option gets ``site_fit`` — the buyer's own site's status, build-out cost and
+    weeks and reasons, and ``placed_at`` (the liquid-ready colocation's fit) when the fleet
+    moves there; the result gets ``site_duties`` (EU duties with their thresholds) and
+    ``site_fit`` for the rack plan.
+    """
+    fit, own = result.site_fit, result.own_site_fit
+    if fit is None or own is None:
+        return {"site_fit": None, "site_duties": []}
+    convert = result.scenario.finance.fx.convert
+    own_dict = site_fit_dict(own, result.currency, convert)
+    if fit is not own:
+        placed_at = site_fit_dict(fit, result.currency, convert)
+        monthly = float(np.mean(onprem_monthly(result.cost_model).colocation))
+        placed_at["colocation_cost"] = _num(monthly * result.scenario.finance.horizon_months, 2)
+        own_dict["placed_at"] = placed_at
+    for option in options:
+        if option.get("kind") in ("onprem", "onprem_resell", "hybrid"):
+            option["site_fit"] = own_dict
+    return {
+        "site_fit": own_dict,
+        "site_duties": [n.to_dict() for n in result.site_duties],
     }
 
 

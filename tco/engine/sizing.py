@@ -562,7 +562,7 @@ def _expert_exchange_hours(
     assert split is not None and workload.kind in _FULL_STATE_KINDS
     c = placed.cand
     ep = c.expert_parallel(placed.dp)
-    in_server = min(ep, max(1, server.gpus_per_server // c.t))
+    in_server = min(ep, max(1, server.nvlink_domain // c.t))  # the NVLink domain (NVL72: 72)
     per_token = 2.0 * all_to_all_bytes_per_token(
         split.experts_per_token, shape.hidden_size, workload.precision.bytes_per_param
     )

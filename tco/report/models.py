@@ -154,6 +154,41 @@ class Racks(ReportModel):
     warning_details: list[Note]
 
 
+# --- site fit (tco/engine/site.py) -------------------------------------------------------
+
+
+class BuildOutLine(ReportModel):
+    """One costed line of making a site fit: a catalog item, how many, what it costs."""
+
+    item: str
+    quantity: float | None
+    unit_price: float | None
+    cost: float | None
+    weeks: float | None
+
+
+class SiteFit(ReportModel):
+    """Whether a site takes the owned fleet: ``fits``, ``build_out`` (with its lines, cost
+    and weeks) or ``does_not_fit`` (with the reasons); ``placed_at`` is the liquid-ready
+    colocation's fit when the fleet is costed there instead."""
+
+    status: Literal["fits", "build_out", "does_not_fit"]
+    site: str
+    build_out_cost: float | None
+    build_out_weeks: float | None
+    build_out_lines: list[BuildOutLine]
+    reasons: list[Note]
+    racks: int
+    kw_per_rack: float | None
+    it_kw: float | None
+    pue: float | None
+    cooling: str
+    site_cooling: str
+    site_rack_power_limit_kw: float | None
+    colocation_cost: float | None = None
+    placed_at: SiteFit | None = None
+
+
 # --- options -----------------------------------------------------------------------------
 
 
@@ -212,6 +247,8 @@ class Option(ReportModel):
     break_even_beyond_capacity: bool | None = None
     # the monthly table (``tco estimate --cashflows``): "month" and one list per column
     cashflow: dict[str, list[int | float]] | None = None
+    # an owned option: whether the buyer's site takes it
+    site_fit: SiteFit | None = None
 
 
 # --- demand, serving, verdict ------------------------------------------------------------
@@ -438,6 +475,9 @@ class Report(ReportModel):
     owning_extras: OwningExtras | None
     horizons: Horizons | None
     tornado: Tornado
+    # the owned fleet against the buyer's site, and the EU duties its IT load brings
+    site_fit: SiteFit | None = None
+    site_duties: list[Note] = []
 
     # --- the JSON form ---
 

@@ -182,6 +182,8 @@ Interconnect = Annotated[engine.Interconnect, Strict(False)]
 ServingUse = Annotated[engine.ServingUse, Strict(False)]
 DemandPattern = Annotated[engine.DemandPattern, Strict(False)]
 CloudTerm = Annotated[engine.CloudTerm, Strict(False)]
+ServerCooling = Annotated[engine.ServerCooling, Strict(False)]
+SiteCooling = Annotated[engine.SiteCooling, Strict(False)]
 
 
 class Block(BaseModel):
@@ -492,6 +494,16 @@ class Server(Overrides):
     idle_power_kw: float | None = Field(None, ge=0)
     rack_units: WholeNumber | None = Field(None, ge=1, le=60)
     liquid_cooled: bool | None = None
+    cooling: ServerCooling | None = Field(
+        None, description="air, direct_liquid (a CDU and facility water) or rack_liquid (NVL72)"
+    )
+    whole_rack: bool | None = Field(
+        None, description="a rack-scale system that is its own rack (GB200/GB300 NVL72)"
+    )
+    nvlink_domain_gpus: WholeNumber | None = Field(
+        None, ge=1, le=1024, description="GPUs one NVLink domain joins (NVL72: 72)"
+    )
+    typical_power_kw: float | None = Field(None, gt=0)
     gpus_per_server: WholeNumber | None = Field(None, ge=1, le=1024)
     gpu: GpuChoice | None = Field(
         None,
@@ -523,6 +535,20 @@ class Site(Overrides):
         None,
         description="a desk or office: no network, installation or operations staff; "
         "needs on_premises",
+    )
+    cooling: SiteCooling | None = Field(
+        None,
+        description="cooling available: air (only), rear_door, direct_liquid (CDUs in "
+        "place) or facility_water (no CDUs yet)",
+    )
+    pue_liquid: float | None = Field(
+        None, ge=1, le=3, description="PUE of liquid-cooled racks; none: as pue"
+    )
+    available_it_kw: float | None = Field(
+        None, ge=0, description="IT power free for the fleet; none: not limited"
+    )
+    grid_headroom_kw: float | None = Field(
+        None, ge=0, description="what the grid connection could still add; none: not limited"
     )
 
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from django import template
 
-from tco import wording, wording_serving
+from tco import wording, wording_serving, wording_site
 
 if TYPE_CHECKING:
     from tco.report import Report
@@ -33,6 +33,8 @@ for _name in (
     "violations_text",
 ):
     register.filter(_name, getattr(wording, _name))
+for _name in ("site_duty", "site_name", "site_plan", "site_reason", "site_reasons", "site_verdict"):
+    register.filter(_name, getattr(wording_site, _name))
 for _name in ("latency_line", "serving_derivation", "serving_summary", "unit_cost"):
     register.filter(_name, getattr(wording_serving, _name))
 

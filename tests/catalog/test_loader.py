@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -112,6 +113,37 @@ def test_seed_catalog_has_what_the_product_needs(seed_catalog: object) -> None:
         assert not model.objects.filter(source="").exists(), model.__name__
 
 
+def test_rack_scale_and_liquid_cooled_systems(seed_catalog: object) -> None:
+    """Issue 34: liquid-cooled HGX and NVL72 racks, each with its NVLink domain, typical and
+    maximum power, cooling, facility needs in both languages and a dated, sourced price."""
+    nvl = ServerModel.objects.get(key="nvidia-gb300-nvl72")
+    assert (nvl.gpu_count, nvl.nvlink_domain_gpus, nvl.whole_rack) == (72, 72, True)
+    assert (nvl.max_power_kw, nvl.typical_power_kw, nvl.cooling) == (140, 132, "rack_liquid")
+    assert (
+        nvl.list_price == 3_500_000 and nvl.price_is_estimate and "fetchlogic" in nvl.price_source
+    )
+    gb200 = ServerModel.objects.get(key="nvidia-gb200-nvl72")
+    assert (gb200.max_power_kw, gb200.list_price) == (132, 3_050_000)
+    dlc = ServerModel.objects.filter(cooling="liquid", whole_rack=False)
+    assert {s.gpu.key for s in dlc} == {"b200", "b300"}
+    assert all(s.nvlink_domain_gpus == 8 and s.rack_units == 4 for s in dlc)
+    for server in ServerModel.objects.exclude(cooling="air"):
+        assert server.facility_needs and server.facility_needs_nl and server.as_of, server.key
+        assert server.name_nl and server.price_source, server.key
+    colo = Site.objects.get(key="nl-colo-liquid-amsterdam")
+    assert (colo.cooling, colo.rack_power_limit_kw, colo.pue_liquid) == (
+        "direct_liquid",
+        150,
+        Decimal("1.15"),
+    )
+    units = dict(InfrastructureItem.objects.filter(category="facility").values_list("key", "unit"))
+    assert units == {
+        "cdu-in-row-250kw": "per_unit",
+        "liquid-cooling-per-kw": "per_kw",
+        "power-per-kw": "per_kw",
+    }
+
+
 def test_every_server_has_a_configuration_and_a_warranty(seed_catalog: object) -> None:
     """What a proposal prints per server line: CPU, memory, NVMe, NICs and power supplies
     (tests/quotes/test_vendor_proposal.py), and the manufacturer's warranty."""
@@ -144,7 +176,7 @@ def test_changed_price_is_updated_in_place(seed_catalog: object, data_dir: Path)
 
 def test_dry_run_writes_nothing(db: None) -> None:
     summary = load_catalog(dry_run=True)
-    assert summary.created["gpus"] == 6
+    assert summary.created["gpus"] == 8
     assert sum(row_counts().values()) == 0
 
 
@@ -228,5 +260,5 @@ def test_command_reports_errors_and_exits_non_zero(db: None, data_dir: Path) -> 
 def test_command_loads_and_reports(db: None, capsys: pytest.CaptureFixture[str]) -> None:
     call_command("load_catalog")
     out = capsys.readouterr().out
-    assert "gpus: 6 new, 0 changed, 0 unchanged" in out
-    assert Gpu.objects.count() == 6
+    assert "gpus: 8 new, 0 changed, 0 unchanged" in out
+    assert Gpu.objects.count() == 8

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import re
 from pathlib import Path
 
@@ -61,7 +62,11 @@ def test_the_workload_and_sizing_use_the_constants() -> None:
 
 
 def test_the_catalog_items_carry_the_same_cost_defaults() -> None:
-    rows = (DOCS.parent / "catalog" / "data" / "items.csv").read_text().splitlines()
-    prices = {line.split(",")[0]: float(line.split(",")[4]) for line in rows[1:]}
+    with (DOCS.parent / "catalog" / "data" / "items.csv").open(newline="") as handle:
+        prices = {row["key"]: float(row["price"]) for row in csv.DictReader(handle)}
     assert prices["installation-per-server"] == defaults.INSTALLATION_PER_SERVER_USD
     assert prices["support-10pct"] / 100 == defaults.SUPPORT_PCT_PER_YEAR
+    # The site build-out's unit costs (tco/engine/site.py) are the facility items'.
+    assert prices["cdu-in-row-250kw"] == defaults.CDU_PRICE_USD
+    assert prices["liquid-cooling-per-kw"] == defaults.LIQUID_COOLING_PER_KW_USD
+    assert prices["power-per-kw"] == defaults.POWER_PER_KW_USD

@@ -24,13 +24,10 @@ from tco.services import analyse_query
 # kept by the report as they are until its models type them (then they leave this list).
 PENDING = {
     ".capacity",
-    ".site_fit",
-    ".site_duties",
     ".options.ready_date",
     ".options.ready_in_days",
     ".options.bridge",
     ".options.time",
-    ".options.site_fit",
 }
 
 
