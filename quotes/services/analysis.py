@@ -79,7 +79,9 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
         figures = all_charts(
             analysis.result, chart_labels(analysis.result), SEPARATORS.get(language, ".,")
         )
-        payloads = {name: figure_payload(figures[name]) for name in PDF_CHARTS}
+        # A chart that would not compare what the headline compares is not drawn
+        # (tco.charts.omitted_charts).
+        payloads = {name: figure_payload(figures[name]) for name in PDF_CHARTS if name in figures}
         server = analysis.built.server_model
         summary = analysis.summary
         snapshot = {

@@ -8,6 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from tco.engine.cashflow import CashFlow
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
@@ -37,6 +40,7 @@ from tco.engine.inputs import (
     CloudTerm,
     Demand,
     DemandPattern,
+    FinanceInputs,
     GpuSpec,
     Scenario,
     ServerSpec,
@@ -45,6 +49,7 @@ from tco.engine.inputs import (
 )
 from tco.engine.montecarlo import Confidence, monte_carlo
 from tco.engine.notes import Note
+from tco.engine.onprem import onprem_cashflow
 from tco.engine.options import CloudOptionResult, OnPremResult, compare_options
 from tco.engine.ownership import (
     Financing,
@@ -632,13 +637,16 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
             "resale_month": resell.months_owned if resell is not None else None,
         },
     )
-    reference = next((c for c in clouds if c.name == verdict.reference_cloud), None)
+    # The lease table's rented line: the option the headline compares with (a GPU cloud or
+    # a hosted API).
+    rented = {c.name: c.total_cost for c in clouds} | {a.name: a.total_cost for a in apis}
+    reference_name = verdict.reference_cloud if verdict.reference_cloud in rented else None
     money = financing(
         model,
         fin.lease_annual_rate,
         fin.lease_terms_months,
-        reference.name if reference else None,
-        reference.total_cost if reference else None,
+        reference_name,
+        rented[reference_name] if reference_name is not None else None,
         monthly=monthly,
     )
     # The Monte Carlo draws GPU clouds only: no confidence when an API sets the reference.
@@ -664,7 +672,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         cost_model=model,
         onprem=onprem,
         cloud_options=clouds,
-        tornado=tornado(model, pct=fin.tornado_pct),
+        tornado=_verdict_tornado(model, fin, verdict, apis, plan.run_hours),
         energy_kwh=energy_kwh,
         carbon_tonnes=carbon,
         demand=plan,
@@ -683,6 +691,56 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         api_options=apis,
         extras=extras,
     )
+
+
+def owning_cashflow(result: ScenarioResult) -> CashFlow:
+    """Month by month, the owning option the headline compares (``verdict.owning_kind``):
+    keeping the fleet (``result.onprem.cashflow``), or buying, running and reselling it,
+    which spends in the months the fleet is owned (the resale a negative residual in the
+    last) and nothing after; months 0..H either way.
+    """
+    on = result.onprem.cashflow
+    if result.verdict.owning_kind != OWN_RESELL or not result.demand.run_hours:
+        return on
+    resold = resold_model(
+        result.cost_model, result.demand.run_hours, result.scenario.finance.resale_by_year
+    )
+    if resold is None:
+        return on
+    owned = onprem_cashflow(resold[0])
+    block = np.zeros((len(on), len(owned.components)))
+    rows = min(len(owned), len(on))
+    block[:rows] = owned.component_values()[:rows]
+    return CashFlow.from_components(owned.components, block)
+
+
+def _verdict_tornado(
+    model: CostModel,
+    fin: FinanceInputs,
+    verdict: Verdict,
+    apis: tuple[ApiOptionResult, ...],
+    run_hours: float | None,
+) -> Tornado:
+    """The tornado of the two options the headline compares (``verdict.owning`` against
+    ``verdict.renting``): a GPU cloud or a hosted API's bill, against keeping the fleet or
+    buying, running and reselling it. Without a rented option in the verdict, against the
+    cloud option with the lowest NPV (the page does not draw it then)."""
+    resell = (
+        (float(run_hours), fin.resale_by_year)
+        if verdict.owning_kind == OWN_RESELL and run_hours
+        else None
+    )
+    api = next((x for x in apis if x.name == verdict.renting), None)
+    if api is not None:
+        return tornado(
+            model,
+            pct=fin.tornado_pct,
+            rent_bill=api.monthly_cost,
+            rent_name=api.name,
+            resell=resell,
+        )
+    index = next((k for k, c in enumerate(model.clouds) if c.name == verdict.renting), None)
+    return tornado(model, pct=fin.tornado_pct, reference_cloud=index, resell=resell)
 
 
 def _api_options(
@@ -1119,6 +1177,9 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "params": {k: _num(x, 4) if isinstance(x, float) else x for k, x in v.params.items()},
             "recommended": v.recommended,
             "reference_cloud": v.reference_cloud,
+            "owning": v.owning,
+            "owning_kind": v.owning_kind,
+            "renting": v.renting,
             "text": verdict_text(v, result.currency),
         },
         "break_even_month": _num(reference.break_even_month, 2) if reference else None,
