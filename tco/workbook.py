@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.chart import LineChart, Reference
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -116,6 +117,11 @@ def _text(cell: Any, text: str) -> Any:
     cell.value = text
     cell.data_type = "s"
     return cell
+
+
+def _formula_text(text: str) -> str:
+    """Text inside a formula's double quotes."""
+    return text.replace('"', '""')
 
 
 def _float(value: Any) -> float:
@@ -651,7 +657,22 @@ def build_workbook(
             value=f'=IF(D{r}="","",IF(OR({before}>=0,{after}={before}),D{r},'
             f"D{r}-1+(-{before})/({after}-{before})))",
         )
-        summary.cell(row=r, column=6, value=f"=cloud{k}_break_even_u")
+        # As the page words it (tco.wording.break_even_cell): a utilization within 0-100 %,
+        # else "always" when owning wins at every utilization, "none" when it never does
+        # (a commitment's (A − C) ÷ (D − B) is no utilization: 2,604 %).
+        u, own_slope, rent_slope = (
+            f"cloud{k}_break_even_u",
+            "onprem_slope_total",
+            f"cloud{k}_slope_total",
+        )
+        summary.cell(
+            row=r,
+            column=6,
+            value=f"=IF(ISNUMBER({u}),IF(AND({u}>0,{u}<1),{u},"
+            f"IF(OR(AND({own_slope}>{rent_slope},{u}>=1),AND({own_slope}<{rent_slope},{u}<=0)),"
+            f'"{_formula_text(_("always"))}","{_formula_text(_("none"))}")),'
+            f'"{_formula_text(_("none"))}")',
+        )
         names.add(f"cloud{k}_total", summary, f"B{r}")
         names.add(f"cloud{k}_npv", summary, f"C{r}")
         names.add(f"cloud{k}_payback_month", summary, f"D{r}")

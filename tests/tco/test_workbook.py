@@ -22,6 +22,7 @@ from openpyxl import load_workbook
 from tco.engine import evaluate
 from tco.engine.options import compare_options
 from tco.engine.ownership import buy_run_resell
+from tco.wording import break_even_cell
 
 ROOT = Path(__file__).resolve().parents[2]
 SOFFICE = shutil.which("soffice") or "/usr/bin/soffice"
@@ -106,9 +107,25 @@ def check_against(book: Any, onprem: Any, clouds: Any, resell: Any = None) -> in
         close(row[2], option.npv, f"{option.name} NPV")
         close(row[3], option.payback_month, f"{option.name} payback month")
         close(row[4], option.break_even_month, f"{option.name} break-even month")
-        close(row[5], option.break_even_utilization, f"{option.name} break-even utilization")
+        u = option.break_even_utilization
+        if u is not None and 0 < u < 1:
+            close(row[5], u, f"{option.name} break-even utilization")
+        else:
+            # The page's word, not a utilization of 2,604 % (issue 31): "always" or "none".
+            page = break_even_cell(
+                {
+                    "kind": "cloud",
+                    "break_even_utilization": u,
+                    "owning_wins_above": option.owning_wins_above,
+                }
+            )
+            assert row[5] == page, (option.name, row[5], page, u)
+            WORDS_CHECKED.append(page)
         checked += 5
     return checked
+
+
+WORDS_CHECKED: list[str] = []
 
 
 def set_input(xlsx: bytes, name: str, value: float) -> bytes:
@@ -162,7 +179,10 @@ def test_workbook_recalculated_by_libreoffice_matches_engine(
     xlsx = build_workbook(result, provenance_for(built, result))
 
     book = recalculate(xlsx)
+    WORDS_CHECKED.clear()
     assert check_against(book, result.onprem, result.cloud_options, result.resell) >= 2 + 5
+    if example.startswith("lora"):  # the 1-year commitment: no utilization within 0-100 %
+        assert WORDS_CHECKED
     if "service_life_months" in changes.get("finance", {}):  # the refreshes were compared
         hardware = result.onprem.cashflow["hardware"]
         assert hardware[48] > 0 and hardware[96] > 0 and hardware[47] == 0
