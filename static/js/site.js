@@ -9,7 +9,10 @@
       var calculator = document.getElementById("calculator-form");
       var next = target.form.elements.next;
       if (calculator && next) {
-        var query = new URLSearchParams(new FormData(calculator)).toString();
+        var params = new URLSearchParams(new FormData(calculator));
+        var charts = new URLSearchParams(window.location.search).get("charts");
+        if (charts) params.set("charts", charts);  // not a form field: the chart option
+        var query = params.toString();
         next.value = calculator.getAttribute("action") + (query ? "?" + query : "");
       }
       target.form.submit();

@@ -686,7 +686,13 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
         cloud_energy=cloud_energy,
-        horizons=_horizons(kept, sizing, model, resell, plan),
+        horizons=_with_api_horizons(
+            _horizons(kept, sizing, model, resell, plan),
+            scenario,
+            model,
+            serving,
+            next((a for a in apis if a.name == verdict.renting), None),
+        ),
         serving=serving,
         api_options=apis,
         extras=extras,
@@ -830,6 +836,38 @@ def _horizons(
             for months in HORIZONS_MONTHS
         ]
     return horizon_view(models, resold)
+
+
+def _with_api_horizons(
+    view: HorizonView | None,
+    scenario: Scenario,
+    model: CostModel,
+    serving: ServingOutcome | None,
+    api: ApiOptionResult | None,
+) -> HorizonView | None:
+    """The horizon view with the hosted API the verdict compares with: the same requests
+    (and their growth) billed over each horizon."""
+    demand = scenario.workload.serving_demand
+    if view is None or api is None or serving is None or demand is None:
+        return view
+    fin = scenario.finance
+    a, b = onprem_line(model)
+    totals = tuple(
+        cost_api_offering(
+            api.spec,
+            demand,
+            serving.load,
+            fx=fin.fx,
+            currency=fin.reporting_currency,
+            load_factors=_load_factors(scenario, months),
+            discount_rate=fin.discount_rate,
+            owning_line=(float(a), float(b)),
+            utilization=float(model.utilization),
+            fleet_capacity_requests_per_day=serving.fleet_capacity_requests_per_day,
+        ).total_cost
+        for months in view.months
+    )
+    return dataclasses.replace(view, apis=((api.name, totals),))
 
 
 def cloud_energy_and_carbon(
@@ -1335,6 +1373,7 @@ def horizons_to_dict(result: ScenarioResult) -> dict[str, Any] | None:
         (c.name, "cloud", totals)
         for c, totals in zip(result.cloud_options, view.clouds, strict=True)
     ]
+    rows += [(name, "api", totals) for name, totals in view.apis]
     return {
         "months": list(view.months),
         "refreshes": list(view.refreshes),

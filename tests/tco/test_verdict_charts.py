@@ -95,3 +95,22 @@ def test_a_total_that_is_the_same_at_every_horizon_is_shown_once(
     assert row.group(1).count("<td") == 1 and "at every horizon" in row.group(1)
     keep = re.search(r"<tr[^>]*><th scope=\"row\">Buy and keep</th>(.*?)</tr>", table)
     assert keep and keep.group(1).count("<td") == 4
+
+
+def test_the_horizon_table_lists_the_hosted_api_the_headline_compares_with(
+    client: Client, seed_catalog: object
+) -> None:
+    html, _figures = page(client, "customer-service")
+    table = html.split('<table class="tco horizons stack">')[1].split("</table>")[0]
+    row = re.search(r'<th scope="row">DeepInfra Llama 3.3 70B[^<]*</th>(.*?)</tr>', table)
+    assert row, table[:500]
+    cells = [money(c) for c in re.findall(r'data-label="[^"]+">([^<]+)<', row.group(1))]
+    assert len(cells) == 4
+    # The same requests every month (no growth in the preset): the bill is proportional to
+    # the months, 3, 5, 7 and 10 years; the 5-year figure is the options table's total.
+    options = re.search(
+        r'<th scope="row">DeepInfra Llama 3.3 70B.*?data-label="Total">([^<]+)<', html, re.S
+    )
+    assert options and abs(cells[1] - money(options.group(1))) <= 1
+    for years, total in zip((3, 5, 7, 10), cells, strict=True):
+        assert abs(total - cells[1] * years / 5) <= 1, (years, total)
