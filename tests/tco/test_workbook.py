@@ -245,3 +245,87 @@ def test_text_from_outside_is_never_a_formula(seed_catalog: object) -> None:
     assert book["Summary"]["A1"].value == attack and book["Summary"]["A1"].data_type == "s"
     sources = [c for row in book["Inputs"].iter_rows() for c in row if c.value == attack]
     assert sources and all(c.data_type == "s" for c in sources)
+
+
+# Words a Dutch reader writes as the English does.
+SAME_IN_DUTCH = {
+    "0/1",
+    "FTE",
+    "Hardware",
+    "Horizon",
+    "Input",
+    "Lease",
+    "Model",
+    "PUE",
+    "Software",
+    "Support",
+    "factor",
+    "instances",
+    "kW",
+    "servers",
+    "EUR",
+    "EUR/kWh",
+    "USD",
+    "USD/kWh",
+}
+
+
+def test_the_dutch_workbook_is_dutch(seed_catalog: object) -> None:
+    """Issue 31 item 5: sheet names, labels, units, headers and the verdict in the reader's
+    language (the workbook was English-only, whatever the page's language)."""
+    from django.http import QueryDict
+    from django.utils import translation
+
+    from tco.services import analyse_query
+    from tco.workbook import build_workbook, provenance_for
+
+    _form, outcome = analyse_query(QueryDict("preset=lora-70b"))
+    assert outcome.analysis is not None
+    built, result = outcome.analysis.built, outcome.analysis.result
+    books = {}
+    for language in ("en", "nl"):
+        with translation.override(language):
+            books[language] = load_workbook(
+                io.BytesIO(build_workbook(result, provenance_for(built, result)))
+            )
+    en, nl = books["en"], books["nl"]
+    assert en.sheetnames == ["Summary", "Inputs", "Model", "Cash flow"]
+    assert nl.sheetnames == ["Samenvatting", "Invoer", "Model", "Kasstroom"]
+    untranslated = []
+    for en_sheet, nl_sheet, cells in (
+        (
+            "Inputs",
+            "Invoer",
+            [(r, c) for r in range(1, en["Inputs"].max_row + 1) for c in (1, 3, 6)],
+        ),
+        ("Model", "Model", [(r, c) for r in range(1, en["Model"].max_row + 1) for c in (1, 3)]),
+        (
+            "Cash flow",
+            "Kasstroom",
+            [(1, 1)] + [(2, c) for c in range(1, en["Cash flow"].max_column + 1)],
+        ),
+        (
+            "Summary",
+            "Samenvatting",
+            [(1, 1), (2, 1), (2, 2), (3, 1), *((5, c) for c in range(1, 7)), (6, 1)],
+        ),
+    ):
+        for r, c in cells:
+            english = en[en_sheet].cell(row=r, column=c).value
+            dutch = nl[nl_sheet].cell(row=r, column=c).value
+            if (
+                isinstance(english, str)
+                and english
+                and english not in SAME_IN_DUTCH
+                and dutch == english
+            ):
+                untranslated.append((en_sheet, r, c, english))
+    assert not untranslated, untranslated
+    assert nl["Samenvatting"]["B2"].value.startswith(("Huur", "Koop", "Kopen"))
+    # The break-even words are the page's: a formula's text in Dutch.
+    formulas = " ".join(
+        str(cell.value)
+        for row in nl["Samenvatting"].iter_rows(min_row=7, max_col=6)
+        for cell in row
+    )
+    assert '"geen"' in formulas or '"altijd"' in formulas
