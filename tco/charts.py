@@ -24,7 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from tco.engine import ApiOptionResult, ScenarioResult, owning_cashflow, sweep
+from tco.engine import (
+    ApiOptionResult,
+    ScenarioResult,
+    owning_carbon_tonnes,
+    owning_cashflow,
+    sweep,
+)
 
 __all__ = [
     "PLOTLY_CONFIG",
@@ -724,8 +730,8 @@ def carbon_chart(
     result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
 ) -> Figure:
     """Tonnes of CO₂ over the horizon: owning, then each charted cloud option (one bar each)."""
-    names = [labels.onprem]
-    tonnes = [result.carbon_tonnes]
+    names = [_owning_name(result, labels)]
+    tonnes = [owning_carbon_tonnes(result)]
     colors = [ONPREM_COLOR]
     energy = dict(zip((o.name for o in result.cloud_options), result.cloud_energy, strict=False))
     for k, option in enumerate(result.cloud_options):

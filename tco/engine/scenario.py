@@ -49,7 +49,7 @@ from tco.engine.inputs import (
 )
 from tco.engine.montecarlo import Confidence, monte_carlo
 from tco.engine.notes import Note
-from tco.engine.onprem import onprem_cashflow
+from tco.engine.onprem import onprem_cashflow, scalar
 from tco.engine.options import CloudOptionResult, OnPremResult, compare_options
 from tco.engine.ownership import (
     Financing,
@@ -718,6 +718,30 @@ def owning_cashflow(result: ScenarioResult) -> CashFlow:
     rows = min(len(owned), len(on))
     block[:rows] = owned.component_values()[:rows]
     return CashFlow.from_components(owned.components, block)
+
+
+def owning_carbon_tonnes(result: ScenarioResult) -> float | None:
+    """Tonnes of CO₂ of the owning option the headline compares: the fleet kept over the
+    horizon (``result.carbon_tonnes``), or, bought, run and resold, its energy in the
+    months it is owned only (idle + (max − idle) × utilization while owned, × PUE).
+    None without the site's carbon intensity."""
+    carbon = result.scenario.site.carbon_kg_per_kwh
+    if carbon is None or result.verdict.owning_kind != OWN_RESELL or not result.demand.run_hours:
+        return result.carbon_tonnes
+    resold = resold_model(
+        result.cost_model, result.demand.run_hours, result.scenario.finance.resale_by_year
+    )
+    if resold is None:
+        return result.carbon_tonnes
+    m = resold[0]
+    servers, idle, top = (
+        scalar(m.servers, "servers"),
+        scalar(m.idle_power_kw, "idle"),
+        scalar(m.max_power_kw, "max"),
+    )
+    kw = idle + (top - idle) * scalar(m.utilization, "utilization")
+    kwh = servers * kw * scalar(m.pue, "pue") * HOURS_PER_MONTH * scalar(m.horizon_months, "h")
+    return kwh * carbon / 1000.0
 
 
 def _verdict_tornado(

@@ -114,3 +114,31 @@ def test_the_horizon_table_lists_the_hosted_api_the_headline_compares_with(
     assert options and abs(cells[1] - money(options.group(1))) <= 1
     for years, total in zip((3, 5, 7, 10), cells, strict=True):
         assert abs(total - cells[1] * years / 5) <= 1, (years, total)
+
+
+def test_the_carbon_of_a_resale_counts_the_months_the_fleet_is_owned(
+    client: Client, seed_catalog: object
+) -> None:
+    from django.http import QueryDict
+
+    from tco.services import analyse_query
+
+    _html, figures = page(client, "pretrain-7b")
+    bars = figures["carbon"]["data"][0]
+    assert bars["y"][0] == "Buy, run and resell"
+    _form, outcome = analyse_query(QueryDict("preset=pretrain-7b"))
+    assert outcome.analysis is not None
+    result = outcome.analysis.result
+    server, site = result.scenario.server, result.scenario.site
+    servers = outcome.analysis.summary["sizing"]["servers_required"]
+    run = result.demand.run_hours
+    assert result.resell is not None and result.resell.months_owned == 1 and run <= 730
+    # One month owned: idle power all month, the rest of the power for the run's hours.
+    kwh = (
+        servers
+        * site.pue
+        * (server.idle_power_kw * 730 + (server.max_power_kw - server.idle_power_kw) * run)
+    )
+    assert abs(bars["x"][0] - round(kwh * site.carbon_kg_per_kwh / 1000, 1)) <= 0.1
+    # Not the fleet's idle power kept on for five years.
+    assert bars["x"][0] < result.carbon_tonnes / 10
