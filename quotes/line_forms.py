@@ -1,6 +1,6 @@
 """Forms of the line editor (inline line edits, free lines, the quote discount) and the
 margin approval. Decimal fields are localised: a Dutch user types 2,5 (and "1,234", which
-reads two ways, is refused: config.numbers)."""
+reads two ways, is refused: common.numbers)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from config.numbers import LocalizedDecimalField
+from common.numbers import LocalizedDecimalField
 
 from .models import LineKind, LineUnit
 

@@ -11,7 +11,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from config.numbers import LocalizedDecimalField
+from common.numbers import LocalizedDecimalField
 
 from .billing import MAX_MILESTONES, LineBilling, PaymentEvent
 from .models import QuoteLine

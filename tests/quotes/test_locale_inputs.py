@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from config.numbers import LocalizedDecimalField
+from common.numbers import LocalizedDecimalField
 from quotes.forms import RevisionForm
 from quotes.line_forms import QuoteDiscountForm
 
