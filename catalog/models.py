@@ -451,6 +451,12 @@ class InfrastructureItem(Provenance):
     def __str__(self) -> str:
         return self.name
 
+    def display_name(self) -> str:
+        """The name in the active language: the Dutch name for Dutch readers when known."""
+        if translation.get_language() == "nl" and self.name_nl:
+            return self.name_nl
+        return self.name
+
 
 class FxRate(Provenance):
     """How many units of `quote` one unit of `base` buys on `as_of` (EUR→USD 1.08)."""

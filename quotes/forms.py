@@ -115,7 +115,11 @@ class LineForm(forms.Form):
 
 class RevisionForm(forms.Form):
     valid_until = forms.DateField(
-        label=_("Valid until"), widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Valid until"),
+        # A date input's value is ISO in every language (the browser shows it localised);
+        # Dutch "01-01-2027" left it blank.
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
+        input_formats=["%Y-%m-%d"],
     )
     terms = forms.CharField(
         label=_("Terms"), widget=forms.Textarea(attrs={"rows": 4}), max_length=5000, required=False

@@ -1,5 +1,6 @@
 """Forms of the line editor (inline line edits, free lines, the quote discount) and the
-margin approval. Decimal fields are localised: a Dutch user types 2,5."""
+margin approval. Decimal fields are localised: a Dutch user types 2,5 (and "1,234", which
+reads two ways, is refused: common.numbers)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,17 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from common.numbers import LocalizedDecimalField
+
 from .models import LineKind, LineUnit
 
 MAX_MONEY = Decimal("999999999999")
 
 
 def _decimal(label: Any, *, required: bool = True, **kwargs: Any) -> forms.DecimalField:
-    field = forms.DecimalField(
+    field = LocalizedDecimalField(
         label=label,
         required=required,
-        localize=True,
         decimal_places=2,
         widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
         **kwargs,

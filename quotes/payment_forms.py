@@ -11,6 +11,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from common.numbers import LocalizedDecimalField
+
 from .billing import MAX_MILESTONES, LineBilling, PaymentEvent
 from .models import QuoteLine
 
@@ -22,10 +24,9 @@ def _event_field() -> forms.ChoiceField:
 
 
 def _share_field() -> forms.DecimalField:
-    return forms.DecimalField(
+    return LocalizedDecimalField(
         label=_("Share %"),
         required=False,
-        localize=True,
         max_digits=5,
         decimal_places=2,
         widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off", "size": 5}),

@@ -6,7 +6,14 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from tco.charts import CHARTED_CLOUD_OPTIONS, ChartLabels, all_charts, charted, charts_json
+from tco.charts import (
+    CHARTED_CLOUD_OPTIONS,
+    ChartLabels,
+    all_charts,
+    charted,
+    charts_json,
+    omitted_charts,
+)
 from tco.engine import ScenarioResult
 from tco.wording import cloud_label
 
@@ -17,7 +24,13 @@ SEPARATORS = {"en": ".,", "nl": ",."}
 def chart_labels(result: ScenarioResult | None = None) -> ChartLabels:
     """ChartLabels translated into the active language (with ``result``: its option names)."""
     return ChartLabels(
-        option_names=tuple((o.name, cloud_label(o.name)) for o in result.cloud_options)
+        option_names=tuple(
+            (name, cloud_label(name))
+            for name in (
+                *(o.name for o in result.cloud_options),
+                *(a.name for a in result.api_options if a.name == result.verdict.renting),
+            )
+        )
         if result is not None
         else (),
         cumulative_title=_("Cumulative cost over time"),
@@ -32,6 +45,8 @@ def chart_labels(result: ScenarioResult | None = None) -> ChartLabels:
         total_cost=_("Total cost ({currency})"),
         utilization=_("Utilization"),
         onprem=_("On-prem"),
+        resell=_("Buy, run and resell"),
+        breakdown_resell_title=_("Buying, running and reselling: cost by year"),
         break_even=_("Break-even"),
         break_even_annotation=_("Break-even {percent} %"),
         crossover=_("Crossover"),
@@ -81,6 +96,29 @@ class PageCharts:
 
     titles: dict[str, str]
     json: str
+    # Why a chart is not drawn, one sentence each (tco.charts.omitted_charts).
+    omitted: tuple[str, ...] = ()
+
+
+def omitted_sentences(result: ScenarioResult) -> tuple[str, ...]:
+    """The reader's sentence for each chart left out of ``result``'s charts."""
+    sentences = {
+        ("utilization", "resell"): _(
+            "No chart of the cost by utilization: the servers are bought for one run and "
+            "resold, so how busy they would be afterwards does not change the comparison."
+        ),
+        ("tornado", "no_rented_option"): _(
+            "No chart of what moves the saving: your terms allow no rented option to compare with."
+        ),
+        ("confidence", "api"): _(
+            "No chart of plausible futures: they are drawn for GPU clouds, and the comparison "
+            "here is with a hosted API."
+        ),
+        ("confidence", "no_rented_option"): _(
+            "No chart of plausible futures: your terms allow no rented option to compare with."
+        ),
+    }
+    return tuple(sentences[item] for item in omitted_charts(result).items() if item in sentences)
 
 
 def page_charts(
@@ -93,7 +131,7 @@ def page_charts(
     shown = result if all_options else charted(result, CHARTED_CLOUD_OPTIONS)
     labels = chart_labels(shown)
     reference = result.tornado.reference_option
-    named = {o.name for o in shown.cloud_options}
+    named = {name for name, _label in labels.option_names}
     if reference not in named and any(o.name == reference for o in result.cloud_options):
         labels = labels.with_option_names(
             (*labels.option_names, (reference, cloud_label(reference)))
@@ -104,4 +142,5 @@ def page_charts(
             name: figure["layout"]["title"]["text"] or name for name, figure in figures.items()
         },
         json=charts_json(figures),
+        omitted=omitted_sentences(result),
     )

@@ -24,7 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from tco.engine import ScenarioResult, sweep
+from tco.engine import (
+    ApiOptionResult,
+    ScenarioResult,
+    owning_carbon_tonnes,
+    owning_cashflow,
+    sweep,
+)
 
 __all__ = [
     "PLOTLY_CONFIG",
@@ -33,6 +39,7 @@ __all__ = [
     "charts_json",
     "cumulative_cost_chart",
     "figure_payload",
+    "omitted_charts",
     "onprem_breakdown_chart",
     "tornado_chart",
     "utilization_chart",
@@ -124,6 +131,8 @@ class ChartLabels:
     total_cost: str = "Total cost ({currency})"
     utilization: str = "Utilization"
     onprem: str = "On-prem"
+    resell: str = "Buy, run and resell"
+    breakdown_resell_title: str = "Buying, running and reselling: cost by year"
     break_even: str = "Break-even"
     break_even_annotation: str = "Break-even {percent} %"  # {percent}: whole number
     crossover: str = "Crossover"
@@ -266,6 +275,20 @@ def _figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> Figure:
     return {"data": data, "layout": layout}
 
 
+def resells(result: ScenarioResult) -> bool:
+    """Whether the headline's owning option is buying, running and reselling the fleet."""
+    return result.verdict.owning_kind == "own_resell"
+
+
+def rented_api(result: ScenarioResult) -> ApiOptionResult | None:
+    """The hosted API the headline compares with, when it is one."""
+    return next((a for a in result.api_options if a.name == result.verdict.renting), None)
+
+
+def _owning_name(result: ScenarioResult, labels: ChartLabels) -> str:
+    return labels.resell if resells(result) else labels.onprem
+
+
 # --- 1. cumulative cost -------------------------------------------------------------
 
 
@@ -279,20 +302,23 @@ def cumulative_cost_chart(
     has a payback month; the marker sits on the on-prem curve at that month.
     """
     cur = result.currency
-    on = result.onprem.cashflow
+    on = owning_cashflow(result)
     months = list(range(len(on)))  # on.months (np.arange) as plain ints
     on_cum = on["cumulative"]
     money = _money("y", cur)
+    own_name = _owning_name(result, labels)
+    # The crossovers are with keeping the fleet: not drawn on the resale's curve.
+    crossovers = not resells(result)
     data: list[dict[str, Any]] = [
         {
             "type": "scatter",
             "mode": "lines",
-            "name": labels.onprem,
+            "name": own_name,
             "legendgroup": "onprem",
             "x": months,
             "y": amounts(on_cum),
             "line": {"color": ONPREM_COLOR, "width": 3},
-            "hovertemplate": f"{money}<extra>{labels.onprem}</extra>",
+            "hovertemplate": f"{money}<extra>{own_name}</extra>",
         }
     ]
     markers: list[dict[str, Any]] = []
@@ -313,7 +339,7 @@ def cumulative_cost_chart(
             }
         )
         month = option.payback_month
-        if month is None or not 0 <= month < len(on_cum):
+        if not crossovers or month is None or not 0 <= month < len(on_cum):
             continue
         y = float(on_cum[month])
         markers.append(
@@ -354,6 +380,22 @@ def cumulative_cost_chart(
                 "bgcolor": "rgba(255,255,255,0.8)",
             }
         )
+    api = rented_api(result)
+    if api is not None:  # the hosted API the headline compares with
+        name = labels.option_name(api.name)
+        color, dash = cloud_style(len(result.cloud_options))
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "name": name,
+                "legendgroup": "api",
+                "x": months,
+                "y": amounts(np.cumsum(api.monthly_cost)[: len(months)]),
+                "line": {"color": color, "width": 2, "dash": dash},
+                "hovertemplate": f"{money}<extra>{name}</extra>",
+            }
+        )
     top = max([float(on_cum.max())] + [float(t["y"][-1]) for t in data[1:]] + [1.0])
     top = max([top] + [max(t["y"]) for t in data])
     layout = _layout(
@@ -387,7 +429,7 @@ def onprem_breakdown_chart(
     year (markers), which equals the sum of the bars.
     """
     cur = result.currency
-    cf = result.onprem.cashflow
+    cf = owning_cashflow(result)
     months = cf.months
     years = np.maximum(1, np.ceil(months / 12.0)).astype(np.int64)
     n_years = int(years.max())
@@ -431,7 +473,7 @@ def onprem_breakdown_chart(
         }
     )
     layout = _layout(
-        labels.breakdown_title,
+        labels.breakdown_resell_title if resells(result) else labels.breakdown_title,
         separators,
         barmode="relative",
         xaxis=_axis(labels.year, type="category"),
@@ -493,6 +535,22 @@ def utilization_chart(
                 "y": amounts(swept.cloud_total[k, :n]),
                 "line": {"color": color, "width": 2, "dash": dash},
                 "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
+            }
+        )
+    api = rented_api(result)
+    if api is not None:  # the same requests whatever the fleet's utilization
+        name = labels.option_name(api.name)
+        color, dash = cloud_style(len(result.cloud_options))
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "name": name,
+                "legendgroup": "api",
+                "x": x,
+                "y": amounts(np.full(n, api.total_cost)),
+                "line": {"color": color, "width": 2, "dash": dash},
+                "hovertemplate": f"{money}<extra>{name}</extra>",
             }
         )
     annotations: list[dict[str, Any]] = []
@@ -672,8 +730,8 @@ def carbon_chart(
     result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
 ) -> Figure:
     """Tonnes of CO₂ over the horizon: owning, then each charted cloud option (one bar each)."""
-    names = [labels.onprem]
-    tonnes = [result.carbon_tonnes]
+    names = [_owning_name(result, labels)]
+    tonnes = [owning_carbon_tonnes(result)]
     colors = [ONPREM_COLOR]
     energy = dict(zip((o.name for o in result.cloud_options), result.cloud_energy, strict=False))
     for k, option in enumerate(result.cloud_options):
@@ -801,20 +859,46 @@ def all_charts(
     separators: str = ".,",
     limit: int | None = CHARTED_CLOUD_OPTIONS,
 ) -> dict[str, Figure]:
-    """The six figures of a result, keyed ``cumulative``, ``breakdown``, ``utilization``,
+    """The figures of a result, keyed ``cumulative``, ``breakdown``, ``utilization``,
     ``tornado``, ``confidence``, ``carbon``; lines for the recommended and cheapest cloud
-    options only (:func:`charted`)."""
+    options only (:func:`charted`). A figure :func:`omitted_charts` names is left out."""
     _check_separators(separators)
     if limit is not None:
         result = charted(result, limit)
-    return {
-        "cumulative": cumulative_cost_chart(result, labels, separators),
-        "breakdown": onprem_breakdown_chart(result, labels, separators),
-        "utilization": utilization_chart(result, labels, separators),
-        "tornado": tornado_chart(result, labels, separators),
-        "confidence": confidence_chart(result, labels, separators),
-        "carbon": carbon_chart(result, labels, separators),
+    builders = {
+        "cumulative": cumulative_cost_chart,
+        "breakdown": onprem_breakdown_chart,
+        "utilization": utilization_chart,
+        "tornado": tornado_chart,
+        "confidence": confidence_chart,
+        "carbon": carbon_chart,
     }
+    left_out = omitted_charts(result)
+    return {
+        name: build(result, labels, separators)
+        for name, build in builders.items()
+        if name not in left_out
+    }
+
+
+def omitted_charts(result: ScenarioResult) -> dict[str, str]:
+    """The charts that would not compare what the headline compares, or would have no
+    data, each with the reason's code (the page words it in place of the chart):
+
+    - ``utilization``: ``resell`` when the headline owns the fleet for one run and resells
+      it (its cost does not depend on how busy the fleet would be over the horizon);
+    - ``tornado``: ``no_rented_option`` when the buyer's terms allow no rented option;
+    - ``confidence``: ``api`` when the headline compares with a hosted API (the futures
+      draw GPU clouds only), ``no_rented_option`` when no rented option is allowed.
+    """
+    left_out: dict[str, str] = {}
+    if resells(result):
+        left_out["utilization"] = "resell"
+    if result.verdict.renting is None:
+        left_out["tornado"] = "no_rented_option"
+    if result.confidence is None:
+        left_out["confidence"] = "api" if rented_api(result) else "no_rented_option"
+    return left_out
 
 
 def _jsonable(value: Any) -> Any:

@@ -269,7 +269,13 @@ class CalculatorForm(forms.Form):
         ),
     )
     users = _number(_("Users"), 1, 100_000_000, integer=True, required=False)
-    requests_per_user_per_day = _number(_("Requests per user a day"), 0.01, 10_000, required=False)
+    requests_per_user_per_day = _number(
+        _("Requests per user a day"),
+        0.01,
+        10_000,
+        required=False,
+        help_text=_("Not known yet? 20 a day is an estimate for an assistant used at work."),
+    )
     input_tokens_per_request = _number(
         _("Input tokens per request"),
         0,

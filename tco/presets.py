@@ -166,6 +166,24 @@ PRESETS_BY_SLUG = {preset.slug: preset for preset in PRESETS}
 DEFAULT_PRESET = PRESETS[0]
 
 
+# What each workload starts from when the visitor switches to it on the page
+# (static/js/calculator.js): a value still at the previous workload's default is replaced,
+# so a LoRA fine-tune never inherits a pre-training run's trillion tokens. Serving runs
+# continuously; its request rate is an estimate (the field's help says so).
+KIND_DEFAULTS: dict[str, dict[str, Any]] = {
+    "pretrain": {"tokens_billion": 1000, "deadline_days": 30, "demand_pattern": "one_off"},
+    "full_finetune": {"tokens_billion": 5, "deadline_days": 3, "demand_pattern": "recurring"},
+    "lora": {"tokens_billion": 1, "deadline_days": 2, "demand_pattern": "one_off"},
+    "qlora": {"tokens_billion": 1, "deadline_days": 2, "demand_pattern": "one_off"},
+    "inference": {
+        "demand_pattern": "continuous",
+        "serving_load": "users",
+        "users": 2000,
+        "requests_per_user_per_day": 20,
+    },
+}
+
+
 def preset_data(slug: str) -> dict[str, Any] | None:
     """The full form data of a preset, or None for an unknown slug."""
     preset = PRESETS_BY_SLUG.get(slug)

@@ -594,6 +594,8 @@ def _api_assumptions(
 
 # A site's name in the language of whoever reads it (made once: `lazy` builds a class).
 _site_name = lazy(lambda site: site.display_name(), str)
+# An item's name in the reader's language when the label is shown (Dutch: name_nl).
+_item_name = lazy(lambda item: item.display_name(), str)
 
 
 def _provenance(catalog_value: Any, used: Any, row: Any, *, price: bool = False) -> dict[str, Any]:
@@ -623,7 +625,7 @@ def _default_item_assumptions(
         is_pct = item.unit == "pct_hw_year"
         amount = Amount(item.price, "%" if is_pct else item.currency, 1 if is_pct else 0)
         rows.append(
-            Assumption(item.name, (amount,), item.source, item.as_of, item.is_estimate, True)
+            Assumption(_item_name(item), (amount,), item.source, item.as_of, item.is_estimate, True)
         )
     return rows
 

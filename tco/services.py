@@ -270,7 +270,9 @@ def proposal_figures(analysis: Analysis, language: str, names: tuple[str, ...]) 
         figures = all_charts(
             analysis.result, chart_labels(analysis.result), SEPARATORS.get(language, ".,")
         )
-        return {name: figure_payload(figures[name]) for name in names}
+        # A chart that would not compare what the headline compares is not drawn
+        # (tco.charts.omitted_charts).
+        return {name: figure_payload(figures[name]) for name in names if name in figures}
 
 
 def owning_components(analysis: Analysis, language: str) -> list[dict[str, Any]]:

@@ -73,6 +73,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
     from .chart_context import page_charts
     from .charts import CHARTED_CLOUD_OPTIONS
     from .forms import PRESET_CHOICES
+    from .presets import KIND_DEFAULTS
     from .services import analyse_bound_form
 
     form, outcome = analyse_bound_form(_bound_form(request))
@@ -90,6 +91,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
         "charts_all": all_options,
         "charts_toggle_query": _charts_toggle_query(request, all_options),
         "charted_options": CHARTED_CLOUD_OPTIONS,
+        "kind_defaults": KIND_DEFAULTS,
         # Staff and sales read the internal flags of own prices (catalog/audience.py);
         # anonymous pages, the cached ones, never carry them.
         "internal": sees_internal_prices(request.user),
@@ -97,7 +99,15 @@ def calculator(request: HttpRequest) -> HttpResponse:
     # Jinja2 (config/jinja.py): the form and the results are most of the page's rendering
     # work; the layout around them is Django's (base.html, shared with every other page).
     if request.htmx:
-        return HttpResponse(render_to_string("tco/results.jinja", context, request, using="jinja2"))
+        response = HttpResponse(
+            render_to_string("tco/results.jinja", context, request, using="jinja2")
+        )
+        if form.errors and outcome.analysis is None and not outcome.problem:
+            # A field is wrong: its message goes next to it (out of band) and the previous
+            # result stays, marked as such, at the URL of the inputs that gave it.
+            response["HX-Reswap"] = "none"
+            response["HX-Push-Url"] = "false"
+        return response
     body = render_to_string("tco/calculator_body.jinja", context, request, using="jinja2")
     return render(request, "tco/calculator.html", {"body": mark_safe(body)})
 

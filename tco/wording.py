@@ -650,13 +650,19 @@ def horizon_table(report: Report) -> dict[str, Any] | None:
         total = option.totals[column]
         return (not option.eligible, math.inf if total is None else total)
 
-    rows = [
-        {
-            "label": option_label(o),
-            "kind": o.kind,
-            "eligible": o.eligible,
-            "cells": list(zip(headers, format_amounts(o.totals, report.currency, 0), strict=True)),
-        }
-        for o in sorted(view.options, key=rank)
-    ]
+    rows = []
+    for o in sorted(view.options, key=rank):
+        cells = list(zip(headers, format_amounts(o.totals, report.currency, 0), strict=True))
+        # The same total at every horizon (buying, running and reselling for one run):
+        # one figure rather than a row of repeats.
+        same = len({total for _h, total in cells}) == 1 and o.totals[0] is not None
+        rows.append(
+            {
+                "label": option_label(o),
+                "kind": o.kind,
+                "eligible": o.eligible,
+                "cells": cells,
+                "same": cells[0][1] if same and len(cells) > 1 else None,
+            }
+        )
     return {"headers": headers, "rows": rows}

@@ -13,21 +13,27 @@ reproduce tco/engine/costmodel.py, onprem.py, cloud.py and finance.py exactly:
   the rows written, also works);
 * *Summary*: totals, NPV (month 0 plus Excel's ``NPV()`` over months 1..N, since
   ``NPV()`` discounts its first value by one period), payback month, fractional
-  break-even month, break-even utilization, a chart, and the engine's verdict as
-  computed when the file was made.
+  break-even month, break-even utilization ("always" or "none" where no utilization
+  within 0-100 % is one, as the page says), a chart, and the verdict's headline as the
+  page words it when the file was made.
 
-Change an input and every figure follows. The sizing (how many servers, the
-derived utilization) is not re-derived in the workbook: it is an input.
+Sheet names, labels, units and headers are in the active language (English or Dutch,
+through the .po like every other message); the defined names (column *Name*) and the
+formulas stay the same in both. Change an input and every figure follows. The sizing
+(how many servers, the derived utilization) is not re-derived in the workbook: it is an
+input.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.chart import LineChart, Reference
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -37,8 +43,9 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from tco.engine import ScenarioResult
 from tco.engine.costmodel import CloudCostParams, CostModel
-from tco.engine.scenario import verdict_text
 from tco.engine.units import HOURS_PER_MONTH
+from tco.report import build_report
+from tco.wording import verdict_headline
 
 MIN_ROWS_MONTHS = 120  # cash-flow rows written at least (months 0..N)
 MONEY = "#,##0.00"
@@ -118,6 +125,29 @@ def _text(cell: Any, text: str) -> Any:
     return cell
 
 
+def _tr(text: str) -> str:
+    """A workbook label in the reader's language. The workbook's labels are English in the
+    tables of this module; their Dutch is in the .po like every other message
+    ("Option 2: …" is translated as its prefix and its label)."""
+    option = _OPTION_LABEL.match(text)
+    if option:
+        return _("Option %(k)s: %(label)s") % {"k": option[1], "label": _(option[2])}
+    return _(text) if text else text
+
+
+_OPTION_LABEL = re.compile(r"^Option (\d+): (.+)$")
+
+
+def _unit(unit: str, cur: str) -> str:
+    """A unit in the reader's language, the currency put in."""
+    return _tr(unit).replace("{cur}", cur)
+
+
+def _formula_text(text: str) -> str:
+    """Text inside a formula's double quotes."""
+    return text.replace('"', '""')
+
+
 def _float(value: Any) -> float:
     return float(value)  # CostModel fields are plain floats on the single-scenario path
 
@@ -145,7 +175,7 @@ class _Names:
         self.workbook.defined_names[name] = DefinedName(name, attr_text=ref)
 
 
-def _header(ws: Worksheet, row: int, titles: Sequence[str]) -> None:
+def _header(ws: Worksheet, row: int, titles: Sequence[str]) -> None:  # titles: translated
     for col, title in enumerate(titles, start=1):
         cell = _text(ws.cell(row=row, column=col), title)  # cloud option names among them
         cell.font = BOLD
@@ -157,7 +187,7 @@ def build_workbook(
     result: ScenarioResult,
     provenance: dict[str, Provenance] | None = None,
     *,
-    title: str = "GPU TCO model",
+    title: str | None = None,
 ) -> bytes:
     """The workbook of one engine result, as .xlsx bytes.
 
@@ -175,42 +205,51 @@ def build_workbook(
     wb = Workbook()
     summary = wb.active
     assert summary is not None
-    summary.title = "Summary"
-    inputs = wb.create_sheet("Inputs")
-    calc = wb.create_sheet("Model")
-    flow = wb.create_sheet("Cash flow")
+    summary.title = _("Summary")
+    inputs = wb.create_sheet(_("Inputs"))
+    calc = wb.create_sheet(_("Model"))
+    flow = wb.create_sheet(_("Cash flow"))
     names = _Names(wb)
 
     # --- Inputs ------------------------------------------------------------------------
-    _header(inputs, 1, ["Input", "Value", "Unit", "Source", "As of", "Estimate", "Name"])
+    _header(
+        inputs,
+        1,
+        [_tr(t) for t in ("Input", "Value", "Unit", "Source", "As of", "Estimate", "Name")],
+    )
     row = 2
 
     def add_input(name: str, label: str, value: float, unit: str, fmt: str) -> None:
         nonlocal row
         where = provenance.get(name, SCENARIO)
         _text(inputs.cell(row=row, column=1), label)  # may start with a cloud option's name
+        # (translated by the caller)
         cell = inputs.cell(row=row, column=2, value=value)
         cell.number_format = fmt
         cell.fill = INPUT_FILL
-        inputs.cell(row=row, column=3, value=unit.replace("{cur}", cur))
+        inputs.cell(row=row, column=3, value=_unit(unit, cur))
         _text(inputs.cell(row=row, column=4), where.source)
         as_of = inputs.cell(row=row, column=5, value=where.as_of)
         as_of.number_format = "yyyy-mm-dd"
-        inputs.cell(row=row, column=6, value="estimate" if where.is_estimate else "")
+        inputs.cell(row=row, column=6, value=_("estimate") if where.is_estimate else "")
         inputs.cell(row=row, column=7, value=name)
         names.add(name, inputs, f"B{row}")
         row += 1
 
     for field, label, unit, fmt in MODEL_INPUTS:
-        add_input(field, label, _float(getattr(model, field)), unit, fmt)
-    add_input("hours_per_month", "Hours in a month (8,760 / 12)", HOURS_PER_MONTH, "h", "0")
+        add_input(field, _tr(label), _float(getattr(model, field)), unit, fmt)
+    add_input("hours_per_month", _tr("Hours in a month (8,760 / 12)"), HOURS_PER_MONTH, "h", "0")
     resell = result.resell is not None and bool(result.demand.run_hours)
     if resell:
         row += 1
-        inputs.cell(row=row, column=1, value="Buy, run and resell").font = BOLD
+        inputs.cell(row=row, column=1, value=_("Buy, run and resell")).font = BOLD
         row += 1
         add_input(
-            "run_hours", "Length of the one-off run", result.demand.run_hours or 0.0, "h", NUMBER
+            "run_hours",
+            _tr("Length of the one-off run"),
+            result.demand.run_hours or 0.0,
+            "h",
+            NUMBER,
         )
         curve = result.scenario.finance.resale_by_year
         curve_start = row
@@ -218,7 +257,7 @@ def build_workbook(
             provenance.setdefault(f"resale_year_{year}", RESALE)
             add_input(
                 f"resale_year_{year}",
-                f"Resale value at {year} years of age",
+                _("Resale value at %(years)s years of age") % {"years": year},
                 float(value),
                 "fraction of hardware value",
                 PERCENT,
@@ -226,25 +265,26 @@ def build_workbook(
         names.add_range("resale_curve", inputs, f"B{curve_start}", f"B{row - 1}")
     for k, cloud in enumerate(clouds, start=1):
         row += 1
-        _text(inputs.cell(row=row, column=1), f"Cloud option {k}: {cloud.name}").font = BOLD
+        cloud_title = _("Cloud option %(k)s: %(name)s") % {"k": k, "name": cloud.name}
+        _text(inputs.cell(row=row, column=1), cloud_title).font = BOLD
         row += 1
         for field, label, unit, fmt in CLOUD_INPUTS:
             value = _float(getattr(cloud, field))
-            add_input(f"cloud{k}_{field}", f"{cloud.name}: {label}", value, unit, fmt)
+            add_input(f"cloud{k}_{field}", f"{cloud.name}: {_tr(label)}", value, unit, fmt)
     inputs.freeze_panes = "B2"
     for col, width in zip("ABCDEFG", (58, 16, 26, 60, 12, 10, 30), strict=True):
         inputs.column_dimensions[col].width = width
 
     # --- Model: per-month amounts as formulas --------------------------------------------
-    _header(calc, 1, ["Quantity", "Value", "Unit", "Formula", "Name"])
+    _header(calc, 1, [_tr(t) for t in ("Quantity", "Value", "Unit", "Formula", "Name")])
     crow = 2
 
     def derived(name: str, label: str, formula: str, unit: str = "{cur}", fmt: str = MONEY) -> None:
         nonlocal crow
-        calc.cell(row=crow, column=1, value=label)
+        calc.cell(row=crow, column=1, value=_tr(label))
         cell = calc.cell(row=crow, column=2, value=f"={formula}")
         cell.number_format = fmt
-        calc.cell(row=crow, column=3, value=unit.replace("{cur}", cur))
+        calc.cell(row=crow, column=3, value=_unit(unit, cur))
         calc.cell(row=crow, column=4, value=formula)
         calc.cell(row=crow, column=5, value=name)
         names.add(name, calc, f"B{crow}")
@@ -525,8 +565,9 @@ def build_workbook(
     ]
     first = 3  # month 0 is on row 3
     last = first + months
-    titles = ["Month"] + [f"On-prem: {t}" for t, _f in on_cols]
-    titles += ["On-prem: total", "On-prem: cumulative"]
+    on_prem = _("On-prem: %(column)s")
+    titles = [_("Month")] + [on_prem % {"column": _tr(t)} for t, _f in on_cols]
+    titles += [on_prem % {"column": _tr(t)} for t in ("total", "cumulative")]
     on_total_col = len(on_cols) + 2
     on_cum_col = on_total_col + 1
     cloud_cols: list[dict[str, int]] = []
@@ -536,15 +577,22 @@ def build_workbook(
             {"compute": col, "uplift": col + 1, "total": col + 2, "cum": col + 3, "gap": col + 4}
         )
         titles += [
-            f"{cloud.name}: compute",
-            f"{cloud.name}: storage and egress",
-            f"{cloud.name}: total",
-            f"{cloud.name}: cumulative",
-            f"{cloud.name}: cumulative cloud − on-prem",
-            f"{cloud.name}: on-prem paid back (month)",
+            f"{cloud.name}: {_tr(t)}"
+            for t in (
+                "compute",
+                "storage and egress",
+                "total",
+                "cumulative",
+                "cumulative cloud − on-prem",
+                "on-prem paid back (month)",
+            )
         ]
         col += 6
-    flow.cell(row=1, column=1, value=f"Monthly cash flows in {cur}; month 0 is the purchase")
+    flow.cell(
+        row=1,
+        column=1,
+        value=_("Monthly cash flows in %(currency)s; month 0 is the purchase") % {"currency": cur},
+    )
     flow.cell(row=1, column=1).font = BOLD
     _header(flow, 2, titles)
     letter = get_column_letter
@@ -601,27 +649,28 @@ def build_workbook(
         return f"{quote_sheetname(flow.title)}!${letter(column)}${start}:${letter(column)}${end}"
 
     # --- Summary ----------------------------------------------------------------------
-    _text(summary["A1"], title)
+    _text(summary["A1"], title or _("GPU TCO model"))
     summary["A1"].font = Font(bold=True, size=14)
-    summary["A2"] = "Verdict (from the engine when this file was made):"
-    _text(summary["B2"], verdict_text(result.verdict, cur))
-    summary["A3"] = (
-        "Every figure below is a formula over the Inputs sheet: change an input and it follows."
-    )
+    summary["A2"] = _("Verdict (from the engine when this file was made):")
+    # The page's headline, in the reader's language (tco.wording).
+    _text(summary["B2"], verdict_headline(build_report(result).verdict, cur))
+    summary["A3"] = _(
+        "Every figure below is a formula over the %(sheet)s sheet: change an input and it follows."
+    ) % {"sheet": inputs.title}
     _header(
         summary,
         5,
         [
-            "Option",
-            f"Total ({cur})",
-            f"NPV ({cur})",
-            "Payback month",
-            "Break-even month",
-            "Break-even utilization",
+            _("Option"),
+            _("Total (%(currency)s)") % {"currency": cur},
+            _("NPV (%(currency)s)") % {"currency": cur},
+            _("Payback month"),
+            _("Break-even month"),
+            _("Break-even utilization"),
         ],
     )
     month0, month1 = first, first + 1
-    summary["A6"] = "Own (buy and keep)"
+    summary["A6"] = _("Own (buy and keep)")
     summary["B6"] = f"=SUM({column_range(on_total_col, first, last)})"
     summary["C6"] = (
         f"={column_range(on_total_col, month0, month0).split(':')[0]}"
@@ -651,7 +700,22 @@ def build_workbook(
             value=f'=IF(D{r}="","",IF(OR({before}>=0,{after}={before}),D{r},'
             f"D{r}-1+(-{before})/({after}-{before})))",
         )
-        summary.cell(row=r, column=6, value=f"=cloud{k}_break_even_u")
+        # As the page words it (tco.wording.break_even_cell): a utilization within 0-100 %,
+        # else "always" when owning wins at every utilization, "none" when it never does
+        # (a commitment's (A − C) ÷ (D − B) is no utilization: 2,604 %).
+        u, own_slope, rent_slope = (
+            f"cloud{k}_break_even_u",
+            "onprem_slope_total",
+            f"cloud{k}_slope_total",
+        )
+        summary.cell(
+            row=r,
+            column=6,
+            value=f"=IF(ISNUMBER({u}),IF(AND({u}>0,{u}<1),{u},"
+            f"IF(OR(AND({own_slope}>{rent_slope},{u}>=1),AND({own_slope}<{rent_slope},{u}<=0)),"
+            f'"{_formula_text(_("always"))}","{_formula_text(_("none"))}")),'
+            f'"{_formula_text(_("none"))}")',
+        )
         names.add(f"cloud{k}_total", summary, f"B{r}")
         names.add(f"cloud{k}_npv", summary, f"C{r}")
         names.add(f"cloud{k}_payback_month", summary, f"D{r}")
@@ -659,13 +723,13 @@ def build_workbook(
     end = 6 + len(clouds)
     if resell:
         end += 1
-        summary.cell(row=end, column=1, value="Buy, run and resell")
+        summary.cell(row=end, column=1, value=_("Buy, run and resell"))
         summary.cell(row=end, column=2, value="=resell_total")
         summary.cell(row=end, column=3, value="=resell_npv")
     for r in range(6, end + 1):
         for column, fmt in ((2, MONEY), (3, MONEY), (4, "0"), (5, "0.00"), (6, PERCENT)):
             summary.cell(row=r, column=column).number_format = fmt
-    summary.cell(row=end + 2, column=1, value="Cheapest option (nominal total):").font = BOLD
+    summary.cell(row=end + 2, column=1, value=_("Cheapest option (nominal total):")).font = BOLD
     summary.cell(
         row=end + 2, column=2, value=f"=INDEX(A6:A{end},MATCH(MIN(B6:B{end}),B6:B{end},0))"
     )
@@ -674,8 +738,8 @@ def build_workbook(
         summary.column_dimensions[column].width = width
 
     chart = LineChart()
-    chart.title = f"Cumulative cost ({cur})"
-    chart.x_axis.title = "Month"
+    chart.title = _("Cumulative cost (%(currency)s)") % {"currency": cur}
+    chart.x_axis.title = _("Month")
     chart.y_axis.title = cur
     chart.height, chart.width = 9, 20
     chart_end = first + horizon

@@ -41,10 +41,14 @@
     });
   }
   var generation = 0;
+  // htmx settles once for every element it swaps: the results and each out-of-band error
+  // slot. The charts are drawn once per result: only a new #chart-data starts a drawing.
+  var drawnSource = null;
   function draw(root) {
     if (!window.Plotly) return;
     var source = root.querySelector("#chart-data");
-    if (!source) return;
+    if (!source || source === drawnSource) return;
+    drawnSource = source;
     var figures = JSON.parse(source.textContent);
     var pending = Array.prototype.filter.call(
       root.querySelectorAll("[data-chart]"), function (el) { return figures[el.dataset.chart]; }
@@ -95,14 +99,56 @@
         if (el.hidden !== hide) el.hidden = hide;
       });
   }
+  // Each workload's own defaults (tco.presets.KIND_DEFAULTS, on the form): changing the
+  // workload replaces a value that is still the previous workload's default (or empty),
+  // and keeps what the visitor typed.
+  function applyDefaults(kind) {
+    var form = document.getElementById("calculator-form");
+    if (!form || !form.dataset.kindDefaults) return;
+    var defaults = JSON.parse(form.dataset.kindDefaults);
+    var before = defaults[form.dataset.kind] || {}, after = defaults[kind] || {};
+    Object.keys(after).forEach(function (name) {
+      var field = form.elements[name];
+      if (!field) return;
+      if (field.value === "" || String(before[name]) === field.value) field.value = after[name];
+    });
+    form.dataset.kind = kind;
+  }
   document.addEventListener("change", function (event) {
     var id = event.target.id;
+    if (id === "id_kind") applyDefaults(event.target.value);
     if (id === "id_kind" || id === "id_demand_pattern" || id === "id_serving_load") relevant();
   });
+  // A field refused: its message is where the field is, so open the section it is in.
+  function showErrors() {
+    document.querySelectorAll(".field-error span").forEach(function (error) {
+      var section = error.closest("details");
+      if (section && !section.open) section.open = true;
+    });
+  }
+  // The summary bar shows the verdict while the verdict itself is out of view (on a phone
+  // the form comes first), and takes the reader to it.
+  var watcher = null;
+  function watchVerdict() {
+    var verdict = document.getElementById("verdict");
+    var bar = document.getElementById("verdict-bar");
+    if (watcher) watcher.disconnect();
+    if (!verdict || !bar || !("IntersectionObserver" in window)) return;
+    watcher = new IntersectionObserver(function (entries) {
+      var seen = entries[entries.length - 1].isIntersecting;
+      bar.classList.toggle("verdict-in-view", seen);
+      bar.classList.toggle("verdict-out-of-view", !seen);
+    });
+    watcher.observe(verdict);
+  }
   // A deferred script runs once the document is parsed: draw at once rather than after
   // the scripts that follow (htmx) have run too.
-  function ready() { relevant(); draw(document); }
+  function ready() { relevant(); draw(document); watchVerdict(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
-  document.addEventListener("htmx:afterSettle", function (event) { draw(document); });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    draw(document);
+    showErrors();
+    if (event.detail.elt && event.detail.elt.id === "results") watchVerdict();
+  });
 })();

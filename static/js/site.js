@@ -4,6 +4,17 @@
   document.addEventListener("change", function (event) {
     var target = event.target;
     if (target instanceof HTMLSelectElement && target.hasAttribute("data-submit-on-change")) {
+      // The calculator's inputs as they are now (edits change the URL, and a field may
+      // not have been sent yet): the page in the other language keeps them.
+      var calculator = document.getElementById("calculator-form");
+      var next = target.form.elements.next;
+      if (calculator && next) {
+        var params = new URLSearchParams(new FormData(calculator));
+        var charts = new URLSearchParams(window.location.search).get("charts");
+        if (charts) params.set("charts", charts);  // not a form field: the chart option
+        var query = params.toString();
+        next.value = calculator.getAttribute("action") + (query ? "?" + query : "");
+      }
       target.form.submit();
     }
   });

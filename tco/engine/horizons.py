@@ -34,6 +34,8 @@ class HorizonView:
     refreshes: tuple[int, ...]  # fleet purchases after the first, per horizon
     service_life_months: int
     resell: tuple[float | None, ...] | None = None  # a one-off run: buy, run and resell
+    # The hosted API the verdict compares with: (name, one total per horizon).
+    apis: tuple[tuple[str, tuple[float, ...]], ...] = ()
 
 
 def horizon_view(

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from tco.engine.cashflow import CashFlow
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
@@ -49,6 +50,7 @@ from tco.engine.inputs import (
 )
 from tco.engine.montecarlo import Confidence, monte_carlo
 from tco.engine.notes import Note
+from tco.engine.onprem import onprem_cashflow, scalar
 from tco.engine.options import CloudOptionResult, OnPremResult, compare_options
 from tco.engine.ownership import (
     Financing,
@@ -604,7 +606,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
             "resale_month": resell.months_owned if resell is not None else None,
         },
     )
-    money = _financing(model, fin, clouds, verdict, monthly)
+    money = _financing(model, fin, clouds, apis, verdict, monthly)
     # The Monte Carlo draws GPU clouds only: no confidence when an API sets the reference.
     confidence = (
         None
@@ -628,7 +630,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         cost_model=model,
         onprem=onprem,
         cloud_options=clouds,
-        tornado=tornado(model, pct=fin.tornado_pct),
+        tornado=_verdict_tornado(model, fin, verdict, apis, plan.run_hours),
         energy_kwh=energy_kwh,
         carbon_tonnes=carbon,
         demand=plan,
@@ -642,7 +644,13 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
         cloud_energy=cloud_energy,
-        horizons=_horizons(kept, sizing, model, resell, plan),
+        horizons=_with_api_horizons(
+            _horizons(kept, sizing, model, resell, plan),
+            scenario,
+            model,
+            serving,
+            next((a for a in apis if a.name == verdict.renting), None),
+        ),
         serving=serving,
         api_options=apis,
         extras=extras,
@@ -650,6 +658,80 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         own_site_fit=own_fit,
         site_duties=site_duties(racks.it_kw, used_site, fit),
     )
+
+
+def owning_cashflow(result: ScenarioResult) -> CashFlow:
+    """Month by month, the owning option the headline compares (``verdict.owning_kind``):
+    keeping the fleet (``result.onprem.cashflow``), or buying, running and reselling it,
+    which spends in the months the fleet is owned (the resale a negative residual in the
+    last) and nothing after; months 0..H either way.
+    """
+    on = result.onprem.cashflow
+    if result.verdict.owning_kind != OWN_RESELL or not result.demand.run_hours:
+        return on
+    resold = resold_model(
+        result.cost_model, result.demand.run_hours, result.scenario.finance.resale_by_year
+    )
+    if resold is None:
+        return on
+    owned = onprem_cashflow(resold[0])
+    block = np.zeros((len(on), len(owned.components)))
+    rows = min(len(owned), len(on))
+    block[:rows] = owned.component_values()[:rows]
+    return CashFlow.from_components(owned.components, block)
+
+
+def owning_carbon_tonnes(result: ScenarioResult) -> float | None:
+    """Tonnes of CO₂ of the owning option the headline compares: the fleet kept over the
+    horizon (``result.carbon_tonnes``), or, bought, run and resold, its energy in the
+    months it is owned only (idle + (max − idle) × utilization while owned, × PUE).
+    None without the site's carbon intensity."""
+    carbon = result.scenario.site.carbon_kg_per_kwh
+    if carbon is None or result.verdict.owning_kind != OWN_RESELL or not result.demand.run_hours:
+        return result.carbon_tonnes
+    resold = resold_model(
+        result.cost_model, result.demand.run_hours, result.scenario.finance.resale_by_year
+    )
+    if resold is None:
+        return result.carbon_tonnes
+    m = resold[0]
+    servers, idle, top = (
+        scalar(m.servers, "servers"),
+        scalar(m.idle_power_kw, "idle"),
+        scalar(m.max_power_kw, "max"),
+    )
+    kw = idle + (top - idle) * scalar(m.utilization, "utilization")
+    kwh = servers * kw * scalar(m.pue, "pue") * HOURS_PER_MONTH * scalar(m.horizon_months, "h")
+    return kwh * carbon / 1000.0
+
+
+def _verdict_tornado(
+    model: CostModel,
+    fin: FinanceInputs,
+    verdict: Verdict,
+    apis: tuple[ApiOptionResult, ...],
+    run_hours: float | None,
+) -> Tornado:
+    """The tornado of the two options the headline compares (``verdict.owning`` against
+    ``verdict.renting``): a GPU cloud or a hosted API's bill, against keeping the fleet or
+    buying, running and reselling it. Without a rented option in the verdict, against the
+    cloud option with the lowest NPV (the page does not draw it then)."""
+    resell = (
+        (float(run_hours), fin.resale_by_year)
+        if verdict.owning_kind == OWN_RESELL and run_hours
+        else None
+    )
+    api = next((x for x in apis if x.name == verdict.renting), None)
+    if api is not None:
+        return tornado(
+            model,
+            pct=fin.tornado_pct,
+            rent_bill=api.monthly_cost,
+            rent_name=api.name,
+            resell=resell,
+        )
+    index = next((k for k, c in enumerate(model.clouds) if c.name == verdict.renting), None)
+    return tornado(model, pct=fin.tornado_pct, reference_cloud=index, resell=resell)
 
 
 def _usable_offerings(
@@ -756,17 +838,20 @@ def _financing(
     model: CostModel,
     fin: FinanceInputs,
     clouds: Sequence[CloudOptionResult],
+    apis: Sequence[ApiOptionResult],
     verdict: Verdict,
     monthly: OnPremMonthly,
 ) -> Financing:
-    """Cash, loan and lease, against the verdict's reference cloud (if any)."""
-    reference = next((c for c in clouds if c.name == verdict.reference_cloud), None)
+    """Cash, loan and lease, against the option the headline compares with (a GPU cloud
+    or a hosted API, if any)."""
+    rented = {c.name: c.total_cost for c in clouds} | {a.name: a.total_cost for a in apis}
+    reference = verdict.reference_cloud if verdict.reference_cloud in rented else None
     return financing(
         model,
         fin.lease_annual_rate,
         fin.lease_terms_months,
-        reference.name if reference else None,
-        reference.total_cost if reference else None,
+        reference,
+        rented[reference] if reference is not None else None,
         monthly=monthly,
     )
 
@@ -858,6 +943,38 @@ def _horizons(
             for months in HORIZONS_MONTHS
         ]
     return horizon_view(models, resold)
+
+
+def _with_api_horizons(
+    view: HorizonView | None,
+    scenario: Scenario,
+    model: CostModel,
+    serving: ServingOutcome | None,
+    api: ApiOptionResult | None,
+) -> HorizonView | None:
+    """The horizon view with the hosted API the verdict compares with: the same requests
+    (and their growth) billed over each horizon."""
+    demand = scenario.workload.serving_demand
+    if view is None or api is None or serving is None or demand is None:
+        return view
+    fin = scenario.finance
+    a, b = onprem_line(model)
+    totals = tuple(
+        cost_api_offering(
+            api.spec,
+            demand,
+            serving.load,
+            fx=fin.fx,
+            currency=fin.reporting_currency,
+            load_factors=_load_factors(scenario, months),
+            discount_rate=fin.discount_rate,
+            owning_line=(float(a), float(b)),
+            utilization=float(model.utilization),
+            fleet_capacity_requests_per_day=serving.fleet_capacity_requests_per_day,
+        ).total_cost
+        for months in view.months
+    )
+    return dataclasses.replace(view, apis=((api.name, totals),))
 
 
 def cloud_energy_and_carbon(
@@ -1205,6 +1322,9 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
             "params": {k: _num(x, 4) if isinstance(x, float) else x for k, x in v.params.items()},
             "recommended": v.recommended,
             "reference_cloud": v.reference_cloud,
+            "owning": v.owning,
+            "owning_kind": v.owning_kind,
+            "renting": v.renting,
             "text": verdict_text(v, result.currency),
         },
         "break_even_month": _num(reference.break_even_month, 2) if reference else None,
@@ -1416,6 +1536,7 @@ def horizons_to_dict(result: ScenarioResult) -> dict[str, Any] | None:
         (c.name, "cloud", totals)
         for c, totals in zip(result.cloud_options, view.clouds, strict=True)
     ]
+    rows += [(name, "api", totals) for name, totals in view.apis]
     return {
         "months": list(view.months),
         "refreshes": list(view.refreshes),

@@ -9,8 +9,9 @@ import numpy as np
 
 from tco.engine.costmodel import CostModel, cloud_npv, onprem_npv, stack_clouds
 from tco.engine.errors import InvalidInput
-from tco.engine.finance import broadcast
+from tco.engine.finance import as_array, broadcast, monthly_discount_rate
 from tco.engine.onprem import scalar
+from tco.engine.ownership import buy_run_resell
 from tco.engine.units import FloatArray
 
 TORNADO_INPUTS: tuple[tuple[str, str], ...] = (
@@ -62,26 +63,54 @@ def _clip(name: str, values: FloatArray) -> FloatArray:
     return values
 
 
+def bill_npv(bill: FloatArray, annual_rate: FloatArray, horizon_months: FloatArray) -> FloatArray:
+    """NPV of a fixed monthly bill (months 0..H, e.g. a hosted API's) at each rate and
+    over each horizon; a horizon beyond the bill's repeats its last month.
+
+    $100 a month for 12 months at 0 %: $1,200; over 24 months: $2,400.
+
+    >>> b = np.array([0.0] + [100.0] * 12)
+    >>> bill_npv(b, np.array([0.0, 0.0]), np.array([12.0, 24.0])).tolist()
+    [1200.0, 2400.0]
+    """
+    rates = np.atleast_1d(np.asarray(annual_rate, dtype=np.float64))
+    horizons = np.atleast_1d(np.asarray(horizon_months, dtype=np.float64))
+    rates, horizons = np.broadcast_arrays(rates, horizons)
+    longest = int(horizons.max())
+    extended = np.concatenate([bill, np.full(max(0, longest + 1 - len(bill)), bill[-1])])
+    months = np.arange(longest + 1, dtype=np.float64)
+    factors = np.power(1.0 + monthly_discount_rate(rates)[:, None], -months[None, :])
+    paid = months[None, :] <= horizons[:, None]
+    return np.asarray((extended[None, : longest + 1] * factors * paid).sum(axis=1))
+
+
 def tornado(
     model: CostModel,
     pct: float = 0.20,
     reference_cloud: int | None = None,
     inputs: Sequence[tuple[str, str]] = TORNADO_INPUTS,
+    *,
+    rent_bill: FloatArray | None = None,
+    rent_name: str | None = None,
+    resell: tuple[float, Sequence[float]] | None = None,
 ) -> Tornado:
-    """NPV saving of buying vs renting (cloud NPV − on-prem NPV) with each input ±``pct``.
+    """NPV saving of buying vs renting (rent NPV − own NPV) with each input ±``pct``.
 
-    The reference offering defaults to the cloud option with the lowest NPV.
-    All 1 + 2k variants are evaluated in a single vectorized pass.
+    The rented side is ``model.clouds[reference_cloud]`` (by default the cloud option with
+    the lowest NPV), or a fixed monthly bill ``rent_bill`` named ``rent_name`` (a hosted
+    API: only the discount rate and the horizon move its NPV, :func:`bill_npv`). The owned
+    side keeps the fleet for the horizon, or with ``resell`` (the run's hours, the resale
+    curve) buys, runs and resells it (:func:`~tco.engine.ownership.buy_run_resell`, one
+    variant at a time). Otherwise all 1 + 2k variants are evaluated in one vectorized pass.
     """
-    if not model.clouds:
+    if not model.clouds and rent_bill is None:
         raise InvalidInput("cloud_offerings", "The tornado needs at least one cloud offering.")
     if not 0 < pct < 1:
         raise InvalidInput("tornado_pct", f"The swing must be between 0 and 1, got {pct}.")
-    if reference_cloud is None:
+    if rent_bill is None and reference_cloud is None:
         # Every offering's NPV in one vectorised call (stack_clouds); the first lowest wins.
         npvs = broadcast(cloud_npv(model, stack_clouds(model.clouds)), (len(model.clouds),))
         reference_cloud = int(np.argmin(npvs))
-    cloud = model.clouds[reference_cloud]
     k = len(inputs)
     n = 1 + 2 * k
     bases = [scalar(getattr(model, name), name) for name, _label in inputs]
@@ -92,7 +121,20 @@ def tornado(
         grid[j, 2 + 2 * j] = base * (1.0 + pct)
     arrays = {name: _clip(name, grid[j]) for j, (name, _label) in enumerate(inputs)}
     varied = model.replace(**arrays)
-    saving = (cloud_npv(varied, cloud) - onprem_npv(varied)).tolist()
+    if rent_bill is not None:
+        name = rent_name or "API"
+        rent = bill_npv(rent_bill, as_array(varied.discount_rate), as_array(varied.horizon_months))
+        rent = broadcast(rent, (n,))
+    else:
+        assert reference_cloud is not None
+        cloud = model.clouds[reference_cloud]
+        name = cloud.name
+        rent = broadcast(cloud_npv(varied, cloud), (n,))
+    if resell is None:
+        own = broadcast(onprem_npv(varied), (n,))
+    else:
+        own = np.array([_resell_npv(model, arrays, v, *resell) for v in range(n)])
+    saving = (rent - own).tolist()
     bars = [
         TornadoBar(
             input_name=name,
@@ -107,8 +149,22 @@ def tornado(
     ]
     bars.sort(key=lambda bar: bar.swing, reverse=True)
     return Tornado(
-        metric=f"NPV saving of on-prem vs {cloud.name} (positive: buying is cheaper)",
-        reference_option=cloud.name,
+        metric=f"NPV saving of on-prem vs {name} (positive: buying is cheaper)",
+        reference_option=name,
         base_value=saving[0],
         bars=tuple(bars),
     )
+
+
+def _resell_npv(
+    model: CostModel,
+    arrays: dict[str, FloatArray],
+    variant: int,
+    run_hours: float,
+    resale_by_year: Sequence[float],
+) -> float:
+    """The NPV of buying, running and reselling in one variant of the tornado (of keeping
+    the fleet when the variant's horizon is no longer than the run)."""
+    one = model.replace(**{name: float(values[variant]) for name, values in arrays.items()})
+    sold = buy_run_resell(one, run_hours, resale_by_year)
+    return sold.npv if sold is not None else scalar(onprem_npv(one), "npv")

@@ -64,6 +64,12 @@ class Verdict:
     reference_cloud: str | None  # the cheapest eligible cloud option
     options: tuple[RankedOption, ...]  # cheapest first
     notes: tuple[str, ...] = field(default_factory=tuple)
+    # The two options the headline compares, which every chart and table compares too:
+    # the owning one (buy and keep, or buy, run and resell; None when no owning option is
+    # allowed) and the rented one (a GPU cloud or a hosted API; None when none is allowed).
+    owning: str | None = None
+    owning_kind: str | None = None
+    renting: str | None = None
 
 
 def decide(
@@ -87,6 +93,8 @@ def decide(
     ...     servers=1, server_name="DGX H100", horizon_months=60, per_work=True)
     >>> v.action, v.recommended, v.params["ratio"], [o.name for o in v.options]
     ('rent', 'Cloud A', 400.0, ['Cloud spot', 'Cloud A', 'Own'])
+    >>> v.owning, v.renting
+    ('Own', 'Cloud A')
     """
     open_options = [c for c in candidates if c.eligible]  # before the buyer's constraints
     eligible = [c for c in open_options if c.recommendable]
@@ -117,6 +125,8 @@ def decide(
         action = "hybrid" if best.kind == HYBRID else "buy"
         code = {OWN: "buy", OWN_RESELL: "buy_resell", HYBRID: "hybrid"}[best.kind]
         params.update(_own_params(best, reference))
+    # Hybrid compares with owning everything, as its table does.
+    owner = best if best.kind in (OWN, OWN_RESELL) else cheapest_own
     return Verdict(
         action=action,
         code=code,
@@ -124,6 +134,9 @@ def decide(
         recommended=best.name,
         reference_cloud=reference.name if reference else None,
         options=_ranked(candidates, best),
+        owning=owner.name if owner else None,
+        owning_kind=owner.kind if owner else None,
+        renting=best.name if best.kind == CLOUD else (reference.name if reference else None),
     )
 
 

@@ -310,6 +310,11 @@ class Verdict(ReportModel):
     params: Params
     recommended: str
     reference_cloud: str | None
+    # the two sides the headline compares: the owning option (its name and kind, buy and
+    # keep or buy, run and resell) and the rented one (a GPU cloud or a hosted API)
+    owning: str | None = None
+    owning_kind: Literal["own", "own_resell"] | None = None
+    renting: str | None = None
     text: str
 
 

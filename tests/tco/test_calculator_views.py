@@ -44,7 +44,8 @@ def test_every_preset_gives_a_recommendation(
     html = get(client, {"preset": preset})
     assert 'id="verdict"' in html, preset
     assert "Buy and keep" in html
-    assert html.count('data-chart="') == 6
+    # Every chart with data is drawn; the others say why not (tests/tco/test_verdict_charts.py).
+    assert html.count('data-chart="') + html.count('class="help chart-omitted"') == 6
     assert "Assumptions and sources" in html
     values = preset_data(preset)
     if values["kind"] == "inference" and values["serving_load"] == "users":

@@ -22,6 +22,8 @@ from openpyxl import load_workbook
 from tco.engine import evaluate
 from tco.engine.options import compare_options
 from tco.engine.ownership import buy_run_resell
+from tco.report import Option
+from tco.wording import break_even_cell
 
 ROOT = Path(__file__).resolve().parents[2]
 SOFFICE = shutil.which("soffice") or "/usr/bin/soffice"
@@ -106,9 +108,26 @@ def check_against(book: Any, onprem: Any, clouds: Any, resell: Any = None) -> in
         close(row[2], option.npv, f"{option.name} NPV")
         close(row[3], option.payback_month, f"{option.name} payback month")
         close(row[4], option.break_even_month, f"{option.name} break-even month")
-        close(row[5], option.break_even_utilization, f"{option.name} break-even utilization")
+        u = option.break_even_utilization
+        if u is not None and 0 < u < 1:
+            close(row[5], u, f"{option.name} break-even utilization")
+        else:
+            # The page's word, not a utilization of 2,604 % (issue 31): "always" or "none".
+            page = break_even_cell(
+                Option.model_construct(
+                    kind="cloud",
+                    break_even_runs_per_year=None,
+                    break_even_utilization=u,
+                    owning_wins_above=option.owning_wins_above,
+                )
+            )
+            assert row[5] == page, (option.name, row[5], page, u)
+            WORDS_CHECKED.append(page)
         checked += 5
     return checked
+
+
+WORDS_CHECKED: list[str] = []
 
 
 def set_input(xlsx: bytes, name: str, value: float) -> bytes:
@@ -162,7 +181,10 @@ def test_workbook_recalculated_by_libreoffice_matches_engine(
     xlsx = build_workbook(result, provenance_for(built, result))
 
     book = recalculate(xlsx)
+    WORDS_CHECKED.clear()
     assert check_against(book, result.onprem, result.cloud_options, result.resell) >= 2 + 5
+    if example.startswith("lora"):  # the 1-year commitment: no utilization within 0-100 %
+        assert WORDS_CHECKED
     if "service_life_months" in changes.get("finance", {}):  # the refreshes were compared
         hardware = result.onprem.cashflow["hardware"]
         assert hardware[48] > 0 and hardware[96] > 0 and hardware[47] == 0
@@ -225,3 +247,87 @@ def test_text_from_outside_is_never_a_formula(seed_catalog: object) -> None:
     assert book["Summary"]["A1"].value == attack and book["Summary"]["A1"].data_type == "s"
     sources = [c for row in book["Inputs"].iter_rows() for c in row if c.value == attack]
     assert sources and all(c.data_type == "s" for c in sources)
+
+
+# Words a Dutch reader writes as the English does.
+SAME_IN_DUTCH = {
+    "0/1",
+    "FTE",
+    "Hardware",
+    "Horizon",
+    "Input",
+    "Lease",
+    "Model",
+    "PUE",
+    "Software",
+    "Support",
+    "factor",
+    "instances",
+    "kW",
+    "servers",
+    "EUR",
+    "EUR/kWh",
+    "USD",
+    "USD/kWh",
+}
+
+
+def test_the_dutch_workbook_is_dutch(seed_catalog: object) -> None:
+    """Issue 31 item 5: sheet names, labels, units, headers and the verdict in the reader's
+    language (the workbook was English-only, whatever the page's language)."""
+    from django.http import QueryDict
+    from django.utils import translation
+
+    from tco.services import analyse_query
+    from tco.workbook import build_workbook, provenance_for
+
+    _form, outcome = analyse_query(QueryDict("preset=lora-70b"))
+    assert outcome.analysis is not None
+    built, result = outcome.analysis.built, outcome.analysis.result
+    books = {}
+    for language in ("en", "nl"):
+        with translation.override(language):
+            books[language] = load_workbook(
+                io.BytesIO(build_workbook(result, provenance_for(built, result)))
+            )
+    en, nl = books["en"], books["nl"]
+    assert en.sheetnames == ["Summary", "Inputs", "Model", "Cash flow"]
+    assert nl.sheetnames == ["Samenvatting", "Invoer", "Model", "Kasstroom"]
+    untranslated = []
+    for en_sheet, nl_sheet, cells in (
+        (
+            "Inputs",
+            "Invoer",
+            [(r, c) for r in range(1, en["Inputs"].max_row + 1) for c in (1, 3, 6)],
+        ),
+        ("Model", "Model", [(r, c) for r in range(1, en["Model"].max_row + 1) for c in (1, 3)]),
+        (
+            "Cash flow",
+            "Kasstroom",
+            [(1, 1)] + [(2, c) for c in range(1, en["Cash flow"].max_column + 1)],
+        ),
+        (
+            "Summary",
+            "Samenvatting",
+            [(1, 1), (2, 1), (2, 2), (3, 1), *((5, c) for c in range(1, 7)), (6, 1)],
+        ),
+    ):
+        for r, c in cells:
+            english = en[en_sheet].cell(row=r, column=c).value
+            dutch = nl[nl_sheet].cell(row=r, column=c).value
+            if (
+                isinstance(english, str)
+                and english
+                and english not in SAME_IN_DUTCH
+                and dutch == english
+            ):
+                untranslated.append((en_sheet, r, c, english))
+    assert not untranslated, untranslated
+    assert nl["Samenvatting"]["B2"].value.startswith(("Huur", "Koop", "Kopen"))
+    # The break-even words are the page's: a formula's text in Dutch.
+    formulas = " ".join(
+        str(cell.value)
+        for row in nl["Samenvatting"].iter_rows(min_row=7, max_col=6)
+        for cell in row
+    )
+    assert '"geen"' in formulas or '"altijd"' in formulas
