@@ -1,6 +1,7 @@
 """Settings shared by every environment. Secrets and endpoints come only from the environment."""
 
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 import django
@@ -185,7 +186,7 @@ _REDIS_CACHE = {
     "BACKEND": "config.cache.ResilientRedisCache",
     "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
 }
-CACHES = {
+CACHES: dict[str, dict[str, Any]] = {
     "default": (
         {**_REDIS_CACHE, "LOCATION": redis_url_with_db(REDIS_URL, env_int("REDIS_CACHE_DB", 1))}
         if REDIS_URL
@@ -267,7 +268,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # Email: one "default" mailer (Django 6.1 MAILERS), SMTP unless EMAIL_BACKEND says otherwise.
-MAILERS = {
+MAILERS: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": env_str("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend"),
         "OPTIONS": {},
