@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from . import selectors, services
 from .forms import PriceImportForm
+from .http import AuthenticatedHttpRequest
 from .models import ImportStatus, PriceImport, PriceKind
 from .schema import PRICE_SPECS_BY_KIND
 
@@ -52,7 +53,7 @@ def _import_page(
 
 @staff_member_required
 @require_http_methods(["GET", "POST"])
-def price_import(request: HttpRequest) -> HttpResponse:
+def price_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _import_page(request, PriceImportForm())
     form = PriceImportForm(request.POST, request.FILES)
@@ -96,7 +97,7 @@ def price_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_member_required
 @require_POST
-def price_import_apply(request: HttpRequest, pk: int) -> HttpResponse:
+def price_import_apply(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     price_import = get_object_or_404(PriceImport.objects.defer("content"), pk=pk)
     try:
         outcome = services.apply_price_import(price_import_id=pk, user=request.user)

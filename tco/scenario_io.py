@@ -93,7 +93,7 @@ class Amount:
     """A number with its unit, formatted for the reader's language when shown."""
 
     value: float | Decimal
-    unit: str
+    unit: str | Promise
     decimals: int = 2
 
     def __str__(self) -> str:
@@ -518,7 +518,11 @@ def _api_assumptions(
 
 
 # A site's name in the language of whoever reads it (made once: `lazy` builds a class).
-_site_name = lazy(lambda site: site.display_name(), str)
+def _display_name(site: Site) -> str:
+    return site.display_name()
+
+
+_site_name = lazy(_display_name, str)
 
 
 def _assumptions(

@@ -20,6 +20,7 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
+from catalog.http import HtmxHttpRequest
 from config.downloads import attachment
 
 from .canonical import canonical_query
@@ -68,7 +69,7 @@ def _charts_toggle_query(request: HttpRequest, all_options: bool) -> str:
 
 @require_safe
 @cache_anonymous_page(canonical_inputs)
-def calculator(request: HttpRequest) -> HttpResponse:
+def calculator(request: HtmxHttpRequest) -> HttpResponse:
     from .chart_context import page_charts
     from .charts import CHARTED_CLOUD_OPTIONS
     from .forms import PRESET_CHOICES

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -57,7 +57,8 @@ def _years(months: int) -> str:
 
 
 # What the engine assumed when the scenario gave no demand (verdict.params.demand_assumed).
-ASSUMED_DEMAND = {
+# Looked up with a verdict's param, which may be missing (None).
+ASSUMED_DEMAND: dict[str | None, Callable[[], str]] = {
     "one_run": lambda: _("assuming one run"),
     "around_the_clock": lambda: _("assuming it serves around the clock"),
 }
@@ -165,7 +166,12 @@ def npv_caveat(summary: Mapping[str, Any]) -> str:
     ) % {"option": option}
 
 
-_KIND_OF = {"own": "onprem", "own_resell": "onprem_resell", "hybrid": "hybrid", "cloud": "cloud"}
+_KIND_OF: dict[str | None, str] = {
+    "own": "onprem",
+    "own_resell": "onprem_resell",
+    "hybrid": "hybrid",
+    "cloud": "cloud",
+}
 
 
 def break_even_sentence(summary: Mapping[str, Any]) -> str:

@@ -5,12 +5,16 @@ from typing import Any
 
 import dj_database_url
 import django
+import django_stubs_ext
 from celery.schedules import crontab
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 from kombu import Queue
 
 from .env import env_bool, env_int, env_list, env_str, redis_url_with_db
+
+# Django's generic classes (ModelAdmin, TabularInline) take their model as a type argument.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 

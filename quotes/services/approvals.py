@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -184,7 +184,7 @@ def ensure_sending_allowed(revision: QuoteRevision) -> None:
 
 @transaction.atomic
 def approval_request(
-    *, revision: QuoteRevision, actor: AbstractBaseUser, note: str = ""
+    *, revision: QuoteRevision, actor: User, note: str = ""
 ) -> QuoteRevision:
     """Ask a sales manager to approve the draft's margin as it is now."""
     revision = _locked_revision(revision)
@@ -310,7 +310,7 @@ def _notify_requester(revision: QuoteRevision) -> bool:
 
 @transaction.atomic
 def approval_decide(
-    *, revision: QuoteRevision, actor: AbstractBaseUser, approve: bool, reason: str = ""
+    *, revision: QuoteRevision, actor: User, approve: bool, reason: str = ""
 ) -> QuoteRevision:
     """A sales manager of the quote's team, other than the requester, approves or rejects
     the requested margin (a rejection needs a reason)."""

@@ -9,7 +9,7 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.mail import EmailMessage, mailers
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -73,7 +73,7 @@ def _proposal_email(*, revision: QuoteRevision, render: ProposalRender, key: str
 
 @transaction.atomic
 def quote_send(
-    *, revision: QuoteRevision, actor: AbstractBaseUser, idempotency_key: str
+    *, revision: QuoteRevision, actor: User, idempotency_key: str
 ) -> OutboxEmail:
     """Freeze the revision and queue the PDF and the email to the buyer.
 
@@ -119,7 +119,7 @@ def quote_send(
 
 @transaction.atomic
 def revision_resend(
-    *, revision: QuoteRevision, actor: AbstractBaseUser, idempotency_key: str
+    *, revision: QuoteRevision, actor: User, idempotency_key: str
 ) -> OutboxEmail:
     """Email a sent revision again (same frozen PDF, no re-render)."""
     key = f"resend:{idempotency_key}"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -182,7 +182,7 @@ def revision_add_line(
 
 
 @transaction.atomic
-def revision_reprice(*, revision: QuoteRevision, actor: AbstractBaseUser) -> int:
+def revision_reprice(*, revision: QuoteRevision, actor: User) -> int:
     """Give the draft's out-of-date lines today's catalog prices; returns how many lines.
 
     The lines are those of selectors.revision_price_changes (a catalog price or the
