@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from decimal import Decimal
 from functools import wraps
 from typing import Any
 
@@ -26,6 +27,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from catalog.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from config.client_ip import client_ip
 
 from . import selectors, services
@@ -93,7 +95,7 @@ def quote_list(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @sales_required
-def quote_new(request: HttpRequest) -> HttpResponse:
+def quote_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     from .lead_views import lead_for_user, onboarding_context, quote_initial_from_lead
 
     team = services.team_for(user=request.user)
@@ -234,7 +236,7 @@ def line_add(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
             revision=revision,
             catalog_key=data["catalog_key"],
             quantity=data["quantity"],
-            discount_pct=data["discount_pct"] or 0,
+            discount_pct=data["discount_pct"] or Decimal(0),
             optional=data["optional"],
         )
         return _("Line added.")
@@ -272,7 +274,7 @@ def revision_edit(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 @sales_required
-def revision_send(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def revision_send(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     form = ActionForm(request.POST)
 
     def send(revision: Any) -> str:
@@ -292,7 +294,7 @@ def revision_send(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 @sales_required
-def revision_resend(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def revision_resend(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     form = ActionForm(request.POST)
 
     def resend(revision: Any) -> str:
@@ -310,7 +312,7 @@ def revision_resend(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 @sales_required
-def revision_revise(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def revision_revise(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     def revise(revision: Any) -> str:
         new = services.quote_revise(revision=revision, actor=request.user)
         return _("Revision %(letter)s is a draft.") % {"letter": new.letter}
@@ -320,7 +322,7 @@ def revision_revise(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 @sales_required
-def revision_reprice(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def revision_reprice(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     def reprice(revision: Any) -> str:
         count = services.revision_reprice(revision=revision, actor=request.user)
         if not count:
@@ -372,7 +374,7 @@ def customer_list(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @sales_required
-def customer_new(request: HttpRequest) -> HttpResponse:
+def customer_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = CustomerForm(request.POST or None)
     team = services.team_for(user=request.user)
     if request.method == "POST" and form.is_valid():
@@ -509,7 +511,7 @@ def buyer_pdf(request: HttpRequest, token: str) -> HttpResponse:
 
 @never_cache
 @require_safe
-def lead_form(request: HttpRequest) -> HttpResponse:
+def lead_form(request: HtmxHttpRequest) -> HttpResponse:
     """The form, fetched on demand so that cached calculator pages carry no CSRF token."""
     context = {
         "query": request.GET.urlencode(),
@@ -522,7 +524,7 @@ def lead_form(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def lead_request(request: HttpRequest) -> HttpResponse:
+def lead_request(request: HtmxHttpRequest) -> HttpResponse:
     form = LeadForm(request.POST)
     template = "quotes/_lead_status.html" if request.htmx else "quotes/lead_page.html"
     if not form.is_valid():
@@ -550,7 +552,7 @@ def lead_request(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 @require_safe
-def lead_status(request: HttpRequest, token: str) -> HttpResponse:
+def lead_status(request: HtmxHttpRequest, token: str) -> HttpResponse:
     try:
         lead = services.lead_from_token(token=token)
     except services.BuyerLinkInvalid as exc:

@@ -173,7 +173,9 @@ def revision_add_line(
         price_as_of=as_of,
         price_is_estimate=estimate,
         priced_at=timezone.now(),
-        hardware_share_pct=row.price if hardware is not None else None,
+        hardware_share_pct=(
+            row.price if isinstance(row, InfrastructureItem) and hardware is not None else None
+        ),
     )
     line.full_clean(exclude=["revision"])
     line.save()

@@ -97,9 +97,7 @@ def quote_create(
 
 
 @transaction.atomic
-def quote_create_from_calculator(
-    *, customer: Customer, owner: User, query: str
-) -> Quote:
+def quote_create_from_calculator(*, customer: Customer, owner: User, query: str) -> Quote:
     """A draft with the recommended servers, their fabric, installation and support, and
     the calculator analysis attached."""
     analysis = analyse_calculator_query(query=query)
