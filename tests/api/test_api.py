@@ -24,7 +24,7 @@ EXAMPLE = ROOT / "docs" / "examples" / "pretrain-7b-nl.json"
 PROBLEM = "application/problem+json"
 
 
-def post_json(client: Client, url: str, body: Any, **headers: str) -> Any:
+def post_json(client: Client, url: str, body: Any, **headers: Any) -> Any:
     return client.post(url, json.dumps(body), content_type="application/json", **headers)
 
 
@@ -208,7 +208,7 @@ def test_catalog_filters_and_pagination(seed_catalog: object, api: Client) -> No
 
     everything = api.get("/api/v1/catalog/cloud-offerings", {"limit": 100}).json()
     assert everything["count"] == CloudOffering.objects.count()
-    aws = api.get("/api/v1/catalog/cloud-offerings", {"provider": "aws", "limit": 100}).json()
+    aws = api.get("/api/v1/catalog/cloud-offerings", {"provider": "aws", "limit": "100"}).json()
     assert aws["count"] == CloudOffering.objects.filter(provider__iexact="aws").count() > 0
     assert {o["provider"] for o in aws["items"]} == {"AWS"}
     page2 = api.get("/api/v1/catalog/cloud-offerings", {"limit": 3, "offset": 3}).json()
@@ -279,7 +279,7 @@ def sales_endpoints(quote: Any) -> list[tuple[str, str]]:
     ]
 
 
-def call(client: Client, method: str, url: str, **headers: str) -> Any:
+def call(client: Client, method: str, url: str, **headers: Any) -> Any:
     if method == "post":
         return post_json(client, url, {"customer": str(_uuid())}, **headers)
     return client.get(url, **headers)
@@ -337,7 +337,7 @@ def test_sales_endpoints_are_scoped_to_the_users_teams(
     make_sales_user: Callable[..., Any],
     make_token: Callable[..., str],
 ) -> None:
-    anna = bearer(make_token(sales_user))
+    anna: dict[str, Any] = bearer(make_token(sales_user))
     mine, theirs = draft_quote, other_team_quote
     listed = api.get("/api/v1/sales/quotes", **anna).json()
     assert [q["number"] for q in listed["items"]] == [mine.number]
@@ -399,7 +399,7 @@ def test_draft_quote_from_calculator_query_and_from_scenario(
     refused = post_json(api, "/api/v1/sales/quotes", body, **read_only)
     assert refused.status_code == 403 and Quote.objects.count() == 0
 
-    write = bearer(make_token(sales_user))
+    write: dict[str, Any] = bearer(make_token(sales_user))
     created = post_json(api, "/api/v1/sales/quotes", body, **write)
     assert created.status_code == 201, created.content
     quote = created.json()
@@ -417,6 +417,7 @@ def test_draft_quote_from_calculator_query_and_from_scenario(
     revision = created.json()["revisions"][0]
     assert revision["lines"][0]["catalog_key"] == "server:smc-821ge-tnhr-h100"
     stored = Quote.objects.get(public_id=created.json()["id"]).revisions.get()
+    assert stored.tco is not None
     assert stored.tco["summary"]["verdict"]["text"]
     workbook = api.get(f"/api/v1/sales/revisions/{revision['id']}/workbook", **write)
     assert workbook.status_code == 200
@@ -439,7 +440,7 @@ def test_draft_quote_from_calculator_query_and_from_scenario(
 def test_rate_limits_per_client_and_per_token(
     api: Client, sales_user: Any, make_token: Callable[..., str]
 ) -> None:
-    here = {"REMOTE_ADDR": "192.0.2.7"}
+    here: dict[str, Any] = {"REMOTE_ADDR": "192.0.2.7"}
     for _ in range(3):
         assert api.get("/api/v1/catalog/gpus", **here).status_code == 200
     limited = api.get("/api/v1/catalog/gpus", **here)
@@ -448,11 +449,11 @@ def test_rate_limits_per_client_and_per_token(
     assert limited["Content-Type"] == PROBLEM
     # Another client, and a token, have their own counters.
     assert api.get("/api/v1/catalog/gpus", REMOTE_ADDR="192.0.2.8").status_code == 200
-    token = bearer(make_token(sales_user))
+    token: dict[str, Any] = bearer(make_token(sales_user))
     codes = [api.get("/api/v1/sales/me", **here, **token).status_code for _ in range(6)]
     assert codes == [200] * 5 + [429]
     # Made-up tokens count against the client's address, not a counter of their own.
-    other = {"REMOTE_ADDR": "192.0.2.9"}
+    other: dict[str, Any] = {"REMOTE_ADDR": "192.0.2.9"}
     codes = [
         api.get("/api/v1/catalog/gpus", **other, **bearer(f"gtco_fake{i}")).status_code
         for i in range(4)

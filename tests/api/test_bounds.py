@@ -24,7 +24,7 @@ from .conftest import bearer
 
 pytestmark = pytest.mark.django_db
 PROBLEM = "application/problem+json"
-BASE = {
+BASE: dict[str, Any] = {
     "name": "bounds",
     "workload": {
         "kind": "pretrain",
@@ -198,13 +198,13 @@ def test_workbook_cells_from_outside_are_text_never_formulas(
 def test_the_anonymous_limit_is_per_client_behind_the_proxy() -> None:
     client = Client()
     proxy = {"REMOTE_ADDR": "10.0.0.2"}  # every request arrives from the proxy
-    first = {"HTTP_X_FORWARDED_FOR": "198.51.100.1", **proxy}
+    first: dict[str, Any] = {"HTTP_X_FORWARDED_FOR": "198.51.100.1", **proxy}
     codes = [client.get("/api/v1/catalog/gpus", **first).status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429]
-    other = {"HTTP_X_FORWARDED_FOR": "198.51.100.2", **proxy}
+    other: dict[str, Any] = {"HTTP_X_FORWARDED_FOR": "198.51.100.2", **proxy}
     assert client.get("/api/v1/catalog/gpus", **other).status_code == 200
     # A spoofed entry before the proxy's own does not buy a new budget.
-    spoofed = {"HTTP_X_FORWARDED_FOR": "203.0.113.50, 198.51.100.1", **proxy}
+    spoofed: dict[str, Any] = {"HTTP_X_FORWARDED_FOR": "203.0.113.50, 198.51.100.1", **proxy}
     assert client.get("/api/v1/catalog/gpus", **spoofed).status_code == 429
 
 
@@ -217,5 +217,5 @@ def test_a_users_tokens_share_one_budget(
     codes = [client.get("/api/v1/sales/me", **tokens[i % 3]).status_code for i in range(6)]
     assert codes == [200] * 4 + [429] * 2
     # Another user's budget is their own.
-    bert = bearer(make_token(make_sales_user("bert")))
+    bert: dict[str, Any] = bearer(make_token(make_sales_user("bert")))
     assert client.get("/api/v1/sales/me", **bert).status_code == 200

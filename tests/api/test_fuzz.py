@@ -22,6 +22,7 @@ import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
+from schemathesis.core.result import Ok
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_headers_conformance,
@@ -113,6 +114,7 @@ def _hostile_bodies(schema: Any, base_url: str, session: Any, headers: Any) -> C
     ]
     statuses: Counter[int] = Counter()
     for result in schema.get_all_operations():
+        assert isinstance(result, Ok), result
         operation = result.ok()
         if operation.method.upper() != "POST":
             continue
@@ -137,6 +139,7 @@ def test_schemathesis_fuzz_finds_no_server_error_and_no_schema_mismatch(
     statuses: Counter[int] = Counter()
     operations = 0
     for result in schema.get_all_operations():
+        assert isinstance(result, Ok), result
         operation = result.ok()
         operations += 1
         for strategy, examples in strategies(operation, fuzz_world["ids"]):

@@ -43,7 +43,9 @@ def _data(**extra: Any) -> dict[str, Any]:
 
 
 def _post(client: Client, ip: str = "", **extra: Any) -> Any:
-    headers = {"REMOTE_ADDR": ip or f"10.1.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}"}
+    headers: dict[str, Any] = {
+        "REMOTE_ADDR": ip or f"10.1.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}"
+    }
     return client.post(URL, _data(**extra), **headers)
 
 
@@ -118,7 +120,7 @@ def test_per_client_limit_behind_a_trusted_proxy(
     """Everyone reaches the app from the proxy's address; the client is what it appended."""
     settings.TRUSTED_PROXY_COUNT = 1
     settings.QUOTES_LEAD_REQUESTS_PER_HOUR = 2
-    proxy = {"REMOTE_ADDR": "10.0.0.2"}
+    proxy: dict[str, Any] = {"REMOTE_ADDR": "10.0.0.2"}
 
     def post(forwarded: str) -> int:
         return int(client.post(URL, _data(), HTTP_X_FORWARDED_FOR=forwarded, **proxy).status_code)

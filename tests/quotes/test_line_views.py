@@ -23,7 +23,7 @@ from quotes.models import ApprovalState, LineKind, Quote, Status
 from tests.quotes.conftest import send
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
