@@ -19,10 +19,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote as urlquote
 
 import pytest
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from quotes.models import OutboxEmail, QuoteRevision
 
 from tests.real_services import WORKER_QUEUES, celery_worker_command, free_port
 
@@ -81,7 +86,7 @@ def draft_quote(seed_catalog: object, customer: Any, sales_user: Any) -> Any:
     )
 
 
-def send(revision: Any, user: Any) -> Any:
+def send(revision: QuoteRevision, user: User) -> OutboxEmail:
     from quotes import services
 
     return services.quote_send(revision=revision, actor=user, idempotency_key=str(uuid.uuid4()))
@@ -108,7 +113,7 @@ class SmtpRecorder:
                 self.refused += 1
                 return "451 4.3.0 Mailbox busy, try again later"
             message = email.message_from_bytes(envelope.content, policy=email.policy.default)
-            self.messages.append(message)  # type: ignore[arg-type]
+            self.messages.append(message)
         return "250 2.0.0 OK"
 
     def reset(self) -> None:

@@ -76,7 +76,7 @@ def test_acceptance_records_the_evidence_and_the_hash_of_the_exact_pdf(
     token = _token(rendered_quote)
     page = client.get(reverse("quotes:buyer", args=[token])).content.decode()
     offered = client.get(reverse("quotes:buyer_pdf", args=[token]))
-    offered_bytes = b"".join(offered.streaming_content) if offered.streaming else offered.content
+    offered_bytes = offered.getvalue()  # the streamed content, or the content
     offered_sha = hashlib.sha256(offered_bytes).hexdigest()
     assert offered_sha in page  # the page names the document the buyer accepts
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -86,6 +86,7 @@ def test_acceptance_records_the_evidence_and_the_hash_of_the_exact_pdf(
 
     record = AcceptanceRecord.objects.get()
     assert record.accepted_sha256 == offered_sha
+    assert record.render.pdf is not None
     assert record.accepted_sha256 == hashlib.sha256(bytes(record.render.pdf)).hexdigest()
     assert (record.name, record.role, record.po_number) == ("Jan de Vries", "CTO", "PO-2026-118")
     assert record.ip_address == "203.0.113.7" and record.user_agent == BROWSER
@@ -188,6 +189,7 @@ def test_the_acceptance_page_is_in_the_buyers_language(
     customer.language = "nl"
     customer.save()
     revision = rendered_quote.revisions.get()
+    assert revision.snapshot is not None
     revision.snapshot["language"] = "nl"  # as if it had been sent to a Dutch buyer
     revision.save(update_fields=["snapshot"])
     ProposalRender.objects.filter(revision=revision).update(language="nl")

@@ -119,7 +119,9 @@ def test_a_quote_of_another_size_or_with_unquoted_spares_says_how_it_differs(
         unit_price=server.unit_price,
         discount_pct=Decimal(0),
     )
-    codes = [d["code"] for d in services.deal_analysis(revision=revision)["deal"]["differences"]]
+    analysis = services.deal_analysis(revision=revision)
+    assert analysis is not None
+    codes = [d["code"] for d in analysis["deal"]["differences"]]
     assert codes == ["servers", "spares"]
     client = Client()
     client.force_login(sales_user)
@@ -165,6 +167,7 @@ def test_an_analysis_that_recommends_renting_is_not_sent_as_it_is(
     assert revision.analysis_presentation == AnalysisPresentation.LIKE_FOR_LIKE
     send(revision, sales_user)
     revision.refresh_from_db()
+    assert revision.snapshot is not None
     text = _pdf_text(revision.snapshot)
     assert "You asked us for owned servers: Our patient data may not leave the site." in text
     assert "Compared like for like, renting" in text
@@ -178,6 +181,7 @@ def test_a_proposal_sent_without_the_analysis_has_prices_and_no_analysis(
     services.revision_set_presentation(revision=revision, presentation="without")
     send(revision, sales_user)
     revision.refresh_from_db()
+    assert revision.snapshot is not None
     assert revision.snapshot["tco"] is None
     assert revision.snapshot["analysis"]["presentation"] == "without"
     text = _pdf_text(revision.snapshot)

@@ -3,10 +3,12 @@ SMTP server on loopback (the rows are committed so the worker sees them)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import uuid
 from collections.abc import Callable
+from email.message import EmailMessage
 from typing import Any
 
 import pytest
@@ -46,7 +48,7 @@ def test_a_lead_is_routed_by_country_and_its_team_is_emailed(
     assert lead.team is not None and lead.team.name == "DACH"
     for member in ("dieter", "dana"):
         notices = wait_until(
-            lambda m=member: smtp_server.recorder.to(f"{m}@distributor.example"),
+            functools.partial(smtp_server.recorder.to, f"{member}@distributor.example"),
             timeout=90,
             what=f"the lead notice to {member}",
         )
@@ -92,10 +94,12 @@ def test_an_acceptance_emails_the_signed_copy_to_both_sides(
     # The hash in the evidence is the hash of the PDF the buyer was emailed.
     assert record.accepted_sha256 == hashlib.sha256(offered).hexdigest()
     for address in ("jan@buyer.example", "anna@distributor.example"):
+
+        def accepted(a: str = address) -> list[EmailMessage]:
+            return [m for m in smtp_server.recorder.to(a) if "accepted" in str(m["Subject"])]
+
         messages = wait_until(
-            lambda a=address: [
-                m for m in smtp_server.recorder.to(a) if "accepted" in str(m["Subject"])
-            ],
+            accepted,
             timeout=60,
             what=f"the acceptance to {address}",
         )

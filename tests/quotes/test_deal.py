@@ -121,6 +121,7 @@ def test_the_snapshot_holds_what_the_buyer_saw(draft_quote: Any, sales_user: Any
     )
     send(revision, sales_user)
     revision.refresh_from_db()
+    assert revision.snapshot is not None and seen is not None
     frozen = revision.snapshot["tco"]
     assert frozen["deal"] == seen["deal"]
     assert _onprem(frozen)["upfront_cost"] == _onprem(seen)["upfront_cost"]

@@ -61,6 +61,7 @@ def test_a_sent_quote_arrives_by_smtp_with_its_pdf(
         what="the outbox row to be marked sent",
     )
     render = ProposalRender.objects.get(revision=revision)
+    assert render.pdf is not None
     assert render.status == RenderStatus.DONE and bytes(render.pdf) == pdf_attachment(message)
 
 

@@ -57,7 +57,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 BUYER = "jan@buyer.example"
 # Short budgets: 3 retries 0.3 s apart (doubling), a 2 s SMTP timeout, requeue after 3 s,
 # failed emails retried 4 s after failing, a 6 s lease for a send that never finished.
-FAST = {
+FAST: dict[str, Any] = {
     "EMAIL_TIMEOUT": "2",
     "QUOTES_RETRY_BASE_SECONDS": "0.3",
     "QUOTES_EMAIL_MAX_RETRIES": "3",
@@ -249,9 +249,11 @@ def pipeline(smtp_via_front: SmtpServer, django_db_setup: None) -> Iterator[Work
 def healthy_front(front: FaultySmtp, backend: SmtpServer) -> None:
     front.mode = "ok"
     front.listen()
-    backend.recorder.reset()
-    backend.recorder.rcpt_delay = 0  # type: ignore[attr-defined]
-    backend.recorder.in_rcpt.clear()  # type: ignore[attr-defined]
+    recorder = backend.recorder
+    assert isinstance(recorder, SlowRecorder)  # the backend fixture's
+    recorder.reset()
+    recorder.rcpt_delay = 0
+    recorder.in_rcpt.clear()
 
 
 def _one_delivery(recorder: SmtpRecorder, outbox: OutboxEmail) -> OutboxEmail:
@@ -312,6 +314,7 @@ def test_an_outage_longer_than_the_retry_budget_is_recovered_and_shown_to_staff(
     )
     client = Client()
     client.force_login(sales_user)
+    assert outbox.revision is not None
     badge = client.get(f"/quotes/revisions/{outbox.revision.public_id}/status/")
     assert 'data-state="failed"' in badge.content.decode()
     assert "retried automatically" in badge.content.decode()
@@ -346,12 +349,13 @@ def test_a_worker_killed_during_the_smtp_conversation_delivers_once(
     pipeline: Workers, backend: SmtpServer, draft_quote: Any, sales_user: Any
 ) -> None:
     recorder = backend.recorder
-    recorder.rcpt_delay = 30  # type: ignore[attr-defined]
+    assert isinstance(recorder, SlowRecorder)  # the backend fixture's
+    recorder.rcpt_delay = 30
     outbox = send(draft_quote.revisions.get(), sales_user)
-    wait_until(recorder.in_rcpt.is_set, timeout=90, what="the worker to be in SMTP")  # type: ignore[attr-defined]
+    wait_until(recorder.in_rcpt.is_set, timeout=90, what="the worker to be in SMTP")
     assert OutboxEmail.objects.get(pk=outbox.pk).status == OutboxStatus.SENDING
     pipeline.current.kill()  # SIGKILL, mid-conversation: nothing was accepted
-    recorder.rcpt_delay = 0  # type: ignore[attr-defined]
+    recorder.rcpt_delay = 0
     pipeline.current = start_worker(pipeline.smtp, **FAST)
     # The redelivered task finds the row claimed; after the sending lease beat queues it.
     try:

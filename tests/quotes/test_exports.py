@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 from openpyxl import load_workbook
 
+from catalog.schema import neutralise
 from quotes import services
-from quotes.exports import neutralise
 from quotes.models import Lead, Team
 
 pytestmark = pytest.mark.django_db
@@ -107,11 +107,13 @@ def test_quote_and_lead_xlsx_write_text_as_strings_never_formulas(
             sheet = archive.read("xl/worksheets/sheet1.xml").decode()
         assert "<f>" not in sheet  # no formula cell anywhere
         book = load_workbook(io.BytesIO(response.content))
+        assert book.active is not None
         values = [c.value for row in book.active.iter_rows() for c in row]
         assert any(isinstance(v, str) and v.startswith(("=", "-")) for v in values)
     quotes_book = load_workbook(
         io.BytesIO(client.get(reverse("quotes:quotes_export", args=["xlsx"])).content)
     )
+    assert quotes_book.active is not None
     header = [c.value for c in quotes_book.active[1]]
     total = quotes_book.active.cell(row=2, column=header.index("Total") + 1)
     assert isinstance(total.value, int | float)  # numbers stay numbers
@@ -174,7 +176,9 @@ def test_quote_workbook_keeps_the_prices_of_the_day_of_the_analysis(
 
     def inputs() -> dict[str, Any]:
         book = load_workbook(io.BytesIO(client.get(url).content))
-        return {row[6]: row[1] for row in book["Inputs"].iter_rows(min_row=2, values_only=True)}
+        return {
+            str(row[6]): row[1] for row in book["Inputs"].iter_rows(min_row=2, values_only=True)
+        }
 
     before = inputs()
     assert before["servers"] == revision.tco["summary"]["sizing"]["servers_required"]
@@ -212,7 +216,9 @@ def test_quote_workbook_models_the_quoted_deal(
 
     def inputs() -> dict[str, Any]:
         book = load_workbook(io.BytesIO(client.get(url).content))
-        return {row[6]: row[1] for row in book["Inputs"].iter_rows(min_row=2, values_only=True)}
+        return {
+            str(row[6]): row[1] for row in book["Inputs"].iter_rows(min_row=2, values_only=True)
+        }
 
     before = inputs()
     line = revision.lines.get(kind="server")

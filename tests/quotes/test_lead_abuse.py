@@ -16,7 +16,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from django.core import signing
 from django.test import Client, RequestFactory
 
 from config.client_ip import client_ip
@@ -102,7 +101,7 @@ def test_the_form_must_have_been_open_for_a_moment(
     forged = _post(client, started="lead-form:1:forged")
     assert forged.status_code == 400 and "expired" in forged.content.decode()
     earlier = time.time() - 5
-    monkeypatch.setattr(signing.time, "time", lambda: earlier)
+    monkeypatch.setattr("django.core.signing.time.time", lambda: earlier)
     stamp = lead_form_stamp()
     monkeypatch.undo()
     assert _post(client, started=stamp).status_code == 200

@@ -63,7 +63,8 @@ def test_a_country_route_wins_and_the_other_leads_go_round_the_pool(teams: Any) 
 
 
 def test_without_routes_every_team_takes_its_turn(teams: Any) -> None:
-    names = [_lead(f"V{i}").team.name for i in range(6)]
+    teams_seen = [_lead(f"V{i}").team for i in range(6)]
+    names = [team.name for team in teams_seen if team is not None]
     assert names == ["Benelux", "DACH", "Nordics", "Benelux", "DACH", "Nordics"]
 
 

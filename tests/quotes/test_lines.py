@@ -81,7 +81,7 @@ def test_edits_are_validated(draft: Any) -> None:
         {"discount_pct": Decimal(101)},
         {"unit": "barrels"},
     ):
-        values = {
+        values: dict[str, Any] = {
             "quantity": Decimal(1),
             "unit_price": Decimal(1),
             "discount_pct": Decimal(0),
@@ -204,7 +204,9 @@ def test_converted_catalog_prices_are_whole_currency_units(draft: Any) -> None:
     line = server_line(draft)
     server = ServerModel.objects.get(key=line.catalog_key.split(":")[1])
     assert server.currency != draft.currency  # USD list price on a EUR quote
-    rate = FxRate.objects.filter(base="EUR", quote="USD").order_by("-as_of").first().rate
+    latest = FxRate.objects.filter(base="EUR", quote="USD").order_by("-as_of").first()
+    assert latest is not None and server.cost_price is not None
+    rate = latest.rate
     assert line.unit_price == to_whole(convert(server.list_price, "USD", "EUR", rate))
     assert line.unit_price == line.unit_price.to_integral_value()
     assert line.cost_price == to_whole(convert(server.cost_price, "USD", "EUR", rate))
@@ -252,7 +254,7 @@ def test_below_the_floor_sending_waits_for_a_sales_managers_approval(
 ) -> None:
     _below_floor(draft)
     margin = services.revision_margin(draft)
-    assert margin.below_floor and margin.pct < 10
+    assert margin.below_floor and margin.pct is not None and margin.pct < 10
     with pytest.raises(services.QuoteError, match="ask a sales manager"):
         send(draft, sales_user)
 

@@ -130,6 +130,7 @@ def test_engineer_edits_inline_gets_approval_and_sends(
     page.wait_for_selector("#delivery-state[data-state=sent]", timeout=90_000)
     revision.refresh_from_db()
     assert revision.status == Status.SENT
+    assert revision.snapshot is not None
     assert revision.snapshot["totals"]["total"] == str(
         Decimal(page.locator("#total").inner_text().replace("€", "").replace(",", ""))
     )

@@ -37,6 +37,7 @@ def sent_revision(draft_quote: Any, sales_user: Any) -> Any:
 def test_proposal_pdf_holds_number_customer_totals_and_page_numbers(sent_revision: Any) -> None:
     render = services.render_execute(render_id=ProposalRender.objects.get().pk)
     assert render is not None and render.status == RenderStatus.DONE
+    assert render.pdf is not None
     text, pages = pdf_text(bytes(render.pdf))
     flat = _flat(text)
     snapshot = sent_revision.snapshot
@@ -92,6 +93,7 @@ def test_customer_text_is_escaped_and_never_fetched(
         return original(self, url, headers)
 
     monkeypatch.setattr(pdf.StaticOnlyFetcher, "fetch", spy)
+    assert revision.snapshot is not None
     document = pdf.render_revision(revision.snapshot, language="en", with_charts=False)
     flat = _flat(pdf_text(document.pdf)[0])
     assert "<img src=http://example.com/x>" in flat  # printed as text, not an image
@@ -142,6 +144,7 @@ def test_a_stored_pdf_never_changes_after_catalog_price_changes(sent_revision: A
     render_id = ProposalRender.objects.get().pk
     first = services.render_execute(render_id=render_id)
     assert first is not None
+    assert first.pdf is not None
     stored, digest = bytes(first.pdf), first.sha256
 
     ServerModel.objects.update(list_price=Decimal("1.00"))
@@ -149,6 +152,7 @@ def test_a_stored_pdf_never_changes_after_catalog_price_changes(sent_revision: A
 
     again = services.render_execute(render_id=render_id)  # a redelivered render task
     assert again is not None
+    assert again.pdf is not None
     assert bytes(again.pdf) == stored and again.sha256 == digest
     sent_revision.refresh_from_db()
     # A fresh render from the frozen snapshot shows the same prices and totals.
@@ -201,6 +205,7 @@ def test_a_quote_built_by_hand_has_no_analysis_pages(
     services.approval_decide(revision=revision, actor=manager, approve=True)
     send(revision, sales_user)
     revision.refresh_from_db()
+    assert revision.snapshot is not None
     document = pdf.render_revision(revision.snapshot, language="en")
     flat = _flat(pdf_text(document.pdf)[0])
     assert quote.number in flat and "$9,000.00" in flat  # 2 × 5,000 less 10 %
@@ -291,9 +296,9 @@ def test_the_stylesheet_is_parsed_once_and_again_when_the_file_changes(
 def test_the_proposal_links_no_stylesheet_of_its_own(sent_revision: Any) -> None:
     """The render brings the parsed proposal.css; a <link> in the template would be fetched
     and parsed again on every render."""
-    from django.template.loader import get_template
+    from django.template import Engine
 
-    source = get_template("quotes/pdf/proposal.html").template.source
+    source = Engine.get_default().get_template("quotes/pdf/proposal.html").source
     assert "<link" not in source
     _text, pages = pdf_text(
         pdf.render_revision(sent_revision.snapshot, language="en", with_charts=False).pdf

@@ -159,7 +159,8 @@ def test_preview_pdf_is_watermarked_and_never_stored(
     assert all("DRAFT" in page for page in pages)
     assert ProposalRender.objects.count() == 0
     revision.refresh_from_db()
-    assert revision.is_draft and revision.snapshot is None
+    draft_snapshot = revision.snapshot
+    assert revision.is_draft and draft_snapshot is None
     # The sent PDF has no watermark; a sent revision has no preview.
     send(revision, sales_user)
     revision.refresh_from_db()

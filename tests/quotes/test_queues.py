@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -77,8 +77,11 @@ def test_an_email_goes_out_as_soon_as_its_own_pdf_exists(
     wait_quiescent(smtp_server.recorder)
     _each_delivered_once(smtp_server, outboxes)
     first_sent = OutboxEmail.objects.get(pk=outboxes[0].pk).sent_at
-    last_rendered = ProposalRender.objects.get(pk=outboxes[-1].render_id).rendered_at
+    last_render_id = outboxes[-1].render_id
+    assert last_render_id is not None
+    last_rendered = ProposalRender.objects.get(pk=last_render_id).rendered_at
     # The first buyer's email did not wait for the other PDFs (it used to queue behind them).
+    assert first_sent is not None and last_rendered is not None
     assert first_sent < last_rendered
 
 
@@ -101,8 +104,9 @@ def test_a_buyer_send_is_not_behind_a_batch(
     workers.append(start_worker(smtp_server, roles=("render",)))
     wait_quiescent(smtp_server.recorder)
     _each_delivered_once(smtp_server, [*batch, urgent])
-    rendered = {
+    rendered: dict[int | None, datetime] = {
         render.pk: render.rendered_at
         for render in ProposalRender.objects.filter(pk__in=[o.render_id for o in [*batch, urgent]])
+        if render.rendered_at is not None
     }
     assert rendered[urgent.render_id] < min(rendered[o.render_id] for o in batch)

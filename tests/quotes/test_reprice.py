@@ -22,7 +22,7 @@ from catalog.selectors import price_changed_since, prices_changed_since
 from catalog.services import import_price_file
 from catalog.templatetags.formatting import format_money
 from quotes import selectors, services
-from quotes.models import LineKind, ProposalRender, Quote, QuoteLine, Status
+from quotes.models import LineKind, ProposalRender, Quote, QuoteLine, QuoteRevision, Status
 from quotes.money import convert, hardware_total, to_cents, to_whole
 from tests.catalog.price_files import csv_bytes, exported_rows, set_cell
 
@@ -57,13 +57,15 @@ def catalog_key(line: QuoteLine) -> str:
     return line.catalog_key.partition(":")[2]
 
 
-def server_line(revision: Any) -> QuoteLine:
+def server_line(revision: QuoteRevision) -> QuoteLine:
     return revision.lines.get(kind=LineKind.SERVER)
 
 
 def current_unit(price: Decimal, currency: str, quote_currency: str) -> Decimal:
     """The pricing rule (docs/quotes.md): converted prices in whole currency units."""
-    rate = FxRate.objects.filter(base="EUR", quote="USD").order_by("-as_of").first().rate
+    latest = FxRate.objects.filter(base="EUR", quote="USD").order_by("-as_of").first()
+    assert latest is not None
+    rate = latest.rate
     exact = convert(price, currency, quote_currency, rate)
     return to_whole(exact) if currency != quote_currency else to_cents(exact)
 
@@ -225,6 +227,7 @@ def test_a_sent_revision_never_shows_the_notice_and_cannot_be_repriced(
     send(draft, sales_user)
     render = services.render_execute(render_id=ProposalRender.objects.get(revision=draft).pk)
     assert render is not None
+    assert render.pdf is not None
     stored, digest = bytes(render.pdf), render.sha256
     draft.refresh_from_db()
     frozen = draft.snapshot

@@ -138,7 +138,9 @@ def test_every_sales_page_has_unique_element_ids(
 ) -> None:
     sent = services.quote_create(customer=customer, owner=sales_user, currency="EUR")
     services.revision_add_line(
-        revision=sent.revisions.get(), catalog_key="item:installation-per-server", quantity=1
+        revision=sent.revisions.get(),
+        catalog_key="item:installation-per-server",
+        quantity=Decimal(1),
     )
     send(sent.revisions.get(), sales_user)
     client.force_login(sales_user)

@@ -176,6 +176,7 @@ def test_a_discounted_calculator_proposal_prints_the_net_on_the_cover_and_reconc
         services.approval_decide(revision=revision, actor=manager, approve=True)
     send(revision, sales_user)
     revision.refresh_from_db()
+    assert revision.snapshot is not None
     totals = revision.snapshot["totals"]
     subtotal, net = Decimal(totals["subtotal"]), Decimal(totals["net"])
     assert net < subtotal

@@ -58,9 +58,11 @@ def _server_quote(sales_user: Any, language: str, *, yearly: bool = False) -> Qu
     support, built by hand; a Dutch buyer pays 21 % VAT."""
     quote = services.quote_create(customer=_customer(language), owner=sales_user)
     revision = quote.revisions.get()
-    services.revision_add_line(revision=revision, catalog_key=f"server:{SERVER}", quantity=4)
     services.revision_add_line(
-        revision=revision, catalog_key="item:installation-per-server", quantity=4
+        revision=revision, catalog_key=f"server:{SERVER}", quantity=Decimal(4)
+    )
+    services.revision_add_line(
+        revision=revision, catalog_key="item:installation-per-server", quantity=Decimal(4)
     )
     support = services.revision_add_line(
         revision=revision, catalog_key="item:support-10pct", quantity=Decimal(3)
@@ -78,7 +80,8 @@ def _frozen(revision: QuoteRevision, sales_user: Any) -> dict[str, Any]:
     send(revision, sales_user)
     revision.refresh_from_db()
     assert revision.snapshot is not None
-    return revision.snapshot
+    snapshot: dict[str, Any] = revision.snapshot
+    return snapshot
 
 
 def test_page_one_summarises_the_prices_and_the_analysis_follows(

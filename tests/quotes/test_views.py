@@ -68,7 +68,7 @@ OBJECT_URL_NAMES = ("/quotes/revisions/", "/quotes/pdf/")
 
 
 @pytest.fixture
-def sent_quote(draft_quote: Any, sales_user: Any) -> Quote:
+def sent_quote(draft_quote: Quote, sales_user: Any) -> Quote:
     send(draft_quote.revisions.get(), sales_user)
     return draft_quote
 
@@ -182,6 +182,7 @@ def test_start_a_quote_from_a_calculator_result(
     assert response.status_code == 302
     quote = Quote.objects.get(customer__company="Tensor GmbH")
     revision = quote.revisions.get()
+    assert revision.tco is not None
     assert revision.vat_kind == "reverse_charge" and revision.tco["query"] == "preset=serve-70b"
     detail = client.get(response["Location"]).content.decode()
     assert quote.number in detail and "intra-Community supply" in detail
@@ -288,7 +289,7 @@ def test_tampered_and_expired_buyer_links_are_refused(
         )
         assert post.status_code == 404
     later = timezone.now() + timedelta(days=365)
-    monkeypatch.setattr(signing.time, "time", lambda: later.timestamp())
+    monkeypatch.setattr("django.core.signing.time.time", lambda: later.timestamp())
     expired = client.get(reverse("quotes:buyer", args=[token]))
     assert expired.status_code == 410 and "expired" in expired.content.decode()
     revision.refresh_from_db()

@@ -32,6 +32,7 @@ def test_a_worker_killed_while_rendering_still_delivers_exactly_once(
     try:
         outbox = send(draft_quote.revisions.get(), sales_user)
         render_id = outbox.render_id
+        assert render_id is not None  # a quote's email carries its PDF
         wait_until(
             lambda: ProposalRender.objects.get(pk=render_id).status == RenderStatus.RENDERING,
             timeout=30,
