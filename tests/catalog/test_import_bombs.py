@@ -74,6 +74,7 @@ def test_a_sheet_16384_columns_wide_is_read_up_to_the_price_lists_columns(
     width = len(rows[0])
     workbook = openpyxl.Workbook()
     sheet = workbook.active
+    assert sheet is not None
     for number, row in enumerate(rows, start=1):
         for column, value in enumerate(row, start=1):
             sheet.cell(row=number, column=column, value=value)

@@ -6,6 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
 from catalog.models import CloudOffering
 from tests.catalog.price_files import csv_bytes, exported_rows, set_cell
@@ -16,7 +17,7 @@ P5 = "aws-p5-48xlarge-od"
 
 
 def test_staff_uploads_a_changed_price_previews_and_applies_it(
-    live_server: Any, page: Any, seed_catalog: object, django_user_model: type
+    live_server: Any, page: Any, seed_catalog: object, django_user_model: type[User]
 ) -> None:
     django_user_model.objects.create_user("sam", "sam@example.com", "s3cret-pass", is_staff=True)
     rows = exported_rows("cloud")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -104,7 +105,11 @@ def test_seed_catalog_has_what_the_product_needs(seed_catalog: object) -> None:
     assert FxRate.objects.filter(base="EUR", quote="USD").exists()
     # The H100 figures are the datasheet's dense numbers.
     h100 = Gpu.objects.get(key="h100-sxm")
-    assert (h100.memory_gb, h100.bf16_tflops, h100.fp8_tflops) == (80, 989, 1979)
+    assert (h100.memory_gb, h100.bf16_tflops, h100.fp8_tflops) == (
+        Decimal(80),
+        Decimal(989),
+        Decimal(1979),
+    )
     p5 = CloudOffering.objects.get(key="aws-p5-48xlarge-od")
     assert str(p5.price_per_hour) == "55.0400" and p5.currency == "USD"
     # Every row carries provenance.
