@@ -133,7 +133,8 @@ def test_fields_carry_their_show_rules(seed_catalog: object) -> None:
     assert form.relevance("utilization_pct") == (
         'hidden data-show-pattern="continuous" data-show-load="tokens"'
     )
-    assert preset_data("serve-70b")["serving_load"] == "tokens"
+    serve = preset_data("serve-70b")
+    assert serve is not None and serve["serving_load"] == "tokens"
 
 
 def test_dutch_page_words_the_derivation(client: Client, seed_catalog: object) -> None:

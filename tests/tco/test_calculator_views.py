@@ -47,6 +47,7 @@ def test_every_preset_gives_a_recommendation(
     assert html.count('data-chart="') == 6
     assert "Assumptions and sources" in html
     values = preset_data(preset)
+    assert values is not None
     if values["kind"] == "inference" and values["serving_load"] == "users":
         assert "Per request" in html and "Per user a month" in html
         assert 'id="serving-derivation"' in html and "Throughput capacity" in html
@@ -579,5 +580,5 @@ def test_the_catalog_in_memory_is_read_again_after_a_minute(
     first = CatalogSnapshot.current()
     assert CatalogSnapshot.current() is first
     later = time.monotonic() + scenario_io.CATALOG_MEMORY_SECONDS + 1
-    monkeypatch.setattr(scenario_io.time, "monotonic", lambda: later)
+    monkeypatch.setattr("tco.scenario_io.time.monotonic", lambda: later)
     assert CatalogSnapshot.current() is not first

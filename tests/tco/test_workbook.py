@@ -177,13 +177,13 @@ def test_workbook_recalculated_by_libreoffice_matches_engine(
         electricity_price_per_kwh=float(model.electricity_price_per_kwh) * 1.7,
         discount_rate=0.11,
     )
-    edited = set_input(xlsx, "electricity_price_per_kwh", changed.electricity_price_per_kwh)
+    edited = set_input(xlsx, "electricity_price_per_kwh", float(changed.electricity_price_per_kwh))
     edited = set_input(edited, "discount_rate", 0.11)
     onprem, clouds = compare_options(changed)
     assert onprem.total_cost != result.onprem.total_cost
     resell = (
         buy_run_resell(changed, result.demand.run_hours, result.scenario.finance.resale_by_year)
-        if result.resell is not None
+        if result.resell is not None and result.demand.run_hours is not None
         else None
     )
     check_against(recalculate(edited), onprem, clouds, resell)

@@ -6,13 +6,14 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page
 
 from tests.accessibility import serious_accessibility_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def servers_headline(page: Any) -> str:
+def servers_headline(page: Page) -> str:
     return page.locator(".recommendation .headline").inner_text()
 
 
