@@ -385,7 +385,7 @@ def cell_text(value: object) -> str:
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, models.Model):
-        return str(value.key)  # type: ignore[attr-defined]
+        return str(value.serializable_value("key"))  # a related row: its key
     return str(value)
 
 

@@ -42,7 +42,7 @@ def _bound_form(request: HttpRequest) -> CalculatorForm:
 
         form = CalculatorForm(form_data(request.GET), catalog=CatalogSnapshot.current())
         form.is_valid()
-        request._calculator_form = form  # type: ignore[attr-defined]
+        vars(request)["_calculator_form"] = form
     return form
 
 

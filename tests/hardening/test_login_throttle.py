@@ -13,6 +13,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_login_failed
 from django.core import mail
+from django.http import HttpResponse
 from django.test import Client
 
 pytestmark = pytest.mark.django_db
@@ -32,13 +33,17 @@ def fast_locks(settings: Any) -> Any:
     return settings
 
 
-def sign_in(client: Client, password: str, *, username: str = "anna", ip: str = "198.51.100.1"):  # type: ignore[no-untyped-def]
-    return client.post(
+def sign_in(
+    client: Client, password: str, *, username: str = "anna", ip: str = "198.51.100.1"
+) -> HttpResponse:
+    response = client.post(
         "/accounts/login/",
         {"username": username, "password": password},
         REMOTE_ADDR="10.0.0.2",  # the proxy
         HTTP_X_FORWARDED_FOR=ip,
     )
+    assert isinstance(response, HttpResponse)
+    return response
 
 
 def test_wrong_passwords_lock_the_account_with_a_growing_delay(anna: User, fast_locks: Any) -> None:

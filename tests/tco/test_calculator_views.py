@@ -92,7 +92,9 @@ def test_result_url_encodes_its_inputs(client: Client, seed_catalog: object) -> 
     by_url = client.get(f"/calculator/?{query}").content.decode()
     by_preset = get(client, {"preset": "serve-70b"})
     table = re.compile(r'<table class="tco options">.*?</table>', re.S)
-    assert table.search(by_url).group(0) == table.search(by_preset).group(0)  # type: ignore[union-attr]
+    url_table, preset_table = table.search(by_url), table.search(by_preset)
+    assert url_table is not None and preset_table is not None
+    assert url_table.group(0) == preset_table.group(0)
 
 
 def test_changing_an_input_changes_the_result(client: Client, seed_catalog: object) -> None:
@@ -101,7 +103,9 @@ def test_changing_an_input_changes_the_result(client: Client, seed_catalog: obje
     small = get(client, {**data, "server": "smc-821ge-tnhr-h100"})
     big = get(client, {**data, "server": "smc-821ge-tnhr-h100", "tokens_billion": 4000})
     servers = re.compile(r"<strong>(\d+) × Supermicro SYS-821GE-TNHR</strong>")
-    assert int(servers.search(big).group(1)) > int(servers.search(small).group(1))  # type: ignore[union-attr]
+    big_servers, small_servers = servers.search(big), servers.search(small)
+    assert big_servers is not None and small_servers is not None
+    assert int(big_servers.group(1)) > int(small_servers.group(1))
 
 
 @pytest.mark.parametrize(
