@@ -337,7 +337,7 @@ def test_sales_endpoints_are_scoped_to_the_users_teams(
     make_sales_user: Callable[..., Any],
     make_token: Callable[..., str],
 ) -> None:
-    anna: dict[str, Any] = bearer(make_token(sales_user))
+    anna = bearer(make_token(sales_user))
     mine, theirs = draft_quote, other_team_quote
     listed = api.get("/api/v1/sales/quotes", **anna).json()
     assert [q["number"] for q in listed["items"]] == [mine.number]
@@ -399,7 +399,7 @@ def test_draft_quote_from_calculator_query_and_from_scenario(
     refused = post_json(api, "/api/v1/sales/quotes", body, **read_only)
     assert refused.status_code == 403 and Quote.objects.count() == 0
 
-    write: dict[str, Any] = bearer(make_token(sales_user))
+    write = bearer(make_token(sales_user))
     created = post_json(api, "/api/v1/sales/quotes", body, **write)
     assert created.status_code == 201, created.content
     quote = created.json()
@@ -449,7 +449,7 @@ def test_rate_limits_per_client_and_per_token(
     assert limited["Content-Type"] == PROBLEM
     # Another client, and a token, have their own counters.
     assert api.get("/api/v1/catalog/gpus", REMOTE_ADDR="192.0.2.8").status_code == 200
-    token: dict[str, Any] = bearer(make_token(sales_user))
+    token = bearer(make_token(sales_user))
     codes = [api.get("/api/v1/sales/me", **here, **token).status_code for _ in range(6)]
     assert codes == [200] * 5 + [429]
     # Made-up tokens count against the client's address, not a counter of their own.

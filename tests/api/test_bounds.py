@@ -217,5 +217,5 @@ def test_a_users_tokens_share_one_budget(
     codes = [client.get("/api/v1/sales/me", **tokens[i % 3]).status_code for i in range(6)]
     assert codes == [200] * 4 + [429] * 2
     # Another user's budget is their own.
-    bert: dict[str, Any] = bearer(make_token(make_sales_user("bert")))
+    bert = bearer(make_token(make_sales_user("bert")))
     assert client.get("/api/v1/sales/me", **bert).status_code == 200
