@@ -10,11 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import reverse
 from openpyxl import load_workbook
+
+from quotes.models import Customer, Quote
 
 from .conftest import bearer
 
@@ -226,7 +229,7 @@ def test_catalog_filters_and_pagination(seed_catalog: object, api: Client) -> No
 
 
 def test_token_page_creates_a_token_shown_once_and_stored_hashed(
-    client: Client, sales_user: Any
+    client: Client, sales_user: User
 ) -> None:
     from api.models import ApiToken
     from api.services import token_digest
@@ -293,7 +296,7 @@ def _uuid() -> Any:
 
 @override_settings(API_RATE_LIMIT_ANONYMOUS=1000)  # 32 refused requests from one address
 def test_every_sales_endpoint_needs_a_valid_token(
-    api: Client, draft_quote: Any, make_token: Callable[..., str], sales_user: Any
+    api: Client, draft_quote: Quote, make_token: Callable[..., str], sales_user: User
 ) -> None:
     from django.utils import timezone
 
@@ -316,7 +319,7 @@ def test_every_sales_endpoint_needs_a_valid_token(
 
 def test_every_sales_endpoint_refuses_users_outside_sales(
     api: Client,
-    draft_quote: Any,
+    draft_quote: Quote,
     make_sales_user: Callable[..., Any],
     make_token: Callable[..., str],
 ) -> None:
@@ -331,9 +334,9 @@ def test_every_sales_endpoint_refuses_users_outside_sales(
 
 def test_sales_endpoints_are_scoped_to_the_users_teams(
     api: Client,
-    draft_quote: Any,
+    draft_quote: Quote,
     other_team_quote: Any,
-    sales_user: Any,
+    sales_user: User,
     make_sales_user: Callable[..., Any],
     make_token: Callable[..., str],
 ) -> None:
@@ -366,7 +369,7 @@ def test_sales_endpoints_are_scoped_to_the_users_teams(
 
 
 def test_leads_are_for_sales_engineers(
-    api: Client, sales_user: Any, make_token: Callable[..., str]
+    api: Client, sales_user: User, make_token: Callable[..., str]
 ) -> None:
     from django.utils import timezone
 
@@ -388,8 +391,8 @@ def test_leads_are_for_sales_engineers(
 def test_draft_quote_from_calculator_query_and_from_scenario(
     api: Client,
     seed_catalog: object,
-    customer: Any,
-    sales_user: Any,
+    customer: Customer,
+    sales_user: User,
     make_token: Callable[..., str],
 ) -> None:
     from quotes.models import Quote
@@ -438,7 +441,7 @@ def test_draft_quote_from_calculator_query_and_from_scenario(
 
 @override_settings(API_RATE_LIMIT_ANONYMOUS=3, API_RATE_LIMIT_TOKEN=5, API_RATE_LIMIT_WINDOW=60)
 def test_rate_limits_per_client_and_per_token(
-    api: Client, sales_user: Any, make_token: Callable[..., str]
+    api: Client, sales_user: User, make_token: Callable[..., str]
 ) -> None:
     here: dict[str, Any] = {"REMOTE_ADDR": "192.0.2.7"}
     for _ in range(3):
@@ -464,7 +467,11 @@ def test_rate_limits_per_client_and_per_token(
 
 
 def test_quote_lists_show_the_latest_revision(
-    api: Client, client: Client, draft_quote: Any, sales_user: Any, make_token: Callable[..., str]
+    api: Client,
+    client: Client,
+    draft_quote: Quote,
+    sales_user: User,
+    make_token: Callable[..., str],
 ) -> None:
     from quotes import services
 

@@ -15,8 +15,10 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client, override_settings
 from openpyxl import load_workbook
+from pytest_django.fixtures import Settings
 
 from tco.limits import MAX_API_OFFERINGS, MAX_CLOUD_OFFERINGS, MAX_TEXT_LENGTH
 
@@ -49,7 +51,7 @@ def many_offerings(count: int) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def api_unlimited(settings: Any) -> Client:
+def api_unlimited(settings: Settings) -> Client:
     settings.API_RATE_LIMIT_WINDOW = 0
     return Client(raise_request_exception=False)
 
@@ -124,7 +126,7 @@ def test_shallow_nesting_still_reaches_the_scenario_checks(
 
 
 def test_a_body_over_the_upload_limit_is_a_413_problem(
-    api_unlimited: Client, settings: Any
+    api_unlimited: Client, settings: Settings
 ) -> None:
     big = json.dumps({**BASE, "name": "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 10)})
     for url in ("/api/v1/estimate", "/api/v1/estimate/workbook"):
@@ -210,7 +212,7 @@ def test_the_anonymous_limit_is_per_client_behind_the_proxy() -> None:
 
 @override_settings(API_RATE_LIMIT_TOKEN=4, API_RATE_LIMIT_WINDOW=60)
 def test_a_users_tokens_share_one_budget(
-    sales_user: Any, make_token: Callable[..., str], make_sales_user: Callable[..., Any]
+    sales_user: User, make_token: Callable[..., str], make_sales_user: Callable[..., Any]
 ) -> None:
     client = Client()
     tokens = [bearer(make_token(sales_user, name=f"t{i}")) for i in range(3)]

@@ -20,6 +20,8 @@ import pytest
 import requests
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
+from pytest_django.fixtures import Settings
+from pytest_django.live_server_helper import LiveServer
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.result import Ok
@@ -43,7 +45,7 @@ MIN_REQUESTS = 1000
 
 
 @pytest.fixture
-def fuzz_world(transactional_db: None, settings: Any) -> dict[str, Any]:
+def fuzz_world(transactional_db: None, settings: Settings) -> dict[str, Any]:
     from django.contrib.auth.models import Group, User
 
     from api.services import token_create
@@ -131,7 +133,7 @@ def _hostile_bodies(schema: Any, base_url: str, session: Any, headers: Any) -> C
 
 
 def test_schemathesis_fuzz_finds_no_server_error_and_no_schema_mismatch(
-    live_server: Any, fuzz_world: dict[str, Any]
+    live_server: LiveServer, fuzz_world: dict[str, Any]
 ) -> None:
     schema = schemathesis.openapi.from_url(f"{live_server.url}/api/v1/openapi.json")
     session = requests.Session()

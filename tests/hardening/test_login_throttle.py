@@ -15,6 +15,7 @@ from django.contrib.auth.signals import user_login_failed
 from django.core import mail
 from django.http import HttpResponse
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def anna(db: None) -> User:
 
 
 @pytest.fixture
-def fast_locks(settings: Any) -> Any:
+def fast_locks(settings: Settings) -> Any:
     settings.LOGIN_FAILURES_PER_ACCOUNT = 3
     settings.LOGIN_FAILURES_PER_CLIENT = 6
     settings.LOGIN_LOCK_SECONDS = 1
@@ -91,7 +92,7 @@ def test_one_client_guessing_many_accounts_is_locked_by_its_address(
 
 
 def test_password_reset_emails_are_limited_per_address_and_per_client(
-    anna: User, settings: Any
+    anna: User, settings: Settings
 ) -> None:
     settings.PASSWORD_RESETS_PER_HOUR = 3
     settings.PASSWORD_RESETS_PER_HOUR_PER_CLIENT = 5

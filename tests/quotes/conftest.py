@@ -27,7 +27,7 @@ import pytest
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-    from quotes.models import OutboxEmail, QuoteRevision
+    from quotes.models import Customer, OutboxEmail, Quote, QuoteRevision
 
 from tests.real_services import WORKER_QUEUES, celery_worker_command, free_port
 
@@ -38,12 +38,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def make_sales_user(db: None) -> Callable[..., Any]:
+def make_sales_user(db: None) -> Callable[..., User]:
     from django.contrib.auth.models import Group, User
 
     from quotes.models import Team
 
-    def make(username: str, team: str | None = "Benelux", sales: bool = True) -> Any:
+    def make(username: str, team: str | None = "Benelux", sales: bool = True) -> User:
         user = User.objects.create_user(
             username, f"{username}@distributor.example", "pw-" + username, first_name=username
         )
@@ -57,12 +57,12 @@ def make_sales_user(db: None) -> Callable[..., Any]:
 
 
 @pytest.fixture
-def sales_user(make_sales_user: Callable[..., Any]) -> Any:
+def sales_user(make_sales_user: Callable[..., User]) -> User:
     return make_sales_user("anna")
 
 
 @pytest.fixture
-def customer(sales_user: Any) -> Any:
+def customer(sales_user: User) -> Customer:
     from quotes import services
     from quotes.models import Team
 
@@ -78,7 +78,7 @@ def customer(sales_user: Any) -> Any:
 
 
 @pytest.fixture
-def draft_quote(seed_catalog: object, customer: Any, sales_user: Any) -> Any:
+def draft_quote(seed_catalog: object, customer: Customer, sales_user: User) -> Quote:
     from quotes import services
 
     return services.quote_create_from_calculator(

@@ -8,6 +8,7 @@ import io
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
@@ -47,7 +48,7 @@ def finish_render(revision: Any) -> ProposalRender:
 
 
 @pytest.fixture
-def rendered_quote(draft_quote: Quote, sales_user: Any) -> Quote:
+def rendered_quote(draft_quote: Quote, sales_user: User) -> Quote:
     revision = draft_quote.revisions.get()
     send(revision, sales_user)
     finish_render(revision)
@@ -115,7 +116,7 @@ def test_acceptance_records_the_evidence_and_the_hash_of_the_exact_pdf(
 
 
 def test_the_internal_quote_page_shows_the_acceptance(
-    client: Client, rendered_quote: Quote, sales_user: Any
+    client: Client, rendered_quote: Quote, sales_user: User
 ) -> None:
     assert _accept(client, _token(rendered_quote)).status_code == 200
     record = AcceptanceRecord.objects.get()
@@ -160,7 +161,7 @@ def test_accepting_through_the_old_decision_form_is_refused(
     assert rendered_quote.revisions.get().status != Status.ACCEPTED
 
 
-def test_acceptance_waits_for_the_pdf(client: Client, draft_quote: Quote, sales_user: Any) -> None:
+def test_acceptance_waits_for_the_pdf(client: Client, draft_quote: Quote, sales_user: User) -> None:
     send(draft_quote.revisions.get(), sales_user)  # the render is still pending
     response = _accept(client, _token(draft_quote))
     assert response.status_code == 400 and "still being prepared" in response.content.decode()

@@ -9,7 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.urls import reverse
+from playwright.sync_api import Page
+from pytest_django.live_server_helper import LiveServer
 
 from quotes import services
 from quotes.models import AcceptanceRecord, Quote, Status
@@ -23,13 +26,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = os.environ.get("SCREENSHOTS", "")
 
 
-def _shot(page: Any, name: str) -> None:
+def _shot(page: Page, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SHOTS, f"{name}.png")), full_page=True)
 
 
-def _no_sideways_scroll(page: Any) -> None:
+def _no_sideways_scroll(page: Page) -> None:
     width = page.evaluate(
         "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
@@ -38,7 +41,7 @@ def _no_sideways_scroll(page: Any) -> None:
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_the_buyer_accepts_on_a_phone_and_the_quote_shows_it(
-    chromium: Any, live_server: Any, draft_quote: Quote, sales_user: Any, language: str
+    chromium: Any, live_server: LiveServer, draft_quote: Quote, sales_user: User, language: str
 ) -> None:
     customer = draft_quote.customer
     customer.language = language

@@ -12,11 +12,13 @@ from email.message import EmailMessage
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
 from quotes import services
-from quotes.models import AcceptanceRecord, EmailKind, LeadRoute, OutboxEmail, Team
+from quotes.models import AcceptanceRecord, EmailKind, LeadRoute, OutboxEmail, Quote, Team
 
 from .conftest import SmtpServer, Worker, pdf_attachment, send, wait_quiescent, wait_until
 
@@ -66,9 +68,9 @@ def test_a_lead_is_routed_by_country_and_its_team_is_emailed(
 def test_an_acceptance_emails_the_signed_copy_to_both_sides(
     celery_worker: Worker,
     smtp_server: SmtpServer,
-    client: Any,
-    draft_quote: Any,
-    sales_user: Any,
+    client: Client,
+    draft_quote: Quote,
+    sales_user: User,
 ) -> None:
     smtp_server.recorder.reset()
     revision = draft_quote.revisions.get()

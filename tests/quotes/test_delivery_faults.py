@@ -34,9 +34,10 @@ from typing import Any
 
 import pytest
 import redis
+from django.contrib.auth.models import User
 from django.test import Client
 
-from quotes.models import OutboxEmail, OutboxStatus
+from quotes.models import OutboxEmail, OutboxStatus, Quote
 from tests.real_services import free_port, restart_redis, stop_redis, suite_redis
 
 from .conftest import (
@@ -266,7 +267,7 @@ def _one_delivery(recorder: SmtpRecorder, outbox: OutboxEmail) -> OutboxEmail:
 
 
 def test_connection_refused_then_back(
-    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Any, sales_user: Any
+    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     front.refuse()
     outbox = send(draft_quote.revisions.get(), sales_user)
@@ -288,7 +289,7 @@ def test_connection_refused_then_back(
 
 
 def test_a_silent_server_times_out_then_delivers_once(
-    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Any, sales_user: Any
+    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     front.mode = "silent"
     outbox = send(draft_quote.revisions.get(), sales_user)
@@ -303,7 +304,7 @@ def test_a_silent_server_times_out_then_delivers_once(
 
 
 def test_an_outage_longer_than_the_retry_budget_is_recovered_and_shown_to_staff(
-    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Any, sales_user: Any
+    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     front.refuse()
     outbox = send(draft_quote.revisions.get(), sales_user)
@@ -330,7 +331,7 @@ def test_an_outage_longer_than_the_retry_budget_is_recovered_and_shown_to_staff(
 
 
 def test_accepted_but_dropped_before_the_reply_is_sent_again_with_the_same_message_id(
-    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Any, sales_user: Any
+    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     """The one case SMTP cannot make exactly-once: the server took the message, the reply
     was lost, so the sender must assume failure. The copy carries the same Message-ID,
@@ -346,7 +347,7 @@ def test_accepted_but_dropped_before_the_reply_is_sent_again_with_the_same_messa
 
 
 def test_a_worker_killed_during_the_smtp_conversation_delivers_once(
-    pipeline: Workers, backend: SmtpServer, draft_quote: Any, sales_user: Any
+    pipeline: Workers, backend: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     recorder = backend.recorder
     assert isinstance(recorder, SlowRecorder)  # the backend fixture's
@@ -383,7 +384,7 @@ def _restart_suite_redis() -> None:
 
 
 def test_a_redis_restart_with_work_queued_still_delivers_once(
-    pipeline: Workers, backend: SmtpServer, draft_quote: Any, sales_user: Any
+    pipeline: Workers, backend: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     pipeline.current.stop()  # no consumer: the render task waits in Redis
     outbox = send(draft_quote.revisions.get(), sales_user)

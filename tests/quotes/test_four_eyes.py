@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 
@@ -56,7 +56,7 @@ def test_the_manager_who_asked_cannot_approve_and_so_cannot_send(
 
 
 def test_a_manager_outside_the_quotes_team_cannot_decide_even_as_staff(
-    client: Client, draft_quote: Quote, sales_user: Any, make_sales_user: Any
+    client: Client, draft_quote: Quote, sales_user: User, make_sales_user: Any
 ) -> None:
     outsider = _manager(make_sales_user, "nils", team="Nordics", is_staff=True)
     revision = _below_floor(draft_quote.revisions.get())

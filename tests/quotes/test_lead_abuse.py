@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 
 import pytest
 from django.test import Client, RequestFactory
+from pytest_django.fixtures import Settings
 
 from config.client_ip import client_ip
 from quotes import services
@@ -91,7 +92,7 @@ def test_a_filled_honeypot_sends_nothing(client: Client, seed_catalog: object) -
 
 
 def test_the_form_must_have_been_open_for_a_moment(
-    client: Client, seed_catalog: object, settings: Any, monkeypatch: pytest.MonkeyPatch
+    client: Client, seed_catalog: object, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.QUOTES_LEAD_MIN_FILL_SECONDS = 3
     fresh = _post(client)
@@ -114,7 +115,7 @@ def test_the_served_form_carries_the_stamp_and_the_honeypot(client: Client) -> N
 
 
 def test_per_client_limit_behind_a_trusted_proxy(
-    client: Client, seed_catalog: object, settings: Any
+    client: Client, seed_catalog: object, settings: Settings
 ) -> None:
     """Everyone reaches the app from the proxy's address; the client is what it appended."""
     settings.TRUSTED_PROXY_COUNT = 1
@@ -138,7 +139,7 @@ def test_per_client_limit_behind_a_trusted_proxy(
 
 
 def test_per_recipient_and_global_limits(
-    client: Client, seed_catalog: object, settings: Any
+    client: Client, seed_catalog: object, settings: Settings
 ) -> None:
     settings.QUOTES_LEAD_REQUESTS_PER_HOUR = 2
     address = "target@victim.example"
@@ -164,7 +165,7 @@ def test_per_recipient_and_global_limits(
     ],
 )
 def test_client_ip_trusts_exactly_the_configured_proxies(
-    settings: Any, trusted: int, remote: str, forwarded: str, expected: str
+    settings: Settings, trusted: int, remote: str, forwarded: str, expected: str
 ) -> None:
     settings.TRUSTED_PROXY_COUNT = trusted
     request = RequestFactory().get("/", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR=forwarded)

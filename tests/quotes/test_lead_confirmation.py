@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from quotes import services
 from quotes.forms import lead_form_stamp
@@ -134,7 +135,7 @@ def test_the_cover_gets_the_company_cleaned_like_the_name(seed_catalog: object) 
 
 
 def test_one_clients_refused_requests_spend_nobody_elses_budget(
-    seed_catalog: object, settings: Any
+    seed_catalog: object, settings: Settings
 ) -> None:
     settings.QUOTES_LEAD_REQUESTS_PER_HOUR = 2
     settings.QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL = 5

@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 import redis
+from django.contrib.auth.models import User
 
 from quotes import services
-from quotes.models import OutboxEmail, OutboxStatus, ProposalRender
+from quotes.models import Customer, OutboxEmail, OutboxStatus, ProposalRender
 
 from .conftest import SmtpServer, Worker, purge_broker, send, start_worker, wait_quiescent
 
@@ -36,7 +37,7 @@ def workers() -> Iterator[list[Worker]]:
         worker.stop()
 
 
-def _quotes(customer: Any, owner: Any, count: int) -> list[Any]:
+def _quotes(customer: Customer, owner: Any, count: int) -> list[Any]:
     """`count` draft revisions for buyers buyer-0@ … (one customer each)."""
     drafts = []
     for n in range(count):
@@ -67,8 +68,8 @@ def test_an_email_goes_out_as_soon_as_its_own_pdf_exists(
     workers: list[Worker],
     smtp_server: SmtpServer,
     seed_catalog: Any,
-    customer: Any,
-    sales_user: Any,
+    customer: Customer,
+    sales_user: User,
 ) -> None:
     smtp_server.recorder.reset()
     drafts = _quotes(customer, sales_user, 3)
@@ -89,8 +90,8 @@ def test_a_buyer_send_is_not_behind_a_batch(
     workers: list[Worker],
     smtp_server: SmtpServer,
     seed_catalog: Any,
-    customer: Any,
-    sales_user: Any,
+    customer: Customer,
+    sales_user: User,
 ) -> None:
     smtp_server.recorder.reset()
     *batch_drafts, urgent_draft = _quotes(customer, sales_user, 4)

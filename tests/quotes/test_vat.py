@@ -6,8 +6,10 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 from stdnum.eu import vat as eu_vat
 
 from quotes import services, vat
@@ -105,7 +107,7 @@ def test_a_valid_vat_id_is_stored_compact_with_its_prefix() -> None:
 
 
 def test_the_quote_form_refuses_an_invalid_vat_id_without_a_500(
-    client: Client, seed_catalog: object, sales_user: Any
+    client: Client, seed_catalog: object, sales_user: User
 ) -> None:
     client.force_login(sales_user)
     response = client.post(
@@ -127,7 +129,7 @@ def test_the_quote_form_refuses_an_invalid_vat_id_without_a_500(
 
 
 def test_vies_is_not_asked_when_the_setting_is_off(
-    settings: Any, monkeypatch: pytest.MonkeyPatch
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert settings.QUOTES_VIES_LOOKUP is False  # the default: no network
 
@@ -140,7 +142,7 @@ def test_vies_is_not_asked_when_the_setting_is_off(
 
 
 def test_vies_decides_when_the_setting_is_on(
-    settings: Any, monkeypatch: pytest.MonkeyPatch
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # VIES is a remote service the tests cannot reach; its answer is stood in for here.
     settings.QUOTES_VIES_LOOKUP = True
@@ -156,7 +158,7 @@ def test_vies_decides_when_the_setting_is_on(
 
 
 def test_the_sent_snapshot_carries_the_legal_text_in_the_buyers_language(
-    seed_catalog: object, sales_user: Any
+    seed_catalog: object, sales_user: User
 ) -> None:
     from quotes.models import Team
 

@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from django.contrib.auth.models import User
 from django.core import signing
 from django.db import connection
 from django.test import Client
@@ -17,10 +18,11 @@ from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pytest_django.fixtures import Settings
 
 from quotes import services
 from quotes.forms import lead_form_stamp
-from quotes.models import Lead, OutboxEmail, ProposalRender, Quote, QuoteRevision, Status
+from quotes.models import Customer, Lead, OutboxEmail, ProposalRender, Quote, QuoteRevision, Status
 
 from .conftest import send
 
@@ -68,7 +70,7 @@ OBJECT_URL_NAMES = ("/quotes/revisions/", "/quotes/pdf/")
 
 
 @pytest.fixture
-def sent_quote(draft_quote: Quote, sales_user: Any) -> Quote:
+def sent_quote(draft_quote: Quote, sales_user: User) -> Quote:
     send(draft_quote.revisions.get(), sales_user)
     return draft_quote
 
@@ -132,7 +134,7 @@ def test_quote_urls_use_random_ids(sent_quote: Quote) -> None:
 
 
 def test_list_search_and_status_filter(
-    client: Client, sales_user: Any, draft_quote: Quote, customer: Any
+    client: Client, sales_user: User, draft_quote: Quote, customer: Customer
 ) -> None:
     other = services.quote_create(customer=customer, owner=sales_user)
     send(draft_quote.revisions.get(), sales_user)
@@ -146,7 +148,7 @@ def test_list_search_and_status_filter(
 
 
 def test_list_query_count_does_not_grow_with_quotes(
-    client: Client, sales_user: Any, customer: Any
+    client: Client, sales_user: User, customer: Customer
 ) -> None:
     client.force_login(sales_user)
     services.quote_create(customer=customer, owner=sales_user)
@@ -160,7 +162,7 @@ def test_list_query_count_does_not_grow_with_quotes(
 
 
 def test_start_a_quote_from_a_calculator_result(
-    client: Client, seed_catalog: object, sales_user: Any
+    client: Client, seed_catalog: object, sales_user: User
 ) -> None:
     client.force_login(sales_user)
     page = client.get("/calculator/", {"preset": "pretrain-7b"}).content.decode()
@@ -197,7 +199,7 @@ def test_anonymous_calculator_pages_stay_cacheable(client: Client, seed_catalog:
 
 
 def test_send_view_freezes_and_enqueues_on_commit(
-    client: Client, draft_quote: Quote, sales_user: Any, django_capture_on_commit_callbacks: Any
+    client: Client, draft_quote: Quote, sales_user: User, django_capture_on_commit_callbacks: Any
 ) -> None:
     client.force_login(sales_user)
     revision = draft_quote.revisions.get()
@@ -215,7 +217,7 @@ def test_send_view_freezes_and_enqueues_on_commit(
 
 
 def test_sent_revisions_refuse_edits_through_the_views(
-    client: Client, sent_quote: Quote, sales_user: Any
+    client: Client, sent_quote: Quote, sales_user: User
 ) -> None:
     client.force_login(sales_user)
     revision = sent_quote.revisions.get()
@@ -297,7 +299,7 @@ def test_tampered_and_expired_buyer_links_are_refused(
 
 
 def test_email_me_this_as_pdf_creates_a_lead(
-    client: Client, seed_catalog: object, sales_user: Any, django_capture_on_commit_callbacks: Any
+    client: Client, seed_catalog: object, sales_user: User, django_capture_on_commit_callbacks: Any
 ) -> None:
     form = client.get(reverse("quotes:lead_form"), {"preset": "lora-70b"}, HTTP_HX_REQUEST="true")
     html = form.content.decode()
@@ -335,7 +337,7 @@ def test_email_me_this_as_pdf_creates_a_lead(
 
 
 def test_email_me_this_as_pdf_explains_problems(
-    client: Client, seed_catalog: object, settings: Any
+    client: Client, seed_catalog: object, settings: Settings
 ) -> None:
     address = f"kim-{uuid.uuid4().hex[:8]}@startup.example"
     base = {
@@ -427,7 +429,7 @@ def _form(fields: list[str]) -> st.SearchStrategy[dict[str, str]]:
     ),
 )
 def test_nothing_posted_to_the_quote_builder_gives_a_500(
-    client: Client, draft_quote: Quote, sales_user: Any, target: str, data: dict[str, str]
+    client: Client, draft_quote: Quote, sales_user: User, target: str, data: dict[str, str]
 ) -> None:
     client.force_login(sales_user)
     revision = draft_quote.revisions.order_by("-seq").first()

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
 from quotes import services
-from quotes.models import OutboxEmail, OutboxStatus, ProposalRender, RenderStatus
+from quotes.models import OutboxEmail, OutboxStatus, ProposalRender, Quote, RenderStatus
 
 from .conftest import SmtpServer, Worker, purge_broker, send, start_worker, wait_until
 
@@ -23,7 +23,7 @@ BUYER = "jan@buyer.example"
 
 
 def test_a_worker_killed_while_rendering_still_delivers_exactly_once(
-    draft_quote: Any, sales_user: Any, smtp_server: SmtpServer
+    draft_quote: Quote, sales_user: User, smtp_server: SmtpServer
 ) -> None:
     smtp = smtp_server
     purge_broker()

@@ -224,7 +224,7 @@ def test_a_cheaper_server_that_misses_the_latency_target_is_not_chosen(
 
 
 def test_a_load_in_tokens_per_second_says_its_prompts_are_not_sized(
-    client: Any, seed_catalog: object
+    client: Client, seed_catalog: object
 ) -> None:
     """Without a prompt length no prefill is sized, so the page must not present one
     decode step as the time a user waits for the first token."""

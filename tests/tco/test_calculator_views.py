@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pytest_django.fixtures import Settings
 
 from catalog.models import CloudOffering, Gpu
 from config.middleware import has_control_characters
@@ -225,7 +226,7 @@ def test_htmx_request_returns_results_and_out_of_band_errors(
 
 
 def test_query_count_is_bounded_and_independent_of_catalog_size(
-    client: Client, seed_catalog: object, settings: Any
+    client: Client, seed_catalog: object, settings: Settings
 ) -> None:
     settings.CALCULATOR_PAGE_CACHE_SECONDS = 0  # measure the work, not the cache
     caches["default"].clear()  # a new catalog generation: the catalog is read again
