@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
+from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks
 
 from quotes import pdf, services
 from quotes.models import (
@@ -72,7 +73,9 @@ def _accept(client: Client, token: str, **fields: str) -> Any:
 
 
 def test_acceptance_records_the_evidence_and_the_hash_of_the_exact_pdf(
-    client: Client, rendered_quote: Quote, django_capture_on_commit_callbacks: Any
+    client: Client,
+    rendered_quote: Quote,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     token = _token(rendered_quote)
     page = client.get(reverse("quotes:buyer", args=[token])).content.decode()

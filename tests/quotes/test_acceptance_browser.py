@@ -6,12 +6,11 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 from pytest_django.live_server_helper import LiveServer
 
 from quotes import services
@@ -41,7 +40,7 @@ def _no_sideways_scroll(page: Page) -> None:
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_the_buyer_accepts_on_a_phone_and_the_quote_shows_it(
-    chromium: Any, live_server: LiveServer, draft_quote: Quote, sales_user: User, language: str
+    chromium: Browser, live_server: LiveServer, draft_quote: Quote, sales_user: User, language: str
 ) -> None:
     customer = draft_quote.customer
     customer.language = language
@@ -62,9 +61,9 @@ def test_the_buyer_accepts_on_a_phone_and_the_quote_shows_it(
         page.wait_for_selector("#accept-form")
         _no_sideways_scroll(page)
         _shot(page, f"buyer-390-{language}")
-        offered = page.request.get(
-            live_server.url + page.locator("#accept-pdf-link").get_attribute("href")
-        )
+        href = page.locator("#accept-pdf-link").get_attribute("href")
+        assert href is not None
+        offered = page.request.get(live_server.url + href)
         offered_sha = hashlib.sha256(offered.body()).hexdigest()
         assert page.locator("#offered-sha256").inner_text() == offered_sha == render.sha256
         page.check("#id_terms")
@@ -99,9 +98,9 @@ def test_the_buyer_accepts_on_a_phone_and_the_quote_shows_it(
         assert page.locator("#acceptance-po").inner_text() == "PO-77"
         assert page.locator("#acceptance-sha256").inner_text() == offered_sha
         _shot(page, f"quote-accepted-1366-{language}")
-        copy = page.request.get(
-            live_server.url + page.locator("#acceptance-pdf").get_attribute("href")
-        )
+        href = page.locator("#acceptance-pdf").get_attribute("href")
+        assert href is not None
+        copy = page.request.get(live_server.url + href)
         assert hashlib.sha256(copy.body()).hexdigest() == record.sha256
     finally:
         desk.close()

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from pytest_django.fixtures import Settings
@@ -46,7 +48,7 @@ def _confirm_path(email: OutboxEmail) -> str:
 
 
 def test_the_form_sends_only_a_confirmation_link_and_the_click_sends_the_pdf(
-    client: Client, seed_catalog: object, make_sales_user: Any
+    client: Client, seed_catalog: object, make_sales_user: Callable[..., User]
 ) -> None:
     anna = make_sales_user("anna")
     response = client.post(URL, _form())

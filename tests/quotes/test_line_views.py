@@ -185,7 +185,7 @@ def test_free_lines_and_the_quote_discount_through_the_views(
 
 
 def test_line_views_respect_teams_and_frozen_revisions(
-    client: Client, draft: QuoteRevision, sales_user: User, make_sales_user: Any
+    client: Client, draft: QuoteRevision, sales_user: User, make_sales_user: Callable[..., User]
 ) -> None:
     line = draft.lines.get(kind=LineKind.SERVER)
     url = edit_url(draft, line)
@@ -245,7 +245,11 @@ def test_approval_through_the_views(
 
 
 def test_list_shows_net_total_validity_owner_and_filters_by_owner(
-    client: Client, draft_quote: Quote, customer: Customer, sales_user: User, make_sales_user: Any
+    client: Client,
+    draft_quote: Quote,
+    customer: Customer,
+    sales_user: User,
+    make_sales_user: Callable[..., User],
 ) -> None:
     colleague = make_sales_user("bram")
     other = services.quote_create(customer=customer, owner=colleague)

@@ -5,12 +5,12 @@ the proposal (delivered by a real worker)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 from pytest_django.live_server_helper import LiveServer
 
 from quotes.models import ApprovalState, LineKind, Quote, Status
@@ -33,11 +33,11 @@ def test_engineer_edits_inline_gets_approval_and_sends(
     celery_worker: Worker,
     smtp_server: SmtpServer,
     live_server: LiveServer,
-    chromium: Any,
+    chromium: Browser,
     page: Page,
     draft_quote: Quote,
     sales_user: User,
-    make_sales_user: Any,
+    make_sales_user: Callable[..., User],
 ) -> None:
     smtp_server.recorder.reset()
     manager = make_sales_user("marta")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -196,7 +197,7 @@ def test_lead_analysis_pdf_has_no_prices(seed_catalog: object) -> None:
 
 
 def test_a_quote_built_by_hand_has_no_analysis_pages(
-    seed_catalog: object, customer: Customer, sales_user: User, make_sales_user: Any
+    seed_catalog: object, customer: Customer, sales_user: User, make_sales_user: Callable[..., User]
 ) -> None:
     from django.contrib.auth.models import Group
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -176,7 +177,7 @@ def test_preview_pdf_is_watermarked_and_never_stored(
 
 
 def test_preview_is_for_the_team_only(
-    draft_quote: Quote, make_sales_user: Any, client: Client
+    draft_quote: Quote, make_sales_user: Callable[..., User], client: Client
 ) -> None:
     outsider = make_sales_user("otto", team="Nordics")
     client.force_login(outsider)

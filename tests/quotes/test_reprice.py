@@ -6,6 +6,7 @@ history), never by editing rows behind the catalog's back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -263,7 +264,11 @@ def test_a_sent_revision_never_shows_the_notice_and_cannot_be_repriced(
 
 
 def test_only_the_quotes_team_may_reprice(
-    client: Client, draft_quote: Quote, draft: QuoteRevision, sales_user: User, make_sales_user: Any
+    client: Client,
+    draft_quote: Quote,
+    draft: QuoteRevision,
+    sales_user: User,
+    make_sales_user: Callable[..., User],
 ) -> None:
     server = ServerModel.objects.get(key=catalog_key(server_line(draft)))
     change_price(SERVERS, server.key, server.list_price + 1000)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -21,7 +22,7 @@ from .conftest import send
 pytestmark = pytest.mark.django_db
 
 
-def _manager(make_sales_user: Any, name: str, team: str = "Benelux") -> Any:
+def _manager(make_sales_user: Callable[..., User], name: str, team: str = "Benelux") -> Any:
     user = make_sales_user(name, team=team)
     user.groups.add(Group.objects.get_or_create(name="sales-manager")[0])
     return user
@@ -42,7 +43,7 @@ def _below_floor(revision: Any) -> Any:
 
 
 def test_an_approval_request_emails_the_teams_managers_and_the_decision_the_requester(
-    draft_quote: Quote, sales_user: User, make_sales_user: Any
+    draft_quote: Quote, sales_user: User, make_sales_user: Callable[..., User]
 ) -> None:
     marta = _manager(make_sales_user, "marta")
     _manager(make_sales_user, "nils", team="Nordics")  # another team's manager: not asked
@@ -62,7 +63,7 @@ def test_an_approval_request_emails_the_teams_managers_and_the_decision_the_requ
 
 
 def test_a_manager_who_asks_is_not_asked_and_the_page_says_nobody_was(
-    client: Client, draft_quote: Quote, make_sales_user: Any
+    client: Client, draft_quote: Quote, make_sales_user: Callable[..., User]
 ) -> None:
     boss = _manager(make_sales_user, "boss")
     revision = _below_floor(draft_quote.revisions.get())
@@ -75,7 +76,11 @@ def test_a_manager_who_asks_is_not_asked_and_the_page_says_nobody_was(
 
 
 def test_the_list_filters_the_drafts_awaiting_approval(
-    client: Client, seed_catalog: object, customer: Customer, sales_user: User, make_sales_user: Any
+    client: Client,
+    seed_catalog: object,
+    customer: Customer,
+    sales_user: User,
+    make_sales_user: Callable[..., User],
 ) -> None:
     _manager(make_sales_user, "marta")
     waiting = services.quote_create(customer=customer, owner=sales_user, currency="EUR")
@@ -91,7 +96,7 @@ def test_the_list_filters_the_drafts_awaiting_approval(
 
 
 def test_send_is_disabled_with_its_reason_below_the_floor_and_enabled_after_approval(
-    client: Client, draft_quote: Quote, sales_user: User, make_sales_user: Any
+    client: Client, draft_quote: Quote, sales_user: User, make_sales_user: Callable[..., User]
 ) -> None:
     marta = _manager(make_sales_user, "marta")
     revision = _below_floor(draft_quote.revisions.get())

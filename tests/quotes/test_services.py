@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+from collections.abc import Callable
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -13,7 +14,7 @@ from django.contrib.auth.models import User
 from django.core import mail, signing
 from django.db import connection
 from django.utils import timezone
-from pytest_django.fixtures import Settings
+from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks, Settings
 
 from catalog.models import InfrastructureItem, ServerModel
 from quotes import services
@@ -132,7 +133,7 @@ def test_unknown_calculator_input_is_a_quote_error(customer: Customer, sales_use
 
 
 def test_another_teams_engineer_cannot_quote_for_the_customer(
-    customer: Customer, make_sales_user: Any
+    customer: Customer, make_sales_user: Callable[..., User]
 ) -> None:
     outsider = make_sales_user("olaf", team="Nordics")
     with pytest.raises(services.QuoteError):
@@ -310,7 +311,9 @@ def test_smtp_failure_returns_the_email_to_the_queue(
 
 
 def test_requeue_finds_stuck_renders_and_emails(
-    draft_quote: Quote, sales_user: User, django_capture_on_commit_callbacks: Any
+    draft_quote: Quote,
+    sales_user: User,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     revision = draft_quote.revisions.get()
     email = send(revision, sales_user)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 from urllib.parse import quote
@@ -18,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pytest_django.fixtures import Settings
+from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks, Settings
 
 from quotes import services
 from quotes.forms import lead_form_stamp
@@ -91,7 +92,7 @@ def test_anonymous_visitors_are_sent_to_login_or_refused_on_every_quote_url(
 
 
 def test_users_outside_sales_get_403(
-    client: Client, sent_quote: Quote, make_sales_user: Any
+    client: Client, sent_quote: Quote, make_sales_user: Callable[..., User]
 ) -> None:
     client.force_login(make_sales_user("bob", sales=False))
     for method, url in sales_urls(sent_quote):
@@ -99,7 +100,7 @@ def test_users_outside_sales_get_403(
 
 
 def test_another_teams_engineer_gets_404_and_sees_nothing(
-    client: Client, sent_quote: Quote, make_sales_user: Any
+    client: Client, sent_quote: Quote, make_sales_user: Callable[..., User]
 ) -> None:
     client.force_login(make_sales_user("olaf", team="Nordics"))
     for method, url in sales_urls(sent_quote):
@@ -115,7 +116,7 @@ def test_another_teams_engineer_gets_404_and_sees_nothing(
 
 
 def test_team_mates_and_staff_see_the_quote(
-    client: Client, sent_quote: Quote, make_sales_user: Any, admin_user: Any
+    client: Client, sent_quote: Quote, make_sales_user: Callable[..., User], admin_user: Any
 ) -> None:
     client.force_login(make_sales_user("bea"))  # same team
     assert client.get(reverse("quotes:detail", args=[sent_quote.public_id])).status_code == 200
@@ -199,7 +200,10 @@ def test_anonymous_calculator_pages_stay_cacheable(client: Client, seed_catalog:
 
 
 def test_send_view_freezes_and_enqueues_on_commit(
-    client: Client, draft_quote: Quote, sales_user: User, django_capture_on_commit_callbacks: Any
+    client: Client,
+    draft_quote: Quote,
+    sales_user: User,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     client.force_login(sales_user)
     revision = draft_quote.revisions.get()
@@ -234,7 +238,9 @@ def test_sent_revisions_refuse_edits_through_the_views(
 
 
 def test_buyer_page_decline_and_notify(
-    client: Client, sent_quote: Quote, django_capture_on_commit_callbacks: Any
+    client: Client,
+    sent_quote: Quote,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     revision = sent_quote.revisions.get()
     token = services.buyer_link_token(revision=revision)
@@ -299,7 +305,10 @@ def test_tampered_and_expired_buyer_links_are_refused(
 
 
 def test_email_me_this_as_pdf_creates_a_lead(
-    client: Client, seed_catalog: object, sales_user: User, django_capture_on_commit_callbacks: Any
+    client: Client,
+    seed_catalog: object,
+    sales_user: User,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     form = client.get(reverse("quotes:lead_form"), {"preset": "lora-70b"}, HTTP_HX_REQUEST="true")
     html = form.content.decode()

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 from pytest_django.live_server_helper import LiveServer
 
 from tests.accessibility import serious_accessibility_violations
@@ -67,7 +66,7 @@ def test_calculator_flow_in_chromium(
 
 
 def test_calculator_works_without_javascript(
-    live_server: LiveServer, chromium: Any, seed_catalog: object
+    live_server: LiveServer, chromium: Browser, seed_catalog: object
 ) -> None:
     context = chromium.new_context(java_script_enabled=False)
     page = context.new_page()
@@ -82,7 +81,7 @@ def test_calculator_works_without_javascript(
 
 
 def test_calculator_fits_a_phone(
-    live_server: LiveServer, chromium: Any, seed_catalog: object
+    live_server: LiveServer, chromium: Browser, seed_catalog: object
 ) -> None:
     context = chromium.new_context(viewport={"width": 375, "height": 740})
     page = context.new_page()
@@ -96,7 +95,7 @@ def test_calculator_fits_a_phone(
 
 @pytest.mark.parametrize("width", [1366, 390])
 def test_every_preset_shows_its_verdict_above_the_fold(
-    live_server: LiveServer, chromium: Any, seed_catalog: object, width: int
+    live_server: LiveServer, chromium: Browser, seed_catalog: object, width: int
 ) -> None:
     from tco.presets import PRESETS
 
@@ -135,7 +134,7 @@ def test_every_preset_shows_its_verdict_above_the_fold(
 
 
 def test_dutch_pages_show_a_dutch_verdict_and_pass_the_accessibility_check(
-    live_server: LiveServer, chromium: Any, seed_catalog: object
+    live_server: LiveServer, chromium: Browser, seed_catalog: object
 ) -> None:
     from tco.presets import PRESETS
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 from pytest_django.live_server_helper import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -49,7 +47,7 @@ def test_the_load_is_asked_in_users_or_in_tokens(
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_customer_service_result_fits_a_phone(
-    live_server: LiveServer, chromium: Any, seed_catalog: object, language: str
+    live_server: LiveServer, chromium: Browser, seed_catalog: object, language: str
 ) -> None:
     context = chromium.new_context(viewport={"width": 390, "height": 844})
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
