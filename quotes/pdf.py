@@ -38,7 +38,9 @@ from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from catalog.audience import OWN_PRICE_SOURCE
 from tco.chart_svg import figure_svg, title_text
+from tco.report import Report
 
 from .models import LineUnit
 from .money import HUNDRED, to_cents
@@ -168,7 +170,7 @@ def warm_up() -> float:
                 get_template("quotes/pdf/proposal.html")  # compiled once, then cached
         charts = {"warm-up": figure_svg(_WARM_UP_FIGURE)}
         chart = CHART_PREFIX + "warm-up.svg"
-        _html_to_pdf(_WARM_UP_HTML.format(chart=chart), charts, proposal=True)
+        html_to_pdf(_WARM_UP_HTML.format(chart=chart), charts, proposal=True)
     except Exception:
         logger.warning("PDF warm-up failed; the first proposal loads its fonts", exc_info=True)
     return time.perf_counter() - started
@@ -237,7 +239,7 @@ def proposal_stylesheet() -> CSS:
     return local.stylesheet[1]
 
 
-def _html_to_pdf(html: str, charts: Mapping[str, bytes], *, proposal: bool = False) -> RenderedPdf:
+def html_to_pdf(html: str, charts: Mapping[str, bytes], *, proposal: bool = False) -> RenderedPdf:
     """`proposal`: the HTML is the proposal template's; it comes with proposal.css parsed
     (once per process) instead of linking it, since WeasyPrint parses what a document
     links on every render. WeasyPrint ranks a stylesheet given this way as a user
@@ -264,6 +266,8 @@ def public_source(assumption: Mapping[str, Any], seller: Mapping[str, Any] | Non
     source = str(assumption.get("source") or "")
     if assumption.get("quoted"):
         return source
+    if assumption.get("own_price"):  # our list price: its note and flags are internal
+        return str(OWN_PRICE_SOURCE)
     name = source.split(";")[0].split(" (")[0].strip()
     if assumption.get("is_estimate") or "estimat" in name.lower() or not name:
         who = (seller or {}).get("trade_name") or (seller or {}).get("legal_name") or ""
@@ -273,6 +277,13 @@ def public_source(assumption: Mapping[str, Any], seller: Mapping[str, Any] | Non
             else str(_("Market research"))
         )
     return name
+
+
+def stored_report(tco: Mapping[str, Any] | None) -> Report | None:
+    """The report a frozen analysis holds (its ``summary``, the report's JSON form), as
+    quotes.services.stored_report reads it (not imported: services import this module)."""
+    summary = (tco or {}).get("summary")
+    return Report.from_json(summary) if summary else None
 
 
 def _tco_context(
@@ -285,14 +296,20 @@ def _tco_context(
             "label": a["label"],
             "value": a["value"],
             "source": public_source(a, seller),
-            "as_of": date.fromisoformat(a["as_of"]) if a.get("as_of") else None,
+            # An own list price's date is internal (catalog/audience.py).
+            "as_of": (
+                date.fromisoformat(a["as_of"])
+                if a.get("as_of") and not a.get("own_price")
+                else None
+            ),
         }
         for a in tco.get("assumptions", [])
     ]
+    report = stored_report(tco)  # the report as it was frozen (tco.report)
     return {
         "tco": tco,
-        "s": tco["summary"],
-        "cur": tco["summary"].get("currency", "EUR"),
+        "s": report,
+        "cur": report.currency if report else "EUR",
         "executive": tco.get("executive") or {},
         "assumptions": assumptions,
     }
@@ -369,21 +386,21 @@ def reconciliation(
     deal = tco.get("deal") or {}
     if not deal.get("hardware_net") or deal.get("problem"):
         return None
-    summary = tco.get("summary") or {}
-    onprem = next((o for o in summary.get("options", []) if o.get("kind") == "onprem"), None)
-    if onprem is None:
+    report = stored_report(tco)
+    onprem = report.onprem if report else None
+    if report is None or onprem is None:
         return None
     hardware = Decimal(deal["hardware_net"])
     rate = Decimal(snapshot["vat"]["rate"])
-    months = int(summary.get("horizon_months") or 0)
+    months = report.horizon_months
     return {
         "hardware": hardware,
         "hardware_vat": hardware + to_cents(hardware * rate / HUNDRED),
-        "upfront": _dec(onprem.get("upfront_cost")),
+        "upfront": _dec(onprem.upfront_cost),
         # The deal's hardware is net of the quote discount, so the rest is the other lines'
         # net after their share of it: hardware + rest = the proposal's net total.
         "rest": totals["net"] - hardware,
-        "owning": _dec(onprem.get("total_cost")),
+        "owning": _dec(onprem.total_cost),
         "years": months // 12 if months % 12 == 0 else None,
         "months": months,
         "components": [
@@ -458,7 +475,7 @@ def _render_proposal(
         context["charts"] = names
         context["placeholders"] = _placeholders(tco, names)
         html = render_to_string("quotes/pdf/proposal.html", context)
-    return _html_to_pdf(html, charts, proposal=True)
+    return html_to_pdf(html, charts, proposal=True)
 
 
 def render_revision(

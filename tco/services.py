@@ -1,22 +1,27 @@
 """Business rules of the calculator: pick the server, run the engine, explain failures.
 
-Other apps use the calculator through this module (and the result it returns): analyse a
-result URL's query (`analyse_query`), rebuild its scenario document for a server model
-(`calculator_document`), read a stored document (`parse_document`) and evaluate it
-(`analyse_document`); `ScenarioError` names the input at fault.
+Other apps use the calculator through this module and the report (tco.report) only: analyse
+a result URL's query (`analyse_result_query`, no form to handle), rebuild its scenario
+document for a server model (`calculator_document`), read a stored document
+(`parse_document`) and evaluate it (`analyse_document`); `ScenarioError` names the input at
+fault, `EngineError` what the engine refused. An analysis' report is worded by the functions
+re-exported here from tco.wording, and its charts for a proposal are `proposal_figures`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from functools import cached_property
 from typing import Any
 
 from django.conf import settings
 from django.http import QueryDict
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
+from catalog.audience import OWN_PRICE_SOURCE
 from catalog.models import ServerModel
 from tco.engine import (
     DeadlineInfeasible,
@@ -29,10 +34,11 @@ from tco.engine import (
     costs_of_owning,
     evaluate,
     owning_plan,
-    result_to_dict,
 )
+from tco.engine.units import FxRates
 from tco.forms import SERVING_DEMAND_FIELDS, CalculatorForm
 from tco.presets import DEFAULT_PRESET, preset_data
+from tco.report import Report, build_report
 from tco.scenario import ScenarioDocument, parse_document
 from tco.scenario_io import (
     YOUR_INPUT,
@@ -43,23 +49,40 @@ from tco.scenario_io import (
     build_scenario,
     with_server,
 )
+from tco.wording import (
+    break_even_sentence,
+    cloud_label,
+    owning_extras_sentence,
+    verdict_headline,
+)
 
 __all__ = [
     "YOUR_INPUT",
     "Analysis",
+    "AssumptionRow",
     "CalculatorOutcome",
     "Candidate",
     "CatalogSnapshot",
+    "EngineError",
+    "FxRates",
+    "ResultAnalysis",
     "ScenarioDocument",
     "ScenarioError",
     "analyse_bound_form",
     "analyse_document",
     "analyse_form",
     "analyse_query",
+    "analyse_result_query",
+    "break_even_sentence",
     "calculator_document",
+    "cloud_label",
     "form_data",
     "no_compliant_option_message",
+    "owning_components",
+    "owning_extras_sentence",
     "parse_document",
+    "proposal_figures",
+    "verdict_headline",
 ]
 
 # Scenario paths (docs/scenario.md) → the calculator field that sets them.
@@ -120,21 +143,47 @@ class Candidate:
 class Analysis:
     built: BuiltScenario
     result: ScenarioResult
-    summary: dict[str, Any]
+    report: Report  # what every output renders (tco/report); its JSON form: report.to_json()
     candidates: list[Candidate]
 
     @cached_property
     def assumption_rows(self) -> list[tuple[Assumption, bool]]:
-        """Each assumption with whether its price is older than the freshness limit."""
+        """Each assumption with whether it is a price older than the freshness limit
+        (specifications do not go stale)."""
         limit = settings.PRICE_STALE_AFTER_DAYS
         today = timezone.localdate()
         return [
-            (a, bool(a.as_of and (today - a.as_of).days > limit)) for a in self.built.assumptions
+            (a, bool(a.is_price and a.as_of and (today - a.as_of).days > limit))
+            for a in self.built.assumptions
         ]
 
     @cached_property
     def stale_assumptions(self) -> list[Assumption]:
         return [a for a, stale in self.assumption_rows if stale]
+
+    def assumption_table(self, *, internal: bool) -> list[AssumptionRow]:
+        """The assumptions as a reader sees them: staff and sales (`internal`) read every
+        source, date, estimate mark and staleness; everyone else reads the distributor's own
+        list prices as "Our price list", without date or flags (catalog/audience.py), and
+        third-party figures with theirs."""
+        return [
+            AssumptionRow(a.label, a.value, OWN_PRICE_SOURCE, None, False, False)
+            if a.own_price and not internal
+            else AssumptionRow(a.label, a.value, a.source, a.as_of, a.is_estimate, stale)
+            for a, stale in self.assumption_rows
+        ]
+
+
+@dataclass(frozen=True)
+class AssumptionRow:
+    """One row of the assumptions table as its reader sees it (Analysis.assumption_table)."""
+
+    label: str | Promise
+    value: str
+    source: str | Promise
+    as_of: date | None
+    is_estimate: bool
+    stale: bool
 
 
 @dataclass
@@ -178,6 +227,63 @@ def analyse_query(query: QueryDict) -> tuple[CalculatorForm, CalculatorOutcome]:
     so callers (the calculator page, quotes started from a result) render or store both.
     """
     return analyse_bound_form(CalculatorForm(form_data(query), catalog=CatalogSnapshot.current()))
+
+
+@dataclass(frozen=True)
+class ResultAnalysis:
+    """A result URL's analysis for other apps: the analysis, or the problem that prevents
+    it; and the canonical query of its validated inputs ("" when they are not valid)."""
+
+    analysis: Analysis | None
+    problem: str | None
+    canonical_query: str
+
+
+def analyse_result_query(query: str) -> ResultAnalysis:
+    """`analyse_query` on a result URL's query string, without the form: what quotes and
+    leads start from. ``problem``: why the engine could not answer, if it says (None with
+    inputs the form refuses)."""
+    from tco.canonical import canonical_query
+
+    form, outcome = analyse_query(QueryDict(query))
+    return ResultAnalysis(
+        analysis=outcome.analysis,
+        problem=outcome.problem,
+        canonical_query=canonical_query(form) if form.is_valid() else "",
+    )
+
+
+def proposal_figures(analysis: Analysis, language: str, names: tuple[str, ...]) -> dict[str, Any]:
+    """The charts ``names`` of an analysis as Plotly JSON, built in ``language`` by the same
+    builders as the page (what a proposal freezes and draws later)."""
+    from django.utils import translation
+
+    from tco.chart_context import SEPARATORS, chart_labels
+    from tco.charts import all_charts, figure_payload
+
+    with translation.override(language):
+        figures = all_charts(
+            analysis.result, chart_labels(analysis.result), SEPARATORS.get(language, ".,")
+        )
+        return {name: figure_payload(figures[name]) for name in names}
+
+
+def owning_components(analysis: Analysis, language: str) -> list[dict[str, Any]]:
+    """The cost of owning over the horizon by component (purchase, energy, colocation,
+    support, staff, …, resale value negative), labelled in ``language`` as the breakdown
+    chart labels them; the amounts add up to the on-prem option's total cost."""
+    from django.utils import translation
+
+    from tco.chart_context import chart_labels
+
+    cashflow = analysis.result.onprem.cashflow
+    with translation.override(language):
+        labels = chart_labels(analysis.result)
+        return [
+            {"key": column, "label": str(labels.component(column)), "amount": amount}
+            for column in cashflow.components
+            if (amount := round(float(cashflow[column].sum()), 2)) != 0
+        ]
 
 
 def analyse_bound_form(form: CalculatorForm) -> tuple[CalculatorForm, CalculatorOutcome]:
@@ -296,7 +402,7 @@ def analyse_document(
     """
     built = build_scenario(document, catalog)
     result = evaluate(built.scenario, sizings)
-    return Analysis(built, result, result_to_dict(result), [])
+    return Analysis(built, result, build_report(result), [])
 
 
 def calculator_document(

@@ -14,7 +14,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from catalog.models import InfrastructureItem
-from config.middleware import one_line
+from common.text import one_line
+from tco.report import OwningExtras, Report
 
 from ..models import (
     Customer,
@@ -31,7 +32,7 @@ from ..models import (
 from ..money import to_cents
 from ..vat import vat_for
 from .analysis import analyse_calculator_query, tco_snapshot
-from .drafts import _ensure_draft, _locked_revision
+from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 from .lines import revision_add_free_line
 from .numbering import next_quote_number, revision_letter
@@ -55,7 +56,7 @@ def default_terms(language: str) -> str:
         )
 
 
-def _new_revision(*, quote: Quote, seq: int, currency: str, customer: Customer) -> QuoteRevision:
+def new_revision(*, quote: Quote, seq: int, currency: str, customer: Customer) -> QuoteRevision:
     vat = vat_for(country=customer.country, vat_number=customer.vat_number)
     return QuoteRevision.objects.create(
         quote=quote,
@@ -89,7 +90,7 @@ def quote_create(
         customer=customer,
         owner=owner,
     )
-    revision = _new_revision(quote=quote, seq=1, currency=currency, customer=customer)
+    revision = new_revision(quote=quote, seq=1, currency=currency, customer=customer)
     if tco is not None:
         revision.tco = tco
         revision.save(update_fields=["tco"])
@@ -101,7 +102,7 @@ def quote_create_from_calculator(*, customer: Customer, owner: User, query: str)
     """A draft with the recommended servers, their fabric, installation and support, and
     the calculator analysis attached."""
     analysis = analyse_calculator_query(query=query)
-    currency = analysis.summary.get("currency", "EUR")
+    currency = analysis.report.currency
     tco = tco_snapshot(analysis=analysis, query=query, language=customer.language)
     quote = quote_create(customer=customer, owner=owner, currency=currency, tco=tco)
     revision = quote.revisions.get()
@@ -115,11 +116,12 @@ def _add_sized_lines(revision: QuoteRevision, analysis: Any) -> None:
     costed: the networking line carries the analysis' own figure per server (a front-end
     network for one server, a GPU fabric sized by its tiers for a training fleet), not a
     catalog fabric a single server does not need."""
-    servers = Decimal(analysis.summary["sizing"]["servers_required"])
+    report: Report = analysis.report
+    servers = Decimal(report.sizing.servers_required)
     server = analysis.built.server_model
     revision_add_line(revision=revision, catalog_key=f"server:{server.key}", quantity=servers)
-    extras = analysis.summary.get("owning_extras") or {}
-    per_server = to_cents(Decimal(str(extras.get("networking_per_server") or 0)))
+    extras = report.owning_extras
+    per_server = to_cents(Decimal(str((extras and extras.networking_per_server) or 0)))
     items = {i.key: i for i in InfrastructureItem.objects.all()}
     if per_server > 0:
         with translation.override(revision.quote.customer.language):
@@ -133,12 +135,13 @@ def _add_sized_lines(revision: QuoteRevision, analysis: Any) -> None:
             cost_price=_networking_cost(per_server, items.get(NETWORKING_COST_ITEM)),
             kind=LineKind.NETWORKING,
         )
-    if "installation-per-server" in items and extras.get("installation_per_server") != 0:
+    installation = extras.installation_per_server if extras else None
+    if "installation-per-server" in items and installation != 0:
         revision_add_line(
             revision=revision, catalog_key="item:installation-per-server", quantity=servers
         )
     if "support-10pct" in items:
-        years = Decimal(analysis.summary["horizon_months"]) / 12
+        years = Decimal(report.horizon_months) / 12
         revision_add_line(
             revision=revision, catalog_key="item:support-10pct", quantity=to_cents(years)
         )
@@ -155,13 +158,13 @@ def _networking_cost(price: Decimal, item: InfrastructureItem | None) -> Decimal
     return to_cents(price * item.cost_price / item.price)
 
 
-def sized_networking_description(extras: dict[str, Any]) -> str:
+def sized_networking_description(extras: OwningExtras | None) -> str:
     """The networking line of a quote started from an analysis, in the active language."""
-    if extras.get("networking") == "fabric":
+    if extras is not None and extras.networking == "fabric":
         return _(
             "GPU fabric per server as sized: NICs, optics and switch ports in %(tiers)s "
             "tier(s), with the front-end network"
-        ) % {"tiers": extras.get("fabric_tiers") or 1}
+        ) % {"tiers": extras.fabric_tiers or 1}
     return _("Front-end network per server as sized: NIC and top-of-rack switch ports")
 
 
@@ -172,8 +175,7 @@ def quote_create_from_scenario(
     """A draft from a scenario document (the API's estimate format), like one started from
     the calculator: the sized servers, their networking as sized, installation and support
     lines, and the analysis attached (with the document, so it can be evaluated again)."""
-    from tco.engine import EngineError
-    from tco.services import ScenarioError, analyse_document
+    from tco.services import EngineError, ScenarioError, analyse_document
 
     try:
         analysis = analyse_document(document)
@@ -181,17 +183,15 @@ def quote_create_from_scenario(
         raise QuoteError(str(exc)) from exc
     tco = tco_snapshot(analysis=analysis, query="", language=customer.language)
     tco["scenario"] = document
-    quote = quote_create(
-        customer=customer, owner=owner, currency=analysis.summary["currency"], tco=tco
-    )
+    quote = quote_create(customer=customer, owner=owner, currency=analysis.report.currency, tco=tco)
     _add_sized_lines(quote.revisions.get(), analysis)
     return quote
 
 
 @transaction.atomic
 def revision_update(*, revision: QuoteRevision, valid_until: date, terms: str) -> QuoteRevision:
-    revision = _locked_revision(revision)
-    _ensure_draft(revision)
+    revision = locked_revision(revision)
+    ensure_draft(revision)
     if valid_until < timezone.localdate():
         raise QuoteError(_("The validity date cannot lie in the past."))
     revision.valid_until = valid_until
@@ -207,7 +207,7 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
     The sent revision stays open to the buyer (they may still accept it) until the new
     one is sent; a draft that is never sent withdraws nothing.
     """
-    revision = _locked_revision(revision)
+    revision = locked_revision(revision)
     quote = revision.quote
     latest = quote.revisions.order_by("-seq").first()
     assert latest is not None
@@ -217,7 +217,7 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
         raise QuoteError(_("Revise the latest revision."))
     if latest.status == Status.ACCEPTED:
         raise QuoteError(_("This revision was accepted; start a new quote instead."))
-    new = _new_revision(
+    new = new_revision(
         quote=quote, seq=latest.seq + 1, currency=latest.currency, customer=quote.customer
     )
     new.tco = latest.tco
@@ -306,7 +306,7 @@ def ensure_answerable(revision: QuoteRevision) -> None:
 @transaction.atomic
 def revision_decide(*, revision: QuoteRevision, accept: bool, name: str) -> QuoteRevision:
     """The buyer accepts or declines; the name and time are recorded, the owner told."""
-    revision = _locked_revision(revision)
+    revision = locked_revision(revision)
     ensure_answerable(revision)
     name = one_line(name)  # it goes into the owner's email subject
     if not name:

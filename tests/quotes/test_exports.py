@@ -46,7 +46,7 @@ def two_teams(draft_quote: Quote, make_sales_user: Callable[..., Any]) -> tuple[
         email="m@buyer.example",
         consent_at=timezone.now(),
         confirmed_at=timezone.now(),
-        tco={"summary": {"verdict": {"text": "Rent: CoreWeave"}}},
+        tco={"executive": {"headline": "Rent: CoreWeave"}},
         team=draft_quote.team,
     )
     Lead.objects.create(

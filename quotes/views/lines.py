@@ -21,18 +21,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from catalog.http import AuthenticatedHttpRequest
+from common.http import AuthenticatedHttpRequest
 
-from . import selectors, services
-from .line_forms import (
+from .. import selectors, services
+from ..line_forms import (
     ApprovalDecisionForm,
     ApprovalRequestForm,
     FreeLineForm,
     LineEditForm,
     QuoteDiscountForm,
 )
-from .models import QuoteLine, QuoteRevision
-from .views import sales_required
+from ..models import QuoteLine, QuoteRevision
+from .access import sales_required
 
 
 def line_form(line: QuoteLine, data: Any = None) -> LineEditForm:
