@@ -483,8 +483,15 @@ class Rows:
 sales = Router(tags=["sales"], auth=TokenAuth())
 
 
+def _token(request: HttpRequest) -> ApiToken:
+    """The token TokenAuth accepted: django-ninja sets it as `request.auth`."""
+    token = vars(request).get("auth")
+    assert isinstance(token, ApiToken)
+    return token
+
+
 def _sales_user(request: HttpRequest, *, write: bool = False) -> Any:
-    token: ApiToken = request.auth  # type: ignore[attr-defined]
+    token = _token(request)
     if not quote_services.is_sales(token.user):
         raise HttpError(403, "The token's user is not a sales engineer.")
     if write and not token.can_write:
@@ -494,7 +501,7 @@ def _sales_user(request: HttpRequest, *, write: bool = False) -> Any:
 
 @sales.get("/me", response={200: s.TokenInfo, **SALES_PROBLEMS})
 def me(request: HttpRequest) -> Any:
-    token: ApiToken = request.auth  # type: ignore[attr-defined]
+    token = _token(request)
     return {
         "name": token.name,
         "scope": token.scope,

@@ -54,6 +54,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -492,7 +493,7 @@ def main() -> int:
         ping_rounds: list[Measurement] = []
         fresh_rounds: list[Measurement] = []
         fresh_cpu: list[CpuShare] = []
-        many = dict(clients=CLIENTS, max_requests=MEASURED_REQUESTS * PING_FACTOR)
+        many: dict[str, Any] = dict(clients=CLIENTS, max_requests=MEASURED_REQUESTS * PING_FACTOR)
         for round_ in range(ROUNDS):
             offset = round_ * (MEASURED_REQUESTS + 1)  # distinct inputs in every round too
             cached_rounds.append(
@@ -501,9 +502,9 @@ def main() -> int:
             ping_rounds.append(
                 run_load(port, PING_PATH, ping_check, time_limit_s=TIME_LIMIT_S, **many)
             )
-            measured, cpu = cpu_while(
-                proc.pid,
-                lambda offset=offset: run_load(
+
+            def fresh_load(offset: int = offset) -> Measurement:
+                return run_load(
                     port,
                     UNCACHED_BASE,
                     calc_check,
@@ -511,8 +512,9 @@ def main() -> int:
                     max_requests=MEASURED_REQUESTS,
                     time_limit_s=TIME_LIMIT_S,
                     path_of=lambda ticket: uncached_path(ticket + offset),
-                ),
-            )
+                )
+
+            measured, cpu = cpu_while(proc.pid, fresh_load)
             fresh_rounds.append(measured)
             fresh_cpu.append(cpu)
         calc = pooled(cached_rounds, f"calculator result page ({PRESET})")

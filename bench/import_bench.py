@@ -75,8 +75,8 @@ def build_files() -> tuple[bytes, bytes, int]:
     first = seed + new
     later = max(date.fromisoformat(row[as_of]) for row in first) + timedelta(days=1)
     changed = [[*row[:price], f"{float(row[price]) * 0.9:.2f}", *row[price + 1 :]] for row in first]
-    for row in changed:
-        row[as_of] = later.isoformat()
+    for changed_row in changed:
+        changed_row[as_of] = later.isoformat()
     return _csv([header, *first]), _csv([header, *changed]), len(seed)
 
 

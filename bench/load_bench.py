@@ -32,8 +32,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +48,7 @@ WORKERS = int(os.environ.get("BENCH_LOAD_WORKERS", "3"))
 THREADS = int(os.environ.get("BENCH_LOAD_THREADS", "8"))
 
 
-def _calculator_bench() -> object:
+def _calculator_bench() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
         "calculator_bench", ROOT / "bench" / "calculator_bench.py"
     )
@@ -57,7 +59,7 @@ def _calculator_bench() -> object:
     return module
 
 
-cb: object = _calculator_bench()
+cb = _calculator_bench()
 
 
 @dataclass
@@ -68,7 +70,7 @@ class Result:
     elapsed: float = 0.0
 
     def line(self) -> str:
-        pct = cb.percentile  # type: ignore[attr-defined]
+        pct = cb.percentile
         n = len(self.latencies)
         if not n:
             return f"{self.label:<34} no successful request; errors {len(self.errors)}"
@@ -80,7 +82,7 @@ class Result:
         )
 
 
-def drive(port: int, label: str, path_of: object) -> Result:
+def drive(port: int, label: str, path_of: Callable[[int], str]) -> Result:
     """`CLIENTS` threads send GET requests for `SECONDS`; count every failure."""
     result = Result(label)
     lock = threading.Lock()
@@ -96,7 +98,7 @@ def drive(port: int, label: str, path_of: object) -> Result:
         while time.perf_counter() < deadline:
             with lock:
                 ticket = next(counter)
-            path = path_of(ticket)  # type: ignore[operator]
+            path = path_of(ticket)
             t0 = time.perf_counter()
             try:
                 conn.request("GET", path, headers={"Accept-Language": "en"})
@@ -182,8 +184,8 @@ def main() -> int:
             LOG_LEVEL="WARNING",
             QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL="1000000",
         )
-        cb.run_manage(["migrate", "--noinput"], env)  # type: ignore[attr-defined]
-        cb.run_manage(["load_catalog"], env)  # type: ignore[attr-defined]
+        cb.run_manage(["migrate", "--noinput"], env)
+        cb.run_manage(["load_catalog"], env)
         setup = subprocess.run(
             [sys.executable, "manage.py", "shell", "-c", SETUP_SCRIPT],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=True,
@@ -191,7 +193,7 @@ def main() -> int:
         lines = setup.stdout.splitlines()
         token = next(line.split(" ", 1)[1] for line in lines if line.startswith("TOKEN "))
         queries = [line.split(" ", 1)[1] for line in lines if line.startswith("QUERY ")]
-        port = cb.free_port()  # type: ignore[attr-defined]
+        port = cb.free_port()
         log = tmp / "gunicorn.log"
         proc = subprocess.Popen(
             [str(Path(sys.executable).with_name("gunicorn")), "config.wsgi:application",
@@ -200,7 +202,7 @@ def main() -> int:
             cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
-        cb.wait_until_serving(proc, port, log)  # type: ignore[attr-defined]
+        cb.wait_until_serving(proc, port, log)
 
         base = queries[0]
 
@@ -245,7 +247,7 @@ def main() -> int:
         return 0
     finally:
         if proc is not None:
-            cb.stop(proc)  # type: ignore[attr-defined]
+            cb.stop(proc)
         RUNNING.stop()
         import shutil
 

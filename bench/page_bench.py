@@ -183,7 +183,7 @@ def instructions_per_miss(env: dict[str, str], tmp: Path) -> dict[str, float] | 
         return None
     count = INSTRUCTION_REQUESTS
     warm = [uncached_path(10_000 + t) for t in range(3)]
-    sets = [["bench URLs", [uncached_path(20_000 + t) for t in range(count)]]]
+    sets = [("bench URLs", [uncached_path(20_000 + t) for t in range(count)])]
     out = tmp / "callgrind"
     out.mkdir()
     result = subprocess.run(
@@ -207,7 +207,7 @@ def instructions_per_miss(env: dict[str, str], tmp: Path) -> dict[str, float] | 
     dumps = sorted(out.glob("cg.*.*"), key=lambda path: int(path.suffix[1:]))
     if len(dumps) != len(sets):
         raise BenchError(f"instruction count: {len(dumps)} dumps for {len(sets)} sets")
-    figures = {}
+    figures: dict[str, float] = {}
     for (name, paths), dump in zip(sets, dumps, strict=True):
         totals = [
             int(line.split()[1])

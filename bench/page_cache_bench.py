@@ -79,6 +79,7 @@ def run(port: int) -> int:
     from urllib.parse import urlencode
 
     import redis
+    from django.contrib.auth.models import AnonymousUser
     from django.core.management import call_command
     from django.http import HttpRequest, HttpResponse
     from django.test import Client, RequestFactory
@@ -114,14 +115,11 @@ def run(port: int) -> int:
     cached = page_cache.cache_anonymous_page(lambda r: r.META["QUERY_STRING"])(view)
     factory = RequestFactory()
 
-    class Anonymous:
-        is_authenticated = False
-
     started = time.perf_counter()
     peak = 0
     for n in range(URLS):
         request = factory.get(f"/calculator/?discount_rate_pct={8 + n / 100_000:.5f}")
-        request.user = Anonymous()  # type: ignore[assignment]
+        request.user = AnonymousUser()
         cached(request)
         if n % 1000 == 999:
             peak = max(peak, int(pages.info("memory")["used_memory"]))
@@ -129,7 +127,9 @@ def run(port: int) -> int:
     memory = pages.info("memory")
     stats = pages.info("stats")
     kept = len(pages.keys("*calc-page:*"))
-    limit = int(pages.config_get("maxmemory")["maxmemory"])
+    maxmemory = pages.config_get("maxmemory")["maxmemory"]
+    assert maxmemory is not None
+    limit = int(maxmemory)
     mb = 1024 * 1024
     print(
         f"page cache entry (real result page): {len(body) / 1024:.1f} KB of HTML, "

@@ -1,6 +1,7 @@
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth.models import User
 from django.db import models, transaction
 from django.http import HttpRequest
 
@@ -24,26 +25,32 @@ from .schema import PRICE_SPECS_BY_KIND
 PROVENANCE_FIELDS = ("source", "source_url", "as_of", "is_estimate")
 
 
-class PriceHistoryAdmin(admin.ModelAdmin):
+def _staff(request: HttpRequest) -> User:
+    """The admin's user: the admin site lets only signed-in staff in."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+class PriceHistoryAdmin[M: models.Model](admin.ModelAdmin[M]):
     """Price edits made here are kept in the price history like imported ones."""
 
     price_kind = ""
 
-    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+    def save_model(self, request: HttpRequest, obj: M, form: Any, change: bool) -> None:
         spec = PRICE_SPECS_BY_KIND[self.price_kind]
         old = None
-        if change:
+        if change and spec.price_field:
             manager: models.Manager[Any] = type(obj)._default_manager
             old = manager.filter(pk=obj.pk).values_list(spec.price_field, flat=True).first()
         with transaction.atomic():
             super().save_model(request, obj, form, change)
             services.record_price_edit(
-                spec=spec, instance=obj, old_price=old, created=not change, user=request.user
+                spec=spec, instance=obj, old_price=old, created=not change, user=_staff(request)
             )
 
 
 @admin.register(Gpu)
-class GpuAdmin(admin.ModelAdmin):
+class GpuAdmin(admin.ModelAdmin[Gpu]):
     list_display = (
         "name",
         "memory_gb",
@@ -59,17 +66,19 @@ class GpuAdmin(admin.ModelAdmin):
     search_fields = ("key", "name", "source")
 
 
-class ServerPartInline(admin.TabularInline):
+class ServerPartInline(admin.TabularInline[ServerPart, ServerModel]):
     """The configuration printed per server line on a proposal (catalog/data/server_parts.csv)."""
 
     model = ServerPart
     extra = 0
-    fields = ("position", "role", "quantity", "description", "description_nl", "part_number")
-    fields += PROVENANCE_FIELDS
+    fields = (
+        *("position", "role", "quantity", "description", "description_nl", "part_number"),
+        *PROVENANCE_FIELDS,
+    )
 
 
 @admin.register(ServerModel)
-class ServerModelAdmin(PriceHistoryAdmin):
+class ServerModelAdmin(PriceHistoryAdmin[ServerModel]):
     price_kind = "servers"
     inlines = (ServerPartInline,)
     list_display = (
@@ -90,7 +99,7 @@ class ServerModelAdmin(PriceHistoryAdmin):
 
 
 @admin.register(CloudOffering)
-class CloudOfferingAdmin(PriceHistoryAdmin):
+class CloudOfferingAdmin(PriceHistoryAdmin[CloudOffering]):
     price_kind = "cloud"
     list_display = (
         "provider",
@@ -110,7 +119,7 @@ class CloudOfferingAdmin(PriceHistoryAdmin):
 
 
 @admin.register(ApiOffering)
-class ApiOfferingAdmin(PriceHistoryAdmin):
+class ApiOfferingAdmin(PriceHistoryAdmin[ApiOffering]):
     price_kind = "api"
     list_display = (
         "provider",
@@ -129,7 +138,7 @@ class ApiOfferingAdmin(PriceHistoryAdmin):
 
 
 @admin.register(Site)
-class SiteAdmin(admin.ModelAdmin):
+class SiteAdmin(admin.ModelAdmin[Site]):
     list_display = (
         "name",
         "kind",
@@ -146,14 +155,14 @@ class SiteAdmin(admin.ModelAdmin):
 
 
 @admin.register(CloudRegion)
-class CloudRegionAdmin(admin.ModelAdmin):
+class CloudRegionAdmin(admin.ModelAdmin[CloudRegion]):
     list_display = ("provider", "region", "pue", "carbon_g_per_kwh", "as_of", "is_estimate")
     list_filter = ("provider", "is_estimate")
     search_fields = ("key", "provider", "region", "source")
 
 
 @admin.register(InfrastructureItem)
-class InfrastructureItemAdmin(PriceHistoryAdmin):
+class InfrastructureItemAdmin(PriceHistoryAdmin[InfrastructureItem]):
     price_kind = "items"
     list_display = ("name", "category", "unit", "price", "currency", "as_of", "is_estimate")
     list_filter = ("category", "unit", "currency", "is_estimate")
@@ -161,7 +170,7 @@ class InfrastructureItemAdmin(PriceHistoryAdmin):
 
 
 @admin.register(FxRate)
-class FxRateAdmin(PriceHistoryAdmin):
+class FxRateAdmin(PriceHistoryAdmin[FxRate]):
     price_kind = "fx"
     list_display = ("base", "quote", "rate", "as_of", "is_estimate")
     list_filter = ("base", "quote", "is_estimate")
@@ -170,7 +179,7 @@ class FxRateAdmin(PriceHistoryAdmin):
 
 
 @admin.register(PriceChange)
-class PriceChangeAdmin(admin.ModelAdmin):
+class PriceChangeAdmin(admin.ModelAdmin[PriceChange]):
     list_display = (
         "kind",
         "key",
@@ -194,7 +203,7 @@ class PriceChangeAdmin(admin.ModelAdmin):
 
 
 @admin.register(PriceImport)
-class PriceImportAdmin(admin.ModelAdmin):
+class PriceImportAdmin(admin.ModelAdmin[PriceImport]):
     list_display = ("filename", "kind", "status", "uploaded_by", "created_at", "decided_at")
     list_filter = ("kind", "status")
     exclude = ("content",)
@@ -202,5 +211,5 @@ class PriceImportAdmin(admin.ModelAdmin):
 
 
 @admin.register(StalePriceNotice)
-class StalePriceNoticeAdmin(admin.ModelAdmin):
+class StalePriceNoticeAdmin(admin.ModelAdmin[StalePriceNotice]):
     list_display = ("sent_on", "stale_count", "recipient_count")

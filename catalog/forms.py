@@ -22,7 +22,7 @@ class PriceImportForm(forms.Form):
             bound.widget.attrs["aria-describedby"] = f"error-{name}"
 
     def clean_file(self) -> Any:
-        upload: UploadedFile = self.cleaned_data["file"]
+        upload: UploadedFile[bytes] = self.cleaned_data["file"]
         # Size and type are checked before the content is read.
         errors = check_upload(filename=upload.name or "", size=upload.size or 0)
         if errors:

@@ -22,7 +22,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, connections, models, transaction
 
@@ -456,7 +456,7 @@ def validate_rows(
     # The model's own field limits (text length, digits, decimal places, slug keys), so
     # that a value the database would refuse is reported here, on its row and column.
     model_fields = {
-        column.name: spec.model._meta.get_field(column.name)
+        column.name: _concrete_field(spec.model, column.name)
         for column in spec.columns
         if not isinstance(column.parse, Reference)
     }
@@ -669,7 +669,7 @@ class WriteContext:
     """Who is writing and why, for the price history."""
 
     source: str
-    changed_by: AbstractBaseUser | None = None
+    changed_by: User | None = None
 
 
 def _write_table(
@@ -713,26 +713,35 @@ def _write_table(
     updated = sum(len(instances) for instances in by_columns.values())
 
     PriceChange.objects.bulk_create(
-        [
-            PriceChange(
-                kind=spec.kind,
-                key=diff.history_key,
-                field=spec.price_field,
-                old_value=diff.old_price,
-                new_value=diff.new_price,
-                currency=spec.history_currency(diff.values),
-                effective_from=diff.values["as_of"],
-                changed_by=context.changed_by,
-                source=context.source[:300],
-            )
-            for diff in diffs
-            if diff.records_price
-        ],
+        [_price_change(spec, diff, context) for diff in diffs if diff.records_price],
         batch_size=BATCH_SIZE,
     )
     summary.created[spec.kind] = len(created)
     summary.updated[spec.kind] = updated
     summary.unchanged[spec.kind] = sum(1 for d in diffs if d.status == UNCHANGED)
+
+
+def _price_change(spec: TableSpec, diff: RowDiff, context: WriteContext) -> PriceChange:
+    """The price-history line of a row that records a price (`diff.records_price`)."""
+    assert spec.price_field is not None and diff.new_price is not None
+    return PriceChange(
+        kind=spec.kind,
+        key=diff.history_key,
+        field=spec.price_field,
+        old_value=diff.old_price,
+        new_value=diff.new_price,
+        currency=spec.history_currency(diff.values),
+        effective_from=diff.values["as_of"],
+        changed_by=context.changed_by,
+        source=context.source[:300],
+    )
+
+
+def _concrete_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    """The model's field `name`: a column of its table, never a reverse relation."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field
 
 
 def _update_rows(
@@ -746,11 +755,13 @@ def _update_rows(
     """
     connection = connections[using]
     quote = connection.ops.quote_name
-    fields = [model._meta.get_field(name) for name in names]
+    fields = [_concrete_field(model, name) for name in names]
+    pk = model._meta.pk
+    assert pk is not None
     sql = "UPDATE {} SET {} WHERE {} = %s".format(
         quote(model._meta.db_table),
-        ", ".join(f"{quote(field.column)} = %s" for field in fields),
-        quote(model._meta.pk.column),
+        ", ".join(f"{quote(str(field.column))} = %s" for field in fields),
+        quote(str(pk.column)),
     )
     with connection.cursor() as cursor:
         for start in range(0, len(instances), BATCH_SIZE):

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.mail import EmailMessage, mailers
 from django.db import models, transaction
 from django.utils import formats, timezone, translation
@@ -283,7 +283,7 @@ def import_price_file(
     filename: str,
     data: bytes,
     source: str,
-    changed_by: AbstractBaseUser | None = None,
+    changed_by: User | None = None,
     dry_run: bool = False,
 ) -> ImportPreview:
     """Check and (unless `dry_run`) apply a price file in one transaction.
@@ -303,7 +303,7 @@ def import_price_file(
 
 
 def create_price_import(
-    *, kind: str, filename: str, data: bytes, uploaded_by: AbstractBaseUser
+    *, kind: str, filename: str, data: bytes, uploaded_by: User
 ) -> tuple[ImportPreview, PriceImport | None]:
     """Check an uploaded file; keep it as a pending import only if it has no errors."""
     preview = preview_price_file(kind=kind, filename=filename, data=data)
@@ -335,7 +335,7 @@ class ApplyOutcome:
     preview: ImportPreview | None = None
 
 
-def apply_price_import(*, price_import_id: int, user: AbstractBaseUser) -> ApplyOutcome:
+def apply_price_import(*, price_import_id: int, user: User) -> ApplyOutcome:
     """Apply a pending import once, in one transaction, re-checking it first.
 
     The catalog may have changed since the preview, so the stored file is checked again
@@ -385,7 +385,7 @@ def cell_text(value: object) -> str:
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, models.Model):
-        return str(value.key)  # type: ignore[attr-defined]
+        return str(value.serializable_value("key"))  # a related row: its key
     return str(value)
 
 
@@ -428,12 +428,13 @@ def _xlsx_bytes(specs: Sequence[TableSpec]) -> bytes:
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     workbook = openpyxl.Workbook()
-    workbook.remove(workbook.active)
+    for default_sheet in workbook.worksheets:  # the one empty sheet a new workbook has
+        workbook.remove(default_sheet)
     for spec in specs:
         sheet = workbook.create_sheet(spec.kind)
         sheet.append(spec.column_names)
         for values in export_values(spec):
-            row = []
+            row: list[float | int | str] = []
             for value in values:
                 # Numbers stay numbers so that the sheet can compute with them; floats hold
                 # every catalog price exactly enough (≤ 12 digits) to read back equal.
@@ -569,7 +570,7 @@ def record_price_edit(
     instance: models.Model,
     old_price: Decimal | None,
     created: bool,
-    user: AbstractBaseUser | None,
+    user: User | None,
 ) -> None:
     """Keep the history complete when a price is edited one row at a time (the admin)."""
     from .models import FxRate, PriceChange

@@ -8,6 +8,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from common.http import AuthenticatedHttpRequest
+
 from . import selectors, services
 from .audience import OWN_PRICE_KINDS, OWN_PRICE_SOURCE, sees_internal_prices
 from .forms import PriceImportForm
@@ -56,7 +58,7 @@ def _import_page(
 
 @staff_member_required
 @require_http_methods(["GET", "POST"])
-def price_import(request: HttpRequest) -> HttpResponse:
+def price_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _import_page(request, PriceImportForm())
     form = PriceImportForm(request.POST, request.FILES)
@@ -100,7 +102,7 @@ def price_import_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_member_required
 @require_POST
-def price_import_apply(request: HttpRequest, pk: int) -> HttpResponse:
+def price_import_apply(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     price_import = get_object_or_404(PriceImport.objects.defer("content"), pk=pk)
     try:
         outcome = services.apply_price_import(price_import_id=pk, user=request.user)

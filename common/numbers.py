@@ -73,7 +73,9 @@ class LocalizedDecimalField(forms.DecimalField):
         kwargs.setdefault("localize", True)
         super().__init__(**kwargs)
 
-    def to_python(self, value: Any) -> Decimal | None:
+    def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]
+        # django-stubs type DecimalField.to_python as IntegerField's (int | None); it
+        # returns a Decimal.
         if isinstance(value, str):
             problem = ambiguity(value)
             if problem:

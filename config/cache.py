@@ -98,5 +98,5 @@ class ResilientRedisCache(RedisCache):
     def delete_many(self, keys: Any, version: Any = None) -> None:
         self._try("delete_many", lambda: RedisCache.delete_many(self, keys, version), None)
 
-    def clear(self) -> Any:
-        return self._try("clear", lambda: RedisCache.clear(self), False)
+    def clear(self) -> None:
+        self._try("clear", lambda: RedisCache.clear(self), None)

@@ -25,6 +25,8 @@ def environment(**options: Any) -> Environment:
     # Django's Jinja2 backend passes autoescape=True.
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
     # newstyle: variables are escaped into the (trusted) translation, as blocktranslate does.
+    # The i18n extension adds this method to the environment at run time: Jinja's types
+    # do not declare it.
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
     for library in (formatting, wording, quotes_tags):
         env.filters.update(library.filters)

@@ -19,22 +19,22 @@ from .models import (
 
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class TeamAdmin(admin.ModelAdmin[Team]):
     list_display = ["name", "margin_floor_pct"]
     search_fields = ["name"]
     filter_horizontal = ["members"]
 
 
 @admin.register(Customer)
-class CustomerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class CustomerAdmin(admin.ModelAdmin[Customer]):
     list_display = ["company", "contact_name", "email", "country", "team"]
     list_filter = ["team", "country", "language"]
     search_fields = ["company", "contact_name", "email", "vat_number"]
 
 
-class RevisionInline(admin.TabularInline):  # type: ignore[type-arg]
+class RevisionInline(admin.TabularInline[QuoteRevision, Quote]):
     model = QuoteRevision
-    fields = [
+    readonly_fields = (
         "letter",
         "status",
         "currency",
@@ -45,14 +45,14 @@ class RevisionInline(admin.TabularInline):  # type: ignore[type-arg]
         "approval_state",
         "approval_decided_by",
         "approval_reason",
-    ]
-    readonly_fields = fields
+    )
+    fields = readonly_fields
     extra = 0
     can_delete = False
 
 
 @admin.register(Quote)
-class QuoteAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class QuoteAdmin(admin.ModelAdmin[Quote]):
     list_display = ["number", "customer", "owner", "team", "created_at"]
     list_filter = ["team"]
     search_fields = ["number", "customer__company"]
@@ -61,7 +61,7 @@ class QuoteAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Lead)
-class LeadAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class LeadAdmin(admin.ModelAdmin[Lead]):
     list_display = ["name", "company", "email", "country", "team", "owner", "status", "created_at"]
     list_filter = ["status", "team"]
     search_fields = ["name", "company", "email"]
@@ -69,7 +69,7 @@ class LeadAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(LeadRoute)
-class LeadRouteAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class LeadRouteAdmin(admin.ModelAdmin[LeadRoute]):
     """Lead routing: a country's leads go to its team; teams without a country take turns."""
 
     list_display = ["country", "team"]
@@ -77,7 +77,7 @@ class LeadRouteAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(AcceptanceRecord)
-class AcceptanceRecordAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class AcceptanceRecordAdmin(admin.ModelAdmin[AcceptanceRecord]):
     list_display = ["revision", "name", "role", "po_number", "accepted_at", "accepted_sha256"]
     search_fields = ["name", "po_number", "revision__quote__number"]
     exclude = ["pdf"]
@@ -91,7 +91,7 @@ class AcceptanceRecordAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(OutboxEmail)
-class OutboxEmailAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class OutboxEmailAdmin(admin.ModelAdmin[OutboxEmail]):
     list_display = ["to_email", "kind", "status", "attempts", "created_at", "sent_at"]
     list_filter = ["status", "kind"]
     search_fields = ["to_email", "subject", "idempotency_key"]
@@ -99,7 +99,7 @@ class OutboxEmailAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(ProposalRender)
-class ProposalRenderAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ProposalRenderAdmin(admin.ModelAdmin[ProposalRender]):
     list_display = ["pk", "revision", "lead", "language", "status", "pages", "rendered_at"]
     list_filter = ["status"]
     exclude = ["pdf"]
@@ -112,7 +112,7 @@ def _is_staff(request: HttpRequest) -> bool:
 
 
 @admin.register(CompanyProfile)
-class CompanyProfileAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class CompanyProfileAdmin(admin.ModelAdmin[CompanyProfile]):
     """The seller's details printed on every proposal: staff only, one row, never deleted."""
 
     list_display = ["legal_name", "kvk_number", "vat_id", "updated_at"]
@@ -145,7 +145,7 @@ class CompanyProfileAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(SalesProfile)
-class SalesProfileAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class SalesProfileAdmin(admin.ModelAdmin[SalesProfile]):
     list_display = ["user", "role", "role_nl", "phone"]
     search_fields = ["user__username", "user__first_name", "user__last_name", "role"]
     autocomplete_fields = ["user"]

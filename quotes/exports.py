@@ -165,6 +165,7 @@ def to_xlsx(
     from openpyxl import Workbook
     from openpyxl.cell.cell import TYPE_STRING
     from openpyxl.styles import Font
+    from openpyxl.utils import get_column_letter
 
     wb = Workbook()
     ws = wb.active
@@ -194,7 +195,7 @@ def to_xlsx(
                 cell.data_type = TYPE_STRING
     ws.freeze_panes = "A2"
     for c, (_key, title) in enumerate(columns, start=1):
-        ws.column_dimensions[ws.cell(row=1, column=c).column_letter].width = max(12, len(title) + 4)
+        ws.column_dimensions[get_column_letter(c)].width = max(12, len(title) + 4)
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()

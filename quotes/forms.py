@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
@@ -17,7 +19,14 @@ from .selectors import AWAITING_APPROVAL
 from .vat import COUNTRY_CHOICES, normalise_vat_id, vat_id_problem
 
 
-def _clean_vat_id(form: forms.Form, data: dict[str, Any]) -> None:
+def _field[F: forms.Field](form: forms.BaseForm, name: str, kind: type[F]) -> F:
+    """The form's field `name`, of the class it is declared with."""
+    field = form.fields[name]
+    assert isinstance(field, kind)
+    return field
+
+
+def _clean_vat_id(form: forms.BaseForm, data: dict[str, Any]) -> None:
     """An invalid VAT ID is a form error (never a silent reverse charge); a valid one is
     stored compact with its country prefix."""
     country = data.get("country") or ""
@@ -31,7 +40,7 @@ def _clean_vat_id(form: forms.Form, data: dict[str, Any]) -> None:
         data["vat_number"] = normalise_vat_id(vat_id, country)
 
 
-class CustomerForm(forms.ModelForm):  # type: ignore[type-arg]
+class CustomerForm(forms.ModelForm[Customer]):
     class Meta:
         model = Customer
         fields = ["company", "contact_name", "email", "country", "vat_number", "language"]
@@ -43,7 +52,8 @@ class CustomerForm(forms.ModelForm):  # type: ignore[type-arg]
         }
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         _clean_vat_id(self, data)
         return data
 
@@ -75,10 +85,11 @@ class QuoteStartForm(forms.Form):
 
     def __init__(self, *args: Any, customers: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["customer"].queryset = customers
+        _field(self, "customer", forms.ModelChoiceField).queryset = customers
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not data.get("customer"):
             for name in ("company", "contact_name", "email"):
                 if not data.get(name) and name not in self.errors:
@@ -110,7 +121,7 @@ class LineForm(forms.Form):
 
     def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["catalog_key"].choices = choices
+        _field(self, "catalog_key", forms.ChoiceField).choices = choices
 
 
 class RevisionForm(forms.Form):
@@ -137,7 +148,7 @@ class DecisionForm(forms.Form):
     decision = forms.ChoiceField(choices=[("accept", _("Accept")), ("decline", _("Decline"))])
 
     def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
+        name: str = self.cleaned_data["name"].strip()
         if not name:
             raise forms.ValidationError(_("Please type your name."))
         return name
@@ -232,7 +243,7 @@ class LeadForm(forms.Form):
         return ""
 
     def clean_started(self) -> str:
-        stamp = self.cleaned_data["started"]
+        stamp: str = self.cleaned_data["started"]
         signer = signing.TimestampSigner(salt=LEAD_FORM_SALT)
         expired = _("The form has expired; reload the page and try again.")
         try:
@@ -269,9 +280,9 @@ class QuoteFilterForm(forms.Form):
         label=_("Owner"), required=False, coerce=int, empty_value=None, choices=()
     )
 
-    def __init__(self, *args: Any, owners: list[tuple[int, str]] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
+    def __init__(self, *args: Any, owners: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["owner"].choices = [("", _("any owner")), *owners]
+        _field(self, "owner", forms.ChoiceField).choices = [("", _("any owner")), *owners]
 
     def filters(self) -> dict[str, Any]:
         """The valid filters (an invalid one is ignored rather than refused)."""
@@ -287,7 +298,7 @@ class QuoteFilterForm(forms.Form):
 class LeadUpdateForm(forms.Form):
     """Who follows a lead up, and how far it got."""
 
-    owner = forms.ModelChoiceField(
+    owner: forms.ModelChoiceField[User] = forms.ModelChoiceField(
         label=_("Owner"),
         queryset=None,
         required=False,
@@ -297,7 +308,7 @@ class LeadUpdateForm(forms.Form):
 
     def __init__(self, *args: Any, owners: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["owner"].queryset = owners
+        _field(self, "owner", forms.ModelChoiceField).queryset = owners
         # In a table row: the column header shows the words, the controls name themselves.
         self.fields["owner"].widget.attrs["aria-label"] = _("Owner")
         self.fields["status"].widget.attrs["aria-label"] = _("Status")
@@ -315,7 +326,8 @@ class TeamJoinForm(forms.Form):
     new_name = forms.CharField(label=_("or create a team named"), max_length=100, required=False)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not data.get("team") and not (data.get("new_name") or "").strip() and not self.errors:
             raise forms.ValidationError(_("Pick a team or type the name of a new one."))
         return data

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import uuid
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import make_msgid
@@ -29,7 +30,7 @@ from .billing import LineBilling, default_schedule, validate_schedule
 from .vat import COUNTRY_CHOICES
 
 
-def _public_id() -> models.UUIDField:
+def _public_id() -> models.UUIDField[uuid.UUID, uuid.UUID]:
     return models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
 
 
@@ -465,7 +466,7 @@ class ProposalRender(models.Model):
 
     @property
     def filename(self) -> str:
-        if self.revision_id:
+        if self.revision is not None:
             return f"{self.revision.quote.number}-{self.revision.letter}.pdf"
         return "gpu-tco-analysis.pdf"
 
@@ -627,9 +628,9 @@ class CompanyProfile(models.Model):
     def __str__(self) -> str:
         return self.legal_name
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.pk = 1
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
     @classmethod
     def current(cls) -> CompanyProfile | None:

@@ -50,7 +50,8 @@ class PaymentTermsForm(forms.Form):
             initial[f"pct_{number}"] = Decimal(milestone["pct"])
         for line in support_lines:
             initial[f"billing_{line.pk}"] = line.billing
-        super().__init__(*args, initial=initial, **kwargs)
+        kwargs["initial"] = initial
+        super().__init__(*args, **kwargs)
         self.rows = []
         for number in range(1, MAX_MILESTONES + 1):
             self.fields[f"event_{number}"] = _event_field()
@@ -64,7 +65,8 @@ class PaymentTermsForm(forms.Form):
             )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for _number, event_name, pct_name in self.rows:
             event, pct = data.get(event_name), data.get(pct_name)
             if event and pct is None and pct_name not in self.errors:

@@ -106,7 +106,8 @@ def _unused_tls_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
-class StaticOnlyFetcher(URLFetcher):
+# WeasyPrint ships no type information, so its URLFetcher is Any to mypy.
+class StaticOnlyFetcher(URLFetcher):  # type: ignore[misc]
     """Serves ``<INTERNAL_ORIGIN>static/<path>`` from the app's static files and
     ``<INTERNAL_ORIGIN>charts/<name>.svg`` from this render's charts; refuses the rest."""
 

@@ -318,9 +318,10 @@ def revision_price_changes(
 
     fx_rate: Decimal | None = None
     if any(
-        changed(line)
-        and not _is_percent(rows[line.pk])
-        and rows[line.pk].currency != revision.currency  # type: ignore[union-attr]
+        (row := rows[line.pk]) is not None
+        and changed(line)
+        and not _is_percent(row)
+        and row.currency != revision.currency
         for line in lines
     ):
         fx = latest_fx_rate(*FX_PAIR)

@@ -10,6 +10,7 @@ from django.forms.renderers import BaseRenderer
 from django.template import engines
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from catalog.models import PricingTerm
 from tco.scenario import ScenarioDocument, parse_document, parse_server
@@ -199,13 +200,13 @@ API_SIZE_TOLERANCE = 0.10
 
 
 def _number(
-    label: str,
+    label: StrOrPromise,
     low: float,
     high: float,
     *,
     step: str = "any",
     required: bool = True,
-    help_text: str = "",
+    help_text: StrOrPromise = "",
     integer: bool = False,
 ) -> forms.Field:
     widget = forms.NumberInput(
@@ -216,8 +217,16 @@ def _number(
             "inputmode": "numeric" if integer else "decimal",
         }
     )
-    field_class = forms.IntegerField if integer else forms.FloatField
-    return field_class(
+    if integer:  # the bounds of an integer field are whole numbers
+        return forms.IntegerField(
+            label=label,
+            min_value=int(low),
+            max_value=int(high),
+            required=required,
+            widget=widget,
+            help_text=help_text,
+        )
+    return forms.FloatField(
         label=label,
         min_value=low,
         max_value=high,
@@ -586,10 +595,12 @@ class CalculatorForm(forms.Form):
         servers = sorted(
             catalog.servers.values(), key=lambda s: (s.gpu.bf16_tflops, s.vendor, s.sku)
         )
-        self.fields["server"].choices = [("auto", _("The cheapest that fits"))] + [
+        self._choice_field("server").choices = [("auto", _("The cheapest that fits"))] + [
             (s.key, f"{s.vendor} {s.sku} · {s.gpu_count}× {s.gpu.name}") for s in servers
         ]
-        self.fields["site"].choices = [(s.key, s.display_name()) for s in catalog.sites.values()]
+        self._choice_field("site").choices = [
+            (s.key, s.display_name()) for s in catalog.sites.values()
+        ]
         self._show_site_defaults()
         for name in self.ignored_fields:
             self.fields[name].required = False
@@ -657,8 +668,14 @@ class CalculatorForm(forms.Form):
             and name not in ("preset", "full")
         ]
 
+    def _choice_field(self, name: str) -> forms.ChoiceField:
+        field = self.fields[name]
+        assert isinstance(field, forms.ChoiceField)
+        return field
+
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         for name in self.ignored_fields:  # not shown, so neither validated nor used
             self.errors.pop(name, None)
             data.pop(name, None)
@@ -808,7 +825,7 @@ class CalculatorForm(forms.Form):
             site["cooling"] = data["site_cooling"]
         return parse_document(
             {
-                "name": str(dict(self.fields["kind"].choices).get(kind, kind)),
+                "name": str(dict(KINDS).get(kind, kind)),
                 "workload": workload,
                 "server": self._server(server),
                 "site": site,

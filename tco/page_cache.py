@@ -54,7 +54,7 @@ from isal import igzip
 logger = logging.getLogger(__name__)
 
 GENERATION_KEY = "catalog-generation"
-View = Callable[[HttpRequest], HttpResponse]
+type View[R: HttpRequest] = Callable[[R], HttpResponse]
 # request → the canonical query of its inputs, or None when they are not valid.
 Canonicaliser = Callable[[HttpRequest], str | None]
 
@@ -71,7 +71,9 @@ def _fresh_generation() -> int:
 def catalog_generation() -> int:
     """The catalog's generation: changes on every catalog write, shared by all processes
     through the default cache (Redis when configured)."""
-    return int(cache.get_or_set(GENERATION_KEY, _fresh_generation, timeout=None))
+    generation = cache.get_or_set(GENERATION_KEY, _fresh_generation, timeout=None)
+    assert generation is not None  # the default is stored or, without a cache, returned
+    return int(generation)
 
 
 def _bump() -> None:
@@ -227,7 +229,9 @@ def _not_modified(etag: str) -> HttpResponse:
     return _revalidatable(HttpResponseNotModified(), etag)
 
 
-def cache_anonymous_page(canonical: Canonicaliser) -> Callable[[View], View]:
+def cache_anonymous_page[R: HttpRequest](
+    canonical: Canonicaliser,
+) -> Callable[[View[R]], View[R]]:
     """Cache a GET view's anonymous responses under the canonical form of their inputs.
 
     Anonymous responses carry `Cache-Control: private, no-cache`, an ETag when the page
@@ -236,9 +240,9 @@ def cache_anonymous_page(canonical: Canonicaliser) -> Callable[[View], View]:
     stored by browsers (`no-store`).
     """
 
-    def decorate(view: View) -> View:
+    def decorate(view: View[R]) -> View[R]:
         @wraps(view)
-        def wrapper(request: HttpRequest) -> HttpResponse:
+        def wrapper(request: R) -> HttpResponse:
             seconds = settings.CALCULATOR_PAGE_CACHE_SECONDS
             if request.user.is_authenticated:
                 response = view(request)
@@ -251,9 +255,9 @@ def cache_anonymous_page(canonical: Canonicaliser) -> Callable[[View], View]:
             raw_key = _key(request, raw)
             if _matches(request, _etag(raw_key)):
                 return _not_modified(_etag(raw_key))
-            response = _cached(request, raw_key)
-            if response is not None:
-                return _revalidatable(response, _etag(raw_key))
+            cached = _cached(request, raw_key)
+            if cached is not None:
+                return _revalidatable(cached, _etag(raw_key))
             query = canonical(request)
             if query is None:  # inputs not valid: served, never stored
                 return _revalidatable(view(request), None)
@@ -261,9 +265,9 @@ def cache_anonymous_page(canonical: Canonicaliser) -> Callable[[View], View]:
             if key != raw_key:
                 if _matches(request, _etag(key)):
                     return _not_modified(_etag(key))
-                response = _cached(request, key)
-                if response is not None:
-                    return _revalidatable(response, _etag(key))
+                cached = _cached(request, key)
+                if cached is not None:
+                    return _revalidatable(cached, _etag(key))
             response = view(request)
             cacheable = (
                 response.status_code == 200

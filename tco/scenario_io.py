@@ -97,7 +97,7 @@ class Amount:
     """A number with its unit, formatted for the reader's language when shown."""
 
     value: float | Decimal
-    unit: str
+    unit: str | Promise
     decimals: int = 2
 
     def __str__(self) -> str:
@@ -364,12 +364,11 @@ def site_spec(
         "grid_headroom_kw": _optional(site.grid_headroom_kw),
     }
     if catalog is not None:
-        base["build_out"] = build_out_prices(catalog.items)
+        prices = build_out_prices(catalog.items)
+        base["build_out"] = prices
         colo = liquid_ready_colocation(catalog.sites, site)
         if colo is not None:
-            base["fallback"] = dataclasses.replace(
-                site_spec(colo, path, {}), build_out=base["build_out"]
-            )
+            base["fallback"] = dataclasses.replace(site_spec(colo, path, {}), build_out=prices)
     return construct(path, SiteSpec, **{**base, **overrides})
 
 
@@ -593,9 +592,13 @@ def _api_assumptions(
 
 
 # A site's name in the language of whoever reads it (made once: `lazy` builds a class).
-_site_name = lazy(lambda site: site.display_name(), str)
+def _display_name(row: Site | InfrastructureItem) -> str:
+    return row.display_name()
+
+
+_site_name = lazy(_display_name, str)
 # An item's name in the reader's language when the label is shown (Dutch: name_nl).
-_item_name = lazy(lambda item: item.display_name(), str)
+_item_name = lazy(_display_name, str)
 
 
 def _provenance(catalog_value: Any, used: Any, row: Any, *, price: bool = False) -> dict[str, Any]:

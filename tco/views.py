@@ -22,6 +22,7 @@ from django.views.decorators.http import require_safe
 
 from catalog.audience import sees_internal_prices
 from common.downloads import attachment
+from common.http import HtmxHttpRequest
 
 from .canonical import canonical_query
 from .downloads import XLSX_CONTENT_TYPE, workbook_filename
@@ -42,7 +43,7 @@ def _bound_form(request: HttpRequest) -> CalculatorForm:
 
         form = CalculatorForm(form_data(request.GET), catalog=CatalogSnapshot.current())
         form.is_valid()
-        request._calculator_form = form  # type: ignore[attr-defined]
+        vars(request)["_calculator_form"] = form
     return form
 
 
@@ -69,7 +70,7 @@ def _charts_toggle_query(request: HttpRequest, all_options: bool) -> str:
 
 @require_safe
 @cache_anonymous_page(canonical_inputs)
-def calculator(request: HttpRequest) -> HttpResponse:
+def calculator(request: HtmxHttpRequest) -> HttpResponse:
     from .chart_context import page_charts
     from .charts import CHARTED_CLOUD_OPTIONS
     from .forms import PRESET_CHOICES

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
@@ -64,7 +65,8 @@ def _years(months: int) -> str:
 
 
 # What the engine assumed when the scenario gave no demand (verdict.params.demand_assumed).
-ASSUMED_DEMAND = {
+# Looked up with a verdict's param, which may be missing (None).
+ASSUMED_DEMAND: dict[str | None, Callable[[], str]] = {
     "one_run": lambda: _("assuming one run"),
     "around_the_clock": lambda: _("assuming it serves around the clock"),
 }
@@ -169,7 +171,12 @@ def npv_caveat(report: Report) -> str:
     ) % {"option": option}
 
 
-_KIND_OF = {"own": "onprem", "own_resell": "onprem_resell", "hybrid": "hybrid", "cloud": "cloud"}
+_KIND_OF: dict[str | None, str] = {
+    "own": "onprem",
+    "own_resell": "onprem_resell",
+    "hybrid": "hybrid",
+    "cloud": "cloud",
+}
 
 
 def break_even_sentence(report: Report) -> str:

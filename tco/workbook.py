@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
@@ -203,7 +203,8 @@ def build_workbook(
     months = max(MIN_ROWS_MONTHS, horizon)
 
     wb = Workbook()
-    summary = wb.active
+    # A new workbook's one sheet, a worksheet (the stubs' type allows a chartsheet too).
+    summary = cast(Worksheet, wb.active)
     assert summary is not None
     summary.title = _("Summary")
     inputs = wb.create_sheet(_("Inputs"))
@@ -272,8 +273,8 @@ def build_workbook(
             value = _float(getattr(cloud, field))
             add_input(f"cloud{k}_{field}", f"{cloud.name}: {_tr(label)}", value, unit, fmt)
     inputs.freeze_panes = "B2"
-    for col, width in zip("ABCDEFG", (58, 16, 26, 60, 12, 10, 30), strict=True):
-        inputs.column_dimensions[col].width = width
+    for col_letter, width in zip("ABCDEFG", (58, 16, 26, 60, 12, 10, 30), strict=True):
+        inputs.column_dimensions[col_letter].width = width
 
     # --- Model: per-month amounts as formulas --------------------------------------------
     _header(calc, 1, [_tr(t) for t in ("Quantity", "Value", "Unit", "Formula", "Name")])
@@ -532,8 +533,8 @@ def build_workbook(
             PERCENT,
         )
     calc.freeze_panes = "B2"
-    for col, width in zip("ABCDE", (70, 18, 16, 90, 26), strict=True):
-        calc.column_dimensions[col].width = width
+    for col_letter, width in zip("ABCDE", (70, 18, 16, 90, 26), strict=True):
+        calc.column_dimensions[col_letter].width = width
 
     # --- Cash flow ----------------------------------------------------------------------
     on_cols = [
@@ -734,8 +735,8 @@ def build_workbook(
         row=end + 2, column=2, value=f"=INDEX(A6:A{end},MATCH(MIN(B6:B{end}),B6:B{end},0))"
     )
     summary.freeze_panes = "A6"
-    for column, width in zip("ABCDEF", (48, 20, 20, 16, 18, 22), strict=True):
-        summary.column_dimensions[column].width = width
+    for col_letter, width in zip("ABCDEF", (48, 20, 20, 16, 18, 22), strict=True):
+        summary.column_dimensions[col_letter].width = width
 
     chart = LineChart()
     chart.title = _("Cumulative cost (%(currency)s)") % {"currency": cur}

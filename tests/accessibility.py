@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Page
+
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.14.1.min.js"
 
 
-def serious_accessibility_violations(page: Any) -> list[dict[str, Any]]:
+def serious_accessibility_violations(page: Page) -> list[dict[str, Any]]:
     """axe-core's violations of serious or critical impact on the page as it stands, and
     any duplicate element id (axe 4.14 no longer checks plain duplicates, but a label or a
     script that finds the wrong element is no minor matter)."""

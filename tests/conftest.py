@@ -1,9 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 CHROMIUM = "/usr/bin/chromium"
 # Without the background-networking flags Chromium keeps dialling out of this closed network.
@@ -58,7 +61,7 @@ def seed_catalog(db: None) -> Any:
 
 
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
+def chromium() -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -70,7 +73,7 @@ def chromium() -> Iterator[Any]:
 
 
 @pytest.fixture
-def page(chromium: Any) -> Iterator[Any]:
+def page(chromium: Browser) -> Iterator[Page]:
     context = chromium.new_context(locale="en-US")
     page = context.new_page()
     page.set_default_timeout(15_000)

@@ -237,7 +237,7 @@ def body_lines(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     if has_docstring and len(body) == 1:
         return 0
     first = body[1] if has_docstring else body[0]
-    first_line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", []))])
+    first_line: int = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", []))])
     return (node.end_lineno or node.lineno) - first_line + 1
 
 

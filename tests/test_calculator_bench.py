@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -120,9 +121,12 @@ def test_cpu_of_a_server_s_workers_is_counted(bench: ModuleType) -> None:
                 break
             time.sleep(0.02)
         assert len(workers) == 1
-        measurement, share = bench.cpu_while(
-            parent.pid, lambda: (time.sleep(1.5), bench.Measurement("x", (0.1,), 1.5))[1]
-        )
+
+        def work() -> Any:  # a bench.Measurement (the module is loaded by path)
+            time.sleep(1.5)
+            return bench.Measurement("x", (0.1,), 1.5)
+
+        measurement, share = bench.cpu_while(parent.pid, work)
     finally:
         os.killpg(parent.pid, signal.SIGKILL)
         parent.wait()

@@ -4,7 +4,11 @@ Each current price becomes the first entry of its history, effective from its `a
 so that "the price in effect on a date" has a starting point for every row.
 """
 
+from decimal import Decimal
+
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 SOURCE = "price history started (migration)"
 PRICE_MODELS = (
@@ -14,7 +18,7 @@ PRICE_MODELS = (
 )
 
 
-def start_history(apps, schema_editor):
+def start_history(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     PriceChange = apps.get_model("catalog", "PriceChange")
     started = set(PriceChange.objects.values_list("kind", "key").distinct())
     entries = []
@@ -34,7 +38,7 @@ def start_history(apps, schema_editor):
                     source=SOURCE,
                 )
             )
-    previous = {}
+    previous: dict[str, Decimal] = {}
     for rate in apps.get_model("catalog", "FxRate").objects.order_by("base", "quote", "as_of"):
         key = f"{rate.base}-{rate.quote}"
         if ("fx", key) not in started:

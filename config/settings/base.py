@@ -1,15 +1,20 @@
 """Settings shared by every environment. Secrets and endpoints come only from the environment."""
 
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 import django
+import django_stubs_ext
 from celery.schedules import crontab
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 from kombu import Queue
 
 from .env import env_bool, env_int, env_list, env_str, redis_url_with_db
+
+# Django's generic classes (ModelAdmin, TabularInline) take their model as a type argument.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -186,7 +191,7 @@ _REDIS_CACHE = {
     "BACKEND": "config.cache.ResilientRedisCache",
     "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
 }
-CACHES = {
+CACHES: dict[str, dict[str, Any]] = {
     "default": (
         {**_REDIS_CACHE, "LOCATION": redis_url_with_db(REDIS_URL, env_int("REDIS_CACHE_DB", 1))}
         if REDIS_URL
@@ -268,7 +273,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # Email: one "default" mailer (Django 6.1 MAILERS), SMTP unless EMAIL_BACKEND says otherwise.
-MAILERS = {
+MAILERS: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": env_str("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend"),
         "OPTIONS": {},

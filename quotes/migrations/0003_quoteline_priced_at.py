@@ -10,10 +10,12 @@ alter a table that has pending trigger events from the backfill).
 """
 
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 from django.db.models import OuterRef, Subquery
 
 
-def backfill_priced_at(apps, schema_editor):
+def backfill_priced_at(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     QuoteLine = apps.get_model("quotes", "QuoteLine")
     Quote = apps.get_model("quotes", "Quote")
     created = Quote.objects.filter(revisions=OuterRef("revision_id")).values("created_at")[:1]

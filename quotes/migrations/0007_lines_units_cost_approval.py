@@ -6,14 +6,16 @@ import quotes.models
 from decimal import Decimal
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
-def create_sales_manager_group(apps, schema_editor):
+def create_sales_manager_group(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Group = apps.get_model("auth", "Group")
     Group.objects.get_or_create(name="sales-manager")
 
 
-def support_lines_in_years(apps, schema_editor):
+def support_lines_in_years(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Support lines priced at a % of hardware per year count years (their quantity)."""
     InfrastructureItem = apps.get_model("catalog", "InfrastructureItem")
     QuoteLine = apps.get_model("quotes", "QuoteLine")

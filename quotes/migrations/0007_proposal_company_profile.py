@@ -3,6 +3,8 @@
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
 class Migration(migrations.Migration):
@@ -78,7 +80,7 @@ TERMS_NL = (
 )
 
 
-def seed_profile(apps, schema_editor):
+def seed_profile(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     CompanyProfile = apps.get_model("quotes", "CompanyProfile")
     CompanyProfile.objects.get_or_create(
         pk=1,
@@ -104,7 +106,7 @@ def seed_profile(apps, schema_editor):
     )
 
 
-def drop_profile(apps, schema_editor):
+def drop_profile(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     apps.get_model("quotes", "CompanyProfile").objects.filter(pk=1).delete()
 
 

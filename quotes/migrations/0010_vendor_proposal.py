@@ -2,6 +2,8 @@
 
 import quotes.billing
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 
 class Migration(migrations.Migration):
@@ -49,7 +51,7 @@ class Migration(migrations.Migration):
     ]
 
 
-def fill_defaults(apps, schema_editor):
+def fill_defaults(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Drafts take their team's default schedule; the seeded profile links its general terms."""
     QuoteRevision = apps.get_model("quotes", "QuoteRevision")
     for revision in QuoteRevision.objects.filter(status="draft").select_related("quote__team"):

@@ -3,11 +3,13 @@
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 HARDWARE_KINDS = ("server", "networking", "storage")
 
 
-def follow_where_still_equal(apps, schema_editor):
+def follow_where_still_equal(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Draft "% of hardware" lines whose price still equals their share of today's hardware
     lines follow the hardware from now on; a price that differs was typed or is stale and
     stays as it is (the draft page flags a stale one for re-pricing)."""

@@ -114,7 +114,8 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
             "figures": payloads,
         }
         # Plain JSON now (lazy translations resolved in the buyer's language).
-        return json.loads(json.dumps(snapshot, cls=DjangoJSONEncoder))
+        plain_snapshot: dict[str, Any] = json.loads(json.dumps(snapshot, cls=DjangoJSONEncoder))
+        return plain_snapshot
 
 
 def analyse_calculator_query(*, query: str) -> Any:

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -183,9 +183,7 @@ def ensure_sending_allowed(revision: QuoteRevision) -> None:
 
 
 @transaction.atomic
-def approval_request(
-    *, revision: QuoteRevision, actor: AbstractBaseUser, note: str = ""
-) -> QuoteRevision:
+def approval_request(*, revision: QuoteRevision, actor: User, note: str = "") -> QuoteRevision:
     """Ask a sales manager to approve the draft's margin as it is now."""
     revision = locked_revision(revision)
     ensure_draft(revision)
@@ -196,7 +194,7 @@ def approval_request(
     if status.state == ApprovalState.APPROVED:
         raise QuoteError(_("This margin is already approved."))
     revision.approval_state = ApprovalState.REQUESTED
-    revision.approval_requested_by = actor  # type: ignore[assignment]
+    revision.approval_requested_by = actor
     revision.approval_requested_at = timezone.now()
     revision.approval_request_note = note.strip()[:2000]
     revision.approval_decided_by = None
@@ -217,12 +215,9 @@ def team_managers(revision: QuoteRevision) -> Any:
         groups__name=SALES_MANAGER_GROUP,
         is_active=True,
     )
-    return (
-        managers.exclude(email="")
-        .exclude(pk=revision.approval_requested_by_id)
-        .distinct()
-        .order_by("pk")
-    )
+    if revision.approval_requested_by_id is not None:  # set whenever approval is asked
+        managers = managers.exclude(pk=revision.approval_requested_by_id)
+    return managers.exclude(email="").distinct().order_by("pk")
 
 
 def _quote_url(revision: QuoteRevision) -> str:
@@ -310,7 +305,7 @@ def _notify_requester(revision: QuoteRevision) -> bool:
 
 @transaction.atomic
 def approval_decide(
-    *, revision: QuoteRevision, actor: AbstractBaseUser, approve: bool, reason: str = ""
+    *, revision: QuoteRevision, actor: User, approve: bool, reason: str = ""
 ) -> QuoteRevision:
     """A sales manager of the quote's team, other than the requester, approves or rejects
     the requested margin (a rejection needs a reason)."""
@@ -331,7 +326,7 @@ def approval_decide(
     if not approve and not reason:
         raise QuoteError(_("Give a reason for the rejection."))
     revision.approval_state = ApprovalState.APPROVED if approve else ApprovalState.REJECTED
-    revision.approval_decided_by = actor  # type: ignore[assignment]
+    revision.approval_decided_by = actor
     revision.approval_decided_at = timezone.now()
     revision.approval_reason = reason[:2000]
     revision.save(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from ..models import (
     Customer,
@@ -19,7 +19,7 @@ def is_sales(user: Any) -> bool:
     return bool(user.is_staff or user.groups.filter(name="sales").exists())
 
 
-def team_for(*, user: AbstractBaseUser) -> Team | None:
+def team_for(*, user: User) -> Team | None:
     return Team.objects.filter(members=user).order_by("pk").first()
 
 

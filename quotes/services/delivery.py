@@ -9,7 +9,7 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.mail import EmailMessage, mailers
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -72,9 +72,7 @@ def _proposal_email(*, revision: QuoteRevision, render: ProposalRender, key: str
 
 
 @transaction.atomic
-def quote_send(
-    *, revision: QuoteRevision, actor: AbstractBaseUser, idempotency_key: str
-) -> OutboxEmail:
+def quote_send(*, revision: QuoteRevision, actor: User, idempotency_key: str) -> OutboxEmail:
     """Freeze the revision and queue the PDF and the email to the buyer.
 
     Submitting the same send action twice (same key) returns the first outbox row.
@@ -105,7 +103,7 @@ def quote_send(
     revision.snapshot = revision_snapshot(revision=revision)
     revision.status = Status.SENT
     revision.sent_at = timezone.now()
-    revision.sent_by = actor  # type: ignore[assignment]
+    revision.sent_by = actor
     revision.save(update_fields=["snapshot", "status", "sent_at", "sent_by"])
     render = _render_for_revision(revision, revision.quote.customer.language)
     try:
@@ -118,9 +116,7 @@ def quote_send(
 
 
 @transaction.atomic
-def revision_resend(
-    *, revision: QuoteRevision, actor: AbstractBaseUser, idempotency_key: str
-) -> OutboxEmail:
+def revision_resend(*, revision: QuoteRevision, actor: User, idempotency_key: str) -> OutboxEmail:
     """Email a sent revision again (same frozen PDF, no re-render)."""
     key = f"resend:{idempotency_key}"
     existing = OutboxEmail.objects.filter(idempotency_key=key).first()
@@ -158,9 +154,12 @@ def render_execute(*, render_id: int) -> ProposalRender | None:
             status=RenderStatus.RENDERING, attempts=F("attempts") + 1, updated_at=timezone.now()
         )
         started = time.perf_counter()
-        if render.revision_id:
-            document = pdf.render_revision(render.revision.snapshot, language=render.language)
+        if render.revision is not None:
+            snapshot = render.revision.snapshot
+            assert snapshot is not None  # a revision is rendered once sent, with its snapshot
+            document = pdf.render_revision(snapshot, language=render.language)
         else:
+            assert render.lead is not None  # a render is of a revision or of a lead
             document = pdf.render_lead(lead_snapshot(lead=render.lead), language=render.language)
         ProposalRender.objects.filter(pk=render.pk).exclude(status=RenderStatus.DONE).update(
             status=RenderStatus.DONE,
@@ -200,7 +199,7 @@ def outbox_deliver(*, outbox_id: int) -> str:
     )
     if email is None:
         return "missing"
-    if email.render_id and email.render.status != RenderStatus.DONE:
+    if email.render is not None and email.render.status != RenderStatus.DONE:
         return "waiting for render"
     claimed = OutboxEmail.objects.filter(pk=outbox_id, status=OutboxStatus.QUEUED).update(
         status=OutboxStatus.SENDING,
@@ -219,9 +218,10 @@ def outbox_deliver(*, outbox_id: int) -> str:
         to=[email.to_email],
         headers={"Message-ID": email.message_id, "X-Outbox-Id": str(email.public_id)},
     )
-    if email.render_id:
+    if email.render is not None:
+        assert email.render.pdf is not None  # a DONE render has its bytes (checked above)
         message.attach(email.render.filename, bytes(email.render.pdf), "application/pdf")
-    if email.acceptance_id:
+    if email.acceptance is not None:
         record = email.acceptance
         message.attach(record.filename, bytes(record.pdf), "application/pdf")
     try:

@@ -12,7 +12,7 @@ from .analysis import plain
 
 def catalog_name(row: ServerModel | InfrastructureItem, language: str) -> str:
     """The row's name in `language`: the Dutch name for "nl" when the catalog has one."""
-    if language == "nl" and getattr(row, "name_nl", ""):
+    if language == "nl" and row.name_nl:
         return str(row.name_nl)
     return str(row.name)
 

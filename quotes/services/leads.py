@@ -169,7 +169,7 @@ def lead_update(*, lead: Lead, owner: Any, status: str) -> Lead:
     if owner is not None:
         allowed = (
             lead.team.members.filter(pk=owner.pk, is_active=True).exists()
-            if lead.team_id
+            if lead.team is not None
             else owner.is_staff and owner.is_active
         )
         if not allowed:

@@ -197,7 +197,7 @@ def site_prerequisites(
     }
     report = stored_report(tco)
     fit = report.site_fit if report else None
-    if fit is not None and fit.racks > 0:
+    if report is not None and fit is not None and fit.racks > 0:
         shown = fit.placed_at or fit
         site.update(
             site_fit={

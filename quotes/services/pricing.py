@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -173,7 +173,9 @@ def revision_add_line(
         price_as_of=as_of,
         price_is_estimate=estimate,
         priced_at=timezone.now(),
-        hardware_share_pct=row.price if hardware is not None else None,
+        hardware_share_pct=(
+            row.price if isinstance(row, InfrastructureItem) and hardware is not None else None
+        ),
     )
     line.full_clean(exclude=["revision"])
     line.save()
@@ -182,7 +184,7 @@ def revision_add_line(
 
 
 @transaction.atomic
-def revision_reprice(*, revision: QuoteRevision, actor: AbstractBaseUser) -> int:
+def revision_reprice(*, revision: QuoteRevision, actor: User) -> int:
     """Give the draft's out-of-date lines today's catalog prices; returns how many lines.
 
     The lines are those of selectors.revision_price_changes (a catalog price or the

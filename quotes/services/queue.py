@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from typing import Any
 
 from celery import current_app
 from celery.app.task import Task
@@ -20,7 +21,7 @@ from django.db import transaction
 logger = logging.getLogger(__name__)
 
 
-def task(task_name: str) -> Task:
+def task(task_name: str) -> Task[Any, Any]:
     """The task `quotes.tasks.<task_name>`, by name."""
     return current_app.tasks[f"quotes.tasks.{task_name}"]
 
@@ -31,7 +32,7 @@ def run_in_background(task_name: str, object_id: int) -> None:
     from django.db import close_old_connections, connection
 
     try:
-        task(task_name).apply(args=[object_id])
+        task(task_name).apply(args=(object_id,))
     except Exception:  # the row stays as it is; the status badge shows it
         logger.exception("background %s(%s) failed", task_name, object_id)
     finally:
@@ -68,7 +69,7 @@ def enqueue(task_name: str, object_id: int, *, priority: int = PRIORITY_NOW) -> 
             return
         found = task(task_name)  # outside the try: an unknown name is a bug, not an outage
         try:
-            found.apply_async(args=[object_id], priority=priority)
+            found.apply_async(args=(object_id,), priority=priority)
         except Exception:  # the broker is down: the row stays queued and is re-enqueued
             logger.warning(
                 "could not enqueue %s(%s); the periodic requeue will", task_name, object_id

@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -75,7 +75,7 @@ def new_revision(*, quote: Quote, seq: int, currency: str, customer: Customer) -
 def quote_create(
     *,
     customer: Customer,
-    owner: AbstractBaseUser,
+    owner: User,
     currency: str = "EUR",
     tco: dict[str, Any] | None = None,
 ) -> Quote:
@@ -98,9 +98,7 @@ def quote_create(
 
 
 @transaction.atomic
-def quote_create_from_calculator(
-    *, customer: Customer, owner: AbstractBaseUser, query: str
-) -> Quote:
+def quote_create_from_calculator(*, customer: Customer, owner: User, query: str) -> Quote:
     """A draft with the recommended servers, their fabric, installation and support, and
     the calculator analysis attached."""
     analysis = analyse_calculator_query(query=query)
@@ -199,7 +197,7 @@ def sized_networking_description(extras: OwningExtras | None) -> str:
 
 @transaction.atomic
 def quote_create_from_scenario(
-    *, customer: Customer, owner: AbstractBaseUser, document: dict[str, Any]
+    *, customer: Customer, owner: User, document: dict[str, Any]
 ) -> Quote:
     """A draft from a scenario document (the API's estimate format), like one started from
     the calculator: the sized servers, their networking as sized, installation and support
@@ -230,7 +228,7 @@ def revision_update(*, revision: QuoteRevision, valid_until: date, terms: str) -
 
 
 @transaction.atomic
-def quote_revise(*, revision: QuoteRevision, actor: AbstractBaseUser) -> QuoteRevision:
+def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
     """The next revision as a draft, with the same lines, prices and analysis.
 
     The sent revision stays open to the buyer (they may still accept it) until the new

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from ..models import CompanyProfile, SalesProfile
 
@@ -32,7 +32,7 @@ def seller_snapshot() -> dict[str, Any]:
     return {name: str(getattr(profile, name, "") or "") for name in fields}
 
 
-def owner_snapshot(user: AbstractBaseUser, language: str) -> dict[str, Any]:
+def owner_snapshot(user: User, language: str) -> dict[str, Any]:
     """The sales engineer on the cover: full name, role, phone and email."""
     profile = SalesProfile.objects.filter(user=user).first()
     get_full_name = getattr(user, "get_full_name", lambda: "")

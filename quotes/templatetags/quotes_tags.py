@@ -43,7 +43,9 @@ def quantity(value: Any) -> str:
         return str(value)
     if number == number.to_integral_value():
         return grouped(number, 0)
-    decimals = max(0, -number.normalize().as_tuple().exponent)  # type: ignore[operator]
+    exponent = number.normalize().as_tuple().exponent
+    assert isinstance(exponent, int)  # a finite number's (checked above)
+    decimals = max(0, -exponent)
     return grouped(number, decimals)
 
 

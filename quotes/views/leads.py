@@ -68,7 +68,7 @@ def lead_list_page(request: HttpRequest) -> HttpResponse:
     staff = get_user_model().objects.filter(is_active=True, is_staff=True).order_by("username")
     rows = []
     for lead in leads:
-        owners = lead.team.members.all() if lead.team_id else staff
+        owners = lead.team.members.all() if lead.team else staff
         form = LeadUpdateForm(
             owners=owners,
             initial={"owner": lead.owner_id, "status": lead.status},

@@ -21,6 +21,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from common.http import AuthenticatedHttpRequest
+
 from .. import selectors, services
 from ..line_forms import (
     ApprovalDecisionForm,
@@ -113,7 +115,9 @@ def _back(revision: QuoteRevision) -> HttpResponse:
 
 @require_POST
 @sales_required
-def line_edit(request: HttpRequest, public_id: uuid.UUID, line_id: int) -> HttpResponse:
+def line_edit(
+    request: AuthenticatedHttpRequest, public_id: uuid.UUID, line_id: int
+) -> HttpResponse:
     revision = selectors.revision_for_user(user=request.user, public_id=public_id)
     line = QuoteLine.objects.filter(revision=revision, pk=line_id).first()
     if line is None:  # removed meanwhile (or never there): show the page as it is now
@@ -184,7 +188,7 @@ def free_line_add(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 @sales_required
-def discount_set(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def discount_set(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     revision = selectors.revision_for_user(user=request.user, public_id=public_id)
     form = QuoteDiscountForm(request.POST)
     if form.is_valid():
@@ -208,12 +212,14 @@ def discount_set(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 @sales_required
-def approval_request(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def approval_request(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     revision = selectors.revision_for_user(user=request.user, public_id=public_id)
     form = ApprovalRequestForm(request.POST)
     try:
         if not form.is_valid():
-            raise services.QuoteError(" ".join(e for errs in form.errors.values() for e in errs))
+            raise services.QuoteError(
+                " ".join(str(e) for errs in form.errors.values() for e in errs)
+            )
         revision = services.approval_request(
             revision=revision, actor=request.user, note=form.cleaned_data["note"]
         )
@@ -246,7 +252,7 @@ def approval_request(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse
 
 @require_POST
 @sales_required
-def approval_decide(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def approval_decide(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     revision = selectors.revision_for_user(user=request.user, public_id=public_id)
     if not services.is_sales_manager(request.user):
         return render(request, "quotes/forbidden.html", status=403)

@@ -8,11 +8,13 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+
+from common.http import AuthenticatedHttpRequest
 
 from .. import selectors, services
 from ..billing import LineBilling, PaymentEvent
@@ -44,7 +46,7 @@ def payment_context(
 
 @require_POST
 @sales_required
-def payment_terms(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def payment_terms(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     revision = selectors.revision_for_user(user=request.user, public_id=public_id)
     support = list(revision.lines.filter(kind=LineKind.SUPPORT).order_by("position"))
     form = PaymentTermsForm(request.POST, support_lines=support)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -25,6 +26,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from common.client_ip import client_ip
+from common.http import AuthenticatedHttpRequest, HtmxHttpRequest
 
 from .. import selectors, services
 from ..forms import (
@@ -76,7 +78,7 @@ def quote_list(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @sales_required
-def quote_new(request: HttpRequest) -> HttpResponse:
+def quote_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     from .leads import lead_for_user, onboarding_context, quote_initial_from_lead
 
     team = services.team_for(user=request.user)
@@ -219,7 +221,7 @@ def line_add(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
             revision=revision,
             catalog_key=data["catalog_key"],
             quantity=data["quantity"],
-            discount_pct=data["discount_pct"] or 0,
+            discount_pct=data["discount_pct"] or Decimal(0),
             optional=data["optional"],
         )
         return _("Line added.")
@@ -257,7 +259,7 @@ def revision_edit(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 @sales_required
-def revision_send(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def revision_send(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     form = ActionForm(request.POST)
 
     def send(revision: Any) -> str:
@@ -277,7 +279,7 @@ def revision_send(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 @sales_required
-def revision_resend(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def revision_resend(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     form = ActionForm(request.POST)
 
     def resend(revision: Any) -> str:
@@ -295,7 +297,7 @@ def revision_resend(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 @sales_required
-def revision_revise(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def revision_revise(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     def revise(revision: Any) -> str:
         new = services.quote_revise(revision=revision, actor=request.user)
         return _("Revision %(letter)s is a draft.") % {"letter": new.letter}
@@ -305,7 +307,7 @@ def revision_revise(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 
 @require_POST
 @sales_required
-def revision_reprice(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def revision_reprice(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     def reprice(revision: Any) -> str:
         count = services.revision_reprice(revision=revision, actor=request.user)
         if not count:
@@ -357,7 +359,7 @@ def customer_list(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @sales_required
-def customer_new(request: HttpRequest) -> HttpResponse:
+def customer_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = CustomerForm(request.POST or None)
     team = services.team_for(user=request.user)
     if request.method == "POST" and form.is_valid():
@@ -468,7 +470,7 @@ def buyer_pdf(request: HttpRequest, token: str) -> HttpResponse:
 
 @never_cache
 @require_safe
-def lead_form(request: HttpRequest) -> HttpResponse:
+def lead_form(request: HtmxHttpRequest) -> HttpResponse:
     """The form, fetched on demand so that cached calculator pages carry no CSRF token."""
     context = {
         "query": request.GET.urlencode(),
@@ -481,7 +483,7 @@ def lead_form(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def lead_request(request: HttpRequest) -> HttpResponse:
+def lead_request(request: HtmxHttpRequest) -> HttpResponse:
     form = LeadForm(request.POST)
     template = "quotes/_lead_status.html" if request.htmx else "quotes/lead_page.html"
     if not form.is_valid():
@@ -509,7 +511,7 @@ def lead_request(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 @require_safe
-def lead_status(request: HttpRequest, token: str) -> HttpResponse:
+def lead_status(request: HtmxHttpRequest, token: str) -> HttpResponse:
     try:
         lead = services.lead_from_token(token=token)
     except services.BuyerLinkInvalid as exc:

@@ -7,6 +7,8 @@ with arrays, so both use the same formulas.
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from tco.engine.units import MONTHS_PER_YEAR, FloatArray, Number
@@ -25,12 +27,13 @@ def as_array(x: Number) -> FloatArray:
     A float64 array is returned as it is, as ``np.asarray`` would, without the call; the
     names are module globals, not attribute look-ups (a result page makes ~900 calls)."""
     kind = type(x)
+    # The casts say what the docstring does: a float64 scalar stands in for a 0-d array.
     if kind is _FLOAT64:
-        return x  # type: ignore[return-value]
-    if kind is _NDARRAY and x.dtype is _FLOAT64_DTYPE:  # type: ignore[union-attr]
-        return x  # type: ignore[return-value]
+        return cast(FloatArray, x)
+    if kind is _NDARRAY and cast(FloatArray, x).dtype is _FLOAT64_DTYPE:
+        return cast(FloatArray, x)
     if kind is float or kind is int:
-        return _FLOAT64(x)  # type: ignore[return-value]
+        return cast(FloatArray, _FLOAT64(x))
     return _asarray(x, dtype=_FLOAT64)
 
 
@@ -39,7 +42,7 @@ def broadcast(x: Number, shape: tuple[int, ...]) -> FloatArray:
     already (the usual case: the sweep's results come out in their shape), without
     numpy's ~2.5 us of building a view; else numpy's read-only view."""
     if getattr(x, "shape", None) == shape:
-        return x  # type: ignore[return-value]
+        return cast(FloatArray, x)  # an array (or float64 scalar) of that shape
     return np.broadcast_to(x, shape)
 
 

@@ -25,9 +25,8 @@ ONPREM_COLUMNS = (
 
 def scalar(value: object, field: str) -> float:
     """A model field as a float; the table path works on one scenario at a time."""
-    kind = type(value)
-    if kind is float or kind is np.float64:  # most calls: skip the array round trip
-        return float(value)  # type: ignore[arg-type]
+    if isinstance(value, float):  # float or numpy's float64, a float subclass: most calls
+        return float(value)  # skip the array round trip
     array = np.asarray(value, dtype=np.float64)
     if array.size != 1:
         raise InvalidInput(field, "The cash-flow table needs a single scenario, not an array.")

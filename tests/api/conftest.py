@@ -29,7 +29,8 @@ def api() -> Client:
     return Client()
 
 
-def bearer(raw: str) -> dict[str, str]:
+def bearer(raw: str) -> dict[str, Any]:
+    """WSGI environ entries for the test client's `**extra` (typed Any by Django)."""
     return {"HTTP_AUTHORIZATION": f"Bearer {raw}"}
 
 

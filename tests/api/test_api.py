@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import reverse
 from openpyxl import load_workbook
 
+from quotes.models import Customer, Quote
 from tco.report import Report
 
 from .conftest import bearer
@@ -26,7 +28,7 @@ EXAMPLE = ROOT / "docs" / "examples" / "pretrain-7b-nl.json"
 PROBLEM = "application/problem+json"
 
 
-def post_json(client: Client, url: str, body: Any, **headers: str) -> Any:
+def post_json(client: Client, url: str, body: Any, **headers: Any) -> Any:
     return client.post(url, json.dumps(body), content_type="application/json", **headers)
 
 
@@ -237,7 +239,7 @@ def test_catalog_filters_and_pagination(seed_catalog: object, api: Client) -> No
 
     everything = api.get("/api/v1/catalog/cloud-offerings", {"limit": 100}).json()
     assert everything["count"] == CloudOffering.objects.count()
-    aws = api.get("/api/v1/catalog/cloud-offerings", {"provider": "aws", "limit": 100}).json()
+    aws = api.get("/api/v1/catalog/cloud-offerings", {"provider": "aws", "limit": "100"}).json()
     assert aws["count"] == CloudOffering.objects.filter(provider__iexact="aws").count() > 0
     assert {o["provider"] for o in aws["items"]} == {"AWS"}
     page2 = api.get("/api/v1/catalog/cloud-offerings", {"limit": 3, "offset": 3}).json()
@@ -255,7 +257,7 @@ def test_catalog_filters_and_pagination(seed_catalog: object, api: Client) -> No
 
 
 def test_token_page_creates_a_token_shown_once_and_stored_hashed(
-    client: Client, sales_user: Any
+    client: Client, sales_user: User
 ) -> None:
     from api.models import ApiToken
     from api.services import token_digest
@@ -308,7 +310,7 @@ def sales_endpoints(quote: Any) -> list[tuple[str, str]]:
     ]
 
 
-def call(client: Client, method: str, url: str, **headers: str) -> Any:
+def call(client: Client, method: str, url: str, **headers: Any) -> Any:
     if method == "post":
         return post_json(client, url, {"customer": str(_uuid())}, **headers)
     return client.get(url, **headers)
@@ -322,7 +324,7 @@ def _uuid() -> Any:
 
 @override_settings(API_RATE_LIMIT_ANONYMOUS=1000)  # 32 refused requests from one address
 def test_every_sales_endpoint_needs_a_valid_token(
-    api: Client, draft_quote: Any, make_token: Callable[..., str], sales_user: Any
+    api: Client, draft_quote: Quote, make_token: Callable[..., str], sales_user: User
 ) -> None:
     from django.utils import timezone
 
@@ -345,7 +347,7 @@ def test_every_sales_endpoint_needs_a_valid_token(
 
 def test_every_sales_endpoint_refuses_users_outside_sales(
     api: Client,
-    draft_quote: Any,
+    draft_quote: Quote,
     make_sales_user: Callable[..., Any],
     make_token: Callable[..., str],
 ) -> None:
@@ -360,9 +362,9 @@ def test_every_sales_endpoint_refuses_users_outside_sales(
 
 def test_sales_endpoints_are_scoped_to_the_users_teams(
     api: Client,
-    draft_quote: Any,
+    draft_quote: Quote,
     other_team_quote: Any,
-    sales_user: Any,
+    sales_user: User,
     make_sales_user: Callable[..., Any],
     make_token: Callable[..., str],
 ) -> None:
@@ -395,7 +397,7 @@ def test_sales_endpoints_are_scoped_to_the_users_teams(
 
 
 def test_leads_are_for_sales_engineers(
-    api: Client, sales_user: Any, make_token: Callable[..., str]
+    api: Client, sales_user: User, make_token: Callable[..., str]
 ) -> None:
     from django.utils import timezone
 
@@ -417,8 +419,8 @@ def test_leads_are_for_sales_engineers(
 def test_draft_quote_from_calculator_query_and_from_scenario(
     api: Client,
     seed_catalog: object,
-    customer: Any,
-    sales_user: Any,
+    customer: Customer,
+    sales_user: User,
     make_token: Callable[..., str],
 ) -> None:
     from quotes.models import Quote
@@ -446,6 +448,7 @@ def test_draft_quote_from_calculator_query_and_from_scenario(
     revision = created.json()["revisions"][0]
     assert revision["lines"][0]["catalog_key"] == "server:smc-821ge-tnhr-h100"
     stored = Quote.objects.get(public_id=created.json()["id"]).revisions.get()
+    assert stored.tco is not None
     assert stored.tco["summary"]["verdict"]["text"]
     workbook = api.get(f"/api/v1/sales/revisions/{revision['id']}/workbook", **write)
     assert workbook.status_code == 200
@@ -466,9 +469,9 @@ def test_draft_quote_from_calculator_query_and_from_scenario(
 
 @override_settings(API_RATE_LIMIT_ANONYMOUS=3, API_RATE_LIMIT_TOKEN=5, API_RATE_LIMIT_WINDOW=60)
 def test_rate_limits_per_client_and_per_token(
-    api: Client, sales_user: Any, make_token: Callable[..., str]
+    api: Client, sales_user: User, make_token: Callable[..., str]
 ) -> None:
-    here = {"REMOTE_ADDR": "192.0.2.7"}
+    here: dict[str, Any] = {"REMOTE_ADDR": "192.0.2.7"}
     for _ in range(3):
         assert api.get("/api/v1/catalog/gpus", **here).status_code == 200
     limited = api.get("/api/v1/catalog/gpus", **here)
@@ -481,7 +484,7 @@ def test_rate_limits_per_client_and_per_token(
     codes = [api.get("/api/v1/sales/me", **here, **token).status_code for _ in range(6)]
     assert codes == [200] * 5 + [429]
     # Made-up tokens count against the client's address, not a counter of their own.
-    other = {"REMOTE_ADDR": "192.0.2.9"}
+    other: dict[str, Any] = {"REMOTE_ADDR": "192.0.2.9"}
     codes = [
         api.get("/api/v1/catalog/gpus", **other, **bearer(f"gtco_fake{i}")).status_code
         for i in range(4)
@@ -492,7 +495,11 @@ def test_rate_limits_per_client_and_per_token(
 
 
 def test_quote_lists_show_the_latest_revision(
-    api: Client, client: Client, draft_quote: Any, sales_user: Any, make_token: Callable[..., str]
+    api: Client,
+    client: Client,
+    draft_quote: Quote,
+    sales_user: User,
+    make_token: Callable[..., str],
 ) -> None:
     from quotes import services
 

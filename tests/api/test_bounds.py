@@ -15,8 +15,10 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client, override_settings
 from openpyxl import load_workbook
+from pytest_django.fixtures import Settings
 
 from tco.limits import MAX_API_OFFERINGS, MAX_CLOUD_OFFERINGS, MAX_TEXT_LENGTH
 
@@ -24,7 +26,7 @@ from .conftest import bearer
 
 pytestmark = pytest.mark.django_db
 PROBLEM = "application/problem+json"
-BASE = {
+BASE: dict[str, Any] = {
     "name": "bounds",
     "workload": {
         "kind": "pretrain",
@@ -49,7 +51,7 @@ def many_offerings(count: int) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def api_unlimited(settings: Any) -> Client:
+def api_unlimited(settings: Settings) -> Client:
     settings.API_RATE_LIMIT_WINDOW = 0
     return Client(raise_request_exception=False)
 
@@ -124,7 +126,7 @@ def test_shallow_nesting_still_reaches_the_scenario_checks(
 
 
 def test_a_body_over_the_upload_limit_is_a_413_problem(
-    api_unlimited: Client, settings: Any
+    api_unlimited: Client, settings: Settings
 ) -> None:
     big = json.dumps({**BASE, "name": "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 10)})
     for url in ("/api/v1/estimate", "/api/v1/estimate/workbook"):
@@ -198,19 +200,19 @@ def test_workbook_cells_from_outside_are_text_never_formulas(
 def test_the_anonymous_limit_is_per_client_behind_the_proxy() -> None:
     client = Client()
     proxy = {"REMOTE_ADDR": "10.0.0.2"}  # every request arrives from the proxy
-    first = {"HTTP_X_FORWARDED_FOR": "198.51.100.1", **proxy}
+    first: dict[str, Any] = {"HTTP_X_FORWARDED_FOR": "198.51.100.1", **proxy}
     codes = [client.get("/api/v1/catalog/gpus", **first).status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429]
-    other = {"HTTP_X_FORWARDED_FOR": "198.51.100.2", **proxy}
+    other: dict[str, Any] = {"HTTP_X_FORWARDED_FOR": "198.51.100.2", **proxy}
     assert client.get("/api/v1/catalog/gpus", **other).status_code == 200
     # A spoofed entry before the proxy's own does not buy a new budget.
-    spoofed = {"HTTP_X_FORWARDED_FOR": "203.0.113.50, 198.51.100.1", **proxy}
+    spoofed: dict[str, Any] = {"HTTP_X_FORWARDED_FOR": "203.0.113.50, 198.51.100.1", **proxy}
     assert client.get("/api/v1/catalog/gpus", **spoofed).status_code == 429
 
 
 @override_settings(API_RATE_LIMIT_TOKEN=4, API_RATE_LIMIT_WINDOW=60)
 def test_a_users_tokens_share_one_budget(
-    sales_user: Any, make_token: Callable[..., str], make_sales_user: Callable[..., Any]
+    sales_user: User, make_token: Callable[..., str], make_sales_user: Callable[..., Any]
 ) -> None:
     client = Client()
     tokens = [bearer(make_token(sales_user, name=f"t{i}")) for i in range(3)]

@@ -20,8 +20,11 @@ import pytest
 import requests
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
+from pytest_django.fixtures import Settings
+from pytest_django.live_server_helper import LiveServer
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
+from schemathesis.core.result import Ok
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_headers_conformance,
@@ -42,7 +45,7 @@ MIN_REQUESTS = 1000
 
 
 @pytest.fixture
-def fuzz_world(transactional_db: None, settings: Any) -> dict[str, Any]:
+def fuzz_world(transactional_db: None, settings: Settings) -> dict[str, Any]:
     from django.contrib.auth.models import Group, User
 
     from api.services import token_create
@@ -113,6 +116,7 @@ def _hostile_bodies(schema: Any, base_url: str, session: Any, headers: Any) -> C
     ]
     statuses: Counter[int] = Counter()
     for result in schema.get_all_operations():
+        assert isinstance(result, Ok), result
         operation = result.ok()
         if operation.method.upper() != "POST":
             continue
@@ -129,7 +133,7 @@ def _hostile_bodies(schema: Any, base_url: str, session: Any, headers: Any) -> C
 
 
 def test_schemathesis_fuzz_finds_no_server_error_and_no_schema_mismatch(
-    live_server: Any, fuzz_world: dict[str, Any]
+    live_server: LiveServer, fuzz_world: dict[str, Any]
 ) -> None:
     schema = schemathesis.openapi.from_url(f"{live_server.url}/api/v1/openapi.json")
     session = requests.Session()
@@ -137,6 +141,7 @@ def test_schemathesis_fuzz_finds_no_server_error_and_no_schema_mismatch(
     statuses: Counter[int] = Counter()
     operations = 0
     for result in schema.get_all_operations():
+        assert isinstance(result, Ok), result
         operation = result.ok()
         operations += 1
         for strategy, examples in strategies(operation, fuzz_world["ids"]):

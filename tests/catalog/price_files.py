@@ -33,11 +33,14 @@ MODELS = (
 )
 
 
-def catalog_state() -> dict[str, list[dict[str, Any]]]:
+def catalog_state() -> dict[str, list[dict[str, object]]]:
     """Every catalog row and history entry: equal before and after means nothing changed."""
-    return {model.__name__: list(model.objects.order_by("pk").values()) for model in MODELS} | {
-        "PriceImport": list(PriceImport.objects.order_by("pk").values("pk", "status"))
+    state = {
+        model.__name__: [dict(row) for row in model.objects.order_by("pk").values()]
+        for model in MODELS
     }
+    imports = PriceImport.objects.order_by("pk").values("pk", "status")
+    return state | {"PriceImport": [dict(row) for row in imports]}
 
 
 def exported_rows(kind: str) -> list[list[str]]:
@@ -54,8 +57,10 @@ def csv_bytes(rows: list[list[str]]) -> bytes:
 
 def xlsx_bytes(rows: list[list[Any]]) -> bytes:
     workbook = openpyxl.Workbook()
+    sheet = workbook.active
+    assert sheet is not None
     for row in rows:
-        workbook.active.append(row)
+        sheet.append(row)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 
 from catalog.models import CloudOffering, FxRate, Gpu, ServerModel, Site
 
@@ -22,8 +22,8 @@ def refused(change: Callable[[], object]) -> bool:
     return False
 
 
-def _update(model: type, key: str, **fields: object) -> Callable[[], object]:
-    return lambda: model.objects.filter(key=key).update(**fields)
+def _update(model: type[models.Model], key: str, **fields: object) -> Callable[[], object]:
+    return lambda: model._default_manager.filter(key=key).update(**fields)
 
 
 @pytest.mark.parametrize(

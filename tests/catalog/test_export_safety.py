@@ -16,6 +16,7 @@ from decimal import Decimal
 
 import openpyxl
 import pytest
+from django.test import Client
 
 from catalog.models import CloudOffering
 from catalog.services import (
@@ -170,7 +171,9 @@ def test_a_semicolon_file_with_points_is_refused_with_a_message(seed_catalog: ob
     ), messages
 
 
-def test_the_import_page_shows_the_decimal_comma_note(admin_client: object, seed_catalog: object):  # type: ignore[no-untyped-def]
+def test_the_import_page_shows_the_decimal_comma_note(
+    admin_client: Client, seed_catalog: object
+) -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     rows = exported_rows("cloud")
@@ -178,9 +181,7 @@ def test_the_import_page_shows_the_decimal_comma_note(admin_client: object, seed
     for row in rows[1:]:
         row[price] = row[price].replace(".", ",")
     upload = SimpleUploadedFile("nl.csv", _semicolon_file(rows), content_type="text/csv")
-    response = admin_client.post(  # type: ignore[attr-defined]
-        "/catalog/import/", {"kind": "cloud", "file": upload}, follow=True
-    )
+    response = admin_client.post("/catalog/import/", {"kind": "cloud", "file": upload}, follow=True)
     assert response.status_code == 200
     assert "semicolon-separated file with decimal commas" in response.content.decode()
 

@@ -18,6 +18,7 @@ from typing import Any
 import openpyxl
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from pytest_django.fixtures import Settings
 
 from catalog.services import MAX_ERRORS_LISTED, preview_price_file
 from tests.catalog.price_files import csv_bytes, exported_rows, set_cell, xlsx_bytes
@@ -59,7 +60,9 @@ def test_a_workbook_that_unpacks_to_far_more_than_its_size_is_refused_unopened(
     ]
 
 
-def test_the_unpacked_size_has_a_ceiling_of_its_own(seed_catalog: object, settings: Any) -> None:
+def test_the_unpacked_size_has_a_ceiling_of_its_own(
+    seed_catalog: object, settings: Settings
+) -> None:
     export = xlsx_bytes([list(row) for row in exported_rows("cloud")])
     assert preview_price_file(kind="cloud", filename="p.xlsx", data=export).ok
     settings.PRICE_IMPORT_MAX_UNCOMPRESSED_BYTES = 10_000
@@ -74,6 +77,7 @@ def test_a_sheet_16384_columns_wide_is_read_up_to_the_price_lists_columns(
     width = len(rows[0])
     workbook = openpyxl.Workbook()
     sheet = workbook.active
+    assert sheet is not None
     for number, row in enumerate(rows, start=1):
         for column, value in enumerate(row, start=1):
             sheet.cell(row=number, column=column, value=value)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import FilePayload, Page
+from pytest_django.live_server_helper import LiveServer
 
 from catalog.models import CloudOffering
 from tests.catalog.price_files import csv_bytes, exported_rows, set_cell
@@ -16,7 +18,7 @@ P5 = "aws-p5-48xlarge-od"
 
 
 def test_staff_uploads_a_changed_price_previews_and_applies_it(
-    live_server: Any, page: Any, seed_catalog: object, django_user_model: type
+    live_server: LiveServer, page: Page, seed_catalog: object, django_user_model: type[User]
 ) -> None:
     django_user_model.objects.create_user("sam", "sam@example.com", "s3cret-pass", is_staff=True)
     rows = exported_rows("cloud")
@@ -29,9 +31,8 @@ def test_staff_uploads_a_changed_price_previews_and_applies_it(
     page.wait_for_url("**/catalog/import/")
 
     page.select_option("#id_kind", "cloud")
-    page.set_input_files(
-        "#id_file", files=[{"name": "cloud.csv", "mimeType": "text/csv", "buffer": csv_bytes(rows)}]
-    )
+    upload: FilePayload = {"name": "cloud.csv", "mimeType": "text/csv", "buffer": csv_bytes(rows)}
+    page.set_input_files("#id_file", files=[upload])
     page.get_by_role("button", name="Check and preview").click()
     page.wait_for_url("**/catalog/import/*/")
     changed = page.locator("tr", has_text=P5).first

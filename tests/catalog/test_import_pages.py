@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 from django.utils import timezone
@@ -22,7 +23,7 @@ P5 = "aws-p5-48xlarge-od"
 
 
 @pytest.fixture
-def staff(django_user_model: type) -> Any:
+def staff(django_user_model: type[User]) -> Any:
     return django_user_model.objects.create_user("sam", "sam@example.com", "pw", is_staff=True)
 
 
@@ -59,7 +60,7 @@ def text(response: Any) -> str:
     ],
 )
 def test_anonymous_and_non_staff_users_are_sent_to_log_in(
-    client: Client, django_user_model: type, seed_catalog: object, method: str, url: str
+    client: Client, django_user_model: type[User], seed_catalog: object, method: str, url: str
 ) -> None:
     response = getattr(client, method)(url)
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
@@ -69,7 +70,7 @@ def test_anonymous_and_non_staff_users_are_sent_to_log_in(
 
 
 def test_non_staff_cannot_apply_an_import(
-    client: Client, staff_client: Client, django_user_model: type, seed_catalog: object
+    client: Client, staff_client: Client, django_user_model: type[User], seed_catalog: object
 ) -> None:
     response = upload(staff_client, changed_p5())
     pk = PriceImport.objects.get().pk

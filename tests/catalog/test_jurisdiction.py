@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from django.utils import timezone
 
@@ -35,7 +37,7 @@ def test_every_seed_offering_says_whose_law_and_where_with_a_source(seed_catalog
 def test_eu_clouds_carry_the_sourced_prices_and_dates(seed_catalog: object) -> None:
     nebius = CloudOffering.objects.get(key="nebius-h100-8x-od")
     # $4.50 per H100 GPU-hour from 1 October 2026 × 8 GPUs.
-    assert (nebius.price_per_hour, nebius.currency, nebius.gpu_count) == (36, "USD", 8)
+    assert (nebius.price_per_hour, nebius.currency, nebius.gpu_count) == (Decimal(36), "USD", 8)
     assert nebius.as_of.isoformat() == "2026-10-07" and "nebius" in nebius.source_url
     scaleway = CloudOffering.objects.get(key="scaleway-h100-sxm-8x-od")
     assert (float(scaleway.price_per_hour), scaleway.currency) == (25.33, "EUR")

@@ -105,7 +105,11 @@ def test_seed_catalog_has_what_the_product_needs(seed_catalog: object) -> None:
     assert FxRate.objects.filter(base="EUR", quote="USD").exists()
     # The H100 figures are the datasheet's dense numbers.
     h100 = Gpu.objects.get(key="h100-sxm")
-    assert (h100.memory_gb, h100.bf16_tflops, h100.fp8_tflops) == (80, 989, 1979)
+    assert (h100.memory_gb, h100.bf16_tflops, h100.fp8_tflops) == (
+        Decimal(80),
+        Decimal(989),
+        Decimal(1979),
+    )
     p5 = CloudOffering.objects.get(key="aws-p5-48xlarge-od")
     assert str(p5.price_per_hour) == "55.0400" and p5.currency == "USD"
     # Every row carries provenance.
@@ -118,12 +122,16 @@ def test_rack_scale_and_liquid_cooled_systems(seed_catalog: object) -> None:
     maximum power, cooling, facility needs in both languages and a dated, sourced price."""
     nvl = ServerModel.objects.get(key="nvidia-gb300-nvl72")
     assert (nvl.gpu_count, nvl.nvlink_domain_gpus, nvl.whole_rack) == (72, 72, True)
-    assert (nvl.max_power_kw, nvl.typical_power_kw, nvl.cooling) == (140, 132, "rack_liquid")
+    assert (nvl.max_power_kw, nvl.typical_power_kw, nvl.cooling) == (
+        Decimal(140),
+        Decimal(132),
+        "rack_liquid",
+    )
     assert (
         nvl.list_price == 3_500_000 and nvl.price_is_estimate and "fetchlogic" in nvl.price_source
     )
     gb200 = ServerModel.objects.get(key="nvidia-gb200-nvl72")
-    assert (gb200.max_power_kw, gb200.list_price) == (132, 3_050_000)
+    assert (gb200.max_power_kw, gb200.list_price) == (Decimal(132), Decimal(3_050_000))
     dlc = ServerModel.objects.filter(cooling="liquid", whole_rack=False)
     assert {s.gpu.key for s in dlc} == {"b200", "b300"}
     assert all(s.nvlink_domain_gpus == 8 and s.rack_units == 4 for s in dlc)
@@ -133,7 +141,7 @@ def test_rack_scale_and_liquid_cooled_systems(seed_catalog: object) -> None:
     colo = Site.objects.get(key="nl-colo-liquid-amsterdam")
     assert (colo.cooling, colo.rack_power_limit_kw, colo.pue_liquid) == (
         "direct_liquid",
-        150,
+        Decimal(150),
         Decimal("1.15"),
     )
     units = dict(InfrastructureItem.objects.filter(category="facility").values_list("key", "unit"))

@@ -7,6 +7,7 @@ import zipfile
 
 import openpyxl
 import pytest
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff_client(client: Client, django_user_model: type) -> Client:
+def staff_client(client: Client, django_user_model: type[User]) -> Client:
     client.force_login(django_user_model.objects.create_user("sam", is_staff=True))
     return client
 

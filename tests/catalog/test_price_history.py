@@ -8,9 +8,10 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -29,7 +30,7 @@ P5 = "aws-p5-48xlarge-od"
 OLD, NEW = Decimal("55.04"), Decimal("38.50")
 
 
-def change_p5_price(effective: date, price: Decimal = NEW, user: object = None) -> None:
+def change_p5_price(effective: date, price: Decimal = NEW, user: User | None = None) -> None:
     rows = exported_rows("cloud")
     set_cell(rows, P5, "price_per_hour", str(price))
     set_cell(rows, P5, "as_of", effective.isoformat())
@@ -39,7 +40,7 @@ def change_p5_price(effective: date, price: Decimal = NEW, user: object = None) 
 
 
 def document(as_of: date | None = None) -> dict[str, object]:
-    doc = json.loads((ROOT / "docs/examples/pretrain-7b-nl.json").read_text())
+    doc: dict[str, object] = json.loads((ROOT / "docs/examples/pretrain-7b-nl.json").read_text())
     if as_of is not None:
         doc["as_of"] = as_of.isoformat()
     return doc
@@ -63,7 +64,7 @@ def test_seed_load_starts_the_history_of_every_price(seed_catalog: object) -> No
 
 
 def test_a_change_records_old_new_date_and_who(
-    seed_catalog: object, django_user_model: type
+    seed_catalog: object, django_user_model: type[User]
 ) -> None:
     user = django_user_model.objects.create_user("sam", is_staff=True)
     effective = timezone.localdate() - timedelta(days=3)
@@ -137,7 +138,10 @@ def test_estimate_command_with_as_of_uses_the_price_of_that_date(
         path.write_text(json.dumps(document(as_of)))
         call_command("tco", "estimate", "--input", str(path))
         result = json.loads(capsys.readouterr().out)
-        return next(o["total_cost"] for o in result["options"] if "p5.48xlarge" in o["name"])
+        total: float = next(
+            o["total_cost"] for o in result["options"] if "p5.48xlarge" in o["name"]
+        )
+        return total
 
     assert p5_total(effective - timedelta(days=1)) > p5_total(effective)
 
@@ -173,11 +177,11 @@ def test_history_page_shows_current_price_age_and_changes(
 
 
 def test_price_edits_in_the_admin_are_kept_in_the_history(
-    seed_catalog: object, admin_user: object, rf: object
+    seed_catalog: object, admin_user: User, rf: RequestFactory
 ) -> None:
     from django.contrib import admin
 
-    request = rf.post("/admin/")  # type: ignore[attr-defined]
+    request = rf.post("/admin/")
     request.user = admin_user
     offer = CloudOffering.objects.get(key=P5)
     model_admin = admin.site.get_model_admin(CloudOffering)

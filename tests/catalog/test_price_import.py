@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -15,6 +14,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks
 
 from catalog.models import ApiOffering, CloudOffering, FxRate, PriceChange, ServerModel
 from catalog.services import (
@@ -458,7 +458,7 @@ def test_changed_rows_are_written_in_the_columns_they_change(seed_catalog: objec
 
 
 def test_an_import_invalidates_the_calculator_caches_once_when_it_commits(
-    seed_catalog: object, django_capture_on_commit_callbacks: Any
+    seed_catalog: object, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     """One bump of the catalog generation per import, however many rows, after the commit
     (it used to be two Redis writes per row)."""
@@ -483,7 +483,9 @@ def test_an_import_invalidates_the_calculator_caches_once_when_it_commits(
 
 
 def test_a_dry_run_leaves_the_calculator_caches_alone(
-    seed_catalog: object, tmp_path: Path, django_capture_on_commit_callbacks: Any
+    seed_catalog: object,
+    tmp_path: Path,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     """A seed load with --dry-run writes rows and rolls them back: no invalidation."""
     import shutil

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.core import mail
 from django.utils import timezone
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def staff(django_user_model: type) -> list[object]:
+def staff(django_user_model: type[User]) -> list[object]:
     return [
         django_user_model.objects.create_user("ann", "ann@example.com", is_staff=True),
         django_user_model.objects.create_user("bob", "bob@example.com", is_staff=True),
@@ -32,7 +33,8 @@ def make_everything_fresh() -> None:
     recent = timezone.localdate() - timedelta(days=5)
     # FX rows are unique per day: keep the newest row of the pair.
     newest = FxRate.objects.order_by("-as_of").first()
-    FxRate.objects.exclude(pk=getattr(newest, "pk", None)).delete()
+    if newest is not None:
+        FxRate.objects.exclude(pk=newest.pk).delete()
     for model in (CloudOffering, ServerModel, InfrastructureItem, FxRate, ApiOffering):
         model.objects.update(as_of=recent)
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tco.engine import CloudCostParams, CostModel
 
 
-def simple_model(**changes: float) -> CostModel:
+def simple_model(**changes: Any) -> CostModel:
     """A small model whose numbers are easy to check by hand."""
     base = CostModel(
         servers=2.0,

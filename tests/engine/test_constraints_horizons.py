@@ -26,6 +26,7 @@ from tco.engine import (
     FinanceInputs,
     InvalidInput,
     Scenario,
+    ScenarioResult,
     ServerSpec,
     SiteSpec,
     SizingMemo,
@@ -92,8 +93,8 @@ def one_off(constraints: Constraints, site: SiteSpec = COLOCATION_NL) -> Scenari
     )
 
 
-def flagged(result: object) -> dict[str, list[str]]:
-    options = result.verdict.options  # type: ignore[attr-defined]
+def flagged(result: ScenarioResult) -> dict[str, list[str]]:
+    options = result.verdict.options
     return {o.name: [n.code for n in o.violations] for o in options if o.violations}
 
 

@@ -3,12 +3,15 @@ stacked along an axis) and its shortcuts give the plain formulas' floats, to the
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from tco.engine.costmodel import CloudCostParams, CostModel, cloud_total, stack_clouds
+from tco.engine.units import FloatArray
 
 
 def same_bits(a: object, b: object) -> bool:
@@ -126,7 +129,9 @@ def test_colocation_on_it_kw_against_pue_draws_is_the_formula(
         elements=st.sampled_from([1.0, 1.0, 0.5, -0.0, np.nan]),
     ),
 )
-def test_times_one_is_the_product(x: np.ndarray, factor: np.ndarray) -> None:
+def test_times_one_is_the_product(
+    x: np.ndarray | np.float64, factor: np.ndarray | np.float64
+) -> None:
     """A factor of exactly 1.0 everywhere leaves the values as the product gives them."""
     from tco.engine.costmodel import _times  # noqa: PLC2701  (the cost core's own helper)
 
@@ -138,5 +143,6 @@ def test_times_one_is_the_product(x: np.ndarray, factor: np.ndarray) -> None:
     x = np.float64(x) if x.ndim == 0 else x
     factor = np.float64(factor) if factor.ndim == 0 else factor
     with np.errstate(all="ignore"):
-        got = _times(x, factor)
+        # The cost core passes 0-d values as float64 scalars, which FloatArray does not name.
+        got = _times(cast(FloatArray, x), cast(FloatArray, factor))
     assert same_bits(got, expected)

@@ -67,7 +67,7 @@ def test_per_gpu_price_is_normalised_to_instances() -> None:
         "Lambda", "H100", CloudTerm.ON_DEMAND, 1, 3.99, price_basis=PriceBasis.GPU_HOUR
     )
     p = cloud_params(offering, FxRates(), "USD")
-    m = simple_model(clouds=(p,))  # type: ignore[arg-type]
+    m = simple_model(clouds=(p,))
     # 16 GPUs → 16 one-GPU instances × 730 × 0.5 × $3.99 = 23,301.6 a month
     assert cloud_cashflow(m, p)["total"][1] == pytest.approx(16 * 730 * 0.5 * 3.99)
     eight = CloudOfferingSpec(
@@ -176,6 +176,8 @@ def test_cost_model_amounts_convert_as_fx_convert(currencies: tuple[str, str, st
     site = dataclasses.replace(scenario.site, currency=site_currency)
     scenario = dataclasses.replace(scenario, finance=finance, site=site)
     m = build_cost_model(scenario, 3, with_clouds=False)
+    assert site.colocation_per_kw_month is not None
+    assert finance.networking_per_server is not None
     assert m.electricity_price_per_kwh == fx.convert(
         site.electricity_price_per_kwh, site_currency, reporting
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -48,9 +49,9 @@ LLAMA_70B = ModelShape(80, 8192, 64, 8)
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def llama_70b(**changes: object) -> Workload:
+def llama_70b(**changes: Any) -> Workload:
     base = Workload(WorkloadKind.INFERENCE, 70.6, precision=Precision.FP8, shape=LLAMA_70B)
-    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+    return dataclasses.replace(base, **changes)
 
 
 def test_llama_70b_fp8_step_on_one_8_gpu_h100_server_by_hand() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -53,7 +54,7 @@ FINANCE = FinanceInputs(
 LORA_70B = Workload(WorkloadKind.LORA, 70.0, tokens_billion=1.0, deadline_days=2.0)
 
 
-def scenario(demand: Demand | None, *offerings: CloudOfferingSpec, **changes: object) -> Scenario:
+def scenario(demand: Demand | None, *offerings: CloudOfferingSpec, **changes: Any) -> Scenario:
     return Scenario(
         workload=LORA_70B,
         server=SERVER,
@@ -61,7 +62,7 @@ def scenario(demand: Demand | None, *offerings: CloudOfferingSpec, **changes: ob
         cloud_offerings=offerings or (ON_DEMAND,),
         finance=FINANCE,
         demand=demand,
-        **changes,  # type: ignore[arg-type]
+        **changes,
     )
 
 
@@ -303,7 +304,7 @@ def test_monte_carlo_probability_moves_with_the_ranges() -> None:
     base = scenario(Demand(DemandPattern.RECURRING, runs_per_year=runs * 1.05))
     assert evaluate(base).verdict.action == "buy"
 
-    def p_own(**ranges: object) -> float:
+    def p_own(**ranges: Any) -> float:
         r = evaluate(dataclasses.replace(base, uncertainty=UncertaintyRanges(**ranges)))
         assert r.confidence is not None and r.confidence.favours == "own"
         return r.confidence.probability

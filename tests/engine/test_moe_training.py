@@ -7,6 +7,8 @@ token): each expert holds (46.7 − 12.9) ÷ 6 = 5.633 B, the shared weights 12.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tco.engine import Workload, WorkloadKind, size_workload
@@ -14,11 +16,13 @@ from tco.engine.examples import HGX_H100_SERVER
 from tco.engine.memory import default_shape
 from tco.engine.moe import expert_split
 
-MIXTRAL = dict(params_billion=46.7, active_params_billion=12.9, experts=8, experts_per_token=2)
+MIXTRAL: dict[str, Any] = dict(
+    params_billion=46.7, active_params_billion=12.9, experts=8, experts_per_token=2
+)
 
 
-def pretrain(**changes: object) -> Workload:
-    return Workload(WorkloadKind.PRETRAIN, tokens_billion=1000.0, **{**MIXTRAL, **changes})  # type: ignore[arg-type]
+def pretrain(**changes: Any) -> Workload:
+    return Workload(WorkloadKind.PRETRAIN, tokens_billion=1000.0, **{**MIXTRAL, **changes})
 
 
 def test_shape_and_activations_follow_the_active_parameters() -> None:
@@ -79,7 +83,7 @@ def test_the_exchange_costs_time_and_a_dense_model_pays_none() -> None:
 
 def test_lora_keeps_the_experts_frozen_with_the_base() -> None:
     r = size_workload(
-        Workload(WorkloadKind.LORA, tokens_billion=1.0, **MIXTRAL),  # type: ignore[arg-type]
+        Workload(WorkloadKind.LORA, tokens_billion=1.0, **MIXTRAL),
         HGX_H100_SERVER,
     )
     assert r.expert_parallel is None and r.all_to_all_hours is None

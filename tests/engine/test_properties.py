@@ -209,6 +209,7 @@ def test_invalid_pue_raises_engine_error(pue: float) -> None:
 )
 def test_invalid_finance_inputs_raise_engine_error(field: str, value: float) -> None:
     v: float | int = round(value) if field == "horizon_months" else value
+    inputs: dict[str, Any] = {field: v}
     with pytest.raises(InvalidInput) as err:
-        FinanceInputs(**{field: v})  # type: ignore[arg-type]
+        FinanceInputs(**inputs)
     assert err.value.field == field

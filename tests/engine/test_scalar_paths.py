@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from typing import Any
 
 import numpy as np
 from hypothesis import given, settings
@@ -17,6 +18,7 @@ from tco.engine.costmodel import (
     refresh_plan,
 )
 from tco.engine.finance import annuity_factor, as_array, maximum, minimum
+from tco.engine.units import FloatArray, Number
 
 SPECIAL = [-0.0, 0.0, 1.0, -1.0, 1e-300, -2.5, math.inf, -math.inf, math.nan]
 
@@ -32,7 +34,7 @@ def test_maximum_and_minimum_of_scalars_are_numpys() -> None:
         for x, y in ((np.float64(a), np.float64(b)), (np.float64(a), b), (a, np.float64(b))):
             assert same(maximum(x, y), np.maximum(x, y)), (x, y)
             assert same(minimum(x, y), np.minimum(x, y)), (x, y)
-            assert type(maximum(x, y)) is np.float64 and type(minimum(x, y)) is np.float64
+            assert isinstance(maximum(x, y), np.float64) and isinstance(minimum(x, y), np.float64)
 
 
 @settings(max_examples=300, deadline=None)
@@ -44,8 +46,8 @@ def test_maximum_and_minimum_of_any_floats_are_numpys(a: float, b: float) -> Non
     assert same(maximum(arrays, b), np.maximum(arrays, b))  # arrays still go to numpy
 
 
-def model(**fields: float) -> CostModel:
-    base = dict(
+def model(**fields: Any) -> CostModel:
+    base: dict[str, Any] = dict(
         servers=4.0,
         gpus_per_server=8.0,
         server_price=250_000.0,
@@ -58,7 +60,7 @@ def model(**fields: float) -> CostModel:
         horizon_months=60.0,
         discount_rate=0.08,
     )
-    return CostModel(**{**base, **fields})  # type: ignore[arg-type]
+    return CostModel(**{**base, **fields})
 
 
 def old_refresh(m: CostModel) -> tuple[object, object]:
@@ -70,8 +72,8 @@ def old_refresh(m: CostModel) -> tuple[object, object]:
     return count, kept
 
 
-def old_annuity(i: object, n: object) -> object:
-    i, n = as_array(i), as_array(n)  # type: ignore[arg-type]
+def old_annuity(i: Number, n: Number) -> FloatArray:
+    i, n = as_array(i), as_array(n)
     positive = i > 1e-12
     safe_i = np.where(positive, i, 1.0)
     return np.where(positive, -np.expm1(-n * np.log1p(safe_i)) / safe_i, n)
@@ -116,12 +118,12 @@ def check_one_scenario(
 def test_arrays_keep_the_numpy_path(residual: float, horizon: float) -> None:
     """A sweep's arrays (the Monte Carlo's residual, the horizons' months) as before."""
     residuals = np.array([residual, residual / 2, 0.0])
-    m = model(horizon_months=horizon, service_life_months=48.0, residual_pct=residuals)  # type: ignore[arg-type]
+    m = model(horizon_months=horizon, service_life_months=48.0, residual_pct=residuals)
     plan = refresh_plan(m, as_array(100.0), as_array(105.0))
     count, kept = old_refresh(m)
     assert same(plan.count, count) and same(plan.kept_pct, kept)
     horizons = np.array([36.0, 60.0, 84.0, horizon])
-    m = model(horizon_months=horizons, service_life_months=48.0, residual_pct=residual)  # type: ignore[arg-type]
+    m = model(horizon_months=horizons, service_life_months=48.0, residual_pct=residual)
     plan = refresh_plan(m, as_array(100.0), as_array(105.0))
     count, kept = old_refresh(m)
     assert same(plan.count, count) and same(plan.kept_pct, kept)
@@ -137,7 +139,7 @@ def test_amounts_read_later_are_the_formulas() -> None:
     draws = np.random.default_rng(5).uniform(0.8, 1.2, 1_000)
     for m in (
         model(active_months=7.0, lease_annual_rate=0.06, one_off_cost=5_000.0),
-        model(utilization=0.6 * draws, server_price=250_000.0 * draws),  # type: ignore[arg-type]
+        model(utilization=0.6 * draws, server_price=250_000.0 * draws),
     ):
         mo = onprem_monthly(m)
         idle = energy_cost_per_month(

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tco.engine import InvalidInput, Scenario, evaluate, result_to_dict
+from tco.engine import InvalidInput, Scenario, ScenarioResult, evaluate, result_to_dict
 from tco.engine.constraints import Constraints
 from tco.engine.examples import CLOUD_OFFERINGS, HGX_H100_SERVER, SITE_NL
 from tco.engine.hosted_api import api_monthly_cost, break_even_requests_per_day
@@ -62,7 +63,7 @@ def test_issue_demand_gives_the_hand_derived_tokens_per_second() -> None:
 
 
 def _serving_scenario(
-    apis: tuple[ApiOfferingSpec, ...] = (GROQ,), **workload_changes: object
+    apis: tuple[ApiOfferingSpec, ...] = (GROQ,), **workload_changes: Any
 ) -> Scenario:
     workload = Workload(
         WorkloadKind.INFERENCE,
@@ -148,7 +149,7 @@ def test_the_cheap_api_wins_and_owning_breaks_even_only_at_far_more_requests() -
     assert api.break_even_beyond_capacity
 
 
-def _owning_slope(result) -> float:  # type: ignore[no-untyped-def]
+def _owning_slope(result: ScenarioResult) -> float:
     from tco.engine.costmodel import onprem_line
 
     return float(onprem_line(result.cost_model)[1])
@@ -191,7 +192,7 @@ def test_a_latency_target_the_copy_cannot_meet_is_a_warning() -> None:
         ({"latency_ms_per_token": 0}, "latency_ms_per_token"),
     ],
 )
-def test_impossible_demand_is_refused_naming_the_field(changes: dict, field: str) -> None:
+def test_impossible_demand_is_refused_naming_the_field(changes: dict[str, int], field: str) -> None:
     with pytest.raises(InvalidInput) as exc:
         dataclasses.replace(ISSUE_DEMAND, **changes)
     assert exc.value.field == field

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -22,16 +23,17 @@ from tco.engine import (
     size_workload,
 )
 from tco.engine.compute import scaling_efficiency, training_hours
+from tco.engine.inference import CopyOption
 from tco.engine.inputs import Interconnect
 from tco.engine.sizing import servers_for_deadline
 
 
-def pretrain(**kw: object) -> Workload:
-    base: dict[str, object] = dict(
+def pretrain(**kw: Any) -> Workload:
+    base: dict[str, Any] = dict(
         kind=WorkloadKind.PRETRAIN, params_billion=7.0, tokens_billion=1000.0
     )
     base.update(kw)
-    return Workload(**base)  # type: ignore[arg-type]
+    return Workload(**base)
 
 
 def test_seven_b_needs_zero3_and_two_gpus_to_fit(server: ServerSpec) -> None:
@@ -50,8 +52,9 @@ def test_seven_b_needs_zero3_and_two_gpus_to_fit(server: ServerSpec) -> None:
     # time on 8 GPUs: 4.2e22 / (8 × 989e12 × 0.45 × 0.9) / 3600 = 3,640.9 h
     assert r.training_hours == pytest.approx(4.2e22 / (8 * 989e12 * 0.405) / 3600)
     assert r.training_hours == pytest.approx(3640.9, abs=0.1)
-    assert r.training_days == pytest.approx(r.training_hours / 24)  # type: ignore[operator]
-    assert r.gpu_hours == pytest.approx(8 * r.training_hours)  # type: ignore[operator]
+    assert r.training_hours is not None
+    assert r.training_days == pytest.approx(r.training_hours / 24)
+    assert r.gpu_hours == pytest.approx(8 * r.training_hours)
     assert r.usable_memory_gb == pytest.approx(72.0)
 
 
@@ -103,8 +106,9 @@ def test_ddp_forced_on_too_large_model_does_not_fit(server: ServerSpec) -> None:
         size_workload(
             pretrain(sharding=Sharding.DDP, tensor_parallel=1, pipeline_parallel=1), server
         )
-    assert err.value.code == "does_not_fit"  # type: ignore[attr-defined]
-    levers = err.value.params["levers"]  # type: ignore[attr-defined]
+    assert err.value.code == "does_not_fit"
+    levers = err.value.params["levers"]
+    assert isinstance(levers, list)
     assert "tensor_parallel" in levers and "sharding" in levers
     assert "pipeline_parallel" in levers
     # tensor parallel 2 with sequence parallelism: 56 GB + 4096·4224·17·33 = 9.7 GB + 3 ≤ 72
@@ -118,7 +122,8 @@ def test_activations_too_large_names_the_open_levers(server: ServerSpec) -> None
     # 2048 × (4096/16) × 4224 × 34/8 × 33 = 310 GB of activations per GPU
     with pytest.raises(DoesNotFit, match="micro-batch") as err:
         size_workload(pretrain(micro_batch_size=2048), server)
-    levers = err.value.params["levers"]  # type: ignore[attr-defined]
+    levers = err.value.params["levers"]
+    assert isinstance(levers, list)
     assert levers[:2] == ["micro_batch_size", "recompute"]
     # tensor parallelism is already searched up to 8: it is not offered as a lever
     assert "tensor_parallel" not in levers and "raise tensor" not in str(err.value)
@@ -153,8 +158,9 @@ def test_auto_tensor_parallel_picks_fewest_gpus(server: ServerSpec) -> None:
     # t=1 without context parallelism: nothing fits; the levers do not include t
     with pytest.raises(DoesNotFit) as err:
         size_workload(pretrain(params_billion=70.0, tensor_parallel=1, context_parallel=1), server)
-    assert err.value.params["needed_gb"] > 72  # type: ignore[attr-defined]
-    assert "tensor_parallel" in err.value.params["levers"]  # type: ignore[attr-defined]
+    needed_gb, levers = err.value.params["needed_gb"], err.value.params["levers"]
+    assert isinstance(needed_gb, float) and needed_gb > 72
+    assert isinstance(levers, list) and "tensor_parallel" in levers
 
 
 def test_tensor_parallel_must_divide_server(server: ServerSpec) -> None:
@@ -218,10 +224,11 @@ def test_inference_70b_at_bf16_is_split_for_memory(server: ServerSpec) -> None:
     assert r.memory_per_gpu_gb == pytest.approx((140.0 + kv_gb) / r.gpus_per_replica + 3.0)
 
 
-def _options(w: Workload, server: ServerSpec) -> list:  # type: ignore[type-arg]
+def _options(w: Workload, server: ServerSpec) -> list[CopyOption]:
     from tco.engine import inference
+    from tco.engine.decode import ServedModel
 
-    model = inference.ServedModel.of(w, w.shape or ModelShape(80, 8192, 64, 8))
+    model = ServedModel.of(w, w.shape or ModelShape(80, 8192, 64, 8))
     return inference.copy_options(
         w, server, model, inference.requests_of(w), inference.latency_targets(w), 72.0
     )

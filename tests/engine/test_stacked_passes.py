@@ -87,7 +87,7 @@ def test_offering_lines_are_break_even_lines(m: CostModel, clouds: list[CloudCos
     slow = break_even_lines(m, stacked)
     for x, y in zip(fast, slow, strict=True):
         assert same(x, y)
-    assert type(fast[0]) is np.float64 and type(fast[1]) is np.float64
+    assert isinstance(fast[0], np.float64) and isinstance(fast[1], np.float64)
 
 
 @settings(max_examples=300, deadline=None)
@@ -105,8 +105,12 @@ def test_crossing_months_are_each_offerings(
     from tco.engine.finance import break_even_month, crossing_months, payback_month
 
     rng = np.random.default_rng(seed)
-    onprem = np.cumsum(rng.choice([0.0, 5.0, 10.0], months + 1)) + 50.0 * rng.random()
-    clouds = np.cumsum(rng.choice([0.0, 5.0, 20.0], (offerings, months + 1)), axis=1)
+    onprem = (np.cumsum(rng.choice([0.0, 5.0, 10.0], months + 1)) + 50.0 * rng.random()).astype(
+        np.float64
+    )
+    clouds = np.cumsum(rng.choice([0.0, 5.0, 20.0], (offerings, months + 1)), axis=1).astype(
+        np.float64
+    )
     clouds[:, 0] = (
         rng.choice([0.0, onprem[0], onprem[0] + 1.0], offerings) * (1.0 - tie) + tie * onprem[0]
     )

@@ -76,6 +76,7 @@ def _wide_sheet() -> bytes:
 
     workbook = openpyxl.Workbook()
     sheet = workbook.active
+    assert sheet is not None
     for number, row in enumerate(exported_rows("cloud"), start=1):
         for column, value in enumerate(row, start=1):
             sheet.cell(row=number, column=column, value=value)

@@ -427,6 +427,8 @@ def site(seed_catalog: object, tmp_path_factory: pytest.TempPathFactory) -> Iter
             },
         },
     }
+    first_line = draft.lines.first()
+    assert first_line is not None
     with override_settings(**production):
         call_command("collectstatic", interactive=False, verbosity=0)
         yield Site(
@@ -435,7 +437,7 @@ def site(seed_catalog: object, tmp_path_factory: pytest.TempPathFactory) -> Iter
             quote_id=str(sent.public_id),
             revision_id=str(draft.public_id),
             render_id=str(revision.renders.get().public_id),
-            line_id=draft.lines.first().pk,
+            line_id=first_line.pk,
             buyer_token=services.buyer_link_token(revision=revision),
             lead_token=services.lead_token(lead=lead),
             confirm_token=services.lead_confirm_url(lead=unconfirmed).rstrip("/").rsplit("/")[-1],
@@ -448,6 +450,7 @@ def _bombs() -> dict[str, bytes]:
     from tests.catalog.test_import_bombs import _zip_bomb
 
     wide = openpyxl.Workbook()
+    assert wide.active is not None
     for column in (1, 16_384):
         wide.active.cell(row=1, column=column, value="key")
         wide.active.cell(row=2, column=column, value="x")

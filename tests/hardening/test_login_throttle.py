@@ -13,7 +13,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_login_failed
 from django.core import mail
+from django.http import HttpResponse
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +26,7 @@ def anna(db: None) -> User:
 
 
 @pytest.fixture
-def fast_locks(settings: Any) -> Any:
+def fast_locks(settings: Settings) -> Any:
     settings.LOGIN_FAILURES_PER_ACCOUNT = 3
     settings.LOGIN_FAILURES_PER_CLIENT = 6
     settings.LOGIN_LOCK_SECONDS = 1
@@ -32,13 +34,17 @@ def fast_locks(settings: Any) -> Any:
     return settings
 
 
-def sign_in(client: Client, password: str, *, username: str = "anna", ip: str = "198.51.100.1"):  # type: ignore[no-untyped-def]
-    return client.post(
+def sign_in(
+    client: Client, password: str, *, username: str = "anna", ip: str = "198.51.100.1"
+) -> HttpResponse:
+    response = client.post(
         "/accounts/login/",
         {"username": username, "password": password},
         REMOTE_ADDR="10.0.0.2",  # the proxy
         HTTP_X_FORWARDED_FOR=ip,
     )
+    assert isinstance(response, HttpResponse)
+    return response
 
 
 def test_wrong_passwords_lock_the_account_with_a_growing_delay(anna: User, fast_locks: Any) -> None:
@@ -86,7 +92,7 @@ def test_one_client_guessing_many_accounts_is_locked_by_its_address(
 
 
 def test_password_reset_emails_are_limited_per_address_and_per_client(
-    anna: User, settings: Any
+    anna: User, settings: Settings
 ) -> None:
     settings.PASSWORD_RESETS_PER_HOUR = 3
     settings.PASSWORD_RESETS_PER_HOUR_PER_CLIENT = 5

@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 import pytest
 import redis
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory, override_settings
@@ -85,7 +86,7 @@ def test_memory_stays_under_the_limit_the_app_sets(own_redis: Service) -> None:
         caches["pages"].close()
         for n in range(3000):
             request = factory.get(f"/calculator/?n={n}")
-            request.user = _Anonymous()
+            request.user = AnonymousUser()
             assert cached_view(request).status_code == 200
         server = redis.Redis.from_url(url)
         memory = server.info("memory")
@@ -96,13 +97,9 @@ def test_memory_stays_under_the_limit_the_app_sets(own_redis: Service) -> None:
         assert int(memory["used_memory"]) <= 2 * 1024 * 1024 * 1.05
         # The newest pages are the ones kept.
         request = factory.get("/calculator/?n=2999")
-        request.user = _Anonymous()
+        request.user = AnonymousUser()
         assert cached_view(request)["X-Page-Cache"] == "hit"
     page_cache._configured_for = None
-
-
-class _Anonymous:
-    is_authenticated = False
 
 
 def _default() -> dict[str, Any]:
@@ -136,7 +133,7 @@ def test_the_app_never_sets_memory_policy_on_the_brokers_redis() -> None:
     page_cache._configured_for = None
     try:
         request = RequestFactory().get("/calculator/?n=1")
-        request.user = _Anonymous()
+        request.user = AnonymousUser()
         view = page_cache.cache_anonymous_page(lambda r: "n=1")(lambda r: HttpResponse(b"page"))
         assert view(request)["X-Page-Cache"] == "miss"  # stored: the limit would be set now
         assert server.config_get("maxmemory")["maxmemory"] == "0"

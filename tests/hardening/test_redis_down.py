@@ -17,9 +17,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 from quotes.forms import lead_form_stamp
+from quotes.models import Quote
 from tests.quotes.conftest import customer, draft_quote, make_sales_user, sales_user, send
 from tests.real_services import restart_redis, stop_redis, suite_redis
 
@@ -41,7 +44,7 @@ ESTIMATE = {
 
 
 @pytest.fixture
-def world(seed_catalog: object, draft_quote: Any, sales_user: Any) -> dict[str, Any]:
+def world(seed_catalog: object, draft_quote: Quote, sales_user: User) -> dict[str, Any]:
     from api.services import token_create
     from quotes import services
 
@@ -58,7 +61,7 @@ def world(seed_catalog: object, draft_quote: Any, sales_user: Any) -> dict[str, 
 
 
 @pytest.fixture
-def redis_away(settings: Any) -> Iterator[None]:
+def redis_away(settings: Settings) -> Iterator[None]:
     settings.CACHE_RETRY_SECONDS = 0  # every call tries Redis: each refusal must be quick
     service = suite_redis()
     stop_redis(service)
@@ -122,7 +125,7 @@ def _send(clients: dict[str, Client], method: str, url: str, data: Any, headers:
 
 
 def test_every_public_url_answers_below_500_while_redis_is_away_and_recovers(
-    world: dict[str, Any], sales_user: Any, redis_away: None
+    world: dict[str, Any], sales_user: User, redis_away: None
 ) -> None:
     clients = {"anon": Client(raise_request_exception=False)}
     clients["sales"] = Client(raise_request_exception=False)
@@ -151,7 +154,7 @@ def test_every_public_url_answers_below_500_while_redis_is_away_and_recovers(
     assert (first["X-Page-Cache"], again["X-Page-Cache"]) == ("miss", "hit")
 
 
-def test_a_hung_redis_costs_one_timeout_per_retry_period(settings: Any) -> None:
+def test_a_hung_redis_costs_one_timeout_per_retry_period(settings: Settings) -> None:
     """A Redis that accepts connections and never answers (a stopped process, a network
     partition): a cache call waits at most the socket timeout, and the calls after it
     within CACHE_RETRY_SECONDS do not wait at all."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.test import RequestFactory
+from pytest_django.fixtures import Settings
 
 from config.middleware import RequestTimeBudgetMiddleware
 
@@ -22,7 +23,7 @@ def busy_for(seconds: float) -> Any:
     return view
 
 
-def test_a_request_over_its_budget_is_stopped_with_a_503(settings: Any) -> None:
+def test_a_request_over_its_budget_is_stopped_with_a_503(settings: Settings) -> None:
     settings.REQUEST_TIME_BUDGET_SECONDS = 0.2
     middleware = RequestTimeBudgetMiddleware(busy_for(3))
     started = time.monotonic()
@@ -33,7 +34,9 @@ def test_a_request_over_its_budget_is_stopped_with_a_503(settings: Any) -> None:
     assert api.status_code == 503 and api["Content-Type"] == "application/problem+json"
 
 
-def test_a_request_within_its_budget_is_untouched_and_leaves_no_timer(settings: Any) -> None:
+def test_a_request_within_its_budget_is_untouched_and_leaves_no_timer(
+    settings: Settings,
+) -> None:
     import signal
 
     settings.REQUEST_TIME_BUDGET_SECONDS = 2

@@ -19,10 +19,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote as urlquote
 
 import pytest
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from quotes.models import Customer, OutboxEmail, Quote, QuoteRevision
 
 from tests.real_services import WORKER_QUEUES, celery_worker_command, free_port
 
@@ -33,12 +38,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def make_sales_user(db: None) -> Callable[..., Any]:
+def make_sales_user(db: None) -> Callable[..., User]:
     from django.contrib.auth.models import Group, User
 
     from quotes.models import Team
 
-    def make(username: str, team: str | None = "Benelux", sales: bool = True) -> Any:
+    def make(username: str, team: str | None = "Benelux", sales: bool = True) -> User:
         user = User.objects.create_user(
             username, f"{username}@distributor.example", "pw-" + username, first_name=username
         )
@@ -52,12 +57,12 @@ def make_sales_user(db: None) -> Callable[..., Any]:
 
 
 @pytest.fixture
-def sales_user(make_sales_user: Callable[..., Any]) -> Any:
+def sales_user(make_sales_user: Callable[..., User]) -> User:
     return make_sales_user("anna")
 
 
 @pytest.fixture
-def customer(sales_user: Any) -> Any:
+def customer(sales_user: User) -> Customer:
     from quotes import services
     from quotes.models import Team
 
@@ -73,7 +78,7 @@ def customer(sales_user: Any) -> Any:
 
 
 @pytest.fixture
-def draft_quote(seed_catalog: object, customer: Any, sales_user: Any) -> Any:
+def draft_quote(seed_catalog: object, customer: Customer, sales_user: User) -> Quote:
     from quotes import services
 
     return services.quote_create_from_calculator(
@@ -81,7 +86,7 @@ def draft_quote(seed_catalog: object, customer: Any, sales_user: Any) -> Any:
     )
 
 
-def send(revision: Any, user: Any) -> Any:
+def send(revision: QuoteRevision, user: User) -> OutboxEmail:
     from quotes import services
 
     return services.quote_send(revision=revision, actor=user, idempotency_key=str(uuid.uuid4()))
@@ -108,7 +113,7 @@ class SmtpRecorder:
                 self.refused += 1
                 return "451 4.3.0 Mailbox busy, try again later"
             message = email.message_from_bytes(envelope.content, policy=email.policy.default)
-            self.messages.append(message)  # type: ignore[arg-type]
+            self.messages.append(message)
         return "250 2.0.0 OK"
 
     def reset(self) -> None:

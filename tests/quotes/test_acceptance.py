@@ -8,9 +8,11 @@ import io
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
+from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks
 
 from quotes import pdf, services
 from quotes.models import (
@@ -47,7 +49,7 @@ def finish_render(revision: Any) -> ProposalRender:
 
 
 @pytest.fixture
-def rendered_quote(draft_quote: Quote, sales_user: Any) -> Quote:
+def rendered_quote(draft_quote: Quote, sales_user: User) -> Quote:
     revision = draft_quote.revisions.get()
     send(revision, sales_user)
     finish_render(revision)
@@ -71,12 +73,14 @@ def _accept(client: Client, token: str, **fields: str) -> Any:
 
 
 def test_acceptance_records_the_evidence_and_the_hash_of_the_exact_pdf(
-    client: Client, rendered_quote: Quote, django_capture_on_commit_callbacks: Any
+    client: Client,
+    rendered_quote: Quote,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     token = _token(rendered_quote)
     page = client.get(reverse("quotes:buyer", args=[token])).content.decode()
     offered = client.get(reverse("quotes:buyer_pdf", args=[token]))
-    offered_bytes = b"".join(offered.streaming_content) if offered.streaming else offered.content
+    offered_bytes = offered.getvalue()  # the streamed content, or the content
     offered_sha = hashlib.sha256(offered_bytes).hexdigest()
     assert offered_sha in page  # the page names the document the buyer accepts
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -86,6 +90,7 @@ def test_acceptance_records_the_evidence_and_the_hash_of_the_exact_pdf(
 
     record = AcceptanceRecord.objects.get()
     assert record.accepted_sha256 == offered_sha
+    assert record.render.pdf is not None
     assert record.accepted_sha256 == hashlib.sha256(bytes(record.render.pdf)).hexdigest()
     assert (record.name, record.role, record.po_number) == ("Jan de Vries", "CTO", "PO-2026-118")
     assert record.ip_address == "203.0.113.7" and record.user_agent == BROWSER
@@ -114,7 +119,7 @@ def test_acceptance_records_the_evidence_and_the_hash_of_the_exact_pdf(
 
 
 def test_the_internal_quote_page_shows_the_acceptance(
-    client: Client, rendered_quote: Quote, sales_user: Any
+    client: Client, rendered_quote: Quote, sales_user: User
 ) -> None:
     assert _accept(client, _token(rendered_quote)).status_code == 200
     record = AcceptanceRecord.objects.get()
@@ -159,7 +164,7 @@ def test_accepting_through_the_old_decision_form_is_refused(
     assert rendered_quote.revisions.get().status != Status.ACCEPTED
 
 
-def test_acceptance_waits_for_the_pdf(client: Client, draft_quote: Quote, sales_user: Any) -> None:
+def test_acceptance_waits_for_the_pdf(client: Client, draft_quote: Quote, sales_user: User) -> None:
     send(draft_quote.revisions.get(), sales_user)  # the render is still pending
     response = _accept(client, _token(draft_quote))
     assert response.status_code == 400 and "still being prepared" in response.content.decode()
@@ -188,6 +193,7 @@ def test_the_acceptance_page_is_in_the_buyers_language(
     customer.language = "nl"
     customer.save()
     revision = rendered_quote.revisions.get()
+    assert revision.snapshot is not None
     revision.snapshot["language"] = "nl"  # as if it had been sent to a Dutch buyer
     revision.save(update_fields=["snapshot"])
     ProposalRender.objects.filter(revision=revision).update(language="nl")

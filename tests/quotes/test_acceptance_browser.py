@@ -6,10 +6,12 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.urls import reverse
+from playwright.sync_api import Browser, Page
+from pytest_django.live_server_helper import LiveServer
 
 from quotes import services
 from quotes.models import AcceptanceRecord, Quote, Status
@@ -23,13 +25,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = os.environ.get("SCREENSHOTS", "")
 
 
-def _shot(page: Any, name: str) -> None:
+def _shot(page: Page, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SHOTS, f"{name}.png")), full_page=True)
 
 
-def _no_sideways_scroll(page: Any) -> None:
+def _no_sideways_scroll(page: Page) -> None:
     width = page.evaluate(
         "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
@@ -38,7 +40,7 @@ def _no_sideways_scroll(page: Any) -> None:
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_the_buyer_accepts_on_a_phone_and_the_quote_shows_it(
-    chromium: Any, live_server: Any, draft_quote: Quote, sales_user: Any, language: str
+    chromium: Browser, live_server: LiveServer, draft_quote: Quote, sales_user: User, language: str
 ) -> None:
     customer = draft_quote.customer
     customer.language = language
@@ -59,9 +61,9 @@ def test_the_buyer_accepts_on_a_phone_and_the_quote_shows_it(
         page.wait_for_selector("#accept-form")
         _no_sideways_scroll(page)
         _shot(page, f"buyer-390-{language}")
-        offered = page.request.get(
-            live_server.url + page.locator("#accept-pdf-link").get_attribute("href")
-        )
+        href = page.locator("#accept-pdf-link").get_attribute("href")
+        assert href is not None
+        offered = page.request.get(live_server.url + href)
         offered_sha = hashlib.sha256(offered.body()).hexdigest()
         assert page.locator("#offered-sha256").inner_text() == offered_sha == render.sha256
         page.check("#id_terms")
@@ -96,9 +98,9 @@ def test_the_buyer_accepts_on_a_phone_and_the_quote_shows_it(
         assert page.locator("#acceptance-po").inner_text() == "PO-77"
         assert page.locator("#acceptance-sha256").inner_text() == offered_sha
         _shot(page, f"quote-accepted-1366-{language}")
-        copy = page.request.get(
-            live_server.url + page.locator("#acceptance-pdf").get_attribute("href")
-        )
+        href = page.locator("#acceptance-pdf").get_attribute("href")
+        assert href is not None
+        copy = page.request.get(live_server.url + href)
         assert hashlib.sha256(copy.body()).hexdigest() == record.sha256
     finally:
         desk.close()

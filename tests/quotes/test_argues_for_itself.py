@@ -10,12 +10,13 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
 from quotes import pdf, services
-from quotes.models import AnalysisPresentation, LineKind, Quote
+from quotes.models import AnalysisPresentation, Customer, LineKind, Quote
 
 from .conftest import send
 
@@ -27,7 +28,7 @@ def _line(revision: Any, key: str) -> Any:
 
 
 def test_a_support_line_at_ten_percent_follows_the_hardware_until_priced_by_hand(
-    seed_catalog: object, customer: Any, sales_user: Any
+    seed_catalog: object, customer: Customer, sales_user: User
 ) -> None:
     quote = services.quote_create(customer=customer, owner=sales_user, currency="USD")
     revision = quote.revisions.get()
@@ -75,7 +76,7 @@ def test_a_support_line_at_ten_percent_follows_the_hardware_until_priced_by_hand
 
 
 def test_a_quote_started_from_the_calculator_costs_what_the_calculator_costed(
-    seed_catalog: object, customer: Any, sales_user: Any
+    seed_catalog: object, customer: Customer, sales_user: User
 ) -> None:
     query = "preset=serve-70b"
     analysis = services.analyse_calculator_query(query=query)
@@ -99,7 +100,7 @@ def test_a_quote_started_from_the_calculator_costs_what_the_calculator_costed(
 
 
 def test_a_quote_of_another_size_or_with_unquoted_spares_says_how_it_differs(
-    seed_catalog: object, customer: Any, sales_user: Any
+    seed_catalog: object, customer: Customer, sales_user: User
 ) -> None:
     document = {
         "workload": {"kind": "inference", "params_billion": 70, "precision": "fp8",
@@ -121,7 +122,9 @@ def test_a_quote_of_another_size_or_with_unquoted_spares_says_how_it_differs(
         unit_price=server.unit_price,
         discount_pct=Decimal(0),
     )
-    codes = [d["code"] for d in services.deal_analysis(revision=revision)["deal"]["differences"]]
+    analysis = services.deal_analysis(revision=revision)
+    assert analysis is not None
+    codes = [d["code"] for d in analysis["deal"]["differences"]]
     assert codes == ["servers", "spares"]
     client = Client()
     client.force_login(sales_user)
@@ -131,7 +134,7 @@ def test_a_quote_of_another_size_or_with_unquoted_spares_says_how_it_differs(
 
 
 @pytest.fixture
-def rent_quote(seed_catalog: object, customer: Any, sales_user: Any) -> Quote:
+def rent_quote(seed_catalog: object, customer: Customer, sales_user: User) -> Quote:
     """A quote of the servers a rent verdict sized (pre-training a 7B model once)."""
     return services.quote_create_from_calculator(
         customer=customer, owner=sales_user, query="preset=pretrain-7b"
@@ -145,7 +148,7 @@ def _pdf_text(snapshot: dict[str, Any]) -> str:
 
 
 def test_an_analysis_that_recommends_renting_is_not_sent_as_it_is(
-    rent_quote: Quote, sales_user: Any, client: Client
+    rent_quote: Quote, sales_user: User, client: Client
 ) -> None:
     revision = rent_quote.revisions.get()
     assert services.argues_against_itself(services.deal_analysis(revision=revision))
@@ -167,6 +170,7 @@ def test_an_analysis_that_recommends_renting_is_not_sent_as_it_is(
     assert revision.analysis_presentation == AnalysisPresentation.LIKE_FOR_LIKE
     send(revision, sales_user)
     revision.refresh_from_db()
+    assert revision.snapshot is not None
     text = _pdf_text(revision.snapshot)
     assert "You asked us for owned servers: Our patient data may not leave the site." in text
     assert "Compared like for like, renting" in text
@@ -174,12 +178,13 @@ def test_an_analysis_that_recommends_renting_is_not_sent_as_it_is(
 
 
 def test_a_proposal_sent_without_the_analysis_has_prices_and_no_analysis(
-    rent_quote: Quote, sales_user: Any
+    rent_quote: Quote, sales_user: User
 ) -> None:
     revision = rent_quote.revisions.get()
     services.revision_set_presentation(revision=revision, presentation="without")
     send(revision, sales_user)
     revision.refresh_from_db()
+    assert revision.snapshot is not None
     assert revision.snapshot["tco"] is None
     assert revision.snapshot["analysis"]["presentation"] == "without"
     text = _pdf_text(revision.snapshot)
@@ -187,7 +192,7 @@ def test_a_proposal_sent_without_the_analysis_has_prices_and_no_analysis(
 
 
 def test_a_buy_verdict_needs_no_choice(
-    seed_catalog: object, customer: Any, sales_user: Any
+    seed_catalog: object, customer: Customer, sales_user: User
 ) -> None:
     quote = services.quote_create_from_calculator(
         customer=customer, owner=sales_user, query="preset=serve-70b"

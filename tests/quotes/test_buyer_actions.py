@@ -6,11 +6,11 @@ Before: the thank-you page was the answer to the POST (a refresh posted again an
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import Page
+from pytest_django.live_server_helper import LiveServer
 
 from quotes.models import Quote, Status
 from tests.quotes.test_acceptance import BROWSER, _token, rendered_quote
@@ -84,7 +84,7 @@ def test_a_forged_link_cannot_mark_anything(client: Client, rendered_quote: Quot
 
 @pytest.mark.browser
 def test_the_buyers_first_scroll_marks_the_proposal_viewed(
-    live_server: Any, page: Any, rendered_quote: Quote, transactional_db: None
+    live_server: LiveServer, page: Page, rendered_quote: Quote, transactional_db: None
 ) -> None:
     """In a real browser: loading the page leaves it "sent"; a scroll reports the view."""
     import time

@@ -3,18 +3,22 @@ SMTP server on loopback (the rows are committed so the worker sees them)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import uuid
 from collections.abc import Callable
+from email.message import EmailMessage
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
 from quotes import services
-from quotes.models import AcceptanceRecord, EmailKind, LeadRoute, OutboxEmail, Team
+from quotes.models import AcceptanceRecord, EmailKind, LeadRoute, OutboxEmail, Quote, Team
 
 from .conftest import SmtpServer, Worker, pdf_attachment, send, wait_quiescent, wait_until
 
@@ -46,7 +50,7 @@ def test_a_lead_is_routed_by_country_and_its_team_is_emailed(
     assert lead.team is not None and lead.team.name == "DACH"
     for member in ("dieter", "dana"):
         notices = wait_until(
-            lambda m=member: smtp_server.recorder.to(f"{m}@distributor.example"),
+            functools.partial(smtp_server.recorder.to, f"{member}@distributor.example"),
             timeout=90,
             what=f"the lead notice to {member}",
         )
@@ -64,9 +68,9 @@ def test_a_lead_is_routed_by_country_and_its_team_is_emailed(
 def test_an_acceptance_emails_the_signed_copy_to_both_sides(
     celery_worker: Worker,
     smtp_server: SmtpServer,
-    client: Any,
-    draft_quote: Any,
-    sales_user: Any,
+    client: Client,
+    draft_quote: Quote,
+    sales_user: User,
 ) -> None:
     smtp_server.recorder.reset()
     revision = draft_quote.revisions.get()
@@ -92,10 +96,12 @@ def test_an_acceptance_emails_the_signed_copy_to_both_sides(
     # The hash in the evidence is the hash of the PDF the buyer was emailed.
     assert record.accepted_sha256 == hashlib.sha256(offered).hexdigest()
     for address in ("jan@buyer.example", "anna@distributor.example"):
+
+        def accepted(a: str = address) -> list[EmailMessage]:
+            return [m for m in smtp_server.recorder.to(a) if "accepted" in str(m["Subject"])]
+
         messages = wait_until(
-            lambda a=address: [
-                m for m in smtp_server.recorder.to(a) if "accepted" in str(m["Subject"])
-            ],
+            accepted,
             timeout=60,
             what=f"the acceptance to {address}",
         )

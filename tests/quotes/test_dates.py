@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from quotes import pdf, services
-from quotes.models import OutboxEmail
+from quotes.models import Customer, OutboxEmail, Quote
 
 from .conftest import pdf_text, send
 
@@ -25,9 +25,9 @@ pytestmark = pytest.mark.django_db
     ],
 )
 def test_the_proposal_email_and_pdf_give_the_validity_date_in_the_buyers_language(
-    draft_quote: Any,
-    customer: Any,
-    sales_user: Any,
+    draft_quote: Quote,
+    customer: Customer,
+    sales_user: User,
     language: str,
     email_sentence: str,
     pdf_label: str,
@@ -44,6 +44,7 @@ def test_the_proposal_email_and_pdf_give_the_validity_date_in_the_buyers_languag
     email = OutboxEmail.objects.get(revision=revision)
     assert email_sentence.format(date=when) in email.body
 
+    assert revision.snapshot is not None
     document = pdf.render_revision(revision.snapshot, language=language, with_charts=False)
     text = re.sub(r"\s+", " ", pdf_text(document.pdf)[0].replace("\u00a0", " "))
     assert pdf_label.format(date=when) in text

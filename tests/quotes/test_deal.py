@@ -6,13 +6,16 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 
+from quotes.models import Quote
 from tests.quotes.conftest import send
 
 pytestmark = pytest.mark.django_db
 
 
-def _hand_built(draft_quote: Any, *, server_price: str, servers: int = 4) -> Any:
+def _hand_built(draft_quote: Quote, *, server_price: str, servers: int = 4) -> Any:
     """A draft with exactly: N servers, nothing else but 10 % support for 3 years."""
     from quotes import services
     from quotes.models import LineKind
@@ -34,7 +37,7 @@ def _onprem(tco: dict[str, Any]) -> dict[str, Any]:
     return next(o for o in tco["summary"]["options"] if o["kind"] == "onprem")
 
 
-def test_hand_calculated_deal(draft_quote: Any) -> None:
+def test_hand_calculated_deal(draft_quote: Quote) -> None:
     """4 servers at €250,000 net, support 10 % a year for 3 years.
 
     Upfront = 4 × 250,000 = 1,000,000 (no networking, installation or storage lines).
@@ -57,7 +60,7 @@ def test_hand_calculated_deal(draft_quote: Any) -> None:
     assert tco["summary"]["lease"]["upfront"] == pytest.approx(1_000_000, abs=0.01)
 
 
-def test_upfront_equals_the_quoted_hardware_net_total(draft_quote: Any) -> None:
+def test_upfront_equals_the_quoted_hardware_net_total(draft_quote: Quote) -> None:
     """The calculator's own draft (servers, fabric, installation, support) with discounts."""
     from quotes.models import LineKind
     from quotes.money import line_amount, to_cents
@@ -80,7 +83,7 @@ def test_upfront_equals_the_quoted_hardware_net_total(draft_quote: Any) -> None:
     assert upfront == hardware
 
 
-def test_a_repriced_line_changes_the_analysis(draft_quote: Any) -> None:
+def test_a_repriced_line_changes_the_analysis(draft_quote: Quote) -> None:
     from quotes.services.deal import deal_analysis
 
     revision = _hand_built(draft_quote, server_price="325000.00")
@@ -98,7 +101,7 @@ def test_a_repriced_line_changes_the_analysis(draft_quote: Any) -> None:
     assert any("258,620.00" in v or "258.620,00" in v for v in labels.values()), labels
 
 
-def test_the_quote_discount_reaches_the_analysis(draft_quote: Any) -> None:
+def test_the_quote_discount_reaches_the_analysis(draft_quote: Quote) -> None:
     from quotes.services.deal import deal_analysis
 
     revision = _hand_built(draft_quote, server_price="250000.00")
@@ -108,7 +111,7 @@ def test_the_quote_discount_reaches_the_analysis(draft_quote: Any) -> None:
     assert _onprem(tco)["upfront_cost"] == pytest.approx(900_000, abs=0.01)
 
 
-def test_the_snapshot_holds_what_the_buyer_saw(draft_quote: Any, sales_user: Any) -> None:
+def test_the_snapshot_holds_what_the_buyer_saw(draft_quote: Quote, sales_user: User) -> None:
     from catalog.models import ServerModel
     from quotes import services
     from quotes.services.deal import deal_analysis
@@ -121,6 +124,7 @@ def test_the_snapshot_holds_what_the_buyer_saw(draft_quote: Any, sales_user: Any
     )
     send(revision, sales_user)
     revision.refresh_from_db()
+    assert revision.snapshot is not None and seen is not None
     frozen = revision.snapshot["tco"]
     assert frozen["deal"] == seen["deal"]
     assert _onprem(frozen)["upfront_cost"] == _onprem(seen)["upfront_cost"]
@@ -130,7 +134,7 @@ def test_the_snapshot_holds_what_the_buyer_saw(draft_quote: Any, sales_user: Any
 
 
 def test_the_draft_page_shows_the_analysis_of_the_quoted_deal(
-    draft_quote: Any, sales_user: Any, client: Any
+    draft_quote: Quote, sales_user: User, client: Client
 ) -> None:
     revision = _hand_built(draft_quote, server_price="250000.00")
     client.force_login(sales_user)
@@ -145,7 +149,7 @@ def test_the_draft_page_shows_the_analysis_of_the_quoted_deal(
     assert 'id="deal-upfront">€960,000.00<' in html
 
 
-def test_a_catalog_price_change_recomputes_the_draft_analysis(draft_quote: Any) -> None:
+def test_a_catalog_price_change_recomputes_the_draft_analysis(draft_quote: Quote) -> None:
     from catalog.models import PriceChange
     from quotes.services.deal import lines_hash
 

@@ -7,11 +7,13 @@ commit their rows (transaction=True) so the workers see them.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page
+from pytest_django.live_server_helper import LiveServer
 
-from quotes.models import OutboxEmail, OutboxStatus, ProposalRender, RenderStatus
+from quotes.models import OutboxEmail, OutboxStatus, ProposalRender, Quote, RenderStatus
 
 from .conftest import (
     SmtpServer,
@@ -33,7 +35,7 @@ def _flat(text: str) -> str:
 
 
 def test_a_sent_quote_arrives_by_smtp_with_its_pdf(
-    celery_worker: Worker, smtp_server: SmtpServer, draft_quote: Any, sales_user: Any
+    celery_worker: Worker, smtp_server: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     smtp_server.recorder.reset()
     revision = draft_quote.revisions.get()
@@ -50,6 +52,7 @@ def test_a_sent_quote_arrives_by_smtp_with_its_pdf(
     text, pages = pdf_text(pdf_attachment(message))
     flat = _flat(text)
     revision.refresh_from_db()
+    assert revision.snapshot is not None
     totals = revision.snapshot["totals"]
     assert draft_quote.number in flat and "Deep Learning BV" in flat
     for amount in (totals["subtotal"], totals["vat"], totals["total"]):
@@ -61,11 +64,12 @@ def test_a_sent_quote_arrives_by_smtp_with_its_pdf(
         what="the outbox row to be marked sent",
     )
     render = ProposalRender.objects.get(revision=revision)
+    assert render.pdf is not None
     assert render.status == RenderStatus.DONE and bytes(render.pdf) == pdf_attachment(message)
 
 
 def test_smtp_refusals_are_retried_and_exactly_one_email_arrives(
-    celery_worker: Worker, smtp_server: SmtpServer, draft_quote: Any, sales_user: Any
+    celery_worker: Worker, smtp_server: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     smtp_server.recorder.reset()
     smtp_server.recorder.refuse_next = 3
@@ -86,10 +90,10 @@ def test_smtp_refusals_are_retried_and_exactly_one_email_arrives(
 def test_browser_start_a_quote_send_and_watch_it_arrive(
     celery_worker: Worker,
     smtp_server: SmtpServer,
-    live_server: Any,
-    page: Any,
+    live_server: LiveServer,
+    page: Page,
     seed_catalog: object,
-    sales_user: Any,
+    sales_user: User,
 ) -> None:
     smtp_server.recorder.reset()
     page.goto(f"{live_server.url}/accounts/login/?next=/calculator/%3Fpreset%3Dpretrain-7b")

@@ -34,9 +34,10 @@ from typing import Any
 
 import pytest
 import redis
+from django.contrib.auth.models import User
 from django.test import Client
 
-from quotes.models import OutboxEmail, OutboxStatus
+from quotes.models import OutboxEmail, OutboxStatus, Quote
 from tests.real_services import free_port, restart_redis, stop_redis, suite_redis
 
 from .conftest import (
@@ -57,7 +58,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 BUYER = "jan@buyer.example"
 # Short budgets: 3 retries 0.3 s apart (doubling), a 2 s SMTP timeout, requeue after 3 s,
 # failed emails retried 4 s after failing, a 6 s lease for a send that never finished.
-FAST = {
+FAST: dict[str, Any] = {
     "EMAIL_TIMEOUT": "2",
     "QUOTES_RETRY_BASE_SECONDS": "0.3",
     "QUOTES_EMAIL_MAX_RETRIES": "3",
@@ -249,9 +250,11 @@ def pipeline(smtp_via_front: SmtpServer, django_db_setup: None) -> Iterator[Work
 def healthy_front(front: FaultySmtp, backend: SmtpServer) -> None:
     front.mode = "ok"
     front.listen()
-    backend.recorder.reset()
-    backend.recorder.rcpt_delay = 0  # type: ignore[attr-defined]
-    backend.recorder.in_rcpt.clear()  # type: ignore[attr-defined]
+    recorder = backend.recorder
+    assert isinstance(recorder, SlowRecorder)  # the backend fixture's
+    recorder.reset()
+    recorder.rcpt_delay = 0
+    recorder.in_rcpt.clear()
 
 
 def _one_delivery(recorder: SmtpRecorder, outbox: OutboxEmail) -> OutboxEmail:
@@ -264,7 +267,7 @@ def _one_delivery(recorder: SmtpRecorder, outbox: OutboxEmail) -> OutboxEmail:
 
 
 def test_connection_refused_then_back(
-    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Any, sales_user: Any
+    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     front.refuse()
     outbox = send(draft_quote.revisions.get(), sales_user)
@@ -286,7 +289,7 @@ def test_connection_refused_then_back(
 
 
 def test_a_silent_server_times_out_then_delivers_once(
-    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Any, sales_user: Any
+    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     front.mode = "silent"
     outbox = send(draft_quote.revisions.get(), sales_user)
@@ -301,7 +304,7 @@ def test_a_silent_server_times_out_then_delivers_once(
 
 
 def test_an_outage_longer_than_the_retry_budget_is_recovered_and_shown_to_staff(
-    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Any, sales_user: Any
+    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     front.refuse()
     outbox = send(draft_quote.revisions.get(), sales_user)
@@ -312,6 +315,7 @@ def test_an_outage_longer_than_the_retry_budget_is_recovered_and_shown_to_staff(
     )
     client = Client()
     client.force_login(sales_user)
+    assert outbox.revision is not None
     badge = client.get(f"/quotes/revisions/{outbox.revision.public_id}/status/")
     assert 'data-state="failed"' in badge.content.decode()
     assert "retried automatically" in badge.content.decode()
@@ -327,7 +331,7 @@ def test_an_outage_longer_than_the_retry_budget_is_recovered_and_shown_to_staff(
 
 
 def test_accepted_but_dropped_before_the_reply_is_sent_again_with_the_same_message_id(
-    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Any, sales_user: Any
+    pipeline: Workers, front: FaultySmtp, backend: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     """The one case SMTP cannot make exactly-once: the server took the message, the reply
     was lost, so the sender must assume failure. The copy carries the same Message-ID,
@@ -343,15 +347,16 @@ def test_accepted_but_dropped_before_the_reply_is_sent_again_with_the_same_messa
 
 
 def test_a_worker_killed_during_the_smtp_conversation_delivers_once(
-    pipeline: Workers, backend: SmtpServer, draft_quote: Any, sales_user: Any
+    pipeline: Workers, backend: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     recorder = backend.recorder
-    recorder.rcpt_delay = 30  # type: ignore[attr-defined]
+    assert isinstance(recorder, SlowRecorder)  # the backend fixture's
+    recorder.rcpt_delay = 30
     outbox = send(draft_quote.revisions.get(), sales_user)
-    wait_until(recorder.in_rcpt.is_set, timeout=90, what="the worker to be in SMTP")  # type: ignore[attr-defined]
+    wait_until(recorder.in_rcpt.is_set, timeout=90, what="the worker to be in SMTP")
     assert OutboxEmail.objects.get(pk=outbox.pk).status == OutboxStatus.SENDING
     pipeline.current.kill()  # SIGKILL, mid-conversation: nothing was accepted
-    recorder.rcpt_delay = 0  # type: ignore[attr-defined]
+    recorder.rcpt_delay = 0
     pipeline.current = start_worker(pipeline.smtp, **FAST)
     # The redelivered task finds the row claimed; after the sending lease beat queues it.
     try:
@@ -379,7 +384,7 @@ def _restart_suite_redis() -> None:
 
 
 def test_a_redis_restart_with_work_queued_still_delivers_once(
-    pipeline: Workers, backend: SmtpServer, draft_quote: Any, sales_user: Any
+    pipeline: Workers, backend: SmtpServer, draft_quote: Quote, sales_user: User
 ) -> None:
     pipeline.current.stop()  # no consumer: the render task waits in Redis
     outbox = send(draft_quote.revisions.get(), sales_user)

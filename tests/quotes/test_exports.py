@@ -9,14 +9,15 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from openpyxl import load_workbook
 
+from catalog.schema import neutralise
 from quotes import services
-from quotes.exports import neutralise
-from quotes.models import Lead, Team
+from quotes.models import Lead, Quote, Team
 
 pytestmark = pytest.mark.django_db
 DANGEROUS = ["=1+1", "+31 20 555", "-2", "@SUM(A1)", "\tTAB", "\rCR"]
@@ -29,7 +30,7 @@ def test_formula_starts_are_neutralised(text: str) -> None:
 
 
 @pytest.fixture
-def two_teams(draft_quote: Any, make_sales_user: Callable[..., Any]) -> tuple[Any, Any]:
+def two_teams(draft_quote: Quote, make_sales_user: Callable[..., Any]) -> tuple[Any, Any]:
     bert = make_sales_user("bert", team="Nordics")
     customer = services.customer_create(
         team=Team.objects.get(name="Nordics"),
@@ -61,7 +62,10 @@ def two_teams(draft_quote: Any, make_sales_user: Callable[..., Any]) -> tuple[An
 
 
 def test_quote_csv_is_team_scoped_with_totals_and_formula_safe(
-    client: Client, two_teams: tuple[Any, Any], sales_user: Any, make_sales_user: Callable[..., Any]
+    client: Client,
+    two_teams: tuple[Any, Any],
+    sales_user: User,
+    make_sales_user: Callable[..., Any],
 ) -> None:
     mine, theirs = two_teams
     client.force_login(sales_user)
@@ -107,18 +111,23 @@ def test_quote_and_lead_xlsx_write_text_as_strings_never_formulas(
             sheet = archive.read("xl/worksheets/sheet1.xml").decode()
         assert "<f>" not in sheet  # no formula cell anywhere
         book = load_workbook(io.BytesIO(response.content))
+        assert book.active is not None
         values = [c.value for row in book.active.iter_rows() for c in row]
         assert any(isinstance(v, str) and v.startswith(("=", "-")) for v in values)
     quotes_book = load_workbook(
         io.BytesIO(client.get(reverse("quotes:quotes_export", args=["xlsx"])).content)
     )
+    assert quotes_book.active is not None
     header = [c.value for c in quotes_book.active[1]]
     total = quotes_book.active.cell(row=2, column=header.index("Total") + 1)
     assert isinstance(total.value, int | float)  # numbers stay numbers
 
 
 def test_lead_csv_for_sales_only(
-    client: Client, two_teams: tuple[Any, Any], sales_user: Any, make_sales_user: Callable[..., Any]
+    client: Client,
+    two_teams: tuple[Any, Any],
+    sales_user: User,
+    make_sales_user: Callable[..., Any],
 ) -> None:
     url = reverse("quotes:leads_export", args=["csv"])
     assert client.get(url).status_code == 302  # signed out: to the login
@@ -136,7 +145,7 @@ def test_lead_csv_for_sales_only(
 
 
 def test_download_as_excel_on_a_quotes_analysis_and_a_calculator_result(
-    client: Client, two_teams: tuple[Any, Any], sales_user: Any
+    client: Client, two_teams: tuple[Any, Any], sales_user: User
 ) -> None:
     mine, theirs = two_teams
     client.force_login(sales_user)
@@ -162,7 +171,7 @@ def test_download_as_excel_on_a_quotes_analysis_and_a_calculator_result(
 
 
 def test_quote_workbook_keeps_the_prices_of_the_day_of_the_analysis(
-    client: Client, draft_quote: Any, sales_user: Any
+    client: Client, draft_quote: Quote, sales_user: User
 ) -> None:
     from datetime import timedelta
 
@@ -174,9 +183,12 @@ def test_quote_workbook_keeps_the_prices_of_the_day_of_the_analysis(
 
     def inputs() -> dict[str, Any]:
         book = load_workbook(io.BytesIO(client.get(url).content))
-        return {row[6]: row[1] for row in book["Inputs"].iter_rows(min_row=2, values_only=True)}
+        return {
+            str(row[6]): row[1] for row in book["Inputs"].iter_rows(min_row=2, values_only=True)
+        }
 
     before = inputs()
+    assert revision.tco is not None
     assert before["servers"] == revision.tco["summary"]["sizing"]["servers_required"]
     # The analysis was made yesterday; the server's price doubled today.
     revision.tco["computed_at"] = (timezone.now() - timedelta(days=1)).isoformat()
@@ -198,7 +210,7 @@ def test_quote_workbook_keeps_the_prices_of_the_day_of_the_analysis(
 
 
 def test_quote_workbook_models_the_quoted_deal(
-    client: Client, draft_quote: Any, sales_user: Any
+    client: Client, draft_quote: Quote, sales_user: User
 ) -> None:
     """The Excel model of a quote is the deal's: a 10 % discount on the server line lowers
     its server price by 10 %, and the fleet is the quoted quantity."""
@@ -212,7 +224,9 @@ def test_quote_workbook_models_the_quoted_deal(
 
     def inputs() -> dict[str, Any]:
         book = load_workbook(io.BytesIO(client.get(url).content))
-        return {row[6]: row[1] for row in book["Inputs"].iter_rows(min_row=2, values_only=True)}
+        return {
+            str(row[6]): row[1] for row in book["Inputs"].iter_rows(min_row=2, values_only=True)
+        }
 
     before = inputs()
     line = revision.lines.get(kind="server")

@@ -7,10 +7,11 @@ and sent; a staff manager of another team could decide on any team's quote.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 
@@ -22,7 +23,9 @@ from tests.quotes.test_sales_desk import _below_floor
 pytestmark = pytest.mark.django_db
 
 
-def _manager(make_sales_user: Any, name: str, team: str | None = "Benelux", **flags: Any) -> Any:
+def _manager(
+    make_sales_user: Callable[..., User], name: str, team: str | None = "Benelux", **flags: Any
+) -> Any:
     user = make_sales_user(name, team=team)
     user.groups.add(Group.objects.get_or_create(name="sales-manager")[0])
     for flag, value in flags.items():
@@ -32,7 +35,7 @@ def _manager(make_sales_user: Any, name: str, team: str | None = "Benelux", **fl
 
 
 def test_the_manager_who_asked_cannot_approve_and_so_cannot_send(
-    client: Client, draft_quote: Quote, make_sales_user: Any
+    client: Client, draft_quote: Quote, make_sales_user: Callable[..., User]
 ) -> None:
     boss = _manager(make_sales_user, "boss")
     revision = _below_floor(draft_quote.revisions.get())
@@ -56,7 +59,7 @@ def test_the_manager_who_asked_cannot_approve_and_so_cannot_send(
 
 
 def test_a_manager_outside_the_quotes_team_cannot_decide_even_as_staff(
-    client: Client, draft_quote: Quote, sales_user: Any, make_sales_user: Any
+    client: Client, draft_quote: Quote, sales_user: User, make_sales_user: Callable[..., User]
 ) -> None:
     outsider = _manager(make_sales_user, "nils", team="Nordics", is_staff=True)
     revision = _below_floor(draft_quote.revisions.get())
@@ -71,7 +74,7 @@ def test_a_manager_outside_the_quotes_team_cannot_decide_even_as_staff(
 
 
 def test_another_manager_of_the_team_approves_and_the_quote_goes_out(
-    client: Client, draft_quote: Quote, make_sales_user: Any
+    client: Client, draft_quote: Quote, make_sales_user: Callable[..., User]
 ) -> None:
     boss = _manager(make_sales_user, "boss")
     marta = _manager(make_sales_user, "marta")

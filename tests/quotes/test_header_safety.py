@@ -9,9 +9,9 @@ with nothing on the quote to say so.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
@@ -88,7 +88,7 @@ def test_a_row_stored_with_a_broken_subject_is_sent_on_one_line(rendered_quote: 
 
 
 def test_an_email_that_cannot_be_built_is_marked_with_why_and_shown_on_the_quote(
-    client: Client, rendered_quote: Quote, sales_user: Any
+    client: Client, rendered_quote: Quote, sales_user: User
 ) -> None:
     revision = rendered_quote.revisions.get()
     row = OutboxEmail.objects.create(

@@ -16,8 +16,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from django.core import signing
 from django.test import Client, RequestFactory
+from pytest_django.fixtures import Settings
 
 from common.client_ip import client_ip
 from quotes import services
@@ -43,7 +43,9 @@ def _data(**extra: Any) -> dict[str, Any]:
 
 
 def _post(client: Client, ip: str = "", **extra: Any) -> Any:
-    headers = {"REMOTE_ADDR": ip or f"10.1.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}"}
+    headers: dict[str, Any] = {
+        "REMOTE_ADDR": ip or f"10.1.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}"
+    }
     return client.post(URL, _data(**extra), **headers)
 
 
@@ -90,7 +92,7 @@ def test_a_filled_honeypot_sends_nothing(client: Client, seed_catalog: object) -
 
 
 def test_the_form_must_have_been_open_for_a_moment(
-    client: Client, seed_catalog: object, settings: Any, monkeypatch: pytest.MonkeyPatch
+    client: Client, seed_catalog: object, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.QUOTES_LEAD_MIN_FILL_SECONDS = 3
     fresh = _post(client)
@@ -100,7 +102,7 @@ def test_the_form_must_have_been_open_for_a_moment(
     forged = _post(client, started="lead-form:1:forged")
     assert forged.status_code == 400 and "expired" in forged.content.decode()
     earlier = time.time() - 5
-    monkeypatch.setattr(signing.time, "time", lambda: earlier)
+    monkeypatch.setattr("django.core.signing.time.time", lambda: earlier)
     stamp = lead_form_stamp()
     monkeypatch.undo()
     assert _post(client, started=stamp).status_code == 200
@@ -113,12 +115,12 @@ def test_the_served_form_carries_the_stamp_and_the_honeypot(client: Client) -> N
 
 
 def test_per_client_limit_behind_a_trusted_proxy(
-    client: Client, seed_catalog: object, settings: Any
+    client: Client, seed_catalog: object, settings: Settings
 ) -> None:
     """Everyone reaches the app from the proxy's address; the client is what it appended."""
     settings.TRUSTED_PROXY_COUNT = 1
     settings.QUOTES_LEAD_REQUESTS_PER_HOUR = 2
-    proxy = {"REMOTE_ADDR": "10.0.0.2"}
+    proxy: dict[str, Any] = {"REMOTE_ADDR": "10.0.0.2"}
 
     def post(forwarded: str) -> int:
         return int(client.post(URL, _data(), HTTP_X_FORWARDED_FOR=forwarded, **proxy).status_code)
@@ -137,7 +139,7 @@ def test_per_client_limit_behind_a_trusted_proxy(
 
 
 def test_per_recipient_and_global_limits(
-    client: Client, seed_catalog: object, settings: Any
+    client: Client, seed_catalog: object, settings: Settings
 ) -> None:
     settings.QUOTES_LEAD_REQUESTS_PER_HOUR = 2
     address = "target@victim.example"
@@ -163,7 +165,7 @@ def test_per_recipient_and_global_limits(
     ],
 )
 def test_client_ip_trusts_exactly_the_configured_proxies(
-    settings: Any, trusted: int, remote: str, forwarded: str, expected: str
+    settings: Settings, trusted: int, remote: str, forwarded: str, expected: str
 ) -> None:
     settings.TRUSTED_PROXY_COUNT = trusted
     request = RequestFactory().get("/", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR=forwarded)

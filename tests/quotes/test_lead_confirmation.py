@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
 
 from quotes import services
 from quotes.forms import lead_form_stamp
@@ -45,7 +48,7 @@ def _confirm_path(email: OutboxEmail) -> str:
 
 
 def test_the_form_sends_only_a_confirmation_link_and_the_click_sends_the_pdf(
-    client: Client, seed_catalog: object, make_sales_user: Any
+    client: Client, seed_catalog: object, make_sales_user: Callable[..., User]
 ) -> None:
     anna = make_sales_user("anna")
     response = client.post(URL, _form())
@@ -134,7 +137,7 @@ def test_the_cover_gets_the_company_cleaned_like_the_name(seed_catalog: object) 
 
 
 def test_one_clients_refused_requests_spend_nobody_elses_budget(
-    seed_catalog: object, settings: Any
+    seed_catalog: object, settings: Settings
 ) -> None:
     settings.QUOTES_LEAD_REQUESTS_PER_HOUR = 2
     settings.QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL = 5

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 from catalog.services import import_price_file
 from quotes import services
@@ -55,7 +56,7 @@ def _lead(name: str) -> Lead:
 
 
 def test_leads_are_seen_only_by_their_team(
-    seed_catalog: object, make_sales_user: Callable[..., Any], settings: Any
+    seed_catalog: object, make_sales_user: Callable[..., Any], settings: Settings
 ) -> None:
     benelux = make_sales_user("anna", team="Benelux")
     dach = make_sales_user("dieter", team="DACH")

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 import pytest
 from django.conf import settings
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given
@@ -19,20 +20,20 @@ from hypothesis import strategies as st
 
 from common.formatting import format_money
 from quotes import services
-from quotes.models import ApprovalState, LineKind, Quote, Status
+from quotes.models import ApprovalState, Customer, LineKind, Quote, QuoteRevision, Status
 from tests.quotes.conftest import send
 
 pytestmark = pytest.mark.django_db
-HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def draft(draft_quote: Quote) -> Any:
+def draft(draft_quote: Quote) -> QuoteRevision:
     return draft_quote.revisions.get()
 
 
 @pytest.fixture
-def manager(make_sales_user: Any) -> Any:
+def manager(make_sales_user: Callable[..., User]) -> User:
     user = make_sales_user("marta")
     user.groups.add(Group.objects.get_or_create(name="sales-manager")[0])
     return user
@@ -49,12 +50,12 @@ def edit_data(line: Any, **values: Any) -> dict[str, str]:
     return {f"line-{line.pk}-{k}": v for k, v in data.items()}
 
 
-def edit_url(draft: Any, line: Any) -> str:
+def edit_url(draft: QuoteRevision, line: Any) -> str:
     return reverse("quotes:line_edit", args=[draft.public_id, line.pk])
 
 
 def test_the_draft_page_shows_amounts_margin_and_inline_forms(
-    client: Client, draft_quote: Quote, draft: Any, sales_user: Any
+    client: Client, draft_quote: Quote, draft: QuoteRevision, sales_user: User
 ) -> None:
     client.force_login(sales_user)
     html = client.get(reverse("quotes:detail", args=[draft_quote.public_id])).content.decode()
@@ -69,7 +70,7 @@ def test_the_draft_page_shows_amounts_margin_and_inline_forms(
 
 
 def test_an_htmx_edit_returns_the_fragment_with_new_amounts(
-    client: Client, draft: Any, sales_user: Any
+    client: Client, draft: QuoteRevision, sales_user: User
 ) -> None:
     client.force_login(sales_user)
     line = draft.lines.get(kind=LineKind.SERVER)
@@ -81,7 +82,7 @@ def test_an_htmx_edit_returns_the_fragment_with_new_amounts(
     assert html.lstrip().startswith('<div id="draft-lines"') and "<html" not in html
     assert response["HX-Trigger"] == "quote-lines-changed"
     line.refresh_from_db()
-    assert (line.quantity, line.unit_price) == (5, 100000)
+    assert (line.quantity, line.unit_price) == (Decimal(5), Decimal(100000))
     totals = services.revision_totals(draft)
     assert format_money(Decimal("500000"), draft.currency) in html
     assert format_money(totals.total, draft.currency) in html
@@ -90,7 +91,7 @@ def test_an_htmx_edit_returns_the_fragment_with_new_amounts(
 
 
 def test_an_invalid_htmx_edit_shows_the_error_next_to_the_field(
-    client: Client, draft: Any, sales_user: Any
+    client: Client, draft: QuoteRevision, sales_user: User
 ) -> None:
     client.force_login(sales_user)
     line = draft.lines.get(kind=LineKind.SERVER)
@@ -106,7 +107,7 @@ def test_an_invalid_htmx_edit_shows_the_error_next_to_the_field(
 
 
 def test_without_javascript_a_plain_post_saves_and_redirects(
-    client: Client, draft_quote: Quote, draft: Any, sales_user: Any
+    client: Client, draft_quote: Quote, draft: QuoteRevision, sales_user: User
 ) -> None:
     client.force_login(sales_user)
     line = draft.lines.get(kind=LineKind.SERVER)
@@ -122,7 +123,9 @@ def test_without_javascript_a_plain_post_saves_and_redirects(
     assert "field-error" in html and f'name="line-{line.pk}-unit_price"' in html
 
 
-def test_dutch_users_type_decimal_commas(client: Client, draft: Any, sales_user: Any) -> None:
+def test_dutch_users_type_decimal_commas(
+    client: Client, draft: QuoteRevision, sales_user: User
+) -> None:
     client.force_login(sales_user)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
     line = draft.lines.get(kind=LineKind.SUPPORT)
@@ -140,7 +143,7 @@ def test_dutch_users_type_decimal_commas(client: Client, draft: Any, sales_user:
 
 
 def test_free_lines_and_the_quote_discount_through_the_views(
-    client: Client, draft: Any, sales_user: Any
+    client: Client, draft: QuoteRevision, sales_user: User
 ) -> None:
     client.force_login(sales_user)
     response = client.post(
@@ -182,7 +185,7 @@ def test_free_lines_and_the_quote_discount_through_the_views(
 
 
 def test_line_views_respect_teams_and_frozen_revisions(
-    client: Client, draft: Any, sales_user: Any, make_sales_user: Any
+    client: Client, draft: QuoteRevision, sales_user: User, make_sales_user: Callable[..., User]
 ) -> None:
     line = draft.lines.get(kind=LineKind.SERVER)
     url = edit_url(draft, line)
@@ -204,7 +207,7 @@ def test_line_views_respect_teams_and_frozen_revisions(
 
 
 def test_approval_through_the_views(
-    client: Client, draft_quote: Quote, draft: Any, sales_user: Any, manager: Any
+    client: Client, draft_quote: Quote, draft: QuoteRevision, sales_user: User, manager: User
 ) -> None:
     services.revision_set_discount(revision=draft, discount_pct=Decimal(10))
     detail = reverse("quotes:detail", args=[draft_quote.public_id])
@@ -242,7 +245,11 @@ def test_approval_through_the_views(
 
 
 def test_list_shows_net_total_validity_owner_and_filters_by_owner(
-    client: Client, draft_quote: Quote, customer: Any, sales_user: Any, make_sales_user: Any
+    client: Client,
+    draft_quote: Quote,
+    customer: Customer,
+    sales_user: User,
+    make_sales_user: Callable[..., User],
 ) -> None:
     colleague = make_sales_user("bram")
     other = services.quote_create(customer=customer, owner=colleague)
@@ -261,7 +268,7 @@ def test_list_shows_net_total_validity_owner_and_filters_by_owner(
 
 
 def test_csv_export_follows_the_filters_and_neutralises_formulas(
-    client: Client, draft_quote: Quote, customer: Any, sales_user: Any
+    client: Client, draft_quote: Quote, customer: Customer, sales_user: User
 ) -> None:
     customer.company = "=HYPERLINK(1)"
     customer.save()
@@ -311,14 +318,15 @@ browser_text = st.one_of(
 )
 def test_nothing_posted_to_the_line_editor_gives_a_500(
     client: Client,
-    draft: Any,
-    manager: Any,
+    draft: QuoteRevision,
+    manager: User,
     target: str,
     data: dict[str, str],
     htmx: bool,
 ) -> None:
     client.force_login(manager)
     line = draft.lines.order_by("position").first()
+    assert line is not None
     if target == "edit":
         url = edit_url(draft, line)
         data = {f"line-{line.pk}-{k}": v for k, v in data.items()}

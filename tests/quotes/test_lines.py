@@ -5,16 +5,17 @@ and the margin approval before sending."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.utils import translation
 
 from catalog.models import FxRate, InfrastructureItem, ServerModel
 from quotes import selectors, services
-from quotes.models import ApprovalState, LineKind, LineUnit, Quote, Status
+from quotes.models import ApprovalState, LineKind, LineUnit, Quote, QuoteRevision, Status
 from quotes.money import convert, hardware_total, to_whole
 from quotes.templatetags.quotes_tags import quantity
 from tests.quotes.conftest import send
@@ -24,12 +25,12 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def draft(draft_quote: Quote) -> Any:
+def draft(draft_quote: Quote) -> QuoteRevision:
     return draft_quote.revisions.get()
 
 
 @pytest.fixture
-def manager(make_sales_user: Any) -> Any:
+def manager(make_sales_user: Callable[..., User]) -> User:
     user = make_sales_user("marta")
     user.groups.add(Group.objects.get_or_create(name="sales-manager")[0])  # created by a migration
     return user
@@ -39,7 +40,7 @@ def server_line(revision: Any) -> Any:
     return revision.lines.get(kind=LineKind.SERVER)
 
 
-def test_calculator_lines_carry_units_and_costs(draft: Any) -> None:
+def test_calculator_lines_carry_units_and_costs(draft: QuoteRevision) -> None:
     lines = {line.kind: line for line in draft.lines.all()}
     assert lines[LineKind.SERVER].unit == LineUnit.PCS
     assert lines[LineKind.SUPPORT].unit == LineUnit.YEARS  # quantity = years of support
@@ -47,7 +48,7 @@ def test_calculator_lines_carry_units_and_costs(draft: Any) -> None:
         assert line.cost_price is not None and 0 < line.cost_price < line.unit_price
 
 
-def test_editing_a_line_persists_and_the_totals_follow(draft: Any) -> None:
+def test_editing_a_line_persists_and_the_totals_follow(draft: QuoteRevision) -> None:
     line = server_line(draft)
     before = services.revision_totals(draft)
     services.revision_update_line(
@@ -73,7 +74,7 @@ def test_editing_a_line_persists_and_the_totals_follow(draft: Any) -> None:
     assert after.subtotal == Decimal("570000.00") + others
 
 
-def test_edits_are_validated(draft: Any) -> None:
+def test_edits_are_validated(draft: QuoteRevision) -> None:
     line = server_line(draft)
     for bad in (
         {"quantity": Decimal(0)},
@@ -81,7 +82,7 @@ def test_edits_are_validated(draft: Any) -> None:
         {"discount_pct": Decimal(101)},
         {"unit": "barrels"},
     ):
-        values = {
+        values: dict[str, Any] = {
             "quantity": Decimal(1),
             "unit_price": Decimal(1),
             "discount_pct": Decimal(0),
@@ -100,7 +101,7 @@ def test_edits_are_validated(draft: Any) -> None:
         )
 
 
-def test_a_sent_revision_refuses_line_edits(draft: Any, sales_user: Any) -> None:
+def test_a_sent_revision_refuses_line_edits(draft: QuoteRevision, sales_user: User) -> None:
     send(draft, sales_user)
     line = server_line(draft)
     with pytest.raises(services.RevisionLocked):
@@ -117,7 +118,7 @@ def test_a_sent_revision_refuses_line_edits(draft: Any, sales_user: Any) -> None
     assert line.quantity != 9
 
 
-def test_a_free_line_has_description_unit_cost_and_price(draft: Any) -> None:
+def test_a_free_line_has_description_unit_cost_and_price(draft: QuoteRevision) -> None:
     line = services.revision_add_free_line(
         revision=draft,
         description="On-site training, two days",
@@ -147,7 +148,7 @@ def test_a_free_line_has_description_unit_cost_and_price(draft: Any) -> None:
 
 
 def test_snapshot_has_units_in_the_buyers_language_and_never_cost(
-    draft: Any, sales_user: Any
+    draft: QuoteRevision, sales_user: User
 ) -> None:
     customer = draft.quote.customer
     customer.language = "nl"
@@ -163,6 +164,7 @@ def test_snapshot_has_units_in_the_buyers_language_and_never_cost(
     send(draft, sales_user)
     draft.refresh_from_db()
     snapshot = draft.snapshot
+    assert snapshot is not None
     units = {line["unit"]: line["unit_label"] for line in snapshot["lines"]}
     assert units == {"pcs": "st.", "years": "jaar", "months": "maanden"}
     text = json.dumps({k: v for k, v in snapshot.items() if k != "tco"})  # tco: the analysis
@@ -170,7 +172,7 @@ def test_snapshot_has_units_in_the_buyers_language_and_never_cost(
     assert all("cost_price" not in line for line in snapshot["lines"])
 
 
-def test_the_quote_discount_applies_to_the_non_optional_subtotal(draft: Any) -> None:
+def test_the_quote_discount_applies_to_the_non_optional_subtotal(draft: QuoteRevision) -> None:
     services.revision_add_free_line(
         revision=draft,
         description="Spare parts kit",
@@ -200,17 +202,21 @@ def test_the_quote_discount_applies_to_the_non_optional_subtotal(draft: Any) -> 
         services.revision_set_discount(revision=draft, discount_pct=Decimal("100.5"))
 
 
-def test_converted_catalog_prices_are_whole_currency_units(draft: Any) -> None:
+def test_converted_catalog_prices_are_whole_currency_units(draft: QuoteRevision) -> None:
     line = server_line(draft)
     server = ServerModel.objects.get(key=line.catalog_key.split(":")[1])
     assert server.currency != draft.currency  # USD list price on a EUR quote
-    rate = FxRate.objects.filter(base="EUR", quote="USD").order_by("-as_of").first().rate
+    latest = FxRate.objects.filter(base="EUR", quote="USD").order_by("-as_of").first()
+    assert latest is not None and server.cost_price is not None
+    rate = latest.rate
     assert line.unit_price == to_whole(convert(server.list_price, "USD", "EUR", rate))
     assert line.unit_price == line.unit_price.to_integral_value()
     assert line.cost_price == to_whole(convert(server.cost_price, "USD", "EUR", rate))
 
 
-def test_add_reprice_and_the_price_check_use_one_pricing_rule(draft: Any, sales_user: Any) -> None:
+def test_add_reprice_and_the_price_check_use_one_pricing_rule(
+    draft: QuoteRevision, sales_user: User
+) -> None:
     line = server_line(draft)
     server = ServerModel.objects.get(key=line.catalog_key.split(":")[1])
     change_price(SERVERS, server.key, server.list_price + Decimal("12345.67"))
@@ -232,13 +238,15 @@ def test_add_reprice_and_the_price_check_use_one_pricing_rule(draft: Any, sales_
     assert support.unit_price == (hardware * item.price / 100).quantize(Decimal("0.01"))
 
 
-def _below_floor(draft: Any) -> None:
+def _below_floor(draft: QuoteRevision) -> None:
     # Cost is about 85 % of list: a 10 % quote discount leaves a margin of about 5 %.
     services.revision_set_discount(revision=draft, discount_pct=Decimal(10))
     draft.refresh_from_db()
 
 
-def test_a_fresh_calculator_draft_is_above_the_floor_and_sends(draft: Any, sales_user: Any) -> None:
+def test_a_fresh_calculator_draft_is_above_the_floor_and_sends(
+    draft: QuoteRevision, sales_user: User
+) -> None:
     status = services.approval_status(draft)
     assert status.margin.pct is not None and status.margin.pct > draft.quote.team.margin_floor_pct
     assert not status.blocks_sending
@@ -248,11 +256,11 @@ def test_a_fresh_calculator_draft_is_above_the_floor_and_sends(draft: Any, sales
 
 
 def test_below_the_floor_sending_waits_for_a_sales_managers_approval(
-    draft: Any, sales_user: Any, manager: Any
+    draft: QuoteRevision, sales_user: User, manager: User
 ) -> None:
     _below_floor(draft)
     margin = services.revision_margin(draft)
-    assert margin.below_floor and margin.pct < 10
+    assert margin.below_floor and margin.pct is not None and margin.pct < 10
     with pytest.raises(services.QuoteError, match="ask a sales manager"):
         send(draft, sales_user)
 
@@ -281,7 +289,7 @@ def test_below_the_floor_sending_waits_for_a_sales_managers_approval(
 
 
 def test_a_rejection_keeps_sending_blocked_and_needs_a_reason(
-    draft: Any, sales_user: Any, manager: Any
+    draft: QuoteRevision, sales_user: User, manager: User
 ) -> None:
     _below_floor(draft)
     services.approval_request(revision=draft, actor=sales_user)
@@ -298,7 +306,7 @@ def test_a_rejection_keeps_sending_blocked_and_needs_a_reason(
 
 
 def test_changing_lines_after_an_approval_invalidates_it(
-    draft: Any, sales_user: Any, manager: Any
+    draft: QuoteRevision, sales_user: User, manager: User
 ) -> None:
     _below_floor(draft)
     services.approval_request(revision=draft, actor=sales_user)
@@ -319,7 +327,7 @@ def test_changing_lines_after_an_approval_invalidates_it(
 
 
 def test_a_decision_on_lines_changed_after_the_request_is_refused(
-    draft: Any, sales_user: Any, manager: Any
+    draft: QuoteRevision, sales_user: User, manager: User
 ) -> None:
     _below_floor(draft)
     services.approval_request(revision=draft, actor=sales_user)
@@ -328,12 +336,12 @@ def test_a_decision_on_lines_changed_after_the_request_is_refused(
         services.approval_decide(revision=draft, actor=manager, approve=True)
 
 
-def test_no_approval_is_asked_above_the_floor(draft: Any, sales_user: Any) -> None:
+def test_no_approval_is_asked_above_the_floor(draft: QuoteRevision, sales_user: User) -> None:
     with pytest.raises(services.QuoteError, match="no approval is needed"):
         services.approval_request(revision=draft, actor=sales_user)
 
 
-def test_the_team_floor_decides(draft: Any, sales_user: Any) -> None:
+def test_the_team_floor_decides(draft: QuoteRevision, sales_user: User) -> None:
     team = draft.quote.team
     team.margin_floor_pct = Decimal(40)
     team.save()
@@ -346,7 +354,7 @@ def test_the_team_floor_decides(draft: Any, sales_user: Any) -> None:
 
 
 def test_revise_copies_units_costs_and_discount_but_not_the_approval(
-    draft: Any, sales_user: Any, manager: Any
+    draft: QuoteRevision, sales_user: User, manager: User
 ) -> None:
     _below_floor(draft)
     services.approval_request(revision=draft, actor=sales_user)

@@ -5,11 +5,13 @@ the proposal (delivered by a real worker)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
+from playwright.sync_api import Browser, Page
+from pytest_django.live_server_helper import LiveServer
 
 from quotes.models import ApprovalState, LineKind, Quote, Status
 from tests.accessibility import serious_accessibility_violations
@@ -19,7 +21,7 @@ from .conftest import SmtpServer, Worker, wait_until
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
-def log_in(page: Any, live_server: Any, username: str, next_url: str) -> None:
+def log_in(page: Page, live_server: LiveServer, username: str, next_url: str) -> None:
     page.goto(f"{live_server.url}/accounts/login/?next={next_url}")
     page.fill("#id_username", username)
     page.fill("#id_password", f"pw-{username}")
@@ -30,12 +32,12 @@ def log_in(page: Any, live_server: Any, username: str, next_url: str) -> None:
 def test_engineer_edits_inline_gets_approval_and_sends(
     celery_worker: Worker,
     smtp_server: SmtpServer,
-    live_server: Any,
-    chromium: Any,
-    page: Any,
+    live_server: LiveServer,
+    chromium: Browser,
+    page: Page,
     draft_quote: Quote,
-    sales_user: Any,
-    make_sales_user: Any,
+    sales_user: User,
+    make_sales_user: Callable[..., User],
 ) -> None:
     smtp_server.recorder.reset()
     manager = make_sales_user("marta")
@@ -120,7 +122,9 @@ def test_engineer_edits_inline_gets_approval_and_sends(
     assert "approved by marta" in page.locator("#approval").inner_text()
     assert not page.locator("#send-button").is_disabled()
     wait_until(lambda: smtp_server.recorder.to(sales_user.email), timeout=60, what="the decision")
-    preview = page.request.get(live_server.url + page.locator("#preview-pdf").get_attribute("href"))
+    href = page.locator("#preview-pdf").get_attribute("href")
+    assert href is not None
+    preview = page.request.get(live_server.url + href)
     assert preview.status == 200
     assert preview.headers["content-type"] == "application/pdf"
     assert preview.body().startswith(b"%PDF")
@@ -130,6 +134,7 @@ def test_engineer_edits_inline_gets_approval_and_sends(
     page.wait_for_selector("#delivery-state[data-state=sent]", timeout=90_000)
     revision.refresh_from_db()
     assert revision.status == Status.SENT
+    assert revision.snapshot is not None
     assert revision.snapshot["totals"]["total"] == str(
         Decimal(page.locator("#total").inner_text().replace("€", "").replace(",", ""))
     )

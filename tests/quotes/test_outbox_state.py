@@ -10,11 +10,13 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.test import override_settings
+from django.contrib.auth.models import User
+from django.test import Client, override_settings
 from django.utils import timezone
+from pytest_django.fixtures import Settings
 
 from quotes import services
-from quotes.models import OutboxEmail, OutboxStatus, ProposalRender, RenderStatus
+from quotes.models import OutboxEmail, OutboxStatus, ProposalRender, Quote, RenderStatus
 
 from .conftest import send
 
@@ -37,8 +39,9 @@ def _refusing_mailer() -> dict[str, Any]:
 
 
 @pytest.fixture
-def queued_email(draft_quote: Any, sales_user: Any) -> OutboxEmail:
-    email = send(draft_quote.revisions.get(), sales_user)
+def queued_email(draft_quote: Quote, sales_user: User) -> OutboxEmail:
+    email: OutboxEmail = send(draft_quote.revisions.get(), sales_user)
+    assert email.render_id is not None
     # The PDF is ready (its rendering is tested elsewhere; here only the outbox matters).
     ProposalRender.objects.filter(pk=email.render_id).update(
         status=RenderStatus.DONE, pdf=b"%PDF-1.4 test", pages=1
@@ -64,12 +67,13 @@ def test_a_failed_send_refreshes_updated_at_so_requeue_leaves_its_retry_alone(
 
 
 def test_an_email_whose_retries_ran_out_is_retried_later_and_staff_see_it(
-    queued_email: OutboxEmail, client: Any, sales_user: Any, settings: Any
+    queued_email: OutboxEmail, client: Client, sales_user: User, settings: Settings
 ) -> None:
     services.outbox_mark_failed(outbox_id=queued_email.pk, error="ConnectionRefusedError")
     row = OutboxEmail.objects.get(pk=queued_email.pk)
     assert row.status == OutboxStatus.FAILED
     client.force_login(sales_user)
+    assert row.revision is not None
     badge = client.get(f"/quotes/revisions/{row.revision.public_id}/status/").content.decode()
     assert 'data-state="failed"' in badge and "ConnectionRefusedError" in badge
     assert "retried automatically" in badge

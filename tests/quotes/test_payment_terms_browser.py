@@ -3,9 +3,10 @@ shows a wrong schedule's error inside the panel and keeps what was typed."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page
+from pytest_django.live_server_helper import LiveServer
 
 from quotes.models import Quote
 
@@ -16,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.mark.parametrize("width", [1366, 390])
 def test_payment_schedule_errors_show_in_the_panel_and_saving_needs_no_reload(
-    live_server: Any, page: Any, draft_quote: Quote, sales_user: Any, width: int
+    live_server: LiveServer, page: Page, draft_quote: Quote, sales_user: User, width: int
 ) -> None:
     page.set_viewport_size({"width": width, "height": 900})
     url = f"/quotes/{draft_quote.public_id}/"

@@ -5,17 +5,19 @@ from __future__ import annotations
 import io
 import os
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from pypdf import PdfReader
 from weasyprint import HTML
 
 from catalog.models import InfrastructureItem, ServerModel
 from quotes import pdf, services
-from quotes.models import ProposalRender, RenderStatus
+from quotes.models import Customer, ProposalRender, Quote, QuoteRevision, RenderStatus
 
 from .conftest import pdf_text, send
 
@@ -27,19 +29,23 @@ def _flat(text: str) -> str:
 
 
 @pytest.fixture
-def sent_revision(draft_quote: Any, sales_user: Any) -> Any:
+def sent_revision(draft_quote: Quote, sales_user: User) -> QuoteRevision:
     revision = draft_quote.revisions.get()
     send(revision, sales_user)
     revision.refresh_from_db()
     return revision
 
 
-def test_proposal_pdf_holds_number_customer_totals_and_page_numbers(sent_revision: Any) -> None:
+def test_proposal_pdf_holds_number_customer_totals_and_page_numbers(
+    sent_revision: QuoteRevision,
+) -> None:
     render = services.render_execute(render_id=ProposalRender.objects.get().pk)
     assert render is not None and render.status == RenderStatus.DONE
+    assert render.pdf is not None
     text, pages = pdf_text(bytes(render.pdf))
     flat = _flat(text)
     snapshot = sent_revision.snapshot
+    assert snapshot is not None
     assert snapshot["number"] in flat
     assert "Deep Learning BV" in flat and "Jan de Vries" in flat
     total = Decimal(snapshot["totals"]["total"])
@@ -53,7 +59,10 @@ def test_proposal_pdf_holds_number_customer_totals_and_page_numbers(sent_revisio
     assert render.sha256 and len(render.sha256) == 64
 
 
-def test_dutch_customers_get_a_dutch_proposal(sent_revision: Any, customer: Any) -> None:
+def test_dutch_customers_get_a_dutch_proposal(
+    sent_revision: QuoteRevision, customer: Customer
+) -> None:
+    assert sent_revision.snapshot is not None
     document = pdf.render_revision(sent_revision.snapshot, language="nl", with_charts=False)
     text, pages = pdf_text(document.pdf)
     flat = _flat(text)
@@ -65,7 +74,7 @@ def test_dutch_customers_get_a_dutch_proposal(sent_revision: Any, customer: Any)
 
 
 def test_customer_text_is_escaped_and_never_fetched(
-    seed_catalog: object, sales_user: Any, monkeypatch: pytest.MonkeyPatch
+    seed_catalog: object, sales_user: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from quotes.models import Team
 
@@ -92,6 +101,7 @@ def test_customer_text_is_escaped_and_never_fetched(
         return original(self, url, headers)
 
     monkeypatch.setattr(pdf.StaticOnlyFetcher, "fetch", spy)
+    assert revision.snapshot is not None
     document = pdf.render_revision(revision.snapshot, language="en", with_charts=False)
     flat = _flat(pdf_text(document.pdf)[0])
     assert "<img src=http://example.com/x>" in flat  # printed as text, not an image
@@ -138,10 +148,13 @@ def test_weasyprint_never_reaches_the_network_through_the_fetcher() -> None:
     }
 
 
-def test_a_stored_pdf_never_changes_after_catalog_price_changes(sent_revision: Any) -> None:
+def test_a_stored_pdf_never_changes_after_catalog_price_changes(
+    sent_revision: QuoteRevision,
+) -> None:
     render_id = ProposalRender.objects.get().pk
     first = services.render_execute(render_id=render_id)
     assert first is not None
+    assert first.pdf is not None
     stored, digest = bytes(first.pdf), first.sha256
 
     ServerModel.objects.update(list_price=Decimal("1.00"))
@@ -149,9 +162,11 @@ def test_a_stored_pdf_never_changes_after_catalog_price_changes(sent_revision: A
 
     again = services.render_execute(render_id=render_id)  # a redelivered render task
     assert again is not None
+    assert again.pdf is not None
     assert bytes(again.pdf) == stored and again.sha256 == digest
     sent_revision.refresh_from_db()
     # A fresh render from the frozen snapshot shows the same prices and totals.
+    assert sent_revision.snapshot is not None
     fresh = _flat(
         pdf_text(pdf.render_revision(sent_revision.snapshot, language="en", with_charts=False).pdf)[
             0
@@ -182,7 +197,7 @@ def test_lead_analysis_pdf_has_no_prices(seed_catalog: object) -> None:
 
 
 def test_a_quote_built_by_hand_has_no_analysis_pages(
-    seed_catalog: object, customer: Any, sales_user: Any, make_sales_user: Any
+    seed_catalog: object, customer: Customer, sales_user: User, make_sales_user: Callable[..., User]
 ) -> None:
     from django.contrib.auth.models import Group
 
@@ -201,6 +216,7 @@ def test_a_quote_built_by_hand_has_no_analysis_pages(
     services.approval_decide(revision=revision, actor=manager, approve=True)
     send(revision, sales_user)
     revision.refresh_from_db()
+    assert revision.snapshot is not None
     document = pdf.render_revision(revision.snapshot, language="en")
     flat = _flat(pdf_text(document.pdf)[0])
     assert quote.number in flat and "$9,000.00" in flat  # 2 × 5,000 less 10 %
@@ -209,7 +225,7 @@ def test_a_quote_built_by_hand_has_no_analysis_pages(
 
 
 @pytest.fixture
-def dutch_calculator_quote(seed_catalog: object, sales_user: Any) -> Any:
+def dutch_calculator_quote(seed_catalog: object, sales_user: User) -> Any:
     """A quote started from the calculator for a Dutch-speaking buyer."""
     from quotes.models import Team
 
@@ -236,12 +252,13 @@ def test_dutch_buyers_get_dutch_numbers_in_the_frozen_analysis(dutch_calculator_
     assert "E+" not in support.description
 
 
-def test_a_chart_the_pdf_cannot_draw_fails_the_render(sent_revision: Any) -> None:
+def test_a_chart_the_pdf_cannot_draw_fails_the_render(sent_revision: QuoteRevision) -> None:
     """WeasyPrint would draw a missing image as nothing: a figure that cannot be drawn
     fails the render (the task retries and then reports it) instead of a proposal
     without its chart."""
     from tco.chart_svg import UnsupportedFigure
 
+    assert sent_revision.snapshot is not None
     snapshot = dict(sent_revision.snapshot)
     snapshot["tco"] = {
         **snapshot["tco"],
@@ -252,7 +269,7 @@ def test_a_chart_the_pdf_cannot_draw_fails_the_render(sent_revision: Any) -> Non
 
 
 def test_the_charts_are_in_the_pdf_as_text_in_the_buyers_language(
-    dutch_calculator_quote: Any, sales_user: Any
+    dutch_calculator_quote: Any, sales_user: User
 ) -> None:
     revision = dutch_calculator_quote.revisions.get()
     send(revision, sales_user)
@@ -288,13 +305,14 @@ def test_the_stylesheet_is_parsed_once_and_again_when_the_file_changes(
     assert round(page_width()) == 842
 
 
-def test_the_proposal_links_no_stylesheet_of_its_own(sent_revision: Any) -> None:
+def test_the_proposal_links_no_stylesheet_of_its_own(sent_revision: QuoteRevision) -> None:
     """The render brings the parsed proposal.css; a <link> in the template would be fetched
     and parsed again on every render."""
-    from django.template.loader import get_template
+    from django.template import Engine
 
-    source = get_template("quotes/pdf/proposal.html").template.source
+    source = Engine.get_default().get_template("quotes/pdf/proposal.html").source
     assert "<link" not in source
+    assert sent_revision.snapshot is not None
     _text, pages = pdf_text(
         pdf.render_revision(sent_revision.snapshot, language="en", with_charts=False).pdf
     )

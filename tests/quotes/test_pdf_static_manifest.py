@@ -11,13 +11,14 @@ from __future__ import annotations
 import logging
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import override_settings
 
 from quotes import pdf
+from quotes.models import Quote
 
 from .conftest import pdf_text, send
 
@@ -30,11 +31,12 @@ MANIFEST = {
 
 
 def test_proposal_is_styled_with_hashed_static_names(
-    draft_quote: Any, sales_user: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    draft_quote: Quote, sales_user: User, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     revision = draft_quote.revisions.get()
     send(revision, sales_user)
     revision.refresh_from_db()
+    assert revision.snapshot is not None
     plain = pdf.render_revision(revision.snapshot, language="en", with_charts=False)
     plain_text, plain_pages = pdf_text(plain.pdf)
 

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 from pypdf import PdfReader
 
 from catalog.models import InfrastructureItem, ServerModel, Site
 from quotes import pdf, services
-from quotes.models import CompanyProfile, ProposalRender, SalesProfile, Team
+from quotes.models import CompanyProfile, ProposalRender, Quote, SalesProfile, Team
 
 from .conftest import send
 
@@ -30,7 +33,7 @@ def _pages(data: bytes) -> list[str]:
     ]
 
 
-def _sent(sales_user: Any, *, language: str, country: str, vat_number: str) -> Any:
+def _sent(sales_user: User, *, language: str, country: str, vat_number: str) -> Any:
     sales_user.first_name, sales_user.last_name = "Anna", "de Boer"
     sales_user.save()
     SalesProfile.objects.update_or_create(
@@ -60,12 +63,12 @@ def _sent(sales_user: Any, *, language: str, country: str, vat_number: str) -> A
 
 
 @pytest.fixture
-def dutch(seed_catalog: object, sales_user: Any) -> Any:
+def dutch(seed_catalog: object, sales_user: User) -> Any:
     return _sent(sales_user, language="nl", country="NL", vat_number="NL123456789B01")
 
 
 @pytest.fixture
-def english_reverse_charge(seed_catalog: object, sales_user: Any) -> Any:
+def english_reverse_charge(seed_catalog: object, sales_user: User) -> Any:
     return _sent(sales_user, language="en", country="DE", vat_number="DE136695976")
 
 
@@ -135,7 +138,9 @@ def test_reverse_charge_wording_and_a_clean_english_proposal(english_reverse_cha
     assert "Btw verlegd" in " ".join(_pages(dutch.pdf))
 
 
-def test_the_buyer_page_shows_no_internal_marks(english_reverse_charge: Any, client: Any) -> None:
+def test_the_buyer_page_shows_no_internal_marks(
+    english_reverse_charge: Any, client: Client
+) -> None:
     token = services.buyer_link_token(revision=english_reverse_charge)
     response = client.get(f"/quotes/p/{token}/")
     assert response.status_code == 200
@@ -148,7 +153,7 @@ def test_the_buyer_page_shows_no_internal_marks(english_reverse_charge: Any, cli
 
 
 def test_preview_pdf_is_watermarked_and_never_stored(
-    draft_quote: Any, sales_user: Any, client: Any
+    draft_quote: Quote, sales_user: User, client: Client
 ) -> None:
     revision = draft_quote.revisions.get()
     client.force_login(sales_user)
@@ -159,17 +164,21 @@ def test_preview_pdf_is_watermarked_and_never_stored(
     assert all("DRAFT" in page for page in pages)
     assert ProposalRender.objects.count() == 0
     revision.refresh_from_db()
-    assert revision.is_draft and revision.snapshot is None
+    draft_snapshot = revision.snapshot
+    assert revision.is_draft and draft_snapshot is None
     # The sent PDF has no watermark; a sent revision has no preview.
     send(revision, sales_user)
     revision.refresh_from_db()
+    assert revision.snapshot is not None
     sent = _pages(pdf.render_revision(revision.snapshot, language="en", with_charts=False).pdf)
     assert not any("DRAFT" in page for page in sent)
     again = client.get(f"/quotes/revisions/{revision.public_id}/preview.pdf")
     assert again.status_code == 302
 
 
-def test_preview_is_for_the_team_only(draft_quote: Any, make_sales_user: Any, client: Any) -> None:
+def test_preview_is_for_the_team_only(
+    draft_quote: Quote, make_sales_user: Callable[..., User], client: Client
+) -> None:
     outsider = make_sales_user("otto", team="Nordics")
     client.force_login(outsider)
     revision = draft_quote.revisions.get()
@@ -177,7 +186,7 @@ def test_preview_is_for_the_team_only(draft_quote: Any, make_sales_user: Any, cl
 
 
 def test_company_profile_is_edited_by_staff_only(
-    db: None, sales_user: Any, client: Any, django_user_model: Any
+    db: None, sales_user: User, client: Client, django_user_model: Any
 ) -> None:
     profile = CompanyProfile.current()
     assert (

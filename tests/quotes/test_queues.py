@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 import redis
+from django.contrib.auth.models import User
 
 from quotes import services
-from quotes.models import OutboxEmail, OutboxStatus, ProposalRender
+from quotes.models import Customer, OutboxEmail, OutboxStatus, ProposalRender
 
 from .conftest import SmtpServer, Worker, purge_broker, send, start_worker, wait_quiescent
 
@@ -36,7 +37,7 @@ def workers() -> Iterator[list[Worker]]:
         worker.stop()
 
 
-def _quotes(customer: Any, owner: Any, count: int) -> list[Any]:
+def _quotes(customer: Customer, owner: Any, count: int) -> list[Any]:
     """`count` draft revisions for buyers buyer-0@ … (one customer each)."""
     drafts = []
     for n in range(count):
@@ -67,8 +68,8 @@ def test_an_email_goes_out_as_soon_as_its_own_pdf_exists(
     workers: list[Worker],
     smtp_server: SmtpServer,
     seed_catalog: Any,
-    customer: Any,
-    sales_user: Any,
+    customer: Customer,
+    sales_user: User,
 ) -> None:
     smtp_server.recorder.reset()
     drafts = _quotes(customer, sales_user, 3)
@@ -77,8 +78,11 @@ def test_an_email_goes_out_as_soon_as_its_own_pdf_exists(
     wait_quiescent(smtp_server.recorder)
     _each_delivered_once(smtp_server, outboxes)
     first_sent = OutboxEmail.objects.get(pk=outboxes[0].pk).sent_at
-    last_rendered = ProposalRender.objects.get(pk=outboxes[-1].render_id).rendered_at
+    last_render_id = outboxes[-1].render_id
+    assert last_render_id is not None
+    last_rendered = ProposalRender.objects.get(pk=last_render_id).rendered_at
     # The first buyer's email did not wait for the other PDFs (it used to queue behind them).
+    assert first_sent is not None and last_rendered is not None
     assert first_sent < last_rendered
 
 
@@ -86,8 +90,8 @@ def test_a_buyer_send_is_not_behind_a_batch(
     workers: list[Worker],
     smtp_server: SmtpServer,
     seed_catalog: Any,
-    customer: Any,
-    sales_user: Any,
+    customer: Customer,
+    sales_user: User,
 ) -> None:
     smtp_server.recorder.reset()
     *batch_drafts, urgent_draft = _quotes(customer, sales_user, 4)
@@ -101,8 +105,9 @@ def test_a_buyer_send_is_not_behind_a_batch(
     workers.append(start_worker(smtp_server, roles=("render",)))
     wait_quiescent(smtp_server.recorder)
     _each_delivered_once(smtp_server, [*batch, urgent])
-    rendered = {
+    rendered: dict[int | None, datetime] = {
         render.pk: render.rendered_at
         for render in ProposalRender.objects.filter(pk__in=[o.render_id for o in [*batch, urgent]])
+        if render.rendered_at is not None
     }
     assert rendered[urgent.render_id] < min(rendered[o.render_id] for o in batch)

@@ -6,11 +6,13 @@ history), never by editing rows behind the catalog's back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -22,7 +24,15 @@ from catalog.selectors import price_changed_since, prices_changed_since
 from catalog.services import import_price_file
 from common.formatting import format_money
 from quotes import selectors, services
-from quotes.models import LineKind, ProposalRender, Quote, QuoteLine, Status
+from quotes.models import (
+    Customer,
+    LineKind,
+    ProposalRender,
+    Quote,
+    QuoteLine,
+    QuoteRevision,
+    Status,
+)
 from quotes.money import convert, hardware_total, to_cents, to_whole
 from tests.catalog.price_files import csv_bytes, exported_rows, set_cell
 
@@ -57,13 +67,15 @@ def catalog_key(line: QuoteLine) -> str:
     return line.catalog_key.partition(":")[2]
 
 
-def server_line(revision: Any) -> QuoteLine:
+def server_line(revision: QuoteRevision) -> QuoteLine:
     return revision.lines.get(kind=LineKind.SERVER)
 
 
 def current_unit(price: Decimal, currency: str, quote_currency: str) -> Decimal:
     """The pricing rule (docs/quotes.md): converted prices in whole currency units."""
-    rate = FxRate.objects.filter(base="EUR", quote="USD").order_by("-as_of").first().rate
+    latest = FxRate.objects.filter(base="EUR", quote="USD").order_by("-as_of").first()
+    assert latest is not None
+    rate = latest.rate
     exact = convert(price, currency, quote_currency, rate)
     return to_whole(exact) if currency != quote_currency else to_cents(exact)
 
@@ -75,11 +87,11 @@ def detail(client: Client, quote: Quote) -> str:
 
 
 @pytest.fixture
-def draft(draft_quote: Quote) -> Any:
+def draft(draft_quote: Quote) -> QuoteRevision:
     return draft_quote.revisions.get()
 
 
-def test_a_fresh_draft_has_no_notice(client: Client, draft_quote: Quote, sales_user: Any) -> None:
+def test_a_fresh_draft_has_no_notice(client: Client, draft_quote: Quote, sales_user: User) -> None:
     # The seed load recorded its prices (and a second EUR/USD rate) before the lines.
     client.force_login(sales_user)
     html = detail(client, draft_quote)
@@ -88,7 +100,7 @@ def test_a_fresh_draft_has_no_notice(client: Client, draft_quote: Quote, sales_u
 
 
 def test_a_price_change_after_pricing_shows_old_and_new_price(
-    client: Client, draft_quote: Quote, draft: Any, sales_user: Any
+    client: Client, draft_quote: Quote, draft: QuoteRevision, sales_user: User
 ) -> None:
     line = server_line(draft)
     server = ServerModel.objects.get(key=catalog_key(line))
@@ -117,7 +129,7 @@ def test_a_price_change_after_pricing_shows_old_and_new_price(
 
 
 def test_reprice_updates_lines_and_totals_and_the_notice_goes(
-    client: Client, draft_quote: Quote, draft: Any, sales_user: Any
+    client: Client, draft_quote: Quote, draft: QuoteRevision, sales_user: User
 ) -> None:
     before = {line.pk: line for line in draft.lines.all()}
     old_totals = services.totals_for(lines=list(before.values()), vat_rate=draft.vat_rate)
@@ -162,7 +174,7 @@ def test_reprice_updates_lines_and_totals_and_the_notice_goes(
 
 
 def test_a_change_recorded_before_the_line_was_priced_gives_no_notice(
-    client: Client, seed_catalog: object, customer: Any, sales_user: Any
+    client: Client, seed_catalog: object, customer: Customer, sales_user: User
 ) -> None:
     installation = InfrastructureItem.objects.get(key="installation-per-server")
     change_price(ITEMS, installation.key, installation.price + 500)
@@ -180,7 +192,7 @@ def test_a_change_recorded_before_the_line_was_priced_gives_no_notice(
 
 
 def test_an_exchange_rate_change_affects_converted_lines_only(
-    seed_catalog: object, customer: Any, sales_user: Any
+    seed_catalog: object, customer: Customer, sales_user: User
 ) -> None:
     quote = services.quote_create(customer=customer, owner=sales_user, currency="USD")
     revision = quote.revisions.get()
@@ -203,7 +215,7 @@ def test_an_exchange_rate_change_affects_converted_lines_only(
 
 
 def test_a_revise_keeps_when_lines_were_priced(
-    client: Client, draft_quote: Quote, draft: Any, sales_user: Any
+    client: Client, draft_quote: Quote, draft: QuoteRevision, sales_user: User
 ) -> None:
     send(draft, sales_user)
     server = ServerModel.objects.get(key=catalog_key(server_line(draft)))
@@ -220,11 +232,12 @@ def test_a_revise_keeps_when_lines_were_priced(
 
 
 def test_a_sent_revision_never_shows_the_notice_and_cannot_be_repriced(
-    client: Client, draft_quote: Quote, draft: Any, sales_user: Any
+    client: Client, draft_quote: Quote, draft: QuoteRevision, sales_user: User
 ) -> None:
     send(draft, sales_user)
     render = services.render_execute(render_id=ProposalRender.objects.get(revision=draft).pk)
     assert render is not None
+    assert render.pdf is not None
     stored, digest = bytes(render.pdf), render.sha256
     draft.refresh_from_db()
     frozen = draft.snapshot
@@ -251,7 +264,11 @@ def test_a_sent_revision_never_shows_the_notice_and_cannot_be_repriced(
 
 
 def test_only_the_quotes_team_may_reprice(
-    client: Client, draft_quote: Quote, draft: Any, sales_user: Any, make_sales_user: Any
+    client: Client,
+    draft_quote: Quote,
+    draft: QuoteRevision,
+    sales_user: User,
+    make_sales_user: Callable[..., User],
 ) -> None:
     server = ServerModel.objects.get(key=catalog_key(server_line(draft)))
     change_price(SERVERS, server.key, server.list_price + 1000)
@@ -272,14 +289,14 @@ def test_only_the_quotes_team_may_reprice(
     assert list(draft.lines.order_by("pk").values_list("unit_price", flat=True)) != prices
 
 
-def test_reprice_needs_the_csrf_token(draft: Any, sales_user: Any) -> None:
+def test_reprice_needs_the_csrf_token(draft: QuoteRevision, sales_user: User) -> None:
     client = Client(enforce_csrf_checks=True)
     client.force_login(sales_user)
     assert client.post(reverse("quotes:reprice", args=[draft.public_id])).status_code == 403
 
 
 def test_detail_page_queries_do_not_grow_with_changed_lines(
-    client: Client, seed_catalog: object, customer: Any, sales_user: Any
+    client: Client, seed_catalog: object, customer: Customer, sales_user: User
 ) -> None:
     quote = services.quote_create(customer=customer, owner=sales_user, currency="EUR")
     revision = quote.revisions.get()
@@ -315,7 +332,7 @@ def test_detail_page_queries_do_not_grow_with_changed_lines(
     assert len(many) == len(few), [q["sql"] for q in many.captured_queries]
 
 
-def test_the_batched_history_check_agrees_with_the_single_one(draft: Any) -> None:
+def test_the_batched_history_check_agrees_with_the_single_one(draft: QuoteRevision) -> None:
     line = server_line(draft)
     server_key = catalog_key(line)
     change_price(SERVERS, server_key, ServerModel.objects.get(key=server_key).list_price + 1)
@@ -339,7 +356,7 @@ def test_the_batched_history_check_agrees_with_the_single_one(draft: Any) -> Non
 
 
 def test_the_notice_speaks_dutch(
-    client: Client, draft_quote: Quote, draft: Any, sales_user: Any
+    client: Client, draft_quote: Quote, draft: QuoteRevision, sales_user: User
 ) -> None:
     server = ServerModel.objects.get(key=catalog_key(server_line(draft)))
     change_price(SERVERS, server.key, server.list_price + 1000)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
@@ -32,7 +33,7 @@ def _accept(client: Client, token: str) -> Any:
 
 
 def test_the_buyer_can_accept_the_sent_revision_while_a_new_one_is_drafted(
-    client: Client, rendered_quote: Quote, sales_user: Any
+    client: Client, rendered_quote: Quote, sales_user: User
 ) -> None:
     sent = rendered_quote.revisions.get()
     token = _token(rendered_quote)
@@ -54,7 +55,7 @@ def test_the_buyer_can_accept_the_sent_revision_while_a_new_one_is_drafted(
 
 
 def test_sending_the_new_revision_is_what_closes_the_old_one(
-    client: Client, rendered_quote: Quote, sales_user: Any
+    client: Client, rendered_quote: Quote, sales_user: User
 ) -> None:
     sent = rendered_quote.revisions.get()
     token = _token(rendered_quote)

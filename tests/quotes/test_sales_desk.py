@@ -5,23 +5,24 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 
 from quotes import services
-from quotes.models import EmailKind, LineKind, LineUnit, OutboxEmail, Quote
+from quotes.models import Customer, EmailKind, LineKind, LineUnit, OutboxEmail, Quote
 
 from .conftest import send
 
 pytestmark = pytest.mark.django_db
 
 
-def _manager(make_sales_user: Any, name: str, team: str = "Benelux") -> Any:
+def _manager(make_sales_user: Callable[..., User], name: str, team: str = "Benelux") -> Any:
     user = make_sales_user(name, team=team)
     user.groups.add(Group.objects.get_or_create(name="sales-manager")[0])
     return user
@@ -42,7 +43,7 @@ def _below_floor(revision: Any) -> Any:
 
 
 def test_an_approval_request_emails_the_teams_managers_and_the_decision_the_requester(
-    draft_quote: Quote, sales_user: Any, make_sales_user: Any
+    draft_quote: Quote, sales_user: User, make_sales_user: Callable[..., User]
 ) -> None:
     marta = _manager(make_sales_user, "marta")
     _manager(make_sales_user, "nils", team="Nordics")  # another team's manager: not asked
@@ -62,7 +63,7 @@ def test_an_approval_request_emails_the_teams_managers_and_the_decision_the_requ
 
 
 def test_a_manager_who_asks_is_not_asked_and_the_page_says_nobody_was(
-    client: Client, draft_quote: Quote, make_sales_user: Any
+    client: Client, draft_quote: Quote, make_sales_user: Callable[..., User]
 ) -> None:
     boss = _manager(make_sales_user, "boss")
     revision = _below_floor(draft_quote.revisions.get())
@@ -75,7 +76,11 @@ def test_a_manager_who_asks_is_not_asked_and_the_page_says_nobody_was(
 
 
 def test_the_list_filters_the_drafts_awaiting_approval(
-    client: Client, seed_catalog: object, customer: Any, sales_user: Any, make_sales_user: Any
+    client: Client,
+    seed_catalog: object,
+    customer: Customer,
+    sales_user: User,
+    make_sales_user: Callable[..., User],
 ) -> None:
     _manager(make_sales_user, "marta")
     waiting = services.quote_create(customer=customer, owner=sales_user, currency="EUR")
@@ -91,7 +96,7 @@ def test_the_list_filters_the_drafts_awaiting_approval(
 
 
 def test_send_is_disabled_with_its_reason_below_the_floor_and_enabled_after_approval(
-    client: Client, draft_quote: Quote, sales_user: Any, make_sales_user: Any
+    client: Client, draft_quote: Quote, sales_user: User, make_sales_user: Callable[..., User]
 ) -> None:
     marta = _manager(make_sales_user, "marta")
     revision = _below_floor(draft_quote.revisions.get())
@@ -134,11 +139,13 @@ def _duplicate_ids(html: str) -> list[str]:
 
 
 def test_every_sales_page_has_unique_element_ids(
-    client: Client, draft_quote: Quote, sales_user: Any, customer: Any
+    client: Client, draft_quote: Quote, sales_user: User, customer: Customer
 ) -> None:
     sent = services.quote_create(customer=customer, owner=sales_user, currency="EUR")
     services.revision_add_line(
-        revision=sent.revisions.get(), catalog_key="item:installation-per-server", quantity=1
+        revision=sent.revisions.get(),
+        catalog_key="item:installation-per-server",
+        quantity=Decimal(1),
     )
     send(sent.revisions.get(), sales_user)
     client.force_login(sales_user)

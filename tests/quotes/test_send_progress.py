@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client, override_settings
 from django.urls import reverse
 
@@ -53,7 +54,7 @@ def _state(client: Client, revision: Any) -> str:
 def test_eager_send_returns_at_once_and_the_badge_follows_to_sent(
     client: Client,
     draft_quote: Quote,
-    sales_user: Any,
+    sales_user: User,
     smtp: SmtpServer,
     gated_render: threading.Event,
 ) -> None:

@@ -4,22 +4,27 @@ from __future__ import annotations
 
 import threading
 import uuid
+from collections.abc import Callable
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.core import mail, signing
 from django.db import connection
 from django.utils import timezone
+from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks, Settings
 
 from catalog.models import InfrastructureItem, ServerModel
 from quotes import services
 from quotes.models import (
+    Customer,
     LineKind,
     OutboxEmail,
     OutboxStatus,
     ProposalRender,
+    Quote,
     QuoteRevision,
     RenderStatus,
     Status,
@@ -102,7 +107,7 @@ def test_quote_numbers_are_unique_under_concurrency() -> None:
     assert sorted(numbers) == [f"Q-2040-{n:04d}" for n in range(1, 31)]
 
 
-def test_quote_from_calculator_fills_servers_and_attaches_analysis(draft_quote: Any) -> None:
+def test_quote_from_calculator_fills_servers_and_attaches_analysis(draft_quote: Quote) -> None:
     revision = draft_quote.revisions.get()
     assert draft_quote.number.startswith(f"Q-{timezone.localdate().year}-")
     assert revision.letter == "A" and revision.status == Status.DRAFT
@@ -111,6 +116,7 @@ def test_quote_from_calculator_fills_servers_and_attaches_analysis(draft_quote: 
     kinds = [line.kind for line in lines]
     assert kinds[0] == LineKind.SERVER
     assert {LineKind.NETWORKING, LineKind.INSTALLATION, LineKind.SUPPORT} <= set(kinds)
+    assert revision.tco is not None
     servers = revision.tco["summary"]["sizing"]["servers_required"]
     assert lines[0].quantity == servers
     assert revision.tco["query"] == "preset=serve-70b"
@@ -119,7 +125,7 @@ def test_quote_from_calculator_fills_servers_and_attaches_analysis(draft_quote: 
     assert all(isinstance(line.unit_price, Decimal) for line in lines)
 
 
-def test_unknown_calculator_input_is_a_quote_error(customer: Any, sales_user: Any) -> None:
+def test_unknown_calculator_input_is_a_quote_error(customer: Customer, sales_user: User) -> None:
     with pytest.raises(services.QuoteError):
         services.quote_create_from_calculator(
             customer=customer, owner=sales_user, query="params_billion=-5&kind=pretrain"
@@ -127,18 +133,19 @@ def test_unknown_calculator_input_is_a_quote_error(customer: Any, sales_user: An
 
 
 def test_another_teams_engineer_cannot_quote_for_the_customer(
-    customer: Any, make_sales_user: Any
+    customer: Customer, make_sales_user: Callable[..., User]
 ) -> None:
     outsider = make_sales_user("olaf", team="Nordics")
     with pytest.raises(services.QuoteError):
         services.quote_create(customer=customer, owner=outsider)
 
 
-def test_sending_freezes_the_revision(draft_quote: Any, sales_user: Any) -> None:
+def test_sending_freezes_the_revision(draft_quote: Quote, sales_user: User) -> None:
     revision = draft_quote.revisions.get()
     email = send(revision, sales_user)
     revision.refresh_from_db()
     assert revision.status == Status.SENT and revision.sent_at is not None
+    assert revision.snapshot is not None
     assert revision.snapshot["number"] == draft_quote.number
     assert revision.snapshot["totals"]["total"]
     assert email.status == OutboxStatus.QUEUED and email.render is not None
@@ -159,7 +166,7 @@ def test_sending_freezes_the_revision(draft_quote: Any, sales_user: Any) -> None
         send(revision, sales_user)
 
 
-def test_the_same_send_action_twice_sends_once(draft_quote: Any, sales_user: Any) -> None:
+def test_the_same_send_action_twice_sends_once(draft_quote: Quote, sales_user: User) -> None:
     revision = draft_quote.revisions.get()
     key = str(uuid.uuid4())
     first = services.quote_send(revision=revision, actor=sales_user, idempotency_key=key)
@@ -169,7 +176,7 @@ def test_the_same_send_action_twice_sends_once(draft_quote: Any, sales_user: Any
 
 
 def test_catalog_price_changes_leave_a_sent_revision_unchanged(
-    draft_quote: Any, sales_user: Any
+    draft_quote: Quote, sales_user: User
 ) -> None:
     revision = draft_quote.revisions.get()
     send(revision, sales_user)
@@ -190,7 +197,7 @@ def test_catalog_price_changes_leave_a_sent_revision_unchanged(
     ]
 
 
-def test_revise_creates_the_next_draft(draft_quote: Any, sales_user: Any) -> None:
+def test_revise_creates_the_next_draft(draft_quote: Quote, sales_user: User) -> None:
     revision = draft_quote.revisions.get()
     # Revising a draft gives the draft itself: there is one draft at a time.
     assert services.quote_revise(revision=revision, actor=sales_user).pk == revision.pk
@@ -208,10 +215,11 @@ def test_revise_creates_the_next_draft(draft_quote: Any, sales_user: Any) -> Non
     assert new_line.optional
     revision.refresh_from_db()
     assert revision.status == Status.SENT
+    assert revision.snapshot is not None
     assert not any(line["optional"] for line in revision.snapshot["lines"])
 
 
-def test_expiry_marks_open_revisions_past_their_date(draft_quote: Any, sales_user: Any) -> None:
+def test_expiry_marks_open_revisions_past_their_date(draft_quote: Quote, sales_user: User) -> None:
     revision = draft_quote.revisions.get()
     send(revision, sales_user)
     assert services.quotes_expire(today=revision.valid_until) == 0
@@ -221,7 +229,7 @@ def test_expiry_marks_open_revisions_past_their_date(draft_quote: Any, sales_use
 
 
 def test_buyer_links_are_signed_and_expire(
-    draft_quote: Any, sales_user: Any, monkeypatch: pytest.MonkeyPatch
+    draft_quote: Quote, sales_user: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     revision = draft_quote.revisions.get()
     send(revision, sales_user)
@@ -234,12 +242,14 @@ def test_buyer_links_are_signed_and_expire(
     with pytest.raises(services.BuyerLinkInvalid):
         services.revision_from_token(token=forged)
     later = timezone.now() + timedelta(days=400)
-    monkeypatch.setattr(signing.time, "time", lambda: later.timestamp())
+    monkeypatch.setattr("django.core.signing.time.time", lambda: later.timestamp())
     with pytest.raises(services.BuyerLinkExpired):
         services.revision_from_token(token=token)
 
 
-def test_buyer_decision_is_recorded_and_the_owner_told(draft_quote: Any, sales_user: Any) -> None:
+def test_buyer_decision_is_recorded_and_the_owner_told(
+    draft_quote: Quote, sales_user: User
+) -> None:
     revision = draft_quote.revisions.get()
     send(revision, sales_user)
     services.revision_mark_viewed(revision=revision)
@@ -263,7 +273,7 @@ def _rendered(revision: QuoteRevision) -> ProposalRender:
     return render
 
 
-def test_outbox_sends_once_and_records_attempts(draft_quote: Any, sales_user: Any) -> None:
+def test_outbox_sends_once_and_records_attempts(draft_quote: Quote, sales_user: User) -> None:
     revision = draft_quote.revisions.get()
     email = send(revision, sales_user)
     assert services.outbox_deliver(outbox_id=email.pk) == "waiting for render"
@@ -279,7 +289,7 @@ def test_outbox_sends_once_and_records_attempts(draft_quote: Any, sales_user: An
 
 
 def test_smtp_failure_returns_the_email_to_the_queue(
-    draft_quote: Any, sales_user: Any, monkeypatch: pytest.MonkeyPatch
+    draft_quote: Quote, sales_user: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     revision = draft_quote.revisions.get()
     email = send(revision, sales_user)
@@ -301,7 +311,9 @@ def test_smtp_failure_returns_the_email_to_the_queue(
 
 
 def test_requeue_finds_stuck_renders_and_emails(
-    draft_quote: Any, sales_user: Any, django_capture_on_commit_callbacks: Any
+    draft_quote: Quote,
+    sales_user: User,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     revision = draft_quote.revisions.get()
     email = send(revision, sales_user)
@@ -318,7 +330,7 @@ def test_requeue_finds_stuck_renders_and_emails(
     assert email.status == OutboxStatus.QUEUED
 
 
-def test_lead_rate_limit(settings: Any) -> None:
+def test_lead_rate_limit(settings: Settings) -> None:
     settings.QUOTES_LEAD_REQUESTS_PER_HOUR = 2
     tag = uuid.uuid4().hex[:8]
     address = f"a-{tag}@b.example"

@@ -4,6 +4,7 @@ lines, and the site requirements the buyer must meet printed in the proposal."""
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -30,7 +31,7 @@ def test_a_quote_carries_the_build_out_the_analysis_priced(
     racks = lines["server:nvidia-gb300-nvl72"].quantity
     cdu, loop = lines["item:cdu-in-row-250kw"], lines["item:liquid-cooling-per-kw"]
     cdus = math.ceil(racks * 140 / 250)
-    assert (cdu.quantity, cdu.unit, cdu.kind) == (cdus, LineUnit.PCS, LineKind.FACILITY)
+    assert (cdu.quantity, cdu.unit, cdu.kind) == (Decimal(cdus), LineUnit.PCS, LineKind.FACILITY)
     assert (loop.quantity, loop.unit, loop.kind) == (racks * 140, LineUnit.KW, LineKind.FACILITY)
     assert "item:power-per-kw" not in lines  # 140 kW racks within the 150 kW feed
     # One FX rate for both (prices rounded to whole units).

@@ -14,6 +14,8 @@ def tco_imports(path: Path) -> list[tuple[int, str]]:
     """Every module of tco that a file imports (at module level or inside a function)."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not isinstance(node, ast.Import | ast.ImportFrom):
+            continue
         names = (
             [node.module or ""]
             if isinstance(node, ast.ImportFrom) and node.level == 0

@@ -18,6 +18,7 @@ from typing import Any
 
 import openpyxl
 import pytest
+from django.contrib.auth.models import User
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
@@ -26,7 +27,7 @@ from hypothesis import strategies as st
 
 from common.formatting import money
 from quotes import pdf, services
-from quotes.models import LineKind, LineUnit, Team
+from quotes.models import Customer, LineKind, LineUnit, Team
 
 from .conftest import send
 
@@ -62,7 +63,7 @@ def _cell(html: str, css_class: str) -> str:
     return unescape(re.sub(r"<[^>]+>", "", match.group(1))).strip()
 
 
-def _hand_quote(customer: Any, owner: Any, lines: list[Any], discount: Decimal) -> Any:
+def _hand_quote(customer: Customer, owner: Any, lines: list[Any], discount: Decimal) -> Any:
     quote = services.quote_create(customer=customer, owner=owner, currency="EUR")
     revision = quote.revisions.get()
     for number, (quantity, price, line_discount, optional) in enumerate(lines):
@@ -90,7 +91,7 @@ def _hand_quote(customer: Any, owner: Any, lines: list[Any], discount: Decimal) 
 )
 @given(lines=lines_strategy, discount=percents, buyer=st.sampled_from(sorted(BUYERS)))
 def test_every_document_prints_one_net_total_with_vat_on_it(
-    seed_catalog: object, sales_user: Any, lines: list[Any], discount: Decimal, buyer: str
+    seed_catalog: object, sales_user: User, lines: list[Any], discount: Decimal, buyer: str
 ) -> None:
     customer = services.customer_create(
         team=Team.objects.get(name="Benelux"),
@@ -159,7 +160,7 @@ def _pdf_text(data: bytes) -> list[str]:
 
 
 def test_a_discounted_calculator_proposal_prints_the_net_on_the_cover_and_reconciles(
-    seed_catalog: object, customer: Any, sales_user: Any
+    seed_catalog: object, customer: Customer, sales_user: User
 ) -> None:
     from django.contrib.auth.models import Group
 
@@ -176,6 +177,7 @@ def test_a_discounted_calculator_proposal_prints_the_net_on_the_cover_and_reconc
         services.approval_decide(revision=revision, actor=manager, approve=True)
     send(revision, sales_user)
     revision.refresh_from_db()
+    assert revision.snapshot is not None
     totals = revision.snapshot["totals"]
     subtotal, net = Decimal(totals["subtotal"]), Decimal(totals["net"])
     assert net < subtotal

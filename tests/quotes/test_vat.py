@@ -6,8 +6,11 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from pytest_django.fixtures import Settings
+from stdnum.eu import vat as eu_vat
 
 from quotes import services, vat
 from quotes.forms import CustomerForm
@@ -85,7 +88,7 @@ def test_an_invalid_vat_id_is_a_form_error(country: str, vat_id: str, message: s
         }
     )
     assert not form.is_valid()
-    assert message in " ".join(form.errors["vat_number"])
+    assert message in " ".join(str(error) for error in form.errors["vat_number"])
 
 
 def test_a_valid_vat_id_is_stored_compact_with_its_prefix() -> None:
@@ -104,7 +107,7 @@ def test_a_valid_vat_id_is_stored_compact_with_its_prefix() -> None:
 
 
 def test_the_quote_form_refuses_an_invalid_vat_id_without_a_500(
-    client: Client, seed_catalog: object, sales_user: Any
+    client: Client, seed_catalog: object, sales_user: User
 ) -> None:
     client.force_login(sales_user)
     response = client.post(
@@ -126,20 +129,20 @@ def test_the_quote_form_refuses_an_invalid_vat_id_without_a_500(
 
 
 def test_vies_is_not_asked_when_the_setting_is_off(
-    settings: Any, monkeypatch: pytest.MonkeyPatch
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert settings.QUOTES_VIES_LOOKUP is False  # the default: no network
 
     def no_network(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("VIES must not be called")
 
-    monkeypatch.setattr(vat.eu_vat, "check_vies", no_network)
+    monkeypatch.setattr(eu_vat, "check_vies", no_network)
     assert vat.vat_id_problem("DE136695976", "DE") is None
     assert vat.vat_for(country="DE", vat_number="DE136695976").reverse_charge
 
 
 def test_vies_decides_when_the_setting_is_on(
-    settings: Any, monkeypatch: pytest.MonkeyPatch
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # VIES is a remote service the tests cannot reach; its answer is stood in for here.
     settings.QUOTES_VIES_LOOKUP = True
@@ -149,13 +152,13 @@ def test_vies_decides_when_the_setting_is_on(
         asked.append(number)
         return {"valid": False}
 
-    monkeypatch.setattr(vat.eu_vat, "check_vies", vies)
+    monkeypatch.setattr(eu_vat, "check_vies", vies)
     assert "VIES" in (vat.vat_id_problem("DE136695976", "DE") or "")
     assert asked == ["DE136695976"]
 
 
 def test_the_sent_snapshot_carries_the_legal_text_in_the_buyers_language(
-    seed_catalog: object, sales_user: Any
+    seed_catalog: object, sales_user: User
 ) -> None:
     from quotes.models import Team
 
@@ -174,6 +177,7 @@ def test_the_sent_snapshot_carries_the_legal_text_in_the_buyers_language(
     revision = quote.revisions.get()
     send(revision, sales_user)
     revision.refresh_from_db()
+    assert revision.snapshot is not None
     legal = revision.snapshot["vat"]["legal_text"]
     assert legal.startswith(NL_IC) and "DE136695976" in legal
     assert revision.snapshot["vat"]["rate"] == "0" and revision.snapshot["totals"]["vat"] == "0.00"

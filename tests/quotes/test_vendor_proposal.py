@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from hypothesis import given, settings
@@ -24,7 +25,7 @@ from catalog.models import FxRate, ServerModel, ServerPart
 from common.formatting import money
 from quotes import pdf, services
 from quotes.billing import billing_plan, clean_schedule, split
-from quotes.models import CompanyProfile, LineKind, LineUnit, QuoteRevision, Team
+from quotes.models import CompanyProfile, Customer, LineKind, LineUnit, QuoteRevision, Team
 
 from .conftest import send
 from .test_acceptance import finish_render
@@ -53,14 +54,16 @@ def _customer(language: str, country: str = "NL", vat_number: str = "NL123456789
     )
 
 
-def _server_quote(sales_user: Any, language: str, *, yearly: bool = False) -> QuoteRevision:
+def _server_quote(sales_user: User, language: str, *, yearly: bool = False) -> QuoteRevision:
     """4 × Supermicro SYS-821GE-TNHR (USD list price) with installation and 3 years of
     support, built by hand; a Dutch buyer pays 21 % VAT."""
     quote = services.quote_create(customer=_customer(language), owner=sales_user)
     revision = quote.revisions.get()
-    services.revision_add_line(revision=revision, catalog_key=f"server:{SERVER}", quantity=4)
     services.revision_add_line(
-        revision=revision, catalog_key="item:installation-per-server", quantity=4
+        revision=revision, catalog_key=f"server:{SERVER}", quantity=Decimal(4)
+    )
+    services.revision_add_line(
+        revision=revision, catalog_key="item:installation-per-server", quantity=Decimal(4)
     )
     support = services.revision_add_line(
         revision=revision, catalog_key="item:support-10pct", quantity=Decimal(3)
@@ -74,15 +77,16 @@ def _server_quote(sales_user: Any, language: str, *, yearly: bool = False) -> Qu
     return revision
 
 
-def _frozen(revision: QuoteRevision, sales_user: Any) -> dict[str, Any]:
+def _frozen(revision: QuoteRevision, sales_user: User) -> dict[str, Any]:
     send(revision, sales_user)
     revision.refresh_from_db()
     assert revision.snapshot is not None
-    return revision.snapshot
+    snapshot: dict[str, Any] = revision.snapshot
+    return snapshot
 
 
 def test_page_one_summarises_the_prices_and_the_analysis_follows(
-    seed_catalog: object, customer: Any, sales_user: Any
+    seed_catalog: object, customer: Customer, sales_user: User
 ) -> None:
     quote = services.quote_create_from_calculator(
         customer=customer, owner=sales_user, query="preset=serve-70b"
@@ -107,7 +111,7 @@ def test_page_one_summarises_the_prices_and_the_analysis_follows(
 
 
 def test_each_server_line_shows_its_configuration_part_numbers_and_warranty(
-    seed_catalog: object, sales_user: Any
+    seed_catalog: object, sales_user: User
 ) -> None:
     snapshot = _frozen(_server_quote(sales_user, "en"), sales_user)
     text = " ".join(_pages(pdf.render_revision(snapshot, language="en", with_charts=False).pdf))
@@ -139,7 +143,7 @@ def test_each_server_line_shows_its_configuration_part_numbers_and_warranty(
 
 
 def test_the_payment_schedule_and_yearly_support_add_up_to_the_totals(
-    seed_catalog: object, sales_user: Any
+    seed_catalog: object, sales_user: User
 ) -> None:
     revision = _server_quote(sales_user, "en", yearly=True)
     snapshot = _frozen(revision, sales_user)
@@ -169,7 +173,7 @@ def test_the_payment_schedule_and_yearly_support_add_up_to_the_totals(
 
 
 def test_usd_priced_hardware_gets_a_currency_clause_with_the_catalogs_rate(
-    seed_catalog: object, sales_user: Any
+    seed_catalog: object, sales_user: User
 ) -> None:
     snapshot = _frozen(_server_quote(sales_user, "en"), sales_user)
     rate = FxRate.objects.filter(base="EUR", quote="USD").order_by("-as_of").first()
@@ -203,7 +207,7 @@ def test_usd_priced_hardware_gets_a_currency_clause_with_the_catalogs_rate(
 
 
 def test_signatures_of_both_parties_and_the_general_terms_linked_or_attached(
-    seed_catalog: object, sales_user: Any
+    seed_catalog: object, sales_user: User
 ) -> None:
     sales_user.first_name, sales_user.last_name = "Anna", "de Boer"
     sales_user.save()
@@ -227,7 +231,7 @@ def test_signatures_of_both_parties_and_the_general_terms_linked_or_attached(
     assert "are attached to this proposal" in " ".join(pages)
 
 
-def test_a_dutch_proposal_says_all_of_it_in_dutch(seed_catalog: object, sales_user: Any) -> None:
+def test_a_dutch_proposal_says_all_of_it_in_dutch(seed_catalog: object, sales_user: User) -> None:
     snapshot = _frozen(_server_quote(sales_user, "nl", yearly=True), sales_user)
     pages = _pages(pdf.render_revision(snapshot, language="nl", with_charts=False).pdf)
     text = " ".join(pages)
@@ -259,7 +263,7 @@ def test_a_dutch_proposal_says_all_of_it_in_dutch(seed_catalog: object, sales_us
 
 
 def test_a_snapshot_frozen_before_vendor_proposals_still_renders(
-    seed_catalog: object, customer: Any, sales_user: Any
+    seed_catalog: object, customer: Customer, sales_user: User
 ) -> None:
     quote = services.quote_create_from_calculator(
         customer=customer, owner=sales_user, query="preset=serve-70b"
@@ -280,7 +284,7 @@ def test_a_snapshot_frozen_before_vendor_proposals_still_renders(
 
 
 def test_the_draft_page_edits_the_payment_schedule_with_clear_errors(
-    seed_catalog: object, sales_user: Any
+    seed_catalog: object, sales_user: User
 ) -> None:
     revision = _server_quote(sales_user, "en")
     assert revision.payment_schedule == Team.objects.get(name="Benelux").payment_schedule
@@ -334,7 +338,7 @@ def test_the_draft_page_edits_the_payment_schedule_with_clear_errors(
 
 
 def test_the_acceptance_page_states_the_accepted_option_and_total_on_the_letterhead(
-    seed_catalog: object, sales_user: Any
+    seed_catalog: object, sales_user: User
 ) -> None:
     revision = _server_quote(sales_user, "en")
     snapshot = _frozen(revision, sales_user)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 from urllib.parse import quote
 
 import pytest
+from django.contrib.auth.models import User
 from django.core import signing
 from django.db import connection
 from django.test import Client
@@ -17,10 +19,11 @@ from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pytest_django.fixtures import DjangoCaptureOnCommitCallbacks, Settings
 
 from quotes import services
 from quotes.forms import lead_form_stamp
-from quotes.models import Lead, OutboxEmail, ProposalRender, Quote, QuoteRevision, Status
+from quotes.models import Customer, Lead, OutboxEmail, ProposalRender, Quote, QuoteRevision, Status
 
 from .conftest import send
 
@@ -68,7 +71,7 @@ OBJECT_URL_NAMES = ("/quotes/revisions/", "/quotes/pdf/")
 
 
 @pytest.fixture
-def sent_quote(draft_quote: Any, sales_user: Any) -> Quote:
+def sent_quote(draft_quote: Quote, sales_user: User) -> Quote:
     send(draft_quote.revisions.get(), sales_user)
     return draft_quote
 
@@ -89,7 +92,7 @@ def test_anonymous_visitors_are_sent_to_login_or_refused_on_every_quote_url(
 
 
 def test_users_outside_sales_get_403(
-    client: Client, sent_quote: Quote, make_sales_user: Any
+    client: Client, sent_quote: Quote, make_sales_user: Callable[..., User]
 ) -> None:
     client.force_login(make_sales_user("bob", sales=False))
     for method, url in sales_urls(sent_quote):
@@ -97,7 +100,7 @@ def test_users_outside_sales_get_403(
 
 
 def test_another_teams_engineer_gets_404_and_sees_nothing(
-    client: Client, sent_quote: Quote, make_sales_user: Any
+    client: Client, sent_quote: Quote, make_sales_user: Callable[..., User]
 ) -> None:
     client.force_login(make_sales_user("olaf", team="Nordics"))
     for method, url in sales_urls(sent_quote):
@@ -113,7 +116,7 @@ def test_another_teams_engineer_gets_404_and_sees_nothing(
 
 
 def test_team_mates_and_staff_see_the_quote(
-    client: Client, sent_quote: Quote, make_sales_user: Any, admin_user: Any
+    client: Client, sent_quote: Quote, make_sales_user: Callable[..., User], admin_user: Any
 ) -> None:
     client.force_login(make_sales_user("bea"))  # same team
     assert client.get(reverse("quotes:detail", args=[sent_quote.public_id])).status_code == 200
@@ -132,7 +135,7 @@ def test_quote_urls_use_random_ids(sent_quote: Quote) -> None:
 
 
 def test_list_search_and_status_filter(
-    client: Client, sales_user: Any, draft_quote: Quote, customer: Any
+    client: Client, sales_user: User, draft_quote: Quote, customer: Customer
 ) -> None:
     other = services.quote_create(customer=customer, owner=sales_user)
     send(draft_quote.revisions.get(), sales_user)
@@ -146,7 +149,7 @@ def test_list_search_and_status_filter(
 
 
 def test_list_query_count_does_not_grow_with_quotes(
-    client: Client, sales_user: Any, customer: Any
+    client: Client, sales_user: User, customer: Customer
 ) -> None:
     client.force_login(sales_user)
     services.quote_create(customer=customer, owner=sales_user)
@@ -160,7 +163,7 @@ def test_list_query_count_does_not_grow_with_quotes(
 
 
 def test_start_a_quote_from_a_calculator_result(
-    client: Client, seed_catalog: object, sales_user: Any
+    client: Client, seed_catalog: object, sales_user: User
 ) -> None:
     client.force_login(sales_user)
     page = client.get("/calculator/", {"preset": "pretrain-7b"}).content.decode()
@@ -182,6 +185,7 @@ def test_start_a_quote_from_a_calculator_result(
     assert response.status_code == 302
     quote = Quote.objects.get(customer__company="Tensor GmbH")
     revision = quote.revisions.get()
+    assert revision.tco is not None
     assert revision.vat_kind == "reverse_charge" and revision.tco["query"] == "preset=serve-70b"
     detail = client.get(response["Location"]).content.decode()
     assert quote.number in detail and "intra-Community supply" in detail
@@ -196,7 +200,10 @@ def test_anonymous_calculator_pages_stay_cacheable(client: Client, seed_catalog:
 
 
 def test_send_view_freezes_and_enqueues_on_commit(
-    client: Client, draft_quote: Quote, sales_user: Any, django_capture_on_commit_callbacks: Any
+    client: Client,
+    draft_quote: Quote,
+    sales_user: User,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     client.force_login(sales_user)
     revision = draft_quote.revisions.get()
@@ -214,7 +221,7 @@ def test_send_view_freezes_and_enqueues_on_commit(
 
 
 def test_sent_revisions_refuse_edits_through_the_views(
-    client: Client, sent_quote: Quote, sales_user: Any
+    client: Client, sent_quote: Quote, sales_user: User
 ) -> None:
     client.force_login(sales_user)
     revision = sent_quote.revisions.get()
@@ -231,7 +238,9 @@ def test_sent_revisions_refuse_edits_through_the_views(
 
 
 def test_buyer_page_decline_and_notify(
-    client: Client, sent_quote: Quote, django_capture_on_commit_callbacks: Any
+    client: Client,
+    sent_quote: Quote,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     revision = sent_quote.revisions.get()
     token = services.buyer_link_token(revision=revision)
@@ -288,7 +297,7 @@ def test_tampered_and_expired_buyer_links_are_refused(
         )
         assert post.status_code == 404
     later = timezone.now() + timedelta(days=365)
-    monkeypatch.setattr(signing.time, "time", lambda: later.timestamp())
+    monkeypatch.setattr("django.core.signing.time.time", lambda: later.timestamp())
     expired = client.get(reverse("quotes:buyer", args=[token]))
     assert expired.status_code == 410 and "expired" in expired.content.decode()
     revision.refresh_from_db()
@@ -296,7 +305,10 @@ def test_tampered_and_expired_buyer_links_are_refused(
 
 
 def test_email_me_this_as_pdf_creates_a_lead(
-    client: Client, seed_catalog: object, sales_user: Any, django_capture_on_commit_callbacks: Any
+    client: Client,
+    seed_catalog: object,
+    sales_user: User,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     form = client.get(reverse("quotes:lead_form"), {"preset": "lora-70b"}, HTTP_HX_REQUEST="true")
     html = form.content.decode()
@@ -334,7 +346,7 @@ def test_email_me_this_as_pdf_creates_a_lead(
 
 
 def test_email_me_this_as_pdf_explains_problems(
-    client: Client, seed_catalog: object, settings: Any
+    client: Client, seed_catalog: object, settings: Settings
 ) -> None:
     address = f"kim-{uuid.uuid4().hex[:8]}@startup.example"
     base = {
@@ -426,7 +438,7 @@ def _form(fields: list[str]) -> st.SearchStrategy[dict[str, str]]:
     ),
 )
 def test_nothing_posted_to_the_quote_builder_gives_a_500(
-    client: Client, draft_quote: Quote, sales_user: Any, target: str, data: dict[str, str]
+    client: Client, draft_quote: Quote, sales_user: User, target: str, data: dict[str, str]
 ) -> None:
     client.force_login(sales_user)
     revision = draft_quote.revisions.order_by("-seq").first()

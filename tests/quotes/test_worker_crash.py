@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
-from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
 from quotes import services
-from quotes.models import OutboxEmail, OutboxStatus, ProposalRender, RenderStatus
+from quotes.models import OutboxEmail, OutboxStatus, ProposalRender, Quote, RenderStatus
 
 from .conftest import SmtpServer, Worker, purge_broker, send, start_worker, wait_until
 
@@ -23,7 +23,7 @@ BUYER = "jan@buyer.example"
 
 
 def test_a_worker_killed_while_rendering_still_delivers_exactly_once(
-    draft_quote: Any, sales_user: Any, smtp_server: SmtpServer
+    draft_quote: Quote, sales_user: User, smtp_server: SmtpServer
 ) -> None:
     smtp = smtp_server
     purge_broker()
@@ -32,6 +32,7 @@ def test_a_worker_killed_while_rendering_still_delivers_exactly_once(
     try:
         outbox = send(draft_quote.revisions.get(), sales_user)
         render_id = outbox.render_id
+        assert render_id is not None  # a quote's email carries its PDF
         wait_until(
             lambda: ProposalRender.objects.get(pk=render_id).status == RenderStatus.RENDERING,
             timeout=30,

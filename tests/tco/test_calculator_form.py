@@ -4,7 +4,10 @@ hidden and not required."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from django.forms import BaseForm, ChoiceField
 from django.http import QueryDict
 from django.utils import translation
 
@@ -13,6 +16,13 @@ from tco.scenario_io import CatalogSnapshot
 from tco.services import form_data
 
 pytestmark = pytest.mark.django_db
+
+
+def _choices(form: BaseForm, name: str) -> list[tuple[str, Any]]:
+    """The (value, label) pairs the form set on its choice field `name`."""
+    field = form.fields[name]
+    assert isinstance(field, ChoiceField) and isinstance(field.choices, list)
+    return field.choices
 
 
 def _form(query: str) -> CalculatorForm:
@@ -28,8 +38,8 @@ def test_servers_and_sites_come_from_the_catalog_in_the_readers_language(
     catalog = CatalogSnapshot.load()
     with translation.override(language):
         form = _form("preset=serve-70b")
-        servers = [(key, str(label)) for key, label in form.fields["server"].choices]
-        sites = [(key, str(label)) for key, label in form.fields["site"].choices]
+        servers = [(key, str(label)) for key, label in _choices(form, "server")]
+        sites = [(key, str(label)) for key, label in _choices(form, "site")]
         site_names = [(s.key, s.display_name()) for s in catalog.sites.values()]
         html = str(form["server"])
     assert servers[0] == ("auto", auto)

@@ -133,7 +133,8 @@ def test_fields_carry_their_show_rules(seed_catalog: object) -> None:
     assert form.relevance("utilization_pct") == (
         'hidden data-show-pattern="continuous" data-show-load="tokens"'
     )
-    assert preset_data("serve-70b")["serving_load"] == "tokens"
+    serve = preset_data("serve-70b")
+    assert serve is not None and serve["serving_load"] == "tokens"
 
 
 def test_dutch_page_words_the_derivation(client: Client, seed_catalog: object) -> None:
@@ -223,7 +224,7 @@ def test_a_cheaper_server_that_misses_the_latency_target_is_not_chosen(
 
 
 def test_a_load_in_tokens_per_second_says_its_prompts_are_not_sized(
-    client: Any, seed_catalog: object
+    client: Client, seed_catalog: object
 ) -> None:
     """Without a prompt length no prefill is sized, so the page must not present one
     decode step as the time a user waits for the first token."""

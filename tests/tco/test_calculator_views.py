@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pytest_django.fixtures import Settings
 
 from catalog.models import CloudOffering, Gpu
 from config.middleware import has_control_characters
@@ -48,6 +49,7 @@ def test_every_preset_gives_a_recommendation(
     assert html.count('data-chart="') + html.count('class="help chart-omitted"') == 6
     assert "Assumptions and sources" in html
     values = preset_data(preset)
+    assert values is not None
     if values["kind"] == "inference" and values["serving_load"] == "users":
         assert "Per request" in html and "Per user a month" in html
         assert 'id="serving-derivation"' in html and "Throughput capacity" in html
@@ -92,7 +94,9 @@ def test_result_url_encodes_its_inputs(client: Client, seed_catalog: object) -> 
     by_url = client.get(f"/calculator/?{query}").content.decode()
     by_preset = get(client, {"preset": "serve-70b"})
     table = re.compile(r'<table class="tco options">.*?</table>', re.S)
-    assert table.search(by_url).group(0) == table.search(by_preset).group(0)  # type: ignore[union-attr]
+    url_table, preset_table = table.search(by_url), table.search(by_preset)
+    assert url_table is not None and preset_table is not None
+    assert url_table.group(0) == preset_table.group(0)
 
 
 def test_changing_an_input_changes_the_result(client: Client, seed_catalog: object) -> None:
@@ -101,7 +105,9 @@ def test_changing_an_input_changes_the_result(client: Client, seed_catalog: obje
     small = get(client, {**data, "server": "smc-821ge-tnhr-h100"})
     big = get(client, {**data, "server": "smc-821ge-tnhr-h100", "tokens_billion": 4000})
     servers = re.compile(r"<strong>(\d+) × Supermicro SYS-821GE-TNHR</strong>")
-    assert int(servers.search(big).group(1)) > int(servers.search(small).group(1))  # type: ignore[union-attr]
+    big_servers, small_servers = servers.search(big), servers.search(small)
+    assert big_servers is not None and small_servers is not None
+    assert int(big_servers.group(1)) > int(small_servers.group(1))
 
 
 @pytest.mark.parametrize(
@@ -221,7 +227,7 @@ def test_htmx_request_returns_results_and_out_of_band_errors(
 
 
 def test_query_count_is_bounded_and_independent_of_catalog_size(
-    client: Client, seed_catalog: object, settings: Any
+    client: Client, seed_catalog: object, settings: Settings
 ) -> None:
     settings.CALCULATOR_PAGE_CACHE_SECONDS = 0  # measure the work, not the cache
     caches["default"].clear()  # a new catalog generation: the catalog is read again
@@ -581,5 +587,5 @@ def test_the_catalog_in_memory_is_read_again_after_a_minute(
     first = CatalogSnapshot.current()
     assert CatalogSnapshot.current() is first
     later = time.monotonic() + scenario_io.CATALOG_MEMORY_SECONDS + 1
-    monkeypatch.setattr(scenario_io.time, "monotonic", lambda: later)
+    monkeypatch.setattr("tco.scenario_io.time.monotonic", lambda: later)
     assert CatalogSnapshot.current() is not first

@@ -71,7 +71,7 @@ def malformed(draw: st.DrawFn) -> str:
         block, name = draw(st.sampled_from(NUMERIC))
         doc[block][name] = nested
     elif kind == 4:  # not JSON at all, or JSON that is not an object
-        return draw(
+        text: str = draw(
             st.one_of(
                 st.text(max_size=40).filter(lambda t: not t.strip().startswith("{")),
                 st.just("{" * 3 + '"a": 1'),
@@ -81,6 +81,7 @@ def malformed(draw: st.DrawFn) -> str:
                 st.just('{"workload": {"params_billion": Infinity}}'),
             )
         )
+        return text
     elif kind == 5:  # unknown catalog keys
         which = draw(st.sampled_from(["server", "site", "cloud_offerings"]))
         key = "no-such-" + draw(st.text(alphabet="abcdef", min_size=1, max_size=6))

@@ -132,6 +132,8 @@ def test_the_carbon_of_a_resale_counts_the_months_the_fleet_is_owned(
     server, site = result.scenario.server, result.scenario.site
     servers = outcome.analysis.report.sizing.servers_required
     run = result.demand.run_hours
+    assert run is not None and site.carbon_kg_per_kwh is not None
+    assert result.carbon_tonnes is not None
     assert result.resell is not None and result.resell.months_owned == 1 and run <= 730
     # One month owned: idle power all month, the rest of the power for the run's hours.
     kwh = (

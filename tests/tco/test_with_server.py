@@ -8,7 +8,13 @@ from django.http import QueryDict
 from tco.forms import CalculatorForm
 from tco.presets import PRESETS
 from tco.scenario import parse_server
-from tco.scenario_io import CatalogSnapshot, ScenarioError, build_scenario, with_server
+from tco.scenario_io import (
+    BuiltScenario,
+    CatalogSnapshot,
+    ScenarioError,
+    build_scenario,
+    with_server,
+)
 from tco.services import form_data
 
 pytestmark = pytest.mark.django_db
@@ -57,10 +63,9 @@ def test_an_unknown_server_is_refused(seed_catalog: object) -> None:
     assert caught.value.field == "server"
 
 
-def _shown(built: object) -> list[tuple[str, str, str, object, bool]]:
+def _shown(built: BuiltScenario) -> list[tuple[str, str, str, object, bool]]:
     return [
-        (str(a.label), a.value, str(a.source), a.as_of, a.is_estimate)
-        for a in built.assumptions  # type: ignore[attr-defined]
+        (str(a.label), a.value, str(a.source), a.as_of, a.is_estimate) for a in built.assumptions
     ]
 
 

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
+from pytest_django.live_server_helper import LiveServer
 
 from tests.accessibility import serious_accessibility_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def servers_headline(page: Any) -> str:
+def servers_headline(page: Page) -> str:
     return page.locator(".recommendation .headline").inner_text()
 
 
-def test_calculator_flow_in_chromium(live_server: Any, page: Any, seed_catalog: object) -> None:
+def test_calculator_flow_in_chromium(
+    live_server: LiveServer, page: Page, seed_catalog: object
+) -> None:
     page.goto(f"{live_server.url}/calculator/")
     page.get_by_role("link", name="Serve a 70B model at 5,000 tokens/s").click()
     page.wait_for_selector(".recommendation")
@@ -63,7 +66,7 @@ def test_calculator_flow_in_chromium(live_server: Any, page: Any, seed_catalog: 
 
 
 def test_calculator_works_without_javascript(
-    live_server: Any, chromium: Any, seed_catalog: object
+    live_server: LiveServer, chromium: Browser, seed_catalog: object
 ) -> None:
     context = chromium.new_context(java_script_enabled=False)
     page = context.new_page()
@@ -77,7 +80,9 @@ def test_calculator_works_without_javascript(
     context.close()
 
 
-def test_calculator_fits_a_phone(live_server: Any, chromium: Any, seed_catalog: object) -> None:
+def test_calculator_fits_a_phone(
+    live_server: LiveServer, chromium: Browser, seed_catalog: object
+) -> None:
     context = chromium.new_context(viewport={"width": 375, "height": 740})
     page = context.new_page()
     page.goto(f"{live_server.url}/calculator/?preset=pretrain-7b")
@@ -90,7 +95,7 @@ def test_calculator_fits_a_phone(live_server: Any, chromium: Any, seed_catalog: 
 
 @pytest.mark.parametrize("width", [1366, 390])
 def test_every_preset_shows_its_verdict_above_the_fold(
-    live_server: Any, chromium: Any, seed_catalog: object, width: int
+    live_server: LiveServer, chromium: Browser, seed_catalog: object, width: int
 ) -> None:
     from tco.presets import PRESETS
 
@@ -130,7 +135,7 @@ def test_every_preset_shows_its_verdict_above_the_fold(
 
 
 def test_dutch_pages_show_a_dutch_verdict_and_pass_the_accessibility_check(
-    live_server: Any, chromium: Any, seed_catalog: object
+    live_server: LiveServer, chromium: Browser, seed_catalog: object
 ) -> None:
     from tco.presets import PRESETS
 
@@ -149,7 +154,7 @@ def test_dutch_pages_show_a_dutch_verdict_and_pass_the_accessibility_check(
 
 
 def test_the_buyers_terms_grey_options_and_decide_the_verdict(
-    live_server: Any, page: Any, seed_catalog: object
+    live_server: LiveServer, page: Page, seed_catalog: object
 ) -> None:
     page.goto(f"{live_server.url}/calculator/?preset=eu-own-premises")
     headline = page.locator(".verdict-headline").inner_text()

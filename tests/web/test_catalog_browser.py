@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from playwright.sync_api import Browser, Page
+from pytest_django.live_server_helper import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_catalog_page_in_chromium_switches_to_dutch(
-    live_server: Any, page: Any, seed_catalog: object
+    live_server: LiveServer, page: Page, seed_catalog: object
 ) -> None:
     page.goto(f"{live_server.url}/catalog/")
     assert page.locator("h1").inner_text() == "Catalog"
@@ -24,7 +24,7 @@ def test_catalog_page_in_chromium_switches_to_dutch(
 
 
 def test_catalog_page_fits_a_phone_screen(
-    live_server: Any, chromium: Any, seed_catalog: object
+    live_server: LiveServer, chromium: Browser, seed_catalog: object
 ) -> None:
     context = chromium.new_context(viewport={"width": 375, "height": 740})
     page = context.new_page()

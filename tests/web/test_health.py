@@ -1,9 +1,8 @@
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 from tests.real_services import free_port
 
@@ -16,7 +15,7 @@ def test_healthz_reports_database_and_broker(client: Client) -> None:
     assert response.json() == {"status": "ok", "database": "ok", "broker": "ok", "cache": "ok"}
 
 
-def test_healthz_reports_a_broker_that_is_down(client: Client, settings: Any) -> None:
+def test_healthz_reports_a_broker_that_is_down(client: Client, settings: Settings) -> None:
     settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"
     response = client.get("/healthz")
     assert response.status_code == 503
@@ -25,7 +24,9 @@ def test_healthz_reports_a_broker_that_is_down(client: Client, settings: Any) ->
     assert body["database"] == "ok"
 
 
-def test_healthz_without_broker_says_tasks_run_in_process(client: Client, settings: Any) -> None:
+def test_healthz_without_broker_says_tasks_run_in_process(
+    client: Client, settings: Settings
+) -> None:
     settings.REDIS_URL = ""
     body = client.get("/healthz").json()
     assert body["status"] == "ok" and body["broker"].startswith("not configured")

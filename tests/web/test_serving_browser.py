@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from playwright.sync_api import Browser, Page
+from pytest_django.live_server_helper import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 USERS_FIELDS = ("users", "requests_per_user_per_day", "peak_factor", "hours_per_day")
 
 
-def visible(page: Any, name: str) -> bool:
+def visible(page: Page, name: str) -> bool:
     return bool(page.locator(f"#id_{name}").is_visible())
 
 
 def test_the_load_is_asked_in_users_or_in_tokens(
-    live_server: Any, page: Any, seed_catalog: object
+    live_server: LiveServer, page: Page, seed_catalog: object
 ) -> None:
     page.goto(f"{live_server.url}/calculator/?preset=customer-service")
     page.wait_for_selector("#serving-derivation")
@@ -47,7 +47,7 @@ def test_the_load_is_asked_in_users_or_in_tokens(
 
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_customer_service_result_fits_a_phone(
-    live_server: Any, chromium: Any, seed_catalog: object, language: str
+    live_server: LiveServer, chromium: Browser, seed_catalog: object, language: str
 ) -> None:
     context = chromium.new_context(viewport={"width": 390, "height": 844})
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])

@@ -54,7 +54,9 @@ def test_hashed_static_files_are_immutable_and_precompressed(tmp_path: Path) -> 
             assert response.status_code == 200, url
             cache_control = response["Cache-Control"]
             assert "immutable" in cache_control and "public" in cache_control, cache_control
-            max_age = int(re.search(r"max-age=(\d+)", cache_control).group(1))  # type: ignore[union-attr]
+            max_age_match = re.search(r"max-age=(\d+)", cache_control)
+            assert max_age_match is not None, cache_control
+            max_age = int(max_age_match.group(1))
             assert max_age >= 365 * 24 * 3600
             assert response.get("Content-Encoding") in {"gzip", "br"}, url
             assert "Accept-Encoding" in response["Vary"]
