@@ -8,6 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tco.engine.capacity import (
+    CapacityPlan,
+    OwnedOption,
+    RentedOption,
+    late_draws,
+    plan_capacity,
+)
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
@@ -104,6 +111,7 @@ class ScenarioResult:
     serving: ServingOutcome | None = None  # the demand was given in users and requests
     api_options: tuple[ApiOptionResult, ...] = ()
     extras: OwningExtras | None = None  # networking, installation and staff of the fleet
+    capacity: CapacityPlan | None = None  # ready dates and bridges (scenario.capacity given)
 
 
 @dataclass(frozen=True, slots=True)
@@ -617,6 +625,11 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         candidates.append(
             Candidate(HYBRID_NAME, HYBRID, hybrid.total_cost, hybrid.npv, violations=hybrid_breaks)
         )
+    capacity = _capacity(kept, servers, plan, clouds, eligible, hybrid, resell is not None)
+    if capacity is not None:
+        candidates = _timed(candidates, capacity)
+        if not any(c.recommendable for c in candidates):
+            raise InvalidInput("capacity", "No option is ready by the date the work needs it.")
     runs_break_even = tuple(_runs_break_even(option, plan) for option in clouds)
     verdict = decide(
         candidates,
@@ -645,7 +658,16 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     confidence = (
         None
         if any(api.name == verdict.reference_cloud for api in apis)
-        else _confidence(scenario, model, plan, clouds, eligible, verdict, resell)
+        else _confidence(
+            scenario,
+            model,
+            plan,
+            clouds,
+            eligible,
+            verdict,
+            resell,
+            capacity,
+        )
     )
     cloud_energy = tuple(
         cloud_energy_and_carbon(o, fits[i], scenario.server, sizing, plan, fin.horizon_months)
@@ -682,7 +704,86 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         serving=serving,
         api_options=apis,
         extras=extras,
+        capacity=capacity,
     )
+
+
+# How a cloud term is obtained (the timing's code): a commitment is provisioned, a
+# capacity block booked ahead, anything else started on demand.
+OBTAINED = {
+    CloudTerm.COMMITTED_1Y: "reserved",
+    CloudTerm.COMMITTED_3Y: "reserved",
+    CloudTerm.CAPACITY_BLOCK: "capacity_block",
+}
+
+
+def _capacity(
+    scenario: Scenario,
+    servers: int,
+    plan: DemandPlan,
+    clouds: Sequence[CloudOptionResult],
+    eligible: Sequence[bool],
+    hybrid: HybridResult | None,
+    resold: bool = False,
+) -> CapacityPlan | None:
+    """Each option's ready date and bridge (docs/methodology.md § 3i); None without
+    ``scenario.capacity``."""
+    inputs = scenario.capacity
+    if inputs is None:
+        return None
+    owned = [OwnedOption(OWN_NAME, OWN, servers)]
+    if resold:
+        owned.append(OwnedOption(RESELL_NAME, OWN_RESELL, servers))
+    if hybrid is not None and 0 < hybrid.owned_servers < servers:
+        owned.append(
+            OwnedOption(HYBRID_NAME, HYBRID, hybrid.owned_servers, hybrid.owned_servers / servers)
+        )
+    rented = [
+        RentedOption(
+            name=option.name,
+            ready_in_days=spec.ready_in_days,
+            instances=option.instances,
+            price_per_instance_hour=(option.price_per_gpu_hour or 0.0) * spec.gpus_per_instance,
+            eligible=ok,
+            code=OBTAINED.get(spec.term, "on_demand"),
+            committed=option.committed,
+        )
+        for option, spec, ok in zip(clouds, scenario.cloud_offerings, eligible, strict=True)
+    ]
+    one_off = plan.pattern is DemandPattern.ONE_OFF and plan.run_hours
+    return plan_capacity(
+        inputs,
+        owned=owned,
+        rented=rented,
+        units_in_stock=scenario.server.units_in_stock,
+        lead_time_weeks=scenario.server.lead_time_weeks,
+        utilization=plan.utilization,
+        run_hours=plan.run_hours if one_off else None,
+    )
+
+
+def _timed(candidates: Sequence[Candidate], capacity: CapacityPlan) -> list[Candidate]:
+    """The candidates with time priced in: a bridge or a cost of delay added to the total
+    (and its NPV, undiscounted: it falls in the first months), or ruled out."""
+    timed: list[Candidate] = []
+    for candidate in candidates:
+        timing = capacity.timing(candidate.name)
+        if timing is None:
+            timed.append(candidate)
+        elif timing.ruled_out:
+            timed.append(
+                dataclasses.replace(candidate, eligible=False, excluded_code="misses_deadline")
+            )
+        else:
+            extra = timing.extra_cost
+            timed.append(
+                dataclasses.replace(
+                    candidate,
+                    total_cost=candidate.total_cost + extra,
+                    npv=candidate.npv + extra,
+                )
+            )
+    return timed
 
 
 def _api_options(
@@ -815,12 +916,16 @@ def _confidence(
     eligible: Sequence[bool],
     verdict: Verdict,
     resell: ResellResult | None,
+    capacity: CapacityPlan | None = None,
 ) -> Confidence | None:
-    """The Monte Carlo behind "how sure": owning against the cheapest eligible clouds."""
+    """The Monte Carlo behind "how sure": owning against the cheapest eligible clouds
+    (with ``capacity``, owning also pays for the lead time drawn, a cloud for its delay;
+    a cloud ruled out for lateness is left out)."""
+    timings = [capacity.timing(o.name) if capacity else None for o in clouds]
     ranked = sorted(
-        (option.total_cost, k)
-        for k, (option, ok) in enumerate(zip(clouds, eligible, strict=True))
-        if ok
+        (option.total_cost + (t.extra_cost if t else 0.0), k)
+        for k, (option, ok, t) in enumerate(zip(clouds, eligible, timings, strict=True))
+        if ok and not (t and t.ruled_out)
     )
     if not ranked:
         return None
@@ -832,6 +937,12 @@ def _confidence(
         run_hours=plan.run_hours,
         resale_by_year=scenario.finance.resale_by_year,
         resell_months=resell.months_owned if resell is not None else None,
+        late=late_draws(capacity, OWN_NAME) if capacity is not None else None,
+        cloud_extra=[
+            t.extra_cost if (t := timings[k]) else 0.0 for _cost, k in ranked[:CONFIDENCE_CLOUDS]
+        ]
+        if capacity is not None
+        else (),
     )
 
 
