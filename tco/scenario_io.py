@@ -20,17 +20,20 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.utils import timezone
 from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import (
     ApiOffering,
+    CloudAvailability,
     CloudOffering,
     CloudRegion,
     FxRate,
     Gpu,
     InfrastructureItem,
+    ServerAvailability,
     ServerModel,
     Site,
     SiteKind,
@@ -39,6 +42,7 @@ from catalog.selectors import fx_rate_on, latest_fx_rate, price_history_index, p
 from catalog.templatetags.formatting import grouped
 from tco.engine import (
     ApiOfferingSpec,
+    CapacityInputs,
     CloudOfferingSpec,
     CloudTerm,
     FinanceInputs,
@@ -178,9 +182,11 @@ class CatalogSnapshot:
     @classmethod
     def load(cls, as_of: date | None = None) -> CatalogSnapshot:
         snapshot = cls(
-            servers={s.key: s for s in ServerModel.objects.select_related("gpu")},
+            servers={s.key: s for s in ServerModel.objects.select_related("gpu", "availability")},
             sites={s.key: s for s in Site.objects.all()},
-            offerings={o.key: o for o in CloudOffering.objects.select_related("gpu")},
+            offerings={
+                o.key: o for o in CloudOffering.objects.select_related("gpu", "availability")
+            },
             items={i.key: i for i in InfrastructureItem.objects.all()},
             fx_row=latest_fx_rate("EUR", "USD")
             if as_of is None
@@ -265,6 +271,7 @@ def server_spec(
     else:
         gpu = gpu_spec(model.gpu, f"{path}.gpu")
     price = overrides.pop("list_price", None)
+    availability = server_availability(model)
     base = {
         "name": f"{model.vendor} {model.sku}",
         "gpu": gpu,
@@ -279,8 +286,26 @@ def server_spec(
             amount=float(model.list_price) if price is None else price,
             currency=model.currency,
         ),
+        "units_in_stock": availability.units_in_stock if availability else None,
+        "lead_time_weeks": float(availability.lead_time_weeks) if availability else 0.0,
     }
     return construct(path, ServerSpec, **{**base, **overrides})
+
+
+def server_availability(model: ServerModel) -> ServerAvailability | None:
+    """The server's stock and lead time row, None when the catalog has none."""
+    try:
+        return model.availability
+    except ServerAvailability.DoesNotExist:
+        return None
+
+
+def cloud_availability(offer: CloudOffering) -> CloudAvailability | None:
+    """How the offering is obtained, None when the catalog does not say (on demand)."""
+    try:
+        return offer.availability
+    except CloudAvailability.DoesNotExist:
+        return None
 
 
 def site_spec(site: Site, path: str, overrides: dict[str, Any]) -> SiteSpec:
@@ -317,6 +342,9 @@ def offering_spec(
         "jurisdiction": offer.jurisdiction,
         "data_country": offer.data_country,
     }
+    availability = cloud_availability(offer)
+    if availability is not None:
+        base["ready_in_days"] = float(availability.lead_days)
     if region is not None:
         base.update(pue=float(region.pue), carbon_kg_per_kwh=region.carbon_g_per_kwh / 1000.0)
     return construct(path, CloudOfferingSpec, **{**base, **overrides})
@@ -447,6 +475,7 @@ def build_scenario(
         uncertainty=uncertainty,
         constraints=constraints,
         api_offerings=api_specs,
+        capacity=_capacity_inputs(document, model),
     )
     assumptions = (
         _assumptions(
@@ -464,6 +493,21 @@ def build_scenario(
         else ()
     )
     return BuiltScenario(scenario, assumptions, model, site, tuple(offerings))
+
+
+def _capacity_inputs(
+    document: schema.ScenarioDocument, model: ServerModel
+) -> CapacityInputs | None:
+    """The document's capacity block, counted from its date (the price date or today),
+    installation from the server's catalog row unless the document gives it."""
+    if document.capacity is None:
+        return None
+    availability = server_availability(model)
+    return document.capacity.to_engine(
+        "capacity",
+        as_of=document.as_of or timezone.localdate(),
+        install_days=float(availability.install_days) if availability else None,
+    )
 
 
 def with_server(
