@@ -254,6 +254,10 @@ class ServerSpec:
         if self.units_in_stock is not None:
             require_int("units_in_stock", self.units_in_stock, 0, None, "Units in stock")
         require_non_negative("lead_time_weeks", self.lead_time_weeks, "Lead time")
+        if self.lead_time_weeks > 260:
+            raise InvalidInput("lead_time_weeks", "A lead time of more than 5 years.")
+        if self.units_in_stock is not None and self.units_in_stock > 100_000:
+            raise InvalidInput("units_in_stock", "More than 100,000 servers in stock.")
         require_int("rack_units", self.rack_units, 1, 60, "Rack units")
         require_positive("max_power_kw", self.max_power_kw, "Maximum server power")
         require_non_negative("idle_power_kw", self.idle_power_kw, "Idle server power")
@@ -341,6 +345,8 @@ class CloudOfferingSpec:
 
     def __post_init__(self) -> None:
         require_non_negative("ready_in_days", self.ready_in_days, "Booking lead time")
+        if self.ready_in_days > 730:
+            raise InvalidInput("ready_in_days", "A booking lead time of more than 2 years.")
         if not isinstance(self.term, CloudTerm):
             raise InvalidInput("term", f"Unknown billing term {self.term!r}.")
         require_int("gpus_per_instance", self.gpus_per_instance, 1, 1024, "GPUs per instance")

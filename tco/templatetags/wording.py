@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from tco import wording, wording_serving
+from tco import wording, wording_capacity, wording_serving
 
 register = template.Library()
 
@@ -33,6 +33,8 @@ for _name in (
     register.filter(_name, getattr(wording, _name))
 for _name in ("latency_line", "serving_derivation", "serving_summary", "unit_cost"):
     register.filter(_name, getattr(wording_serving, _name))
+for _name in ("bridge_text", "day_text", "ready_cell", "time_sentence", "timeline"):
+    register.filter(_name, getattr(wording_capacity, _name))
 
 
 @register.filter

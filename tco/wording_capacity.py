@@ -1,0 +1,203 @@
+"""Time to capacity in the reader's language: the verdict's delivery sentence, each
+option's ready date and bridge, and the timeline (tco/engine/capacity.py's codes)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from catalog.templatetags.formatting import format_money, number
+from tco.wording import cloud_label, option_label
+
+OWNED_KINDS = ("onprem", "onprem_resell", "hybrid")
+
+
+def day_text(value: str | date | None) -> str:
+    """An ISO date (as the JSON carries it) in the active language's date style."""
+    if not value:
+        return ""
+    day = date.fromisoformat(value) if isinstance(value, str) else value
+    return date_format(day, "DATE_FORMAT")
+
+
+def _weeks(days: float | None) -> str:
+    weeks = max(1, math.ceil((days or 0.0) / 7 - 1e-9))
+    return ngettext("%(n)s week", "%(n)s weeks", weeks) % {"n": number(weeks)}
+
+
+def _recommended(summary: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    return next((o for o in summary.get("options") or [] if o.get("recommended")), None)
+
+
+def time_sentence(summary: Mapping[str, Any]) -> str:
+    """The verdict's delivery line: "Buy 4 × SYS-821GE (ships in 44 weeks); rent 4 ×
+    CoreWeave for the first 41 weeks ($1,234,567) to meet your 30-day deadline." Empty when
+    the scenario gave no capacity block."""
+    capacity = summary.get("capacity")
+    option = _recommended(summary)
+    if not capacity or option is None or not option.get("time"):
+        return ""
+    currency = summary.get("currency", "EUR")
+    time = option["time"]
+    params = (summary.get("verdict") or {}).get("params") or {}
+    values = {
+        "servers": number(params.get("owned_servers") or params.get("servers")),
+        "server": params.get("server") or "",
+        "ready": day_text(option.get("ready_date")),
+        "deadline": number(capacity.get("needed_in_days")),
+        "weeks_late": _weeks(time.get("late_days")),
+        "delay": format_money(time.get("delay_cost"), currency, 0),
+    }
+    if option.get("kind") not in OWNED_KINDS:
+        if time.get("late_days"):
+            return _(
+                "%(option)s is ready on %(ready)s, %(weeks_late)s after the work needs it; "
+                "the delay costs %(delay)s."
+            ) % {**values, "option": option_label(option)}
+        return _("%(option)s is ready on %(ready)s.") % {**values, "option": option_label(option)}
+    if time.get("code") == "lead_time":
+        shipping = _("ships in %(weeks)s") % {
+            "weeks": _weeks(float(capacity.get("lead_time_weeks") or 0) * 7)
+        }
+    elif time.get("code") == "site_readiness":
+        shipping = _("the site is ready in %(weeks)s") % {
+            "weeks": _weeks(float(capacity.get("site_readiness_weeks") or 0) * 7)
+        }
+    else:
+        shipping = _("in stock")
+    values["shipping"] = shipping
+    bridge = option.get("bridge")
+    if bridge:
+        return _(
+            "Buy %(servers)s × %(server)s (%(shipping)s, ready on %(ready)s); rent %(n)s × "
+            "%(bridge)s for the first %(bridge_weeks)s (%(cost)s) to meet your %(deadline)s-day "
+            "deadline."
+        ) % {
+            **values,
+            "n": number(bridge.get("instances")),
+            "bridge": cloud_label(str(bridge.get("option") or "")),
+            "bridge_weeks": _weeks(bridge.get("days")),
+            "cost": format_money(bridge.get("cost"), currency, 0),
+        }
+    if time.get("late_days"):
+        return (
+            _(
+                "Buy %(servers)s × %(server)s (%(shipping)s, ready on %(ready)s, %(weeks_late)s "
+                "after the work needs it; the delay costs %(delay)s)."
+            )
+            % values
+        )
+    return _("Buy %(servers)s × %(server)s (%(shipping)s, ready on %(ready)s).") % values
+
+
+def ready_cell(option: Mapping[str, Any]) -> str:
+    """An option's ready date for the options table ("–" without a capacity block)."""
+    time = option.get("time")
+    if not time:
+        return "–"
+    if time.get("ruled_out"):
+        return _("%(ready)s: too late") % {"ready": day_text(option.get("ready_date"))}
+    return day_text(option.get("ready_date"))
+
+
+def bridge_text(option: Mapping[str, Any], currency: str) -> str:
+    """ "Bridge: 4 × CoreWeave 8 × H100 for 40 days, $132,357" (empty without a bridge)."""
+    bridge = option.get("bridge")
+    if not bridge:
+        return ""
+    return ngettext(
+        "Bridge: %(n)s × %(option)s for %(days)s day, %(cost)s",
+        "Bridge: %(n)s × %(option)s for %(days)s days, %(cost)s",
+        math.ceil(bridge.get("days") or 0),
+    ) % {
+        "n": number(bridge.get("instances")),
+        "option": cloud_label(str(bridge.get("option") or "")),
+        "days": number(math.ceil(bridge.get("days") or 0)),
+        "cost": format_money(bridge.get("cost"), currency, 0),
+    }
+
+
+def timeline(summary: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The timeline chart's rows, from the order (today) to each option's ready date, the
+    bridge, and the need date, as percentages of the span drawn; None without capacity.
+
+    Each row: its label, the ready date's text, and segments (css class, left %, width %,
+    text). The span runs to the latest ready date plus a fifth, at least to the need date.
+    """
+    capacity = summary.get("capacity")
+    if not capacity:
+        return None
+    options = [o for o in summary.get("options") or [] if o.get("time")]
+    if not options:
+        return None
+    # The recommended option, then owning, then the three soonest-ready clouds.
+    owned = [o for o in options if o.get("kind") in OWNED_KINDS]
+    clouds = sorted(
+        (o for o in options if o.get("kind") not in OWNED_KINDS),
+        key=lambda o: (not o.get("recommended"), o.get("ready_in_days") or 0, o["total_cost"]),
+    )[:3]
+    shown = owned + clouds
+    needed = capacity.get("needed_in_days")
+    latest = max(float(o.get("ready_in_days") or 0) for o in shown)
+    span = max(latest * 1.2, float(needed or 0) * 1.2, 14.0)
+
+    def pct(days: float) -> float:
+        return round(min(max(days / span * 100, 0.0), 100.0), 2)
+
+    rows = []
+    for o in shown:
+        ready = float(o.get("ready_in_days") or 0)
+        segments = []
+        if ready > 0:
+            label = _("order to ready") if o.get("kind") in OWNED_KINDS else _("booking lead")
+            segments.append(("wait", 0.0, pct(ready), label))
+        segments.append(("work", pct(ready), round(100 - pct(ready), 2), _("working")))
+        rows.append(
+            {
+                "label": option_label(o),
+                "recommended": bool(o.get("recommended")),
+                "ruled_out": bool(o["time"].get("ruled_out")),
+                "ready": day_text(o.get("ready_date")),
+                "segments": [
+                    {"kind": kind, "left": left, "width": width, "text": text}
+                    for kind, left, width, text in segments
+                ],
+            }
+        )
+        bridge = o.get("bridge")
+        if bridge:
+            start = float(bridge.get("start_in_days") or 0)
+            left = pct(start)
+            rows.append(
+                {
+                    "label": _("Bridge: %(n)s × %(option)s")
+                    % {
+                        "n": number(bridge.get("instances")),
+                        "option": cloud_label(str(bridge.get("option") or "")),
+                    },
+                    "recommended": False,
+                    "ruled_out": False,
+                    "ready": format_money(bridge.get("cost"), summary.get("currency", "EUR"), 0),
+                    "segments": [
+                        {
+                            "kind": "bridge",
+                            "left": left,
+                            "width": round(pct(start + float(bridge.get("days") or 0)) - left, 2),
+                            "text": _("rented until the servers are ready"),
+                        }
+                    ],
+                }
+            )
+    return {
+        "rows": rows,
+        "start": day_text(capacity.get("as_of")),
+        "needed": day_text(capacity.get("needed_date")),
+        "needed_left": pct(float(needed)) if needed is not None else None,
+        "end_days": math.ceil(span),
+    }
