@@ -136,8 +136,11 @@ def timeline(summary: Mapping[str, Any]) -> dict[str, Any] | None:
     options = [o for o in summary.get("options") or [] if o.get("time")]
     if not options:
         return None
-    # The recommended option, then owning, then the three soonest-ready clouds.
-    owned = [o for o in options if o.get("kind") in OWNED_KINDS]
+    # Owning (the recommended or cheapest first), then the three soonest-ready clouds.
+    owned = sorted(
+        (o for o in options if o.get("kind") in OWNED_KINDS),
+        key=lambda o: (not o.get("recommended"), o["total_cost"]),
+    )
     clouds = sorted(
         (o for o in options if o.get("kind") not in OWNED_KINDS),
         key=lambda o: (not o.get("recommended"), o.get("ready_in_days") or 0, o["total_cost"]),
@@ -151,6 +154,7 @@ def timeline(summary: Mapping[str, Any]) -> dict[str, Any] | None:
         return round(min(max(days / span * 100, 0.0), 100.0), 2)
 
     rows = []
+    bridges_drawn = set()
     for o in shown:
         ready = float(o.get("ready_in_days") or 0)
         segments = []
@@ -171,7 +175,9 @@ def timeline(summary: Mapping[str, Any]) -> dict[str, Any] | None:
             }
         )
         bridge = o.get("bridge")
-        if bridge:
+        drawn = tuple(sorted(bridge.items())) if bridge else None
+        if bridge and drawn not in bridges_drawn:
+            bridges_drawn.add(drawn)
             start = float(bridge.get("start_in_days") or 0)
             left = pct(start)
             rows.append(
