@@ -79,6 +79,15 @@ class EstimateOption(Schema):
     total_cost: float | None
     npv: float | None
     recommended: bool
+    ready_date: str | None = Field(
+        None, description="YYYY-MM-DD the option can take work (with a capacity block)"
+    )
+    ready_in_days: float | None = Field(None, description="days from the capacity block's as_of")
+    bridge: dict[str, Any] | None = Field(
+        None,
+        description="rented capacity until the owned fleet is ready: option, instances, "
+        "start_in_days, days, hours, price_per_instance_hour, cost (docs/scenario.md)",
+    )
 
 
 class EstimateResult(Schema):

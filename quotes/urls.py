@@ -55,6 +55,11 @@ urlpatterns = [
         line_views.line_edit,
         name="line_edit",
     ),
+    path(
+        "revisions/<uuid:public_id>/lines/<int:line_id>/delivery/",
+        line_views.line_delivery,
+        name="line_delivery",
+    ),
     path("revisions/<uuid:public_id>/lines/free/", line_views.free_line_add, name="free_line_add"),
     path("revisions/<uuid:public_id>/discount/", line_views.discount_set, name="discount_set"),
     path(
