@@ -152,3 +152,44 @@ def test_lead_time_draws_lower_the_confidence_in_owning() -> None:
     wider = probability((0.85, 2.2))
     assert sure > wide > wider
     assert wider < 0.9
+
+
+def test_one_off_run_is_bridged_at_most_for_the_run() -> None:
+    # Needed on day 10, ready on day 70: a gap of 60 days (1,440 h), but the run takes
+    # 240 h, so the bridge rents 2 instances × 240 h × $30 = $14,400 and no more.
+    from tco.engine.capacity import OwnedOption, RentedOption, plan_capacity
+
+    plan = plan_capacity(
+        CapacityInputs(AS_OF, needed_in_days=10, install_days=0),
+        owned=[OwnedOption("Buy", "own", 2)],
+        rented=[RentedOption("Cloud", 0.0, 2, 30.0)],
+        units_in_stock=None,
+        lead_time_weeks=10,
+        utilization=0.05,
+        run_hours=240.0,
+    )
+    own = plan.timing("Buy")
+    assert own is not None and own.bridge is not None
+    assert (own.bridge.days, own.bridge.hours, own.bridge.cost) == (60.0, 240.0, 14_400.0)
+
+
+def test_hybrid_bridges_its_owned_share_and_a_committed_cloud_never_bridges() -> None:
+    # Owning 1 of 4 servers: a quarter of the 4 instances (1) is bridged, on the on-demand
+    # cloud at $50 even though the 3-year commitment costs $30 an hour; 20 days × 24 h × 1.0.
+    from tco.engine.capacity import OwnedOption, RentedOption, plan_capacity
+
+    plan = plan_capacity(
+        CapacityInputs(AS_OF, needed_in_days=0, install_days=0),
+        owned=[OwnedOption("Hybrid", "hybrid", 1, share=0.25)],
+        rented=[
+            RentedOption("Committed", 0.0, 4, 30.0, committed=True, code="reserved"),
+            RentedOption("On demand", 0.0, 4, 50.0),
+        ],
+        units_in_stock=0,
+        lead_time_weeks=20 / 7,
+        utilization=1.0,
+    )
+    hybrid = plan.timing("Hybrid")
+    assert hybrid is not None and hybrid.bridge is not None
+    assert hybrid.bridge.option == "On demand" and hybrid.bridge.instances == 1
+    assert hybrid.bridge.cost == pytest.approx(20 * 24 * 50.0)
