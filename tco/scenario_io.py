@@ -503,11 +503,20 @@ def _capacity_inputs(
     if document.capacity is None:
         return None
     availability = server_availability(model)
-    return document.capacity.to_engine(
+    inputs = document.capacity.to_engine(
         "capacity",
         as_of=document.as_of or timezone.localdate(),
         install_days=float(availability.install_days) if availability else None,
     )
+    if "lead_time_range" in document.capacity.model_fields_set or availability is None:
+        return inputs
+    # The catalog's far end of a published range (H100 36–52 weeks: 52 ÷ 44) sets how
+    # late the Monte Carlo's draws go; the early end stays the default's.
+    nominal, longest = availability.lead_time_weeks, availability.lead_time_weeks_max
+    if longest is None or nominal <= 0 or longest <= nominal:
+        return inputs
+    low = inputs.lead_time_range[0]
+    return dataclasses.replace(inputs, lead_time_range=(low, float(longest / nominal)))
 
 
 def with_server(

@@ -1379,7 +1379,7 @@ def capacity_to_dict(result: ScenarioResult) -> dict[str, Any] | None:
         "cost_of_delay_per_week": _num(i.cost_of_delay_per_week, 2),
         "site_readiness_weeks": _num(i.site_readiness_weeks, 2),
         "install_days": _num(i.install_days, 1),
-        "lead_time_range": list(i.lead_time_range),
+        "lead_time_range": [_num(x, 4) for x in i.lead_time_range],
         "units_in_stock": result.scenario.server.units_in_stock,
         "lead_time_weeks": _num(result.scenario.server.lead_time_weeks, 1),
     }
