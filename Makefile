@@ -6,7 +6,7 @@ UV_VERSION := 0.13.8
 LOCK_HASH := $(shell sha1sum requirements.lock | cut -c1-12)
 # "-bytecode": venvs installed before bytecode was compiled at install get it once.
 STAMP := $(VENV)/.installed-$(LOCK_HASH)-bytecode
-APP_DIRS := config catalog quotes tco api
+APP_DIRS := config common catalog quotes tco api
 HOST ?= 127.0.0.1
 PORT ?= 8000
 

@@ -23,8 +23,9 @@ from ninja.pagination import LimitOffsetPagination, paginate
 from ninja.security import HttpBearer
 from pydantic import Field
 
+from catalog.audience import sees_internal_prices
 from catalog.models import CloudOffering, FxRate, Gpu, InfrastructureItem, ServerModel, Site
-from config.downloads import attachment
+from common.downloads import attachment
 from quotes import exports as quote_exports
 from quotes import selectors as quote_selectors
 from quotes import services as quote_services
@@ -248,7 +249,10 @@ def estimate_workbook(request: HttpRequest) -> HttpResponse:
     built, result = _evaluate(_scenario_body(request))
     from tco.workbook import build_workbook, provenance_for
 
-    return _xlsx(build_workbook(result, provenance_for(built, result)), result.scenario.name)
+    # An anonymous estimate (the API's estimate needs no token) is public: own list prices
+    # without their internal date and estimate mark (catalog/audience.py).
+    provenance = provenance_for(built, result, internal=sees_internal_prices(request.user))
+    return _xlsx(build_workbook(result, provenance), result.scenario.name)
 
 
 def _xlsx(content: bytes, name: str) -> HttpResponse:

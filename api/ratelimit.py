@@ -1,11 +1,11 @@
 """Rate limits for /api/: per user (all of their tokens together), or per client address
 without a token (in the Django cache).
 
-The client address is the one our trusted proxies saw (config/client_ip.py), not the
+The client address is the one our trusted proxies saw (common/client_ip.py), not the
 proxy's own: keyed on REMOTE_ADDR, one client's requests spent every visitor's budget. A
 user who mints more tokens gets no more requests.
 
-A fixed window per client (config/throttle.py: `hit`). Past the limit the answer is 429
+A fixed window per client (common/throttle.py: `hit`). Past the limit the answer is 429
 with ``Retry-After`` (seconds to the end of the window). The cache is Redis in production
 and in the test suite, so every web process shares the counters; while Redis is away the
 limits fail open (config/cache.py).
@@ -18,8 +18,8 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from config.client_ip import client_ip
-from config.throttle import hit
+from common.client_ip import client_ip
+from common.throttle import hit
 
 from .problems import problem
 from .services import token_authenticate

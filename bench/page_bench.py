@@ -87,7 +87,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import RequestFactory
 from django.utils import translation
 from tco.views import calculator
-from config.memory import settle_after_startup
+from common.memory import settle_after_startup
 settle_after_startup()
 factory = RequestFactory()
 def get(path):

@@ -146,7 +146,7 @@ def make_quote(owner: Any, team: Any, n: int) -> Any:
 
 def bench_render(owner: Any, team: Any) -> tuple[float, float, int, int]:
     """Median warm render time with charts and without, and the page counts."""
-    from config.memory import RENDERING_THRESHOLDS, settle_after_startup
+    from common.memory import RENDERING_THRESHOLDS, settle_after_startup
     from quotes import pdf, services
 
     settle_after_startup(RENDERING_THRESHOLDS)  # as in a rendering worker process

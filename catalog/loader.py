@@ -351,6 +351,88 @@ def _tidy_sheet(cells: list[list[str]]) -> list[list[str]]:
 # --- checking --------------------------------------------------------------------------
 
 
+def _header_errors(spec: TableSpec, file: str, header: list[str]) -> list[RowError]:
+    """Missing, unexpected and repeated column names (row 1)."""
+    errors: list[RowError] = []
+    missing = [name for name in spec.column_names if name not in header]
+    extra = [name for name in header if name not in spec.column_names]
+    errors += [RowError(file, 1, name, "column is missing") for name in missing]
+    errors += [RowError(file, 1, name, "column is not expected") for name in extra]
+    if len(set(header)) != len(header):
+        errors.append(RowError(file, 1, "", "a column name appears twice"))
+    return errors
+
+
+def _row_values(
+    spec: TableSpec,
+    file: str,
+    row_number: int,
+    raw: dict[str, str],
+    known_keys: dict[type[models.Model], set[str]],
+    model_fields: dict[str, Any],
+    decimal_comma: bool,
+) -> tuple[dict[str, Any], list[RowError]]:
+    """One row's cells parsed by their columns (references checked against `known_keys`,
+    values against the model's field limits), and the errors of the cells that failed."""
+    values: dict[str, Any] = {}
+    row_errors: list[RowError] = []
+    for column in spec.columns:
+        cell = unneutralise(raw[column.name])
+        if len(cell) > MAX_CELL_LENGTH:
+            reason = f"is longer than {MAX_CELL_LENGTH:,} characters"
+            row_errors.append(RowError(file, row_number, column.name, reason))
+            continue
+        if _CONTROL.search(cell):
+            reason = "contains control characters"
+            row_errors.append(RowError(file, row_number, column.name, reason))
+            continue
+        if isinstance(column.parse, Reference):
+            if cell not in known_keys.get(column.parse.model, set()):
+                reason = f"unknown {column.parse.label} {cell!r}" if cell else "is empty"
+                row_errors.append(RowError(file, row_number, column.name, reason))
+            values[column.name] = cell
+            continue
+        try:
+            if decimal_comma and column.parse in NUMERIC_PARSERS and cell:
+                cell = decimal_comma_cell(cell)
+            value = column.parse(cell)
+            model_fields[column.name].run_validators(value)
+        except CellError as exc:
+            row_errors.append(RowError(file, row_number, column.name, str(exc)))
+        except ValidationError as exc:
+            reason = " ".join(str(message) for message in exc.messages)
+            row_errors.append(RowError(file, row_number, column.name, reason))
+        else:
+            values[column.name] = value
+    return values, row_errors
+
+
+def _duplicate_errors(
+    spec: TableSpec,
+    file: str,
+    row_number: int,
+    values: dict[str, Any],
+    seen: dict[tuple[str, ...], dict[tuple[object, ...], int]],
+) -> list[RowError]:
+    """A row that repeats an earlier row's unique columns; else it is remembered in `seen`."""
+    errors: list[RowError] = []
+    for unique in spec.unique:
+        identity = tuple(values[name] for name in unique)
+        if identity in seen[unique]:
+            first = seen[unique][identity]
+            errors.append(
+                RowError(
+                    file,
+                    row_number,
+                    ", ".join(unique),
+                    f"duplicate of row {first} ({', '.join(map(str, identity))})",
+                )
+            )
+        else:
+            seen[unique][identity] = row_number
+    return errors
+
+
 def validate_rows(
     spec: TableSpec,
     file: str,
@@ -366,14 +448,8 @@ def validate_rows(
     `decimal_comma`, numeric cells are written 1234,5 and may not contain a point.
     """
     table = ParsedTable(spec, file)
-    errors: list[RowError] = []
     header = [name.strip() for name in header]
-    missing = [name for name in spec.column_names if name not in header]
-    extra = [name for name in header if name not in spec.column_names]
-    errors += [RowError(file, 1, name, "column is missing") for name in missing]
-    errors += [RowError(file, 1, name, "column is not expected") for name in extra]
-    if len(set(header)) != len(header):
-        errors.append(RowError(file, 1, "", "a column name appears twice"))
+    errors = _header_errors(spec, file, header)
     if errors:
         return table, errors
 
@@ -394,55 +470,15 @@ def validate_rows(
             )
             continue
         raw = {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
-        values: dict[str, Any] = {}
-        row_errors: list[RowError] = []
-        for column in spec.columns:
-            cell = unneutralise(raw[column.name])
-            if len(cell) > MAX_CELL_LENGTH:
-                reason = f"is longer than {MAX_CELL_LENGTH:,} characters"
-                row_errors.append(RowError(file, row_number, column.name, reason))
-                continue
-            if _CONTROL.search(cell):
-                reason = "contains control characters"
-                row_errors.append(RowError(file, row_number, column.name, reason))
-                continue
-            if isinstance(column.parse, Reference):
-                if cell not in known_keys.get(column.parse.model, set()):
-                    reason = f"unknown {column.parse.label} {cell!r}" if cell else "is empty"
-                    row_errors.append(RowError(file, row_number, column.name, reason))
-                values[column.name] = cell
-                continue
-            try:
-                if decimal_comma and column.parse in NUMERIC_PARSERS and cell:
-                    cell = decimal_comma_cell(cell)
-                value = column.parse(cell)
-                model_fields[column.name].run_validators(value)
-            except CellError as exc:
-                row_errors.append(RowError(file, row_number, column.name, str(exc)))
-            except ValidationError as exc:
-                reason = " ".join(str(message) for message in exc.messages)
-                row_errors.append(RowError(file, row_number, column.name, reason))
-            else:
-                values[column.name] = value
+        values, row_errors = _row_values(
+            spec, file, row_number, raw, known_keys, model_fields, decimal_comma
+        )
         if not row_errors and spec.row_check is not None:
             row_errors += [
                 RowError(file, row_number, name, reason) for name, reason in spec.row_check(values)
             ]
         if not row_errors:
-            for unique in spec.unique:
-                identity = tuple(values[name] for name in unique)
-                if identity in seen[unique]:
-                    first = seen[unique][identity]
-                    row_errors.append(
-                        RowError(
-                            file,
-                            row_number,
-                            ", ".join(unique),
-                            f"duplicate of row {first} ({', '.join(map(str, identity))})",
-                        )
-                    )
-                else:
-                    seen[unique][identity] = row_number
+            row_errors += _duplicate_errors(spec, file, row_number, values, seen)
         if isinstance(values.get("key"), str):
             table.declared_keys.add(values["key"])
         errors += row_errors

@@ -9,8 +9,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from . import selectors, services
+from .audience import OWN_PRICE_KINDS, OWN_PRICE_SOURCE, sees_internal_prices
 from .forms import PriceImportForm
-from .models import ImportStatus, PriceImport, PriceKind
+from .models import ImportStatus, PriceImport, PriceKind, ServerModel
 from .schema import PRICE_SPECS_BY_KIND
 
 # Rows per category shown on a preview page; the counts are always complete.
@@ -28,6 +29,9 @@ def catalog_overview(request: HttpRequest) -> HttpResponse:
         "items": selectors.item_list(),
         "fx": selectors.latest_fx_rate("EUR", "USD"),
         "stale_after_days": settings.PRICE_STALE_AFTER_DAYS,
+        # Own list prices' dates, ages and estimate marks are for staff and sales only.
+        "internal": sees_internal_prices(request.user),
+        "own_price_source": OWN_PRICE_SOURCE,
     }
     return render(request, "catalog/overview.html", context)
 
@@ -167,5 +171,18 @@ def price_history(request: HttpRequest, kind: str, key: str) -> HttpResponse:
         # Who changed a price and from which file is for staff; everyone else reads
         # "staff" and the kind of change.
         "show_authors": request.user.is_staff,
+        # An own list price's date, age and estimate mark are internal (catalog/audience.py);
+        # a third-party price shows them to everyone.
+        "internal_flags": kind not in OWN_PRICE_KINDS or sees_internal_prices(request.user),
+        "estimate": _price_is_estimate(row),
+        "own_price_source": OWN_PRICE_SOURCE,
     }
     return render(request, "catalog/price_history.html", context)
+
+
+def _price_is_estimate(row: object) -> bool:
+    """Whether a row's price is an estimate: a server's price has its own flag (its row's
+    `is_estimate` is about the specifications)."""
+    if isinstance(row, ServerModel):
+        return row.price_is_estimate
+    return bool(getattr(row, "is_estimate", False))

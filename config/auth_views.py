@@ -1,5 +1,5 @@
 """Sign-in and password reset, throttled per account and per client address
-(config/throttle.py): Django's own views, answering 429 with Retry-After when refused."""
+(common/throttle.py): Django's own views, answering 429 with Retry-After when refused."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
-from . import throttle
-from .client_ip import client_ip
+from common import throttle
+from common.client_ip import client_ip
 
 
 class LoginView(auth_views.LoginView):

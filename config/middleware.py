@@ -50,22 +50,6 @@ def has_control_characters(value: str, *, allow_whitespace: bool = False) -> boo
     return bool(pattern.search(value) or _SURROGATE.search(value))
 
 
-_LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
-
-
-def one_line(text: str) -> str:
-    """`text` on one line: control characters and line breaks become single spaces.
-
-    What a visitor typed into a one-line field (a buyer's name and role) can still hold a
-    CR or LF (form fields may, for text areas); in an email's subject that made the
-    message undeliverable. Headers get names through this.
-
-    >>> one_line("Jan\\r\\nBcc: x@evil.example"), one_line("  Anna \\t de  Vries ")
-    ('Jan Bcc: x@evil.example', 'Anna de Vries')
-    """
-    return " ".join(_LINE_BREAKS.sub(" ", text).split())
-
-
 def _bad_pairs(pairs: Iterable[tuple[str, list[str]]], *, allow_whitespace: bool) -> str | None:
     for key, values in pairs:
         if has_control_characters(key):

@@ -14,7 +14,7 @@ urlpatterns = [
     path("calculator/", include("tco.urls")),
     path("quotes/", include("quotes.urls")),
     path("api/", include("api.urls")),
-    # Throttled (config/throttle.py); the rest of Django's sign-in views as they are.
+    # Throttled (common/throttle.py); the rest of Django's sign-in views as they are.
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path(
         "accounts/password_reset/",

@@ -38,6 +38,7 @@ from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from catalog.audience import OWN_PRICE_SOURCE
 from tco.chart_svg import figure_svg, title_text
 
 from .models import LineUnit
@@ -167,7 +168,7 @@ def warm_up() -> float:
                 get_template("quotes/pdf/proposal.html")  # compiled once, then cached
         charts = {"warm-up": figure_svg(_WARM_UP_FIGURE)}
         chart = CHART_PREFIX + "warm-up.svg"
-        _html_to_pdf(_WARM_UP_HTML.format(chart=chart), charts, proposal=True)
+        html_to_pdf(_WARM_UP_HTML.format(chart=chart), charts, proposal=True)
     except Exception:
         logger.warning("PDF warm-up failed; the first proposal loads its fonts", exc_info=True)
     return time.perf_counter() - started
@@ -236,7 +237,7 @@ def proposal_stylesheet() -> CSS:
     return local.stylesheet[1]
 
 
-def _html_to_pdf(html: str, charts: Mapping[str, bytes], *, proposal: bool = False) -> RenderedPdf:
+def html_to_pdf(html: str, charts: Mapping[str, bytes], *, proposal: bool = False) -> RenderedPdf:
     """`proposal`: the HTML is the proposal template's; it comes with proposal.css parsed
     (once per process) instead of linking it, since WeasyPrint parses what a document
     links on every render. WeasyPrint ranks a stylesheet given this way as a user
@@ -263,6 +264,8 @@ def public_source(assumption: Mapping[str, Any], seller: Mapping[str, Any] | Non
     source = str(assumption.get("source") or "")
     if assumption.get("quoted"):
         return source
+    if assumption.get("own_price"):  # our list price: its note and flags are internal
+        return str(OWN_PRICE_SOURCE)
     name = source.split(";")[0].split(" (")[0].strip()
     if assumption.get("is_estimate") or "estimat" in name.lower() or not name:
         who = (seller or {}).get("trade_name") or (seller or {}).get("legal_name") or ""
@@ -284,7 +287,12 @@ def _tco_context(
             "label": a["label"],
             "value": a["value"],
             "source": public_source(a, seller),
-            "as_of": date.fromisoformat(a["as_of"]) if a.get("as_of") else None,
+            # An own list price's date is internal (catalog/audience.py).
+            "as_of": (
+                date.fromisoformat(a["as_of"])
+                if a.get("as_of") and not a.get("own_price")
+                else None
+            ),
         }
         for a in tco.get("assumptions", [])
     ]
@@ -457,7 +465,7 @@ def _render_proposal(
         context["charts"] = names
         context["placeholders"] = _placeholders(tco, names)
         html = render_to_string("quotes/pdf/proposal.html", context)
-    return _html_to_pdf(html, charts, proposal=True)
+    return html_to_pdf(html, charts, proposal=True)
 
 
 def render_revision(

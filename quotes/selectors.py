@@ -292,21 +292,7 @@ def revision_price_changes(
     if not revision.is_draft:
         return []
     lines = list(lines) if lines is not None else list(revision.lines.order_by("position"))
-    keys: dict[str, set[str]] = {"server": set(), "item": set()}
-    for line in lines:
-        prefix, _sep, key = line.catalog_key.partition(":")
-        if prefix in keys:
-            keys[prefix].add(key)
-    servers = (
-        {s.key: s for s in ServerModel.objects.filter(key__in=keys["server"])}
-        if keys["server"]
-        else {}
-    )
-    items = (
-        {i.key: i for i in InfrastructureItem.objects.filter(key__in=keys["item"])}
-        if keys["item"]
-        else {}
-    )
+    rows = _catalog_rows(lines)
 
     def depends_on(line: QuoteLine, row: Any) -> list[tuple[str, str]]:
         pairs = [(PRICE_KIND_OF_LINE[LineKind(line.kind)], row.key)]
@@ -314,7 +300,6 @@ def revision_price_changes(
             pairs.append(FX_KEY)
         return pairs
 
-    rows = {line.pk: _catalog_row(line, servers, items) for line in lines}
     since: dict[tuple[str, str], datetime] = {}
     for line in lines:
         row = rows[line.pk]
@@ -354,6 +339,43 @@ def revision_price_changes(
         cost = catalog_unit_cost(row, revision.currency, fx_rate)
         found[line.pk] = LinePriceChange(line, unit, as_of, estimate, cost_price=cost)
 
+    hardware_changed = any(
+        line.pk in found and line.kind in HARDWARE_KINDS and not line.optional for line in lines
+    )
+    percent_lines = [line for line in lines if changed(line) or hardware_changed]
+    found.update(_percent_item_changes(revision, lines, rows, found, percent_lines))
+    return [found[line.pk] for line in lines if line.pk in found]
+
+
+def _catalog_rows(lines: list[QuoteLine]) -> dict[int, ServerModel | InfrastructureItem | None]:
+    """Each line's catalog row (None: gone or not from the catalog), in two queries."""
+    keys: dict[str, set[str]] = {"server": set(), "item": set()}
+    for line in lines:
+        prefix, _sep, key = line.catalog_key.partition(":")
+        if prefix in keys:
+            keys[prefix].add(key)
+    servers = (
+        {s.key: s for s in ServerModel.objects.filter(key__in=keys["server"])}
+        if keys["server"]
+        else {}
+    )
+    items = (
+        {i.key: i for i in InfrastructureItem.objects.filter(key__in=keys["item"])}
+        if keys["item"]
+        else {}
+    )
+    return {line.pk: _catalog_row(line, servers, items) for line in lines}
+
+
+def _percent_item_changes(
+    revision: QuoteRevision,
+    lines: list[QuoteLine],
+    rows: dict[int, ServerModel | InfrastructureItem | None],
+    found: dict[int, LinePriceChange],
+    candidates: list[QuoteLine],
+) -> dict[int, LinePriceChange]:
+    """The "% of hardware" lines among `candidates` (changed themselves, or all when the
+    hardware was re-priced), recomputed on the hardware total with `found`'s new prices."""
     repriced = [
         SimpleNamespace(
             kind=line.kind,
@@ -364,17 +386,15 @@ def revision_price_changes(
         for line in lines
     ]
     hardware = hardware_total(repriced)
-    hardware_changed = any(
-        line.pk in found and line.kind in HARDWARE_KINDS and not line.optional for line in lines
-    )
-    for line in lines:
+    changes: dict[int, LinePriceChange] = {}
+    for line in candidates:
         row = rows[line.pk]
-        if not _is_percent(row) or not (changed(line) or hardware_changed) or not hardware:
+        if not _is_percent(row) or not hardware:
             continue
         assert isinstance(row, InfrastructureItem)
         unit = catalog_unit_price(row, revision.currency, None, hardware)
         cost = catalog_unit_cost(row, revision.currency, None, hardware)
-        found[line.pk] = LinePriceChange(
+        changes[line.pk] = LinePriceChange(
             line, unit, row.as_of, row.is_estimate, item=row, cost_price=cost
         )
-    return [found[line.pk] for line in lines if line.pk in found]
+    return changes

@@ -13,7 +13,7 @@ from celery import shared_task
 from celery.signals import celeryd_after_setup, worker_process_init
 from django.conf import settings
 
-from config.memory import RENDERING_THRESHOLDS, settle_after_startup
+from common.memory import RENDERING_THRESHOLDS, settle_after_startup
 
 from . import services
 

@@ -29,7 +29,7 @@ Pure: no Django, no I/O.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
@@ -375,27 +375,9 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
     """The figure (``{"data": [...], "layout": {...}}``) as a standalone SVG document."""
     data: list[Mapping[str, Any]] = list(figure.get("data") or [])
     layout: Mapping[str, Any] = figure.get("layout") or {}
-    separators = str(layout.get("separators") or ".,")
-    if len(separators) != 2:
-        raise UnsupportedFigure(f"separators {separators!r}")
-    for trace in data:
-        if trace.get("type") not in ("scatter", "bar"):
-            raise UnsupportedFigure(f"trace type {trace.get('type')!r}")
-    barmode = layout.get("barmode", "relative" if any(t["type"] == "bar" for t in data) else None)
-    if barmode not in (None, "relative", "stack"):
-        raise UnsupportedFigure(f"barmode {barmode!r}")
+    separators = _supported(data, layout)
     xaxis, yaxis = layout.get("xaxis") or {}, layout.get("yaxis") or {}
-    if yaxis.get("type") == "category" or yaxis.get("autorange") == "reversed":
-        raise UnsupportedFigure("a category or reversed y axis")
-    parts: list[str] = []
-
-    # Title: top left; a long one is set smaller rather than cut.
-    title = title_text(layout)
-    title_size = float(TITLE_SIZE)
-    if title and text_width(title, title_size) > width - 2 * PAD:
-        title_size *= (width - 2 * PAD) / text_width(title, title_size)
-    if title:
-        parts.append(_text(PAD, PAD + TITLE_SIZE * ASCENT + 4, title, title_size))
+    parts: list[str] = _title_svg(layout, width)
 
     # From the bottom up: legend rows, x-axis title, x tick labels, then the plot.
     rows = _legend_rows(_legend_entries(data, width), width)
@@ -408,13 +390,8 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
 
     # y axis: range and ticks first (the labels' width sets the left margin).
     bars = [t for t in data if t["type"] == "bar"]
-    categories: list[str] = []
     category_axis = xaxis.get("type") == "category" or bool(bars)
-    if category_axis:
-        for trace in data:
-            for category in trace.get("x", []):
-                if str(category) not in categories:
-                    categories.append(str(category))
+    categories = _categories(data) if category_axis else []
     pieces = _stacked_bars(bars, categories) if bars else []
     y_values = [float(v) for t in data if t["type"] == "scatter" for v in t.get("y", [])]
     y_values += [edge for _, _, bottom, top in pieces for edge in (bottom, top)]
@@ -431,17 +408,7 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
     if category_axis:
         x_axis = Axis(0, len(categories), plot_left, width - PAD, (), (), tuple(categories))
     else:
-        x_values = [float(v) for t in data for v in t.get("x", [])]
-        x_low, x_high = _value_range(xaxis, x_values, padded=False)
-        x_format = str(xaxis.get("tickformat", ""))
-        estimate = width - PAD - plot_left
-        x_step, x_ticks = _linear_ticks(xaxis, x_low, x_high, estimate, 80)
-        x_labels = [tick_text(v, x_format, separators, x_step) for v in x_ticks]
-        # Room for the last label's right half where the last tick is the plot's edge.
-        last = text_width(x_labels[-1], TICK_SIZE) / 2 if x_labels else 0.0
-        overhang = last - (x_high - x_ticks[-1]) / (x_high - x_low) * estimate if x_ticks else 0.0
-        plot_right = width - PAD - max(overhang, 0.0)
-        x_axis = Axis(x_low, x_high, plot_left, plot_right, tuple(x_ticks), tuple(x_labels))
+        x_axis = _linear_x_axis(data, xaxis, separators, plot_left, width - PAD)
     plot_right = x_axis.end
 
     # Grid and zero lines, under the data.
@@ -452,66 +419,19 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
         _grid(v, f"M{_n(x_axis.px(v))},{_n(plot_top)}V{_n(plot_bottom)}") for v in x_axis.ticks
     ]
 
-    # Tick labels and axis titles.
-    for value, label in zip(y_axis.ticks, y_axis.labels, strict=True):
-        baseline = y_axis.px(value) + 0.35 * TICK_SIZE
-        parts.append(_text(plot_left - 6, baseline, label, TICK_SIZE, anchor="end"))
-    x_labels_drawn = (
-        [(x_axis.px(i), c) for i, c in enumerate(categories)]
-        if category_axis
-        else [(x_axis.px(v), label) for v, label in zip(x_axis.ticks, x_axis.labels, strict=True)]
-    )
-    for x, label in x_labels_drawn:
-        parts.append(_text(x, tick_base, label, TICK_SIZE, anchor="middle"))
-    if x_title:
-        middle = (plot_left + plot_right) / 2
-        parts.append(_text(middle, x_title_base, x_title, AXIS_TITLE_SIZE, anchor="middle"))
-    if y_title:
-        middle = (plot_top + plot_bottom) / 2
-        baseline_x = PAD + AXIS_TITLE_SIZE * ASCENT
-        parts.append(
-            _text(baseline_x, middle, y_title, AXIS_TITLE_SIZE, anchor="middle", rotate=True)
-        )
+    parts += _labels_svg(x_axis, y_axis, tick_base, x_title, x_title_base, y_title)
 
     # The data, clipped to the plot area.
     parts.append('<g clip-path="url(#plot)">')
     band = x_axis.band() * (1 - float(layout.get("bargap", 0.2))) if category_axis else 0.0
-    for trace, i, bottom, top in pieces:
-        color = (trace.get("marker") or {}).get("color", TEXT_COLOR)
-        y0, y1 = y_axis.px(top), y_axis.px(bottom)
-        parts.append(
-            f'<rect x="{_n(x_axis.px(i) - band / 2)}" y="{_n(y0)}" width="{_n(band)}" '
-            f'height="{_n(max(y1 - y0, 0.0))}" fill="{color}"/>'
-        )
+    parts += _bars_svg(pieces, x_axis, y_axis, band)
 
     def x_px(value: Any) -> float:
         if category_axis:
             return x_axis.px(categories.index(str(value)))
         return x_axis.px(float(value))
 
-    markers: list[str] = []
-    for trace in data:
-        if trace["type"] != "scatter":
-            continue
-        points = [
-            (x_px(x), y_axis.px(float(y)))
-            for x, y in zip(trace.get("x", []), trace.get("y", []), strict=True)
-            if y is not None
-        ]
-        mode = trace.get("mode", "lines")
-        if "lines" in mode and points:
-            line = trace.get("line") or {}
-            parts.append(
-                _line(
-                    without_collinear(points),
-                    line.get("color", TEXT_COLOR),
-                    float(line.get("width", 2)),
-                    line.get("dash"),
-                )
-            )
-        if "markers" in mode:
-            markers += [_marker(x, y, trace.get("marker") or {}) for x, y in points]
-    parts += markers  # above every line, as Plotly draws them
+    parts += _scatter_svg(data, x_px, y_axis)
     parts.append("</g>")
 
     for shape in layout.get("shapes") or []:
@@ -531,6 +451,152 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
         f'<rect width="{width}" height="{height}" fill="#ffffff"/><defs>{clip}</defs>'
     )
     return (head + "".join(parts) + "</svg>").encode()
+
+
+def _supported(data: Sequence[Mapping[str, Any]], layout: Mapping[str, Any]) -> str:
+    """The figure's number separators; UnsupportedFigure for what this module cannot draw
+    (traces other than scatter and bar, grouped bars, a category or reversed y axis)."""
+    separators = str(layout.get("separators") or ".,")
+    if len(separators) != 2:
+        raise UnsupportedFigure(f"separators {separators!r}")
+    for trace in data:
+        if trace.get("type") not in ("scatter", "bar"):
+            raise UnsupportedFigure(f"trace type {trace.get('type')!r}")
+    barmode = layout.get("barmode", "relative" if any(t["type"] == "bar" for t in data) else None)
+    if barmode not in (None, "relative", "stack"):
+        raise UnsupportedFigure(f"barmode {barmode!r}")
+    yaxis = layout.get("yaxis") or {}
+    if yaxis.get("type") == "category" or yaxis.get("autorange") == "reversed":
+        raise UnsupportedFigure("a category or reversed y axis")
+    return separators
+
+
+def _title_svg(layout: Mapping[str, Any], width: int) -> list[str]:
+    """The title, top left; a long one is set smaller rather than cut."""
+    title = title_text(layout)
+    if not title:
+        return []
+    title_size = float(TITLE_SIZE)
+    if text_width(title, title_size) > width - 2 * PAD:
+        title_size *= (width - 2 * PAD) / text_width(title, title_size)
+    return [_text(PAD, PAD + TITLE_SIZE * ASCENT + 4, title, title_size)]
+
+
+def _categories(data: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The x categories of every trace, in the order they first appear."""
+    categories: list[str] = []
+    for trace in data:
+        for category in trace.get("x", []):
+            if str(category) not in categories:
+                categories.append(str(category))
+    return categories
+
+
+def _linear_x_axis(
+    data: Sequence[Mapping[str, Any]],
+    xaxis: Mapping[str, Any],
+    separators: str,
+    plot_left: float,
+    right_edge: float,
+) -> Axis:
+    """A numeric x axis from `plot_left`, ending early enough for the last label's right
+    half where the last tick is the plot's edge."""
+    x_values = [float(v) for t in data for v in t.get("x", [])]
+    x_low, x_high = _value_range(xaxis, x_values, padded=False)
+    x_format = str(xaxis.get("tickformat", ""))
+    estimate = right_edge - plot_left
+    x_step, x_ticks = _linear_ticks(xaxis, x_low, x_high, estimate, 80)
+    x_labels = [tick_text(v, x_format, separators, x_step) for v in x_ticks]
+    last = text_width(x_labels[-1], TICK_SIZE) / 2 if x_labels else 0.0
+    overhang = last - (x_high - x_ticks[-1]) / (x_high - x_low) * estimate if x_ticks else 0.0
+    plot_right = right_edge - max(overhang, 0.0)
+    return Axis(x_low, x_high, plot_left, plot_right, tuple(x_ticks), tuple(x_labels))
+
+
+def _labels_svg(
+    x_axis: Axis,
+    y_axis: Axis,
+    tick_base: float,
+    x_title: str,
+    x_title_base: float,
+    y_title: str,
+) -> list[str]:
+    """Tick labels and axis titles (the x labels are the categories on a category axis)."""
+    plot_left, plot_right, plot_bottom, plot_top = (
+        x_axis.start,
+        x_axis.end,
+        y_axis.start,
+        y_axis.end,
+    )
+    parts = []
+    for value, label in zip(y_axis.ticks, y_axis.labels, strict=True):
+        baseline = y_axis.px(value) + 0.35 * TICK_SIZE
+        parts.append(_text(plot_left - 6, baseline, label, TICK_SIZE, anchor="end"))
+    x_labels_drawn = (
+        [(x_axis.px(i), c) for i, c in enumerate(x_axis.categories)]
+        if x_axis.categories
+        else [(x_axis.px(v), label) for v, label in zip(x_axis.ticks, x_axis.labels, strict=True)]
+    )
+    for x, label in x_labels_drawn:
+        parts.append(_text(x, tick_base, label, TICK_SIZE, anchor="middle"))
+    if x_title:
+        middle = (plot_left + plot_right) / 2
+        parts.append(_text(middle, x_title_base, x_title, AXIS_TITLE_SIZE, anchor="middle"))
+    if y_title:
+        middle = (plot_top + plot_bottom) / 2
+        baseline_x = PAD + AXIS_TITLE_SIZE * ASCENT
+        parts.append(
+            _text(baseline_x, middle, y_title, AXIS_TITLE_SIZE, anchor="middle", rotate=True)
+        )
+    return parts
+
+
+def _bars_svg(
+    pieces: Sequence[tuple[Mapping[str, Any], int, float, float]],
+    x_axis: Axis,
+    y_axis: Axis,
+    band: float,
+) -> list[str]:
+    """One rectangle per stacked bar piece."""
+    rects = []
+    for trace, i, bottom, top in pieces:
+        color = (trace.get("marker") or {}).get("color", TEXT_COLOR)
+        y0, y1 = y_axis.px(top), y_axis.px(bottom)
+        rects.append(
+            f'<rect x="{_n(x_axis.px(i) - band / 2)}" y="{_n(y0)}" width="{_n(band)}" '
+            f'height="{_n(max(y1 - y0, 0.0))}" fill="{color}"/>'
+        )
+    return rects
+
+
+def _scatter_svg(
+    data: Sequence[Mapping[str, Any]], x_px: Callable[[Any], float], y_axis: Axis
+) -> list[str]:
+    """The scatter traces' lines, then their markers above every line (as Plotly draws)."""
+    lines: list[str] = []
+    markers: list[str] = []
+    for trace in data:
+        if trace["type"] != "scatter":
+            continue
+        points = [
+            (x_px(x), y_axis.px(float(y)))
+            for x, y in zip(trace.get("x", []), trace.get("y", []), strict=True)
+            if y is not None
+        ]
+        mode = trace.get("mode", "lines")
+        if "lines" in mode and points:
+            line = trace.get("line") or {}
+            lines.append(
+                _line(
+                    without_collinear(points),
+                    line.get("color", TEXT_COLOR),
+                    float(line.get("width", 2)),
+                    line.get("dash"),
+                )
+            )
+        if "markers" in mode:
+            markers += [_marker(x, y, trace.get("marker") or {}) for x, y in points]
+    return lines + markers
 
 
 def _grid(value: float, d: str) -> str:

@@ -12,7 +12,7 @@ MAX_NAME_IN_FILENAME = 60
 
 def workbook_filename(name: str) -> str:
     """The workbook's file name: the scenario's letters and digits (any script; the header
-    carries them as UTF-8, config/downloads.py), others as -, at most 60 of them.
+    carries them as UTF-8, common/downloads.py), others as -, at most 60 of them.
 
     >>> workbook_filename("Pre-train 7B"), workbook_filename("Modèle ≥ 7B")
     ('Pre-train-7B-tco-model.xlsx', 'Modèle---7B-tco-model.xlsx')

@@ -39,7 +39,7 @@ from catalog.models import (
     SiteKind,
 )
 from catalog.selectors import fx_rate_on, latest_fx_rate, price_history_index, price_in_effect
-from catalog.templatetags.formatting import grouped
+from common.formatting import grouped
 from tco.engine import (
     ApiOfferingSpec,
     CapacityInputs,
@@ -124,6 +124,11 @@ class Assumption:
     source: str | Promise
     as_of: date | None
     is_estimate: bool
+    # The distributor's own list price (a server's or an item's, from its price list): its
+    # date and estimate flag are internal (catalog/audience.py).
+    own_price: bool = False
+    # A price (it goes stale past PRICE_STALE_AFTER_DAYS); a specification does not.
+    is_price: bool = True
 
     @property
     def value(self) -> str:
@@ -574,6 +579,38 @@ def _api_assumptions(
 _site_name = lazy(lambda site: site.display_name(), str)
 
 
+def _provenance(catalog_value: Any, used: Any, row: Any, *, price: bool = False) -> dict[str, Any]:
+    """Where a figure came from: the catalog row (its price source for a server's price),
+    or the reader's own input when the value used differs from the catalog's."""
+    if float(catalog_value) != float(used):
+        return {"source": YOUR_INPUT, "as_of": None, "is_estimate": False}
+    if price and isinstance(row, ServerModel):
+        return {
+            "source": row.price_source or row.source,
+            "as_of": row.as_of,
+            "is_estimate": row.price_is_estimate,
+            "own_price": True,
+        }
+    return {"source": row.source, "as_of": row.as_of, "is_estimate": row.is_estimate}
+
+
+def _default_item_assumptions(
+    finance: Any, items: dict[str, InfrastructureItem], typed: set[str]
+) -> list[Assumption]:
+    """The catalog's default owning items the analysis used (not typed by the reader)."""
+    rows = []
+    for field, key in DEFAULT_ITEMS.items():
+        item = items.get(key)
+        if item is None or field in typed or getattr(finance, field) is None:
+            continue
+        is_pct = item.unit == "pct_hw_year"
+        amount = Amount(item.price, "%" if is_pct else item.currency, 1 if is_pct else 0)
+        rows.append(
+            Assumption(item.name, (amount,), item.source, item.as_of, item.is_estimate, True)
+        )
+    return rows
+
+
 def _assumptions(
     scenario: Scenario,
     model: ServerModel,
@@ -589,74 +626,60 @@ def _assumptions(
     name = f"{model.vendor} {model.sku}"
     site_name = _site_name(site)  # in the reader's language, when shown
 
-    def provenance(
-        catalog_value: Any, used: Any, row: Any, *, price: bool = False
-    ) -> dict[str, Any]:
-        if float(catalog_value) != float(used):
-            return {"source": YOUR_INPUT, "as_of": None, "is_estimate": False}
-        if price and isinstance(row, ServerModel):
-            return {
-                "source": row.price_source or row.source,
-                "as_of": row.as_of,
-                "is_estimate": row.price_is_estimate,
-            }
-        return {"source": row.source, "as_of": row.as_of, "is_estimate": row.is_estimate}
-
     rows = [
         Assumption(
             format_lazy(_("{server} price"), server=name),
             (Amount(server.price.amount, server.price.currency, 0),),
-            **provenance(model.list_price, server.price.amount, model, price=True),
+            **_provenance(model.list_price, server.price.amount, model, price=True),
         ),
         Assumption(
             format_lazy(_("{server} power, idle and maximum"), server=name),
             (Amount(server.idle_power_kw, "kW", 1), Amount(server.max_power_kw, "kW", 1)),
-            **provenance(
+            **_provenance(
                 model.max_power_kw + model.idle_power_kw,
                 server.max_power_kw + server.idle_power_kw,
                 model,
             ),
+            is_price=False,
         ),
         Assumption(
             format_lazy(_("{gpu}: memory and dense BF16 throughput"), gpu=gpu.name),
             (Amount(server.gpu.memory_gb, "GB", 0), Amount(server.gpu.bf16_tflops, "TFLOPS", 0)),
-            **provenance(
+            **_provenance(
                 float(gpu.memory_gb) + float(gpu.bf16_tflops),
                 server.gpu.memory_gb + server.gpu.bf16_tflops,
                 gpu,
             ),
+            is_price=False,
         ),
         Assumption(
             format_lazy(_("{site}: electricity price"), site=site_name),
             (Amount(site_spec.electricity_price_per_kwh, f"{site_spec.currency}/kWh", 4),),
-            **provenance(site.electricity_price_per_kwh, site_spec.electricity_price_per_kwh, site),
+            **_provenance(
+                site.electricity_price_per_kwh, site_spec.electricity_price_per_kwh, site
+            ),
         ),
         Assumption(
             format_lazy(_("{site}: PUE"), site=site_name),
             (Amount(site_spec.pue, "", 2),),
-            **provenance(site.pue, site_spec.pue, site),
+            **_provenance(site.pue, site_spec.pue, site),
+            is_price=False,
         ),
         Assumption(
             format_lazy(_("{site}: colocation per kW-month"), site=site_name),
             (Amount(site_spec.colocation_per_kw_month, site_spec.currency, 0),),
-            **provenance(site.colocation_per_kw_month, site_spec.colocation_per_kw_month, site),
+            **_provenance(site.colocation_per_kw_month, site_spec.colocation_per_kw_month, site),
         ),
     ]
     rows += (
-        _offering_assumption(offer, spec, provenance)
+        _offering_assumption(offer, spec, _provenance)
         for offer, spec in zip(offerings, scenario.cloud_offerings, strict=True)
     )
     if scenario.constraints.any:
         rows += _jurisdiction_assumptions(offerings)
     typed = finance_given.model_fields_set
     rows.append(_service_life_assumption(finance, "service_life_months" in typed))
-    for field, key in DEFAULT_ITEMS.items():
-        item = items.get(key)
-        if item is None or field in typed or getattr(finance, field) is None:
-            continue
-        is_pct = item.unit == "pct_hw_year"
-        amount = Amount(item.price, "%" if is_pct else item.currency, 1 if is_pct else 0)
-        rows.append(Assumption(item.name, (amount,), item.source, item.as_of, item.is_estimate))
+    rows += _default_item_assumptions(finance, items, typed)
     if fx_row is not None:
         rows.append(
             Assumption(
@@ -677,7 +700,7 @@ def _offering_assumption(
     return Assumption(
         str(offer),
         (Amount(spec.price_per_instance_hour, f"{spec.currency}/h", 2),),
-        **provenance(offer.price_per_hour, spec.price_per_instance_hour, offer),
+        **_provenance(offer.price_per_hour, spec.price_per_instance_hour, offer),
     )
 
 
@@ -697,6 +720,7 @@ def _service_life_assumption(finance: FinanceInputs, typed: bool) -> Assumption:
         YOUR_INPUT if typed else SERVICE_LIFE_SOURCE,
         None if typed else SERVICE_LIFE_AS_OF,
         False,
+        is_price=False,
     )
 
 
@@ -710,6 +734,7 @@ def _jurisdiction_assumptions(offerings: list[CloudOffering]) -> list[Assumption
             offer.jurisdiction_source or unknown,
             offer.as_of,
             False,
+            is_price=False,
         )
         for offer in offerings
     ]

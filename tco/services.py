@@ -9,14 +9,17 @@ result URL's query (`analyse_query`), rebuild its scenario document for a server
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from functools import cached_property
 from typing import Any
 
 from django.conf import settings
 from django.http import QueryDict
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
+from catalog.audience import OWN_PRICE_SOURCE
 from catalog.models import ServerModel
 from tco.engine import (
     DeadlineInfeasible,
@@ -47,6 +50,7 @@ from tco.scenario_io import (
 __all__ = [
     "YOUR_INPUT",
     "Analysis",
+    "AssumptionRow",
     "CalculatorOutcome",
     "Candidate",
     "CatalogSnapshot",
@@ -125,16 +129,42 @@ class Analysis:
 
     @cached_property
     def assumption_rows(self) -> list[tuple[Assumption, bool]]:
-        """Each assumption with whether its price is older than the freshness limit."""
+        """Each assumption with whether it is a price older than the freshness limit
+        (specifications do not go stale)."""
         limit = settings.PRICE_STALE_AFTER_DAYS
         today = timezone.localdate()
         return [
-            (a, bool(a.as_of and (today - a.as_of).days > limit)) for a in self.built.assumptions
+            (a, bool(a.is_price and a.as_of and (today - a.as_of).days > limit))
+            for a in self.built.assumptions
         ]
 
     @cached_property
     def stale_assumptions(self) -> list[Assumption]:
         return [a for a, stale in self.assumption_rows if stale]
+
+    def assumption_table(self, *, internal: bool) -> list[AssumptionRow]:
+        """The assumptions as a reader sees them: staff and sales (`internal`) read every
+        source, date, estimate mark and staleness; everyone else reads the distributor's own
+        list prices as "Our price list", without date or flags (catalog/audience.py), and
+        third-party figures with theirs."""
+        return [
+            AssumptionRow(a.label, a.value, OWN_PRICE_SOURCE, None, False, False)
+            if a.own_price and not internal
+            else AssumptionRow(a.label, a.value, a.source, a.as_of, a.is_estimate, stale)
+            for a, stale in self.assumption_rows
+        ]
+
+
+@dataclass(frozen=True)
+class AssumptionRow:
+    """One row of the assumptions table as its reader sees it (Analysis.assumption_table)."""
+
+    label: str | Promise
+    value: str
+    source: str | Promise
+    as_of: date | None
+    is_estimate: bool
+    stale: bool
 
 
 @dataclass

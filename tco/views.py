@@ -20,7 +20,8 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
-from config.downloads import attachment
+from catalog.audience import sees_internal_prices
+from common.downloads import attachment
 
 from .canonical import canonical_query
 from .downloads import XLSX_CONTENT_TYPE, workbook_filename
@@ -89,6 +90,9 @@ def calculator(request: HttpRequest) -> HttpResponse:
         "charts_all": all_options,
         "charts_toggle_query": _charts_toggle_query(request, all_options),
         "charted_options": CHARTED_CLOUD_OPTIONS,
+        # Staff and sales read the internal flags of own prices (catalog/audience.py);
+        # anonymous pages, the cached ones, never carry them.
+        "internal": sees_internal_prices(request.user),
     }
     # Jinja2 (config/jinja.py): the form and the results are most of the page's rendering
     # work; the layout around them is Django's (base.html, shared with every other page).
@@ -109,7 +113,10 @@ def calculator_workbook(request: HttpRequest) -> HttpResponse:
         return redirect(f"{reverse('tco:calculator')}?{request.GET.urlencode()}")
     built, result = outcome.analysis.built, outcome.analysis.result
     response = HttpResponse(
-        build_workbook(result, provenance_for(built, result)), content_type=XLSX_CONTENT_TYPE
+        build_workbook(
+            result, provenance_for(built, result, internal=sees_internal_prices(request.user))
+        ),
+        content_type=XLSX_CONTENT_TYPE,
     )
     response["Content-Disposition"] = attachment(workbook_filename(result.scenario.name))
     return response

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from catalog.templatetags.formatting import format_amounts, format_money, number, percent
+from common.formatting import format_amounts, format_money, number, percent
 from tco import wording_serving
 
 TERM_LABELS = {

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from catalog.templatetags.formatting import format_money, number, percent
+from common.formatting import format_money, number, percent
 
 
 def unit_cost(value: float | None, currency: str) -> str:

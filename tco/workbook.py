@@ -819,14 +819,21 @@ def _time_inputs(result: ScenarioResult) -> list[tuple[str, str, float, str, str
     ]
 
 
-def provenance_for(built: Any, result: ScenarioResult) -> dict[str, Provenance]:
+def provenance_for(
+    built: Any, result: ScenarioResult, *, internal: bool = True
+) -> dict[str, Provenance]:
     """Sources and dates of a built scenario's catalog inputs (tco.scenario_io.BuiltScenario).
 
     Overridden values keep the catalog row's source here; the scenario's own
-    assumptions list (shown on the page) marks them "Your input".
+    assumptions list (shown on the page) marks them "Your input". Without `internal`
+    (a visitor's download) our own list prices — the server's and the items' — read
+    "Our price list", without date or estimate mark (catalog/audience.py).
     """
+    from catalog.audience import OWN_PRICE_SOURCE
     from catalog.models import InfrastructureItem
     from tco.scenario_io import DEFAULT_ITEMS
+
+    own = None if internal else Provenance(str(OWN_PRICE_SOURCE))
 
     found: dict[str, Provenance] = {}
     server = built.server_model
@@ -837,7 +844,9 @@ def provenance_for(built: Any, result: ScenarioResult) -> dict[str, Provenance]:
         server.as_of,
         server.price_is_estimate,
     )
-    found.update(gpus_per_server=row, idle_power_kw=row, max_power_kw=row, server_price=price)
+    found.update(
+        gpus_per_server=row, idle_power_kw=row, max_power_kw=row, server_price=own or price
+    )
     if site is not None:
         at_site = Provenance(site.source, site.as_of, site.is_estimate)
         for name in (
@@ -853,7 +862,9 @@ def provenance_for(built: Any, result: ScenarioResult) -> dict[str, Provenance]:
     for field, key in DEFAULT_ITEMS.items():
         item = items.get(key)
         if item is not None:
-            found[field] = Provenance(f"{item.name}: {item.source}", item.as_of, item.is_estimate)
+            found[field] = own or Provenance(
+                f"{item.name}: {item.source}", item.as_of, item.is_estimate
+            )
     by_name = {
         spec.name: offer
         for spec, offer in zip(built.scenario.cloud_offerings, built.offerings, strict=True)

@@ -1,4 +1,4 @@
-"""The web process settles its garbage collector once started (config/memory.py)."""
+"""The web process settles its garbage collector once started (common/memory.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from config.memory import WEB_THRESHOLDS
+from common.memory import WEB_THRESHOLDS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -104,6 +104,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                "quotes.context_processors.company",
             ],
         },
     },
@@ -291,7 +292,7 @@ PRICE_STALE_AFTER_DAYS = env_int("PRICE_STALE_AFTER_DAYS", 180)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "quotes:list"
 LOGOUT_REDIRECT_URL = "home"
-# Sign-in throttling (config/throttle.py): after this many wrong passwords for one account,
+# Sign-in throttling (common/throttle.py): after this many wrong passwords for one account,
 # or from one client address, sign-ins are refused (429) for LOGIN_LOCK_SECONDS, twice as
 # long after each further failure, at most LOGIN_LOCK_MAX_SECONDS.
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5)
@@ -328,7 +329,7 @@ QUOTES_VIES_TIMEOUT_SECONDS = env_int("QUOTES_VIES_TIMEOUT_SECONDS", 10)
 # With eager Celery (no Redis: `make run`), run the tasks a request enqueues in a thread
 # after the response instead of inside it, so "Send to buyer" returns at once.
 QUOTES_EAGER_TASKS_IN_BACKGROUND = env_bool("QUOTES_EAGER_TASKS_IN_BACKGROUND", False)
-# Reverse proxies in front of the app that append to X-Forwarded-For (config/client_ip.py):
+# Reverse proxies in front of the app that append to X-Forwarded-For (common/client_ip.py):
 # 0 = clients connect directly and REMOTE_ADDR is the client.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 QUOTES_EMAIL_MAX_RETRIES = env_int("QUOTES_EMAIL_MAX_RETRIES", 8)

@@ -34,5 +34,5 @@ if MAILERS["default"]["BACKEND"].endswith("smtp.EmailBackend"):  # noqa: F405
     MAILERS["default"]["OPTIONS"]["use_tls"] = env_bool("EMAIL_USE_TLS", not _use_ssl)  # noqa: F405
 
 # Production runs behind one TLS-terminating proxy (see SECURE_PROXY_SSL_HEADER): the
-# client address is the last X-Forwarded-For entry it appended (config/client_ip.py).
+# client address is the last X-Forwarded-For entry it appended (common/client_ip.py).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1)

@@ -2,7 +2,9 @@
 
 One module per concern (errors, customers, numbering, analysis, drafts, pricing,
 snapshots, offer, commercial, links, revisions, delivery, leads); this package re-exports
-them, so callers write ``from quotes import services`` and ``services.quote_send(...)``.
+their public names, so callers write ``from quotes import services`` and
+``services.quote_send(...)``. Underscore names stay in their module; the draft guard
+(drafts.ensure_draft, drafts.locked_revision) is for the service modules only.
 
 Rules enforced here (and nowhere else):
 
@@ -66,8 +68,6 @@ from .deal import (
     lines_hash,
 )
 from .delivery import (
-    _proposal_email,
-    _render_for_revision,
     outbox_deliver,
     outbox_mark_failed,
     outbox_requeue_stuck,
@@ -79,10 +79,6 @@ from .delivery import (
 from .descriptions import (
     catalog_name,
     line_description,
-)
-from .drafts import (
-    _ensure_draft,
-    _locked_revision,
 )
 from .errors import (
     BuyerLinkExpired,
@@ -132,7 +128,6 @@ from .presentation import (
 )
 from .pricing import (
     Totals,
-    _to_currency,
     catalog_choices,
     revision_add_line,
     revision_remove_line,
@@ -141,9 +136,9 @@ from .pricing import (
     totals_for,
 )
 from .revisions import (
-    _new_revision,
     default_terms,
     ensure_answerable,
+    new_revision,
     open_earlier_revision,
     quote_create,
     quote_create_from_calculator,
@@ -183,12 +178,6 @@ __all__ = [
     "RevisionLocked",
     "Totals",
     "TransientDeliveryError",
-    "_ensure_draft",
-    "_locked_revision",
-    "_new_revision",
-    "_proposal_email",
-    "_render_for_revision",
-    "_to_currency",
     "acceptance_page_pdf",
     "accepted_render",
     "analyse_calculator_query",
@@ -232,6 +221,7 @@ __all__ = [
     "line_description",
     "line_snapshot",
     "lines_hash",
+    "new_revision",
     "next_quote_number",
     "open_earlier_revision",
     "outbox_deliver",

@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.middleware import one_line
+from common.text import one_line
 
 from ..models import (
     AcceptanceRecord,
@@ -29,7 +29,7 @@ from ..models import (
     RenderStatus,
     Status,
 )
-from .drafts import _locked_revision
+from .drafts import locked_revision
 from .errors import QuoteError
 from .queue import enqueue
 from .revisions import ensure_answerable
@@ -46,12 +46,12 @@ def accepted_render(*, revision: QuoteRevision) -> ProposalRender | None:
 def acceptance_page_pdf(*, record: AcceptanceRecord, snapshot: dict[str, Any]) -> bytes:
     """The one-page acceptance statement, in the buyer's language, with the proposal's
     letterhead: what was accepted (the quoted lines, the total) and the evidence."""
-    from ..pdf import _html_to_pdf, revision_context
+    from ..pdf import html_to_pdf, revision_context
 
     with translation.override(record.language):
         context = {**revision_context(snapshot), "record": record}
         html = render_to_string("quotes/pdf/acceptance.html", context)
-    return _html_to_pdf(html, {}).pdf
+    return html_to_pdf(html, {}).pdf
 
 
 def append_pages(original: bytes, extra: bytes) -> tuple[bytes, int]:
@@ -110,7 +110,7 @@ def revision_accept(
     ``offered_sha256`` is the hash of the PDF shown to the buyer when the page was
     loaded; a different one (another PDF was shown) is refused.
     """
-    revision = _locked_revision(revision)
+    revision = locked_revision(revision)
     ensure_answerable(revision)
     if not terms_accepted:
         raise QuoteError(_("Please tick that you accept the terms."))

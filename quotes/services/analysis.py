@@ -103,7 +103,8 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
                     "source": a.source,
                     "as_of": a.as_of.isoformat() if a.as_of else None,
                     "is_estimate": a.is_estimate,
-                    "stale": bool(a.as_of and (today - a.as_of).days > limit),
+                    "stale": bool(a.is_price and a.as_of and (today - a.as_of).days > limit),
+                    "own_price": a.own_price,
                 }
                 for a in analysis.built.assumptions
             ],

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 
 from ..models import ApprovalState, EmailKind, OutboxEmail, QuoteLine, QuoteRevision
 from ..money import HUNDRED, line_amount, to_cents
-from .drafts import _ensure_draft, _locked_revision
+from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 from .queue import enqueue
 
@@ -187,8 +187,8 @@ def approval_request(
     *, revision: QuoteRevision, actor: AbstractBaseUser, note: str = ""
 ) -> QuoteRevision:
     """Ask a sales manager to approve the draft's margin as it is now."""
-    revision = _locked_revision(revision)
-    _ensure_draft(revision)
+    revision = locked_revision(revision)
+    ensure_draft(revision)
     lines = list(revision.lines.order_by("position"))
     status = approval_status(revision, lines)
     if not status.needed:
@@ -316,8 +316,8 @@ def approval_decide(
     the requested margin (a rejection needs a reason)."""
     if not is_sales_manager(actor):
         raise QuoteError(_("Only a sales manager can approve or reject a margin."))
-    revision = _locked_revision(revision)
-    _ensure_draft(revision)
+    revision = locked_revision(revision)
+    ensure_draft(revision)
     if revision.approval_state != ApprovalState.REQUESTED:
         raise QuoteError(_("No approval has been requested for this revision."))
     refusal = approval_refusal(revision=revision, user=actor)

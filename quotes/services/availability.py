@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from catalog.models import ServerAvailability, ServerModel
 
 from ..models import LineKind, QuoteLine, QuoteRevision
-from .drafts import _ensure_draft, _locked_revision
+from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 
 MAX_LEAD_TIME_WEEKS = Decimal(260)
@@ -82,8 +82,8 @@ def revision_set_line_delivery(
 ) -> QuoteLine:
     """Set a draft server line's delivery by hand (0 weeks: from stock), with a reason; or,
     with no lead time, give it back the catalog's."""
-    revision = _locked_revision(revision)
-    _ensure_draft(revision)
+    revision = locked_revision(revision)
+    ensure_draft(revision)
     line = QuoteLine.objects.filter(revision=revision, pk=line_id).first()
     if line is None:
         raise QuoteError(_("That line is not on this revision."))

@@ -252,7 +252,7 @@ def _deal_assumptions(deal: DealInputs, language: str) -> list[dict[str, Any]]:
     """The quoted figures the analysis used, as rows of the assumptions table."""
     from django.utils import translation
 
-    from catalog.templatetags.formatting import grouped
+    from common.formatting import grouped
 
     def money(value: Decimal) -> str:
         number = grouped(to_cents(value), 2)

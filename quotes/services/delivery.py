@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.middleware import one_line
+from common.text import one_line
 
 from ..models import (
     EmailKind,
@@ -29,7 +29,7 @@ from ..models import (
     Status,
 )
 from .approvals import ensure_sending_allowed
-from .drafts import _ensure_draft, _locked_revision
+from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError, TransientDeliveryError
 from .links import buyer_url
 from .presentation import ensure_analysis_presented
@@ -83,8 +83,8 @@ def quote_send(
     existing = OutboxEmail.objects.filter(idempotency_key=key).first()
     if existing is not None:
         return existing
-    revision = _locked_revision(revision)
-    _ensure_draft(revision)
+    revision = locked_revision(revision)
+    ensure_draft(revision)
     if not revision.lines.exists():
         raise QuoteError(_("Add at least one line before sending."))
     ensure_sending_allowed(revision)  # margin floor: a sales manager's approval
@@ -126,7 +126,7 @@ def revision_resend(
     existing = OutboxEmail.objects.filter(idempotency_key=key).first()
     if existing is not None:
         return existing
-    revision = _locked_revision(revision)
+    revision = locked_revision(revision)
     if revision.status not in (Status.SENT, Status.VIEWED):
         raise QuoteError(_("Only a sent revision that awaits an answer can be sent again."))
     render = _render_for_revision(revision, revision.quote.customer.language)

@@ -11,7 +11,7 @@ from ..models import (
 from .errors import RevisionLocked
 
 
-def _ensure_draft(revision: QuoteRevision) -> None:
+def ensure_draft(revision: QuoteRevision) -> None:
     if revision.status != Status.DRAFT:
         raise RevisionLocked(
             _("Revision %(letter)s has been sent and cannot change; revise the quote instead.")
@@ -19,7 +19,7 @@ def _ensure_draft(revision: QuoteRevision) -> None:
         )
 
 
-def _locked_revision(revision: QuoteRevision) -> QuoteRevision:
+def locked_revision(revision: QuoteRevision) -> QuoteRevision:
     """Re-read the revision under a row lock (the caller's copy may be stale)."""
     return (
         QuoteRevision.objects.select_for_update()

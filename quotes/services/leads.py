@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.throttle import digest, hit, wait_text
+from common.throttle import digest, hit, wait_text
 
 from ..models import (
     EmailKind,
@@ -37,7 +37,7 @@ def lead_rate_limit(*, email: str, ip: str | None) -> str | None:
     QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL for everyone together. Counted in that order,
     and a request refused by one limit spends none of the next: one client hammering the
     form uses up its own share, not the recipient's or everyone's. Counters live in the
-    shared cache (config/throttle.py).
+    shared cache (common/throttle.py).
     """
     per_hour = settings.QUOTES_LEAD_REQUESTS_PER_HOUR
     if ip:

@@ -21,7 +21,7 @@ from catalog.models import ServerModel
 
 from ..models import LineKind, LineUnit, QuoteLine, QuoteRevision
 from .availability import apply_catalog_delivery
-from .drafts import _ensure_draft, _locked_revision
+from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 from .pricing import follow_hardware
 
@@ -65,8 +65,8 @@ def revision_update_line(
     line keeps its description, and its cost follows the catalog. A unit price typed
     here stays until the line is re-priced from the catalog.
     """
-    revision = _locked_revision(revision)
-    _ensure_draft(revision)
+    revision = locked_revision(revision)
+    ensure_draft(revision)
     line = QuoteLine.objects.filter(revision=revision, pk=line_id).first()
     if line is None:
         raise QuoteError(_("That line is not on this revision."))
@@ -111,8 +111,8 @@ def revision_add_free_line(
 ) -> QuoteLine:
     """A line typed by the sales engineer (not from the catalog): description, unit,
     quantity, price and cost. Re-pricing never touches it."""
-    revision = _locked_revision(revision)
-    _ensure_draft(revision)
+    revision = locked_revision(revision)
+    ensure_draft(revision)
     if kind not in LineKind.values:
         raise QuoteError(_("Unknown kind of line."))
     if unit not in LineUnit.values:
@@ -143,8 +143,8 @@ def revision_add_free_line(
 @transaction.atomic
 def revision_set_discount(*, revision: QuoteRevision, discount_pct: Decimal) -> QuoteRevision:
     """The quote-level discount (%) on the subtotal of the non-optional lines."""
-    revision = _locked_revision(revision)
-    _ensure_draft(revision)
+    revision = locked_revision(revision)
+    ensure_draft(revision)
     if discount_pct is None or not Decimal(0) <= discount_pct <= Decimal(100):
         raise QuoteError(_("The discount must lie between 0 and 100 %."))
     revision.discount_pct = discount_pct

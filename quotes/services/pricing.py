@@ -35,7 +35,7 @@ from ..money import (
 from ..selectors import revision_price_changes
 from .availability import apply_catalog_delivery, refresh_deliveries
 from .descriptions import line_description
-from .drafts import _ensure_draft, _locked_revision
+from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 
 logger = logging.getLogger(__name__)
@@ -125,8 +125,8 @@ def revision_add_line(
     The unit defaults to years for items priced per year ("% of hardware per year"),
     pieces otherwise.
     """
-    revision = _locked_revision(revision)
-    _ensure_draft(revision)
+    revision = locked_revision(revision)
+    ensure_draft(revision)
     kind_name, _sep, key = catalog_key.partition(":")
     row: ServerModel | InfrastructureItem | None
     hardware: Decimal | None = None
@@ -194,8 +194,8 @@ def revision_reprice(*, revision: QuoteRevision, actor: AbstractBaseUser) -> int
     flag, and is marked priced now. Quantities, discounts and options stay; the totals
     follow from the lines. A sent revision is refused (RevisionLocked).
     """
-    revision = _locked_revision(revision)
-    _ensure_draft(revision)
+    revision = locked_revision(revision)
+    ensure_draft(revision)
     now = timezone.now()
     changes = revision_price_changes(revision=revision)
     for change in changes:
@@ -225,8 +225,8 @@ def revision_reprice(*, revision: QuoteRevision, actor: AbstractBaseUser) -> int
 
 @transaction.atomic
 def revision_remove_line(*, revision: QuoteRevision, line_id: int) -> None:
-    revision = _locked_revision(revision)
-    _ensure_draft(revision)
+    revision = locked_revision(revision)
+    ensure_draft(revision)
     deleted, _detail = QuoteLine.objects.filter(revision=revision, pk=line_id).delete()
     if not deleted:
         raise QuoteError(_("That line is not on this revision."))

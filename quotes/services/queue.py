@@ -2,6 +2,9 @@
 
 A broker outage only delays the work: the row stays queued and the periodic requeue
 (`outbox_requeue_stuck`) enqueues it again.
+
+Tasks are found by name in Celery's registry (`quotes.tasks.<name>`, registered when the
+quotes app is ready, quotes/apps.py), so the services never import the tasks that call them.
 """
 
 from __future__ import annotations
@@ -9,10 +12,17 @@ from __future__ import annotations
 import logging
 import threading
 
+from celery import current_app
+from celery.app.task import Task
 from django.conf import settings
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
+
+
+def task(task_name: str) -> Task:
+    """The task `quotes.tasks.<task_name>`, by name."""
+    return current_app.tasks[f"quotes.tasks.{task_name}"]
 
 
 def run_in_background(task_name: str, object_id: int) -> None:
@@ -20,10 +30,8 @@ def run_in_background(task_name: str, object_id: int) -> None:
     thread's database connection."""
     from django.db import close_old_connections, connection
 
-    from .. import tasks
-
     try:
-        getattr(tasks, task_name).apply(args=[object_id])
+        task(task_name).apply(args=[object_id])
     except Exception:  # the row stays as it is; the status badge shows it
         logger.exception("background %s(%s) failed", task_name, object_id)
     finally:
@@ -50,8 +58,6 @@ def enqueue(task_name: str, object_id: int, *, priority: int = PRIORITY_NOW) -> 
     """
 
     def publish() -> None:
-        from .. import tasks
-
         if settings.CELERY_TASK_ALWAYS_EAGER and settings.QUOTES_EAGER_TASKS_IN_BACKGROUND:
             threading.Thread(
                 target=run_in_background,
@@ -60,8 +66,9 @@ def enqueue(task_name: str, object_id: int, *, priority: int = PRIORITY_NOW) -> 
                 daemon=True,
             ).start()
             return
+        found = task(task_name)  # outside the try: an unknown name is a bug, not an outage
         try:
-            getattr(tasks, task_name).apply_async(args=[object_id], priority=priority)
+            found.apply_async(args=[object_id], priority=priority)
         except Exception:  # the broker is down: the row stays queued and is re-enqueued
             logger.warning(
                 "could not enqueue %s(%s); the periodic requeue will", task_name, object_id

@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from catalog.models import InfrastructureItem
-from config.middleware import one_line
+from common.text import one_line
 
 from ..models import (
     Customer,
@@ -31,7 +31,7 @@ from ..models import (
 from ..money import to_cents
 from ..vat import vat_for
 from .analysis import analyse_calculator_query, tco_snapshot
-from .drafts import _ensure_draft, _locked_revision
+from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 from .lines import revision_add_free_line
 from .numbering import next_quote_number, revision_letter
@@ -55,7 +55,7 @@ def default_terms(language: str) -> str:
         )
 
 
-def _new_revision(*, quote: Quote, seq: int, currency: str, customer: Customer) -> QuoteRevision:
+def new_revision(*, quote: Quote, seq: int, currency: str, customer: Customer) -> QuoteRevision:
     vat = vat_for(country=customer.country, vat_number=customer.vat_number)
     return QuoteRevision.objects.create(
         quote=quote,
@@ -89,7 +89,7 @@ def quote_create(
         customer=customer,
         owner=owner,
     )
-    revision = _new_revision(quote=quote, seq=1, currency=currency, customer=customer)
+    revision = new_revision(quote=quote, seq=1, currency=currency, customer=customer)
     if tco is not None:
         revision.tco = tco
         revision.save(update_fields=["tco"])
@@ -192,8 +192,8 @@ def quote_create_from_scenario(
 
 @transaction.atomic
 def revision_update(*, revision: QuoteRevision, valid_until: date, terms: str) -> QuoteRevision:
-    revision = _locked_revision(revision)
-    _ensure_draft(revision)
+    revision = locked_revision(revision)
+    ensure_draft(revision)
     if valid_until < timezone.localdate():
         raise QuoteError(_("The validity date cannot lie in the past."))
     revision.valid_until = valid_until
@@ -209,7 +209,7 @@ def quote_revise(*, revision: QuoteRevision, actor: AbstractBaseUser) -> QuoteRe
     The sent revision stays open to the buyer (they may still accept it) until the new
     one is sent; a draft that is never sent withdraws nothing.
     """
-    revision = _locked_revision(revision)
+    revision = locked_revision(revision)
     quote = revision.quote
     latest = quote.revisions.order_by("-seq").first()
     assert latest is not None
@@ -219,7 +219,7 @@ def quote_revise(*, revision: QuoteRevision, actor: AbstractBaseUser) -> QuoteRe
         raise QuoteError(_("Revise the latest revision."))
     if latest.status == Status.ACCEPTED:
         raise QuoteError(_("This revision was accepted; start a new quote instead."))
-    new = _new_revision(
+    new = new_revision(
         quote=quote, seq=latest.seq + 1, currency=latest.currency, customer=quote.customer
     )
     new.tco = latest.tco
@@ -308,7 +308,7 @@ def ensure_answerable(revision: QuoteRevision) -> None:
 @transaction.atomic
 def revision_decide(*, revision: QuoteRevision, accept: bool, name: str) -> QuoteRevision:
     """The buyer accepts or declines; the name and time are recorded, the owner told."""
-    revision = _locked_revision(revision)
+    revision = locked_revision(revision)
     ensure_answerable(revision)
     name = one_line(name)  # it goes into the owner's email subject
     if not name:

@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext as _
 
-from catalog.templatetags.formatting import grouped
+from common.formatting import grouped
 from quotes.services import approval_refusal
 from quotes.services import is_sales as _is_sales
 from quotes.services import is_sales_manager as _is_sales_manager

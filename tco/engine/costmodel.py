@@ -385,12 +385,13 @@ def refresh_discount_sum(monthly_rate: Number, life: Number, count: Number) -> F
     >>> float(refresh_discount_sum(0.0, 60, 1))
     1.0
     """
-    q = discount_factor(monthly_rate, life)
+    # q = (1 + i)^−L = e^−a with a = L·ln(1 + i); the sum q(1 − qⁿ)/(1 − q) is written with
+    # expm1 so that it keeps its precision when the rate is tiny (1 − q cancels otherwise).
+    a = as_array(life) * np.log1p(as_array(monthly_rate))
     n = as_array(count)
-    if q.ndim == 0:  # one rate and life: only the branch it takes
-        return as_array(q * (1.0 - np.power(q, n)) / (1.0 - q)) if q < 1.0 - 1e-15 else n
-    geometric = q * (1.0 - np.power(q, n)) / np.where(q < 1.0, 1.0 - q, 1.0)
-    return as_array(np.where(q < 1.0 - 1e-15, geometric, n))
+    positive = a > 0.0
+    geometric = np.exp(-a) * np.expm1(-n * a) / np.expm1(-np.where(positive, a, 1.0))
+    return as_array(np.where(positive, geometric, n))
 
 
 # --- totals (closed form over the horizon) -----------------------------------------

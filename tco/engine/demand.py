@@ -85,6 +85,67 @@ def _spread(busy: FloatArray, per_year: float, hours: float, servers: float, off
         _place(busy, offset * spacing + k * spacing, hours, servers)
 
 
+def _assumed_demand(run_hours: float | None, utilization: float, notes: list[Note]) -> Demand:
+    """No demand given: training runs once, serving runs around the clock at
+    `utilization`; the note that says so is added to `notes`."""
+    if run_hours is not None:  # training: one run
+        notes.append(Note("demand_assumed_one_run"))
+        return Demand(DemandPattern.ONE_OFF)
+    notes.append(Note("demand_assumed_continuous", {"utilization": utilization}))
+    return Demand()
+
+
+def _place_runs(
+    demand: Demand, run_hours: float, servers: int, busy: FloatArray, notes: list[Note]
+) -> tuple[float | None, float, float]:
+    """Place a one-off run or the recurring runs in `busy` (hours per month); their runs a
+    year (None: one-off), runs over the horizon and active months. A run longer than the
+    horizon, or more runs than the fleet manages, adds a warning to `notes`."""
+    h = len(busy)
+    if demand.pattern is DemandPattern.ONE_OFF:
+        _place(busy, 0.0, run_hours, servers)
+        active = float(min(max(1, math.ceil(run_hours / HOURS_PER_MONTH - 1e-9)), h))
+        if run_hours > HOURS_PER_MONTH * h:
+            notes.append(
+                Note(
+                    "run_exceeds_horizon",
+                    {"run_days": run_hours / 24, "horizon_months": h},
+                    warning=True,
+                )
+            )
+        return None, 1.0, active
+    runs_per_year = float(demand.runs_per_year or 0.0)
+    runs = runs_per_year * h / MONTHS_PER_YEAR
+    _spread(busy, runs_per_year, run_hours, servers, 0.0)
+    max_runs = HOURS_PER_YEAR / run_hours
+    if runs_per_year > max_runs * (1 + 1e-9):
+        notes.append(
+            Note(
+                "demand_exceeds_fleet",
+                {"runs_per_year": runs_per_year, "max_runs_per_year": max_runs},
+                warning=True,
+            )
+        )
+    return runs_per_year, runs, WHOLE_HORIZON
+
+
+def _monthly_profile(demand: Demand, derived: FloatArray) -> FloatArray:
+    """The fleet's busy share per month: the demand's own profile when it gives one (one
+    year's 12 values repeat), else the one derived from its runs and bursts."""
+    if demand.monthly_profile is None:
+        return derived
+    h = len(derived)
+    given = np.asarray(demand.monthly_profile, dtype=np.float64)
+    if len(given) == MONTHS_PER_YEAR and h != MONTHS_PER_YEAR:
+        given = np.resize(given, h)  # one year's profile, repeated
+    if len(given) != h:
+        raise InvalidInput(
+            "demand.monthly_profile",
+            f"Give 12 values (one year, repeated) or one per month of the horizon ({h}).",
+        )
+    return given
+
+
 def plan_demand(
     demand: Demand | None,
     *,
@@ -114,12 +175,7 @@ def plan_demand(
     """
     notes: list[Note] = []
     if demand is None:  # never silently: the note, and the verdict's sentence, name it
-        if run_hours is not None:  # training: one run
-            notes.append(Note("demand_assumed_one_run"))
-            demand = Demand(DemandPattern.ONE_OFF)
-        else:  # serving: around the clock at the stated utilization
-            notes.append(Note("demand_assumed_continuous", {"utilization": utilization}))
-            demand = Demand()
+        demand = _assumed_demand(run_hours, utilization, notes)
     h = horizon_months
     fleet_hours = servers * HOURS_PER_MONTH * h
     busy = np.zeros(h)
@@ -145,44 +201,10 @@ def plan_demand(
             raise InvalidInput(
                 "demand.pattern", "Serving is continuous work: choose 'continuous' demand."
             )
-        if pattern is DemandPattern.ONE_OFF:
-            runs_per_year, runs = None, 1.0
-            _place(busy, 0.0, run_hours, servers)
-            active = float(min(max(1, math.ceil(run_hours / HOURS_PER_MONTH - 1e-9)), h))
-            if run_hours > HOURS_PER_MONTH * h:
-                notes.append(
-                    Note(
-                        "run_exceeds_horizon",
-                        {"run_days": run_hours / 24, "horizon_months": h},
-                        warning=True,
-                    )
-                )
-        else:
-            runs_per_year = float(demand.runs_per_year or 0.0)
-            runs = runs_per_year * h / MONTHS_PER_YEAR
-            _spread(busy, runs_per_year, run_hours, servers, 0.0)
-            max_runs = HOURS_PER_YEAR / run_hours
-            if runs_per_year > max_runs * (1 + 1e-9):
-                notes.append(
-                    Note(
-                        "demand_exceeds_fleet",
-                        {"runs_per_year": runs_per_year, "max_runs_per_year": max_runs},
-                        warning=True,
-                    )
-                )
+        runs_per_year, runs, active = _place_runs(demand, run_hours, servers, busy, notes)
         derived = min(1.0, (runs or 0.0) * run_hours * servers / fleet_hours)
     _spread(busy, demand.bursts_per_year, demand.burst_days * 24.0, demand.burst_servers, 0.5)
-    profile = busy / HOURS_PER_MONTH
-    if demand.monthly_profile is not None:
-        given = np.asarray(demand.monthly_profile, dtype=np.float64)
-        if len(given) == MONTHS_PER_YEAR and h != MONTHS_PER_YEAR:
-            given = np.resize(given, h)  # one year's profile, repeated
-        if len(given) != h:
-            raise InvalidInput(
-                "demand.monthly_profile",
-                f"Give 12 values (one year, repeated) or one per month of the horizon ({h}).",
-            )
-        profile = given
+    profile = _monthly_profile(demand, busy / HOURS_PER_MONTH)
     return DemandPlan(
         pattern=pattern,
         runs_per_year=runs_per_year,

@@ -584,6 +584,13 @@ class Workload:
     experts_per_token: int | None = None
 
     def __post_init__(self) -> None:
+        self._check_model()
+        self._check_training_plan()
+        self._check_serving()
+        self._check_experts()
+
+    def _check_model(self) -> None:
+        """The workload's kind, model size and, for training, its tokens and deadline."""
         if not isinstance(self.kind, WorkloadKind):
             raise InvalidInput("kind", f"Unknown workload kind {self.kind!r}.")
         require_positive("params_billion", self.params_billion, "Model size")
@@ -604,6 +611,9 @@ class Workload:
             require_positive("tokens_billion", self.tokens_billion, "Training tokens")
         if self.deadline_days is not None:
             require_positive("deadline_days", self.deadline_days, "The deadline")
+
+    def _check_training_plan(self) -> None:
+        """Sequence, batch, parallel degrees, memory headroom and efficiencies."""
         require_int("sequence_length", self.sequence_length, 1, 10_000_000, "Sequence length")
         require_int("micro_batch_size", self.micro_batch_size, 1, 100_000, "Micro-batch size")
         if self.tensor_parallel is not None:
@@ -635,6 +645,9 @@ class Workload:
             "Adapter fraction",
             allow_zero=False,
         )
+
+    def _check_serving(self) -> None:
+        """The serving targets and what a served copy needs in memory."""
         if self.target_tokens_per_second is not None:
             require_positive(
                 "target_tokens_per_second", self.target_tokens_per_second, "Target tokens/s"
@@ -654,7 +667,6 @@ class Workload:
         require_non_negative(
             "inference_overhead_fraction", self.inference_overhead_fraction, "Overhead fraction"
         )
-        self._check_experts()
 
     def _check_experts(self) -> None:
         """Experts only for a mixture of experts, and a split that leaves shared weights."""

@@ -105,6 +105,30 @@ def _per_unit(total: float, units: float, scale: float) -> float | None:
     return total / units * scale if units > 0 else None
 
 
+def _million_tokens(
+    model: CostModel, tokens_per_second: float | None, target_tokens_per_second: float | None
+) -> tuple[float, float]:
+    """Millions of tokens over the horizon at full capacity (× utilization) and at the
+    served target load (every hour); 0 where the rate is not given."""
+    tokens_millions = (
+        tokens_per_second
+        * SECONDS_PER_HOUR
+        * HOURS_PER_MONTH
+        * scalar(model.horizon_months, "horizon_months")
+        * scalar(model.utilization, "utilization")
+        / 1e6
+        if tokens_per_second
+        else 0.0
+    )
+    horizon = scalar(model.horizon_months, "horizon_months")
+    target_millions = (
+        target_tokens_per_second * SECONDS_PER_HOUR * HOURS_PER_MONTH * horizon / 1e6
+        if target_tokens_per_second
+        else 0.0
+    )
+    return tokens_millions, target_millions
+
+
 def compare_options(
     model: CostModel,
     tokens_per_second: float | None = None,
@@ -122,21 +146,8 @@ def compare_options(
     """
     rate = scalar(model.discount_rate, "discount_rate")
     gpu_hours = scalar(delivered_gpu_hours(model), "gpu_hours")
-    tokens_millions = (
-        tokens_per_second
-        * SECONDS_PER_HOUR
-        * HOURS_PER_MONTH
-        * scalar(model.horizon_months, "horizon_months")
-        * scalar(model.utilization, "utilization")
-        / 1e6
-        if tokens_per_second
-        else 0.0
-    )
-    horizon = scalar(model.horizon_months, "horizon_months")
-    target_millions = (
-        target_tokens_per_second * SECONDS_PER_HOUR * HOURS_PER_MONTH * horizon / 1e6
-        if target_tokens_per_second
-        else 0.0
+    tokens_millions, target_millions = _million_tokens(
+        model, tokens_per_second, target_tokens_per_second
     )
     if monthly is None:
         monthly = onprem_monthly(model)

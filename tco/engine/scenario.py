@@ -19,6 +19,7 @@ from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
 from tco.engine.costmodel import (
     CostModel,
+    OnPremMonthly,
     onprem_line,
     onprem_monthly,
     onprem_total,
@@ -44,6 +45,7 @@ from tco.engine.inputs import (
     CloudTerm,
     Demand,
     DemandPattern,
+    FinanceInputs,
     GpuSpec,
     Scenario,
     ServerSpec,
@@ -538,16 +540,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     plan = _plan(scenario, sizing)
     racks = plan_racks(servers, scenario.server, scenario.site)
     fits = offering_fits(scenario.cloud_offerings, workload, scenario.server, sizing, sizings)
-    usable = [i for i, fit in enumerate(fits) if fit.problem is None]
-    excluded = tuple(
-        (scenario.cloud_offerings[i].name, fit.problem)
-        for i, fit in enumerate(fits)
-        if fit.problem is not None
-    )
-    if not usable:
-        raise InvalidInput(
-            "cloud_offerings", "None of the cloud offerings' GPUs can run this workload."
-        )
+    usable, excluded = _usable_offerings(scenario, fits)
     kept = dataclasses.replace(
         scenario, cloud_offerings=tuple(scenario.cloud_offerings[i] for i in usable)
     )
@@ -564,12 +557,8 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         else scenario.workload.target_tokens_per_second,
         monthly=monthly,
     )
-    fin, server, site = scenario.finance, scenario.server, scenario.site
-    avg_kw = server.idle_power_kw + (server.max_power_kw - server.idle_power_kw) * plan.utilization
-    energy_kwh = servers * avg_kw * site.pue * HOURS_PER_MONTH * fin.horizon_months
-    carbon = (
-        energy_kwh * site.carbon_kg_per_kwh / 1000.0 if site.carbon_kg_per_kwh is not None else None
-    )
+    fin, server = scenario.finance, scenario.server
+    energy_kwh, carbon = _energy_and_carbon(scenario, servers, plan)
     resell = (
         buy_run_resell(model, plan.run_hours, fin.resale_by_year)
         if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours
@@ -580,50 +569,15 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     spot_fine = tuple(spot_ok or o.term is not CloudTerm.SPOT for o in kept.cloud_offerings)
     # Recommendable: allowed by the work (spot) and by the buyer's constraints.
     eligible = tuple(ok and not breaks for ok, breaks in zip(spot_fine, cloud_breaks, strict=True))
-    candidates = [Candidate(OWN_NAME, OWN, onprem.total_cost, onprem.npv, violations=own_breaks)]
-    if resell is not None:
-        candidates.append(
-            Candidate(RESELL_NAME, OWN_RESELL, resell.total_cost, resell.npv, violations=own_breaks)
-        )
-    for option, ok, breaks in zip(clouds, spot_fine, cloud_breaks, strict=True):
-        candidates.append(
-            Candidate(
-                option.name,
-                CLOUD,
-                option.total_cost,
-                option.npv,
-                eligible=ok,
-                excluded_code=None if ok else "spot_needs_tolerance",
-                break_even_month=option.break_even_month,
-                violations=breaks,
-            )
-        )
+    candidates = _candidates(onprem, resell, clouds, spot_fine, own_breaks, cloud_breaks)
     apis = _api_options(scenario, model, serving)
-    for api in apis:  # rented like a cloud offering: the verdict ranks it among them
-        spec = api.spec
-        breaks = violations(
-            scenario.constraints,
-            provider=spec.provider,
-            jurisdiction=spec.jurisdiction,
-            data_country=spec.data_country,
-            on_premises=False,
-        )
-        candidates.append(Candidate(api.name, CLOUD, api.total_cost, api.npv, violations=breaks))
+    candidates += _api_candidates(scenario, apis)
     if not any(c.recommendable for c in candidates):
         raise InvalidInput("constraints", "No option meets the constraints.")
     hybrid, hybrid_option = _hybrid(model, plan, clouds, eligible)
-    if (
-        hybrid is not None
-        and 0 < hybrid.owned_servers < len(hybrid.total_by_owned_servers) - 1
-        and hybrid.total_cost < min(c.total_cost for c in candidates if c.recommendable)
-    ):
-        hybrid_breaks = own_breaks + next(
-            breaks
-            for o, breaks in zip(clouds, cloud_breaks, strict=True)
-            if o.name == hybrid_option
-        )
-        candidates.append(
-            Candidate(HYBRID_NAME, HYBRID, hybrid.total_cost, hybrid.npv, violations=hybrid_breaks)
+    if hybrid is not None:
+        candidates += _hybrid_candidate(
+            hybrid, hybrid_option, candidates, clouds, own_breaks, cloud_breaks
         )
     capacity = _capacity(kept, servers, plan, clouds, eligible, hybrid, resell is not None)
     if capacity is not None:
@@ -645,15 +599,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
             "resale_month": resell.months_owned if resell is not None else None,
         },
     )
-    reference = next((c for c in clouds if c.name == verdict.reference_cloud), None)
-    money = financing(
-        model,
-        fin.lease_annual_rate,
-        fin.lease_terms_months,
-        reference.name if reference else None,
-        reference.total_cost if reference else None,
-        monthly=monthly,
-    )
+    money = _financing(model, fin, clouds, verdict, monthly)
     # The Monte Carlo draws GPU clouds only: no confidence when an API sets the reference.
     confidence = (
         None
@@ -784,6 +730,124 @@ def _timed(candidates: Sequence[Candidate], capacity: CapacityPlan) -> list[Cand
                 )
             )
     return timed
+
+
+def _usable_offerings(
+    scenario: Scenario, fits: Sequence[OfferingFit]
+) -> tuple[list[int], tuple[tuple[str, Note], ...]]:
+    """The indexes of the cloud offerings whose GPUs can run the workload, and the others'
+    (name, problem code); InvalidInput when none can."""
+    usable = [i for i, fit in enumerate(fits) if fit.problem is None]
+    excluded = tuple(
+        (scenario.cloud_offerings[i].name, fit.problem)
+        for i, fit in enumerate(fits)
+        if fit.problem is not None
+    )
+    if not usable:
+        raise InvalidInput(
+            "cloud_offerings", "None of the cloud offerings' GPUs can run this workload."
+        )
+    return usable, excluded
+
+
+def _energy_and_carbon(
+    scenario: Scenario, servers: int, plan: DemandPlan
+) -> tuple[float, float | None]:
+    """The owned fleet's facility energy over the horizon (kWh) and its CO2 (tonnes; None
+    when the site's carbon intensity is unknown)."""
+    fin, server, site = scenario.finance, scenario.server, scenario.site
+    avg_kw = server.idle_power_kw + (server.max_power_kw - server.idle_power_kw) * plan.utilization
+    energy_kwh = servers * avg_kw * site.pue * HOURS_PER_MONTH * fin.horizon_months
+    carbon = (
+        energy_kwh * site.carbon_kg_per_kwh / 1000.0 if site.carbon_kg_per_kwh is not None else None
+    )
+    return energy_kwh, carbon
+
+
+def _candidates(
+    onprem: OnPremResult,
+    resell: ResellResult | None,
+    clouds: Sequence[CloudOptionResult],
+    spot_fine: Sequence[bool],
+    own_breaks: tuple[Note, ...],
+    cloud_breaks: Sequence[tuple[Note, ...]],
+) -> list[Candidate]:
+    """Owning (and buy-run-resell) and every cloud offering, as the verdict ranks them."""
+    candidates = [Candidate(OWN_NAME, OWN, onprem.total_cost, onprem.npv, violations=own_breaks)]
+    if resell is not None:
+        candidates.append(
+            Candidate(RESELL_NAME, OWN_RESELL, resell.total_cost, resell.npv, violations=own_breaks)
+        )
+    for option, ok, breaks in zip(clouds, spot_fine, cloud_breaks, strict=True):
+        candidates.append(
+            Candidate(
+                option.name,
+                CLOUD,
+                option.total_cost,
+                option.npv,
+                eligible=ok,
+                excluded_code=None if ok else "spot_needs_tolerance",
+                break_even_month=option.break_even_month,
+                violations=breaks,
+            )
+        )
+    return candidates
+
+
+def _api_candidates(scenario: Scenario, apis: Sequence[ApiOptionResult]) -> list[Candidate]:
+    """The hosted APIs, rented like a cloud offering: the verdict ranks them among them."""
+    candidates = []
+    for api in apis:
+        spec = api.spec
+        breaks = violations(
+            scenario.constraints,
+            provider=spec.provider,
+            jurisdiction=spec.jurisdiction,
+            data_country=spec.data_country,
+            on_premises=False,
+        )
+        candidates.append(Candidate(api.name, CLOUD, api.total_cost, api.npv, violations=breaks))
+    return candidates
+
+
+def _hybrid_candidate(
+    hybrid: HybridResult,
+    hybrid_option: str | None,
+    candidates: Sequence[Candidate],
+    clouds: Sequence[CloudOptionResult],
+    own_breaks: tuple[Note, ...],
+    cloud_breaks: Sequence[tuple[Note, ...]],
+) -> list[Candidate]:
+    """Owning part of the fleet and renting the rest, as a candidate when it mixes both and
+    beats every other recommendable option; it breaks what both of its parts break."""
+    if not (
+        0 < hybrid.owned_servers < len(hybrid.total_by_owned_servers) - 1
+        and hybrid.total_cost < min(c.total_cost for c in candidates if c.recommendable)
+    ):
+        return []
+    hybrid_breaks = own_breaks + next(
+        breaks for o, breaks in zip(clouds, cloud_breaks, strict=True) if o.name == hybrid_option
+    )
+    return [Candidate(HYBRID_NAME, HYBRID, hybrid.total_cost, hybrid.npv, violations=hybrid_breaks)]
+
+
+def _financing(
+    model: CostModel,
+    fin: FinanceInputs,
+    clouds: Sequence[CloudOptionResult],
+    verdict: Verdict,
+    monthly: OnPremMonthly,
+) -> Financing:
+    """Cash, loan and lease, against the verdict's reference cloud (if any)."""
+    reference = next((c for c in clouds if c.name == verdict.reference_cloud), None)
+    return financing(
+        model,
+        fin.lease_annual_rate,
+        fin.lease_terms_months,
+        reference.name if reference else None,
+        reference.total_cost if reference else None,
+        monthly=monthly,
+    )
 
 
 def _api_options(

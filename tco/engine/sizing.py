@@ -629,7 +629,6 @@ def size_training(
         servers_fit += 1  # a fleet of whole servers on which some plan divides evenly
 
     flops = training_flops(workload.active_params, workload.tokens, workload.kind)
-    notes: list[Note] = []
 
     def useful(s: int) -> float:
         placed = place(s * gps)
@@ -642,28 +641,9 @@ def size_training(
     moe = workload_split(workload) is not None and workload.kind in _FULL_STATE_KINDS
     exchange_hours = exchange if moe else None
 
-    if servers is not None:
-        if servers < servers_fit or place(servers * gps) is None:
-            raise DoesNotFit(
-                f"The model needs at least {servers_fit} server(s) to fit in memory; "
-                f"only {servers} given.",
-                code="too_few_servers",
-                params={"servers_needed": servers_fit, "servers_given": servers},
-            )
-        n_servers = servers
-    elif workload.deadline_days is not None:
-        n_servers = servers_for_deadline(
-            flops,
-            workload.deadline_days * HOURS_PER_DAY,
-            gps,
-            peak,
-            workload,
-            servers_fit,
-            useful,
-            exchange_hours,
-        )
-    else:
-        n_servers = servers_fit
+    n_servers = _training_servers(
+        workload, servers, servers_fit, gps, peak, flops, place, useful, exchange_hours
+    )
 
     gpus = n_servers * gps
     placed = place(gpus)
@@ -673,6 +653,77 @@ def size_training(
     hours = (a2a_hours or 0.0) + training_hours(
         flops, gpus, peak, workload.mfu, eff, workload.goodput, placed.rate / gpus
     )
+    notes = _training_notes(workload, placed, gpus, n_servers, hours)
+    c = placed.cand
+    memory = _training_memory(workload, shape, placed)
+    plan = _training_plan(workload, server, placed, memory)
+    return SizingResult(
+        kind=workload.kind,
+        shape=shape,
+        memory=memory,
+        gpu_memory_gb=gpu.memory_gb,
+        gpus_to_fit=gpus_to_fit,
+        gpus_required=gpus,
+        servers_required=n_servers,
+        sharding=c.sharding,
+        parallelism=plan,
+        training_flops=flops,
+        training_hours=hours,
+        training_days=hours_to_days(hours),
+        scaling_efficiency=eff,
+        notes=tuple(n.text for n in notes),
+        gpu_hours=hours * gpus,
+        hardware_flops_utilization=workload.mfu
+        * hardware_flops_factor(workload.kind, workload.recompute),
+        usable_memory_gb=usable_memory_gb(gpu.memory_gb, workload.memory_headroom),
+        note_details=tuple(notes),
+        expert_parallel=c.expert_parallel(placed.dp) if a2a_hours is not None else None,
+        all_to_all_hours=a2a_hours,
+    )
+
+
+def _training_servers(
+    workload: Workload,
+    servers: int | None,
+    servers_fit: int,
+    gps: int,
+    peak: float,
+    flops: float,
+    place: Callable[[int], _Placed | None],
+    useful: Callable[[int], float],
+    exchange_hours: Callable[[int], float] | None,
+) -> int:
+    """The fleet: the servers given (DoesNotFit when too few), else the fewest that meet
+    the deadline, else the fewest the model fits on."""
+    if servers is not None:
+        if servers < servers_fit or place(servers * gps) is None:
+            raise DoesNotFit(
+                f"The model needs at least {servers_fit} server(s) to fit in memory; "
+                f"only {servers} given.",
+                code="too_few_servers",
+                params={"servers_needed": servers_fit, "servers_given": servers},
+            )
+        return servers
+    if workload.deadline_days is not None:
+        return servers_for_deadline(
+            flops,
+            workload.deadline_days * HOURS_PER_DAY,
+            gps,
+            peak,
+            workload,
+            servers_fit,
+            useful,
+            exchange_hours,
+        )
+    return servers_fit
+
+
+def _training_notes(
+    workload: Workload, placed: _Placed, gpus: int, n_servers: int, hours: float
+) -> list[Note]:
+    """What the sized run warns about: past the deadline, a global batch too small for
+    its data-parallel copies, GPUs the plan's groups leave idle."""
+    notes: list[Note] = []
     if workload.deadline_days is not None and hours > workload.deadline_days * HOURS_PER_DAY:
         notes.append(
             Note(
@@ -711,8 +762,13 @@ def size_training(
                 "and stay idle.",
             )
         )
+    return notes
+
+
+def _training_memory(workload: Workload, shape: ModelShape, placed: _Placed) -> MemoryBreakdown:
+    """Per GPU: the plan's model states and activations, and the framework's overhead."""
     c = placed.cand
-    memory = MemoryBreakdown(
+    return MemoryBreakdown(
         model_states_gb=c.states_gb(placed.dp),
         activations_gb=activation_gb_per_gpu(
             shape,
@@ -727,30 +783,6 @@ def size_training(
         ),
         kv_cache_gb=0.0,
         overhead_gb=workload.framework_overhead_gb,
-    )
-    plan = _training_plan(workload, server, placed, memory)
-    return SizingResult(
-        kind=workload.kind,
-        shape=shape,
-        memory=memory,
-        gpu_memory_gb=gpu.memory_gb,
-        gpus_to_fit=gpus_to_fit,
-        gpus_required=gpus,
-        servers_required=n_servers,
-        sharding=c.sharding,
-        parallelism=plan,
-        training_flops=flops,
-        training_hours=hours,
-        training_days=hours_to_days(hours),
-        scaling_efficiency=eff,
-        notes=tuple(n.text for n in notes),
-        gpu_hours=hours * gpus,
-        hardware_flops_utilization=workload.mfu
-        * hardware_flops_factor(workload.kind, workload.recompute),
-        usable_memory_gb=usable_memory_gb(gpu.memory_gb, workload.memory_headroom),
-        note_details=tuple(notes),
-        expert_parallel=c.expert_parallel(placed.dp) if a2a_hours is not None else None,
-        all_to_all_hours=a2a_hours,
     )
 
 
@@ -789,58 +821,8 @@ def _training_plan(
         "states_gb": round(states, 1),
         "bubble_pct": round(100.0 * placed.bubble, 1),
     }
-    extras = ""
-    if c.t > 1:
-        extras += f", tensor parallel {c.t} with sequence parallelism inside each server"
-    if c.cp > 1:
-        extras += f", context parallel {c.cp} splitting each sequence"
     if c.p > 1 or c.cp > 1 or c.t > 1:
-        stage = {
-            Sharding.DDP: "whole model states",
-            Sharding.ZERO1: "ZeRO-1 (optimizer state sharded)",
-            Sharding.ZERO2: "ZeRO-2 (optimizer state and gradients sharded)",
-            Sharding.ZERO3: "ZeRO-3 (all model states sharded)",
-        }[c.sharding]
-        copies = f"{dp} data-parallel cop{'y' if dp == 1 else 'ies'}"
-        if c.p > 1:
-            strategy = (
-                "3D: tensor parallel inside each server, pipeline across servers, data parallel"
-                if c.t > 1
-                else "Pipeline + data parallel"
-            )
-            code = "three_d"
-            reason = (
-                f"At {workload.params_billion:g} B parameters the plan uses {c.p} pipeline "
-                f"stages (1F1B){extras}, and {copies} with {stage}: "
-                f"{memory.total_gb:,.1f} GB per {gpu_gb:,.0f} GB GPU, the pipeline bubble "
-                f"costing {placed.bubble:.1%} of throughput with {placed.micro_batches} "
-                "micro-batches per step."
-            )
-        else:
-            strategy = {
-                Sharding.DDP: "DDP (data parallel)",
-                Sharding.ZERO1: "ZeRO-1",
-                Sharding.ZERO2: "ZeRO-2",
-                Sharding.ZERO3: "FSDP / ZeRO-3",
-            }[c.sharding]
-            strategy += (" + tensor parallel" if c.t > 1 else "") + (
-                " + context parallel" if c.cp > 1 else ""
-            )
-            code = "model_parallel_" + c.sharding.value
-            splits = []
-            if c.t > 1:
-                splits.append(
-                    f"each layer over {c.t} GPUs inside a server (tensor parallel with "
-                    "sequence parallelism)"
-                )
-            if c.cp > 1:
-                splits.append(f"each sequence over {c.cp} GPUs (context parallel)")
-            reason = (
-                f"The plan splits {' and '.join(splits)}, and runs {copies} with "
-                f"{stage}: {states:,.1f} GB of model states and {memory.total_gb:,.1f} GB in "
-                f"all per {gpu_gb:,.0f} GB GPU."
-            )
-        return plan(strategy, reason, code)
+        return plan(*_model_parallel_wording(workload, placed, memory, gpu_gb))
     if c.sharding is Sharding.DDP:
         return plan(
             "DDP (data parallel)",
@@ -866,6 +848,114 @@ def _training_plan(
         f"over {dp} GPUs and keeps the bf16 weights whole, leaving {states:,.1f} GB of "
         "model states per GPU.",
         "zero" + stage,
+    )
+
+
+def _model_parallel_wording(
+    workload: Workload, placed: _Placed, memory: MemoryBreakdown, gpu_gb: float
+) -> tuple[str, str, str]:
+    """(strategy, reason, code) of a plan that splits the model (pipeline, tensor or
+    context parallel), with its data-parallel copies and their sharding."""
+    c, dp = placed.cand, placed.dp
+    states = memory.model_states_gb
+    extras = ""
+    if c.t > 1:
+        extras += f", tensor parallel {c.t} with sequence parallelism inside each server"
+    if c.cp > 1:
+        extras += f", context parallel {c.cp} splitting each sequence"
+    stage = {
+        Sharding.DDP: "whole model states",
+        Sharding.ZERO1: "ZeRO-1 (optimizer state sharded)",
+        Sharding.ZERO2: "ZeRO-2 (optimizer state and gradients sharded)",
+        Sharding.ZERO3: "ZeRO-3 (all model states sharded)",
+    }[c.sharding]
+    copies = f"{dp} data-parallel cop{'y' if dp == 1 else 'ies'}"
+    if c.p > 1:
+        strategy = (
+            "3D: tensor parallel inside each server, pipeline across servers, data parallel"
+            if c.t > 1
+            else "Pipeline + data parallel"
+        )
+        code = "three_d"
+        reason = (
+            f"At {workload.params_billion:g} B parameters the plan uses {c.p} pipeline "
+            f"stages (1F1B){extras}, and {copies} with {stage}: "
+            f"{memory.total_gb:,.1f} GB per {gpu_gb:,.0f} GB GPU, the pipeline bubble "
+            f"costing {placed.bubble:.1%} of throughput with {placed.micro_batches} "
+            "micro-batches per step."
+        )
+    else:
+        strategy = {
+            Sharding.DDP: "DDP (data parallel)",
+            Sharding.ZERO1: "ZeRO-1",
+            Sharding.ZERO2: "ZeRO-2",
+            Sharding.ZERO3: "FSDP / ZeRO-3",
+        }[c.sharding]
+        strategy += (" + tensor parallel" if c.t > 1 else "") + (
+            " + context parallel" if c.cp > 1 else ""
+        )
+        code = "model_parallel_" + c.sharding.value
+        splits = []
+        if c.t > 1:
+            splits.append(
+                f"each layer over {c.t} GPUs inside a server (tensor parallel with "
+                "sequence parallelism)"
+            )
+        if c.cp > 1:
+            splits.append(f"each sequence over {c.cp} GPUs (context parallel)")
+        reason = (
+            f"The plan splits {' and '.join(splits)}, and runs {copies} with "
+            f"{stage}: {states:,.1f} GB of model states and {memory.total_gb:,.1f} GB in "
+            f"all per {gpu_gb:,.0f} GB GPU."
+        )
+    return strategy, reason, code
+
+
+def _serving_layout(
+    g: int,
+    t: int,
+    p: int,
+    replicas: int,
+    total_gb: float,
+    batch: int,
+    server: ServerSpec,
+    params: Params,
+) -> ParallelismPlan:
+    """How each served copy is laid out: one per GPU, tensor parallel inside a server, or
+    tensor parallel inside servers and pipeline stages across them."""
+    gpu, gps = server.gpu, server.gpus_per_server
+    if g == 1:
+        return ParallelismPlan(
+            "Replicas (one model copy per GPU)",
+            replicas,
+            1,
+            1,
+            f"Each GPU serves its own copy ({total_gb:,.1f} GB with the KV cache of up to "
+            f"{batch} sequences); {replicas} copies run side by side.",
+            reason_code="inference_replicas",
+            reason_params=params,
+        )
+    if p == 1:
+        return ParallelismPlan(
+            "Tensor parallel inside a server",
+            replicas,
+            t,
+            1,
+            f"Each copy is split with tensor parallel {t} ({total_gb:,.1f} GB with the KV "
+            f"cache of up to {batch} sequences); {replicas} copies in total.",
+            reason_code="inference_tensor_parallel",
+            reason_params=params,
+        )
+    return ParallelismPlan(
+        "Tensor parallel inside servers, pipeline across servers",
+        replicas,
+        t,
+        p,
+        f"{total_gb:,.1f} GB exceeds one server's {gps * gpu.memory_gb:,.0f} GB, so each "
+        f"copy uses tensor parallel {t} inside a server and {p} pipeline stages "
+        f"across servers; {replicas} copies in total.",
+        reason_code="inference_pipeline",
+        reason_params=params,
     )
 
 
@@ -942,40 +1032,7 @@ def size_inference(
         "replicas": replicas,
         "batch": option.batch,
     }
-    if g == 1:
-        plan_text = ParallelismPlan(
-            "Replicas (one model copy per GPU)",
-            replicas,
-            1,
-            1,
-            f"Each GPU serves its own copy ({total_gb:,.1f} GB with the KV cache of up to "
-            f"{option.batch} sequences); {replicas} copies run side by side.",
-            reason_code="inference_replicas",
-            reason_params=params,
-        )
-    elif p == 1:
-        plan_text = ParallelismPlan(
-            "Tensor parallel inside a server",
-            replicas,
-            t,
-            1,
-            f"Each copy is split with tensor parallel {t} ({total_gb:,.1f} GB with the KV "
-            f"cache of up to {option.batch} sequences); {replicas} copies in total.",
-            reason_code="inference_tensor_parallel",
-            reason_params=params,
-        )
-    else:
-        plan_text = ParallelismPlan(
-            "Tensor parallel inside servers, pipeline across servers",
-            replicas,
-            t,
-            p,
-            f"{total_gb:,.1f} GB exceeds one server's {gps * gpu.memory_gb:,.0f} GB, so each "
-            f"copy uses tensor parallel {t} inside a server and {p} pipeline stages "
-            f"across servers; {replicas} copies in total.",
-            reason_code="inference_pipeline",
-            reason_params=params,
-        )
+    plan_text = _serving_layout(copy.gpus, t, p, replicas, total_gb, option.batch, server, params)
     return SizingResult(
         kind=workload.kind,
         shape=shape,

@@ -98,20 +98,6 @@ def decide(
     reference = min(clouds, key=lambda c: c.total_cost) if clouds else None
     owning = [c for c in eligible if c.kind in (OWN, OWN_RESELL)]
     cheapest_own = min(owning, key=lambda c: c.total_cost) if owning else None
-    ranked = tuple(
-        RankedOption(
-            name=c.name,
-            kind=c.kind,
-            total_cost=c.total_cost,
-            npv=c.npv,
-            saving_vs_best=c.total_cost - best.total_cost,
-            eligible=c.recommendable,
-            excluded_code=c.excluded_code or ("constraint" if c.violations else None),
-            recommended=c is best,
-            violations=c.violations,
-        )
-        for c in sorted(candidates, key=lambda c: (c.total_cost, c.name))
-    )
     npv_best = min(eligible, key=lambda c: c.npv)
     params: dict[str, Any] = {
         # Ranked on totals like the break-evens; when discounting reverses the order, say so.
@@ -126,35 +112,63 @@ def decide(
     }
     if best.kind == CLOUD:
         action, code = "rent", "rent"
-        own_total = cheapest_own.total_cost if cheapest_own else None
-        params.update(
-            option=best.name,
-            cost=best.total_cost,
-            owning_cost=own_total,
-            ratio=(own_total / best.total_cost) if own_total and best.total_cost > 0 else None,
-            saving=(own_total - best.total_cost) if own_total is not None else None,
-        )
+        params.update(_rent_params(best, cheapest_own))
     else:
         action = "hybrid" if best.kind == HYBRID else "buy"
         code = {OWN: "buy", OWN_RESELL: "buy_resell", HYBRID: "hybrid"}[best.kind]
-        saving = reference.total_cost - best.total_cost if reference else None
-        params.update(
-            option=reference.name if reference else None,
-            cost=best.total_cost,
-            saving=saving,
-            saving_pct=(saving / reference.total_cost)
-            if reference and reference.total_cost > 0 and saving is not None
-            else None,
-            payback_month=reference.break_even_month if reference else None,
-        )
+        params.update(_own_params(best, reference))
     return Verdict(
         action=action,
         code=code,
         params=params,
         recommended=best.name,
         reference_cloud=reference.name if reference else None,
-        options=ranked,
+        options=_ranked(candidates, best),
     )
+
+
+def _ranked(candidates: Sequence[Candidate], best: Candidate) -> tuple[RankedOption, ...]:
+    """Every candidate, cheapest first (by name on a tie), with its gap to the best."""
+    return tuple(
+        RankedOption(
+            name=c.name,
+            kind=c.kind,
+            total_cost=c.total_cost,
+            npv=c.npv,
+            saving_vs_best=c.total_cost - best.total_cost,
+            eligible=c.recommendable,
+            excluded_code=c.excluded_code or ("constraint" if c.violations else None),
+            recommended=c is best,
+            violations=c.violations,
+        )
+        for c in sorted(candidates, key=lambda c: (c.total_cost, c.name))
+    )
+
+
+def _rent_params(best: Candidate, cheapest_own: Candidate | None) -> dict[str, Any]:
+    """Renting wins: what it costs, and what owning would cost instead."""
+    own_total = cheapest_own.total_cost if cheapest_own else None
+    return {
+        "option": best.name,
+        "cost": best.total_cost,
+        "owning_cost": own_total,
+        "ratio": (own_total / best.total_cost) if own_total and best.total_cost > 0 else None,
+        "saving": (own_total - best.total_cost) if own_total is not None else None,
+    }
+
+
+def _own_params(best: Candidate, reference: Candidate | None) -> dict[str, Any]:
+    """Owning (or the hybrid) wins: its saving against the cheapest cloud and the payback."""
+    saving = reference.total_cost - best.total_cost if reference else None
+    return {
+        "option": reference.name if reference else None,
+        "cost": best.total_cost,
+        "saving": saving,
+        "saving_pct": (saving / reference.total_cost)
+        if reference and reference.total_cost > 0 and saving is not None
+        else None,
+        "payback_month": reference.break_even_month if reference else None,
+    }
 
 
 def constraint_params(

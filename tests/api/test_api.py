@@ -467,7 +467,7 @@ def test_quote_lists_show_the_latest_revision(
 ) -> None:
     from quotes import services
 
-    services._new_revision(quote=draft_quote, seq=2, currency="EUR", customer=draft_quote.customer)
+    services.new_revision(quote=draft_quote, seq=2, currency="EUR", customer=draft_quote.customer)
     listed = api.get("/api/v1/sales/quotes", **bearer(make_token(sales_user))).json()
     assert [(q["number"], q["revision"], q["total"]) for q in listed["items"]] == [
         (draft_quote.number, "B", "0.00")

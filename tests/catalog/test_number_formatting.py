@@ -9,7 +9,7 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from catalog.templatetags.formatting import grouped, money, money0, number, percent
+from common.formatting import grouped, money, money0, number, percent
 
 
 @pytest.mark.parametrize(

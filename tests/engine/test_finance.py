@@ -52,3 +52,16 @@ def test_payback_month() -> None:
     assert payback_month(onprem, cloud * 0.1) is None
     # month 0 never counts (both can be zero with a lease)
     assert payback_month(np.zeros(3), np.zeros(3)) == 1
+
+
+@pytest.mark.parametrize("rate", [0.0, 1e-12, 1e-9, 1e-6, 0.005, 0.05])
+@pytest.mark.parametrize("life", [1.0, 12.0, 60.0, 240.0])
+def test_refresh_discount_sum_is_the_sum_it_closes(rate: float, life: float) -> None:
+    # Σ (1 + i)^−kL for k = 1..n, summed term by term; the closed form keeps that to 1e-12
+    # even when the rate is tiny (1 − (1 + i)^−L cancels in the naive geometric formula).
+    from tco.engine.costmodel import refresh_discount_sum
+
+    counts = np.arange(0.0, 8.0)
+    by_term = [sum((1.0 + rate) ** (-k * life) for k in range(1, int(n) + 1)) for n in counts]
+    closed = refresh_discount_sum(rate, life, counts)
+    assert closed == pytest.approx(by_term, rel=1e-12, abs=1e-15)

@@ -14,10 +14,9 @@ from hypothesis import strategies as st
 from tco.engine.costmodel import (
     CostModel,
     active_months,
-    refresh_discount_sum,
     refresh_plan,
 )
-from tco.engine.finance import annuity_factor, as_array, discount_factor, maximum, minimum
+from tco.engine.finance import annuity_factor, as_array, maximum, minimum
 
 SPECIAL = [-0.0, 0.0, 1.0, -1.0, 1e-300, -2.5, math.inf, -math.inf, math.nan]
 
@@ -71,13 +70,6 @@ def old_refresh(m: CostModel) -> tuple[object, object]:
     return count, kept
 
 
-def old_discount_sum(i: object, life: object, count: object) -> object:
-    q = discount_factor(i, life)  # type: ignore[arg-type]
-    n = as_array(count)  # type: ignore[arg-type]
-    geometric = q * (1.0 - np.power(q, n)) / np.where(q < 1.0, 1.0 - q, 1.0)
-    return np.where(q < 1.0 - 1e-15, geometric, n)
-
-
 def old_annuity(i: object, n: object) -> object:
     i, n = as_array(i), as_array(n)  # type: ignore[arg-type]
     positive = i > 1e-12
@@ -114,8 +106,6 @@ def check_one_scenario(
     assert same(plan.count, count) and same(plan.kept_pct, kept)
     old_active = np.maximum(np.minimum(as_array(active), as_array(horizon)), 1)
     assert same(active_months(m), old_active)
-    for n in (plan.count, np.array([0.0, 1.0, 3.0])):
-        assert same(refresh_discount_sum(rate, life, n), old_discount_sum(rate, life, n))
     months = np.array([0.0, 1.0, 12.0, horizon])
     for n in (as_array(horizon), months):  # one rate, one or several horizons
         assert same(annuity_factor(rate, n), old_annuity(rate, n))

@@ -19,7 +19,7 @@ import pytest
 from django.core import signing
 from django.test import Client, RequestFactory
 
-from config.client_ip import client_ip
+from common.client_ip import client_ip
 from quotes import services
 from quotes.forms import lead_form_stamp
 from quotes.models import EmailKind, Lead, OutboxEmail

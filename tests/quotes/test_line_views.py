@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from catalog.templatetags.formatting import format_money
+from common.formatting import format_money
 from quotes import services
 from quotes.models import ApprovalState, LineKind, Quote, Status
 from tests.quotes.conftest import send

@@ -276,7 +276,7 @@ def test_the_stylesheet_is_parsed_once_and_again_when_the_file_changes(
     html = "<html><body><p>Cost</p></body></html>"
 
     def page_width() -> float:
-        rendered = pdf._html_to_pdf(html, {}, proposal=True)
+        rendered = pdf.html_to_pdf(html, {}, proposal=True)
         return float(PdfReader(io.BytesIO(rendered.pdf)).pages[0].mediabox.width)
 
     first = pdf.proposal_stylesheet()

@@ -20,7 +20,7 @@ from django.utils import timezone, translation
 from catalog.models import FxRate, InfrastructureItem, ServerModel
 from catalog.selectors import price_changed_since, prices_changed_since
 from catalog.services import import_price_file
-from catalog.templatetags.formatting import format_money
+from common.formatting import format_money
 from quotes import selectors, services
 from quotes.models import LineKind, ProposalRender, Quote, QuoteLine, Status
 from quotes.money import convert, hardware_total, to_cents, to_whole

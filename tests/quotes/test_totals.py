@@ -24,7 +24,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from catalog.templatetags.formatting import money
+from common.formatting import money
 from quotes import pdf, services
 from quotes.models import LineKind, LineUnit, Team
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from pypdf import PdfReader
 
 from catalog.models import FxRate, ServerModel, ServerPart
-from catalog.templatetags.formatting import money
+from common.formatting import money
 from quotes import pdf, services
 from quotes.billing import billing_plan, clean_schedule, split
 from quotes.models import CompanyProfile, LineKind, LineUnit, QuoteRevision, Team

@@ -414,7 +414,8 @@ def test_assumptions_show_overrides_as_the_buyers_input_in_their_number_format(
     assert "Uw invoer" in electricity[1]
     price = next(v for k, v in by_label.items() if "SYS-821GE-TNHR" in k)
     assert price[0] == "280.000\u00a0USD"
-    assert "Estimate" in price[1]
+    # Our own list price, as a visitor reads it: the price list, not the internal note.
+    assert price[1] == "Onze prijslijst"
 
 
 def test_site_overrides_show_the_sites_own_figures_as_placeholders(

@@ -21,8 +21,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import selectors, services
-from .line_forms import (
+from .. import selectors, services
+from ..line_forms import (
     ApprovalDecisionForm,
     ApprovalRequestForm,
     FreeLineForm,
@@ -30,8 +30,8 @@ from .line_forms import (
     LineEditForm,
     QuoteDiscountForm,
 )
-from .models import QuoteLine, QuoteRevision
-from .views import sales_required
+from ..models import QuoteLine, QuoteRevision
+from .access import sales_required
 
 
 def line_form(line: QuoteLine, data: Any = None) -> LineEditForm:

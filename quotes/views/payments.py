@@ -14,11 +14,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import selectors, services
-from .billing import LineBilling, PaymentEvent
-from .models import LineKind, QuoteRevision
-from .payment_forms import PaymentTermsForm
-from .views import sales_required
+from .. import selectors, services
+from ..billing import LineBilling, PaymentEvent
+from ..models import LineKind, QuoteRevision
+from ..payment_forms import PaymentTermsForm
+from .access import sales_required
 
 
 def payment_context(

@@ -10,11 +10,11 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from config.downloads import attachment
+from common.downloads import attachment
 from tco.downloads import XLSX_CONTENT_TYPE, workbook_filename
 
-from . import exports, selectors, services
-from .views import sales_required
+from .. import exports, selectors, services
+from .access import sales_required
 
 
 def _download(content: bytes, content_type: str, filename: str) -> HttpResponse:
@@ -41,7 +41,7 @@ def _table(
 @sales_required
 def quotes_export(request: HttpRequest, fmt: str) -> HttpResponse:
     """The quotes list as CSV/XLSX, with the list's filters (?q=&status=&owner=)."""
-    from .forms import QuoteFilterForm
+    from ..forms import QuoteFilterForm
 
     form = QuoteFilterForm(request.GET, owners=selectors.quote_owners(user=request.user))
     rows = exports.quote_rows(user=request.user, **form.filters())
@@ -58,7 +58,7 @@ def leads_export(request: HttpRequest, fmt: str) -> HttpResponse:
 @sales_required
 def revision_workbook_download(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     # The revision's model needs the engine (numpy): loaded here, not when the URLs load.
-    from .workbook import revision_workbook
+    from ..workbook import revision_workbook
 
     revision = selectors.revision_for_user(user=request.user, public_id=public_id)
     try:

@@ -1,43 +1,30 @@
 """The buyer's acceptance with evidence (signed link, no login) and the signed copy's PDF.
 
-The buyer page (views.buyer_view) shows the proposal PDF and this form; posting it runs
+The buyer page (quotes.buyer_view) shows the proposal PDF and this form; posting it runs
 services.revision_accept, which records the evidence and emails the signed copy.
 """
 
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.views.decorators.http import require_POST, require_safe
 
-from config.client_ip import client_ip
+from common.client_ip import client_ip
 
-from . import selectors, services
-from .forms import AcceptanceForm
-from .models import AcceptanceRecord, QuoteRevision
-from .views import _buyer_context, _buyer_revision, sales_required
-
-
-def acceptance_context(
-    revision: QuoteRevision, form: AcceptanceForm | None = None
-) -> dict[str, Any]:
-    """What the buyer page needs for the acceptance form: the PDF offered and its hash."""
-    offered = services.accepted_render(revision=revision)
-    return {
-        "accept_form": form
-        or AcceptanceForm(initial={"pdf_sha256": offered.sha256 if offered else ""}),
-        "offered_pdf": offered,
-        "acceptance": AcceptanceRecord.objects.filter(revision=revision).defer("pdf").first(),
-    }
+from .. import selectors, services
+from ..forms import AcceptanceForm
+from ..models import AcceptanceRecord
+from .access import buyer_revision, sales_required
+from .buyer_page import acceptance_context, buyer_context
 
 
 @require_POST
 def buyer_accept(request: HttpRequest, token: str) -> HttpResponse:
-    revision, problem = _buyer_revision(request, token)
+    revision, problem = buyer_revision(request, token)
     if problem:
         return problem
     form = AcceptanceForm(request.POST)
@@ -59,7 +46,7 @@ def buyer_accept(request: HttpRequest, token: str) -> HttpResponse:
                 form.add_error(None, str(exc))
             else:  # post/redirect/get: a reload of the thank-you page posts nothing
                 return redirect("quotes:buyer_done", token=token)
-        context = {**_buyer_context(revision, token), **acceptance_context(revision, form)}
+        context = {**buyer_context(revision, token), **acceptance_context(revision, form)}
         return render(request, "quotes/buyer.html", context, status=400)
 
 
@@ -85,7 +72,7 @@ def acceptance_pdf(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 
 @require_safe
 def buyer_acceptance_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    revision, problem = _buyer_revision(request, token)
+    revision, problem = buyer_revision(request, token)
     if problem:
         return problem
     record = (

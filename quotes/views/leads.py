@@ -13,10 +13,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import selectors, services
-from .forms import LeadUpdateForm, TeamJoinForm
-from .models import Lead, LeadStatus
-from .views import sales_required
+from .. import selectors, services
+from ..forms import LeadUpdateForm, TeamJoinForm
+from ..models import Lead, LeadStatus
+from .access import sales_required
 
 
 def lead_for_user(*, user: Any, public_id: Any) -> Lead | None:

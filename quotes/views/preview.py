@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from . import selectors, services
-from .views import sales_required
+from .. import selectors, services
+from .access import sales_required
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ def revision_preview_pdf(request: HttpRequest, public_id: uuid.UUID) -> HttpResp
     if not revision.is_draft:
         messages.info(request, _("Only a draft has a preview; a sent revision has its PDF."))
         return redirect("quotes:detail", revision.quote.public_id)
-    from . import pdf  # WeasyPrint and Plotly load on the first PDF, not with the URLs
+    from .. import pdf  # WeasyPrint and Plotly load on the first PDF, not with the URLs
 
     snapshot = services.revision_snapshot(revision=revision)
     language = snapshot["language"]

@@ -4,7 +4,7 @@ The cache is Redis in production and in the test suite, so every web process cou
 together; while Redis is away the counters fail open (config/cache.py).
 
 Sign-in: a wrong password is counted for the account (the username typed) and for the
-client address (config/client_ip.py). At LOGIN_FAILURES_PER_ACCOUNT failures of one
+client address (common/client_ip.py). At LOGIN_FAILURES_PER_ACCOUNT failures of one
 account, or LOGIN_FAILURES_PER_CLIENT from one address, further sign-ins are refused with
 429 and Retry-After for LOGIN_LOCK_SECONDS, twice as long with each failure after that
 (at most LOGIN_LOCK_MAX_SECONDS). A refused sign-in does not check the password, so it

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -26,10 +24,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from config.client_ip import client_ip
+from common.client_ip import client_ip
 
-from . import selectors, services
-from .forms import (
+from .. import selectors, services
+from ..forms import (
     ActionForm,
     CustomerForm,
     DecisionForm,
@@ -40,25 +38,10 @@ from .forms import (
     RevisionForm,
     lead_form_stamp,
 )
-from .models import AcceptanceRecord, RenderStatus, Status
-from .vat import COUNTRY_CHOICES, vat_note
-
-View = Callable[..., HttpResponse]
-
-
-def sales_required(view: View) -> View:
-    """Sales pages: a signed-out visitor who asks for a page is sent to the login (and back);
-    a signed-out action (POST) and a signed-in user outside sales get 403."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated and request.method in ("GET", "HEAD"):
-            return redirect_to_login(request.get_full_path())
-        if not services.is_sales(request.user):
-            return render(request, "quotes/forbidden.html", status=403)
-        return view(request, *args, **kwargs)
-
-    return wrapper
+from ..models import AcceptanceRecord, RenderStatus, Status
+from ..vat import COUNTRY_CHOICES, vat_note
+from .access import buyer_revision, sales_required
+from .buyer_page import buyer_context
 
 
 def _form_errors(form: Any) -> str:
@@ -71,7 +54,7 @@ def _form_errors(form: Any) -> str:
 @require_safe
 @sales_required
 def quote_list(request: HttpRequest) -> HttpResponse:
-    from .exports import quote_row
+    from ..exports import quote_row
 
     form = QuoteFilterForm(request.GET, owners=selectors.quote_owners(user=request.user))
     quotes = selectors.quote_list_with_lines(user=request.user, **form.filters())[:200]
@@ -80,7 +63,7 @@ def quote_list(request: HttpRequest) -> HttpResponse:
         for quote in quotes
         for row in [quote_row(quote)]
     ]
-    from .lead_views import onboarding_context
+    from .leads import onboarding_context
 
     context = {
         "form": form,
@@ -94,7 +77,7 @@ def quote_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @sales_required
 def quote_new(request: HttpRequest) -> HttpResponse:
-    from .lead_views import lead_for_user, onboarding_context, quote_initial_from_lead
+    from .leads import lead_for_user, onboarding_context, quote_initial_from_lead
 
     team = services.team_for(user=request.user)
     customers = selectors.customer_list(user=request.user)
@@ -200,8 +183,8 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         ),
     }
     if current.is_draft:  # the line editor, amounts, margin and approval; payment terms
-        from .line_views import draft_context
-        from .payment_views import payment_context
+        from .lines import draft_context
+        from .payments import payment_context
 
         context.update(draft_context(current, lines))
         context.update(payment_context(current))
@@ -390,38 +373,12 @@ def customer_new(request: HttpRequest) -> HttpResponse:
 @require_safe
 @sales_required
 def lead_list(request: HttpRequest) -> HttpResponse:
-    from .lead_views import lead_list_page
+    from .leads import lead_list_page
 
     return lead_list_page(request)
 
 
 # --- buyer pages (signed links, no login) ------------------------------------------------
-
-
-def _buyer_revision(request: HttpRequest, token: str) -> tuple[Any, HttpResponse | None]:
-    try:
-        return services.revision_from_token(token=token), None
-    except services.BuyerLinkExpired as exc:
-        return None, render(
-            request, "quotes/buyer_invalid.html", {"reason": str(exc), "expired": True}, status=410
-        )
-    except services.BuyerLinkInvalid as exc:
-        return None, render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
-
-
-def _buyer_context(revision: Any, token: str, form: DecisionForm | None = None) -> dict[str, Any]:
-    from .acceptance_views import acceptance_context
-    from .pdf import revision_context
-
-    return {
-        **acceptance_context(revision),
-        **revision_context(revision.snapshot),
-        "revision": revision,
-        "token": token,
-        "form": form or DecisionForm(),
-        "open": revision.status in (Status.SENT, Status.VIEWED)
-        and services.revision_is_latest(revision=revision),
-    }
 
 
 @never_cache
@@ -430,18 +387,18 @@ def buyer_view(request: HttpRequest, token: str) -> HttpResponse:
     """The proposal. Opening the link does not mark it viewed: mail scanners open links
     too. The page's script reports the buyer's first interaction (buyer_viewed), and
     downloading the PDF counts as viewing it."""
-    revision, problem = _buyer_revision(request, token)
+    revision, problem = buyer_revision(request, token)
     if problem:
         return problem
     with translation.override(revision.snapshot.get("language", "en")):
-        return render(request, "quotes/buyer.html", _buyer_context(revision, token))
+        return render(request, "quotes/buyer.html", buyer_context(revision, token))
 
 
 @csrf_exempt  # harmless to forge: it only moves a sent revision to "viewed"
 @require_POST
 def buyer_viewed(request: HttpRequest, token: str) -> HttpResponse:
     """The buyer touched, scrolled or typed on the proposal page (static/js/site.js)."""
-    revision, problem = _buyer_revision(request, token)
+    revision, problem = buyer_revision(request, token)
     if problem:
         return HttpResponse(status=problem.status_code)
     services.revision_mark_viewed(revision=revision)
@@ -453,7 +410,7 @@ def buyer_viewed(request: HttpRequest, token: str) -> HttpResponse:
 def buyer_done(request: HttpRequest, token: str) -> HttpResponse:
     """The thank-you page after accepting or declining, reached by a redirect (post/
     redirect/get): reloading it shows it again instead of posting the answer twice."""
-    revision, problem = _buyer_revision(request, token)
+    revision, problem = buyer_revision(request, token)
     if problem:
         return problem
     if revision.status not in (Status.ACCEPTED, Status.DECLINED):
@@ -469,13 +426,13 @@ def buyer_done(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
-    revision, problem = _buyer_revision(request, token)
+    revision, problem = buyer_revision(request, token)
     if problem:
         return problem
     form = DecisionForm(request.POST)
     with translation.override(revision.snapshot.get("language", "en")):
         if form.is_valid() and form.cleaned_data["decision"] == "accept":
-            # Accepting needs the evidence of the acceptance form (acceptance_views).
+            # Accepting needs the evidence of the acceptance form (views/acceptance.py).
             form.add_error(None, _("To accept, tick the terms and type your name and role."))
         elif form.is_valid():
             try:
@@ -489,13 +446,13 @@ def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
             else:
                 return redirect("quotes:buyer_done", token=token)
         return render(
-            request, "quotes/buyer.html", _buyer_context(revision, token, form), status=400
+            request, "quotes/buyer.html", buyer_context(revision, token, form), status=400
         )
 
 
 @require_safe
 def buyer_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    revision, problem = _buyer_revision(request, token)
+    revision, problem = buyer_revision(request, token)
     if problem:
         return problem
     render_row = revision.renders.filter(status=RenderStatus.DONE).first()

@@ -1,0 +1,44 @@
+"""Who may see a page: the sales group (sales_required) or a buyer's signed link
+(buyer_revision). Shared by every page module of quotes/views/."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from .. import services
+
+View = Callable[..., HttpResponse]
+
+
+def sales_required(view: View) -> View:
+    """Sales pages: a signed-out visitor who asks for a page is sent to the login (and back);
+    a signed-out action (POST) and a signed-in user outside sales get 403."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated and request.method in ("GET", "HEAD"):
+            return redirect_to_login(request.get_full_path())
+        if not services.is_sales(request.user):
+            return render(request, "quotes/forbidden.html", status=403)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def buyer_revision(request: HttpRequest, token: str) -> tuple[Any, HttpResponse | None]:
+    """The revision of a buyer's signed link, or the page that says why the link is not
+    good (expired: 410; invalid: 404)."""
+    try:
+        return services.revision_from_token(token=token), None
+    except services.BuyerLinkExpired as exc:
+        return None, render(
+            request, "quotes/buyer_invalid.html", {"reason": str(exc), "expired": True}, status=410
+        )
+    except services.BuyerLinkInvalid as exc:
+        return None, render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
