@@ -243,24 +243,7 @@ def plan_capacity(
     (70.0, datetime.date(2027, 2, 11), 40.0, 960.0, 153600.0)
     """
     need = inputs.needed_day
-    timings: list[OptionTiming] = []
-    cloud_timings: dict[str, OptionTiming] = {}
-    for option in rented:
-        late = max(0.0, option.ready_in_days - need)
-        ruled_out = late > 0 and inputs.if_late is LatePolicy.RULE_OUT
-        timing = OptionTiming(
-            name=option.name,
-            kind="cloud",
-            code=option.code,
-            ready_in_days=option.ready_in_days,
-            ready_date=day(inputs.as_of, option.ready_in_days),
-            late_days=late,
-            delay_cost=0.0 if ruled_out else delay_cost(late, inputs.cost_of_delay_per_week),
-            ruled_out=ruled_out,
-        )
-        cloud_timings[option.name] = timing
-        timings.append(timing)
-
+    timings = [_rented_timing(inputs, option) for option in rented]
     fleet = max((o.servers for o in owned), default=0)
     in_stock = units_in_stock is not None and units_in_stock >= fleet
     supply_days = 0.0 if in_stock else lead_time_weeks * DAYS_PER_WEEK
@@ -271,46 +254,24 @@ def plan_capacity(
         site_readiness_weeks=inputs.site_readiness_weeks,
         install_days=inputs.install_days,
     )
-    late = max(0.0, ready - need)
     bridging = [o for o in rented if o.eligible and not o.committed]
     bridge_cloud = (
         min(bridging, key=lambda o: (o.ready_in_days, o.instances * o.price_per_instance_hour))
         if bridging
         else None
     )
-    for owned_option in owned:
-        bridge: Bridge | None = None
-        delay = 0.0
-        ruled_out = False
-        if late > 0 and inputs.if_late is LatePolicy.RULE_OUT:
-            ruled_out = True
-        elif late > 0 and inputs.if_late is LatePolicy.BRIDGE and bridge_cloud is not None:
-            start = max(need, bridge_cloud.ready_in_days)
-            if start < ready:
-                instances = max(1, math.ceil(bridge_cloud.instances * owned_option.share))
-                hours = bridge_hours(
-                    gap_days=ready - start, utilization=utilization, run_hours=run_hours
-                )
-                bridge = Bridge(
-                    option=bridge_cloud.name,
-                    instances=instances,
-                    start_in_days=start,
-                    days=ready - start,
-                    hours=hours,
-                    price_per_instance_hour=bridge_cloud.price_per_instance_hour,
-                    cost=instances * hours * bridge_cloud.price_per_instance_hour,
-                )
-            delay = delay_cost(min(late, start - need), inputs.cost_of_delay_per_week)
-        elif late > 0:
-            delay = delay_cost(late, inputs.cost_of_delay_per_week)
+    for option in owned:
+        bridge, delay, ruled_out = _lateness(
+            inputs, option, ready, bridge_cloud, utilization=utilization, run_hours=run_hours
+        )
         timings.append(
             OptionTiming(
-                name=owned_option.name,
-                kind=owned_option.kind,
+                name=option.name,
+                kind=option.kind,
                 code=code,
                 ready_in_days=ready,
                 ready_date=day(inputs.as_of, ready),
-                late_days=late,
+                late_days=max(0.0, ready - need),
                 bridge=bridge,
                 delay_cost=delay,
                 ruled_out=ruled_out,
@@ -325,6 +286,58 @@ def plan_capacity(
         bridge_cloud=bridge_cloud,
         supply_days=supply_days,
     )
+
+
+def _rented_timing(inputs: CapacityInputs, option: RentedOption) -> OptionTiming:
+    """A cloud option's ready date; late, it pays the cost of delay or is ruled out."""
+    late = max(0.0, option.ready_in_days - inputs.needed_day)
+    ruled_out = late > 0 and inputs.if_late is LatePolicy.RULE_OUT
+    return OptionTiming(
+        name=option.name,
+        kind="cloud",
+        code=option.code,
+        ready_in_days=option.ready_in_days,
+        ready_date=day(inputs.as_of, option.ready_in_days),
+        late_days=late,
+        delay_cost=0.0 if ruled_out else delay_cost(late, inputs.cost_of_delay_per_week),
+        ruled_out=ruled_out,
+    )
+
+
+def _lateness(
+    inputs: CapacityInputs,
+    option: OwnedOption,
+    ready: float,
+    bridge_cloud: RentedOption | None,
+    *,
+    utilization: float,
+    run_hours: float | None,
+) -> tuple[Bridge | None, float, bool]:
+    """What an owned option ready on day ``ready`` pays for being late: its bridge, its
+    cost of delay, and whether it is ruled out."""
+    need = inputs.needed_day
+    late = max(0.0, ready - need)
+    if late <= 0:
+        return None, 0.0, False
+    if inputs.if_late is LatePolicy.RULE_OUT:
+        return None, 0.0, True
+    if inputs.if_late is not LatePolicy.BRIDGE or bridge_cloud is None:
+        return None, delay_cost(late, inputs.cost_of_delay_per_week), False
+    start = max(need, bridge_cloud.ready_in_days)
+    bridge: Bridge | None = None
+    if start < ready:
+        instances = max(1, math.ceil(bridge_cloud.instances * option.share))
+        hours = bridge_hours(gap_days=ready - start, utilization=utilization, run_hours=run_hours)
+        bridge = Bridge(
+            option=bridge_cloud.name,
+            instances=instances,
+            start_in_days=start,
+            days=ready - start,
+            hours=hours,
+            price_per_instance_hour=bridge_cloud.price_per_instance_hour,
+            cost=instances * hours * bridge_cloud.price_per_instance_hour,
+        )
+    return bridge, delay_cost(min(late, start - need), inputs.cost_of_delay_per_week), False
 
 
 def delay_cost(late_days: float, cost_per_week: float) -> float:
