@@ -12,7 +12,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from catalog.templatetags.formatting import format_money, number
+from common.formatting import format_money, number
 from tco.wording import cloud_label, option_label
 
 OWNED_KINDS = ("onprem", "onprem_resell", "hybrid")
