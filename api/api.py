@@ -7,7 +7,6 @@ engineer; they see what the web pages show them (their teams' customers and quot
 every team's) and nothing else.
 """
 
-import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -31,6 +30,7 @@ from quotes import selectors as quote_selectors
 from quotes import services as quote_services
 from quotes.models import Customer, Quote, QuoteRevision
 from tco.downloads import XLSX_CONTENT_TYPE, workbook_filename
+from tco.report.models import Report
 
 from . import schemas as s
 from .models import ApiToken
@@ -217,17 +217,17 @@ def _problem(request: HttpRequest, exc: ProblemError) -> HttpResponse:
 
 @api.post(
     "/estimate",
-    response={200: s.EstimateResult, **PUBLIC_PROBLEMS},
+    response={200: Report, **PUBLIC_PROBLEMS},
     tags=["estimate"],
     summary="Evaluate a scenario: the same JSON as `manage.py tco estimate`",
     openapi_extra=s.SCENARIO_BODY,
 )
 def estimate(request: HttpRequest) -> HttpResponse:
-    from tco.engine import result_to_dict
+    from tco.report import build_report
 
     _built, result = _evaluate(_scenario_body(request))
-    # Sent as it is (the schema documents its main fields; every other field passes too).
-    return JsonResponse(_json_safe(result_to_dict(result)))
+    # The report's JSON form (tco/report): the response schema is the report's.
+    return JsonResponse(build_report(result).to_json())
 
 
 @api.post(
@@ -259,18 +259,6 @@ def _xlsx(content: bytes, name: str) -> HttpResponse:
     response = HttpResponse(content, content_type=XLSX_CONTENT_TYPE)
     response["Content-Disposition"] = attachment(workbook_filename(name))
     return response
-
-
-def _json_safe(value: Any) -> Any:
-    """NaN and infinities as null: they are not JSON (result_to_dict already does this for
-    the figures it rounds; this covers every other float)."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {key: _json_safe(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_safe(item) for item in value]
-    return value
 
 
 class Pages(LimitOffsetPagination):

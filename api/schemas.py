@@ -60,59 +60,6 @@ def scenario_components() -> dict[str, Any]:
     return {"ScenarioDocument": document, **{f"Scenario.{n}": p for n, p in parts.items()}}
 
 
-class Verdict(Schema):
-    model_config = ConfigDict(extra="allow")
-
-    action: str
-    code: str
-    params: dict[str, Any]
-    recommended: str
-    reference_cloud: str | None
-    text: str
-
-
-class EstimateOption(Schema):
-    model_config = ConfigDict(extra="allow")
-
-    name: str
-    kind: str
-    total_cost: float | None
-    npv: float | None
-    recommended: bool
-    ready_date: str | None = Field(
-        None, description="YYYY-MM-DD the option can take work (with a capacity block)"
-    )
-    ready_in_days: float | None = Field(None, description="days from the capacity block's as_of")
-    bridge: dict[str, Any] | None = Field(
-        None,
-        description="rented capacity until the owned fleet is ready: option, instances, "
-        "start_in_days, days, hours, price_per_instance_hour, cost (docs/scenario.md)",
-    )
-
-
-class EstimateResult(Schema):
-    """The result of ``tco estimate`` (JSON format): sizing, options, verdict, break-evens."""
-
-    model_config = ConfigDict(extra="allow")
-
-    scenario: str
-    currency: str
-    horizon_months: int
-    sizing: dict[str, Any] = Field(
-        description="GPUs, servers, memory and plan (docs/scenario.md); inference adds "
-        "tokens_per_second_capacity, tokens_per_second_per_replica, gpus_per_replica, "
-        "concurrent_sequences, time_per_output_token_ms, time_to_first_token_ms and "
-        "latency_targets"
-    )
-    options: list[EstimateOption]
-    verdict: Verdict
-    break_even_month: float | None
-    break_even_utilization: float | None
-    break_even_runs_per_year: float | None
-    demand: dict[str, Any]
-    warnings: list[dict[str, Any]]
-
-
 class Provenance(Schema):
     source: str
     source_url: str

@@ -109,8 +109,8 @@ def lead_rows(*, user: Any) -> list[dict[str, Any]]:
 
 def lead_row(lead: Lead) -> dict[str, Any]:
     tco = lead.tco or {}
-    executive = tco.get("executive") or {}
-    verdict = (tco.get("summary") or {}).get("verdict") or {}
+    headline = (tco.get("executive") or {}).get("headline")
+    report = None if headline else services.stored_report(tco)
     return {
         "public_id": str(lead.public_id),
         "name": lead.name,
@@ -122,7 +122,7 @@ def lead_row(lead: Lead) -> dict[str, Any]:
         "owner": (lead.owner.get_full_name() or lead.owner.get_username()) if lead.owner else "",
         "status": str(lead.get_status_display()),
         # The verdict as worded for the lead, in their language, when the PDF was asked for.
-        "verdict": executive.get("headline") or verdict.get("text", ""),
+        "verdict": headline or (report.verdict.text if report else ""),
         "consent_at": lead.consent_at,
         "created_at": lead.created_at,
     }

@@ -40,6 +40,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from catalog.audience import OWN_PRICE_SOURCE
 from tco.chart_svg import figure_svg, title_text
+from tco.report import Report
 
 from .models import LineUnit
 from .money import HUNDRED, to_cents
@@ -277,6 +278,13 @@ def public_source(assumption: Mapping[str, Any], seller: Mapping[str, Any] | Non
     return name
 
 
+def stored_report(tco: Mapping[str, Any] | None) -> Report | None:
+    """The report a frozen analysis holds (its ``summary``, the report's JSON form), as
+    quotes.services.stored_report reads it (not imported: services import this module)."""
+    summary = (tco or {}).get("summary")
+    return Report.from_json(summary) if summary else None
+
+
 def _tco_context(
     tco: Mapping[str, Any] | None, seller: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -296,10 +304,11 @@ def _tco_context(
         }
         for a in tco.get("assumptions", [])
     ]
+    report = stored_report(tco)  # the report as it was frozen (tco.report)
     return {
         "tco": tco,
-        "s": tco["summary"],
-        "cur": tco["summary"].get("currency", "EUR"),
+        "s": report,
+        "cur": report.currency if report else "EUR",
         "executive": tco.get("executive") or {},
         "assumptions": assumptions,
     }
@@ -376,21 +385,21 @@ def reconciliation(
     deal = tco.get("deal") or {}
     if not deal.get("hardware_net") or deal.get("problem"):
         return None
-    summary = tco.get("summary") or {}
-    onprem = next((o for o in summary.get("options", []) if o.get("kind") == "onprem"), None)
-    if onprem is None:
+    report = stored_report(tco)
+    onprem = report.onprem if report else None
+    if report is None or onprem is None:
         return None
     hardware = Decimal(deal["hardware_net"])
     rate = Decimal(snapshot["vat"]["rate"])
-    months = int(summary.get("horizon_months") or 0)
+    months = report.horizon_months
     return {
         "hardware": hardware,
         "hardware_vat": hardware + to_cents(hardware * rate / HUNDRED),
-        "upfront": _dec(onprem.get("upfront_cost")),
+        "upfront": _dec(onprem.upfront_cost),
         # The deal's hardware is net of the quote discount, so the rest is the other lines'
         # net after their share of it: hardware + rest = the proposal's net total.
         "rest": totals["net"] - hardware,
-        "owning": _dec(onprem.get("total_cost")),
+        "owning": _dec(onprem.total_cost),
         "years": months // 12 if months % 12 == 0 else None,
         "months": months,
         "components": [

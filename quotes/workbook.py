@@ -15,8 +15,13 @@ from typing import Any
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from tco.engine import EngineError
-from tco.services import CatalogSnapshot, ScenarioError, analyse_document, calculator_document
+from tco.services import (
+    CatalogSnapshot,
+    EngineError,
+    ScenarioError,
+    analyse_document,
+    calculator_document,
+)
 
 from .models import QuoteRevision
 from .services import QuoteError

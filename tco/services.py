@@ -1,9 +1,11 @@
 """Business rules of the calculator: pick the server, run the engine, explain failures.
 
-Other apps use the calculator through this module (and the result it returns): analyse a
-result URL's query (`analyse_query`), rebuild its scenario document for a server model
-(`calculator_document`), read a stored document (`parse_document`) and evaluate it
-(`analyse_document`); `ScenarioError` names the input at fault.
+Other apps use the calculator through this module and the report (tco.report) only: analyse
+a result URL's query (`analyse_result_query`, no form to handle), rebuild its scenario
+document for a server model (`calculator_document`), read a stored document
+(`parse_document`) and evaluate it (`analyse_document`); `ScenarioError` names the input at
+fault, `EngineError` what the engine refused. An analysis' report is worded by the functions
+re-exported here from tco.wording, and its charts for a proposal are `proposal_figures`.
 """
 
 from __future__ import annotations
@@ -32,10 +34,11 @@ from tco.engine import (
     costs_of_owning,
     evaluate,
     owning_plan,
-    result_to_dict,
 )
+from tco.engine.units import FxRates
 from tco.forms import SERVING_DEMAND_FIELDS, CalculatorForm
 from tco.presets import DEFAULT_PRESET, preset_data
+from tco.report import Report, build_report
 from tco.scenario import ScenarioDocument, parse_document
 from tco.scenario_io import (
     YOUR_INPUT,
@@ -46,6 +49,12 @@ from tco.scenario_io import (
     build_scenario,
     with_server,
 )
+from tco.wording import (
+    break_even_sentence,
+    cloud_label,
+    owning_extras_sentence,
+    verdict_headline,
+)
 
 __all__ = [
     "YOUR_INPUT",
@@ -54,16 +63,26 @@ __all__ = [
     "CalculatorOutcome",
     "Candidate",
     "CatalogSnapshot",
+    "EngineError",
+    "FxRates",
+    "ResultAnalysis",
     "ScenarioDocument",
     "ScenarioError",
     "analyse_bound_form",
     "analyse_document",
     "analyse_form",
     "analyse_query",
+    "analyse_result_query",
+    "break_even_sentence",
     "calculator_document",
+    "cloud_label",
     "form_data",
     "no_compliant_option_message",
+    "owning_components",
+    "owning_extras_sentence",
     "parse_document",
+    "proposal_figures",
+    "verdict_headline",
 ]
 
 # Scenario paths (docs/scenario.md) → the calculator field that sets them.
@@ -124,7 +143,7 @@ class Candidate:
 class Analysis:
     built: BuiltScenario
     result: ScenarioResult
-    summary: dict[str, Any]
+    report: Report  # what every output renders (tco/report); its JSON form: report.to_json()
     candidates: list[Candidate]
 
     @cached_property
@@ -208,6 +227,63 @@ def analyse_query(query: QueryDict) -> tuple[CalculatorForm, CalculatorOutcome]:
     so callers (the calculator page, quotes started from a result) render or store both.
     """
     return analyse_bound_form(CalculatorForm(form_data(query), catalog=CatalogSnapshot.current()))
+
+
+@dataclass(frozen=True)
+class ResultAnalysis:
+    """A result URL's analysis for other apps: the analysis, or the problem that prevents
+    it; and the canonical query of its validated inputs ("" when they are not valid)."""
+
+    analysis: Analysis | None
+    problem: str | None
+    canonical_query: str
+
+
+def analyse_result_query(query: str) -> ResultAnalysis:
+    """`analyse_query` on a result URL's query string, without the form: what quotes and
+    leads start from. ``problem``: why the engine could not answer, if it says (None with
+    inputs the form refuses)."""
+    from tco.canonical import canonical_query
+
+    form, outcome = analyse_query(QueryDict(query))
+    return ResultAnalysis(
+        analysis=outcome.analysis,
+        problem=outcome.problem,
+        canonical_query=canonical_query(form) if form.is_valid() else "",
+    )
+
+
+def proposal_figures(analysis: Analysis, language: str, names: tuple[str, ...]) -> dict[str, Any]:
+    """The charts ``names`` of an analysis as Plotly JSON, built in ``language`` by the same
+    builders as the page (what a proposal freezes and draws later)."""
+    from django.utils import translation
+
+    from tco.chart_context import SEPARATORS, chart_labels
+    from tco.charts import all_charts, figure_payload
+
+    with translation.override(language):
+        figures = all_charts(
+            analysis.result, chart_labels(analysis.result), SEPARATORS.get(language, ".,")
+        )
+        return {name: figure_payload(figures[name]) for name in names}
+
+
+def owning_components(analysis: Analysis, language: str) -> list[dict[str, Any]]:
+    """The cost of owning over the horizon by component (purchase, energy, colocation,
+    support, staff, …, resale value negative), labelled in ``language`` as the breakdown
+    chart labels them; the amounts add up to the on-prem option's total cost."""
+    from django.utils import translation
+
+    from tco.chart_context import chart_labels
+
+    cashflow = analysis.result.onprem.cashflow
+    with translation.override(language):
+        labels = chart_labels(analysis.result)
+        return [
+            {"key": column, "label": str(labels.component(column)), "amount": amount}
+            for column in cashflow.components
+            if (amount := round(float(cashflow[column].sum()), 2)) != 0
+        ]
 
 
 def analyse_bound_form(form: CalculatorForm) -> tuple[CalculatorForm, CalculatorOutcome]:
@@ -326,7 +402,7 @@ def analyse_document(
     """
     built = build_scenario(document, catalog)
     result = evaluate(built.scenario, sizings)
-    return Analysis(built, result, result_to_dict(result), [])
+    return Analysis(built, result, build_report(result), [])
 
 
 def calculator_document(

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from common.formatting import format_amounts, format_money, number, percent
 from tco import wording_serving
+
+if TYPE_CHECKING:
+    from tco.report import HorizonRow, Hybrid, Note, Option, Report, Verdict
+    from tco.report.models import Parallelism
 
 TERM_LABELS = {
     "on_demand": lambda: _("on demand"),
@@ -29,16 +32,20 @@ TERM_LABELS = {
 _TERM_IN_NAME = re.compile(r"\((on_demand|committed_1y|committed_3y|spot|capacity_block|api)\)$")
 
 
-def option_label(option: Mapping[str, Any]) -> str:
+def option_label(option: Option | HorizonRow) -> str:
     """An option's name for people: owning options by kind, cloud terms spelled out."""
-    kind = option.get("kind")
+    return kind_label(option.kind, option.name)
+
+
+def kind_label(kind: str, name: str) -> str:
+    """The name for people of an option of that kind and (engine) name."""
     if kind == "onprem":
         return _("Buy and keep")
     if kind == "onprem_resell":
         return _("Buy, run and resell")
     if kind == "hybrid":
         return _("Hybrid: own part, rent the rest")
-    return cloud_label(str(option.get("name", "")))
+    return cloud_label(name)
 
 
 def cloud_label(name: str) -> str:
@@ -63,21 +70,21 @@ ASSUMED_DEMAND = {
 }
 
 
-def verdict_headline(verdict: Mapping[str, Any], currency: str) -> str:
+def verdict_headline(verdict: Verdict, currency: str) -> str:
     """The answer: buy, rent, buy-run-resell or hybrid with its numbers, what demand it
     assumed when none was given, and whether the buyer's terms rather than cost decided
     it."""
     headline = _cost_headline(verdict, currency)
-    assumed = ASSUMED_DEMAND.get((verdict.get("params") or {}).get("demand_assumed"))
+    assumed = ASSUMED_DEMAND.get(verdict.params.get("demand_assumed"))
     if assumed is not None:
         headline = f"{headline.removesuffix('.')}, {assumed()}."
     decided = terms_decided_sentence(verdict, currency)
     return f"{headline} {decided}" if decided else headline
 
 
-def _cost_headline(verdict: Mapping[str, Any], currency: str) -> str:
-    code = verdict.get("code")
-    p: Mapping[str, Any] = verdict.get("params") or {}
+def _cost_headline(verdict: Verdict, currency: str) -> str:
+    code = verdict.code
+    p = verdict.params
     horizon = _years(int(p.get("horizon_months") or 60))
     option = cloud_label(str(p.get("option") or ""))
     if code == "rent":
@@ -150,15 +157,12 @@ def _cost_headline(verdict: Mapping[str, Any], currency: str) -> str:
     return _("Buy: %(servers)s × %(server)s.") % values
 
 
-def npv_caveat(summary: Mapping[str, Any]) -> str:
+def npv_caveat(report: Report) -> str:
     """When discounting reverses the ranking: a close call, said plainly."""
-    verdict = summary.get("verdict") or {}
-    p = verdict.get("params") or {}
+    p = report.verdict.params
     if not p.get("npv_best"):
         return ""
-    option = option_label(
-        {"kind": _KIND_OF.get(p.get("npv_best_kind"), "cloud"), "name": p["npv_best"]}
-    )
+    option = kind_label(_KIND_OF.get(p.get("npv_best_kind"), "cloud"), str(p["npv_best"]))
     return _(
         "A close call: in today's money (net present value) %(option)s costs less, because "
         "it spreads the payments over time."
@@ -168,24 +172,22 @@ def npv_caveat(summary: Mapping[str, Any]) -> str:
 _KIND_OF = {"own": "onprem", "own_resell": "onprem_resell", "hybrid": "hybrid", "cloud": "cloud"}
 
 
-def break_even_sentence(summary: Mapping[str, Any]) -> str:
+def break_even_sentence(report: Report) -> str:
     """Break-even in the buyer's own terms: runs a year, or average utilization."""
-    verdict = summary.get("verdict") or {}
-    reference = verdict.get("reference_cloud")
+    reference = report.verdict.reference_cloud
     if not reference:
         return ""
     option = cloud_label(reference)
     if reference.endswith("(api)"):
-        return wording_serving.api_break_even_sentence(summary, option)
-    runs = summary.get("break_even_runs_per_year")
-    demand = summary.get("demand") or {}
+        return wording_serving.api_break_even_sentence(report, option)
+    runs = report.break_even_runs_per_year
     if runs is not None:
         return _("Owning beats %(option)s from %(runs)s runs a year.") % {
             "option": option,
             "runs": number(runs, 1),
         }
-    u = summary.get("break_even_utilization")
-    if summary.get("owning_wins_above") is False:  # a flat cloud bill: owning wins when idle
+    u = report.break_even_utilization
+    if report.owning_wins_above is False:  # a flat cloud bill: owning wins when idle
         if u is not None and 0 < u < 1:
             return _("Owning beats %(option)s below %(u)s average utilization.") % {
                 "option": option,
@@ -195,7 +197,7 @@ def break_even_sentence(summary: Mapping[str, Any]) -> str:
             return _("Owning beats %(option)s at any utilization.") % {"option": option}
         return _("Even idle, owning does not beat %(option)s.") % {"option": option}
     if u is not None and 0 < u < 1:
-        if demand.get("utilization_derived"):
+        if report.demand.utilization_derived:
             return _("Owning beats %(option)s from %(u)s average utilization of the servers.") % {
                 "option": option,
                 "u": percent(u),
@@ -211,10 +213,10 @@ def break_even_sentence(summary: Mapping[str, Any]) -> str:
     return ""
 
 
-def note_text(note: Mapping[str, Any], currency: str = "EUR") -> str:
+def note_text(note: Note, currency: str = "EUR") -> str:
     """A note or warning from the engine, in the reader's language."""
-    code = note.get("code")
-    p: Mapping[str, Any] = note.get("params") or {}
+    code = note.code
+    p = note.params
     if code == "demand_assumed_continuous":
         return _(
             "No demand given: the service is assumed to run around the clock, the servers "
@@ -288,28 +290,28 @@ def note_text(note: Mapping[str, Any], currency: str = "EUR") -> str:
         return violation_text(note)
     if code == "latency_target_missed":
         return wording_serving.latency_note(p)
-    return str(note.get("text") or code or "")
+    return note.text or code
 
 
-def owning_extras_sentence(summary: Mapping[str, Any]) -> str:
+def owning_extras_sentence(report: Report) -> str:
     """What owning includes besides the servers: network, installation, operations staff."""
-    extras = summary.get("owning_extras")
-    if not extras:
+    extras = report.owning_extras
+    if extras is None:
         return ""
-    currency = str(summary.get("currency", "EUR"))
-    given = ("networking_given", "installation_given", "staff_given")
-    if extras.get("site") == "workstation" and not any(extras.get(g) for g in given):
+    currency = report.currency
+    given = (extras.networking_given, extras.installation_given, extras.staff_given)
+    if extras.site == "workstation" and not any(given):
         return _(
             "A workstation: owning includes no network fabric, no installation and no "
             "operations staff, only the machine, its energy, support and insurance."
         )
-    amount = format_money(extras.get("networking_per_server"), currency, 0)
-    networking = extras.get("networking")
+    amount = format_money(extras.networking_per_server, currency, 0)
+    networking = extras.networking
     if networking == "fabric":
         network = _(
             "a front-end NIC, a top-of-rack switch share and a %(tiers)s-tier GPU fabric "
             "(%(amount)s per server)"
-        ) % {"tiers": extras.get("fabric_tiers"), "amount": amount}
+        ) % {"tiers": extras.fabric_tiers, "amount": amount}
     elif networking == "front_end":
         network = _("a front-end NIC and a top-of-rack switch share (%(amount)s per server)") % {
             "amount": amount
@@ -319,11 +321,11 @@ def owning_extras_sentence(summary: Mapping[str, Any]) -> str:
     else:
         network = _("no network equipment")
     installation = _("installation %(amount)s per server") % {
-        "amount": format_money(extras.get("installation_per_server"), currency, 0)
+        "amount": format_money(extras.installation_per_server, currency, 0)
     }
     staff = _("%(fte)s FTE of operations staff (%(cost)s a year)") % {
-        "fte": number(extras.get("staff_fte"), 2),
-        "cost": format_money(extras.get("staff_cost_per_year"), currency, 0),
+        "fte": number(extras.staff_fte, 2),
+        "cost": format_money(extras.staff_cost_per_year, currency, 0),
     }
     return _("Owning includes, besides the servers: %(network)s; %(installation)s; %(staff)s.") % {
         "network": network,
@@ -332,8 +334,8 @@ def owning_extras_sentence(summary: Mapping[str, Any]) -> str:
     }
 
 
-def hybrid_reason(hybrid: Mapping[str, Any]) -> str:
-    reason = hybrid.get("reason")
+def hybrid_reason(hybrid: Hybrid) -> str:
+    reason = hybrid.reason
     if reason == "all_rent_cheapest":
         return _("Owning even one server costs more than renting its share of the demand.")
     if reason == "all_own_cheapest":
@@ -343,19 +345,19 @@ def hybrid_reason(hybrid: Mapping[str, Any]) -> str:
     )
 
 
-def confidence_sentence(summary: Mapping[str, Any]) -> str:
+def confidence_sentence(report: Report) -> str:
     """ "Owning is cheaper in 83 % of 10,000 plausible futures", with the saving's spread."""
-    c = summary.get("confidence")
-    if not c:
+    c = report.confidence
+    if c is None:
         return ""
-    currency = summary.get("currency", "EUR")
+    currency = report.currency
     values = {
-        "p": percent(c.get("probability")),
-        "n": number(c.get("draws")),
-        "low": format_money(c.get("saving_p10"), currency, 0),
-        "high": format_money(c.get("saving_p90"), currency, 0),
+        "p": percent(c.probability),
+        "n": number(c.draws),
+        "low": format_money(c.saving_p10, currency, 0),
+        "high": format_money(c.saving_p90, currency, 0),
     }
-    if c.get("favours") == "own":
+    if c.favours == "own":
         return (
             _(
                 "Owning is cheaper in %(p)s of %(n)s plausible futures; in 8 of 10 the saving "
@@ -380,21 +382,21 @@ _SHARDING = {
 }
 
 
-def plan_layout(plan: Mapping[str, Any]) -> str:
+def plan_layout(plan: Parallelism) -> str:
     """Language-neutral shorthand of a plan: 'TP 8 × CP 2 × PP 16 × DP 1'."""
     parts = [
-        f"TP {plan.get('tensor_parallel') or 1}",
-        f"CP {plan.get('context_parallel') or 1}",
-        f"PP {plan.get('pipeline_parallel') or 1}",
-        f"DP {plan.get('data_parallel') or 1}",
+        f"TP {plan.tensor_parallel or 1}",
+        f"CP {plan.context_parallel or 1}",
+        f"PP {plan.pipeline_parallel or 1}",
+        f"DP {plan.data_parallel or 1}",
     ]
     return " × ".join(p for p in parts if not p.endswith(" 1") or p.startswith("DP"))
 
 
-def plan_sentence(plan: Mapping[str, Any]) -> str:
+def plan_sentence(plan: Parallelism) -> str:
     """Why the plan looks the way it does, in the reader's language."""
-    code = str(plan.get("reason_code") or "")
-    p: Mapping[str, Any] = plan.get("reason_params") or {}
+    code = plan.reason_code
+    p = plan.reason_params
     if code.startswith("inference_"):
         values = {
             "gb": number(p.get("total_gb"), 1),
@@ -427,7 +429,7 @@ def plan_sentence(plan: Mapping[str, Any]) -> str:
             % values
         )
     if not p:
-        return str(plan.get("reason") or "")
+        return plan.reason
     sharding = _SHARDING.get(str(p.get("sharding")), lambda: str(p.get("sharding")))()
     values = {
         "layout": plan_layout(plan),
@@ -454,10 +456,10 @@ def plan_sentence(plan: Mapping[str, Any]) -> str:
     )
 
 
-def sizing_note(note: Mapping[str, Any]) -> str:
+def sizing_note(note: Note) -> str:
     """A sizing or rack note (code and parameters) in the reader's language."""
-    code = note.get("code")
-    p: Mapping[str, Any] = note.get("params") or {}
+    code = note.code
+    p = note.params
     if code == "past_deadline":
         return _(
             "The run takes %(days)s days on %(servers)s server(s), past the %(deadline)s-day "
@@ -509,23 +511,23 @@ def sizing_note(note: Mapping[str, Any]) -> str:
         }
     if code == "liquid_cooling":
         return _("The %(server)s needs liquid cooling: check that the site supports it.") % p
-    return str(note.get("text") or code or "")
+    return note.text or code
 
 
-def break_even_cell(option: Mapping[str, Any]) -> str:
+def break_even_cell(option: Option) -> str:
     """An option's break-even for the options table: runs a year, a utilization, "below …",
     "always" or "none" (owning options: a dash)."""
-    if option.get("kind") == "api":
+    if option.kind == "api":
         return wording_serving.api_break_even_cell(option)
-    if option.get("kind") != "cloud":
+    if option.kind != "cloud":
         return "–"
-    runs = option.get("break_even_runs_per_year")
+    runs = option.break_even_runs_per_year
     if runs is not None:
         return _("%(n)s runs/yr") % {"n": number(runs, 1)}
-    u = option.get("break_even_utilization")
+    u = option.break_even_utilization
     if u is None:
         return _("none")
-    below = option.get("owning_wins_above") is False
+    below = option.owning_wins_above is False
     if 0 < u < 1:
         return _("below %(u)s") % {"u": percent(u)} if below else percent(u)
     if (below and u >= 1) or (not below and u <= 0):
@@ -548,10 +550,10 @@ CONSTRAINT_CODES = frozenset(
 )
 
 
-def violation_text(note: Mapping[str, Any]) -> str:
+def violation_text(note: Note) -> str:
     """Why an option breaks one of the buyer's terms."""
-    code = note.get("code")
-    p: Mapping[str, Any] = note.get("params") or {}
+    code = note.code
+    p = note.params
     if code == "data_outside_eu":
         return _("Data would be processed outside the EU (%(country)s).") % {
             "country": p.get("country")
@@ -577,18 +579,18 @@ def violation_text(note: Mapping[str, Any]) -> str:
         return _("%(provider)s is not one of your preferred providers.") % {
             "provider": p.get("provider")
         }
-    return str(note.get("text") or code or "")
+    return note.text or code
 
 
-def violations_text(option: Mapping[str, Any]) -> str:
+def violations_text(option: Option) -> str:
     """Every term an option breaks, in one line ("" when it meets them all)."""
-    return " ".join(violation_text(n) for n in option.get("violations") or [])
+    return " ".join(violation_text(n) for n in option.violations)
 
 
-def terms_decided_sentence(verdict: Mapping[str, Any], currency: str) -> str:
+def terms_decided_sentence(verdict: Verdict, currency: str) -> str:
     """When the buyer's terms, not cost, decided: the cheapest option overall and the
     extra cost of meeting the terms (cheapest compliant − cheapest overall)."""
-    p: Mapping[str, Any] = verdict.get("params") or {}
+    p = verdict.params
     if not p.get("constraint_decided"):
         return ""
     kind = _KIND_OF.get(p.get("cheapest_overall_kind"), "cloud")
@@ -596,17 +598,17 @@ def terms_decided_sentence(verdict: Mapping[str, Any], currency: str) -> str:
         "Your terms decided this, not cost: the cheapest option overall, %(option)s at "
         "%(cost)s, breaks them; meeting them costs %(extra)s more."
     ) % {
-        "option": option_label({"kind": kind, "name": p.get("cheapest_overall")}),
+        "option": kind_label(kind, str(p.get("cheapest_overall") or "")),
         "cost": format_money(p.get("cheapest_overall_cost"), currency, 0),
         "extra": format_money(p.get("constraint_cost"), currency, 0),
     }
 
 
-def terms_sentence(summary: Mapping[str, Any]) -> str:
+def terms_sentence(report: Report) -> str:
     """What the buyer's terms ruled out when they did not change the answer."""
-    c = summary.get("constraints") or {}
-    excluded = len(c.get("excluded") or [])
-    if not excluded or c.get("decided_verdict"):
+    c = report.constraints
+    excluded = len(c.excluded)
+    if not excluded or c.decided_verdict:
         return ""
     return ngettext(
         "Your terms rule out %(n)s option; the cheapest option meets them.",
@@ -615,10 +617,9 @@ def terms_sentence(summary: Mapping[str, Any]) -> str:
     ) % {"n": excluded}
 
 
-def refresh_sentence(summary: Mapping[str, Any]) -> str:
+def refresh_sentence(report: Report) -> str:
     """The refresh cycle behind the longer horizons."""
-    view = summary.get("horizons") or {}
-    life = view.get("service_life_months")
+    life = report.horizons.service_life_months if report.horizons else None
     if not life:
         return ""
     return _(
@@ -628,33 +629,32 @@ def refresh_sentence(summary: Mapping[str, Any]) -> str:
     ) % {"life": _years(int(life))}
 
 
-def horizon_table(summary: Mapping[str, Any]) -> dict[str, Any] | None:
+def horizon_table(report: Report) -> dict[str, Any] | None:
     """The horizon view as table rows: each option's total at 3, 5, 7 and 10 years.
 
     Cheapest first, as the options table: by the total at the scenario's own horizon (the
     last column when that horizon is not one of them), options that break a requirement
     after the others; equal totals keep the engine's order (owning, then the catalog's).
     """
-    view = summary.get("horizons")
-    if not view:
+    view = report.horizons
+    if view is None:
         return None
-    currency = str(summary.get("currency", "EUR"))
-    months = [int(m) for m in view["months"]]
+    months = view.months
     headers = [_years(m) for m in months]
-    own = summary.get("horizon_months")
-    column = months.index(int(own)) if own is not None and int(own) in months else len(months) - 1
+    own = report.horizon_months
+    column = months.index(own) if own in months else len(months) - 1
 
-    def rank(option: Mapping[str, Any]) -> tuple[bool, float]:
-        total = option["totals"][column]
-        return (not option.get("eligible", True), math.inf if total is None else float(total))
+    def rank(option: HorizonRow) -> tuple[bool, float]:
+        total = option.totals[column]
+        return (not option.eligible, math.inf if total is None else total)
 
     rows = [
         {
             "label": option_label(o),
-            "kind": o["kind"],
-            "eligible": o.get("eligible", True),
-            "cells": list(zip(headers, format_amounts(o["totals"], currency, 0), strict=True)),
+            "kind": o.kind,
+            "eligible": o.eligible,
+            "cells": list(zip(headers, format_amounts(o.totals, report.currency, 0), strict=True)),
         }
-        for o in sorted(view["options"], key=rank)
+        for o in sorted(view.options, key=rank)
     ]
     return {"headers": headers, "rows": rows}

@@ -8,11 +8,14 @@ a day, worded the same on the page, in the PDF and in the quote.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
 from common.formatting import format_money, number, percent
+
+if TYPE_CHECKING:
+    from tco.report import Option, Report, Serving, Sizing
 
 
 def unit_cost(value: float | None, currency: str) -> str:
@@ -29,43 +32,43 @@ def _figure(value: Any) -> str:
     return number(value, 0 if float(value).is_integer() else 1)
 
 
-def serving_derivation(serving: Mapping[str, Any]) -> list[str]:
+def serving_derivation(serving: Serving) -> list[str]:
     """The steps from users and requests to the tokens per second the fleet is sized for."""
-    hours = serving.get("hours_per_day")
-    days = serving.get("days_per_week")
+    hours = serving.hours_per_day
+    days = serving.days_per_week
     when = (
         _("around the clock")
-        if serving.get("around_the_clock")
+        if serving.around_the_clock
         else _("%(h)s hours a day, %(d)s days a week") % {"h": _figure(hours), "d": _figure(days)}
     )
     steps = [
         _("%(users)s users × %(requests)s requests a day = %(total)s requests a day")
         % {
-            "users": number(serving.get("users")),
-            "requests": _figure(serving.get("requests_per_user_per_day")),
-            "total": number(serving.get("requests_per_day")),
+            "users": number(serving.users),
+            "requests": _figure(serving.requests_per_user_per_day),
+            "total": number(serving.requests_per_day),
         },
         _("× %(out)s output tokens = %(tokens)s output tokens a day (and %(inp)s input tokens)")
         % {
-            "out": number(serving.get("output_tokens_per_request")),
-            "tokens": number(serving.get("output_tokens_per_day")),
-            "inp": number(serving.get("input_tokens_per_day")),
+            "out": number(serving.output_tokens_per_request),
+            "tokens": number(serving.output_tokens_per_day),
+            "inp": number(serving.input_tokens_per_day),
         },
         _("spread over %(when)s: %(avg)s tokens/s on average while people work")
         % {
             "when": when,
-            "avg": number(serving.get("average_tokens_per_second"), 1),
+            "avg": number(serving.average_tokens_per_second, 1),
         },
         _(
             "× peak factor %(f)s = %(peak)s tokens/s in the busiest hour: the capacity is sized "
             "for this"
         )
         % {
-            "f": _figure(serving.get("peak_factor")),
-            "peak": number(serving.get("peak_tokens_per_second"), 1),
+            "f": _figure(serving.peak_factor),
+            "peak": number(serving.peak_tokens_per_second, 1),
         },
     ]
-    sized, peak = serving.get("sized_tokens_per_second"), serving.get("peak_tokens_per_second")
+    sized, peak = serving.sized_tokens_per_second, serving.peak_tokens_per_second
     if sized and peak and sized > peak * 1.0001:
         steps.append(
             _("with the yearly growth, %(sized)s tokens/s in the last year")
@@ -77,14 +80,14 @@ def serving_derivation(serving: Mapping[str, Any]) -> list[str]:
             "of capacity are busy %(u)s of the time"
         )
         % {
-            "avg": number(serving.get("average_tokens_per_second_all_hours"), 1),
-            "cap": number(serving.get("capacity_tokens_per_second")),
-            "u": percent(serving.get("utilization"), 1),
+            "avg": number(serving.average_tokens_per_second_all_hours, 1),
+            "cap": number(serving.capacity_tokens_per_second),
+            "u": percent(serving.utilization, 1),
         }
     )
-    achieved = serving.get("achieved_ms_per_token")
+    achieved = serving.achieved_ms_per_token
     if achieved is not None:
-        target = serving.get("target_ms_per_token")
+        target = serving.target_ms_per_token
         if target is not None:
             steps.append(
                 _("each answer streams at %(ms)s ms per token (target %(target)s ms)")
@@ -108,68 +111,66 @@ def _against(value: Any, target: Any, decimals: int = 1) -> str:
     return _("%(ms)s ms (target %(target)s ms)") % values
 
 
-def latency_line(sizing: Mapping[str, Any]) -> str:
+def latency_line(sizing: Sizing) -> str:
     """What each user sees at the sized peak, beside the targets, and the copy's batch."""
-    targets = sizing.get("latency_targets") or {}
-    if sizing.get("prompts_sized") is False:
+    targets = sizing.latency_targets
+    tpot_target = targets.time_per_output_token_ms if targets else None
+    ttft_target = targets.time_to_first_token_ms if targets else None
+    if sizing.prompts_sized is False:
         return _(
             "At the peak each answer streams at %(tpot)s; the prompts are not sized (give the "
             "load in users and requests with their prompt length to size them and the time to "
             "the first token); %(batch)s sequences per model copy (at most %(max)s within the "
             "targets and memory)."
         ) % {
-            "tpot": _against(
-                sizing.get("time_per_output_token_ms"), targets.get("time_per_output_token_ms")
-            ),
-            "batch": number(sizing.get("concurrent_sequences")),
-            "max": number(sizing.get("max_concurrent_sequences")),
+            "tpot": _against(sizing.time_per_output_token_ms, tpot_target),
+            "batch": number(sizing.concurrent_sequences),
+            "max": number(sizing.max_concurrent_sequences),
         }
     return _(
         "At the peak each answer streams at %(tpot)s and starts after %(ttft)s; "
         "%(batch)s sequences per model copy (at most %(max)s within the targets and memory)."
     ) % {
-        "tpot": _against(
-            sizing.get("time_per_output_token_ms"), targets.get("time_per_output_token_ms")
-        ),
-        "ttft": _against(
-            sizing.get("time_to_first_token_ms"), targets.get("time_to_first_token_ms"), 0
-        ),
-        "batch": number(sizing.get("concurrent_sequences")),
-        "max": number(sizing.get("max_concurrent_sequences")),
+        "tpot": _against(sizing.time_per_output_token_ms, tpot_target),
+        "ttft": _against(sizing.time_to_first_token_ms, ttft_target, 0),
+        "batch": number(sizing.concurrent_sequences),
+        "max": number(sizing.max_concurrent_sequences),
     }
 
 
-def serving_summary(summary: Mapping[str, Any]) -> str:
+def serving_summary(report: Report) -> str:
     """One line for the verdict box: the demand in the customer's own terms."""
-    s = summary.get("serving") or {}
+    s = report.serving
+    if s is None:
+        return ""
     return _(
         "%(requests)s requests a day from %(users)s users; capacity sized for %(peak)s tokens/s "
         "at the peak; bought servers would be busy %(u)s of the time."
     ) % {
-        "requests": number(s.get("requests_per_day")),
-        "users": number(s.get("users")),
-        "peak": number(s.get("sized_tokens_per_second")),
-        "u": percent(s.get("utilization"), 1),
+        "requests": number(s.requests_per_day),
+        "users": number(s.users),
+        "peak": number(s.sized_tokens_per_second),
+        "u": percent(s.utilization, 1),
     }
 
 
-def api_break_even_cell(option: Mapping[str, Any]) -> str:
+def api_break_even_cell(option: Option) -> str:
     """An API's break-even in the options table: requests a day from which owning wins."""
-    requests = option.get("break_even_requests_per_day")
+    requests = option.break_even_requests_per_day
     if requests is None:
         return _("none")
     return _("%(n)s/day") % {"n": number(requests)}
 
 
-def api_break_even_sentence(summary: Mapping[str, Any], option: str) -> str:
+def api_break_even_sentence(report: Report, option: str) -> str:
     """The verdict's break-even when the reference option is a hosted API."""
-    requests = summary.get("break_even_requests_per_day")
+    requests = report.break_even_requests_per_day
     if requests is None:
         return _("Owning does not beat %(option)s at any number of requests.") % {"option": option}
     values = {"option": option, "n": number(requests)}
-    if summary.get("break_even_beyond_capacity"):
-        serving = summary.get("serving") or {}
-        values["cap"] = number(serving.get("fleet_capacity_requests_per_day"))
+    if report.break_even_beyond_capacity:
+        cap = report.serving.fleet_capacity_requests_per_day if report.serving else None
+        values["cap"] = number(cap)
         return (
             _(
                 "Owning beats %(option)s only from %(n)s requests a day, more than these servers "

@@ -32,6 +32,7 @@ from .analysis import (
     calculator_analysis,
     executive_summary,
     plain,
+    stored_report,
     tco_snapshot,
 )
 from .approvals import (
@@ -261,6 +262,7 @@ __all__ = [
     "revision_update",
     "revision_update_line",
     "seller_snapshot",
+    "stored_report",
     "tco_snapshot",
     "team_for",
     "team_join",

@@ -4,56 +4,63 @@ worded in the buyer's language and frozen as plain JSON."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import QueryDict
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+
+from tco.report import Report
 
 from .errors import QuoteError
 
 PDF_CHARTS = ("cumulative", "breakdown", "utilization")
 
 
-def executive_summary(summary: dict[str, Any]) -> dict[str, Any]:
+def stored_report(tco: Mapping[str, Any] | None) -> Report | None:
+    """The report a frozen analysis (a quote's, a revision's or a lead's ``tco``) holds in
+    its ``summary``, read back from its JSON form; None when it holds none."""
+    summary = (tco or {}).get("summary")
+    return Report.from_json(summary) if summary else None
+
+
+def executive_summary(report: Report) -> dict[str, Any]:
     """Buy or rent, in numbers and in words: the engine's verdict, worded in the active language.
 
-    The decision itself comes from the engine (``summary["verdict"]``); this only words it,
+    The decision itself comes from the engine (``report.verdict``); this only words it,
     so the page, the quote and the PDF say the same thing.
     """
-    from tco.wording import (
+    from tco.services import (
         break_even_sentence,
         cloud_label,
         owning_extras_sentence,
         verdict_headline,
     )
 
-    options = summary.get("options") or []
-    verdict = summary.get("verdict")
-    onprem = next((o for o in options if o.get("kind") == "onprem"), None)
-    if not verdict or onprem is None:
+    verdict = report.verdict
+    if report.onprem is None:
         return {"buy": None}
-    reference = next((o for o in options if o.get("name") == verdict.get("reference_cloud")), None)
-    params = verdict.get("params") or {}
-    buy = verdict.get("action") in ("buy", "hybrid")
+    reference = report.reference
+    params = verdict.params
+    buy = verdict.action in ("buy", "hybrid")
     return {
         "buy": buy,
-        "action": verdict.get("action"),
-        "headline": verdict_headline(verdict, summary.get("currency", "EUR")),
-        "break_even": break_even_sentence(summary),
-        "extras": owning_extras_sentence(summary),
-        "best_cloud": cloud_label(verdict.get("reference_cloud") or ""),
+        "action": verdict.action,
+        "headline": verdict_headline(verdict, report.currency),
+        "break_even": break_even_sentence(report),
+        "extras": owning_extras_sentence(report),
+        "best_cloud": cloud_label(verdict.reference_cloud or ""),
         # The cheapest way to own (kept or resold), so the saving reconciles with it.
         "onprem_total": params.get("cost") if buy else params.get("owning_cost"),
-        "cloud_total": reference["total_cost"] if reference else None,
+        "cloud_total": reference.total_cost if reference else None,
         "saving": params.get("saving"),
         "saving_pct": params.get("saving_pct") if buy else None,
-        "break_even_utilization": summary.get("break_even_utilization"),
-        "break_even_month": summary.get("break_even_month"),
-        "payback_month": summary.get("break_even_month"),
+        "break_even_utilization": report.break_even_utilization,
+        "break_even_month": report.break_even_month,
+        "payback_month": report.break_even_month,
     }
 
 
@@ -69,25 +76,21 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
     page (tco.charts) and in the buyer's language, so that a PDF rendered later shows the
     analysis as it was, whatever happens to the catalog in between.
     """
-    from tco.chart_context import SEPARATORS, chart_labels
-    from tco.charts import all_charts, figure_payload
+    from tco.services import proposal_figures
 
     limit = settings.PRICE_STALE_AFTER_DAYS
     today = timezone.localdate()
     with translation.override(language):
         # Built in the buyer's language: labels, amounts in their number format, charts.
-        figures = all_charts(
-            analysis.result, chart_labels(analysis.result), SEPARATORS.get(language, ".,")
-        )
-        payloads = {name: figure_payload(figures[name]) for name in PDF_CHARTS}
+        payloads = proposal_figures(analysis, language, PDF_CHARTS)
         server = analysis.built.server_model
-        summary = analysis.summary
+        report: Report = analysis.report
         snapshot = {
             "query": query,
             "language": language,
             "computed_at": timezone.now().isoformat(),
-            "summary": summary,
-            "executive": executive_summary(summary),
+            "summary": report.to_json(),  # the report's JSON form (stored_report reads it)
+            "executive": executive_summary(report),
             "server": {
                 "key": server.key,
                 "vendor": server.vendor,
@@ -116,26 +119,17 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
 
 def analyse_calculator_query(*, query: str) -> Any:
     """The calculator's analysis for a result URL's query string, or QuoteError."""
-    from tco.services import analyse_query
-
-    _form, outcome = analyse_query(QueryDict(query))
-    if outcome.analysis is None:
-        raise QuoteError(
-            outcome.problem
-            or _("The calculator inputs are not valid; open the calculator and try again.")
-        )
-    return outcome.analysis
+    return calculator_analysis(query=query)[0]
 
 
 def calculator_analysis(*, query: str) -> tuple[Any, str]:
     """The analysis of a result URL's query and its canonical query (validated inputs only)."""
-    from tco.canonical import canonical_query
-    from tco.services import analyse_query
+    from tco.services import analyse_result_query
 
-    form, outcome = analyse_query(QueryDict(query))
-    if outcome.analysis is None:
+    found = analyse_result_query(query)
+    if found.analysis is None:
         raise QuoteError(
-            outcome.problem
+            found.problem
             or _("The calculator inputs are not valid; open the calculator and try again.")
         )
-    return outcome.analysis, canonical_query(form)
+    return found.analysis, found.canonical_query

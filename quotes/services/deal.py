@@ -35,7 +35,7 @@ from django.utils.translation import gettext_noop
 
 from ..models import LineKind, QuoteLine, QuoteRevision
 from ..money import HUNDRED, line_amount, to_cents
-from .analysis import tco_snapshot
+from .analysis import stored_report, tco_snapshot
 
 if TYPE_CHECKING:
     from tco.services import ScenarioDocument
@@ -192,8 +192,7 @@ def _origin_document(tco: dict[str, Any], server_key: str) -> ScenarioDocument:
 def deal_document(tco: dict[str, Any], deal: DealInputs) -> tuple[dict[str, Any], Any]:
     """The scenario document of the deal (the calculator's, with the quote's on-prem inputs)
     and the catalog snapshot to evaluate it with."""
-    from tco.engine.units import FxRates
-    from tco.services import CatalogSnapshot, ScenarioError
+    from tco.services import CatalogSnapshot, FxRates, ScenarioError
 
     assert deal.server_key is not None
     origin = _origin_document(tco, deal.server_key)
@@ -285,8 +284,7 @@ def _deal_assumptions(deal: DealInputs, language: str) -> list[dict[str, Any]]:
 
 
 def _compute(revision: QuoteRevision, lines: list[QuoteLine], language: str) -> dict[str, Any]:
-    from tco.engine import EngineError
-    from tco.services import ScenarioError, analyse_document
+    from tco.services import EngineError, ScenarioError, analyse_document, owning_components
 
     tco = revision.tco
     assert tco is not None
@@ -324,7 +322,7 @@ def _compute(revision: QuoteRevision, lines: list[QuoteLine], language: str) -> 
     snapshot["assumptions"] = _deal_assumptions(deal, language) + rows
     snapshot["deal"] = {
         **summary,
-        "owning": _owning_components(analysis.result, language),
+        "owning": owning_components(analysis, language),
         "differences": deal_differences(tco, deal),
     }
     return snapshot
@@ -341,9 +339,9 @@ def deal_differences(tco: dict[str, Any], deal: DealInputs) -> list[dict[str, An
       so the deal's analysis leaves them out.
     """
     differences: list[dict[str, Any]] = []
-    summary = tco.get("summary") or {}
-    sized = (summary.get("sizing") or {}).get("servers_required")
-    if sized is not None and Decimal(str(sized)) != deal.servers:
+    report = stored_report(tco)
+    sized = report.sizing.servers_required if report else None
+    if sized is not None and Decimal(sized) != deal.servers:
         differences.append(
             {"code": "servers", "params": {"sized": sized, "quoted": str(deal.servers)}}
         )
@@ -358,24 +356,6 @@ def deal_differences(tco: dict[str, Any], deal: DealInputs) -> list[dict[str, An
     if finance.get("one_off"):
         differences.append({"code": "one_off", "params": {"count": len(finance["one_off"])}})
     return differences
-
-
-def _owning_components(result: Any, language: str) -> list[dict[str, Any]]:
-    """The cost of owning over the horizon by component (purchase, energy, colocation,
-    support, staff, …, resale value negative), labelled as the breakdown chart labels them;
-    the amounts add up to the on-prem option's total cost."""
-    from django.utils import translation
-
-    from tco.chart_context import chart_labels
-
-    cashflow = result.onprem.cashflow
-    with translation.override(language):
-        labels = chart_labels(result)
-        return [
-            {"key": column, "label": str(labels.component(column)), "amount": amount}
-            for column in cashflow.components
-            if (amount := round(float(cashflow[column].sum()), 2)) != 0
-        ]
 
 
 def _source_your_input(language: str) -> str:

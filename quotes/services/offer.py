@@ -31,6 +31,7 @@ from ..billing import (
     yearly_lines,
 )
 from ..models import LineKind, QuoteLine, QuoteRevision
+from .analysis import stored_report
 from .errors import QuoteError
 from .pricing import Totals
 
@@ -186,15 +187,15 @@ def site_prerequisites(
             line["configuration"]["cooling"] == "liquid" for line in servers
         ),
     }
-    racks = ((tco or {}).get("summary") or {}).get("racks") or {}
-    if racks and Decimal(str(racks.get("servers", 0))) == count:
+    report = stored_report(tco)
+    racks = report.racks if report else None
+    if racks is not None and Decimal(racks.servers) == count:
         site.update(
-            it_kw=str(racks["it_kw"]),
-            facility_kw=str(racks["facility_kw"]),
-            racks=racks["racks_required"],
-            servers_per_rack=racks["servers_per_rack"],
-            needs_liquid_cooling=bool(racks.get("needs_liquid_cooling"))
-            or site["needs_liquid_cooling"],
+            it_kw=str(racks.it_kw),
+            facility_kw=str(racks.facility_kw),
+            racks=racks.racks_required,
+            servers_per_rack=racks.servers_per_rack,
+            needs_liquid_cooling=racks.needs_liquid_cooling or site["needs_liquid_cooling"],
         )
     return site
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from catalog.models import InfrastructureItem
 from common.text import one_line
+from tco.report import OwningExtras, Report
 
 from ..models import (
     Customer,
@@ -103,7 +104,7 @@ def quote_create_from_calculator(
     """A draft with the recommended servers, their fabric, installation and support, and
     the calculator analysis attached."""
     analysis = analyse_calculator_query(query=query)
-    currency = analysis.summary.get("currency", "EUR")
+    currency = analysis.report.currency
     tco = tco_snapshot(analysis=analysis, query=query, language=customer.language)
     quote = quote_create(customer=customer, owner=owner, currency=currency, tco=tco)
     revision = quote.revisions.get()
@@ -117,11 +118,12 @@ def _add_sized_lines(revision: QuoteRevision, analysis: Any) -> None:
     costed: the networking line carries the analysis' own figure per server (a front-end
     network for one server, a GPU fabric sized by its tiers for a training fleet), not a
     catalog fabric a single server does not need."""
-    servers = Decimal(analysis.summary["sizing"]["servers_required"])
+    report: Report = analysis.report
+    servers = Decimal(report.sizing.servers_required)
     server = analysis.built.server_model
     revision_add_line(revision=revision, catalog_key=f"server:{server.key}", quantity=servers)
-    extras = analysis.summary.get("owning_extras") or {}
-    per_server = to_cents(Decimal(str(extras.get("networking_per_server") or 0)))
+    extras = report.owning_extras
+    per_server = to_cents(Decimal(str((extras and extras.networking_per_server) or 0)))
     items = {i.key: i for i in InfrastructureItem.objects.all()}
     if per_server > 0:
         with translation.override(revision.quote.customer.language):
@@ -135,12 +137,13 @@ def _add_sized_lines(revision: QuoteRevision, analysis: Any) -> None:
             cost_price=_networking_cost(per_server, items.get(NETWORKING_COST_ITEM)),
             kind=LineKind.NETWORKING,
         )
-    if "installation-per-server" in items and extras.get("installation_per_server") != 0:
+    installation = extras.installation_per_server if extras else None
+    if "installation-per-server" in items and installation != 0:
         revision_add_line(
             revision=revision, catalog_key="item:installation-per-server", quantity=servers
         )
     if "support-10pct" in items:
-        years = Decimal(analysis.summary["horizon_months"]) / 12
+        years = Decimal(report.horizon_months) / 12
         revision_add_line(
             revision=revision, catalog_key="item:support-10pct", quantity=to_cents(years)
         )
@@ -157,13 +160,13 @@ def _networking_cost(price: Decimal, item: InfrastructureItem | None) -> Decimal
     return to_cents(price * item.cost_price / item.price)
 
 
-def sized_networking_description(extras: dict[str, Any]) -> str:
+def sized_networking_description(extras: OwningExtras | None) -> str:
     """The networking line of a quote started from an analysis, in the active language."""
-    if extras.get("networking") == "fabric":
+    if extras is not None and extras.networking == "fabric":
         return _(
             "GPU fabric per server as sized: NICs, optics and switch ports in %(tiers)s "
             "tier(s), with the front-end network"
-        ) % {"tiers": extras.get("fabric_tiers") or 1}
+        ) % {"tiers": extras.fabric_tiers or 1}
     return _("Front-end network per server as sized: NIC and top-of-rack switch ports")
 
 
@@ -174,8 +177,7 @@ def quote_create_from_scenario(
     """A draft from a scenario document (the API's estimate format), like one started from
     the calculator: the sized servers, their networking as sized, installation and support
     lines, and the analysis attached (with the document, so it can be evaluated again)."""
-    from tco.engine import EngineError
-    from tco.services import ScenarioError, analyse_document
+    from tco.services import EngineError, ScenarioError, analyse_document
 
     try:
         analysis = analyse_document(document)
@@ -183,9 +185,7 @@ def quote_create_from_scenario(
         raise QuoteError(str(exc)) from exc
     tco = tco_snapshot(analysis=analysis, query="", language=customer.language)
     tco["scenario"] = document
-    quote = quote_create(
-        customer=customer, owner=owner, currency=analysis.summary["currency"], tco=tco
-    )
+    quote = quote_create(customer=customer, owner=owner, currency=analysis.report.currency, tco=tco)
     _add_sized_lines(quote.revisions.get(), analysis)
     return quote
 

@@ -145,6 +145,13 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     current = revisions[0]
     lines = list(current.lines.all())
     totals = services.revision_totals(current, lines) if current.is_draft else None
+    # The analysis of the quoted deal: recomputed for a draft when its lines changed
+    # (cached), frozen in the snapshot once sent.
+    deal = (
+        services.deal_analysis(revision=current, lines=lines)
+        if current.is_draft
+        else (current.snapshot or {}).get("tco")
+    )
     context = {
         "quote": quote,
         "revisions": revisions,
@@ -152,13 +159,8 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         "lines": lines,
         "totals": totals,
         "snapshot": current.snapshot,
-        # The analysis of the quoted deal: recomputed for a draft when its lines changed
-        # (cached), frozen in the snapshot once sent.
-        "deal": (
-            services.deal_analysis(revision=current, lines=lines)
-            if current.is_draft
-            else (current.snapshot or {}).get("tco")
-        ),
+        "deal": deal,
+        "deal_report": services.stored_report(deal),  # the analysis' figures (tco.report)
         "vat_note": (current.snapshot or {}).get("vat", {}).get("legal_text")
         or vat_note(current.vat_kind, quote.customer.vat_number),
         "line_form": LineForm(choices=services.catalog_choices()) if current.is_draft else None,

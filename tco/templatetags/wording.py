@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django import template
 
 from tco import wording, wording_capacity, wording_serving
+
+if TYPE_CHECKING:
+    from tco.report import Report
 
 register = template.Library()
 
@@ -38,5 +40,5 @@ for _name in ("bridge_text", "day_text", "ready_cell", "time_sentence", "timelin
 
 
 @register.filter
-def verdict_headline(summary: Mapping[str, Any]) -> str:
-    return wording.verdict_headline(summary.get("verdict") or {}, summary.get("currency", "EUR"))
+def verdict_headline(report: Report) -> str:
+    return wording.verdict_headline(report.verdict, report.currency)

@@ -16,6 +16,8 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from openpyxl import load_workbook
 
+from tco.report import Report
+
 from .conftest import bearer
 
 pytestmark = pytest.mark.django_db
@@ -86,6 +88,24 @@ def test_openapi_shows_the_scenario_documents_fields(api: Client) -> None:
         assert name in components, name
 
 
+def test_openapi_shows_the_reports_fields(api: Client) -> None:
+    """The estimate's answer is the report (tco.report): its schema is the report's."""
+    from tco.report import Option, Report, Sizing
+
+    schema = api.get("/api/v1/openapi.json").json()
+    components = schema["components"]["schemas"]
+    answer = schema["paths"]["/api/v1/estimate"]["post"]["responses"]["200"]
+    assert answer["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Report"
+    }
+    assert set(components["Report"]["properties"]) == set(Report.model_fields)
+    assert set(components["Option"]["properties"]) == set(Option.model_fields)
+    assert set(components["Sizing"]["properties"]) == set(Sizing.model_fields)
+    kinds = components["Option"]["properties"]["kind"]["enum"]
+    assert kinds == ["onprem", "cloud", "onprem_resell", "hybrid", "api"]
+    assert "verdict" in components["Report"]["required"]
+
+
 def test_interactive_docs_use_local_static_files_only(api: Client) -> None:
     response = api.get("/api/v1/docs")
     assert response.status_code == 200
@@ -114,6 +134,15 @@ def test_estimate_returns_what_the_cli_prints(
     call_command("tco", "estimate", "--input", str(example), stdout=out)
     assert response.json() == json.loads(out.getvalue())
     assert response.json()["verdict"]["text"]
+    report = Report.from_json(response.content)  # the answer is the report's JSON form
+    assert report.to_json() == response.json()
+    assert (
+        report.onprem is not None
+        and report.onprem.total_cost
+        == response.json()["options"][
+            [o["kind"] for o in response.json()["options"]].index("onprem")
+        ]["total_cost"]
+    )
     if "constraints" in document:  # the terms travel through the API too
         assert response.json()["constraints"]["decided_verdict"] is True
 
@@ -378,7 +407,7 @@ def test_leads_are_for_sales_engineers(
         email="b@buyer.example",
         consent_at=timezone.now(),
         confirmed_at=timezone.now(),  # unconfirmed leads are not shown (issue 32)
-        tco={"summary": {"verdict": {"text": "Rent"}}},
+        tco={"executive": {"headline": "Rent"}},
         team=sales_user.sales_teams.first(),  # leads are scoped to a team (docs/quotes.md)
     )
     body = api.get("/api/v1/sales/leads", **bearer(make_token(sales_user))).json()

@@ -79,20 +79,22 @@ def test_a_quote_started_from_the_calculator_costs_what_the_calculator_costed(
 ) -> None:
     query = "preset=serve-70b"
     analysis = services.analyse_calculator_query(query=query)
-    calculator = next(o for o in analysis.summary["options"] if o["kind"] == "onprem")
+    calculator = analysis.report.onprem
+    assert calculator is not None
     quote = services.quote_create_from_calculator(customer=customer, owner=sales_user, query=query)
     revision = quote.revisions.get()
     networking = revision.lines.get(kind=LineKind.NETWORKING)
     # One server serving: a front-end network as the analysis sized it, not a fabric.
     assert "Front-end network" in networking.description
-    extras = analysis.summary["owning_extras"]
-    assert networking.unit_price == Decimal(str(extras["networking_per_server"]))
+    extras = analysis.report.owning_extras
+    assert extras is not None
+    assert networking.unit_price == Decimal(str(extras.networking_per_server))
     deal = services.deal_analysis(revision=revision)
     assert deal is not None and not deal["deal"].get("problem")
     quoted = next(o for o in deal["summary"]["options"] if o["kind"] == "onprem")
     # The same fleet at the quoted (catalog) prices: within the rounding of converted
     # prices to whole euros per line.
-    assert quoted["total_cost"] == pytest.approx(calculator["total_cost"], rel=1e-4)
+    assert quoted["total_cost"] == pytest.approx(calculator.total_cost, rel=1e-4)
     assert deal["deal"]["differences"] == []
 
 

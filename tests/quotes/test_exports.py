@@ -45,7 +45,7 @@ def two_teams(draft_quote: Any, make_sales_user: Callable[..., Any]) -> tuple[An
         email="m@buyer.example",
         consent_at=timezone.now(),
         confirmed_at=timezone.now(),
-        tco={"summary": {"verdict": {"text": "Rent: CoreWeave"}}},
+        tco={"executive": {"headline": "Rent: CoreWeave"}},
         team=draft_quote.team,
     )
     Lead.objects.create(

@@ -12,7 +12,8 @@ from django.test import Client
 from django.utils import translation
 
 from quotes.services.analysis import executive_summary
-from tco.engine import evaluate, result_to_dict
+from tco.engine import evaluate
+from tco.report import build_report
 from tco.scenario_io import build_scenario
 from tco.wording import note_text, verdict_headline
 
@@ -37,19 +38,19 @@ def workstation_document() -> dict[str, Any]:
 
 
 def test_an_assumed_demand_is_named_in_english_and_dutch(seed_catalog: object) -> None:
-    summary = result_to_dict(evaluate(build_scenario(workstation_document()).scenario))
-    assert summary["demand"]["pattern"] == "one_off"
-    assert summary["verdict"]["params"]["demand_assumed"] == "one_run"
-    assert summary["verdict"]["text"].endswith(", assuming one run.")
-    warnings = {w["code"]: w for w in summary["warnings"]}
+    report = build_report(evaluate(build_scenario(workstation_document()).scenario))
+    assert report.demand.pattern == "one_off"
+    assert report.verdict.params["demand_assumed"] == "one_run"
+    assert report.verdict.text.endswith(", assuming one run.")
+    warnings = {w.code: w for w in report.warnings}
     with translation.override("en"):
-        assert verdict_headline(summary["verdict"], "USD").endswith(", assuming one run.")
-        assert executive_summary(summary)["headline"].endswith(", assuming one run.")
+        assert verdict_headline(report.verdict, "USD").endswith(", assuming one run.")
+        assert executive_summary(report)["headline"].endswith(", assuming one run.")
     with translation.override("nl"):
-        headline = verdict_headline(summary["verdict"], "USD")
+        headline = verdict_headline(report.verdict, "USD")
         assert headline.endswith(", ervan uitgaande dat het één keer draait.")
-        assert executive_summary(summary)["headline"] == headline  # the PDF's words
-        assert note_text(summary["demand"]["notes"][0]) == (
+        assert executive_summary(report)["headline"] == headline  # the PDF's words
+        assert note_text(report.demand.notes[0]) == (
             "Geen vraag opgegeven: aangenomen is dat de training één keer draait."
         )
         # One GPU at a server room's data-centre defaults: the warning says so, in Dutch.
@@ -62,13 +63,13 @@ def test_a_served_model_without_demand_is_said_to_serve_around_the_clock(
 ) -> None:
     document = json.loads((EXAMPLES / "serve-70b-overrides.json").read_text())
     del document["demand"]
-    summary = result_to_dict(evaluate(build_scenario(document).scenario))
-    assert summary["demand"]["pattern"] == "continuous"
+    report = build_report(evaluate(build_scenario(document).scenario))
+    assert report.demand.pattern == "continuous"
     with translation.override("nl"):
-        assert verdict_headline(summary["verdict"], "USD").endswith(
+        assert verdict_headline(report.verdict, "USD").endswith(
             ", ervan uitgaande dat het dag en nacht draait."
         )
-    assert summary["verdict"]["text"].endswith(", assuming it serves around the clock.")
+    assert report.verdict.text.endswith(", assuming it serves around the clock.")
 
 
 def test_the_api_names_the_assumed_demand(seed_catalog: object, client: Client) -> None:

@@ -218,7 +218,7 @@ def test_a_cheaper_server_that_misses_the_latency_target_is_not_chosen(
     chosen = analysis.built.server_model.key
     assert chosen != cheapest.server.key
     assert next(c for c in analysis.candidates if c.server.key == chosen).meets_latency_targets
-    assert not [w for w in analysis.summary["warnings"] if w["code"] == "latency_target_missed"]
+    assert not [w for w in analysis.report.warnings if w.code == "latency_target_missed"]
     assert "(misses the latency targets)" in text(page(client, latency_ms_per_token="15"))
 
 

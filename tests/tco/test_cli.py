@@ -215,13 +215,18 @@ def test_unsupported_reporting_currency_is_refused(seed_catalog: object, tmp_pat
 
 
 def test_table_shows_a_dash_for_missing_numbers() -> None:
+    from tco.engine import evaluate
+    from tco.engine.examples import reference_scenario
     from tco.management.commands.tco import render_table
+    from tco.report import Report, build_report
 
-    summary = {
-        "sizing": {"memory_per_gpu_gb": None, "gpus_required": 8, "servers_required": 1},
-        "options": [{"name": "On-prem", "total_cost": None, "npv": None}],
-    }
-    assert "–" in render_table(summary)
+    data = build_report(evaluate(reference_scenario())).to_json()
+    data["sizing"]["memory_per_gpu_gb"] = None
+    data["options"][0].update(total_cost=None, npv=None, saving_vs_best=None)
+    table = render_table(Report.from_json(data))
+    assert "Memory per GPU: – GB" in table
+    first = next(line for line in table.splitlines() if data["options"][0]["name"][:40] in line)
+    assert first.split()[-4:-1] == ["–", "–", "–"]  # total, extra, NPV
 
 
 def test_percent_where_a_fraction_belongs_is_refused(seed_catalog: object, tmp_path: Path) -> None:

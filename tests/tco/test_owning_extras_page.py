@@ -13,8 +13,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import translation
 
-from tco.engine import evaluate, result_to_dict
+from tco.engine import evaluate
 from tco.presets import preset_data
+from tco.report import build_report
 from tco.scenario_io import build_scenario
 from tco.wording import owning_extras_sentence
 
@@ -77,9 +78,9 @@ def test_a_given_networking_figure_is_named_as_given(seed_catalog: object) -> No
         (Path(__file__).resolve().parents[2] / "docs/examples/serve-70b-overrides.json").read_text()
     )
     document["finance"]["networking_per_server"] = 12_000
-    summary = result_to_dict(evaluate(build_scenario(document).scenario))
-    assert summary["owning_extras"]["networking"] == "given"
+    report = build_report(evaluate(build_scenario(document).scenario))
+    assert report.owning_extras is not None and report.owning_extras.networking == "given"
     with translation.override("en"):
-        assert "the networking figure given ($12,000 per server)" in owning_extras_sentence(summary)
+        assert "the networking figure given ($12,000 per server)" in owning_extras_sentence(report)
     with translation.override("nl"):
-        assert "het opgegeven netwerkbedrag" in owning_extras_sentence(summary)
+        assert "het opgegeven netwerkbedrag" in owning_extras_sentence(report)

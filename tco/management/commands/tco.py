@@ -16,7 +16,8 @@ import numpy as np
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
-from tco.engine import EngineError, ScenarioResult, evaluate, result_to_dict
+from tco.engine import EngineError, ScenarioResult, evaluate
+from tco.report import Option, Report, Serving, Sizing, build_report
 from tco.scenario_io import ScenarioError, build_scenario
 from tco.wording import owning_extras_sentence
 
@@ -121,11 +122,11 @@ class Command(BaseCommand):
                 result = evaluate(built.scenario)
             check_currencies(result)
             check_finite(result)
-            summary = result_to_dict(result)
+            report = build_report(result)
             text = (
-                json.dumps(summary, indent=2, sort_keys=True, allow_nan=False)
+                json.dumps(report.to_json(), indent=2, sort_keys=True, allow_nan=False)
                 if options["format"] == "json"
-                else render_table(summary)
+                else render_table(report)
             )
         except ScenarioError as exc:
             raise CommandError(f"{path}: {_one_line(f'{exc.field}: {exc.message}')}") from exc
@@ -149,38 +150,35 @@ def _money(value: Any, width: int) -> str:
     return f"{'–':>{width}}" if value is None else f"{value:>{width},.0f}"
 
 
-def render_table(summary: dict[str, Any]) -> str:
-    sizing = summary["sizing"]
-    verdict = summary.get("verdict") or {}
-    memory = sizing.get("memory_per_gpu_gb")
-    lines = [verdict.get("text", ""), ""] if verdict else []
+def render_table(report: Report) -> str:
+    sizing = report.sizing
+    memory = sizing.memory_per_gpu_gb
+    lines = [report.verdict.text, ""]
     lines += [
         f"Memory per GPU: {'–' if memory is None else f'{memory:.1f}'} GB",
-        f"GPUs required: {sizing['gpus_required']}   servers: {sizing['servers_required']}",
+        f"GPUs required: {sizing.gpus_required}   servers: {sizing.servers_required}",
     ]
-    plan = sizing.get("parallelism") or {}
-    if plan:
-        lines.append(
-            f"Plan: TP {plan.get('tensor_parallel')} × CP {plan.get('context_parallel', 1)} × "
-            f"PP {plan.get('pipeline_parallel')} × DP {plan.get('data_parallel')}"
-        )
-    if sizing.get("training_days") is not None:
-        lines.append(f"Training time: {sizing['training_days']:.1f} days")
-    if sizing.get("gpu_hours") is not None:
-        lines.append(f"GPU-hours: {sizing['gpu_hours']:,.0f}")
+    plan = sizing.parallelism
+    lines.append(
+        f"Plan: TP {plan.tensor_parallel} × CP {plan.context_parallel} × "
+        f"PP {plan.pipeline_parallel} × DP {plan.data_parallel}"
+    )
+    if sizing.training_days is not None:
+        lines.append(f"Training time: {sizing.training_days:.1f} days")
+    if sizing.gpu_hours is not None:
+        lines.append(f"GPU-hours: {sizing.gpu_hours:,.0f}")
     lines += _latency_lines(sizing)
-    demand = summary.get("demand") or {}
-    if demand:
-        lines.append(
-            f"Demand: {demand['pattern']}, owned fleet busy {demand['utilization']:.2%} "
-            f"({_utilization_basis(demand, summary.get('serving'))})"
-        )
-    for note in demand.get("notes", []):
-        lines.append(f"Note: {note['text']}")
-    lines += _serving_lines(summary.get("serving"))
-    for warning in summary.get("warnings", []):
-        lines.append(f"WARNING: {warning['text']}")
-    extras = owning_extras_sentence(summary)  # what owning includes besides the servers
+    demand = report.demand
+    lines.append(
+        f"Demand: {demand.pattern}, owned fleet busy {demand.utilization or 0.0:.2%} "
+        f"({_utilization_basis(report)})"
+    )
+    for note in demand.notes:
+        lines.append(f"Note: {note.text}")
+    lines += _serving_lines(report.serving)
+    for warning in report.warnings:
+        lines.append(f"WARNING: {warning.text}")
+    extras = owning_extras_sentence(report)  # what owning includes besides the servers
     if extras:
         lines.append(extras)
     lines.append("")
@@ -189,110 +187,118 @@ def render_table(summary: dict[str, Any]) -> str:
         f"{'break-even':>11}"
     )
     lines += [header, "-" * len(header)]
-    for option in summary["options"]:
-        runs = option.get("break_even_runs_per_year")
-        be = option.get("break_even_utilization")
-        requests = option.get("break_even_requests_per_day")
-        if requests is not None:
-            be_text = f"{requests:,.0f}/day"
-        elif runs is not None:
-            be_text = f"{runs:.1f}/yr"
-        elif be is not None and 0 < be < 1:
-            be_text = f"{be:.0%}"
-        else:
-            be_text = "–"
-        extra = option.get("saving_vs_best")
-        mark = "*" if option.get("recommended") else "x" if option.get("violations") else " "
+    for option in report.options:
         lines.append(
-            f"{mark}{_cell(option['name'], 47):<47} {_amount(option['total_cost']):>14} "
-            f"{_amount(extra):>12} {_amount(option['npv']):>14} {be_text:>11}"
+            f"{_mark(option)}{_cell(option.name, 47):<47} {_amount(option.total_cost):>14} "
+            f"{_amount(option.saving_vs_best):>12} {_amount(option.npv):>14} "
+            f"{_break_even(option):>11}"
         )
     lines.append("* recommended")
-    if summary.get("serving"):
+    if report.serving is not None:
         lines.append("break-even of an API: requests a day from which owning costs less")
         lines.append("")
         lines += [f"{'cost per request / per user a month':<48}", "-" * 48]
-        for option in summary["options"]:
+        for option in report.options:
             lines.append(
-                f" {_cell(option['name'], 47):<47} {option['cost_per_request']:>12.6f} "
-                f"{option['cost_per_user_month']:>12,.2f}"
+                f" {_cell(option.name, 47):<47} {option.cost_per_request or 0.0:>12.6f} "
+                f"{option.cost_per_user_month or 0.0:>12,.2f}"
             )
-    lines += _constraint_lines(summary) + _horizon_lines(summary)
+    lines += _constraint_lines(report) + _horizon_lines(report)
     return "\n".join(lines)
 
 
-def _constraint_lines(summary: dict[str, Any]) -> list[str]:
+def _mark(option: Option) -> str:
+    return "*" if option.recommended else "x" if option.violations else " "
+
+
+def _break_even(option: Option) -> str:
+    """An option's break-even: requests a day (an API), runs a year or a utilization."""
+    runs, be = option.break_even_runs_per_year, option.break_even_utilization
+    if option.break_even_requests_per_day is not None:
+        return f"{option.break_even_requests_per_day:,.0f}/day"
+    if runs is not None:
+        return f"{runs:.1f}/yr"
+    if be is not None and 0 < be < 1:
+        return f"{be:.0%}"
+    return "–"
+
+
+def _constraint_lines(report: Report) -> list[str]:
     """Which options the constraints ruled out, and why."""
-    excluded = (summary.get("constraints") or {}).get("excluded") or []
     return [
-        f"x {option['name']}: {' '.join(n['text'] for n in option['violations'])}"
-        for option in excluded
+        f"x {option.name}: {' '.join(n.text for n in option.violations)}"
+        for option in report.constraints.excluded
     ]
 
 
-def _horizon_lines(summary: dict[str, Any]) -> list[str]:
+def _horizon_lines(report: Report) -> list[str]:
     """Total cost of owning and of each cloud option at 3, 5, 7 and 10 years."""
-    view = summary.get("horizons")
-    if not view:
+    view = report.horizons
+    if view is None:
         return []
     header = f"{'total by horizon':<48}" + "".join(
-        f" {f'{m // 12} years':>14}" for m in view["months"]
+        f" {f'{m // 12} years':>14}" for m in view.months
     )
     lines = ["", header, "-" * len(header)]
-    for option in view["options"]:
-        cells = "".join(f" {_amount(t):>14}" for t in option["totals"])
-        lines.append(f" {_cell(option['name'], 47):<47}{cells}")
-    life = view["service_life_months"]
-    lines.append(f"The fleet is bought again every {life} months (service life).")
+    for option in view.options:
+        cells = "".join(f" {_amount(t):>14}" for t in option.totals)
+        lines.append(f" {_cell(option.name, 47):<47}{cells}")
+    lines.append(
+        f"The fleet is bought again every {view.service_life_months} months (service life)."
+    )
     return lines
 
 
-def _utilization_basis(demand: dict[str, Any], serving: dict[str, Any] | None) -> str:
-    if serving:
+def _utilization_basis(report: Report) -> str:
+    if report.serving is not None:
         return "derived from the requests"
-    return "derived from the runs" if demand["utilization_derived"] else "stated"
+    return "derived from the runs" if report.demand.utilization_derived else "stated"
 
 
-def _serving_lines(serving: dict[str, Any] | None) -> list[str]:
+def _serving_lines(serving: Serving | None) -> list[str]:
     """The derivation from users and requests to the tokens/s the fleet is sized for."""
-    if not serving:
+    if serving is None:
         return []
     return [
-        f"Serving: {serving['users']:,} users × {serving['requests_per_user_per_day']:g} "
-        f"requests a day = {serving['requests_per_day']:,.0f} requests × "
-        f"{serving['output_tokens_per_request']:g} output tokens = "
-        f"{serving['output_tokens_per_day']:,.0f} tokens a day",
-        f"  over {serving['hours_per_day']:g} h: {serving['average_tokens_per_second']:,.1f} "
-        f"tokens/s on average, × peak factor {serving['peak_factor']:g} = "
-        f"{serving['peak_tokens_per_second']:,.1f} tokens/s at the peak (sized for "
-        f"{serving['sized_tokens_per_second']:,.1f}); capacity "
-        f"{serving['capacity_tokens_per_second']:,.1f} tokens/s",
+        f"Serving: {serving.users:,} users × {serving.requests_per_user_per_day:g} "
+        f"requests a day = {_amount(serving.requests_per_day)} requests × "
+        f"{serving.output_tokens_per_request:g} output tokens = "
+        f"{_amount(serving.output_tokens_per_day)} tokens a day",
+        f"  over {serving.hours_per_day:g} h: {_tenths(serving.average_tokens_per_second)} "
+        f"tokens/s on average, × peak factor {serving.peak_factor:g} = "
+        f"{_tenths(serving.peak_tokens_per_second)} tokens/s at the peak (sized for "
+        f"{_tenths(serving.sized_tokens_per_second)}); capacity "
+        f"{_tenths(serving.capacity_tokens_per_second)} tokens/s",
     ]
 
 
-def _latency_lines(sizing: dict[str, Any]) -> list[str]:
+def _latency_lines(sizing: Sizing) -> list[str]:
     """Serving: a copy's capacity and batch, and the latency at the peak beside its targets."""
-    if sizing.get("time_per_output_token_ms") is None:
+    if sizing.time_per_output_token_ms is None:
         return []
-    targets = sizing.get("latency_targets") or {}
+    targets = sizing.latency_targets
+    tpot = targets.time_per_output_token_ms if targets else None
+    ttft = targets.time_to_first_token_ms if targets else None
 
-    def against(value: float, target: float | None) -> str:
-        return f"{value:,.1f} ms" + (f" (target {target:g} ms)" if target else " (no target)")
+    def against(value: float | None, target: float | None) -> str:
+        return f"{_tenths(value)} ms" + (f" (target {target:g} ms)" if target else " (no target)")
 
     return [
-        f"Copies: {sizing['replicas']} × {sizing['gpus_per_replica']} GPU(s), "
-        f"{sizing['tokens_per_second_per_replica']:,.0f} tokens/s each at up to "
-        f"{sizing['max_concurrent_sequences']:,} sequences",
-        f"At the peak: {sizing['concurrent_sequences']:,} sequences per copy, "
-        f"{against(sizing['time_per_output_token_ms'], targets.get('time_per_output_token_ms'))} "
-        "per output token, "
+        f"Copies: {sizing.replicas} × {sizing.gpus_per_replica} GPU(s), "
+        f"{_amount(sizing.tokens_per_second_per_replica)} tokens/s each at up to "
+        f"{sizing.max_concurrent_sequences or 0:,} sequences",
+        f"At the peak: {sizing.concurrent_sequences or 0:,} sequences per copy, "
+        f"{against(sizing.time_per_output_token_ms, tpot)} per output token, "
         + (
-            "first token after "
-            f"{against(sizing['time_to_first_token_ms'], targets.get('time_to_first_token_ms'))}"
-            if sizing.get("prompts_sized", True)
+            f"first token after {against(sizing.time_to_first_token_ms, ttft)}"
+            if sizing.prompts_sized is not False
             else "prompts not sized (give users and requests with their prompt length)"
         ),
     ]
+
+
+def _tenths(value: float | None) -> str:
+    return "–" if value is None else f"{value:,.1f}"
 
 
 def _cell(text: str, width: int) -> str:

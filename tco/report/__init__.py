@@ -1,0 +1,58 @@
+"""The typed report: one evaluation's result as every output renders it.
+
+``build_report`` turns the engine's result into a :class:`Report` once; the calculator page,
+the proposal PDF (from a revision's stored JSON), the API (its OpenAPI schema is the
+report's), the command line and the workbook all read it. Its JSON form is
+``Report.to_json()`` / ``Report.from_json()`` (docs/api.md, "The report"). Pure Python and
+pydantic: no Django.
+"""
+
+from tco.report.build import build_report
+from tco.report.models import (
+    Confidence,
+    Constraints,
+    Demand,
+    ExcludedOffering,
+    ExcludedOption,
+    HorizonRow,
+    Horizons,
+    Hybrid,
+    Lease,
+    LeaseTerm,
+    Note,
+    Option,
+    OptionKind,
+    OwningExtras,
+    Racks,
+    Report,
+    Serving,
+    Sizing,
+    Tornado,
+    TornadoBar,
+    Verdict,
+)
+
+__all__ = [
+    "Confidence",
+    "Constraints",
+    "Demand",
+    "ExcludedOffering",
+    "ExcludedOption",
+    "HorizonRow",
+    "Horizons",
+    "Hybrid",
+    "Lease",
+    "LeaseTerm",
+    "Note",
+    "Option",
+    "OptionKind",
+    "OwningExtras",
+    "Racks",
+    "Report",
+    "Serving",
+    "Sizing",
+    "Tornado",
+    "TornadoBar",
+    "Verdict",
+    "build_report",
+]

@@ -1,0 +1,49 @@
+"""quotes' business rules reach the calculator through its public services and the typed
+report only (docs/api.md, "The report"): no form, no engine internals, no other tco module."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SERVICES = Path(__file__).resolve().parents[2] / "quotes" / "services"
+ALLOWED = {"tco.services", "tco.report"}
+
+
+def tco_imports(path: Path) -> list[tuple[int, str]]:
+    """Every module of tco that a file imports (at module level or inside a function)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        names = (
+            [node.module or ""]
+            if isinstance(node, ast.ImportFrom) and node.level == 0
+            else [a.name for a in node.names]
+            if isinstance(node, ast.Import)
+            else []
+        )
+        found += [(node.lineno, n) for n in names if n == "tco" or n.startswith("tco.")]
+    return found
+
+
+def test_quotes_services_use_only_tco_services_and_the_report() -> None:
+    files = sorted(SERVICES.glob("*.py"))
+    assert len(files) > 10  # the package is where this test looks
+    wrong = [
+        f"{path.name}:{line} imports {module}"
+        for path in files
+        for line, module in tco_imports(path)
+        if module not in ALLOWED
+    ]
+    assert wrong == []
+
+
+def test_the_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("def f():\n    from tco.forms import CalculatorForm\n    import tco.engine\n")
+    assert tco_imports(sample) == [(2, "tco.forms"), (3, "tco.engine")]
+
+
+def test_quotes_services_build_no_calculator_form() -> None:
+    for path in sorted(SERVICES.glob("*.py")):
+        text = path.read_text()
+        assert "CalculatorForm" not in text and "analyse_query(" not in text, path.name
