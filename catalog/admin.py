@@ -8,6 +8,7 @@ from django.http import HttpRequest
 from . import services
 from .models import (
     ApiOffering,
+    CloudAvailability,
     CloudOffering,
     CloudRegion,
     FxRate,
@@ -15,6 +16,7 @@ from .models import (
     InfrastructureItem,
     PriceChange,
     PriceImport,
+    ServerAvailability,
     ServerModel,
     ServerPart,
     Site,
@@ -159,6 +161,30 @@ class CloudRegionAdmin(admin.ModelAdmin[CloudRegion]):
     list_display = ("provider", "region", "pue", "carbon_g_per_kwh", "as_of", "is_estimate")
     list_filter = ("provider", "is_estimate")
     search_fields = ("key", "provider", "region", "source")
+
+
+@admin.register(ServerAvailability)
+class ServerAvailabilityAdmin(admin.ModelAdmin[ServerAvailability]):
+    list_display = (
+        "server",
+        "units_in_stock",
+        "lead_time_weeks",
+        "lead_time_weeks_max",
+        "install_days",
+        "as_of",
+        "is_estimate",
+    )
+    list_filter = ("is_estimate",)
+    list_select_related = ("server__gpu",)
+    search_fields = ("server__key", "server__sku", "source")
+
+
+@admin.register(CloudAvailability)
+class CloudAvailabilityAdmin(admin.ModelAdmin[CloudAvailability]):
+    list_display = ("offering", "obtained", "lead_days", "minimum_days", "as_of", "is_estimate")
+    list_filter = ("obtained", "is_estimate")
+    list_select_related = ("offering",)
+    search_fields = ("offering__key", "note", "source")
 
 
 @admin.register(InfrastructureItem)

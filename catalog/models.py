@@ -478,6 +478,77 @@ class FxRate(Provenance):
         return f"1 {self.base} = {self.rate} {self.quote} ({self.as_of})"
 
 
+class ServerAvailability(Provenance):
+    """How soon a server model can be had: units in stock and the lead time otherwise.
+
+    One row per server model, from the distributor's stock feed, a vendor's statement or
+    an estimate (`source`, `as_of`, `is_estimate` like a price). `install_days` is the
+    installation and burn-in after delivery (docs/methodology.md § 3i).
+    """
+
+    server = models.OneToOneField(
+        ServerModel, on_delete=models.CASCADE, related_name="availability"
+    )
+    units_in_stock = models.PositiveIntegerField(_("units in stock"), default=0)
+    lead_time_weeks = models.DecimalField(
+        _("lead time (weeks)"), max_digits=5, decimal_places=1, default=Decimal(0)
+    )
+    # The far end of a published range (36–52 weeks): the Monte Carlo's late draws.
+    lead_time_weeks_max = models.DecimalField(
+        _("longest lead time (weeks)"), max_digits=5, decimal_places=1, null=True, blank=True
+    )
+    install_days = models.DecimalField(
+        _("installation and burn-in (days)"), max_digits=5, decimal_places=1, default=Decimal(7)
+    )
+
+    class Meta:
+        ordering = ["server"]
+        verbose_name = _("server availability")
+        verbose_name_plural = _("server availability")
+        constraints = [
+            _non_negative("lead_time_weeks", "availability"),
+            _non_negative("install_days", "availability"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.server.key}: {self.units_in_stock} in stock, {self.lead_time_weeks} weeks"
+
+
+class ObtainedBy(models.TextChoices):
+    """How a cloud offering's capacity is obtained (and so how long it takes)."""
+
+    ON_DEMAND = "on_demand", _("on demand")
+    CAPACITY_BLOCK = "capacity_block", _("capacity block, booked ahead")
+    RESERVED = "reserved", _("reserved term, provisioned")
+
+
+class CloudAvailability(Provenance):
+    """How a cloud offering is obtained: on demand, a capacity block booked ahead (with its
+    minimum duration), or a reserved term with its provisioning time; `note` records what
+    the provider publishes about availability."""
+
+    offering = models.OneToOneField(
+        CloudOffering, on_delete=models.CASCADE, related_name="availability"
+    )
+    obtained = models.CharField(_("obtained as"), max_length=20, choices=ObtainedBy.choices)
+    lead_days = models.DecimalField(
+        _("booking or provisioning lead (days)"), max_digits=5, decimal_places=1
+    )
+    minimum_days = models.DecimalField(
+        _("minimum duration (days)"), max_digits=6, decimal_places=1, null=True, blank=True
+    )
+    note = models.CharField(_("availability note"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["offering"]
+        verbose_name = _("cloud availability")
+        verbose_name_plural = _("cloud availability")
+        constraints = [_non_negative("lead_days", "cloud_availability")]
+
+    def __str__(self) -> str:
+        return f"{self.offering.key}: {self.obtained}, {self.lead_days} days"
+
+
 class PriceKind(models.TextChoices):
     """The kinds of price list that staff import and export (TableSpec kinds)."""
 
@@ -486,6 +557,8 @@ class PriceKind(models.TextChoices):
     ITEMS = "items", _("infrastructure and service items")
     FX = "fx", _("FX rates")
     API = "api", _("hosted model API prices")
+    STOCK = "stock", _("server stock and lead times")
+    CLOUD_AVAILABILITY = "cloud_lead", _("cloud availability")
 
 
 class PriceChange(models.Model):

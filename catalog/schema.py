@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from .models import (
     ApiOffering,
+    CloudAvailability,
     CloudOffering,
     CloudRegion,
     Cooling,
@@ -25,9 +26,11 @@ from .models import (
     Gpu,
     InfrastructureItem,
     ItemCategory,
+    ObtainedBy,
     PartRole,
     PricingTerm,
     PricingUnit,
+    ServerAvailability,
     ServerModel,
     ServerPart,
     ServiceLevel,
@@ -208,6 +211,19 @@ def int_positive(raw: str) -> int:
     return value
 
 
+def int_non_negative(raw: str) -> int:
+    """A whole number, zero allowed (units in stock).
+
+    >>> int_non_negative("0"), int_non_negative("12")
+    (0, 12)
+    """
+    if _PLAIN_INTEGER.fullmatch(raw) and int(raw) < 0:
+        raise CellError(f"{raw} is negative")
+    if _PLAIN_INTEGER.fullmatch(raw) and int(raw) == 0:
+        return 0
+    return int_positive(raw)
+
+
 def optional_int_positive(raw: str) -> int | None:
     return int_positive(raw) if raw else None
 
@@ -299,7 +315,9 @@ class TableSpec:
         """The price history a row belongs to: its key, or for FX rates the pair."""
         if "key" in values:
             return str(values["key"])
-        return f"{values['base']}-{values['quote']}"
+        if "base" in values:
+            return f"{values['base']}-{values['quote']}"
+        return "-".join(str(values[name]) for name in self.lookup)  # availability: its row
 
     def history_currency(self, values: dict[str, object]) -> str:
         return str(values.get("currency") or values.get("quote"))
@@ -533,6 +551,40 @@ FX = TableSpec(
     row_check=_distinct_currencies,
 )
 
+# How soon each server model can be had (docs/methodology.md § 3i): the seed's figures are
+# public lead-time ranges or estimates; the distributor's stock feed replaces them.
+SERVER_AVAILABILITY = TableSpec(
+    kind="stock",
+    label="server stock and lead times",
+    model=ServerAvailability,
+    filename="server_availability.csv",
+    columns=(
+        Column("server", Reference(ServerModel, "server model")),
+        Column("units_in_stock", int_non_negative),
+        Column("lead_time_weeks", decimal_non_negative),
+        Column("lead_time_weeks_max", optional_decimal_non_negative),
+        Column("install_days", decimal_non_negative),
+        *PROVENANCE,
+    ),
+    unique=(("server",),),
+)
+
+CLOUD_AVAILABILITY = TableSpec(
+    kind="cloud_lead",
+    label="cloud availability",
+    model=CloudAvailability,
+    filename="cloud_availability.csv",
+    columns=(
+        Column("offering", Reference(CloudOffering, "cloud offering")),
+        Column("obtained", choice(ObtainedBy)),
+        Column("lead_days", decimal_non_negative),
+        Column("minimum_days", optional_decimal_non_negative),
+        Column("note", optional_text),
+        *PROVENANCE,
+    ),
+    unique=(("offering",),),
+)
+
 # Parsers of numeric cells: a decimal-comma file's cells are converted before these run.
 NUMERIC_PARSERS: frozenset[Parser] = frozenset(
     {
@@ -541,6 +593,7 @@ NUMERIC_PARSERS: frozenset[Parser] = frozenset(
         optional_decimal_positive,
         optional_decimal_non_negative,
         int_positive,
+        int_non_negative,
         optional_int_positive,
     }
 )
@@ -557,8 +610,18 @@ ALL_SPECS: tuple[TableSpec, ...] = (
     ITEMS,
     FX,
     API_OFFERINGS,
+    SERVER_AVAILABILITY,
+    CLOUD_AVAILABILITY,
 )
 SPECS_BY_KIND = {spec.kind: spec for spec in ALL_SPECS}
 # The price lists staff import and export (`import_prices`, /catalog/import/).
-PRICE_SPECS: tuple[TableSpec, ...] = (CLOUD, SERVERS, ITEMS, FX, API_OFFERINGS)
+PRICE_SPECS: tuple[TableSpec, ...] = (
+    CLOUD,
+    SERVERS,
+    ITEMS,
+    FX,
+    API_OFFERINGS,
+    SERVER_AVAILABILITY,
+    CLOUD_AVAILABILITY,
+)
 PRICE_SPECS_BY_KIND = {spec.kind: spec for spec in PRICE_SPECS}

@@ -38,7 +38,15 @@ from .loader import (
     write_plans,
 )
 from .models import ImportStatus, PriceImport, StalePriceNotice
-from .schema import PRICE_SPECS, PRICE_SPECS_BY_KIND, Reference, TableSpec, neutralise
+from .schema import (
+    PRICE_SPECS,
+    PRICE_SPECS_BY_KIND,
+    SERVER_AVAILABILITY,
+    Reference,
+    TableSpec,
+    neutralise,
+)
+from .stock_feed import in_feed_terms, is_stock_feed, stock_table
 
 # How many rows of each category the summary stored with an import keeps (the counts are
 # always complete); the preview page recomputes the full lists from the stored file.
@@ -239,6 +247,16 @@ def _prepare(*, kind: str, filename: str, data: bytes) -> tuple[ImportPreview, l
         preview.errors += errors
         return preview, []
     preview.notes += raw.notes
+    feed_errors: list[RowError] = []
+    feed = spec is SERVER_AVAILABILITY and is_stock_feed(raw.header)
+    if feed:
+        # An ERP's stock feed (SKU, quantity, lead time, date): the stock table row for row.
+        table_raw, feed_errors = stock_table(raw, filename)
+        if table_raw is None:
+            preview.add_errors(feed_errors)
+            return preview, []
+        raw = table_raw
+        preview.notes.append("read as a stock feed: SKU, quantity, lead time in weeks, date")
     table, errors = validate_rows(
         spec,
         filename,
@@ -247,6 +265,12 @@ def _prepare(*, kind: str, filename: str, data: bytes) -> tuple[ImportPreview, l
         referenced_keys([spec]),
         decimal_comma=raw.decimal_comma,
     )
+    if feed:  # in the feed's terms; a row without its server says so once, on its SKU
+        unmatched = {error.row for error in feed_errors}
+        errors = feed_errors + [
+            in_feed_terms(e) for e in errors if e.row not in unmatched or e.column != "server"
+        ]
+        errors.sort(key=lambda error: error.row)
     if errors:
         preview.add_errors(errors)
         return preview, []

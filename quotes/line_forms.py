@@ -74,6 +74,25 @@ class LineEditForm(forms.Form):
             del self.fields["cost_price"]
 
 
+class LineDeliveryForm(forms.Form):
+    """A server line's delivery set by hand: the lead time (0: from stock) and why."""
+
+    lead_time_weeks = _decimal(
+        _("Lead time (weeks)"),
+        required=False,
+        min_value=Decimal(0),
+        max_value=Decimal(260),
+        max_digits=5,
+        help_text=_("0: delivered from stock. Empty: the catalog's stock and lead time."),
+    )
+    reason = forms.CharField(
+        label=_("Reason (internal)"),
+        max_length=300,
+        required=False,
+        help_text=_("For example: confirmed by the vendor on 2 December."),
+    )
+
+
 class FreeLineForm(forms.Form):
     description = forms.CharField(label=_("Description"), max_length=300)
     kind = forms.ChoiceField(label=_("Kind"), choices=LineKind.choices, initial=LineKind.OTHER)

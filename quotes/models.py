@@ -312,6 +312,17 @@ class QuoteLine(models.Model):
     # When unit_price was copied from the catalog (kept by a revise, renewed by a
     # re-price): catalog price changes recorded after it make a draft line out of date.
     priced_at = models.DateTimeField(_("priced at"), default=timezone.now)
+    # Delivery of a server line (docs/quotes.md): copied from the catalog's stock and lead
+    # time when priced (in stock when the stock covers the quantity, then 0 weeks), or set
+    # by the sales engineer with a reason (kept internal); empty lead time: not a server.
+    lead_time_weeks = models.DecimalField(
+        _("lead time (weeks)"), max_digits=5, decimal_places=1, null=True, blank=True
+    )
+    in_stock = models.BooleanField(_("in stock"), default=False)
+    availability_as_of = models.DateField(_("availability as of"), null=True, blank=True)
+    delivery_reason = models.CharField(
+        _("reason for the delivery time"), max_length=300, blank=True
+    )
 
     class Meta:
         ordering = ["revision", "position"]

@@ -47,6 +47,11 @@ urlpatterns = [
         lines.line_edit,
         name="line_edit",
     ),
+    path(
+        "revisions/<uuid:public_id>/lines/<int:line_id>/delivery/",
+        lines.line_delivery,
+        name="line_delivery",
+    ),
     path("revisions/<uuid:public_id>/lines/free/", lines.free_line_add, name="free_line_add"),
     path("revisions/<uuid:public_id>/discount/", lines.discount_set, name="discount_set"),
     path(

@@ -84,6 +84,20 @@ CONSTRAINT_FIELDS = (
     "air_gapped",
     "preferred_providers",
 )
+# When the work needs capacity (the scenario's capacity block, docs/methodology.md § 3i).
+CAPACITY_FIELDS = (
+    "needed_in_days",
+    "if_late",
+    "cost_of_delay_per_week",
+    "site_readiness_weeks",
+    "lead_time_weeks",
+    "units_in_stock",
+)
+IF_LATE = [
+    ("bridge", _("Rent until the servers are ready (bridge)")),
+    ("delay", _("Start late and count the cost of delay")),
+    ("rule_out", _("Rule the option out")),
+]
 
 # "Your site" (tco/engine/site.py): what the buyer's site can take; empty: the catalog site's.
 SITE_FIELDS = (
@@ -443,6 +457,50 @@ class CalculatorForm(forms.Form):
         help_text=_("When ticked, only these providers may be recommended."),
     )
 
+    # When (CAPACITY_FIELDS)
+    needed_in_days = _number(
+        _("Capacity needed within (days)"),
+        0,
+        3650,
+        required=False,
+        help_text=_(
+            "Empty: no date; every option is then compared as if ready today. Given: each "
+            "option's ready date from stock, lead time and installation."
+        ),
+    )
+    if_late = forms.ChoiceField(
+        label=_("When servers arrive after that"), choices=IF_LATE, required=False
+    )
+    cost_of_delay_per_week = _number(
+        _("Cost of delay per week (reporting currency)"),
+        0,
+        1_000_000_000,
+        required=False,
+        help_text=_("What each week the work starts late costs you. Empty: nothing."),
+    )
+    site_readiness_weeks = _number(
+        _("Site readiness (weeks)"),
+        0,
+        520,
+        required=False,
+        help_text=_("Power or cooling work before the servers can be installed. Empty: ready."),
+    )
+    lead_time_weeks = _number(
+        _("Server lead time (weeks)"),
+        0,
+        260,
+        required=False,
+        help_text=_("Empty: the catalog's lead time for the server model."),
+    )
+    units_in_stock = _number(
+        _("Servers in stock"),
+        0,
+        100_000,
+        integer=True,
+        required=False,
+        help_text=_("Empty: the catalog's stock."),
+    )
+
     # Advanced
     utilization_pct = _number(
         _("Expected utilization (%)"),
@@ -658,6 +716,10 @@ class CalculatorForm(forms.Form):
         return [self[name] for name in CONSTRAINT_FIELDS]
 
     @property
+    def capacity_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in CAPACITY_FIELDS]
+
+    @property
     def advanced_fields(self) -> list[forms.BoundField]:
         return [
             self[name]
@@ -665,6 +727,7 @@ class CalculatorForm(forms.Form):
             if name not in BASIC_FIELDS
             and name not in CONSTRAINT_FIELDS
             and name not in SITE_FIELDS
+            and name not in CAPACITY_FIELDS
             and name not in ("preset", "full")
         ]
 
@@ -835,8 +898,23 @@ class CalculatorForm(forms.Form):
                 "finance": finance,
                 **({"servers": data["fleet_servers"]} if data.get("fleet_servers") else {}),
                 **self._constraints(),
+                **self._capacity(),
             }
         )
+
+    def _capacity(self) -> dict[str, Any]:
+        """The scenario's ``capacity`` block; left out when no need date nor site work is
+        given (every option then counts as ready today)."""
+        data = self.cleaned_data
+        if data.get("needed_in_days") is None and not data.get("site_readiness_weeks"):
+            return {}
+        block: dict[str, Any] = {"if_late": data.get("if_late") or "bridge"}
+        for name in ("needed_in_days", "site_readiness_weeks"):
+            if data.get(name) is not None:
+                block[name] = data[name]
+        if data.get("cost_of_delay_per_week"):
+            block["cost_of_delay_per_week"] = data["cost_of_delay_per_week"]
+        return {"capacity": block}
 
     def _constraints(self) -> dict[str, Any]:
         """The scenario's ``constraints`` block; left out when the buyer set none."""
@@ -862,10 +940,18 @@ class CalculatorForm(forms.Form):
         # discount applies (to every candidate's list price).
         price = data.get("server_price") if data.get("server") != "auto" else None
         discount = data.get("discount_pct")
-        if price is None and not discount:
+        availability = {
+            name: data[name]
+            for name in ("lead_time_weeks", "units_in_stock")
+            if data.get(name) is not None
+        }
+        if price is None and not discount and not availability:
             return str(server.key)
-        base = price if price is not None else float(server.list_price)
-        return {"key": server.key, "list_price": round(base * (1 - (discount or 0) / 100), 2)}
+        reference: dict[str, Any] = {"key": server.key, **availability}
+        if price is not None or discount:
+            base = price if price is not None else float(server.list_price)
+            reference["list_price"] = round(base * (1 - (discount or 0) / 100), 2)
+        return reference
 
     def _usd(self, amount: float, currency: str) -> float:
         """A reporting-currency amount in US dollars (the finance inputs' currency)."""

@@ -20,18 +20,20 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import (
     ApiOffering,
+    CloudAvailability,
     CloudOffering,
     CloudRegion,
     FxRate,
     Gpu,
     InfrastructureItem,
+    ServerAvailability,
     ServerModel,
     Site,
     SiteKind,
@@ -41,6 +43,7 @@ from common.formatting import grouped
 from tco.engine import (
     ApiOfferingSpec,
     BuildOutPrices,
+    CapacityInputs,
     CloudOfferingSpec,
     CloudTerm,
     FinanceInputs,
@@ -187,9 +190,11 @@ class CatalogSnapshot:
     @classmethod
     def load(cls, as_of: date | None = None) -> CatalogSnapshot:
         snapshot = cls(
-            servers={s.key: s for s in ServerModel.objects.select_related("gpu")},
+            servers={s.key: s for s in ServerModel.objects.select_related("gpu", "availability")},
             sites={s.key: s for s in Site.objects.all()},
-            offerings={o.key: o for o in CloudOffering.objects.select_related("gpu")},
+            offerings={
+                o.key: o for o in CloudOffering.objects.select_related("gpu", "availability")
+            },
             items={i.key: i for i in InfrastructureItem.objects.all()},
             fx_row=latest_fx_rate("EUR", "USD")
             if as_of is None
@@ -274,6 +279,7 @@ def server_spec(
     else:
         gpu = gpu_spec(model.gpu, f"{path}.gpu")
     price = overrides.pop("list_price", None)
+    availability = server_availability(model)
     base = {
         "name": f"{model.vendor} {model.sku}",
         "gpu": gpu,
@@ -294,8 +300,26 @@ def server_spec(
             amount=float(model.list_price) if price is None else price,
             currency=model.currency,
         ),
+        "units_in_stock": availability.units_in_stock if availability else None,
+        "lead_time_weeks": float(availability.lead_time_weeks) if availability else 0.0,
     }
     return construct(path, ServerSpec, **{**base, **overrides})
+
+
+def server_availability(model: ServerModel) -> ServerAvailability | None:
+    """The server's stock and lead time row, None when the catalog has none."""
+    try:
+        return model.availability
+    except ServerAvailability.DoesNotExist:
+        return None
+
+
+def cloud_availability(offer: CloudOffering) -> CloudAvailability | None:
+    """How the offering is obtained, None when the catalog does not say (on demand)."""
+    try:
+        return offer.availability
+    except CloudAvailability.DoesNotExist:
+        return None
 
 
 # Catalog cooling values → the engine's (the catalog keeps "liquid" for direct liquid).
@@ -390,6 +414,9 @@ def offering_spec(
         "jurisdiction": offer.jurisdiction,
         "data_country": offer.data_country,
     }
+    availability = cloud_availability(offer)
+    if availability is not None:
+        base["ready_in_days"] = float(availability.lead_days)
     if region is not None:
         base.update(pue=float(region.pue), carbon_kg_per_kwh=region.carbon_g_per_kwh / 1000.0)
     return construct(path, CloudOfferingSpec, **{**base, **overrides})
@@ -520,6 +547,7 @@ def build_scenario(
         uncertainty=uncertainty,
         constraints=constraints,
         api_offerings=api_specs,
+        capacity=_capacity_inputs(document, model),
     )
     assumptions = (
         _assumptions(
@@ -538,6 +566,30 @@ def build_scenario(
         else ()
     )
     return BuiltScenario(scenario, assumptions, model, site, tuple(offerings))
+
+
+def _capacity_inputs(
+    document: schema.ScenarioDocument, model: ServerModel
+) -> CapacityInputs | None:
+    """The document's capacity block, counted from its date (the price date or today),
+    installation from the server's catalog row unless the document gives it."""
+    if document.capacity is None:
+        return None
+    availability = server_availability(model)
+    inputs = document.capacity.to_engine(
+        "capacity",
+        as_of=document.as_of or timezone.localdate(),
+        install_days=float(availability.install_days) if availability else None,
+    )
+    if "lead_time_range" in document.capacity.model_fields_set or availability is None:
+        return inputs
+    # The catalog's far end of a published range (H100 36–52 weeks: 52 ÷ 44) sets how
+    # late the Monte Carlo's draws go; the early end stays the default's.
+    nominal, longest = availability.lead_time_weeks, availability.lead_time_weeks_max
+    if longest is None or nominal <= 0 or longest <= nominal:
+        return inputs
+    low = inputs.lead_time_range[0]
+    return dataclasses.replace(inputs, lead_time_range=(low, float(longest / nominal)))
 
 
 def with_server(

@@ -272,6 +272,13 @@ def build_workbook(
         for field, label, unit, fmt in CLOUD_INPUTS:
             value = _float(getattr(cloud, field))
             add_input(f"cloud{k}_{field}", f"{cloud.name}: {_tr(label)}", value, unit, fmt)
+    timed = _time_inputs(result)
+    if timed:
+        row += 1
+        inputs.cell(row=row, column=1, value=_("Time to capacity (buy and keep)")).font = BOLD
+        row += 1
+        for name, label, value, unit, fmt in timed:
+            add_input(name, _tr(label), value, unit, fmt)
     inputs.freeze_panes = "B2"
     for col_letter, width in zip("ABCDEFG", (58, 16, 26, 60, 12, 10, 30), strict=True):
         inputs.column_dimensions[col_letter].width = width
@@ -532,6 +539,46 @@ def build_workbook(
             "fraction",
             PERCENT,
         )
+    if timed:
+        # tco.engine.capacity.plan_capacity, for buying and keeping the fleet.
+        derived(
+            "ready_days",
+            "Ready: max(stock covers the fleet ? 0 : lead time × 7, site readiness × 7) + "
+            "installation",
+            "MAX(IF(units_in_stock>=servers,0,lead_time_weeks*7),site_readiness_weeks*7)"
+            "+install_days",
+            "days",
+            "0.0",
+        )
+        derived("late_days", "Late: ready − needed", "MAX(0,ready_days-needed_in_days)", "days")
+        derived(
+            "bridge_gap_days",
+            "Bridged days: ready − max(needed, bridge cloud ready)",
+            "bridging*MAX(0,ready_days-MAX(needed_in_days,bridge_ready_days))",
+            "days",
+            "0.0",
+        )
+        derived(
+            "bridge_hours",
+            "Bridge hours per instance: a one-off run full time up to its length, other work "
+            "its busy share",
+            "IF(bridge_max_hours>0,MIN(bridge_gap_days*24,bridge_max_hours),"
+            "bridge_gap_days*24*bridge_busy_share)",
+            "h",
+            NUMBER,
+        )
+        derived(
+            "bridge_cost",
+            "Bridge: instances × hours × price per instance-hour",
+            "bridge_instances*bridge_hours*bridge_price_per_instance_hour",
+        )
+        derived(
+            "delay_cost",
+            "Cost of delay: weeks late (not bridged) × cost per week",
+            "(1-ruled_out)*IF(bridging>0,MIN(late_days,MAX(0,bridge_ready_days-needed_in_days)),"
+            "late_days)/7*cost_of_delay_per_week",
+        )
+        derived("time_cost", "Time to capacity: bridge + delay (month 0)", "bridge_cost+delay_cost")
     calc.freeze_panes = "B2"
     for col_letter, width in zip("ABCDE", (70, 18, 16, 90, 26), strict=True):
         calc.column_dimensions[col_letter].width = width
@@ -564,6 +611,8 @@ def build_workbook(
             "MOD({m},service_life_months)=0),refresh_resale,0)",
         ),
     ]
+    if timed:
+        on_cols.append(("Time to capacity", "IF({m}=0,time_cost,0)"))
     first = 3  # month 0 is on row 3
     last = first + months
     on_prem = _("On-prem: %(column)s")
@@ -753,6 +802,86 @@ def build_workbook(
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()
+
+
+def _time_inputs(result: ScenarioResult) -> list[tuple[str, str, float, str, str]]:
+    """The inputs of buying's time to capacity (lead time, stock, need date, the bridge's
+    cloud and price); none without the scenario's capacity block."""
+    from tco.engine.capacity import LatePolicy
+    from tco.engine.scenario import OWN_NAME
+
+    plan = result.capacity
+    timing = plan.timing(OWN_NAME) if plan is not None else None
+    if plan is None or timing is None:
+        return []
+    i = plan.inputs
+    server = result.scenario.server
+    bridge = plan.bridge_cloud
+    bridging = i.if_late is LatePolicy.BRIDGE and bridge is not None
+    instances = timing.bridge.instances if timing.bridge else (bridge.instances if bridge else 0)
+    return [
+        (
+            "lead_time_weeks",
+            "Server lead time when the stock is short",
+            server.lead_time_weeks,
+            "weeks",
+            "0.0",
+        ),
+        ("units_in_stock", "Servers in stock", float(server.units_in_stock or 0), "servers", "0"),
+        ("install_days", "Installation and burn-in", i.install_days, "days", "0.0"),
+        ("site_readiness_weeks", "Site readiness", i.site_readiness_weeks, "weeks", "0.0"),
+        (
+            "needed_in_days",
+            "Capacity needed within",
+            i.needed_day if i.needed_in_days is not None else 1e6,
+            "days",
+            "0.0",
+        ),
+        ("bridging", "Bridge a late fleet (1) or not (0)", 1.0 if bridging else 0.0, "", "0"),
+        (
+            "ruled_out",
+            "A late fleet is ruled out (1) or not (0)",
+            1.0 if i.if_late is LatePolicy.RULE_OUT else 0.0,
+            "",
+            "0",
+        ),
+        (
+            "bridge_ready_days",
+            _("Bridge cloud ready (%(cloud)s)") % {"cloud": bridge.name if bridge else "–"},
+            bridge.ready_in_days if bridge else 0.0,
+            "days",
+            "0.0",
+        ),
+        ("bridge_instances", "Bridge instances", float(instances), "instances", "0"),
+        (
+            "bridge_price_per_instance_hour",
+            "Bridge price per instance-hour",
+            bridge.price_per_instance_hour if bridge else 0.0,
+            "{cur}/h",
+            NUMBER,
+        ),
+        (
+            "bridge_busy_share",
+            "Bridge: busy share of the fleet's hours",
+            plan.utilization,
+            "fraction",
+            PERCENT,
+        ),
+        (
+            "bridge_max_hours",
+            "Bridge: at most the one-off run (0: no limit)",
+            plan.run_hours or 0.0,
+            "h",
+            NUMBER,
+        ),
+        (
+            "cost_of_delay_per_week",
+            "Cost of delay per week",
+            i.cost_of_delay_per_week,
+            "{cur}/week",
+            MONEY,
+        ),
+    ]
 
 
 def provenance_for(

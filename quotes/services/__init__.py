@@ -50,6 +50,12 @@ from .approvals import (
     revision_margin,
     team_managers,
 )
+from .availability import (
+    LeadTimeChange,
+    delivery_snapshot,
+    revision_lead_time_changes,
+    revision_set_line_delivery,
+)
 from .commercial import revision_set_payment_terms
 from .customers import (
     customer_create,
@@ -165,6 +171,7 @@ __all__ = [
     "BuyerLinkExpired",
     "BuyerLinkInvalid",
     "DealInputs",
+    "LeadTimeChange",
     "LineMargin",
     "Margin",
     "QuoteError",
@@ -191,6 +198,7 @@ __all__ = [
     "deal_analysis",
     "deal_inputs",
     "default_terms",
+    "delivery_snapshot",
     "display_company",
     "display_name",
     "ensure_answerable",
@@ -238,6 +246,7 @@ __all__ = [
     "revision_decide",
     "revision_from_token",
     "revision_is_latest",
+    "revision_lead_time_changes",
     "revision_letter",
     "revision_margin",
     "revision_mark_viewed",
@@ -245,6 +254,7 @@ __all__ = [
     "revision_reprice",
     "revision_resend",
     "revision_set_discount",
+    "revision_set_line_delivery",
     "revision_set_payment_terms",
     "revision_set_presentation",
     "revision_snapshot",

@@ -17,7 +17,10 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from catalog.models import ServerModel
+
 from ..models import LineKind, LineUnit, QuoteLine, QuoteRevision
+from .availability import apply_catalog_delivery
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 from .pricing import follow_hardware
@@ -78,6 +81,14 @@ def revision_update_line(
         line.cost_price = cost_price
         if description is not None:
             line.description = description.strip()[:300]
+    if line.kind == LineKind.SERVER and not line.delivery_reason:
+        server = (
+            ServerModel.objects.select_related("availability")
+            .filter(key=line.catalog_key.partition(":")[2])
+            .first()
+        )
+        if server is not None:  # the stock may cover another quantity
+            apply_catalog_delivery(line, server)
     _check_line(line)
     line.save()
     follow_hardware(revision)

@@ -33,6 +33,7 @@ from ..money import (
     to_cents,
 )
 from ..selectors import revision_price_changes
+from .availability import apply_catalog_delivery, refresh_deliveries
 from .descriptions import line_description
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
@@ -130,7 +131,7 @@ def revision_add_line(
     row: ServerModel | InfrastructureItem | None
     hardware: Decimal | None = None
     if kind_name == "server":
-        row = ServerModel.objects.select_related("gpu").filter(key=key).first()
+        row = ServerModel.objects.select_related("gpu", "availability").filter(key=key).first()
         if row is None:
             raise QuoteError(_("Unknown catalog item."))
         kind = LineKind.SERVER
@@ -177,6 +178,8 @@ def revision_add_line(
             row.price if isinstance(row, InfrastructureItem) and hardware is not None else None
         ),
     )
+    if isinstance(row, ServerModel):
+        apply_catalog_delivery(line, row)
     line.full_clean(exclude=["revision"])
     line.save()
     follow_hardware(revision)
@@ -214,11 +217,12 @@ def revision_reprice(*, revision: QuoteRevision, actor: User) -> int:
             fields.append("hardware_share_pct")
         line.save(update_fields=fields)
     follow_hardware(revision)
-    if changes:
+    deliveries = refresh_deliveries(revision)
+    if changes or deliveries:
         logger.info(
             "%s re-priced %d line(s) of revision %s", actor, len(changes), revision.public_id
         )
-    return len(changes)
+    return len(changes) + deliveries
 
 
 @transaction.atomic

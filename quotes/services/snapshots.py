@@ -16,6 +16,7 @@ from ..money import line_amount
 from ..vat import REVERSE_CHARGE, normalise_vat_id, vat_legal_text
 from . import offer
 from .analysis import plain
+from .availability import delivery_snapshot
 from .deal import deal_analysis
 from .leads import display_company, display_name
 from .presentation import frozen_presentation
@@ -40,6 +41,8 @@ def line_snapshot(line: QuoteLine) -> dict[str, Any]:
         "amount": str(line_amount(line.quantity, line.unit_price, line.discount_pct)),
         "price_as_of": line.price_as_of.isoformat() if line.price_as_of else None,
         "price_is_estimate": line.price_is_estimate,
+        # A server line's stock or lead time, from the day the revision is issued.
+        "delivery": delivery_snapshot(line, timezone.localdate()),
     }
 
 

@@ -83,3 +83,22 @@ def deal_difference(difference: dict[str, Any]) -> str:
 def can_decide_approval(user: Any, revision: Any) -> bool:
     """May `user` approve or reject the revision's requested margin (four eyes)?"""
     return approval_refusal(revision=revision, user=user) is None
+
+
+@register.filter
+def parse_iso_date(value: Any) -> Any:
+    """A snapshot's YYYY-MM-DD text as a date (for the date filter); other values as they are."""
+    from datetime import date
+
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            return value
+    return value
+
+
+@register.filter
+def with_delivery(lines: Any) -> list[Any]:
+    """The snapshot lines that carry a delivery (server lines)."""
+    return [line for line in lines or [] if isinstance(line, dict) and line.get("delivery")]

@@ -19,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from common.http import AuthenticatedHttpRequest
 
@@ -28,6 +28,7 @@ from ..line_forms import (
     ApprovalDecisionForm,
     ApprovalRequestForm,
     FreeLineForm,
+    LineDeliveryForm,
     LineEditForm,
     QuoteDiscountForm,
 )
@@ -152,6 +153,44 @@ def line_edit(
         )
     messages.success(request, _("Line %(position)s saved.") % {"position": line.position})
     return _back(revision)
+
+
+@require_http_methods(["GET", "POST"])
+@sales_required
+def line_delivery(request: HttpRequest, public_id: uuid.UUID, line_id: int) -> HttpResponse:
+    """A server line's delivery: set by hand with a reason, or given back the catalog's."""
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    line = QuoteLine.objects.filter(revision=revision, pk=line_id).first()
+    if line is None:
+        messages.error(request, _("That line is not on this revision."))
+        return _back(revision)
+    if request.method == "GET":
+        initial = {"lead_time_weeks": line.lead_time_weeks, "reason": line.delivery_reason}
+        form = LineDeliveryForm(initial=initial)
+    else:
+        form = LineDeliveryForm(request.POST)
+        if form.is_valid():
+            try:
+                services.revision_set_line_delivery(
+                    revision=revision,
+                    line_id=line.pk,
+                    lead_time_weeks=form.cleaned_data["lead_time_weeks"],
+                    reason=form.cleaned_data["reason"],
+                )
+            except services.QuoteError as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(
+                    request, _("Line %(position)s saved.") % {"position": line.position}
+                )
+                return _back(revision)
+    context = {"form": form, "line": line, "current": revision, "quote": revision.quote}
+    return render(
+        request,
+        "quotes/line_delivery.html",
+        context,
+        status=400 if form.is_bound and form.errors else 200,
+    )
 
 
 @require_POST

@@ -179,6 +179,7 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         "acceptance": AcceptanceRecord.objects.filter(revision=current).defer("pdf").first(),
         # Drafts only (a sent revision is frozen); everyone who sees the page may edit it.
         "price_changes": selectors.revision_price_changes(revision=current, lines=lines),
+        "lead_time_changes": services.revision_lead_time_changes(revision=current, lines=lines),
         "buyer_url": (
             services.buyer_url(revision=current)
             if current.status in (Status.SENT, Status.VIEWED)

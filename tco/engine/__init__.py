@@ -4,6 +4,7 @@ Plain Python and numpy/pandas only; no Django, no settings, no database.
 Start with :func:`evaluate`; see docs/methodology.md for every formula.
 """
 
+from tco.engine.capacity import CapacityInputs, CapacityPlan, LatePolicy, plan_capacity
 from tco.engine.cloud import cloud_cashflow, cloud_params
 from tco.engine.compute import (
     scaling_efficiency,
@@ -114,6 +115,8 @@ __all__ = [
     "ApiOptionResult",
     "BuildOutPrices",
     "Candidate",
+    "CapacityInputs",
+    "CapacityPlan",
     "CloudCostParams",
     "CloudOfferingSpec",
     "CloudOptionResult",
@@ -137,6 +140,7 @@ __all__ = [
     "Interconnect",
     "InvalidInput",
     "LabeledAmount",
+    "LatePolicy",
     "LatencyTargets",
     "LeaseOption",
     "LeaseTerms",
@@ -212,6 +216,7 @@ __all__ = [
     "owning_extras",
     "owning_plan",
     "payback_month",
+    "plan_capacity",
     "plan_demand",
     "plan_racks",
     "prefill_seconds",

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from tco.engine import defaults
+from tco.engine.capacity import CapacityInputs
 from tco.engine.constraints import Constraints
 from tco.engine.errors import InvalidInput
 from tco.engine.units import FxRates, Money, check_currency
@@ -274,6 +275,10 @@ class ServerSpec:
     whole_rack: bool = False
     nvlink_domain_gpus: int | None = None
     typical_power_kw: float | None = None
+    # Availability (docs/methodology.md § 3i): units the distributor has in stock (None:
+    # unknown, the lead time applies) and the weeks to ship when the stock is short.
+    units_in_stock: int | None = None
+    lead_time_weeks: float = 0.0
 
     @property
     def cooling_type(self) -> ServerCooling:
@@ -302,6 +307,13 @@ class ServerSpec:
         ):
             object.__setattr__(self, "liquid_cooled", self.cooling is not ServerCooling.AIR)
         require_int("gpus_per_server", self.gpus_per_server, 1, 1024, "GPUs per server")
+        if self.units_in_stock is not None:
+            require_int("units_in_stock", self.units_in_stock, 0, None, "Units in stock")
+        require_non_negative("lead_time_weeks", self.lead_time_weeks, "Lead time")
+        if self.lead_time_weeks > 260:
+            raise InvalidInput("lead_time_weeks", "A lead time of more than 5 years.")
+        if self.units_in_stock is not None and self.units_in_stock > 100_000:
+            raise InvalidInput("units_in_stock", "More than 100,000 servers in stock.")
         require_int("rack_units", self.rack_units, 1, 60, "Rack units")
         require_positive("max_power_kw", self.max_power_kw, "Maximum server power")
         require_non_negative("idle_power_kw", self.idle_power_kw, "Idle server power")
@@ -424,8 +436,14 @@ class CloudOfferingSpec:
     carbon_kg_per_kwh: float | None = None  # the region's grid
     jurisdiction: str = ""  # ISO alpha-2 of the provider's controlling law; empty: unknown
     data_country: str = ""  # ISO alpha-2 of the region processing the data; empty: unknown
+    # Days from ordering until the instances run: 0 on demand, a capacity block's booking
+    # lead time, a reserved term's provisioning time (docs/methodology.md § 3i).
+    ready_in_days: float = 0.0
 
     def __post_init__(self) -> None:
+        require_non_negative("ready_in_days", self.ready_in_days, "Booking lead time")
+        if self.ready_in_days > 730:
+            raise InvalidInput("ready_in_days", "A booking lead time of more than 2 years.")
         if not isinstance(self.term, CloudTerm):
             raise InvalidInput("term", f"Unknown billing term {self.term!r}.")
         require_int("gpus_per_instance", self.gpus_per_instance, 1, 1024, "GPUs per instance")
@@ -1058,6 +1076,7 @@ class Scenario:
     uncertainty: UncertaintyRanges | None = None  # None: the documented default ranges
     constraints: Constraints = field(default_factory=Constraints)
     api_offerings: tuple[ApiOfferingSpec, ...] = ()  # hosted model APIs priced per token
+    capacity: CapacityInputs | None = None  # None: every option is ready on day one
 
     def __post_init__(self) -> None:
         # Accept a list from callers but keep the frozen scenario hashable-friendly.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tco.engine.capacity import LateDraws
 from tco.engine.costmodel import (
     NO_REFRESH,
     CostModel,
@@ -50,6 +51,22 @@ def _uniform(rng: np.random.Generator, bounds: tuple[float, float], n: int) -> F
     return as_array(rng.uniform(low, high, n)) if high > low else np.full(n, low)
 
 
+def late_cost_draws(late: LateDraws, rng: np.random.Generator, n: int) -> FloatArray:
+    """What owning pays for lateness in each of ``n`` draws of the lead time.
+
+    A fleet in stock (no supply days) draws nothing that moves it: its cost is fixed.
+
+    >>> d = LateDraws(supply_days=70.0, site_days=0.0, install_days=0.0, needed_day=30.0,
+    ...               per_late_day=100.0, lead_time_range=(1.0, 1.0))
+    >>> late_cost_draws(d, np.random.default_rng(1), 3).tolist()  # 40 days × 100
+    [4000.0, 4000.0, 4000.0]
+    """
+    supply = late.supply_days * _uniform(rng, late.lead_time_range, n)
+    ready = np.maximum(supply, late.site_days) + late.install_days
+    days_late = np.clip(ready - late.needed_day, 0.0, late.max_late_days)
+    return as_array(days_late * late.per_late_day)
+
+
 def monte_carlo(
     model: CostModel,
     ranges: UncertaintyRanges,
@@ -60,6 +77,8 @@ def monte_carlo(
     resale_by_year: Sequence[float] = (),
     resell_months: int | None = None,
     bins: int = 30,
+    late: LateDraws | None = None,
+    cloud_extra: Sequence[float] = (),
 ) -> Confidence | None:
     """Share of plausible futures in which the verdict's side (own or rent) is cheaper.
 
@@ -67,6 +86,12 @@ def monte_carlo(
     renting costs the cheapest of them in each draw. Owning costs the
     cheaper of keeping and (with ``resell_months``) buy-run-resell. None when
     the amounts overflow.
+
+    With ``late`` (tco/engine/capacity.py), each draw also redraws the fleet's lead time
+    as nominal × U(lead_time_range) and owning pays for the days the fleet is then late
+    (a bridge's rent or the cost of delay); ``cloud_extra`` adds each cloud's fixed cost
+    of delay (same order as ``clouds``). These draws come after every other, so the other
+    inputs' draws stay those of a result without them.
     """
     if favours not in ("own", "rent"):
         raise InvalidInput("favours", "The verdict favours 'own' or 'rent'.")
@@ -110,8 +135,12 @@ def monte_carlo(
     # The offerings stacked along a first axis (offerings × draws): one pass of the closed
     # form for all of them, element by element the arithmetic of each offering's own.
     totals = cloud_total(varied, stack_clouds([model.clouds[k] for k in clouds], ndim=2))
+    if cloud_extra:
+        totals = totals + np.asarray(cloud_extra, dtype=np.float64)[:, None]
     rent = broadcast(np.min(totals, axis=0), (n,))
     own = broadcast(own, (n,))
+    if late is not None:
+        own = own + late_cost_draws(late, rng, n)
     favour = (rent - own) if favours == "own" else (own - rent)
     if not np.all(np.isfinite(favour)):
         return None  # amounts beyond what a float holds: no distribution to speak of

@@ -10,6 +10,13 @@ from typing import Any
 
 import numpy as np
 
+from tco.engine.capacity import (
+    CapacityPlan,
+    OwnedOption,
+    RentedOption,
+    late_draws,
+    plan_capacity,
+)
 from tco.engine.cashflow import CashFlow
 from tco.engine.cloud import cloud_params
 from tco.engine.constraints import violations
@@ -62,7 +69,7 @@ from tco.engine.ownership import (
 from tco.engine.racks import RackPlan
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
-from tco.engine.site import SiteFit, placed, site_duties
+from tco.engine.site import BUILD_OUT, SiteFit, placed, site_duties
 from tco.engine.sizing import SizingResult, size_workload
 from tco.engine.units import HOURS_PER_MONTH, FloatArray, Money
 from tco.engine.verdict import CLOUD, HYBRID, OWN, OWN_RESELL, Candidate, Verdict, decide
@@ -117,6 +124,7 @@ class ScenarioResult:
     site_fit: SiteFit | None = None
     own_site_fit: SiteFit | None = None
     site_duties: tuple[Note, ...] = ()
+    capacity: CapacityPlan | None = None  # ready dates and bridges (scenario.capacity given)
 
 
 @dataclass(frozen=True, slots=True)
@@ -591,6 +599,14 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         candidates += _hybrid_candidate(
             hybrid, hybrid_option, candidates, clouds, own_breaks, cloud_breaks
         )
+    build_out_weeks = fit.build_out_weeks if fit.status == BUILD_OUT else 0.0
+    capacity = _capacity(
+        kept, servers, plan, clouds, eligible, hybrid, resell is not None, build_out_weeks
+    )
+    if capacity is not None:
+        candidates = _timed(candidates, capacity)
+        if not any(c.recommendable for c in candidates):
+            raise InvalidInput("capacity", "No option is ready by the date the work needs it.")
     runs_break_even = tuple(_runs_break_even(option, plan) for option in clouds)
     verdict = decide(
         candidates,
@@ -611,7 +627,16 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     confidence = (
         None
         if any(api.name == verdict.reference_cloud for api in apis)
-        else _confidence(scenario, model, plan, clouds, eligible, verdict, resell)
+        else _confidence(
+            scenario,
+            model,
+            plan,
+            clouds,
+            eligible,
+            verdict,
+            resell,
+            capacity,
+        )
     )
     cloud_energy = tuple(
         cloud_energy_and_carbon(o, fits[i], scenario.server, sizing, plan, fin.horizon_months)
@@ -657,6 +682,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         site_fit=fit,
         own_site_fit=own_fit,
         site_duties=site_duties(racks.it_kw, used_site, fit),
+        capacity=capacity,
     )
 
 
@@ -732,6 +758,88 @@ def _verdict_tornado(
         )
     index = next((k for k, c in enumerate(model.clouds) if c.name == verdict.renting), None)
     return tornado(model, pct=fin.tornado_pct, reference_cloud=index, resell=resell)
+
+
+# How a cloud term is obtained (the timing's code): a commitment is provisioned, a
+# capacity block booked ahead, anything else started on demand.
+OBTAINED = {
+    CloudTerm.COMMITTED_1Y: "reserved",
+    CloudTerm.COMMITTED_3Y: "reserved",
+    CloudTerm.CAPACITY_BLOCK: "capacity_block",
+}
+
+
+def _capacity(
+    scenario: Scenario,
+    servers: int,
+    plan: DemandPlan,
+    clouds: Sequence[CloudOptionResult],
+    eligible: Sequence[bool],
+    hybrid: HybridResult | None,
+    resold: bool = False,
+    build_out_weeks: float = 0.0,
+) -> CapacityPlan | None:
+    """Each option's ready date and bridge (docs/methodology.md § 3i); None without
+    ``scenario.capacity``. A site that needs a build-out (§ 3h) is ready no sooner than
+    the build-out's weeks."""
+    inputs = scenario.capacity
+    if inputs is None:
+        return None
+    if build_out_weeks > inputs.site_readiness_weeks:
+        inputs = dataclasses.replace(inputs, site_readiness_weeks=build_out_weeks)
+    owned = [OwnedOption(OWN_NAME, OWN, servers)]
+    if resold:
+        owned.append(OwnedOption(RESELL_NAME, OWN_RESELL, servers))
+    if hybrid is not None and 0 < hybrid.owned_servers < servers:
+        owned.append(
+            OwnedOption(HYBRID_NAME, HYBRID, hybrid.owned_servers, hybrid.owned_servers / servers)
+        )
+    rented = [
+        RentedOption(
+            name=option.name,
+            ready_in_days=spec.ready_in_days,
+            instances=option.instances,
+            price_per_instance_hour=(option.price_per_gpu_hour or 0.0) * spec.gpus_per_instance,
+            eligible=ok,
+            code=OBTAINED.get(spec.term, "on_demand"),
+            committed=option.committed,
+        )
+        for option, spec, ok in zip(clouds, scenario.cloud_offerings, eligible, strict=True)
+    ]
+    one_off = plan.pattern is DemandPattern.ONE_OFF and plan.run_hours
+    return plan_capacity(
+        inputs,
+        owned=owned,
+        rented=rented,
+        units_in_stock=scenario.server.units_in_stock,
+        lead_time_weeks=scenario.server.lead_time_weeks,
+        utilization=plan.utilization,
+        run_hours=plan.run_hours if one_off else None,
+    )
+
+
+def _timed(candidates: Sequence[Candidate], capacity: CapacityPlan) -> list[Candidate]:
+    """The candidates with time priced in: a bridge or a cost of delay added to the total
+    (and its NPV, undiscounted: it falls in the first months), or ruled out."""
+    timed: list[Candidate] = []
+    for candidate in candidates:
+        timing = capacity.timing(candidate.name)
+        if timing is None:
+            timed.append(candidate)
+        elif timing.ruled_out:
+            timed.append(
+                dataclasses.replace(candidate, eligible=False, excluded_code="misses_deadline")
+            )
+        else:
+            extra = timing.extra_cost
+            timed.append(
+                dataclasses.replace(
+                    candidate,
+                    total_cost=candidate.total_cost + extra,
+                    npv=candidate.npv + extra,
+                )
+            )
+    return timed
 
 
 def _usable_offerings(
@@ -1018,12 +1126,16 @@ def _confidence(
     eligible: Sequence[bool],
     verdict: Verdict,
     resell: ResellResult | None,
+    capacity: CapacityPlan | None = None,
 ) -> Confidence | None:
-    """The Monte Carlo behind "how sure": owning against the cheapest eligible clouds."""
+    """The Monte Carlo behind "how sure": owning against the cheapest eligible clouds
+    (with ``capacity``, owning also pays for the lead time drawn, a cloud for its delay;
+    a cloud ruled out for lateness is left out)."""
+    timings = [capacity.timing(o.name) if capacity else None for o in clouds]
     ranked = sorted(
-        (option.total_cost, k)
-        for k, (option, ok) in enumerate(zip(clouds, eligible, strict=True))
-        if ok
+        (option.total_cost + (t.extra_cost if t else 0.0), k)
+        for k, (option, ok, t) in enumerate(zip(clouds, eligible, timings, strict=True))
+        if ok and not (t and t.ruled_out)
     )
     if not ranked:
         return None
@@ -1035,6 +1147,12 @@ def _confidence(
         run_hours=plan.run_hours,
         resale_by_year=scenario.finance.resale_by_year,
         resell_months=resell.months_owned if resell is not None else None,
+        late=late_draws(capacity, OWN_NAME) if capacity is not None else None,
+        cloud_extra=[
+            t.extra_cost if (t := timings[k]) else 0.0 for _cost, k in ranked[:CONFIDENCE_CLOUDS]
+        ]
+        if capacity is not None
+        else (),
     )
 
 
@@ -1283,6 +1401,8 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
     for api in result.api_options:
         options.append(_api_option_dict(api, ranked(api.name)))
     _add_unit_costs(options, result.serving)
+    for option in options:
+        option.update(capacity_fields(result, option["name"]))
     options.sort(key=lambda o: (o["total_cost"] is None, o["total_cost"] or 0.0))
     v = result.verdict
     reference = next((c for c in result.cloud_options if c.name == v.reference_cloud), None)
@@ -1381,6 +1501,7 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
         "constraints": constraints_to_dict(result),
         "owning_extras": _extras_dict(result),
         "horizons": horizons_to_dict(result),
+        "capacity": capacity_to_dict(result),
     }
     t = result.tornado
     extras.update(site_to_dict(result, options))
@@ -1478,6 +1599,58 @@ def site_to_dict(result: ScenarioResult, options: list[dict[str, Any]]) -> dict[
     return {
         "site_fit": own_dict,
         "site_duties": [n.to_dict() for n in result.site_duties],
+    }
+
+
+def capacity_fields(result: ScenarioResult, name: str) -> dict[str, Any]:
+    """One option's time to capacity (docs/methodology.md § 3i): ``ready_date``,
+    ``ready_in_days``, ``bridge`` and what time adds to its total; None throughout when the
+    scenario gives no capacity block (every option ready on day one)."""
+    timing = result.capacity.timing(name) if result.capacity is not None else None
+    if timing is None:
+        return {"ready_date": None, "ready_in_days": None, "bridge": None, "time": None}
+    b = timing.bridge
+    return {
+        "ready_date": timing.ready_date.isoformat(),
+        "ready_in_days": _num(timing.ready_in_days, 1),
+        "bridge": None
+        if b is None
+        else {
+            "option": b.option,
+            "instances": b.instances,
+            "start_in_days": _num(b.start_in_days, 1),
+            "days": _num(b.days, 1),
+            "hours": _num(b.hours, 2),
+            "price_per_instance_hour": _num(b.price_per_instance_hour, 4),
+            "cost": _num(b.cost, 2),
+        },
+        "time": {
+            "code": timing.code,
+            "late_days": _num(timing.late_days, 1),
+            "delay_cost": _num(timing.delay_cost, 2),
+            "extra_cost": _num(timing.extra_cost, 2),
+            "ruled_out": timing.ruled_out,
+        },
+    }
+
+
+def capacity_to_dict(result: ScenarioResult) -> dict[str, Any] | None:
+    """The scenario's capacity inputs and need date (None without a capacity block)."""
+    plan = result.capacity
+    if plan is None:
+        return None
+    i = plan.inputs
+    return {
+        "as_of": i.as_of.isoformat(),
+        "needed_in_days": _num(i.needed_in_days, 1),
+        "needed_date": plan.needed_date.isoformat() if plan.needed_date else None,
+        "if_late": i.if_late.value,
+        "cost_of_delay_per_week": _num(i.cost_of_delay_per_week, 2),
+        "site_readiness_weeks": _num(i.site_readiness_weeks, 2),
+        "install_days": _num(i.install_days, 1),
+        "lead_time_range": [_num(x, 4) for x in i.lead_time_range],
+        "units_in_stock": result.scenario.server.units_in_stock,
+        "lead_time_weeks": _num(result.scenario.server.lead_time_weeks, 1),
     }
 
 

@@ -233,6 +233,11 @@ class Option(ReportModel):
     data_country: str | None = None
     instances: int | None = None
     committed: bool | None = None
+    # time to capacity (docs/methodology.md § 3i; None without a capacity block)
+    ready_date: str | None = None
+    ready_in_days: float | None = None
+    bridge: Params | None = None
+    time: Params | None = None
     owning_wins_above: bool | None = None
     break_even_runs_per_year: float | None = None
     price_per_gpu_hour: float | None = None
@@ -483,6 +488,7 @@ class Report(ReportModel):
     # the owned fleet against the buyer's site, and the EU duties its IT load brings
     site_fit: SiteFit | None = None
     site_duties: list[Note] = []
+    capacity: Params | None = None  # the capacity block's inputs and need date (§ 3i)
 
     # --- the JSON form ---
 

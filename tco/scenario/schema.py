@@ -44,6 +44,7 @@ from pydantic_core import PydanticCustomError
 
 from tco import engine
 from tco.engine import defaults
+from tco.engine.capacity import DEFAULT_LEAD_TIME_RANGE
 from tco.limits import (
     CONTROL_CHARACTERS,
     FORMULA_TRIGGERS,
@@ -184,6 +185,7 @@ DemandPattern = Annotated[engine.DemandPattern, Strict(False)]
 CloudTerm = Annotated[engine.CloudTerm, Strict(False)]
 ServerCooling = Annotated[engine.ServerCooling, Strict(False)]
 SiteCooling = Annotated[engine.SiteCooling, Strict(False)]
+LatePolicy = Annotated[engine.LatePolicy, Strict(False)]
 
 
 class Block(BaseModel):
@@ -510,6 +512,12 @@ class Server(Overrides):
         description="another GPU in the server: a GPU catalog key, an object with the key "
         "and GPU figures to override, or a GPU of its own (every figure)",
     )
+    units_in_stock: WholeNumber | None = Field(
+        None, ge=0, le=100_000, description="units the distributor has in stock"
+    )
+    lead_time_weeks: float | None = Field(
+        None, ge=0, le=260, description="weeks to ship when the stock is short"
+    )
 
 
 class Site(Overrides):
@@ -568,6 +576,9 @@ class CloudOffering(Overrides):
     currency: Currency | None = None
     min_billed_hours: float | None = Field(
         None, ge=0, description="per run; capacity blocks default to 24"
+    )
+    ready_in_days: float | None = Field(
+        None, ge=0, le=730, description="booking or provisioning lead time; on demand: 0"
     )
     jurisdiction: Text | None = Field(
         None, description=f"the country whose law controls the provider: {COUNTRY}"
@@ -773,6 +784,44 @@ class Uncertainty(Block):
         return construct(path, engine.UncertaintyRanges, **self.given())
 
 
+class Capacity(Block):
+    """When the work needs capacity and what lateness costs (docs/methodology.md § 3i).
+
+    Without this block every option is ready on day one.
+    """
+
+    as_of: Annotated[date | None, BeforeValidator(_date)] = Field(
+        None, description="the day counted from, YYYY-MM-DD; none: the price date or today"
+    )
+    needed_in_days: float | None = Field(
+        None, ge=0, le=3650, description="the work needs capacity within this many days"
+    )
+    if_late: LatePolicy = Field(
+        engine.LatePolicy.BRIDGE, description="bridge (rent until ready), delay or rule_out"
+    )
+    cost_of_delay_per_week: float = Field(
+        0.0, ge=0, description="in the reporting currency, per week the work starts late"
+    )
+    site_readiness_weeks: float = Field(0.0, ge=0, le=520, description="power, cooling work")
+    install_days: float | None = Field(
+        None, ge=0, le=365, description="installation and burn-in; none: the catalog's"
+    )
+    lead_time_range: FactorRange = _range(
+        DEFAULT_LEAD_TIME_RANGE, "× the lead time in the Monte Carlo"
+    )
+
+    def to_engine(
+        self, path: str, *, as_of: date, install_days: float | None
+    ) -> engine.CapacityInputs:
+        given = self.given()
+        given["as_of"] = self.as_of or as_of
+        if self.install_days is None and install_days is not None:
+            given["install_days"] = install_days
+        if "lead_time_range" in given:
+            given["lead_time_range"] = tuple(given["lead_time_range"])
+        return construct(path, engine.CapacityInputs, **given)
+
+
 class Constraints(Block):
     """The buyer's hard terms (docs/methodology.md § 3f): an option that breaks one is kept
     in the comparison but never recommended."""
@@ -846,6 +895,9 @@ class ScenarioDocument(Block):
     )
     uncertainty: Uncertainty | None = Field(None, description="none: the default ranges")
     constraints: Constraints | None = Field(None, description="none: no terms")
+    capacity: Capacity | None = Field(
+        None, description="none: every option is ready on day one (no lead times)"
+    )
 
 
 # --- parsing -------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from django import template
 
-from tco import wording, wording_serving, wording_site
+from tco import wording, wording_capacity, wording_serving, wording_site
 
 if TYPE_CHECKING:
     from tco.report import Report
@@ -37,6 +37,8 @@ for _name in ("site_duty", "site_name", "site_plan", "site_reason", "site_reason
     register.filter(_name, getattr(wording_site, _name))
 for _name in ("latency_line", "serving_derivation", "serving_summary", "unit_cost"):
     register.filter(_name, getattr(wording_serving, _name))
+for _name in ("bridge_text", "day_text", "ready_cell", "time_sentence", "timeline"):
+    register.filter(_name, getattr(wording_capacity, _name))
 
 
 @register.filter

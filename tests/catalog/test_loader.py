@@ -15,11 +15,13 @@ from django.utils import timezone
 from catalog.loader import DATA_DIR, CatalogLoadError, load_catalog
 from catalog.models import (
     ApiOffering,
+    CloudAvailability,
     CloudOffering,
     CloudRegion,
     FxRate,
     Gpu,
     InfrastructureItem,
+    ServerAvailability,
     ServerModel,
     ServerPart,
     Site,
@@ -37,6 +39,8 @@ ALL_MODELS = (
     InfrastructureItem,
     FxRate,
     ApiOffering,
+    ServerAvailability,
+    CloudAvailability,
 )
 
 

@@ -252,3 +252,29 @@ def test_an_nvl72_keeps_the_expert_exchange_inside_its_nvlink_domain() -> None:
     nodes = size_training(w, hgx, servers=9)
     assert rack.all_to_all_hours is not None and nodes.all_to_all_hours is not None
     assert rack.all_to_all_hours < nodes.all_to_all_hours
+
+
+def test_a_site_build_out_delays_the_owned_fleet_until_it_is_done() -> None:
+    """Two NVL72 in stock, installed the same day, at a hall that needs a 26-week liquid
+    build-out: the owned fleet is ready in 26 × 7 = 182 days, not on day one; at a hall
+    with CDUs in place, at once."""
+    from datetime import date
+
+    from tco.engine.capacity import CapacityInputs
+    from tco.engine.scenario import OWN_NAME
+
+    water = SiteSpec(
+        0.18, 1.4, 0.0, 100.0, "EUR", cooling=SiteCooling.FACILITY_WATER, pue_liquid=1.2
+    )
+    stocked = dataclasses.replace(NVL72, units_in_stock=2, lead_time_weeks=20.0)
+    when = CapacityInputs(date(2026, 12, 3), install_days=0.0)
+    built_out = evaluate(dataclasses.replace(_scenario(water, stocked, 2), capacity=when))
+    ready_site = dataclasses.replace(
+        water, cooling=SiteCooling.DIRECT_LIQUID, rack_power_limit_kw=140.0
+    )
+    at_once = evaluate(dataclasses.replace(_scenario(ready_site, stocked, 2), capacity=when))
+    assert built_out.capacity is not None and at_once.capacity is not None
+    late, now = built_out.capacity.timing(OWN_NAME), at_once.capacity.timing(OWN_NAME)
+    assert late is not None and now is not None
+    assert late.ready_in_days == pytest.approx(182.0)
+    assert now.ready_in_days == pytest.approx(0.0)

@@ -516,6 +516,7 @@ def test_the_json_schema_lists_every_documented_block() -> None:
         "demand",
         "uncertainty",
         "constraints",
+        "capacity",
     ]
     assert json_schema()["required"] == ["workload", "server", "site", "cloud_offerings"]
 

@@ -334,3 +334,30 @@ def test_the_dutch_workbook_is_dutch(seed_catalog: object) -> None:
         for cell in row
     )
     assert '"geen"' in formulas or '"altijd"' in formulas
+
+
+def test_workbook_lead_time_cell_moves_buyings_total(seed_catalog: object) -> None:
+    """Needed in 30 days, the H100 server ships in 44 weeks (catalog): buying's total in
+    the workbook carries the bridge, as the engine's ranking does; a lead time of 0 typed
+    into the workbook leaves only installation (7 days), nothing late, the bare total."""
+    from tco.engine.scenario import OWN_NAME
+    from tco.scenario_io import build_scenario
+    from tco.workbook import build_workbook, provenance_for
+
+    document = json.loads((ROOT / "docs" / "examples" / "pretrain-7b-nl.json").read_text())
+    document["capacity"] = {"as_of": "2026-12-03", "needed_in_days": 30}
+    built = build_scenario(document)
+    result = evaluate(built.scenario)
+    assert result.capacity is not None
+    timing = result.capacity.timing(OWN_NAME)
+    assert timing is not None and timing.bridge is not None
+    ranked = next(o for o in result.verdict.options if o.name == OWN_NAME)
+    xlsx = build_workbook(result, provenance_for(built, result))
+
+    own = summary_rows(recalculate(xlsx))["Own (buy and keep)"]
+    close(own[1], ranked.total_cost, "on-prem total with the bridge")
+    close(own[2], ranked.npv, "on-prem NPV with the bridge")
+    assert ranked.total_cost == pytest.approx(result.onprem.total_cost + timing.bridge.cost)
+
+    in_stock = summary_rows(recalculate(set_input(xlsx, "lead_time_weeks", 0)))
+    close(in_stock["Own (buy and keep)"][1], result.onprem.total_cost, "on-prem total, no lead")
