@@ -229,6 +229,8 @@ PRICE_KIND_OF_LINE = {
     LineKind.STORAGE: "items",
     LineKind.INSTALLATION: "items",
     LineKind.SUPPORT: "items",
+    LineKind.SHIPPING: "items",
+    LineKind.FACILITY: "items",
     LineKind.OTHER: "items",
 }
 # The one rate lines are converted with (services.pricing._to_currency): its history key.

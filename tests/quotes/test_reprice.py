@@ -367,3 +367,11 @@ def test_the_notice_speaks_dutch(
         html = client.get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
     assert "De catalogusprijzen zijn gewijzigd" in html and "Opnieuw prijzen" in html
     assert f"Regel {server_line(draft).position}," in html
+
+
+def test_every_line_kind_has_the_catalog_price_it_follows() -> None:
+    # A line kind without one answered 500 on the draft's page (a site build-out line).
+    from quotes.models import LineKind
+    from quotes.selectors import PRICE_KIND_OF_LINE
+
+    assert set(PRICE_KIND_OF_LINE) == set(LineKind)
