@@ -241,10 +241,17 @@ def start_redis() -> Service:
     return service
 
 
+def _is_xdist_controller(early_config: pytest.Config) -> bool:
+    workers = getattr(early_config.known_args_namespace, "numprocesses", None)
+    return bool(workers) and "PYTEST_XDIST_WORKER" not in os.environ
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
     if early_config.pluginmanager.is_blocked("django"):
         return  # engine-only runs (`-p no:django`) need no servers
+    if _is_xdist_controller(early_config):
+        return  # under `-n N` each worker process starts its own servers; this one runs no test
     postgres = start_postgres()
     redis = start_redis()
     os.environ["DATABASE_URL"] = postgres.url
