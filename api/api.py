@@ -29,8 +29,8 @@ from quotes import exports as quote_exports
 from quotes import selectors as quote_selectors
 from quotes import services as quote_services
 from quotes.models import Customer, Quote, QuoteRevision
-from tco.downloads import XLSX_CONTENT_TYPE, workbook_filename
 from tco.report.models import Report
+from tco.web.downloads import XLSX_CONTENT_TYPE, workbook_filename
 
 from . import schemas as s
 from .models import ApiToken
@@ -182,7 +182,7 @@ def _evaluate(document: Any) -> tuple[Any, Any]:
     import numpy as np
 
     from tco.engine import EngineError, evaluate
-    from tco.scenario_io import ScenarioError, build_scenario
+    from tco.scenario.resolve import ScenarioError, build_scenario
 
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -247,7 +247,7 @@ def estimate(request: HttpRequest) -> HttpResponse:
 )
 def estimate_workbook(request: HttpRequest) -> HttpResponse:
     built, result = _evaluate(_scenario_body(request))
-    from tco.workbook import build_workbook, provenance_for
+    from tco.presentation.workbook import build_workbook, provenance_for
 
     # An anonymous estimate (the API's estimate needs no token) is public: own list prices
     # without their internal date and estimate mark (catalog/audience.py).

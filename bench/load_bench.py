@@ -134,10 +134,10 @@ import uuid
 from django.contrib.auth.models import Group, User
 from quotes import services
 from quotes.models import Team
-from tco.presets import PRESETS, preset_data
-from tco.canonical import canonical_query
-from tco.forms import CalculatorForm
-from tco.scenario_io import CatalogSnapshot
+from tco.web.presets import PRESETS, preset_data
+from tco.web.canonical import canonical_query
+from tco.web.forms import CalculatorForm
+from tco.scenario.resolve import CatalogSnapshot
 from tco.services import form_data
 from django.http import QueryDict
 

@@ -86,7 +86,7 @@ django.setup()
 from django.contrib.auth.models import AnonymousUser
 from django.test import RequestFactory
 from django.utils import translation
-from tco.views import calculator
+from tco.web.views import calculator
 from common.memory import settle_after_startup
 settle_after_startup()
 factory = RequestFactory()
@@ -122,11 +122,11 @@ def post_request(worker, req, environ, resp):
 INSTRUCTION_COUNTER = (
     VIEW_CALLER
     + """
-import tco.scenario_io
+import tco.scenario.resolve
 # The catalog in memory is read again after a minute of wall time; under valgrind a set
 # takes minutes, so the re-read would land in a set or not depending on the machine's
 # speed. One read for the count.
-tco.scenario_io.CATALOG_MEMORY_SECONDS = 1e9
+tco.scenario.resolve.CATALOG_MEMORY_SECONDS = 1e9
 warm, sets = json.loads(sys.argv[1])
 def control(*args):
     subprocess.run(["callgrind_control", *args, str(os.getpid())], check=True,

@@ -330,7 +330,7 @@ def main() -> int:
         print(f"proposal render (in-process, warm, median of {RENDER_RUNS}):", flush=True)
         warm, bare, pages, bare_pages = bench_render(owner, team)
         print(
-            f"  with 3 charts (SVG, tco.chart_svg): {warm:.2f} s, {pages} pages "
+            f"  with 3 charts (SVG, tco.presentation.chart_svg): {warm:.2f} s, {pages} pages "
             f"(target < {TARGET_RENDER_S:.1f} s) {verdict(warm < TARGET_RENDER_S)}"
         )
         print(

@@ -11,7 +11,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("ping", ping, name="ping"),
     path("catalog/", include("catalog.urls")),
-    path("calculator/", include("tco.urls")),
+    path("calculator/", include("tco.web.urls")),
     path("quotes/", include("quotes.urls")),
     path("api/", include("api.urls")),
     # Throttled (common/throttle.py); the rest of Django's sign-in views as they are.

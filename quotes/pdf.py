@@ -3,8 +3,9 @@
 - The input is a snapshot (JSON, see services.revision_snapshot / lead_snapshot), never
   live catalog rows, so a PDF can be rendered again from a sent revision at any time and
   shows the same content.
-- Charts: the figures stored in the snapshot (the web page's Plotly data, tco.charts) are
-  drawn as SVG in Python (tco.chart_svg) in a few milliseconds, before WeasyPrint starts.
+- Charts: the figures stored in the snapshot (the web page's Plotly data,
+  tco.presentation.charts) are drawn as SVG in Python (tco.presentation.chart_svg) in a few
+  milliseconds, before WeasyPrint starts.
 - WeasyPrint fetches only through :class:`StaticOnlyFetcher`: the app's own static files
   and the chart SVGs of this render; any other URL (http, file, data, ftp …) is refused,
   so nothing a user types can make the server fetch from the network or read a file.
@@ -39,7 +40,7 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from catalog.audience import OWN_PRICE_SOURCE
-from tco.chart_svg import figure_svg, title_text
+from tco.presentation.chart_svg import figure_svg, title_text
 from tco.report import Report
 
 from .models import LineUnit

@@ -1,4 +1,4 @@
-"""A quote revision's TCO analysis as the Excel model (tco.workbook).
+"""A quote revision's TCO analysis as the Excel model (tco.presentation.workbook).
 
 The analysis of the quoted deal (see revision_workbook), or else the attached one,
 evaluated again from what the revision keeps: the scenario document (the
@@ -66,7 +66,10 @@ def revision_workbook(*, revision: QuoteRevision) -> tuple[bytes, str]:
             analysis = analyse_document(analysis_document(tco))
     except (ScenarioError, EngineError) as exc:
         raise QuoteError(str(exc)) from exc
-    from tco.workbook import build_workbook, provenance_for  # openpyxl loads on first use
+    from tco.presentation.workbook import (  # openpyxl loads on first use
+        build_workbook,
+        provenance_for,
+    )
 
     result = analysis.result
     content = build_workbook(

@@ -5,7 +5,8 @@ a result URL's query (`analyse_result_query`, no form to handle), rebuild its sc
 document for a server model (`calculator_document`), read a stored document
 (`parse_document`) and evaluate it (`analyse_document`); `ScenarioError` names the input at
 fault, `EngineError` what the engine refused. An analysis' report is worded by the functions
-re-exported here from tco.wording, and its charts for a proposal are `proposal_figures`.
+re-exported here from
+tco.presentation.wording, and its charts for a proposal are `proposal_figures`.
 """
 
 from __future__ import annotations
@@ -36,11 +37,15 @@ from tco.engine import (
     owning_plan,
 )
 from tco.engine.units import FxRates
-from tco.forms import SERVING_DEMAND_FIELDS, CalculatorForm
-from tco.presets import DEFAULT_PRESET, preset_data
+from tco.presentation.wording import (
+    break_even_sentence,
+    cloud_label,
+    owning_extras_sentence,
+    verdict_headline,
+)
 from tco.report import Report, build_report
 from tco.scenario import ScenarioDocument, parse_document
-from tco.scenario_io import (
+from tco.scenario.resolve import (
     YOUR_INPUT,
     Assumption,
     BuiltScenario,
@@ -49,12 +54,8 @@ from tco.scenario_io import (
     build_scenario,
     with_server,
 )
-from tco.wording import (
-    break_even_sentence,
-    cloud_label,
-    owning_extras_sentence,
-    verdict_headline,
-)
+from tco.web.forms import SERVING_DEMAND_FIELDS, CalculatorForm
+from tco.web.presets import DEFAULT_PRESET, preset_data
 
 __all__ = [
     "YOUR_INPUT",
@@ -248,7 +249,7 @@ def analyse_result_query(query: str) -> ResultAnalysis:
     """`analyse_query` on a result URL's query string, without the form: what quotes and
     leads start from. ``problem``: why the engine could not answer, if it says (None with
     inputs the form refuses)."""
-    from tco.canonical import canonical_query
+    from tco.web.canonical import canonical_query
 
     form, outcome = analyse_query(QueryDict(query))
     return ResultAnalysis(
@@ -263,15 +264,15 @@ def proposal_figures(analysis: Analysis, language: str, names: tuple[str, ...]) 
     builders as the page (what a proposal freezes and draws later)."""
     from django.utils import translation
 
-    from tco.chart_context import SEPARATORS, chart_labels
-    from tco.charts import all_charts, figure_payload
+    from tco.presentation.charts import all_charts, figure_payload
+    from tco.web.chart_context import SEPARATORS, chart_labels
 
     with translation.override(language):
         figures = all_charts(
             analysis.result, chart_labels(analysis.result), SEPARATORS.get(language, ".,")
         )
         # A chart that would not compare what the headline compares is not drawn
-        # (tco.charts.omitted_charts).
+        # (tco.presentation.charts.omitted_charts).
         return {name: figure_payload(figures[name]) for name in names if name in figures}
 
 
@@ -281,7 +282,7 @@ def owning_components(analysis: Analysis, language: str) -> list[dict[str, Any]]
     chart labels them; the amounts add up to the on-prem option's total cost."""
     from django.utils import translation
 
-    from tco.chart_context import chart_labels
+    from tco.web.chart_context import chart_labels
 
     cashflow = analysis.result.onprem.cashflow
     with translation.override(language):

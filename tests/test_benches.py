@@ -211,7 +211,7 @@ def test_quotes_bench(tmp_path: Path) -> None:
     )
     warm_render, pages = figures(
         out,
-        rf"  with 3 charts \(SVG, tco.chart_svg\): {NUMBER} s, {NUMBER} pages"
+        rf"  with 3 charts \(SVG, tco.presentation.chart_svg\): {NUMBER} s, {NUMBER} pages"
         rf" \(target < 1.5 s\) {VERDICT}",
     )
     bare_render, bare_pages = figures(

@@ -68,7 +68,7 @@ REQUEST_TIME_BUDGET_SECONDS = env_int("REQUEST_TIME_BUDGET_SECONDS", 25)
 
 # Content-Security-Policy (Django's built-in middleware). Scripts come only from our own
 # static files or carry the per-response nonce (`{{ csp_nonce }}`); no inline handlers.
-# Pages that use the nonce are never put in the shared page cache (tco/page_cache.py).
+# Pages that use the nonce are never put in the shared page cache (tco/web/page_cache.py).
 # Styles allow 'unsafe-inline' because Plotly and htmx insert <style> elements and style
 # attributes at run time; style cannot run code.
 SECURE_CSP = {
@@ -173,7 +173,7 @@ REDIS_URL = env_str("REDIS_URL", "")
 # otherwise per process (the one-process local run).
 # The cache gets its own Redis database (REDIS_CACHE_DB, default 1) so that clearing it can
 # never drop Celery's queued tasks, which live in REDIS_URL's database.
-# Rendered calculator pages have a cache of their own ("pages", tco/page_cache.py): its own
+# Rendered calculator pages have a cache of their own ("pages", tco/web/page_cache.py): its own
 # Redis database (REDIS_PAGE_CACHE_DB, default 2) or, better in production, its own Redis
 # server (REDIS_PAGE_CACHE_URL). On a server of its own the app sets that Redis's maxmemory
 # and eviction policy (allkeys-lru); on the broker's it never does: the memory policy of a

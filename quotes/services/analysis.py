@@ -73,8 +73,8 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
     """A JSON-safe copy of a calculator analysis, with the PDF's charts as Plotly JSON.
 
     The figures are built here, from the engine result, by the same builders as the web
-    page (tco.charts) and in the buyer's language, so that a PDF rendered later shows the
-    analysis as it was, whatever happens to the catalog in between.
+    page (tco.presentation.charts) and in the buyer's language, so that a PDF rendered later
+    shows the analysis as it was, whatever happens to the catalog in between.
     """
     from tco.services import proposal_figures
 

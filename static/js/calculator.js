@@ -99,7 +99,7 @@
         if (el.hidden !== hide) el.hidden = hide;
       });
   }
-  // Each workload's own defaults (tco.presets.KIND_DEFAULTS, on the form): changing the
+  // Each workload's own defaults (tco.web.presets.KIND_DEFAULTS, on the form): changing the
   // workload replaces a value that is still the previous workload's default (or empty),
   // and keeps what the visitor typed.
   function applyDefaults(kind) {

@@ -2,7 +2,7 @@
 
 The engine never words a sentence for the buyer: it returns a code and the
 numbers behind it, and the web layer words it in the reader's language
-(tco/wording.py). The ``text`` property gives a plain English rendering for
+(tco/presentation/wording.py). The ``text`` property gives a plain English rendering for
 the command line and logs.
 """
 

@@ -2,7 +2,7 @@
 
 A scenario document (docs/scenario.md) describes what to run, on which server and site,
 against which rented options. ``parse_document`` turns JSON-shaped data into a typed
-``ScenarioDocument`` or a ``ScenarioError`` naming the path at fault; ``tco.scenario_io``
+``ScenarioDocument`` or a ``ScenarioError`` naming the path at fault; ``tco.scenario.resolve``
 then resolves its catalog keys into the engine's inputs.
 """
 

@@ -11,7 +11,7 @@ first problem, worded the same for every reader (tco.scenario.errors)::
 The schema checks what a document can get wrong on its own: names, types, the range of each
 value, a percentage written where a fraction belongs. What needs the catalog (keys, overrides
 of catalog rows) or several values at once (a training run needs its tokens) is checked where
-the engine's inputs are built: ``tco.scenario_io`` and the engine's own dataclasses, whose
+the engine's inputs are built: ``tco.scenario.resolve`` and the engine's own dataclasses, whose
 messages carry the same paths. The enumerations are the engine's enums, and a block's
 defaults are the engine's (a test compares them), so the two cannot drift apart.
 
@@ -98,7 +98,7 @@ def _one_or_more(value: object) -> object:
 
 def _distinct(limit: int) -> Callable[[object], object]:
     """A list of offerings holds at most ``limit`` different entries (repeats are dropped
-    where the catalog is read, tco.scenario_io): each is costed and tabled on its own."""
+    where the catalog is read, tco.scenario.resolve): each is costed and tabled on its own."""
 
     def check(value: object) -> object:
         if isinstance(value, list):

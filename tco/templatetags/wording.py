@@ -1,4 +1,4 @@
-"""Template filters that word the engine's codes (see tco/wording.py)."""
+"""Template filters that word the engine's codes (see tco/presentation/wording.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from django import template
 
-from tco import wording, wording_capacity, wording_serving, wording_site
+from tco.presentation import wording, wording_capacity, wording_serving, wording_site
 
 if TYPE_CHECKING:
     from tco.report import Report

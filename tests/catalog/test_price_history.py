@@ -20,7 +20,7 @@ from catalog.models import CloudOffering, PriceChange
 from catalog.selectors import price_changed_since
 from catalog.services import import_price_file
 from tco.engine import evaluate
-from tco.scenario_io import CatalogSnapshot, ScenarioError, build_scenario
+from tco.scenario.resolve import CatalogSnapshot, ScenarioError, build_scenario
 from tests.catalog.price_files import csv_bytes, exported_rows, set_cell
 
 pytestmark = pytest.mark.django_db

@@ -46,10 +46,10 @@ from hypothesis import strategies as st
 from catalog.services import export_price_list
 from quotes import services
 from quotes.models import Team
-from tco.downloads import XLSX_CONTENT_TYPE
-from tco.forms import CalculatorForm
 from tco.limits import MAX_CLOUD_OFFERINGS
-from tco.presets import PRESETS, preset_data
+from tco.web.downloads import XLSX_CONTENT_TYPE
+from tco.web.forms import CalculatorForm
+from tco.web.presets import PRESETS, preset_data
 
 pytestmark = pytest.mark.django_db
 

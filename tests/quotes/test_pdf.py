@@ -256,7 +256,7 @@ def test_a_chart_the_pdf_cannot_draw_fails_the_render(sent_revision: QuoteRevisi
     """WeasyPrint would draw a missing image as nothing: a figure that cannot be drawn
     fails the render (the task retries and then reports it) instead of a proposal
     without its chart."""
-    from tco.chart_svg import UnsupportedFigure
+    from tco.presentation.chart_svg import UnsupportedFigure
 
     assert sent_revision.snapshot is not None
     snapshot = dict(sent_revision.snapshot)

@@ -12,8 +12,8 @@ from quotes import pdf
 from quotes.models import Lead
 from quotes.services import calculator_analysis, executive_summary, stored_report, tco_snapshot
 from tco.engine import result_to_dict
+from tco.presentation.wording import verdict_headline
 from tco.report import Report
-from tco.wording import verdict_headline
 
 pytestmark = pytest.mark.django_db
 

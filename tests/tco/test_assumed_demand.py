@@ -13,9 +13,9 @@ from django.utils import translation
 
 from quotes.services.analysis import executive_summary
 from tco.engine import evaluate
+from tco.presentation.wording import note_text, verdict_headline
 from tco.report import build_report
-from tco.scenario_io import build_scenario
-from tco.wording import note_text, verdict_headline
+from tco.scenario.resolve import build_scenario
 
 pytestmark = pytest.mark.django_db
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"

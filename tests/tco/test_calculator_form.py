@@ -11,9 +11,9 @@ from django.forms import BaseForm, ChoiceField
 from django.http import QueryDict
 from django.utils import translation
 
-from tco.forms import CalculatorForm
-from tco.scenario_io import CatalogSnapshot
+from tco.scenario.resolve import CatalogSnapshot
 from tco.services import form_data
+from tco.web.forms import CalculatorForm
 
 pytestmark = pytest.mark.django_db
 

@@ -9,10 +9,10 @@ import pytest
 from django.test import Client
 
 from catalog.models import ApiOffering
-from tco.forms import CalculatorForm
-from tco.presets import preset_data
-from tco.scenario_io import CatalogSnapshot
+from tco.scenario.resolve import CatalogSnapshot
 from tco.services import form_data
+from tco.web.forms import CalculatorForm
+from tco.web.presets import preset_data
 
 pytestmark = pytest.mark.django_db
 

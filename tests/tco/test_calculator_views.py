@@ -20,8 +20,8 @@ from pytest_django.fixtures import Settings
 
 from catalog.models import CloudOffering, Gpu
 from config.middleware import has_control_characters
-from tco.forms import CalculatorForm
-from tco.presets import PRESETS, preset_data
+from tco.web.forms import CalculatorForm
+from tco.web.presets import PRESETS, preset_data
 
 pytestmark = pytest.mark.django_db
 
@@ -581,11 +581,11 @@ def test_the_catalog_in_memory_is_read_again_after_a_minute(
     """Without a shared cache another process's write never bumps this one's generation."""
     import time
 
-    from tco import scenario_io
-    from tco.scenario_io import CatalogSnapshot
+    from tco.scenario import resolve as scenario_io
+    from tco.scenario.resolve import CatalogSnapshot
 
     first = CatalogSnapshot.current()
     assert CatalogSnapshot.current() is first
     later = time.monotonic() + scenario_io.CATALOG_MEMORY_SECONDS + 1
-    monkeypatch.setattr("tco.scenario_io.time.monotonic", lambda: later)
+    monkeypatch.setattr("tco.scenario.resolve.time.monotonic", lambda: later)
     assert CatalogSnapshot.current() is not first

@@ -1,5 +1,5 @@
 """The scenario document's capacity block and the catalog's availability reach the engine
-(tco/scenario_io.py): stock, lead time, installation, booking leads, the Monte Carlo's
+(tco/scenario/resolve.py): stock, lead time, installation, booking leads, the Monte Carlo's
 late end from the catalog's published range, and the document's own overrides."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tco.engine import LatePolicy
-from tco.scenario_io import build_scenario
+from tco.scenario.resolve import build_scenario
 
 pytestmark = pytest.mark.django_db
 

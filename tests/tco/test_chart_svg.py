@@ -1,4 +1,4 @@
-"""The PDF's charts drawn as SVG (tco/chart_svg.py): real engine figures in, checked by
+"""The PDF's charts drawn as SVG (tco/presentation/chart_svg.py): real engine figures in, checked by
 reading the SVG back — where each value lands, which labels are written, nothing drawn
 outside the picture."""
 
@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from tco.chart_svg import (
+from tco.engine import evaluate
+from tco.engine.examples import reference_scenario
+from tco.presentation.chart_svg import (
     HEIGHT,
     WIDTH,
     UnsupportedFigure,
@@ -20,10 +22,8 @@ from tco.chart_svg import (
     tick_text,
     without_collinear,
 )
-from tco.charts import all_charts
-from tco.engine import evaluate
-from tco.engine.examples import reference_scenario
-from tco.text_width import text_width
+from tco.presentation.charts import all_charts
+from tco.presentation.text_width import text_width
 
 from .test_charts import DUTCH
 

@@ -11,7 +11,15 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from tco.charts import (
+from tco.engine import (
+    LeaseTerms,
+    Scenario,
+    ScenarioResult,
+    evaluate,
+)
+from tco.engine.examples import CLOUD_OFFERINGS as CLOUDS
+from tco.engine.examples import reference_scenario
+from tco.presentation.charts import (
     ChartLabels,
     all_charts,
     amounts,
@@ -21,14 +29,6 @@ from tco.charts import (
     tornado_chart,
     utilization_chart,
 )
-from tco.engine import (
-    LeaseTerms,
-    Scenario,
-    ScenarioResult,
-    evaluate,
-)
-from tco.engine.examples import CLOUD_OFFERINGS as CLOUDS
-from tco.engine.examples import reference_scenario
 
 # The charts carry amounts in whole currency units (what their hover shows): each is
 # within half a unit of the engine's figure, a stack of bars within half a unit per bar.
@@ -383,9 +383,9 @@ def test_defaults_are_english_labels_and_english_separators(result: ScenarioResu
 def test_charts_draw_the_recommended_and_cheapest_cloud_options_only() -> None:
     from dataclasses import replace
 
-    from tco.charts import CHARTED_CLOUD_OPTIONS, charted
     from tco.engine import CloudOfferingSpec, CloudTerm, evaluate
     from tco.engine.examples import reference_scenario
+    from tco.presentation.charts import CHARTED_CLOUD_OPTIONS, charted
 
     base = reference_scenario()
     extra = tuple(
@@ -424,7 +424,7 @@ def test_the_page_bundle_draws_every_trace_type_the_charts_use(result: ScenarioR
 
 
 def test_cloud_styles_never_repeat_for_twelve_options() -> None:
-    from tco.charts import cloud_style
+    from tco.presentation.charts import cloud_style
 
     styles = [cloud_style(k) for k in range(12)]
     assert len({color for color, _ in styles}) == 12
@@ -441,7 +441,7 @@ def test_cumulative_axis_ends_at_the_horizon(figures: dict[str, go.Figure]) -> N
 def test_page_json_holds_every_figure_compactly_and_safe_in_a_script(
     result: ScenarioResult,
 ) -> None:
-    from tco.charts import charts_json
+    from tco.presentation.charts import charts_json
 
     raw = all_charts(result, ChartLabels(), ".,")
     text = charts_json({**raw, "x": {"data": [], "layout": {"title": {"text": "</script>&"}}}})
@@ -473,8 +473,8 @@ def test_page_charts_name_only_the_drawn_options_and_draw_what_all_of_them_gave(
     result = evaluate(dataclasses.replace(base, cloud_offerings=base.cloud_offerings + extra))
     from django.utils import translation
 
-    from tco.chart_context import SEPARATORS, chart_labels, page_charts
-    from tco.charts import CHARTED_CLOUD_OPTIONS, charted, charts_json
+    from tco.presentation.charts import CHARTED_CLOUD_OPTIONS, charted, charts_json
+    from tco.web.chart_context import SEPARATORS, chart_labels, page_charts
 
     names = [o.name for o in result.cloud_options]
     drawn = {o.name for o in charted(result, CHARTED_CLOUD_OPTIONS).cloud_options}

@@ -1,12 +1,12 @@
-"""tco.wording.cloud_label: an option's name for people, its pricing term in the reader's
-language."""
+"""tco.presentation.wording.cloud_label: an option's name for people, its pricing term in the
+reader's language."""
 
 from __future__ import annotations
 
 import pytest
 from django.utils import translation
 
-from tco.wording import cloud_label
+from tco.presentation.wording import cloud_label
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from django.http import QueryDict
 from django.test import Client
 
 from catalog.models import InfrastructureItem, ServerModel, ServerPart, Site
-from tco.presets import PRESETS
+from tco.web.presets import PRESETS
 
 pytestmark = pytest.mark.django_db
 

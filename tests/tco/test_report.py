@@ -16,9 +16,9 @@ from pydantic import BaseModel, ValidationError
 
 from tco.engine import evaluate, result_to_dict
 from tco.engine.examples import reference_scenario
-from tco.presets import PRESETS
 from tco.report import Option, Report, build_report
 from tco.services import analyse_query
+from tco.web.presets import PRESETS
 
 # Keys the engine's summary gains on branches being merged (time to capacity, site fit):
 # kept by the report as they are until its models type them (then they leave this list).

@@ -322,7 +322,7 @@ def test_a_mutated_document_builds_or_fails_with_a_scenario_error(
     """Past the schema, the catalog and the engine's inputs refuse only with a
     ScenarioError too (never a TypeError, KeyError, … from a combination the schema let
     through)."""
-    from tco.scenario_io import CatalogSnapshot, build_scenario
+    from tco.scenario.resolve import CatalogSnapshot, build_scenario
 
     try:
         build_scenario(document, CatalogSnapshot.current())
@@ -527,10 +527,10 @@ def test_every_presets_document_is_read_by_the_schema(seed_catalog: object, extr
     """The calculator's documents are the schema's: each preset's reads back as itself."""
     from django.http import QueryDict
 
-    from tco.forms import CalculatorForm
-    from tco.presets import PRESETS
-    from tco.scenario_io import CatalogSnapshot
+    from tco.scenario.resolve import CatalogSnapshot
     from tco.services import form_data
+    from tco.web.forms import CalculatorForm
+    from tco.web.presets import PRESETS
 
     catalog = CatalogSnapshot.load()
     for preset in PRESETS:

@@ -10,10 +10,10 @@ from django.http import QueryDict
 
 from catalog.models import PricingTerm
 from tco import services
-from tco.forms import PROVIDERS, CalculatorForm
-from tco.presets import PRESETS
-from tco.scenario_io import CatalogSnapshot
+from tco.scenario.resolve import CatalogSnapshot
 from tco.services import form_data
+from tco.web.forms import PROVIDERS, CalculatorForm
+from tco.web.presets import PRESETS
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tco.engine import evaluate, result_to_dict
-from tco.scenario_io import build_scenario
+from tco.scenario.resolve import build_scenario
 
 pytestmark = pytest.mark.django_db
 

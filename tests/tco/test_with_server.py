@@ -5,10 +5,8 @@ from __future__ import annotations
 import pytest
 from django.http import QueryDict
 
-from tco.forms import CalculatorForm
-from tco.presets import PRESETS
 from tco.scenario import parse_server
-from tco.scenario_io import (
+from tco.scenario.resolve import (
     BuiltScenario,
     CatalogSnapshot,
     ScenarioError,
@@ -16,6 +14,8 @@ from tco.scenario_io import (
     with_server,
 )
 from tco.services import form_data
+from tco.web.forms import CalculatorForm
+from tco.web.presets import PRESETS
 
 pytestmark = pytest.mark.django_db
 

@@ -22,8 +22,8 @@ from openpyxl import load_workbook
 from tco.engine import evaluate
 from tco.engine.options import compare_options
 from tco.engine.ownership import buy_run_resell
+from tco.presentation.wording import break_even_cell
 from tco.report import Option
-from tco.wording import break_even_cell
 
 ROOT = Path(__file__).resolve().parents[2]
 SOFFICE = shutil.which("soffice") or "/usr/bin/soffice"
@@ -173,8 +173,8 @@ SCENARIOS = [
 def test_workbook_recalculated_by_libreoffice_matches_engine(
     seed_catalog: object, example: str, changes: dict[str, Any]
 ) -> None:
-    from tco.scenario_io import build_scenario
-    from tco.workbook import build_workbook, provenance_for
+    from tco.presentation.workbook import build_workbook, provenance_for
+    from tco.scenario.resolve import build_scenario
 
     document = json.loads((ROOT / "docs" / "examples" / example).read_text())
     for key, value in changes.items():
@@ -215,8 +215,8 @@ def test_workbook_recalculated_by_libreoffice_matches_engine(
 
 
 def test_workbook_has_names_formats_frozen_headers_and_a_chart(seed_catalog: object) -> None:
-    from tco.scenario_io import build_scenario
-    from tco.workbook import build_workbook, provenance_for
+    from tco.presentation.workbook import build_workbook, provenance_for
+    from tco.scenario.resolve import build_scenario
 
     document = json.loads((ROOT / "docs" / "examples" / "pretrain-7b-nl.json").read_text())
     built = build_scenario(document)
@@ -237,8 +237,8 @@ def test_workbook_has_names_formats_frozen_headers_and_a_chart(seed_catalog: obj
 
 def test_text_from_outside_is_never_a_formula(seed_catalog: object) -> None:
     from catalog.models import CloudOffering
-    from tco.scenario_io import build_scenario
-    from tco.workbook import build_workbook, provenance_for
+    from tco.presentation.workbook import build_workbook, provenance_for
+    from tco.scenario.resolve import build_scenario
 
     attack = '=HYPERLINK("http://evil.example","x")'
     CloudOffering.objects.filter(key="aws-p5-48xlarge-od").update(source=attack)
@@ -281,8 +281,8 @@ def test_the_dutch_workbook_is_dutch(seed_catalog: object) -> None:
     from django.http import QueryDict
     from django.utils import translation
 
+    from tco.presentation.workbook import build_workbook, provenance_for
     from tco.services import analyse_query
-    from tco.workbook import build_workbook, provenance_for
 
     _form, outcome = analyse_query(QueryDict("preset=lora-70b"))
     assert outcome.analysis is not None
@@ -341,8 +341,8 @@ def test_workbook_lead_time_cell_moves_buyings_total(seed_catalog: object) -> No
     the workbook carries the bridge, as the engine's ranking does; a lead time of 0 typed
     into the workbook leaves only installation (7 days), nothing late, the bare total."""
     from tco.engine.scenario import OWN_NAME
-    from tco.scenario_io import build_scenario
-    from tco.workbook import build_workbook, provenance_for
+    from tco.presentation.workbook import build_workbook, provenance_for
+    from tco.scenario.resolve import build_scenario
 
     document = json.loads((ROOT / "docs" / "examples" / "pretrain-7b-nl.json").read_text())
     document["capacity"] = {"as_of": "2026-12-03", "needed_in_days": 30}

@@ -17,9 +17,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
 from tco.engine import EngineError, ScenarioResult, evaluate
+from tco.presentation.wording import owning_extras_sentence
 from tco.report import Option, Report, Serving, Sizing, build_report
-from tco.scenario_io import ScenarioError, build_scenario
-from tco.wording import owning_extras_sentence
+from tco.scenario.resolve import ScenarioError, build_scenario
 
 CATALOG_CURRENCIES = ("USD", "EUR")
 """Currencies the catalog has exchange rates for (catalog/data/fx_rates.csv: EUR→USD)."""

@@ -1,11 +1,11 @@
-"""The proposal's charts as static SVG, drawn in Python from the figures of tco.charts.
+"""The proposal's charts as static SVG, drawn in Python from the figures of tco.presentation.charts.
 
-The web page hands the figures (plain Plotly data, :mod:`tco.charts`) to Plotly in the
+The web page hands the figures (plain Plotly data, :mod:`tco.presentation.charts`) to Plotly in the
 browser. The PDF used to export the same figures through kaleido, a headless Chromium:
 0.13-0.4 s of browser work for a proposal's three charts, on the same two cores as the
 render, and ~400 SVG elements a chart for WeasyPrint to draw. This module draws the same
 data, with the same colours, dashes, markers, labels and number format, as ~100 plain
-elements in a few milliseconds. Each figure is still built once (tco.charts); only its
+elements in a few milliseconds. Each figure is still built once (tco.presentation.charts); only its
 drawing differs by medium.
 
 It draws the subset of Plotly's figure schema that the builders of the PDF's charts use
@@ -20,7 +20,7 @@ and refuses anything else (:class:`UnsupportedFigure`) rather than draw it wrong
   ``annotations`` with an arrow (offset ``ax``/``ay`` in px) or without one (``xanchor``/
   ``yanchor``); the legend horizontal below the plot, wrapped into rows.
 
-Text is placed with DejaVu Sans's advance widths (tco/text_width.py): WeasyPrint draws
+Text is placed with DejaVu Sans's advance widths (tco/presentation/text_width.py): WeasyPrint draws
 SVG text letter by letter at those advances, so right-aligned and centred labels are
 computed here, not left to ``text-anchor`` (which makes WeasyPrint draw each label twice).
 Pure: no Django, no I/O.
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
-from tco.text_width import ASCENT, text_width
+from tco.presentation.text_width import ASCENT, text_width
 
 __all__ = ["HEIGHT", "WIDTH", "UnsupportedFigure", "figure_svg", "title_text"]
 

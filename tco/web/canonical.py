@@ -3,7 +3,7 @@
 Two URLs that mean the same inputs (`params_billion=7` and `params_billion=7.000`, fields
 in another order, repeated or unknown keys, a preset with or without its values) have one
 canonical form: every field of the bound, valid form in declaration order, numbers written
-in their shortest exact form, choices sorted. It is what gets cached (tco/page_cache.py),
+in their shortest exact form, choices sorted. It is what gets cached (tco/web/page_cache.py),
 what a lead's email links to and what a lead stores: nothing a visitor typed reaches those
 places except through the form's validation.
 """
@@ -31,7 +31,7 @@ def canonical_query(form: forms.Form) -> str:
     """
     if not form.is_valid():
         raise ValueError("only a valid form has a canonical query")
-    from .presets import PRESETS_BY_SLUG
+    from tco.web.presets import PRESETS_BY_SLUG
 
     pairs: list[tuple[str, str]] = []
     for name in form.fields:

@@ -1,5 +1,5 @@
-"""Names of the Excel downloads, apart from tco/workbook.py so that the views naming them do
-not load openpyxl when the app starts (it loads with the first workbook built)."""
+"""Names of the Excel downloads, apart from tco/presentation/workbook.py so that the views
+naming them do not load openpyxl when the app starts (it loads with the first workbook built)."""
 
 from __future__ import annotations
 

@@ -14,10 +14,9 @@ from django_stubs_ext import StrOrPromise
 
 from catalog.models import PricingTerm
 from tco.scenario import ScenarioDocument, parse_document, parse_server
+from tco.scenario.resolve import CatalogSnapshot
 from tco.scenario.schema import Server
-from tco.scenario_io import CatalogSnapshot
-
-from .presets import PRESETS
+from tco.web.presets import PRESETS
 
 KINDS = [
     ("pretrain", _("Pre-training")),

@@ -4,7 +4,7 @@ Advance widths in font units (2,048 to the em) read from DejaVuSans.ttf (DejaVu 
 2.37, Debian's fonts-dejavu-core) with fontTools, for U+0020-U+00FF and the few other
 characters the charts' labels use. WeasyPrint draws SVG text letter by letter at these
 advances (no kerning), so a label's width computed here is the width it is drawn at;
-the chart layout (tco/chart_svg.py) places and right-aligns text with it.
+the chart layout (tco/presentation/chart_svg.py) places and right-aligns text with it.
 """
 
 from __future__ import annotations

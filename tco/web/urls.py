@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from tco.web import views
 
 app_name = "tco"
 urlpatterns = [

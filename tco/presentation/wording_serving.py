@@ -1,6 +1,6 @@
 """Serving demand and hosted APIs in the reader's language (issue 16, parts 1 and 3).
 
-Kept apart from tco/wording.py so that the serving figures have one home: the
+Kept apart from tco/presentation/wording.py so that the serving figures have one home: the
 derivation from users and requests, per-request costs and the break-even in requests
 a day, worded the same on the page, in the PDF and in the quote.
 """

@@ -43,7 +43,7 @@ SOURCES = {
 
 def site_name(name: object) -> str:
     """A catalog site's name in the reader's language (the engine carries the English)."""
-    from tco.scenario_io import CatalogSnapshot
+    from tco.scenario.resolve import CatalogSnapshot
 
     for site in CatalogSnapshot.current().sites.values():
         if site.name == name:

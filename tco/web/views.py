@@ -23,13 +23,12 @@ from django.views.decorators.http import require_safe
 from catalog.audience import sees_internal_prices
 from common.downloads import attachment
 from common.http import HtmxHttpRequest
-
-from .canonical import canonical_query
-from .downloads import XLSX_CONTENT_TYPE, workbook_filename
-from .page_cache import cache_anonymous_page
+from tco.web.canonical import canonical_query
+from tco.web.downloads import XLSX_CONTENT_TYPE, workbook_filename
+from tco.web.page_cache import cache_anonymous_page
 
 if TYPE_CHECKING:
-    from .forms import CalculatorForm
+    from tco.web.forms import CalculatorForm
 
 
 def _bound_form(request: HttpRequest) -> CalculatorForm:
@@ -37,9 +36,9 @@ def _bound_form(request: HttpRequest) -> CalculatorForm:
     the view both need it)."""
     form: CalculatorForm | None = getattr(request, "_calculator_form", None)
     if form is None:
-        from .forms import CalculatorForm
-        from .scenario_io import CatalogSnapshot
-        from .services import form_data
+        from tco.scenario.resolve import CatalogSnapshot
+        from tco.services import form_data
+        from tco.web.forms import CalculatorForm
 
         form = CalculatorForm(form_data(request.GET), catalog=CatalogSnapshot.current())
         form.is_valid()
@@ -71,11 +70,11 @@ def _charts_toggle_query(request: HttpRequest, all_options: bool) -> str:
 @require_safe
 @cache_anonymous_page(canonical_inputs)
 def calculator(request: HtmxHttpRequest) -> HttpResponse:
-    from .chart_context import page_charts
-    from .charts import CHARTED_CLOUD_OPTIONS
-    from .forms import PRESET_CHOICES
-    from .presets import KIND_DEFAULTS
-    from .services import analyse_bound_form
+    from tco.presentation.charts import CHARTED_CLOUD_OPTIONS
+    from tco.services import analyse_bound_form
+    from tco.web.chart_context import page_charts
+    from tco.web.forms import PRESET_CHOICES
+    from tco.web.presets import KIND_DEFAULTS
 
     form, outcome = analyse_bound_form(_bound_form(request))
     all_options = request.GET.get("charts") == "all"
@@ -115,9 +114,10 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_safe
 def calculator_workbook(request: HttpRequest) -> HttpResponse:
-    """The result's TCO model as an Excel workbook with live formulas (tco.workbook)."""
-    from .services import analyse_query
-    from .workbook import build_workbook, provenance_for
+    """The result's TCO model as an Excel workbook with live formulas
+    (tco.presentation.workbook)."""
+    from tco.presentation.workbook import build_workbook, provenance_for
+    from tco.services import analyse_query
 
     _form, outcome = analyse_query(request.GET)
     if outcome.analysis is None:  # invalid inputs: the page says what is wrong

@@ -44,8 +44,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 from tco.engine import ScenarioResult
 from tco.engine.costmodel import CloudCostParams, CostModel
 from tco.engine.units import HOURS_PER_MONTH
+from tco.presentation.wording import verdict_headline
 from tco.report import build_report
-from tco.wording import verdict_headline
 
 MIN_ROWS_MONTHS = 120  # cash-flow rows written at least (months 0..N)
 MONEY = "#,##0.00"
@@ -702,7 +702,7 @@ def build_workbook(
     _text(summary["A1"], title or _("GPU TCO model"))
     summary["A1"].font = Font(bold=True, size=14)
     summary["A2"] = _("Verdict (from the engine when this file was made):")
-    # The page's headline, in the reader's language (tco.wording).
+    # The page's headline, in the reader's language (tco.presentation.wording).
     _text(summary["B2"], verdict_headline(build_report(result).verdict, cur))
     summary["A3"] = _(
         "Every figure below is a formula over the %(sheet)s sheet: change an input and it follows."
@@ -750,9 +750,9 @@ def build_workbook(
             value=f'=IF(D{r}="","",IF(OR({before}>=0,{after}={before}),D{r},'
             f"D{r}-1+(-{before})/({after}-{before})))",
         )
-        # As the page words it (tco.wording.break_even_cell): a utilization within 0-100 %,
-        # else "always" when owning wins at every utilization, "none" when it never does
-        # (a commitment's (A − C) ÷ (D − B) is no utilization: 2,604 %).
+        # As the page words it (tco.presentation.wording.break_even_cell): a utilization within
+        # 0-100 %, else "always" when owning wins at every utilization, "none" when it never
+        # does (a commitment's (A − C) ÷ (D − B) is no utilization: 2,604 %).
         u, own_slope, rent_slope = (
             f"cloud{k}_break_even_u",
             "onprem_slope_total",
@@ -887,7 +887,7 @@ def _time_inputs(result: ScenarioResult) -> list[tuple[str, str, float, str, str
 def provenance_for(
     built: Any, result: ScenarioResult, *, internal: bool = True
 ) -> dict[str, Provenance]:
-    """Sources and dates of a built scenario's catalog inputs (tco.scenario_io.BuiltScenario).
+    """Sources and dates of a built scenario's catalog inputs (tco.scenario.resolve.BuiltScenario).
 
     Overridden values keep the catalog row's source here; the scenario's own
     assumptions list (shown on the page) marks them "Your input". Without `internal`
@@ -896,7 +896,7 @@ def provenance_for(
     """
     from catalog.audience import OWN_PRICE_SOURCE
     from catalog.models import InfrastructureItem
-    from tco.scenario_io import DEFAULT_ITEMS
+    from tco.scenario.resolve import DEFAULT_ITEMS
 
     own = None if internal else Provenance(str(OWN_PRICE_SOURCE))
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from common.formatting import format_money, number
-from tco.wording import cloud_label, option_label
+from tco.presentation.wording import cloud_label, option_label
 
 OWNED_KINDS = ("onprem", "onprem_resell", "hybrid")
 

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from tco.charts import (
+from tco.engine import ScenarioResult
+from tco.presentation.charts import (
     CHARTED_CLOUD_OPTIONS,
     ChartLabels,
     all_charts,
@@ -14,8 +15,7 @@ from tco.charts import (
     charts_json,
     omitted_charts,
 )
-from tco.engine import ScenarioResult
-from tco.wording import cloud_label
+from tco.presentation.wording import cloud_label
 
 # Plotly's `separators`: decimal mark, then thousands separator.
 SEPARATORS = {"en": ".,", "nl": ",."}
@@ -96,7 +96,7 @@ class PageCharts:
 
     titles: dict[str, str]
     json: str
-    # Why a chart is not drawn, one sentence each (tco.charts.omitted_charts).
+    # Why a chart is not drawn, one sentence each (tco.presentation.charts.omitted_charts).
     omitted: tuple[str, ...] = ()
 
 

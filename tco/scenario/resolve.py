@@ -169,14 +169,14 @@ class CatalogSnapshot:
     def current(cls) -> CatalogSnapshot:
         """Today's catalog, kept in memory while the catalog generation is unchanged.
 
-        The generation (tco.page_cache.catalog_generation) changes on every catalog save
+        The generation (tco.web.page_cache.catalog_generation) changes on every catalog save
         or delete, in every process that shares the default cache; a process reads the
         rows again on its first request after a change, and at least every
         CATALOG_MEMORY_SECONDS (a write in another process without a shared cache). The
         rows are shared by requests and must not be changed (dated snapshots are loaded
         afresh: `load(as_of=...)`).
         """
-        from tco.page_cache import catalog_generation
+        from tco.web.page_cache import catalog_generation
 
         generation = catalog_generation()
         now = time.monotonic()

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from common.formatting import format_amounts, format_money, number, percent
-from tco import wording_serving
+from tco.presentation import wording_serving
 
 if TYPE_CHECKING:
     from tco.report import HorizonRow, Hybrid, Note, Option, Report, Verdict
