@@ -6,7 +6,9 @@ such as NaN or a break-even that never comes). Blocks that only some workloads o
 have are optional: a training run's sizing has ``training_days``, a served model's has
 ``replicas``; a cloud option has ``provider``, a hosted API ``model``. Such a field that the
 engine did not give stays out of the JSON form (:meth:`Report.to_json`), so the JSON keeps
-exactly the keys the engine wrote.
+exactly the keys the engine wrote. The time to capacity (:class:`Bridge`, :class:`Timing`,
+:class:`Capacity`) is built by the report builder from the engine's capacity plan; a stored
+report from before it existed lacks those keys, which then read as None.
 
 Fields a newer engine adds and a model does not declare yet are kept as they are (``extra``
 allowed), in the JSON form and as attributes, so that a stored report written by a newer
