@@ -9,12 +9,25 @@ definition.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, cast
 
 from django.template.defaultfilters import date
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment
+
+
+class GettextEnvironment(Protocol):
+    """What the i18n extension (jinja2.ext.i18n) adds to an environment at run time; Jinja's
+    types do not declare it."""
+
+    def install_gettext_callables(
+        self,
+        gettext: Callable[[str], str],
+        ngettext: Callable[[str, str, int], str],
+        newstyle: bool | None = None,
+    ) -> None: ...
 
 
 def environment(**options: Any) -> Environment:
@@ -25,9 +38,8 @@ def environment(**options: Any) -> Environment:
     # Django's Jinja2 backend passes autoescape=True.
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
     # newstyle: variables are escaped into the (trusted) translation, as blocktranslate does.
-    # The i18n extension adds this method to the environment at run time: Jinja's types
-    # do not declare it.
-    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    i18n = cast(GettextEnvironment, env)  # the extension above added the method
+    i18n.install_gettext_callables(gettext, ngettext, newstyle=True)
     for library in (formatting, wording, quotes_tags):
         env.filters.update(library.filters)
     env.filters["date"] = date

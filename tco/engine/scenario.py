@@ -1401,8 +1401,6 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
     for api in result.api_options:
         options.append(_api_option_dict(api, ranked(api.name)))
     _add_unit_costs(options, result.serving)
-    for option in options:
-        option.update(capacity_fields(result, option["name"]))
     options.sort(key=lambda o: (o["total_cost"] is None, o["total_cost"] or 0.0))
     v = result.verdict
     reference = next((c for c in result.cloud_options if c.name == v.reference_cloud), None)
@@ -1501,7 +1499,6 @@ def result_to_dict(result: ScenarioResult, include_cashflows: bool = False) -> d
         "constraints": constraints_to_dict(result),
         "owning_extras": _extras_dict(result),
         "horizons": horizons_to_dict(result),
-        "capacity": capacity_to_dict(result),
     }
     t = result.tornado
     extras.update(site_to_dict(result, options))
@@ -1599,58 +1596,6 @@ def site_to_dict(result: ScenarioResult, options: list[dict[str, Any]]) -> dict[
     return {
         "site_fit": own_dict,
         "site_duties": [n.to_dict() for n in result.site_duties],
-    }
-
-
-def capacity_fields(result: ScenarioResult, name: str) -> dict[str, Any]:
-    """One option's time to capacity (docs/methodology.md § 3i): ``ready_date``,
-    ``ready_in_days``, ``bridge`` and what time adds to its total; None throughout when the
-    scenario gives no capacity block (every option ready on day one)."""
-    timing = result.capacity.timing(name) if result.capacity is not None else None
-    if timing is None:
-        return {"ready_date": None, "ready_in_days": None, "bridge": None, "time": None}
-    b = timing.bridge
-    return {
-        "ready_date": timing.ready_date.isoformat(),
-        "ready_in_days": _num(timing.ready_in_days, 1),
-        "bridge": None
-        if b is None
-        else {
-            "option": b.option,
-            "instances": b.instances,
-            "start_in_days": _num(b.start_in_days, 1),
-            "days": _num(b.days, 1),
-            "hours": _num(b.hours, 2),
-            "price_per_instance_hour": _num(b.price_per_instance_hour, 4),
-            "cost": _num(b.cost, 2),
-        },
-        "time": {
-            "code": timing.code,
-            "late_days": _num(timing.late_days, 1),
-            "delay_cost": _num(timing.delay_cost, 2),
-            "extra_cost": _num(timing.extra_cost, 2),
-            "ruled_out": timing.ruled_out,
-        },
-    }
-
-
-def capacity_to_dict(result: ScenarioResult) -> dict[str, Any] | None:
-    """The scenario's capacity inputs and need date (None without a capacity block)."""
-    plan = result.capacity
-    if plan is None:
-        return None
-    i = plan.inputs
-    return {
-        "as_of": i.as_of.isoformat(),
-        "needed_in_days": _num(i.needed_in_days, 1),
-        "needed_date": plan.needed_date.isoformat() if plan.needed_date else None,
-        "if_late": i.if_late.value,
-        "cost_of_delay_per_week": _num(i.cost_of_delay_per_week, 2),
-        "site_readiness_weeks": _num(i.site_readiness_weeks, 2),
-        "install_days": _num(i.install_days, 1),
-        "lead_time_range": [_num(x, 4) for x in i.lead_time_range],
-        "units_in_stock": result.scenario.server.units_in_stock,
-        "lead_time_weeks": _num(result.scenario.server.lead_time_weeks, 1),
     }
 
 

@@ -1,10 +1,11 @@
 """Time to capacity in the reader's language: the verdict's delivery sentence, each
-option's ready date and bridge, and the timeline (tco/engine/capacity.py's codes)."""
+option's ready date and bridge, and the timeline (tco/engine/capacity.py's codes, as the
+typed report carries them: Option.ready_date, .bridge, .time and Report.capacity)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -14,20 +15,13 @@ from django.utils.translation import ngettext
 
 from common.formatting import format_money, number
 from tco.presentation.wording import cloud_label, option_label
+from tco.report import Bridge, Option, Report
 
 OWNED_KINDS = ("onprem", "onprem_resell", "hybrid")
 
 
-def _get(block: Any, key: str) -> Any:
-    """A field of the report (tco/report: typed models keep undeclared keys as
-    attributes) or of its JSON form, None when absent."""
-    if isinstance(block, Mapping):
-        return block.get(key)
-    return getattr(block, key, None)
-
-
 def day_text(value: str | date | None) -> str:
-    """An ISO date (as the JSON carries it) in the active language's date style."""
+    """A date (or an ISO date) in the active language's date style."""
     if not value:
         return ""
     day = date.fromisoformat(value) if isinstance(value, str) else value
@@ -39,61 +33,55 @@ def _weeks(days: float | None) -> str:
     return ngettext("%(n)s week", "%(n)s weeks", weeks) % {"n": number(weeks)}
 
 
-def _recommended(summary: Any) -> Any:
-    return next((o for o in _get(summary, "options") or [] if _get(o, "recommended")), None)
-
-
-def time_sentence(summary: Any) -> str:
+def time_sentence(report: Report) -> str:
     """The verdict's delivery line: "Buy 4 × SYS-821GE (ships in 44 weeks); rent 4 ×
     CoreWeave for the first 41 weeks ($1,234,567) to meet your 30-day deadline." Empty when
     the scenario gave no capacity block."""
-    capacity = _get(summary, "capacity")
-    option = _recommended(summary)
-    if not capacity or option is None or not _get(option, "time"):
+    capacity = report.capacity
+    option = next((o for o in report.options if o.recommended), None)
+    if capacity is None or option is None or option.time is None:
         return ""
-    currency = _get(summary, "currency") or "EUR"
-    time = _get(option, "time")
-    params = _get(_get(summary, "verdict"), "params") or {}
+    currency = report.currency
+    time = option.time
+    params = report.verdict.params
     values = {
         "servers": number(params.get("owned_servers") or params.get("servers")),
         "server": params.get("server") or "",
-        "ready": day_text(_get(option, "ready_date")),
-        "deadline": number(_get(capacity, "needed_in_days")),
-        "weeks_late": _weeks(_get(time, "late_days")),
-        "delay": format_money(_get(time, "delay_cost"), currency, 0),
+        "ready": day_text(option.ready_date),
+        "deadline": number(capacity.needed_in_days),
+        "weeks_late": _weeks(time.late_days),
+        "delay": format_money(time.delay_cost, currency, 0),
     }
-    if _get(option, "kind") not in OWNED_KINDS:
-        if _get(time, "late_days"):
+    if option.kind not in OWNED_KINDS:
+        if time.late_days:
             return _(
                 "%(option)s is ready on %(ready)s, %(weeks_late)s after the work needs it; "
                 "the delay costs %(delay)s."
             ) % {**values, "option": option_label(option)}
         return _("%(option)s is ready on %(ready)s.") % {**values, "option": option_label(option)}
-    if _get(time, "code") == "lead_time":
-        shipping = _("ships in %(weeks)s") % {
-            "weeks": _weeks(float(_get(capacity, "lead_time_weeks") or 0) * 7)
-        }
-    elif _get(time, "code") == "site_readiness":
+    if time.code == "lead_time":
+        shipping = _("ships in %(weeks)s") % {"weeks": _weeks(capacity.lead_time_weeks * 7)}
+    elif time.code == "site_readiness":
         shipping = _("the site is ready in %(weeks)s") % {
-            "weeks": _weeks(float(_get(capacity, "site_readiness_weeks") or 0) * 7)
+            "weeks": _weeks(capacity.site_readiness_weeks * 7)
         }
     else:
         shipping = _("in stock")
     values["shipping"] = shipping
-    bridge = _get(option, "bridge")
-    if bridge:
+    bridge = option.bridge
+    if bridge is not None:
         return _(
             "Buy %(servers)s × %(server)s (%(shipping)s, ready on %(ready)s); rent %(n)s × "
             "%(bridge)s for the first %(bridge_weeks)s (%(cost)s) to meet your %(deadline)s-day "
             "deadline."
         ) % {
             **values,
-            "n": number(_get(bridge, "instances")),
-            "bridge": cloud_label(str(_get(bridge, "option") or "")),
-            "bridge_weeks": _weeks(_get(bridge, "days")),
-            "cost": format_money(_get(bridge, "cost"), currency, 0),
+            "n": number(bridge.instances),
+            "bridge": cloud_label(bridge.option),
+            "bridge_weeks": _weeks(bridge.days),
+            "cost": format_money(bridge.cost, currency, 0),
         }
-    if _get(time, "late_days"):
+    if time.late_days:
         return (
             _(
                 "Buy %(servers)s × %(server)s (%(shipping)s, ready on %(ready)s, %(weeks_late)s "
@@ -104,120 +92,111 @@ def time_sentence(summary: Any) -> str:
     return _("Buy %(servers)s × %(server)s (%(shipping)s, ready on %(ready)s).") % values
 
 
-def ready_cell(option: Any) -> str:
+def ready_cell(option: Option) -> str:
     """An option's ready date for the options table ("–" without a capacity block)."""
-    time = _get(option, "time")
-    if not time:
+    if option.time is None:
         return "–"
-    if _get(time, "ruled_out"):
-        return _("%(ready)s: too late") % {"ready": day_text(_get(option, "ready_date"))}
-    return day_text(_get(option, "ready_date"))
+    if option.time.ruled_out:
+        return _("%(ready)s: too late") % {"ready": day_text(option.ready_date)}
+    return day_text(option.ready_date)
 
 
-def bridge_text(option: Any, currency: str) -> str:
+def bridge_text(option: Option, currency: str) -> str:
     """ "Bridge: 4 × CoreWeave 8 × H100 for 40 days, $132,357" (empty without a bridge)."""
-    bridge = _get(option, "bridge")
-    if not bridge:
+    bridge = option.bridge
+    if bridge is None:
         return ""
+    days = math.ceil(bridge.days)
     return ngettext(
         "Bridge: %(n)s × %(option)s for %(days)s day, %(cost)s",
         "Bridge: %(n)s × %(option)s for %(days)s days, %(cost)s",
-        math.ceil(_get(bridge, "days") or 0),
+        days,
     ) % {
-        "n": number(_get(bridge, "instances")),
-        "option": cloud_label(str(_get(bridge, "option") or "")),
-        "days": number(math.ceil(_get(bridge, "days") or 0)),
-        "cost": format_money(_get(bridge, "cost"), currency, 0),
+        "n": number(bridge.instances),
+        "option": cloud_label(bridge.option),
+        "days": number(days),
+        "cost": format_money(bridge.cost, currency, 0),
     }
 
 
-def timeline(summary: Any) -> dict[str, Any] | None:
+def timeline(report: Report) -> dict[str, Any] | None:
     """The timeline chart's rows, from the order (today) to each option's ready date, the
     bridge, and the need date, as percentages of the span drawn; None without capacity.
 
     Each row: its label, the ready date's text, and segments (css class, left %, width %,
     text). The span runs to the latest ready date plus a fifth, at least to the need date.
     """
-    capacity = _get(summary, "capacity")
-    if not capacity:
+    capacity = report.capacity
+    if capacity is None:
         return None
-    options = [o for o in _get(summary, "options") or [] if _get(o, "time")]
+    options = [o for o in report.options if o.time is not None]
     if not options:
         return None
     # Owning (the recommended or cheapest first), then the three soonest-ready clouds.
     owned = sorted(
-        (o for o in options if _get(o, "kind") in OWNED_KINDS),
-        key=lambda o: (not _get(o, "recommended"), (_get(o, "total_cost") or 0.0)),
+        (o for o in options if o.kind in OWNED_KINDS),
+        key=lambda o: (not o.recommended, o.total_cost or 0.0),
     )
     clouds = sorted(
-        (o for o in options if _get(o, "kind") not in OWNED_KINDS),
-        key=lambda o: (
-            not _get(o, "recommended"),
-            _get(o, "ready_in_days") or 0,
-            (_get(o, "total_cost") or 0.0),
-        ),
+        (o for o in options if o.kind not in OWNED_KINDS),
+        key=lambda o: (not o.recommended, o.ready_in_days or 0.0, o.total_cost or 0.0),
     )[:3]
     shown = owned + clouds
-    needed = _get(capacity, "needed_in_days")
-    latest = max(float(_get(o, "ready_in_days") or 0) for o in shown)
-    span = max(latest * 1.2, float(needed or 0) * 1.2, 14.0)
+    needed = capacity.needed_in_days
+    latest = max(o.ready_in_days or 0.0 for o in shown)
+    span = max(latest * 1.2, (needed or 0.0) * 1.2, 14.0)
 
     def pct(days: float) -> float:
         return round(min(max(days / span * 100, 0.0), 100.0), 2)
 
     rows = []
-    bridges_drawn = set()
+    bridges_drawn: set[Bridge] = set()
     for o in shown:
-        ready = float(_get(o, "ready_in_days") or 0)
+        ready = o.ready_in_days or 0.0
         segments = []
         if ready > 0:
-            label = _("order to ready") if _get(o, "kind") in OWNED_KINDS else _("booking lead")
+            label = _("order to ready") if o.kind in OWNED_KINDS else _("booking lead")
             segments.append(("wait", 0.0, pct(ready), label))
         segments.append(("work", pct(ready), round(100 - pct(ready), 2), _("working")))
         rows.append(
             {
                 "label": option_label(o),
-                "recommended": bool(_get(o, "recommended")),
-                "ruled_out": bool(_get(_get(o, "time"), "ruled_out")),
-                "ready": day_text(_get(o, "ready_date")),
+                "recommended": o.recommended,
+                "ruled_out": bool(o.time and o.time.ruled_out),
+                "ready": day_text(o.ready_date),
                 "segments": [
                     {"kind": kind, "left": left, "width": width, "text": text}
                     for kind, left, width, text in segments
                 ],
             }
         )
-        bridge = _get(o, "bridge")
-        drawn = tuple(sorted(bridge.items())) if bridge else None
-        if bridge and drawn not in bridges_drawn:
-            bridges_drawn.add(drawn)
-            rows.append(_bridge_row(bridge, pct, _get(summary, "currency") or "EUR"))
+        # The same bridge (a hybrid's may equal owning's) is drawn once.
+        if o.bridge is not None and o.bridge not in bridges_drawn:
+            bridges_drawn.add(o.bridge)
+            rows.append(_bridge_row(o.bridge, pct, report.currency))
     return {
         "rows": rows,
-        "start": day_text(_get(capacity, "as_of")),
-        "needed": day_text(_get(capacity, "needed_date")),
-        "needed_left": pct(float(needed)) if needed is not None else None,
+        "start": day_text(capacity.as_of),
+        "needed": day_text(capacity.needed_date),
+        "needed_left": pct(needed) if needed is not None else None,
         "end_days": math.ceil(span),
     }
 
 
-def _bridge_row(bridge: Any, pct: Callable[[float], float], currency: str) -> dict[str, Any]:
+def _bridge_row(bridge: Bridge, pct: Callable[[float], float], currency: str) -> dict[str, Any]:
     """The timeline's row of a bridge: rented from its start until the servers are ready."""
-    start = float(_get(bridge, "start_in_days") or 0)
-    left = pct(start)
+    left = pct(bridge.start_in_days)
     return {
         "label": _("Bridge: %(n)s × %(option)s")
-        % {
-            "n": number(_get(bridge, "instances")),
-            "option": cloud_label(str(_get(bridge, "option") or "")),
-        },
+        % {"n": number(bridge.instances), "option": cloud_label(bridge.option)},
         "recommended": False,
         "ruled_out": False,
-        "ready": format_money(_get(bridge, "cost"), currency, 0),
+        "ready": format_money(bridge.cost, currency, 0),
         "segments": [
             {
                 "kind": "bridge",
                 "left": left,
-                "width": round(pct(start + float(_get(bridge, "days") or 0)) - left, 2),
+                "width": round(pct(bridge.start_in_days + bridge.days) - left, 2),
                 "text": _("rented until the servers are ready"),
             }
         ],

@@ -9,6 +9,8 @@ pydantic: no Django.
 
 from tco.report.build import build_report
 from tco.report.models import (
+    Bridge,
+    Capacity,
     Confidence,
     Constraints,
     Demand,
@@ -27,12 +29,15 @@ from tco.report.models import (
     Report,
     Serving,
     Sizing,
+    Timing,
     Tornado,
     TornadoBar,
     Verdict,
 )
 
 __all__ = [
+    "Bridge",
+    "Capacity",
     "Confidence",
     "Constraints",
     "Demand",
@@ -51,6 +56,7 @@ __all__ = [
     "Report",
     "Serving",
     "Sizing",
+    "Timing",
     "Tornado",
     "TornadoBar",
     "Verdict",

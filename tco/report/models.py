@@ -6,7 +6,9 @@ such as NaN or a break-even that never comes). Blocks that only some workloads o
 have are optional: a training run's sizing has ``training_days``, a served model's has
 ``replicas``; a cloud option has ``provider``, a hosted API ``model``. Such a field that the
 engine did not give stays out of the JSON form (:meth:`Report.to_json`), so the JSON keeps
-exactly the keys the engine wrote.
+exactly the keys the engine wrote. The time to capacity (:class:`Bridge`, :class:`Timing`,
+:class:`Capacity`) is built by the report builder from the engine's capacity plan; a stored
+report from before it existed lacks those keys, which then read as None.
 
 Fields a newer engine adds and a model does not declare yet are kept as they are (``extra``
 allowed), in the JSON form and as attributes, so that a stored report written by a newer
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
+from datetime import date
 from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict
@@ -189,6 +192,52 @@ class SiteFit(ReportModel):
     placed_at: SiteFit | None = None
 
 
+# --- time to capacity (tco/engine/capacity.py, docs/methodology.md § 3i) ------------------
+
+
+class Bridge(ReportModel):
+    """Rented capacity that does the work from the need date until the owned fleet is
+    ready; its cost is part of that option's total."""
+
+    option: str  # the cloud offering rented
+    instances: int
+    start_in_days: float  # days after the order (the need date, or the cloud's booking lead)
+    days: float  # calendar days rented
+    hours: float  # instance-hours billed per instance (the work's busy hours)
+    price_per_instance_hour: float | None
+    cost: float | None
+
+
+class Timing(ReportModel):
+    """What sets an option's ready date and what its lateness costs.
+
+    ``code``: ``in_stock``, ``lead_time`` or ``site_readiness`` (owning); ``on_demand``,
+    ``reserved`` or ``capacity_block`` (renting). ``extra_cost`` is the bridge and the cost
+    of delay together, already in the option's total."""
+
+    code: str
+    late_days: float  # after the need date (0: on time)
+    delay_cost: float | None
+    extra_cost: float | None
+    ruled_out: bool  # too late under ``if_late: rule_out`` (reason ``misses_deadline``)
+
+
+class Capacity(ReportModel):
+    """The scenario's capacity block as the engine used it, with the need date and the
+    server's stock and lead time."""
+
+    as_of: date  # the order date the ready dates count from
+    needed_in_days: float | None  # None: ready dates only, nothing is late
+    needed_date: date | None
+    if_late: Literal["bridge", "delay", "rule_out"]
+    cost_of_delay_per_week: float
+    site_readiness_weeks: float
+    install_days: float
+    lead_time_range: list[float]  # the Monte Carlo's low and high factor on lead times
+    units_in_stock: int | None  # None: unknown (the lead time applies)
+    lead_time_weeks: float
+
+
 # --- options -----------------------------------------------------------------------------
 
 
@@ -234,10 +283,10 @@ class Option(ReportModel):
     instances: int | None = None
     committed: bool | None = None
     # time to capacity (docs/methodology.md § 3i; None without a capacity block)
-    ready_date: str | None = None
+    ready_date: date | None = None
     ready_in_days: float | None = None
-    bridge: Params | None = None
-    time: Params | None = None
+    bridge: Bridge | None = None
+    time: Timing | None = None
     owning_wins_above: bool | None = None
     break_even_runs_per_year: float | None = None
     price_per_gpu_hour: float | None = None
@@ -488,7 +537,7 @@ class Report(ReportModel):
     # the owned fleet against the buyer's site, and the EU duties its IT load brings
     site_fit: SiteFit | None = None
     site_duties: list[Note] = []
-    capacity: Params | None = None  # the capacity block's inputs and need date (§ 3i)
+    capacity: Capacity | None = None  # the capacity block's inputs and need date (§ 3i)
 
     # --- the JSON form ---
 

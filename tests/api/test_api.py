@@ -106,6 +106,27 @@ def test_openapi_shows_the_reports_fields(api: Client) -> None:
     kinds = components["Option"]["properties"]["kind"]["enum"]
     assert kinds == ["onprem", "cloud", "onprem_resell", "hybrid", "api"]
     assert "verdict" in components["Report"]["required"]
+    # Time to capacity is typed: each option's bridge and timing, the report's capacity.
+    option = components["Option"]["properties"]
+    for field, component in (("bridge", "Bridge"), ("time", "Timing")):
+        assert {"$ref": f"#/components/schemas/{component}"} in option[field]["anyOf"]
+    assert {"type": "string", "format": "date"} in option["ready_date"]["anyOf"]
+    capacity = components["Report"]["properties"]["capacity"]["anyOf"]
+    assert {"$ref": "#/components/schemas/Capacity"} in capacity
+    assert set(components["Bridge"]["required"]) == {
+        "option",
+        "instances",
+        "start_in_days",
+        "days",
+        "hours",
+        "price_per_instance_hour",
+        "cost",
+    }
+    assert components["Capacity"]["properties"]["if_late"]["enum"] == [
+        "bridge",
+        "delay",
+        "rule_out",
+    ]
 
 
 def test_interactive_docs_use_local_static_files_only(api: Client) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import date
+from typing import TypedDict, Unpack
 
 import pytest
 
@@ -17,11 +18,25 @@ AS_OF = date(2026, 12, 3)
 COREWEAVE = "CoreWeave 8x H100 (on_demand)"  # $49.24 per instance-hour, the cheapest by use
 
 
-def four_servers(*, stock: int | None, lead_weeks: float, **capacity: object) -> Scenario:
-    """The reference scenario (continuous, 70 % busy) on a fixed fleet of 4 servers."""
+class CapacityBlock(TypedDict, total=False):
+    """The scenario's capacity block (CapacityInputs) as a test gives it, ordered on AS_OF."""
+
+    needed_in_days: float | None
+    if_late: LatePolicy
+    cost_of_delay_per_week: float
+    site_readiness_weeks: float
+    install_days: float
+    lead_time_range: tuple[float, float]
+
+
+def four_servers(
+    *, stock: int | None, lead_weeks: float, **capacity: Unpack[CapacityBlock]
+) -> Scenario:
+    """The reference scenario (continuous, 70 % busy) on a fixed fleet of 4 servers; no
+    capacity block when no field of it is given."""
     base = reference_scenario()
     server = dataclasses.replace(base.server, units_in_stock=stock, lead_time_weeks=lead_weeks)
-    inputs = CapacityInputs(AS_OF, **capacity) if capacity else None  # type: ignore[arg-type]
+    inputs = CapacityInputs(AS_OF, **capacity) if capacity else None
     return dataclasses.replace(base, servers=4, server=server, capacity=inputs)
 
 

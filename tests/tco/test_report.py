@@ -1,7 +1,8 @@
 """The typed report (tco/report): built once from the engine's result, one JSON form.
 
 Its JSON form keeps exactly the keys and values of the engine's summary
-(``result_to_dict``), so stored revision snapshots and API clients read it unchanged.
+(``result_to_dict``) plus the time to capacity the builder adds from the engine's capacity
+plan, so stored revision snapshots and API clients read it unchanged.
 """
 
 from __future__ import annotations
@@ -16,19 +17,26 @@ from pydantic import BaseModel, ValidationError
 
 from tco.engine import evaluate, result_to_dict
 from tco.engine.examples import reference_scenario
-from tco.report import Option, Report, build_report
+from tco.report import Bridge, Capacity, Option, Report, Timing, build_report
 from tco.services import analyse_query
 from tco.web.presets import PRESETS
 
-# Keys the engine's summary gains on branches being merged (time to capacity, site fit):
-# kept by the report as they are until its models type them (then they leave this list).
-PENDING = {
-    ".capacity",
-    ".options.ready_date",
-    ".options.ready_in_days",
-    ".options.bridge",
-    ".options.time",
-}
+# Each option's time to capacity, which the builder adds (tco/report/build.py).
+TIME_KEYS = ("ready_date", "ready_in_days", "bridge", "time")
+
+
+def engine_part(data: dict[str, Any]) -> dict[str, Any]:
+    """A report's JSON form without the time to capacity: the engine's summary."""
+    rest = {k: v for k, v in data.items() if k != "capacity"}
+    rest["options"] = [{k: v for k, v in o.items() if k not in TIME_KEYS} for o in data["options"]]
+    return rest
+
+
+def untimed(data: dict[str, Any]) -> bool:
+    """Without a capacity block: the keys are there, null (as stored revisions have them)."""
+    return data["capacity"] is None and all(
+        o[k] is None for o in data["options"] for k in TIME_KEYS
+    )
 
 
 def undeclared(model: BaseModel, path: str = "") -> list[str]:
@@ -69,11 +77,14 @@ def test_the_json_form_is_the_engines_summary_and_reads_back() -> None:
     for cashflows in (False, True):
         report = build_report(result, include_cashflows=cashflows)
         expected = result_to_dict(result, include_cashflows=cashflows)
-        assert report.to_json() == expected
+        assert engine_part(report.to_json()) == expected
+        assert untimed(report.to_json())
         text = json.dumps(report.to_json(), sort_keys=True, allow_nan=False)
-        assert text == json.dumps(expected, sort_keys=True)
+        assert json.dumps(engine_part(json.loads(text)), sort_keys=True) == json.dumps(
+            expected, sort_keys=True
+        )
         assert Report.from_json(text) == report
-        assert Report.from_json(json.loads(text)).to_json() == expected
+        assert Report.from_json(json.loads(text)).to_json() == report.to_json()
     with_cashflows = build_report(result, include_cashflows=True)
     months = with_cashflows.options[0].cashflow
     assert months is not None and months["month"][:3] == [0, 1, 2]
@@ -129,11 +140,12 @@ def test_every_preset_round_trips(seed_catalog: object, preset: str, server: str
         report = build_report(result, include_cashflows=cashflows)
         expected: dict[str, Any] = result_to_dict(result, include_cashflows=cashflows)
         text = json.dumps(report.to_json(), sort_keys=True, allow_nan=False)
-        assert text == json.dumps(expected, sort_keys=True)
+        assert engine_part(json.loads(text)) == expected
+        assert untimed(report.to_json())  # a preset asks for no date
         assert Report.from_json(text) == report
         # every key of the summary is typed
-        assert sorted(set(undeclared(report)) - PENDING) == []
-    assert outcome.analysis.report.to_json() == result_to_dict(result)
+        assert undeclared(report) == []
+    assert engine_part(outcome.analysis.report.to_json()) == result_to_dict(result)
     assert isinstance(outcome.analysis.report.options[0], Option)
 
 
@@ -147,3 +159,57 @@ def test_a_served_model_has_its_serving_blocks() -> None:
     assert report.sizing.tokens_per_second_capacity >= 20_000.0
     assert report.sizing.training_days is None
     assert all((o.cost_per_million_tokens or 0) > 0 for o in report.options_of("onprem", "cloud"))
+
+
+def test_time_to_capacity_is_built_typed_from_the_engines_plan() -> None:
+    # tests/engine/test_capacity.py: 4 servers, none in stock, 10 weeks' lead time, no
+    # installation, needed in 30 days: ready on day 70, bridged from day 30 by 4 CoreWeave
+    # instances at the fleet's 70 % use, 40 × 24 × 0.70 = 672 hours each at $49.24:
+    # 4 × 672 × 49.24 = $132,357.12.
+    from datetime import date
+
+    from tco.engine.capacity import CapacityInputs
+
+    base = reference_scenario()
+    server = dataclasses.replace(base.server, units_in_stock=0, lead_time_weeks=10)
+    when = CapacityInputs(date(2026, 12, 3), needed_in_days=30, install_days=0)
+    result = evaluate(dataclasses.replace(base, servers=4, server=server, capacity=when))
+    report = build_report(result)
+    own = report.onprem
+    assert own is not None
+    assert (own.ready_date, own.ready_in_days) == (date(2027, 2, 11), 70.0)
+    assert own.bridge == Bridge(
+        option="CoreWeave 8x H100 (on_demand)",
+        instances=4,
+        start_in_days=30.0,
+        days=40.0,
+        hours=672.0,
+        price_per_instance_hour=49.24,
+        cost=132_357.12,
+    )
+    assert own.time == Timing(
+        code="lead_time", late_days=40.0, delay_cost=0.0, extra_cost=132_357.12, ruled_out=False
+    )
+    assert report.capacity == Capacity(
+        as_of=date(2026, 12, 3),
+        needed_in_days=30.0,
+        needed_date=date(2027, 1, 2),
+        if_late="bridge",
+        cost_of_delay_per_week=0.0,
+        site_readiness_weeks=0.0,
+        install_days=0.0,
+        lead_time_range=[0.85, 1.35],
+        units_in_stock=0,
+        lead_time_weeks=10.0,
+    )
+    # An on-demand cloud is ready at once: on time, no bridge.
+    coreweave = report.option("CoreWeave 8x H100 (on_demand)")
+    assert coreweave is not None and coreweave.bridge is None
+    assert coreweave.time == Timing(
+        code="on_demand", late_days=0.0, delay_cost=0.0, extra_cost=0.0, ruled_out=False
+    )
+    assert undeclared(report) == []
+    data = report.to_json()
+    assert engine_part(data) == result_to_dict(result)
+    assert data["capacity"]["needed_date"] == "2027-01-02"  # dates as ISO text in the JSON
+    assert Report.from_json(json.dumps(data)) == report
