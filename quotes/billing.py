@@ -124,24 +124,32 @@ def validate_schedule(value: Any) -> None:
 
 
 def split(amount: Decimal, weights: Sequence[Decimal]) -> list[Decimal]:
-    """`amount` in shares proportional to `weights`, each rounded to cents; the largest
-    share (the first of equals) takes the rest, so the shares add up to `amount` exactly
-    and none turns negative.
+    """`amount` in shares proportional to `weights`, in cents that add up to `amount` exactly:
+    each share rounded down to the cent, the cents left over one each to the shares with the
+    largest remainders (the first of equals), so that none turns negative, even when the
+    amount has fewer cents than there are shares.
 
     >>> split(Decimal("100.00"), [Decimal(1), Decimal(1), Decimal(1)])
     [Decimal('33.34'), Decimal('33.33'), Decimal('33.33')]
     >>> split(Decimal("1776726.00"), [Decimal(30), Decimal(70)])
     [Decimal('533017.80'), Decimal('1243708.20')]
+    >>> split(Decimal("0.03"), [Decimal(1)] * 5)
+    [Decimal('0.01'), Decimal('0.01'), Decimal('0.01'), Decimal('0.00'), Decimal('0.00')]
     """
     if not weights:
         return []
+    cents = int(to_cents(amount) * 100)
+    if cents < 0:
+        return [-share for share in split(-to_cents(amount), weights)]
     total = sum(weights, Decimal(0))
-    largest = max(range(len(weights)), key=lambda i: (weights[i], -i))
-    if total == 0:
-        return [to_cents(amount) if i == largest else Decimal("0.00") for i in range(len(weights))]
-    shares = [to_cents(amount * weight / total) for weight in weights]
-    shares[largest] += to_cents(amount) - sum(shares, Decimal(0))
-    return shares
+    if total == 0:  # no weights to go by: the whole amount on the first share
+        weights, total = [Decimal(i == 0) for i in range(len(weights))], Decimal(1)
+    exact = [Decimal(cents) * weight / total for weight in weights]
+    floors = [int(x) for x in exact]  # exact ≥ 0: int() rounds down
+    by_remainder = sorted(range(len(weights)), key=lambda i: (-(exact[i] - floors[i]), i))
+    for i in by_remainder[: cents - sum(floors)]:
+        floors[i] += 1
+    return [Decimal(f).scaleb(-2) for f in floors]
 
 
 def support_years(quantity: Decimal, unit: str) -> Decimal:

@@ -17,7 +17,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
 
@@ -376,6 +376,10 @@ money_amounts = st.decimals(min_value=Decimal("0.01"), max_value=Decimal("900000
     discount=st.decimals(min_value=Decimal(0), max_value=Decimal(100), places=2),
     rate=st.sampled_from([Decimal(0), Decimal(9), Decimal(21)]),
 )
+# Found by this test: 3 cents of yearly support over 5 years billed -2 cents in year 5.
+@example(
+    one_off=[], support=[(Decimal("0.03"), "5")], shares=[1], discount=Decimal(0), rate=Decimal(0)
+)
 def test_the_plan_adds_up_to_the_net_and_the_vat_to_the_cent(
     one_off: list[Decimal],
     support: list[tuple[Decimal, str]],
@@ -411,13 +415,25 @@ def test_the_plan_adds_up_to_the_net_and_the_vat_to_the_cent(
     assert [row.year for row in plan if row.year] == list(range(1, years + 1))
 
 
-def test_split_gives_the_rest_to_the_last_share() -> None:
+def test_split_gives_the_cents_left_over_to_the_first_of_equal_shares() -> None:
+    # 5 cents in three: 1 2/3 cents each, rounded down to 1, the 2 left to the first two.
     assert split(Decimal("0.05"), [Decimal(1)] * 3) == [
+        Decimal("0.02"),
+        Decimal("0.02"),
         Decimal("0.01"),
-        Decimal("0.02"),
-        Decimal("0.02"),
     ]
-    assert sum(split(Decimal("1000.01"), [Decimal(30), Decimal(70)])) == Decimal("1000.01")
+    # Fewer cents than shares: 3 cents over 5 years of support, none negative (a yearly
+    # support line of €0.03 for 5 years once billed -€0.02 in its last year).
+    assert split(Decimal("0.03"), [Decimal(1)] * 5) == [Decimal("0.01")] * 3 + [Decimal("0.00")] * 2
+    assert split(Decimal("1000.01"), [Decimal(30), Decimal(70)]) == [
+        Decimal("300.00"),
+        Decimal("700.01"),
+    ]
+    assert split(Decimal("-0.05"), [Decimal(1)] * 3) == [
+        Decimal("-0.02"),
+        Decimal("-0.02"),
+        Decimal("-0.01"),
+    ]
 
 
 @pytest.mark.parametrize(
