@@ -95,6 +95,13 @@ SHOWN_SOURCES = (
 )
 
 
+# The seed's Amsterdam colocation site: its source as the English calculator shows it.
+NL_SITE_SOURCE = (
+    "Estimate: NL non-household electricity €0.15–0.20/kWh incl. network costs; PUE of new "
+    "large sites ~1.3 (Uptime Institute); colocation price and grid intensity estimated"
+)
+
+
 def english_sources_with_a_dutch_version() -> set[str]:
     """The English source texts that have a Dutch version, and their public short forms
     (the publication's name: catalog.audience.source_name) where those differ."""
@@ -178,10 +185,7 @@ def test_the_dutch_calculator_shows_catalog_sources_in_dutch(
     client: Client, seed_catalog: object, preset: str
 ) -> None:
     english = english_sources_with_a_dutch_version()
-    assert (
-        "Estimate: NL non-household electricity €0.15–0.20/kWh incl. network costs; PUE of new large sites ~1.3 (Uptime Institute); colocation price and grid intensity estimated"
-        in english
-    )  # noqa: E501
+    assert NL_SITE_SOURCE in english
     client.cookies["django_language"] = "nl"
     page = client.get("/calculator/", {"preset": preset}).content.decode()
     sources = assumption_sources(page)
@@ -262,3 +266,34 @@ def test_a_dutch_lead_pdf_shows_catalog_sources_in_dutch(seed_catalog: object) -
     assert not found, found
     dutch_names = {source_name(nl) for nl in Gpu.objects.values_list("source_nl", flat=True)}
     assert any(name in text for name in dutch_names)
+
+
+@pytest.mark.parametrize("internal", [False, True])
+def test_a_dutch_workbook_lists_its_sources_in_dutch(
+    client: Client, seed_catalog: object, internal: bool
+) -> None:
+    import io
+
+    from django.contrib.auth.models import Group, User
+    from openpyxl import load_workbook
+
+    if internal:  # the sales view: every source as it is, with its remark, in Dutch
+        user = User.objects.create_user("sanne", "sanne@distributor.example", "pw")
+        user.groups.add(Group.objects.get_or_create(name="sales")[0])
+        client.force_login(user)
+    english = english_sources_with_a_dutch_version()
+    client.cookies["django_language"] = "nl"
+    query = {"preset": "pretrain-7b", "server": "nvidia-dgx-h100"}
+    content = client.get("/calculator/workbook.xlsx", query).content
+    sheet = load_workbook(io.BytesIO(content)).worksheets[1]  # Invoer (the inputs)
+    sources = {
+        str(row[6]): str(row[3] or "") for row in sheet.iter_rows(min_row=2, values_only=True)
+    }
+    assert not shown_in_english(list(sources.values()), english)
+    assert sources["servers"] == "Rekenmodel: dimensionering en vraag voor dit scenario"
+    assert sources["electricity_price_per_kwh"].startswith("Schatting: elektriciteit voor")
+    if internal:
+        assert sources["server_price"].startswith("Schatting: een DGX H100 werd in 2023")
+        assert sources["server_price"].endswith("(omgerekend naar de rapportagevaluta)")
+    else:
+        assert sources["server_price"] == "Onze prijslijst"
