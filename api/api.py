@@ -16,13 +16,14 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
 from ninja import NinjaAPI, Query, Router, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.pagination import LimitOffsetPagination, paginate
 from ninja.security import HttpBearer
 from pydantic import Field
 
-from catalog.audience import sees_internal_prices
+from catalog.audience import OWN_PRICE_SOURCE, sees_internal_prices, source_name
 from catalog.models import CloudOffering, FxRate, Gpu, InfrastructureItem, ServerModel, Site
 from common.downloads import attachment
 from quotes import exports as quote_exports
@@ -251,7 +252,7 @@ def estimate_workbook(request: HttpRequest) -> HttpResponse:
 
     # An anonymous estimate (the API's estimate needs no token) is public: own list prices
     # without their internal date and estimate mark (catalog/audience.py).
-    provenance = provenance_for(built, result, internal=sees_internal_prices(request.user))
+    provenance = provenance_for(built, result, internal=_sees_internal_prices(request))
     return _xlsx(build_workbook(result, provenance), result.scenario.name)
 
 
@@ -288,10 +289,40 @@ def _provenance(row: Any) -> dict[str, Any]:
     }
 
 
-def _filtered(queryset: Any, filters: CatalogFilter) -> Any:
+def _sees_internal_prices(request: HttpRequest) -> bool:
+    """Whether the caller reads the internal flags of our own list prices: a staff member or
+    sales engineer, by a live API token or a signed-in session (catalog/audience.py)."""
+    token = getattr(request, "api_token", None)  # looked up by the rate limiter
+    if token is None:
+        header = request.META.get("HTTP_AUTHORIZATION", "")
+        scheme, _sep, raw = header.partition(" ")
+        if scheme.lower() == "bearer" and raw.strip():
+            token = token_authenticate(raw.strip())
+    return sees_internal_prices(token.user if token is not None else request.user)
+
+
+def _own_provenance(row: Any, internal: bool, *, source: str | None = None) -> dict[str, Any]:
+    """An own list price's provenance: its flags and date for staff and sales, none for
+    everyone else (`source`: what the public reads as the source; the row's name of its
+    source without our remarks when None, as the catalog page shows it)."""
+    if internal:
+        return _provenance(row)
+    public = source if source is not None else source_name(row.source)
+    return {"source": public, "source_url": row.source_url, "as_of": None, "is_estimate": None}
+
+
+def _own_price_source() -> str:
+    """ "Our price list", in English like the rest of the catalog's data."""
+    with translation.override("en"):
+        return str(OWN_PRICE_SOURCE)
+
+
+def _filtered(queryset: Any, filters: CatalogFilter, *, internal: bool = True) -> Any:
+    """The rows the filters select; the estimate filter only where the caller may read the
+    flag (own list prices: staff and sales only; for others it is ignored)."""
     if filters.key:
         queryset = queryset.filter(key=filters.key)
-    if filters.is_estimate is not None:
+    if filters.is_estimate is not None and internal:
         queryset = queryset.filter(is_estimate=filters.is_estimate)
     return queryset
 
@@ -325,14 +356,17 @@ class ServerFilter(CatalogFilter):
 @catalog.get("/servers", response={200: list[s.ServerOut], **PUBLIC_PROBLEMS})
 @paginate(Pages)
 def servers(request: HttpRequest, filters: Query[ServerFilter]) -> Any:
-    rows = _filtered(ServerModel.objects.select_related("gpu").order_by("key"), filters)
+    internal = _sees_internal_prices(request)
+    rows = _filtered(
+        ServerModel.objects.select_related("gpu").order_by("key"), filters, internal=internal
+    )
     if filters.gpu:
         rows = rows.filter(gpu__key=filters.gpu)
     if filters.vendor:
         rows = rows.filter(vendor__iexact=filters.vendor)
     return [
         {
-            **_provenance(m),
+            **_own_provenance(m, internal),
             "key": m.key,
             "vendor": m.vendor,
             "sku": m.sku,
@@ -345,8 +379,8 @@ def servers(request: HttpRequest, filters: Query[ServerFilter]) -> Any:
             "cooling": m.cooling,
             "list_price": float(m.list_price),
             "currency": m.currency,
-            "price_source": m.price_source,
-            "price_is_estimate": m.price_is_estimate,
+            "price_source": m.price_source if internal else _own_price_source(),
+            "price_is_estimate": m.price_is_estimate if internal else None,
         }
         for m in rows
     ]
@@ -422,12 +456,13 @@ class ItemFilter(CatalogFilter):
 @catalog.get("/items", response={200: list[s.ItemOut], **PUBLIC_PROBLEMS})
 @paginate(Pages)
 def items(request: HttpRequest, filters: Query[ItemFilter]) -> Any:
-    rows = _filtered(InfrastructureItem.objects.order_by("key"), filters)
+    internal = _sees_internal_prices(request)
+    rows = _filtered(InfrastructureItem.objects.order_by("key"), filters, internal=internal)
     if filters.category:
         rows = rows.filter(category=filters.category)
     return [
         {
-            **_provenance(i),
+            **_own_provenance(i, internal, source=_own_price_source()),
             "key": i.key,
             "name": i.name,
             "category": i.category,

@@ -67,6 +67,22 @@ class Provenance(Schema):
     is_estimate: bool
 
 
+# The distributor's own list prices (servers, items): their date and estimate flag are
+# internal (catalog/audience.py). Callers who are not staff or sales read them as null.
+OWN_AS_OF = "the price list's date; null unless the caller is staff or a sales engineer"
+OWN_IS_ESTIMATE = "whether it is an estimate; null unless the caller is staff or sales"
+
+
+class OwnPriceProvenance(Schema):
+    source: str = Field(
+        description='where the figures come from; "Our price list" for an item\'s price '
+        "unless the caller is staff or a sales engineer"
+    )
+    source_url: str
+    as_of: date | None = Field(description=OWN_AS_OF)
+    is_estimate: bool | None = Field(description=OWN_IS_ESTIMATE)
+
+
 class GpuOut(Provenance):
     key: str
     name: str
@@ -80,7 +96,7 @@ class GpuOut(Provenance):
     tdp_w: int
 
 
-class ServerOut(Provenance):
+class ServerOut(OwnPriceProvenance):
     key: str
     vendor: str
     sku: str
@@ -93,8 +109,11 @@ class ServerOut(Provenance):
     cooling: str
     list_price: float
     currency: str
-    price_source: str
-    price_is_estimate: bool
+    price_source: str = Field(
+        description='where the list price comes from; "Our price list" unless the caller is '
+        "staff or a sales engineer"
+    )
+    price_is_estimate: bool | None = Field(description=OWN_IS_ESTIMATE)
 
 
 class SiteOut(Provenance):
@@ -122,7 +141,7 @@ class CloudOfferingOut(Provenance):
     currency: str
 
 
-class ItemOut(Provenance):
+class ItemOut(OwnPriceProvenance):
     key: str
     name: str
     category: str

@@ -24,7 +24,7 @@ from .models import (
 )
 from .schema import PRICE_SPECS_BY_KIND
 
-PROVENANCE_FIELDS = ("source", "source_url", "as_of", "is_estimate")
+PROVENANCE_FIELDS = ("source", "source_nl", "source_url", "as_of", "is_estimate")
 
 
 def _staff(request: HttpRequest) -> User:

@@ -22,6 +22,16 @@ OWN_PRICE_KINDS = frozenset({"servers", "items"})
 OWN_PRICE_SOURCE = _("Our price list")
 
 
+def source_name(source: str) -> str:
+    """A source as the public reads it: the publication's name, without our remarks
+    (text after ";" or in parentheses), as the PDF proposal prints it (quotes/pdf.py).
+
+    >>> source_name("Supermicro product page (6 × 3000 W PSU); max power estimated")
+    'Supermicro product page'
+    """
+    return (source or "").split(";")[0].split(" (")[0].strip()
+
+
 def sees_internal_prices(user: Any) -> bool:
     """Whether `user` reads the internal flags of own prices: staff and sales engineers
     (members of the "sales" group — the same people who reach the quote pages)."""

@@ -21,12 +21,18 @@ class Currency(models.TextChoices):
 
 class Provenance(models.Model):
     source = models.CharField(_("source"), max_length=300)
+    # The source as Dutch readers read it (empty: the English one is shown).
+    source_nl = models.CharField(_("source in Dutch"), max_length=360, blank=True)
     source_url = models.URLField(_("source URL"), blank=True)
     as_of = models.DateField(_("as of"))
     is_estimate = models.BooleanField(_("estimate"), default=False)
 
     class Meta:
         abstract = True
+
+    def display_source(self) -> str:
+        """The source in the active language: the Dutch one for Dutch readers when known."""
+        return _in_language(self.source, self.source_nl)
 
     @property
     def age_days(self) -> int:
@@ -35,6 +41,11 @@ class Provenance(models.Model):
     @property
     def is_stale(self) -> bool:
         return self.age_days > settings.PRICE_STALE_AFTER_DAYS
+
+
+def _in_language(english: str, dutch: str) -> str:
+    """`dutch` when the active language is Dutch and it is known, else `english`."""
+    return dutch if dutch and translation.get_language() == "nl" else english
 
 
 def _non_negative(field: str, model: str) -> models.CheckConstraint:
@@ -132,6 +143,7 @@ class ServerModel(Provenance):
     list_price = models.DecimalField(_("list price"), max_digits=12, decimal_places=2)
     currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
     price_source = models.CharField(_("price source"), max_length=300, blank=True)
+    price_source_nl = models.CharField(_("price source in Dutch"), max_length=360, blank=True)
     price_is_estimate = models.BooleanField(_("price is an estimate"), default=True)
     # What the server costs us, in `currency`; empty when unknown (margins then unknown).
     cost_price = models.DecimalField(
@@ -173,6 +185,13 @@ class ServerModel(Provenance):
 
     def __str__(self) -> str:
         return f"{self.vendor} {self.sku} ({self.gpu_count}× {self.gpu.name})"
+
+    def display_price_source(self) -> str:
+        """Where the list price comes from, in the active language (its price source, else
+        the row's source)."""
+        if self.price_source:
+            return _in_language(self.price_source, self.price_source_nl)
+        return self.display_source()
 
 
 class PartRole(models.TextChoices):
@@ -257,6 +276,9 @@ class CloudOffering(Provenance):
     jurisdiction_source = models.CharField(
         _("source of jurisdiction and region"), max_length=300, blank=True
     )
+    jurisdiction_source_nl = models.CharField(
+        _("source of jurisdiction and region in Dutch"), max_length=360, blank=True
+    )
 
     class Meta:
         ordering = ["provider", "instance_type", "term"]
@@ -275,6 +297,10 @@ class CloudOffering(Provenance):
         # every (lazy) choice on each call, and a result page names a dozen offerings.
         term = PricingTerm(self.term).label if self.term in _PRICING_TERMS else self.term
         return f"{self.provider} {self.instance_type} ({term})"
+
+    def display_jurisdiction_source(self) -> str:
+        """Where the jurisdiction and data country come from, in the active language."""
+        return _in_language(self.jurisdiction_source, self.jurisdiction_source_nl)
 
     @property
     def price_per_gpu_hour(self) -> Decimal:

@@ -338,6 +338,7 @@ def _distinct_currencies(values: dict[str, object]) -> list[tuple[str, str]]:
 
 PROVENANCE = (
     Column("source", text),
+    Column("source_nl", optional_text),  # the source as Dutch readers read it (may be empty)
     Column("source_url", optional_text),
     Column("as_of", past_date),
     Column("is_estimate", boolean),
@@ -388,6 +389,7 @@ SERVERS = TableSpec(
         Column("list_price", decimal_non_negative),
         Column("currency", choice(Currency)),
         Column("price_source", optional_text),
+        Column("price_source_nl", optional_text),
         Column("price_is_estimate", boolean),
         Column("cost_price", optional_decimal_non_negative),
         *PROVENANCE,
@@ -425,6 +427,7 @@ CLOUD = TableSpec(
         Column("jurisdiction", optional_country_code),
         Column("data_country", optional_country_code),
         Column("jurisdiction_source", optional_text),
+        Column("jurisdiction_source_nl", optional_text),
     ),
     unique=(("key",), ("provider", "instance_type", "region", "term")),
     price_field="price_per_hour",

@@ -85,6 +85,7 @@ def stock_table(raw: RawTable, file: str) -> tuple[RawTable | None, list[RowErro
                     "",
                     "0",
                     "-",
+                    "",  # source_nl: the feed's rows are for staff (no reader sees them)
                     "",
                     cell["as_of"],
                     "false",
@@ -106,6 +107,7 @@ def stock_table(raw: RawTable, file: str) -> tuple[RawTable | None, list[RowErro
                 _text(current.lead_time_weeks_max, raw.decimal_comma) if current else "",
                 _text(current.install_days, raw.decimal_comma) if current else "7",
                 f"Stock feed {file}"[:300],
+                "",  # source_nl
                 "",
                 cell["as_of"],
                 "false",

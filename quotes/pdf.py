@@ -270,7 +270,8 @@ def public_source(assumption: Mapping[str, Any], seller: Mapping[str, Any] | Non
     if assumption.get("own_price"):  # our list price: its note and flags are internal
         return str(OWN_PRICE_SOURCE)
     name = source.split(";")[0].split(" (")[0].strip()
-    if assumption.get("is_estimate") or "estimat" in name.lower() or not name:
+    estimate = any(word in name.lower() for word in ("estimat", "schatting"))  # en, nl
+    if assumption.get("is_estimate") or estimate or not name:
         who = (seller or {}).get("trade_name") or (seller or {}).get("legal_name") or ""
         return (
             str(_("Market research by %(seller)s") % {"seller": who})

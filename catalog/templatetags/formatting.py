@@ -4,6 +4,7 @@ money in the active language) and the public kind of a catalog price change."""
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from catalog.audience import source_name as public_name
 from common import formatting
 
 register = template.Library()
@@ -39,4 +40,4 @@ def source_name(source: str) -> str:
     >>> source_name("Supermicro product page (6 × 3000 W PSU); max power estimated")
     'Supermicro product page'
     """
-    return (source or "").split(";")[0].split(" (")[0].strip()
+    return public_name(source)

@@ -33,7 +33,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, cast
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from openpyxl import Workbook
 from openpyxl.chart import LineChart, Reference
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -58,16 +60,16 @@ BOLD = Font(bold=True)
 
 @dataclass(frozen=True)
 class Provenance:
-    """Where an input came from."""
+    """Where an input came from (a catalog row's source in the reader's language)."""
 
-    source: str
+    source: str | Promise
     as_of: date | None = None
     is_estimate: bool = False
 
 
-ENGINE = Provenance("Engine: sizing and demand for this scenario")
-SCENARIO = Provenance("Scenario input (or its default)")
-RESALE = Provenance("Scenario input: resale value by age (finance.resale_by_year)")
+ENGINE = Provenance(gettext_lazy("Engine: sizing and demand for this scenario"))
+SCENARIO = Provenance(gettext_lazy("Scenario input (or its default)"))
+RESALE = Provenance(gettext_lazy("Scenario input: resale value by age (finance.resale_by_year)"))
 
 # CostModel field → (label, unit; "{cur}" is the reporting currency, number format).
 MODEL_INPUTS: tuple[tuple[str, str, str, str], ...] = (
@@ -229,7 +231,7 @@ def build_workbook(
         cell.number_format = fmt
         cell.fill = INPUT_FILL
         inputs.cell(row=row, column=3, value=_unit(unit, cur))
-        _text(inputs.cell(row=row, column=4), where.source)
+        _text(inputs.cell(row=row, column=4), str(where.source))
         as_of = inputs.cell(row=row, column=5, value=where.as_of)
         as_of.number_format = "yyyy-mm-dd"
         inputs.cell(row=row, column=6, value=_("estimate") if where.is_estimate else "")
@@ -903,9 +905,10 @@ def provenance_for(
     found: dict[str, Provenance] = {}
     server = built.server_model
     site = built.site
-    row = Provenance(server.source, server.as_of, server.is_estimate)
+    row = Provenance(server.display_source(), server.as_of, server.is_estimate)
     price = Provenance(
-        (server.price_source or server.source) + " (converted to the reporting currency)",
+        _("%(source)s (converted to the reporting currency)")
+        % {"source": server.display_price_source()},
         server.as_of,
         server.price_is_estimate,
     )
@@ -913,7 +916,7 @@ def provenance_for(
         gpus_per_server=row, idle_power_kw=row, max_power_kw=row, server_price=own or price
     )
     if site is not None:
-        at_site = Provenance(site.source, site.as_of, site.is_estimate)
+        at_site = Provenance(site.display_source(), site.as_of, site.is_estimate)
         for name in (
             "pue",
             "electricity_price_per_kwh",
@@ -928,7 +931,7 @@ def provenance_for(
         item = items.get(key)
         if item is not None:
             found[field] = own or Provenance(
-                f"{item.name}: {item.source}", item.as_of, item.is_estimate
+                f"{item.display_name()}: {item.display_source()}", item.as_of, item.is_estimate
             )
     by_name = {
         spec.name: offer
@@ -938,7 +941,7 @@ def provenance_for(
         offer = by_name.get(cloud.name)
         if offer is None:
             continue
-        where = Provenance(offer.source, offer.as_of, offer.is_estimate)
+        where = Provenance(offer.display_source(), offer.as_of, offer.is_estimate)
         for field in ("price_per_instance_hour", "gpus_per_instance", "committed", "term_months"):
             found[f"cloud{k}_{field}"] = where
         for field in ("usage_multiplier", "work_ratio", "fleet_ratio", "always_on"):

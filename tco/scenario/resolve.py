@@ -635,7 +635,7 @@ def _api_assumptions(
                     Amount(spec.price_input_per_million, unit, 2),
                     Amount(spec.price_output_per_million, unit, 2),
                 ),
-                YOUR_INPUT if changed else row.source,
+                YOUR_INPUT if changed else _source(row),
                 None if changed else row.as_of,
                 False if changed else row.is_estimate,
             )
@@ -649,6 +649,24 @@ def _display_name(row: Site | InfrastructureItem) -> str:
 
 
 _site_name = lazy(_display_name, str)
+
+
+# A catalog row's source in the language of whoever reads it (Dutch: source_nl).
+def _display_source(row: Any) -> str:
+    return str(row.display_source())
+
+
+def _display_price_source(row: ServerModel) -> str:
+    return row.display_price_source()
+
+
+def _display_jurisdiction_source(row: CloudOffering) -> str:
+    return row.display_jurisdiction_source() or str(_("unknown"))
+
+
+_source = lazy(_display_source, str)
+_price_source = lazy(_display_price_source, str)
+_jurisdiction_source = lazy(_display_jurisdiction_source, str)
 # An item's name in the reader's language when the label is shown (Dutch: name_nl).
 _item_name = lazy(_display_name, str)
 
@@ -660,12 +678,12 @@ def _provenance(catalog_value: Any, used: Any, row: Any, *, price: bool = False)
         return {"source": YOUR_INPUT, "as_of": None, "is_estimate": False}
     if price and isinstance(row, ServerModel):
         return {
-            "source": row.price_source or row.source,
+            "source": _price_source(row),
             "as_of": row.as_of,
             "is_estimate": row.price_is_estimate,
             "own_price": True,
         }
-    return {"source": row.source, "as_of": row.as_of, "is_estimate": row.is_estimate}
+    return {"source": _source(row), "as_of": row.as_of, "is_estimate": row.is_estimate}
 
 
 def _default_item_assumptions(
@@ -680,7 +698,9 @@ def _default_item_assumptions(
         is_pct = item.unit == "pct_hw_year"
         amount = Amount(item.price, "%" if is_pct else item.currency, 1 if is_pct else 0)
         rows.append(
-            Assumption(_item_name(item), (amount,), item.source, item.as_of, item.is_estimate, True)
+            Assumption(
+                _item_name(item), (amount,), _source(item), item.as_of, item.is_estimate, True
+            )
         )
     return rows
 
@@ -762,7 +782,7 @@ def _assumptions(
             Assumption(
                 _("Exchange rate, US dollars per euro"),
                 (Amount(finance.fx.usd_per_eur, "USD/EUR", 4),),
-                fx_row.source,
+                _source(fx_row),
                 fx_row.as_of,
                 fx_row.is_estimate,
             )
@@ -790,7 +810,7 @@ def _site_fit_assumptions(
                 Assumption(
                     _item_name(item),
                     (Amount(item.price, item.currency, 0),),
-                    item.source,
+                    _source(item),
                     item.as_of,
                     item.is_estimate,
                 )
@@ -801,7 +821,7 @@ def _site_fit_assumptions(
             Assumption(
                 format_lazy(_("{site}: colocation per kW-month"), site=_site_name(colo)),
                 (Amount(colo.colocation_per_kw_month, colo.currency, 0),),
-                colo.source,
+                _source(colo),
                 colo.as_of,
                 colo.is_estimate,
             )
@@ -810,7 +830,7 @@ def _site_fit_assumptions(
             Assumption(
                 format_lazy(_("{site}: PUE with liquid cooling"), site=_site_name(colo)),
                 (Amount(colo.pue_liquid or colo.pue, "", 2),),
-                colo.source,
+                _source(colo),
                 colo.as_of,
                 colo.is_estimate,
             )
@@ -856,7 +876,7 @@ def _jurisdiction_assumptions(offerings: list[CloudOffering]) -> list[Assumption
         Assumption(
             format_lazy(_("{offering}: jurisdiction / data country"), offering=str(offer)),
             (Words(offer.jurisdiction or unknown), Words(offer.data_country or unknown)),
-            offer.jurisdiction_source or unknown,
+            _jurisdiction_source(offer),
             offer.as_of,
             False,
             is_price=False,

@@ -241,18 +241,113 @@ def test_estimate_workbook_via_api(seed_catalog: object, api: Client) -> None:
 # --- catalog --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "path", ["gpus", "servers", "sites", "cloud-offerings", "items", "fx-rates"]
-)
+@pytest.mark.parametrize("path", ["gpus", "sites", "cloud-offerings", "fx-rates"])
 def test_catalog_lists_carry_source_date_and_estimate_flag(
     seed_catalog: object, api: Client, path: str
 ) -> None:
+    """Third-party figures keep their source, date and estimate flag for everyone."""
     response = api.get(f"/api/v1/catalog/{path}", {"limit": 2})
     assert response.status_code == 200
     body = response.json()
     assert body["count"] >= 1 and 1 <= len(body["items"]) <= 2
     for row in body["items"]:
         assert row["source"] and row["as_of"] and isinstance(row["is_estimate"], bool)
+
+
+# The seed's DGX H100: its list price is an estimate (price_is_estimate), its row dated
+# 1 December 2026, its specifications from the DGX user guide; installation per server is
+# an estimated item dated 1 June 2026 (catalog/data/servers.csv, items.csv).
+DGX_PRICE_SOURCE = "Estimate: a DGX H100 sold at about $270,000 in 2023"
+DGX_SOURCE = "NVIDIA DGX H100/H200 user guide (6 × 3.3 kW PSU; 10.2 kW max)"
+
+
+def _one(client: Client, path: str, key: str, **headers: Any) -> dict[str, Any]:
+    body = client.get(f"/api/v1/catalog/{path}", {"key": key}, **headers).json()
+    assert body["count"] == 1
+    row: dict[str, Any] = body["items"][0]
+    return row
+
+
+def test_anonymous_callers_read_own_prices_as_the_price_list_without_flags_or_dates(
+    seed_catalog: object, api: Client
+) -> None:
+    from catalog.models import InfrastructureItem, ServerModel
+
+    server = _one(api, "servers", "nvidia-dgx-h100")
+    assert server["price_source"] == "Our price list" and server["price_is_estimate"] is None
+    assert server["as_of"] is None and server["is_estimate"] is None
+    # The specifications' source as the catalog page names it: the publication, no remarks.
+    assert server["source"] == "NVIDIA DGX H100/H200 user guide"
+    assert server["list_price"] == 300000.0
+    item = _one(api, "items", "installation-per-server")
+    assert item["source"] == "Our price list" and item["price"] == 5000.0
+    assert item["as_of"] is None and item["is_estimate"] is None
+    # Even in Dutch the API answers in the catalog's language (English).
+    dutch = _one(api, "items", "installation-per-server", HTTP_ACCEPT_LANGUAGE="nl")
+    assert dutch["source"] == "Our price list"
+    # The estimate filter does not tell which own prices are estimates: it is ignored.
+    for path, model in (("servers", ServerModel), ("items", InfrastructureItem)):
+        for flag in ("true", "false"):
+            listed = api.get(f"/api/v1/catalog/{path}", {"is_estimate": flag}).json()
+            assert listed["count"] == model.objects.count(), (path, flag)
+            assert {row["is_estimate"] for row in listed["items"]} == {None}
+    # A cloud price keeps its flags and date for anonymous callers.
+    cloud = _one(api, "cloud-offerings", "aws-p5-48xlarge-od")
+    assert cloud["as_of"] == "2025-07-01" and cloud["is_estimate"] is False
+    assert cloud["source"].startswith("AWS price list via public price catalogs")
+
+
+def test_sales_and_staff_read_own_prices_with_their_flags_and_dates(
+    seed_catalog: object,
+    api: Client,
+    sales_user: User,
+    make_sales_user: Callable[..., Any],
+    make_token: Callable[..., str],
+) -> None:
+    from catalog.models import ServerModel
+
+    by_token = bearer(make_token(sales_user, scope="read"))
+    staff = User.objects.create_user("stef", "stef@distributor.example", "pw", is_staff=True)
+    staff_session = Client()
+    staff_session.force_login(staff)
+    for client, headers in ((api, by_token), (staff_session, {})):
+        server = _one(client, "servers", "nvidia-dgx-h100", **headers)
+        assert server["price_source"].startswith(DGX_PRICE_SOURCE)
+        assert server["price_is_estimate"] is True
+        assert server["as_of"] == "2026-12-01" and server["is_estimate"] is False
+        assert server["source"] == DGX_SOURCE
+        item = _one(client, "items", "installation-per-server", **headers)
+        assert item["source"] == "Estimate: distributor services rate"
+        assert item["as_of"] == "2026-06-01" and item["is_estimate"] is True
+        estimates = client.get("/api/v1/catalog/servers", {"is_estimate": "true"}, **headers)
+        assert estimates.json()["count"] == ServerModel.objects.filter(is_estimate=True).count()
+    # A signed-in visitor who is neither staff nor sales reads them as the public does.
+    visitor = Client()
+    visitor.force_login(make_sales_user("vera", team=None, sales=False))
+    assert _one(visitor, "servers", "nvidia-dgx-h100")["price_is_estimate"] is None
+    # A made-up token is no sales engineer either.
+    fake = bearer("gtco_" + "x" * 40)
+    assert _one(Client(), "items", "installation-per-server", **fake)["as_of"] is None
+
+
+def test_openapi_schema_says_own_price_flags_may_be_null(api: Client) -> None:
+    schemas = api.get("/api/v1/openapi.json").json()["components"]["schemas"]
+
+    def nullable(schema: str, field: str) -> bool:
+        spec = schemas[schema]["properties"][field]
+        return {"type": "null"} in spec.get("anyOf", [])
+
+    for schema, field in (
+        ("ServerOut", "as_of"),
+        ("ServerOut", "is_estimate"),
+        ("ServerOut", "price_is_estimate"),
+        ("ItemOut", "as_of"),
+        ("ItemOut", "is_estimate"),
+    ):
+        assert nullable(schema, field), (schema, field)
+        assert "null unless" in schemas[schema]["properties"][field]["description"]
+    for schema in ("GpuOut", "SiteOut", "CloudOfferingOut", "FxRateOut"):
+        assert not nullable(schema, "as_of") and not nullable(schema, "is_estimate"), schema
 
 
 def test_catalog_filters_and_pagination(seed_catalog: object, api: Client) -> None:
@@ -265,8 +360,8 @@ def test_catalog_filters_and_pagination(seed_catalog: object, api: Client) -> No
     assert {o["provider"] for o in aws["items"]} == {"AWS"}
     page2 = api.get("/api/v1/catalog/cloud-offerings", {"limit": 3, "offset": 3}).json()
     assert [o["key"] for o in page2["items"]] == [o["key"] for o in everything["items"][3:6]]
-    estimates = api.get("/api/v1/catalog/servers", {"is_estimate": "true"}).json()
-    assert all(s["is_estimate"] for s in estimates["items"])
+    estimates = api.get("/api/v1/catalog/sites", {"is_estimate": "true"}).json()
+    assert estimates["count"] >= 1 and all(s["is_estimate"] for s in estimates["items"])
     one = api.get("/api/v1/catalog/servers", {"key": "smc-821ge-tnhr-h100"}).json()
     assert one["count"] == 1 and one["items"][0]["gpu"]
     for name, value in (("limit", 0), ("limit", 101), ("offset", -1), ("offset", 10**20)):
