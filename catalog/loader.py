@@ -82,6 +82,9 @@ class ParsedTable:
     # Keys named in the file, even on rows with other errors, so that rows referring to
     # them are not reported a second time as "unknown".
     declared_keys: set[str] = field(default_factory=set)
+    # Optional columns the file does not have (TableSpec.optional_columns): read as blank,
+    # and an updated row keeps the catalog's value of them.
+    absent: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -354,7 +357,11 @@ def _tidy_sheet(cells: list[list[str]]) -> list[list[str]]:
 def _header_errors(spec: TableSpec, file: str, header: list[str]) -> list[RowError]:
     """Missing, unexpected and repeated column names (row 1)."""
     errors: list[RowError] = []
-    missing = [name for name in spec.column_names if name not in header]
+    missing = [
+        name
+        for name in spec.column_names
+        if name not in header and name not in spec.optional_columns
+    ]
     extra = [name for name in header if name not in spec.column_names]
     errors += [RowError(file, 1, name, "column is missing") for name in missing]
     errors += [RowError(file, 1, name, "column is not expected") for name in extra]
@@ -452,6 +459,7 @@ def validate_rows(
     errors = _header_errors(spec, file, header)
     if errors:
         return table, errors
+    table.absent = {name for name in spec.optional_columns if name not in header}
 
     # The model's own field limits (text length, digits, decimal places, slug keys), so
     # that a value the database would refuse is reported here, on its row and column.
@@ -470,6 +478,7 @@ def validate_rows(
             )
             continue
         raw = {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
+        raw.update(dict.fromkeys(table.absent, ""))
         values, row_errors = _row_values(
             spec, file, row_number, raw, known_keys, model_fields, decimal_comma
         )
@@ -590,6 +599,7 @@ def diff_table(
         if pk is None:
             diffs.append(RowDiff(spec, row_number, values, None))
             continue
+        values.update({name: current[pk][name] for name in table.absent})
         changed = tuple(name for name in spec.column_names if values[name] != current[pk][name])
         old = current[pk][spec.price_field] if spec.price_field else None
         diff = RowDiff(spec, row_number, values, by_pk[pk], changed, old)

@@ -308,6 +308,12 @@ class TableSpec:
         return [column.name for column in self.columns]
 
     @property
+    def optional_columns(self) -> set[str]:
+        """The Dutch texts (`…_nl`): a file written before a Dutch column existed (an older
+        export) still imports, keeping the catalog's Dutch text of each row it updates."""
+        return {name for name in self.column_names if name.endswith("_nl")}
+
+    @property
     def lookup(self) -> tuple[str, ...]:
         return self.unique[0]
 

@@ -504,3 +504,30 @@ def test_a_dry_run_leaves_the_calculator_caches_alone(
         summary = load_catalog(data_dir=data_dir, dry_run=True)
     assert summary.updated["cloud"] == 1
     assert catalog_generation() == before
+
+
+def test_an_export_from_before_the_dutch_columns_imports_and_keeps_the_dutch_texts(
+    seed_catalog: object,
+) -> None:
+    """A sales engineer's price list saved before the Dutch source columns existed: its
+    price change applies, the Dutch texts already in the catalog stay."""
+    server = ServerModel.objects.get(key="smc-821ge-tnhr-h100")
+    assert server.name_nl and server.source_nl and server.price_source_nl
+    rows = exported_rows("servers")
+    dutch = [i for i, name in enumerate(rows[0]) if name.endswith("_nl")]
+    assert len(dutch) >= 3
+    rows = [[cell for i, cell in enumerate(row) if i not in dutch] for row in rows]
+    set_cell(rows, server.key, "list_price", "270000")
+    set_cell(rows, server.key, "as_of", timezone.localdate().isoformat())
+    preview = import_price_file(
+        kind="servers", filename="servers.csv", data=csv_bytes(rows), source="old export"
+    )
+    assert preview.ok, preview.errors
+    assert [row.label for row in preview.changed] == [server.key]
+    after = ServerModel.objects.get(key=server.key)
+    assert after.list_price == Decimal("270000")
+    assert (after.name_nl, after.source_nl, after.price_source_nl) == (
+        server.name_nl,
+        server.source_nl,
+        server.price_source_nl,
+    )
