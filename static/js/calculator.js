@@ -158,11 +158,41 @@
     });
     watcher.observe(verdict);
   }
-  // A deferred script runs once the document is parsed: draw at once rather than after
-  // the scripts that follow (htmx) have run too.
-  function ready() { relevant(); draw(document); watchVerdict(); }
+  // Plotly (data-plotly on this script's tag; preloaded) runs after the first paint, so
+  // the verdict and the server-drawn chart never wait for it; the charts are drawn once
+  // it has run.
+  var plotlySrc = document.currentScript && document.currentScript.dataset.plotly;
+  function loadPlotly() {
+    if (window.Plotly || !plotlySrc) { draw(document); return; }
+    var script = document.createElement("script");
+    script.src = plotlySrc;
+    script.onload = function () { draw(document); };
+    document.head.appendChild(script);
+  }
+  function ready() {
+    var form = document.getElementById("calculator-form");
+    if (form) answered = formQuery(form);  // the page's result is for the form as it came
+    relevant(); watchVerdict(); afterPaint(loadPlotly);
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
+  // The form is sent at once on each change (no debounce: a change event comes once per
+  // edit). The same inputs as the result on the page are not sent again: leaving a field
+  // whose edit was already sent may fire a second change, and the result, its charts
+  // included, would be drawn twice for nothing.
+  function formQuery(form) { return new URLSearchParams(new FormData(form)).toString(); }
+  var answered = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (!form || form.id !== "calculator-form") return;
+    var query = formQuery(form);
+    if (query === answered) { event.preventDefault(); return; }
+    event.detail.xhr.calculatorQuery = query;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var query = event.detail.xhr && event.detail.xhr.calculatorQuery;
+    if (query !== undefined && event.detail.successful) answered = query;
+  });
   // A new answer to the form: the error slots are emptied first, and the response fills
   // those of the fields it refuses (out of band; it carries no others). A refused edit
   // keeps the previous result (HX-Reswap: none), its charts included.
