@@ -237,8 +237,9 @@ def test_a_corrected_field_clears_its_message_and_back_shows_the_previous_result
     assert page.locator(".verdict-headline").inner_text() != first
     page.wait_for_function(ALL_DRAWN, timeout=30_000)
     # Back: the previous inputs' result, loaded afresh (no snapshot of the page is kept).
-    page.go_back()
-    page.wait_for_function("() => !location.search.includes('params_billion=8')")
+    with page.expect_event("load"):
+        page.go_back()
+    assert "params_billion=8" not in page.url
     page.wait_for_function(ALL_DRAWN, timeout=30_000)
     assert page.locator(".verdict-headline").inner_text() == first
     assert page.locator("#id_params_billion").input_value() == "70"
