@@ -3,8 +3,9 @@
 Each benchmark is a script in this folder; they are run one after another in fresh
 processes so that one's warm caches do not flatter another. At the end every line that
 states a figure against its target is printed again, together (issue 10's "Fast" targets:
-uncached p95 and throughput ratio from calculator_bench.py, time to first chart from
-page_bench.py; issue 30's server time per miss, also from page_bench.py; issue 15's first
+uncached p95 and throughput ratio from calculator_bench.py; issue 30's server time per miss
+and "one simple house"'s verdict and first chart in the first paint and edit to verdict,
+from page_bench.py; issue 15's first
 proposal after a worker start, 100 quotes, imports on PostgreSQL + Redis and a fresh
 runserver's first page from quotes_bench, import_bench and startup_bench).
 """

@@ -1,5 +1,6 @@
 // Draws the calculator's Plotly charts from the JSON the server embeds in the results,
-// on first load and after every htmx swap of the results.
+// on first load and after every htmx swap of the results; the first chart is already on
+// the page as the server drew it (SVG), and Plotly takes it over.
 (function () {
   // Plotly does not wrap titles: on a phone, break long ones between words.
   function wrap(text, width) {
@@ -33,27 +34,43 @@
         });
       }
     }
+    // The first chart comes drawn by the server (an <svg> child, in the first paint):
+    // Plotly draws over it in the same box, and the server's drawing goes once Plotly's is
+    // there (in the same task: no frame without a chart, no change of layout).
+    var served = el.querySelector(":scope > svg");
     return Plotly.newPlot(el, figure.data, figure.layout, {
       responsive: true, displaylogo: false, displayModeBar: narrow ? false : "hover"
     }).then(function () {
+      if (served) served.remove();
       el.dataset.drawn = "true";
-      if (!performance.getEntriesByName("first-chart").length) performance.mark("first-chart");
+      if (!performance.getEntriesByName("first-chart-plotly").length) {
+        performance.mark("first-chart-plotly");
+      }
     });
   }
+  // After the browser has painted what is on the page now (the verdict, the served chart):
+  // a chart's drawing then never holds up that paint.
+  function afterPaint(fn) {
+    if (window.requestAnimationFrame) requestAnimationFrame(function () { setTimeout(fn, 0); });
+    else setTimeout(fn, 0);
+  }
   var generation = 0;
-  // htmx settles once for every element it swaps: the results and each out-of-band error
-  // slot. The charts are drawn once per result: only a new #chart-data starts a drawing.
+  // The charts are drawn once per result: only a new #chart-data starts a drawing (htmx
+  // swaps and settles once for every element: the results and each out-of-band slot).
   var drawnSource = null;
   function draw(root) {
     if (!window.Plotly) return;
     var source = root.querySelector("#chart-data");
     if (!source || source === drawnSource) return;
     drawnSource = source;
+    var mine = ++generation;  // an htmx swap starts over; older queues stop
+    afterPaint(function () { if (mine === generation) drawCharts(root, source, mine); });
+  }
+  function drawCharts(root, source, mine) {
     var figures = JSON.parse(source.textContent);
     var pending = Array.prototype.filter.call(
       root.querySelectorAll("[data-chart]"), function (el) { return figures[el.dataset.chart]; }
     );
-    var mine = ++generation;  // an htmx swap starts over; older queues stop
     var observer = null;
     function next() {
       if (mine !== generation || !pending.length) {
@@ -141,11 +158,62 @@
     });
     watcher.observe(verdict);
   }
-  // A deferred script runs once the document is parsed: draw at once rather than after
-  // the scripts that follow (htmx) have run too.
-  function ready() { relevant(); draw(document); watchVerdict(); }
+  // Plotly (data-plotly on this script's tag; preloaded) runs after the first paint, so
+  // the verdict and the server-drawn chart never wait for it; the charts are drawn once
+  // it has run.
+  var plotlySrc = document.currentScript && document.currentScript.dataset.plotly;
+  function loadPlotly() {
+    if (window.Plotly || !plotlySrc) { draw(document); return; }
+    var script = document.createElement("script");
+    script.src = plotlySrc;
+    script.onload = function () { draw(document); };
+    document.head.appendChild(script);
+  }
+  function ready() {
+    var form = document.getElementById("calculator-form");
+    if (form) answered = formQuery(form);  // the page's result is for the form as it came
+    relevant(); watchVerdict(); afterPaint(loadPlotly);
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
+  // The form is sent at once on each change (no debounce: a change event comes once per
+  // edit). The same inputs as the result on the page are not sent again: leaving a field
+  // whose edit was already sent may fire a second change, and the result, its charts
+  // included, would be drawn twice for nothing.
+  function formQuery(form) { return new URLSearchParams(new FormData(form)).toString(); }
+  var answered = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (!form || form.id !== "calculator-form") return;
+    var query = formQuery(form);
+    if (query === answered) { event.preventDefault(); return; }
+    event.detail.xhr.calculatorQuery = query;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var query = event.detail.xhr && event.detail.xhr.calculatorQuery;
+    if (query !== undefined && event.detail.successful) answered = query;
+  });
+  // A new answer to the form: the error slots are emptied first, and the response fills
+  // those of the fields it refuses (out of band; it carries no others). A refused edit
+  // keeps the previous result (HX-Reswap: none), its charts included.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "results") return;
+    document.querySelectorAll("#calculator-form .field-error").forEach(function (slot) {
+      if (slot.firstChild) slot.replaceChildren();
+    });
+  });
+  // Old results leaving the page: Plotly lets go of each chart (its listeners and its
+  // few thousand nodes, which htmx would otherwise walk one event each).
+  document.addEventListener("htmx:beforeCleanupElement", function (event) {
+    var el = event.target;
+    if (window.Plotly && el.dataset && el.dataset.chart !== undefined && el.dataset.drawn) {
+      Plotly.purge(el);
+      el.replaceChildren();
+    }
+  });
+  // New results: their charts are drawn from the swap on (after the next paint), not
+  // from htmx's settling, which comes later.
+  document.addEventListener("htmx:afterSwap", function () { draw(document); });
   document.addEventListener("htmx:afterSettle", function (event) {
     draw(document);
     showErrors();

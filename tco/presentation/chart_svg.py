@@ -32,7 +32,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape, quoteattr
 
 from tco.presentation.text_width import ASCENT, text_width
 
@@ -371,13 +371,48 @@ def _stacked_bars(
     return pieces
 
 
-def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIGHT) -> bytes:
-    """The figure (``{"data": [...], "layout": {...}}``) as a standalone SVG document."""
+def figure_svg(
+    figure: Mapping[str, Any],
+    width: int = WIDTH,
+    height: int = HEIGHT,
+    *,
+    clip_id: str = "plot",
+    label: str | None = None,
+    elementtiming: str | None = None,
+    fluid: bool = False,
+) -> bytes:
+    """The figure (``{"data": [...], "layout": {...}}``) as a standalone SVG document.
+
+    For a web page (the calculator draws its first chart with it, tco/web/chart_context.py):
+    ``clip_id`` names the plot area's clip path, unique in the page; ``label`` makes the
+    picture an image with that accessible name; ``elementtiming`` marks its title for the
+    browser's Element Timing (the page bench reads when the chart is painted); ``fluid``
+    fills its box (width and height 100 %, scaled from the ``width`` × ``height`` view box).
+
+    Raises :class:`UnsupportedFigure` for a figure it cannot draw, whatever is wrong with
+    it, never another error: a caller can always fall back to drawing it otherwise."""
+    try:
+        return _figure_svg(figure, width, height, clip_id, label, elementtiming, fluid)
+    except UnsupportedFigure:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, ZeroDivisionError) as exc:
+        raise UnsupportedFigure(f"{type(exc).__name__}: {exc}") from exc
+
+
+def _figure_svg(
+    figure: Mapping[str, Any],
+    width: int,
+    height: int,
+    clip_id: str,
+    label: str | None,
+    elementtiming: str | None,
+    fluid: bool,
+) -> bytes:
     data: list[Mapping[str, Any]] = list(figure.get("data") or [])
     layout: Mapping[str, Any] = figure.get("layout") or {}
     separators = _supported(data, layout)
     xaxis, yaxis = layout.get("xaxis") or {}, layout.get("yaxis") or {}
-    parts: list[str] = _title_svg(layout, width)
+    parts: list[str] = _title_svg(layout, width, elementtiming)
 
     # From the bottom up: legend rows, x-axis title, x tick labels, then the plot.
     rows = _legend_rows(_legend_entries(data, width), width)
@@ -422,7 +457,7 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
     parts += _labels_svg(x_axis, y_axis, tick_base, x_title, x_title_base, y_title)
 
     # The data, clipped to the plot area.
-    parts.append('<g clip-path="url(#plot)">')
+    parts.append(f'<g clip-path="url(#{clip_id})">')
     band = x_axis.band() * (1 - float(layout.get("bargap", 0.2))) if category_axis else 0.0
     parts += _bars_svg(pieces, x_axis, y_axis, band)
 
@@ -441,12 +476,14 @@ def figure_svg(figure: Mapping[str, Any], width: int = WIDTH, height: int = HEIG
     parts += _legend_svg(rows, legend_top)
 
     clip = (
-        f'<clipPath id="plot"><rect x="{_n(plot_left)}" y="{_n(plot_top - 8)}" '
+        f'<clipPath id="{clip_id}"><rect x="{_n(plot_left)}" y="{_n(plot_top - 8)}" '
         f'width="{_n(plot_right - plot_left + 8)}" height="{_n(plot_bottom - plot_top + 8)}"/>'
         "</clipPath>"
     )
+    size = 'width="100%" height="100%"' if fluid else f'width="{width}" height="{height}"'
+    name = f' role="img" aria-label={quoteattr(label)}' if label is not None else ""
     head = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" {size}{name} '
         f'viewBox="0 0 {width} {height}" font-family="{FONT}">'
         f'<rect width="{width}" height="{height}" fill="#ffffff"/><defs>{clip}</defs>'
     )
@@ -471,15 +508,19 @@ def _supported(data: Sequence[Mapping[str, Any]], layout: Mapping[str, Any]) -> 
     return separators
 
 
-def _title_svg(layout: Mapping[str, Any], width: int) -> list[str]:
-    """The title, top left; a long one is set smaller rather than cut."""
+def _title_svg(layout: Mapping[str, Any], width: int, elementtiming: str | None) -> list[str]:
+    """The title, top left; a long one is set smaller rather than cut. With
+    ``elementtiming``, the title carries that attribute (Element Timing reports text)."""
     title = title_text(layout)
     if not title:
         return []
     title_size = float(TITLE_SIZE)
     if text_width(title, title_size) > width - 2 * PAD:
         title_size *= (width - 2 * PAD) / text_width(title, title_size)
-    return [_text(PAD, PAD + TITLE_SIZE * ASCENT + 4, title, title_size)]
+    text = _text(PAD, PAD + TITLE_SIZE * ASCENT + 4, title, title_size)
+    if elementtiming is not None:
+        text = text.replace("<text ", f"<text elementtiming={quoteattr(elementtiming)} ", 1)
+    return [text]
 
 
 def _categories(data: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.translation import gettext as _
 
 from tco.engine import ScenarioResult
+from tco.presentation.chart_svg import UnsupportedFigure, figure_svg
 from tco.presentation.charts import (
     CHARTED_CLOUD_OPTIONS,
     ChartLabels,
@@ -98,6 +100,33 @@ class PageCharts:
     json: str
     # Why a chart is not drawn, one sentence each (tco.presentation.charts.omitted_charts).
     omitted: tuple[str, ...] = ()
+    # The first chart drawn on the server as inline SVG (name → markup), so that it is in
+    # the page's first paint; Plotly replaces it once loaded. Empty when tco.presentation.chart_svg
+    # cannot draw that figure: Plotly alone draws it then.
+    svgs: dict[str, str] = field(default_factory=dict)
+
+
+# The server-drawn chart's view box: the height of the page's chart box (.plot in
+# static/css/app.css), the width of the box beside the form on a laptop's screen.
+PAGE_SVG_WIDTH, PAGE_SVG_HEIGHT = 950, 400
+
+
+def first_chart_svg(name: str, figure: dict[str, Any], title: str) -> str | None:
+    """The figure as inline SVG for the page (tco.presentation.chart_svg, the PDF's drawing),
+    its title marked for Element Timing (`first-chart`); None when chart_svg cannot draw it."""
+    try:
+        svg = figure_svg(
+            figure,
+            PAGE_SVG_WIDTH,
+            PAGE_SVG_HEIGHT,
+            clip_id=f"chart-clip-{name}",
+            label=title,
+            elementtiming="first-chart",
+            fluid=True,
+        )
+    except UnsupportedFigure:
+        return None
+    return svg.decode()
 
 
 def omitted_sentences(result: ScenarioResult) -> tuple[str, ...]:
@@ -137,10 +166,12 @@ def page_charts(
             (*labels.option_names, (reference, cloud_label(reference)))
         )
     figures = all_charts(shown, labels, SEPARATORS.get((language or "en")[:2], ".,"), limit=None)
+    titles = {name: figure["layout"]["title"]["text"] or name for name, figure in figures.items()}
+    first = next(iter(figures), None)
+    svg = first_chart_svg(first, figures[first], titles[first]) if first is not None else None
     return PageCharts(
-        titles={
-            name: figure["layout"]["title"]["text"] or name for name, figure in figures.items()
-        },
+        titles=titles,
         json=charts_json(figures),
         omitted=omitted_sentences(result),
+        svgs={first: svg} if first is not None and svg is not None else {},
     )

@@ -190,7 +190,7 @@ def test_a_buy_verdict_says_after_how_many_months_it_pays_back(
         ("nl", r"terugverdiend na \d+,\d maanden\."),
     ):
         html = get(client, {"preset": "serve-70b"}, HTTP_ACCEPT_LANGUAGE=language)
-        headline = re.search(r'<p class="verdict-headline">(.*?)</p>', html, re.S)
+        headline = re.search(r'<p class="verdict-headline"[^>]*>(.*?)</p>', html, re.S)
         assert headline and re.search(said, headline.group(1)), (language, headline)
 
 
@@ -221,9 +221,15 @@ def test_htmx_request_returns_results_and_out_of_band_errors(
     html = get(client, data, HTTP_HX_REQUEST="true")
     assert html.lstrip().startswith('<section id="results"')
     assert "<form" not in html
-    assert 'id="error-params_billion" role="alert" hx-swap-oob="true"' in html
+    # Valid inputs: no field's slot comes out of band (the page empties them before a
+    # swap), only the form-wide one.
+    assert 'class="field-error"' not in html
+    assert html.count('hx-swap-oob="true"') == 1 and 'id="error-__all__"' in html
     bad = get(client, {**data, "params_billion": "-1"}, HTTP_HX_REQUEST="true")
+    assert 'id="error-params_billion" role="alert" hx-swap-oob="true"' in bad
     assert "greater than or equal to 0.1" in field_error(bad, "params_billion")
+    # Only the refused field's slot, not the other fields'.
+    assert bad.count('class="field-error"') == 1
 
 
 def test_query_count_is_bounded_and_independent_of_catalog_size(
@@ -461,7 +467,7 @@ def test_ticking_providers_never_changes_the_server_choice(
 def test_presets_give_the_answers_a_buyer_would_sign(client: Client, seed_catalog: object) -> None:
     def verdict(preset: str) -> str:
         html = get(client, {"preset": preset})
-        match = re.search(r'class="verdict-headline"><strong>(.*?)</strong>', html, re.S)
+        match = re.search(r'class="verdict-headline"[^>]*><strong>(.*?)</strong>', html, re.S)
         assert match, preset
         return match.group(1)
 
@@ -589,3 +595,53 @@ def test_the_catalog_in_memory_is_read_again_after_a_minute(
     later = time.monotonic() + scenario_io.CATALOG_MEMORY_SECONDS + 1
     monkeypatch.setattr("tco.scenario.resolve.time.monotonic", lambda: later)
     assert CatalogSnapshot.current() is not first
+
+
+def test_the_first_chart_comes_drawn_in_the_page(client: Client, seed_catalog: object) -> None:
+    import json
+    import xml.etree.ElementTree as ET
+
+    html = get(client, {"preset": "serve-70b"})
+    # The verdict and the first chart are marked for the browser's Element Timing.
+    assert '<p class="verdict-headline" elementtiming="verdict">' in html
+    assert re.findall(r'data-chart="([a-z]+)"', html)[0] == "cumulative"
+    assert html.count("<svg") == 1
+    match = re.search(r'data-chart="cumulative">(<svg.*?</svg>)</div>', html, re.S)
+    assert match
+    svg = ET.fromstring(match.group(1))
+    ns = "{http://www.w3.org/2000/svg}"
+    assert (svg.get("role"), svg.get("aria-label")) == ("img", "Cumulative cost over time")
+    written = {t.text for t in svg.iter(f"{ns}text")}
+    marked = [t.text for t in svg.iter(f"{ns}text") if t.get("elementtiming") == "first-chart"]
+    assert marked == ["Cumulative cost over time"]
+    # The figure Plotly takes over: the same one, every named line in the drawing's legend.
+    data = re.search(r'<script id="chart-data" type="application/json">(.*?)</script>', html, re.S)
+    assert data
+    figure = json.loads(data.group(1))["cumulative"]
+    names = {t["name"] for t in figure["data"] if t.get("showlegend") is not False}
+    assert len(names) >= 3 and names <= written
+
+
+def test_a_first_chart_the_server_cannot_draw_is_left_to_plotly(
+    client: Client, seed_catalog: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tco.web.chart_context
+    from tco.presentation.chart_svg import UnsupportedFigure, figure_svg
+
+    def refuse(*args: object, **kwargs: object) -> bytes:
+        raise UnsupportedFigure("not this one")
+
+    monkeypatch.setattr(tco.web.chart_context, "figure_svg", refuse)
+    html = get(client, {"preset": "serve-70b", "discount_rate_pct": "7.25"})
+    assert 'id="verdict"' in html and "<svg" not in html
+    assert '<div class="plot" data-chart="cumulative"></div>' in html
+    # The confidence chart is one figure_svg refuses: drawn by Plotly alone.
+    from tco.engine import evaluate
+    from tco.engine.examples import reference_scenario
+    from tco.presentation.charts import all_charts
+    from tco.web.chart_context import first_chart_svg
+
+    monkeypatch.setattr(tco.web.chart_context, "figure_svg", figure_svg)
+    charts = all_charts(evaluate(reference_scenario()))
+    assert first_chart_svg("confidence", charts["confidence"], "x") is None
+    assert first_chart_svg("cumulative", charts["cumulative"], "x")

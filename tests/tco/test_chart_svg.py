@@ -279,3 +279,70 @@ def test_markers_and_annotations_sit_on_their_points(figures: dict[str, Any]) ->
         centre = (float(circle.get("cx", 0)), float(circle.get("cy", 0)))
         # an arrow's head points at each marker
         assert any(math.dist(centre, head) < 0.2 for head in heads)
+
+
+@pytest.mark.parametrize(
+    "figure",
+    [
+        # x and y of different lengths, a category where a number belongs, an annotation
+        # without its point, a trace that is not a mapping
+        {"data": [{"type": "scatter", "x": [0, 1], "y": [0]}], "layout": {}},
+        {"data": [{"type": "scatter", "x": ["a"], "y": [1]}], "layout": {}},
+        {
+            "data": [{"type": "scatter", "x": [0, 1], "y": [0, 1]}],
+            "layout": {"annotations": [{"text": "no point"}]},
+        },
+        {"data": ["scatter"], "layout": {}},
+    ],
+)
+def test_a_malformed_figure_is_refused_never_a_bare_error(figure: dict[str, Any]) -> None:
+    with pytest.raises(UnsupportedFigure):
+        figure_svg(figure)
+
+
+def test_every_page_chart_is_drawn_or_refused(figures: dict[str, Any]) -> None:
+    # The page draws its first chart with figure_svg and falls back to Plotly on a refusal:
+    # no page chart may raise anything else (the confidence chart's bars on a numeric axis
+    # raised a bare ValueError).
+    drawn, refused = [], []
+    for name, figure in figures["en"].items():
+        try:
+            parsed(figure_svg(figure))
+            drawn.append(name)
+        except UnsupportedFigure:
+            refused.append(name)
+    assert set(PDF_CHARTS) <= set(drawn)
+    assert "confidence" in refused and "tornado" in refused
+
+
+def test_the_pages_options_name_the_picture_and_mark_its_title(figures: dict[str, Any]) -> None:
+    figure = figures["en"]["cumulative"]
+    root = ET.fromstring(
+        figure_svg(
+            figure,
+            950,
+            400,
+            clip_id="chart-clip-cumulative",
+            label='Cumulative "cost"',
+            elementtiming="first-chart",
+            fluid=True,
+        )
+    )
+    assert (root.get("width"), root.get("height"), root.get("viewBox")) == (
+        "100%",
+        "100%",
+        "0 0 950 400",
+    )
+    assert (root.get("role"), root.get("aria-label")) == ("img", 'Cumulative "cost"')
+    clips = [c.get("id") for c in root.iter(f"{NS}clipPath")]
+    assert clips == ["chart-clip-cumulative"]
+    assert {g.get("clip-path") for g in root.iter(f"{NS}g")} == {"url(#chart-clip-cumulative)"}
+    marked = [t for t in texts(root) if t.get("elementtiming")]
+    assert [(t.get("elementtiming"), t.text) for t in marked] == [
+        ("first-chart", figure["layout"]["title"]["text"])
+    ]
+    # Without the options: the PDF's picture, as before.
+    plain = parsed(figure_svg(figure))
+    assert plain.get("role") is None and [c.get("id") for c in plain.iter(f"{NS}clipPath")] == [
+        "plot"
+    ]

@@ -181,3 +181,65 @@ def test_the_buyers_terms_grey_options_and_decide_the_verdict(
     assert headline.startswith("Rent") and "Scaleway" in headline
     assert page.locator("table.options tr.recommended", has_text="Scaleway").count() == 1
     assert "Your terms rule out" in page.locator(".verdict-terms").inner_text()
+
+
+ALL_DRAWN = (
+    "() => document.querySelectorAll('[data-drawn=true]').length"
+    " === document.querySelectorAll('[data-chart]').length"
+)
+
+
+def test_the_first_chart_is_drawn_without_plotly_and_plotly_takes_it_over_in_place(
+    live_server: LiveServer, chromium: Browser, seed_catalog: object
+) -> None:
+    url = f"{live_server.url}/calculator/?preset=serve-70b"
+    boxes = []
+    for plotly in (False, True):
+        context = chromium.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        if not plotly:  # Plotly never arrives: the server's drawing is the chart
+            page.route("**/plotly-basic*.js", lambda route: route.abort())
+        page.goto(url)
+        chart = page.locator("[data-chart=cumulative]")
+        if plotly:
+            page.wait_for_function(ALL_DRAWN, timeout=30_000)
+            # Plotly's drawing replaced the server's: one chart in the box, not two.
+            assert chart.locator(":scope > svg").count() == 0
+            assert chart.locator(".main-svg").count() >= 1
+        else:
+            page.wait_for_timeout(500)
+            drawn = chart.locator(":scope > svg")
+            assert drawn.count() == 1 and drawn.is_visible()
+            assert drawn.get_attribute("aria-label") == "Cumulative cost over time"
+            svg_box = drawn.bounding_box()
+            assert svg_box is not None and svg_box["width"] > 600 and svg_box["height"] > 250
+            assert page.locator("[data-chart] svg").count() == 1  # only the first chart
+        boxes.append(chart.bounding_box())
+        context.close()
+    # The same box before and after Plotly: nothing on the page moves.
+    assert boxes[0] == boxes[1]
+
+
+def test_a_corrected_field_clears_its_message_and_back_shows_the_previous_result(
+    live_server: LiveServer, page: Page, seed_catalog: object
+) -> None:
+    page.goto(f"{live_server.url}/calculator/?preset=pretrain-70b")
+    first = page.locator(".verdict-headline").inner_text()
+    page.fill("#id_params_billion", "-3")
+    page.press("#id_params_billion", "Tab")
+    page.wait_for_selector("#error-params_billion span")
+    page.fill("#id_params_billion", "8")
+    page.press("#id_params_billion", "Tab")
+    page.wait_for_function("() => location.search.includes('params_billion=8')")
+    page.wait_for_function("() => !document.querySelector('#error-params_billion span')")
+    assert page.locator("#error-params_billion").inner_text() == ""
+    assert page.locator("#results-stale").inner_text() == ""
+    assert page.locator(".verdict-headline").inner_text() != first
+    page.wait_for_function(ALL_DRAWN, timeout=30_000)
+    # Back: the previous inputs' result, loaded afresh (no snapshot of the page is kept).
+    with page.expect_event("load"):
+        page.go_back()
+    assert "params_billion=8" not in page.url
+    page.wait_for_function(ALL_DRAWN, timeout=30_000)
+    assert page.locator(".verdict-headline").inner_text() == first
+    assert page.locator("#id_params_billion").input_value() == "70"
