@@ -153,6 +153,16 @@ class Analysis:
     candidates: list[Candidate]
 
     @cached_property
+    def assumptions(self) -> tuple[Assumption, ...]:
+        """The figures this result's costs used. A liquid-cooled fleet that does not fit the
+        scenario's site is placed at the liquid-ready colocation: its electricity, PUE and
+        colocation price are listed instead of the site's; a fleet that stays on its site
+        lists the site's, not the colocation's."""
+        fit = self.report.site_fit
+        unused = "site" if fit is not None and fit.placed_at is not None else "fallback"
+        return tuple(a for a in self.built.assumptions if a.site_role != unused)
+
+    @cached_property
     def assumption_rows(self) -> list[tuple[Assumption, bool]]:
         """Each assumption with whether it is a price older than the freshness limit
         (specifications do not go stale)."""
@@ -160,7 +170,7 @@ class Analysis:
         today = timezone.localdate()
         return [
             (a, bool(a.is_price and a.as_of and (today - a.as_of).days > limit))
-            for a in self.built.assumptions
+            for a in self.assumptions
         ]
 
     @cached_property

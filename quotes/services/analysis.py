@@ -109,7 +109,7 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
                     "stale": bool(a.is_price and a.as_of and (today - a.as_of).days > limit),
                     "own_price": a.own_price,
                 }
-                for a in analysis.built.assumptions
+                for a in analysis.assumptions
             ],
             "figures": payloads,
         }

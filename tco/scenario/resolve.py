@@ -132,6 +132,10 @@ class Assumption:
     own_price: bool = False
     # A price (it goes stale past PRICE_STALE_AFTER_DAYS); a specification does not.
     is_price: bool = True
+    # A figure of the scenario's site ("site") or of the liquid-ready colocation a liquid-
+    # cooled fleet falls back on ("fallback"): the analysis lists the one its costs used
+    # (tco.services.Analysis.assumptions).
+    site_role: str = ""
 
     @property
     def value(self) -> str:
@@ -753,17 +757,20 @@ def _assumptions(
             **_provenance(
                 site.electricity_price_per_kwh, site_spec.electricity_price_per_kwh, site
             ),
+            site_role="site",
         ),
         Assumption(
             format_lazy(_("{site}: PUE"), site=site_name),
             (Amount(site_spec.pue, "", 2),),
             **_provenance(site.pue, site_spec.pue, site),
             is_price=False,
+            site_role="site",
         ),
         Assumption(
             format_lazy(_("{site}: colocation per kW-month"), site=site_name),
             (Amount(site_spec.colocation_per_kw_month, site_spec.currency, 0),),
             **_provenance(site.colocation_per_kw_month, site_spec.colocation_per_kw_month, site),
+            site_role="site",
         ),
     ]
     rows += (
@@ -817,24 +824,34 @@ def _site_fit_assumptions(
             )
     colo = liquid_ready_colocation(sites, site)
     if colo is not None:
-        rows.append(
+        name = _site_name(colo)
+        rows += [
             Assumption(
-                format_lazy(_("{site}: colocation per kW-month"), site=_site_name(colo)),
+                format_lazy(_("{site}: electricity price"), site=name),
+                (Amount(colo.electricity_price_per_kwh, f"{colo.currency}/kWh", 4),),
+                _source(colo),
+                colo.as_of,
+                colo.is_estimate,
+                site_role="fallback",
+            ),
+            Assumption(
+                format_lazy(_("{site}: colocation per kW-month"), site=name),
                 (Amount(colo.colocation_per_kw_month, colo.currency, 0),),
                 _source(colo),
                 colo.as_of,
                 colo.is_estimate,
-            )
-        )
-        rows.append(
+                site_role="fallback",
+            ),
             Assumption(
-                format_lazy(_("{site}: PUE with liquid cooling"), site=_site_name(colo)),
+                format_lazy(_("{site}: PUE with liquid cooling"), site=name),
                 (Amount(colo.pue_liquid or colo.pue, "", 2),),
                 _source(colo),
                 colo.as_of,
                 colo.is_estimate,
-            )
-        )
+                is_price=False,
+                site_role="fallback",
+            ),
+        ]
     return rows
 
 

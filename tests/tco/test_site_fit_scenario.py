@@ -77,3 +77,39 @@ def test_five_racks_bring_the_eed_reporting_duty(seed_catalog: object) -> None:
     assert out["site_fit"]["status"] == "fits"
     duties = [(d["code"], d["params"]["on_premises"]) for d in out["site_duties"]]
     assert duties == [("eed_reporting", False)]
+
+
+def _site_rows(site: Any) -> dict[str, str]:
+    from django.utils import translation
+
+    from tco.services import analyse_document
+
+    with translation.override("en"):
+        analysis = analyse_document(_document(site))
+        return {
+            str(row.label): row.value
+            for row in analysis.assumption_table(internal=True)
+            if "electricity" in str(row.label)
+            or "PUE" in str(row.label)
+            or "colocation per" in str(row.label)
+        }
+
+
+def test_the_assumptions_list_the_site_the_costs_used(seed_catalog: object) -> None:
+    """Sent to the liquid-ready colocation, the rack is costed at its €0.18/kWh, PUE 1.15
+    and €175 per kW-month: those are listed, not the server room's PUE 1.58 and €0 (which
+    the costs did not use)."""
+    colo = "Liquid-ready colocation Amsterdam area (NL)"
+    assert _site_rows("onprem-server-room") == {
+        f"{colo}: electricity price": "0.1800\u00a0EUR/kWh",
+        f"{colo}: colocation per kW-month": "175\u00a0EUR",
+        f"{colo}: PUE with liquid cooling": "1.15",
+    }
+    # With facility water the rack stays in the room (a build-out): the room's figures.
+    room = "On-premises server room (NL)"
+    site = {"key": "onprem-server-room", "cooling": "facility_water", "rack_power_limit_kw": 150}
+    assert _site_rows(site) == {
+        f"{room}: electricity price": "0.1800\u00a0EUR/kWh",
+        f"{room}: PUE": "1.58",
+        f"{room}: colocation per kW-month": "0\u00a0EUR",
+    }
