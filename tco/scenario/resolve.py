@@ -783,6 +783,20 @@ def _assumptions(
     rows.append(_service_life_assumption(finance, "service_life_months" in typed))
     rows += _default_item_assumptions(finance, items, typed)
     if server.cooling_type is not ServerCooling.AIR:
+        if site_spec.pue_liquid is not None:  # liquid racks on this site run at their own PUE
+            rows.append(
+                Assumption(
+                    format_lazy(_("{site}: PUE with liquid cooling"), site=site_name),
+                    (Amount(site_spec.pue_liquid, "", 2),),
+                    **(
+                        _provenance(site.pue_liquid, site_spec.pue_liquid, site)
+                        if site.pue_liquid is not None
+                        else {"source": YOUR_INPUT, "as_of": None, "is_estimate": False}
+                    ),
+                    is_price=False,
+                    site_role="site",
+                )
+            )
         rows += _site_fit_assumptions(site, items, sites or {})
     if fx_row is not None:
         rows.append(

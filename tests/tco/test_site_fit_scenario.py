@@ -113,3 +113,6 @@ def test_the_assumptions_list_the_site_the_costs_used(seed_catalog: object) -> N
         f"{room}: PUE": "1.58",
         f"{room}: colocation per kW-month": "0\u00a0EUR",
     }
+    # The liquid racks' PUE typed for the room is listed beside the room's own.
+    site["pue_liquid"] = 1.2
+    assert _site_rows(site)[f"{room}: PUE with liquid cooling"] == "1.20"
