@@ -783,20 +783,7 @@ def _assumptions(
     rows.append(_service_life_assumption(finance, "service_life_months" in typed))
     rows += _default_item_assumptions(finance, items, typed)
     if server.cooling_type is not ServerCooling.AIR:
-        if site_spec.pue_liquid is not None:  # liquid racks on this site run at their own PUE
-            rows.append(
-                Assumption(
-                    format_lazy(_("{site}: PUE with liquid cooling"), site=site_name),
-                    (Amount(site_spec.pue_liquid, "", 2),),
-                    **(
-                        _provenance(site.pue_liquid, site_spec.pue_liquid, site)
-                        if site.pue_liquid is not None
-                        else {"source": YOUR_INPUT, "as_of": None, "is_estimate": False}
-                    ),
-                    is_price=False,
-                    site_role="site",
-                )
-            )
+        rows += _liquid_pue_assumption(site, site_spec.pue_liquid)
         rows += _site_fit_assumptions(site, items, sites or {})
     if fx_row is not None:
         rows.append(
@@ -816,6 +803,22 @@ _item_name = lazy(
     lambda item: item.name_nl if translation.get_language() == "nl" and item.name_nl else item.name,
     str,
 )
+
+
+def _liquid_pue_assumption(site: Site, used: float | None) -> list[Assumption]:
+    """The PUE of liquid-cooled racks on the scenario's site, when it has one of its own
+    (from the catalog or typed): the costs use it instead of the site's PUE."""
+    if used is None:
+        return []
+    provenance = (
+        _provenance(site.pue_liquid, used, site)
+        if site.pue_liquid is not None
+        else {"source": YOUR_INPUT, "as_of": None, "is_estimate": False}
+    )
+    label = format_lazy(_("{site}: PUE with liquid cooling"), site=_site_name(site))
+    return [
+        Assumption(label, (Amount(used, "", 2),), **provenance, is_price=False, site_role="site")
+    ]
 
 
 def _site_fit_assumptions(
