@@ -55,25 +55,40 @@ class ResellResult:
     npv: float
 
 
+def run_months(run_hours: float) -> int:
+    """The whole months a one-off run owns the fleet: at least one.
+
+    >>> run_months(730.0), run_months(731.0), run_months(1.0)
+    (1, 2, 1)
+    """
+    return max(1, math.ceil(run_hours / HOURS_PER_MONTH - 1e-9))
+
+
+def owned_for_run(
+    model: CostModel, months: int, run_hours: float, resale_by_year: Sequence[float]
+) -> CostModel:
+    """The model of a fleet owned for ``months`` only (the run's), then resold at the
+    curve's value; the model's other fields, arrays of variants or not, stay."""
+    return model.replace(
+        horizon_months=float(months),
+        utilization=min(1.0, run_hours / (months * HOURS_PER_MONTH)),
+        residual_pct=resale_fraction(resale_by_year, months),
+        active_months=WHOLE_HORIZON,
+        leased=0.0,
+        service_life_months=NO_REFRESH,  # sold after the run, never bought again
+    )
+
+
 def resold_model(
     model: CostModel, run_hours: float, resale_by_year: Sequence[float]
 ) -> tuple[CostModel, int, float] | None:
     """The fleet owned only for the run's months (the model, those months, the resale
     fraction), or None when the run takes the whole horizon."""
-    horizon = scalar(model.horizon_months, "horizon_months")
-    months = max(1, math.ceil(run_hours / HOURS_PER_MONTH - 1e-9))
-    if months >= horizon:
+    months = run_months(run_hours)
+    if months >= scalar(model.horizon_months, "horizon_months"):
         return None
-    fraction = resale_fraction(resale_by_year, months)
-    owned = model.replace(
-        horizon_months=float(months),
-        utilization=min(1.0, run_hours / (months * HOURS_PER_MONTH)),
-        residual_pct=fraction,
-        active_months=WHOLE_HORIZON,
-        leased=0.0,
-        service_life_months=NO_REFRESH,  # sold after the run, never bought again
-    )
-    return owned, months, fraction
+    owned = owned_for_run(model, months, run_hours, resale_by_year)
+    return owned, months, scalar(owned.residual_pct, "residual_pct")
 
 
 def buy_run_resell(

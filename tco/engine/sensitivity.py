@@ -11,7 +11,7 @@ from tco.engine.costmodel import CostModel, cloud_npv, onprem_npv, stack_clouds
 from tco.engine.errors import InvalidInput
 from tco.engine.finance import as_array, broadcast, monthly_discount_rate
 from tco.engine.onprem import scalar
-from tco.engine.ownership import buy_run_resell
+from tco.engine.ownership import owned_for_run, run_months
 from tco.engine.units import FloatArray
 
 TORNADO_INPUTS: tuple[tuple[str, str], ...] = (
@@ -100,8 +100,8 @@ def tornado(
     the lowest NPV), or a fixed monthly bill ``rent_bill`` named ``rent_name`` (a hosted
     API: only the discount rate and the horizon move its NPV, :func:`bill_npv`). The owned
     side keeps the fleet for the horizon, or with ``resell`` (the run's hours, the resale
-    curve) buys, runs and resells it (:func:`~tco.engine.ownership.buy_run_resell`, one
-    variant at a time). Otherwise all 1 + 2k variants are evaluated in one vectorized pass.
+    curve) buys, runs and resells it (:func:`~tco.engine.ownership.buy_run_resell`'s
+    formulas). All 1 + 2k variants are evaluated in one vectorized pass.
     """
     if not model.clouds and rent_bill is None:
         raise InvalidInput("cloud_offerings", "The tornado needs at least one cloud offering.")
@@ -130,10 +130,7 @@ def tornado(
         cloud = model.clouds[reference_cloud]
         name = cloud.name
         rent = broadcast(cloud_npv(varied, cloud), (n,))
-    if resell is None:
-        own = broadcast(onprem_npv(varied), (n,))
-    else:
-        own = np.array([_resell_npv(model, arrays, v, *resell) for v in range(n)])
+    own = broadcast(onprem_npv(varied), (n,)) if resell is None else _resell_npv(varied, n, *resell)
     saving = (rent - own).tolist()
     bars = [
         TornadoBar(
@@ -157,14 +154,13 @@ def tornado(
 
 
 def _resell_npv(
-    model: CostModel,
-    arrays: dict[str, FloatArray],
-    variant: int,
-    run_hours: float,
-    resale_by_year: Sequence[float],
-) -> float:
-    """The NPV of buying, running and reselling in one variant of the tornado (of keeping
-    the fleet when the variant's horizon is no longer than the run)."""
-    one = model.replace(**{name: float(values[variant]) for name, values in arrays.items()})
-    sold = buy_run_resell(one, run_hours, resale_by_year)
-    return sold.npv if sold is not None else scalar(onprem_npv(one), "npv")
+    varied: CostModel, n: int, run_hours: float, resale_by_year: Sequence[float]
+) -> FloatArray:
+    """The NPV of buying, running and reselling in each of the ``n`` variants of the
+    tornado, in one vectorised pass (:func:`~tco.engine.ownership.buy_run_resell`'s
+    formulas); keeping the fleet's in a variant whose horizon is no longer than the run."""
+    months = run_months(run_hours)
+    resold = broadcast(onprem_npv(owned_for_run(varied, months, run_hours, resale_by_year)), (n,))
+    kept = broadcast(onprem_npv(varied), (n,))
+    horizon = broadcast(as_array(varied.horizon_months), (n,))
+    return np.where(months < horizon, resold, kept)

@@ -28,8 +28,9 @@ from tco.engine import (
     sweep,
     tornado,
 )
-from tco.engine.costmodel import onprem_totals
+from tco.engine.costmodel import CostModel, cloud_npv, onprem_totals
 from tco.engine.examples import SITE_NL
+from tco.engine.ownership import buy_run_resell
 
 from .helpers import simple_model
 
@@ -128,6 +129,30 @@ def test_tornado_clips_inputs() -> None:
     bar = {b.input_name: b for b in t.bars}
     assert bar["utilization"].high_input == 1.0
     assert bar["pue"].low_input == 1.0
+
+
+@pytest.mark.parametrize("run_hours", [900.0, 20_000.0, 50_000.0])
+def test_tornado_with_resale_moves_one_input_at_a_time(run_hours: float) -> None:
+    """Each bar of a buy-run-resell tornado is the rent NPV minus buy_run_resell's NPV with
+    that one input moved (keeping the fleet's NPV where the run outlasts the horizon):
+    900 h resells after 2 months, 20,000 h after 28 (the horizon's low variant, 48 months,
+    still resells), 50,000 h (69 months) outlasts the base and the low horizon and resells
+    in the long one (72 months)."""
+    m = simple_model(horizon_months=60.0)
+    curve = (0.85, 0.78, 0.60, 0.46, 0.35, 0.27)
+    t = tornado(m, pct=0.2, reference_cloud=0, resell=(run_hours, curve))
+
+    def saving(model: CostModel) -> float:
+        sold = buy_run_resell(model, run_hours, curve)
+        own = sold.npv if sold is not None else float(onprem_totals(model).npv)
+        return float(cloud_npv(model, model.clouds[0])) - own
+
+    assert t.base_value == pytest.approx(saving(m), rel=1e-12)
+    for bar in t.bars:
+        low = m.replace(**{bar.input_name: bar.low_input})
+        high = m.replace(**{bar.input_name: bar.high_input})
+        assert bar.low_value == pytest.approx(saving(low), rel=1e-12), bar.input_name
+        assert bar.high_value == pytest.approx(saving(high), rel=1e-12), bar.input_name
 
 
 def test_sweep_broadcasts_and_rejects_unknown_fields() -> None:
