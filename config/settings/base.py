@@ -115,7 +115,9 @@ TEMPLATES = [
     },
     {
         # templates/jinja2/ (the calculator's form and results: see config/jinja.py), and
-        # Django's own Jinja2 widget templates, which the calculator form renders with.
+        # Django's own Jinja2 widget templates, which the calculator form renders with
+        # (the five it uses most come first from templates/jinja2/django/forms/widgets/,
+        # the same templates with their includes written in).
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2", DJANGO_FORMS_JINJA2],
         "APP_DIRS": False,
