@@ -439,6 +439,7 @@ def _uuid() -> Any:
 
 
 @override_settings(API_RATE_LIMIT_ANONYMOUS=1000)  # 32 refused requests from one address
+@pytest.mark.dates
 def test_every_sales_endpoint_needs_a_valid_token(
     api: Client, draft_quote: Quote, make_token: Callable[..., str], sales_user: User
 ) -> None:
@@ -512,6 +513,7 @@ def test_sales_endpoints_are_scoped_to_the_users_teams(
     assert {q["number"] for q in everything["items"]} == {mine.number, theirs.number}
 
 
+@pytest.mark.dates
 def test_leads_are_for_sales_engineers(
     api: Client, sales_user: User, make_token: Callable[..., str]
 ) -> None:

@@ -232,6 +232,7 @@ def test_htmx_request_returns_results_and_out_of_band_errors(
     assert bad.count('class="field-error"') == 1
 
 
+@pytest.mark.dates
 def test_query_count_is_bounded_and_independent_of_catalog_size(
     client: Client, seed_catalog: object, settings: Settings
 ) -> None:
