@@ -119,6 +119,53 @@ def bridge_text(option: Option, currency: str) -> str:
     }
 
 
+def bridge_terms(option: Option) -> str:
+    """How the bridge is obtained and billed: "On demand, billed for every hour held:
+    1,128 hours per instance." (empty without a bridge)."""
+    bridge = option.bridge
+    if bridge is None:
+        return ""
+    values = {
+        "hours": number(round(bridge.hours)),
+        "start": number(math.ceil(bridge.start_in_days)),
+        "minimum": number(bridge.minimum_days, 1 if bridge.minimum_days % 1 else 0),
+    }
+    if bridge.obtained == "capacity_block":
+        return (
+            _(
+                "Booked as a capacity block from day %(start)s, billed for every hour held "
+                "and at least %(minimum)s days: %(hours)s hours per instance."
+            )
+            % values
+        )
+    if bridge.obtained == "reserved":
+        return (
+            _(
+                "Booked as a reserved term from day %(start)s and paid whole (%(minimum)s "
+                "days): %(hours)s hours per instance."
+            )
+            % values
+        )
+    return _("On demand, billed for every hour held: %(hours)s hours per instance.") % values
+
+
+def bridge_risk(option: Option) -> str:
+    """The bridge's risk in words (empty when there is none): on-demand capacity of its
+    size is not guaranteed and nothing in the comparison can be booked."""
+    bridge = option.bridge
+    if bridge is None or bridge.risk != "not_guaranteed":
+        return ""
+    return _(
+        "On-demand capacity of %(gpus)s GPUs is not guaranteed: no provider can be counted on "
+        "to have more than %(limit)s GPUs free at once, and no capacity block or reserved "
+        "term in this comparison fits. Book capacity before relying on this bridge, or the "
+        "work may wait for the servers."
+    ) % {
+        "gpus": number(bridge.gpus or 0),
+        "limit": number(bridge.on_demand_limit_gpus or 0),
+    }
+
+
 def timeline(report: Report) -> dict[str, Any] | None:
     """The timeline chart's rows, from the order (today) to each option's ready date, the
     bridge, and the need date, as percentages of the span drawn; None without capacity.

@@ -164,8 +164,8 @@ def test_a_served_model_has_its_serving_blocks() -> None:
 def test_time_to_capacity_is_built_typed_from_the_engines_plan() -> None:
     # tests/engine/test_capacity.py: 4 servers, none in stock, 10 weeks' lead time, no
     # installation, needed in 30 days: ready on day 70, bridged from day 30 by 4 CoreWeave
-    # instances at the fleet's 70 % use, 40 × 24 × 0.70 = 672 hours each at $49.24:
-    # 4 × 672 × 49.24 = $132,357.12.
+    # instances on demand (32 GPUs, within the 64 taken to be free), every hour held:
+    # 40 × 24 = 960 hours each at $49.24: 4 × 960 × 49.24 = $189,081.60.
     from datetime import date
 
     from tco.engine.capacity import CapacityInputs
@@ -183,12 +183,17 @@ def test_time_to_capacity_is_built_typed_from_the_engines_plan() -> None:
         instances=4,
         start_in_days=30.0,
         days=40.0,
-        hours=672.0,
+        hours=960.0,
         price_per_instance_hour=49.24,
-        cost=132_357.12,
+        cost=189_081.60,
+        obtained="on_demand",
+        gpus=32,
+        minimum_days=0.0,
+        risk=None,
+        on_demand_limit_gpus=64.0,
     )
     assert own.time == Timing(
-        code="lead_time", late_days=40.0, delay_cost=0.0, extra_cost=132_357.12, ruled_out=False
+        code="lead_time", late_days=40.0, delay_cost=0.0, extra_cost=189_081.60, ruled_out=False
     )
     assert report.capacity == Capacity(
         as_of=date(2026, 12, 3),
