@@ -380,3 +380,26 @@ def test_scenario_bridges_on_a_one_year_term_paid_whole() -> None:
     assert own.bridge.cost == pytest.approx(9_140_709.60)
     ranked = {o.name: o for o in result.verdict.options}
     assert ranked[OWN_NAME].total_cost == pytest.approx(result.onprem.total_cost + 9_140_709.60)
+
+
+def test_the_monte_carlo_draws_a_booked_bridges_lead_like_the_lead_times() -> None:
+    # The servers ready on day 77 (site work, nothing to draw), needed on day 7; a block
+    # booked 14 days ahead drawn × U(1, 2) starts between day 14 and day 28. At $1,000 a
+    # day held and $10,000 a day waiting, a draw costs (77 − S) × 1,000 + (S − 7) × 10,000:
+    # from 63,000 + 70,000 = $133,000 (S = 14) to 49,000 + 210,000 = $259,000 (S = 28).
+    from tco.engine.capacity import LateDraws
+
+    late = LateDraws(
+        supply_days=0.0,
+        site_days=77.0,
+        install_days=0.0,
+        needed_day=7.0,
+        per_late_day=1_000.0,
+        lead_time_range=(1.0, 2.0),
+        bridge_lead_days=14.0,
+        minimum_days=1.0,
+        delay_per_day=10_000.0,
+    )
+    cost = late_cost_draws(late, np.random.default_rng(3), 500)
+    assert cost.min() >= 133_000.0 - 1e-6 and cost.max() <= 259_000.0 + 1e-6
+    assert cost.max() - cost.min() > 100_000.0  # the lead is drawn, not fixed
