@@ -69,6 +69,20 @@ def time_sentence(report: Report) -> str:
         shipping = _("in stock")
     values["shipping"] = shipping
     bridge = option.bridge
+    if bridge is not None and bridge.start_in_days > (capacity.needed_in_days or 0.0):
+        return _(
+            "Buy %(servers)s × %(server)s (%(shipping)s, ready on %(ready)s); rent %(n)s × "
+            "%(bridge)s from day %(start)s, as soon as it can be booked, until then "
+            "(%(cost)s); the work starts %(weeks_late)s after your %(deadline)s-day deadline "
+            "(%(delay)s)."
+        ) % {
+            **values,
+            "n": number(bridge.instances),
+            "bridge": cloud_label(bridge.option),
+            "start": number(math.ceil(bridge.start_in_days)),
+            "weeks_late": _weeks(bridge.start_in_days - (capacity.needed_in_days or 0.0)),
+            "cost": format_money(bridge.cost, currency, 0),
+        }
     if bridge is not None:
         return _(
             "Buy %(servers)s × %(server)s (%(shipping)s, ready on %(ready)s); rent %(n)s × "
@@ -125,24 +139,25 @@ def bridge_terms(option: Option) -> str:
     bridge = option.bridge
     if bridge is None:
         return ""
+    minimum = math.ceil(bridge.minimum_days)
     values = {
         "hours": number(round(bridge.hours)),
         "start": number(math.ceil(bridge.start_in_days)),
-        "minimum": number(bridge.minimum_days, 1 if bridge.minimum_days % 1 else 0),
+        "minimum": ngettext("%(n)s day", "%(n)s days", minimum) % {"n": number(minimum)},
     }
     if bridge.obtained == "capacity_block":
         return (
             _(
                 "Booked as a capacity block from day %(start)s, billed for every hour held "
-                "and at least %(minimum)s days: %(hours)s hours per instance."
+                "and at least %(minimum)s: %(hours)s hours per instance."
             )
             % values
         )
     if bridge.obtained == "reserved":
         return (
             _(
-                "Booked as a reserved term from day %(start)s and paid whole (%(minimum)s "
-                "days): %(hours)s hours per instance."
+                "Booked as a reserved term from day %(start)s and paid whole (%(minimum)s): "
+                "%(hours)s hours per instance."
             )
             % values
         )
