@@ -71,7 +71,7 @@ from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
 from tco.engine.site import BUILD_OUT, SiteFit, placed, site_duties
 from tco.engine.sizing import SizingResult, size_workload
-from tco.engine.units import HOURS_PER_MONTH, FloatArray, Money
+from tco.engine.units import HOURS_PER_DAY, HOURS_PER_MONTH, FloatArray, Money
 from tco.engine.verdict import CLOUD, HYBRID, OWN, OWN_RESELL, Candidate, Verdict, decide
 
 # Names of the owning options in results (the web layer words them by kind).
@@ -769,6 +769,16 @@ OBTAINED = {
 }
 
 
+# A committed term's whole length in days: a bridge on it buys the whole term.
+TERM_DAYS = {CloudTerm.COMMITTED_1Y: 365.0, CloudTerm.COMMITTED_3Y: 3 * 365.0}
+
+
+def _minimum_days(spec: CloudOfferingSpec) -> float:
+    """What a bridge on ``spec`` must buy however short it is: a committed term whole, a
+    capacity block's minimum duration (its minimum billed hours), nothing on demand."""
+    return TERM_DAYS.get(spec.term, spec.min_billed_hours / HOURS_PER_DAY)
+
+
 def _capacity(
     scenario: Scenario,
     servers: int,
@@ -803,6 +813,8 @@ def _capacity(
             eligible=ok,
             code=OBTAINED.get(spec.term, "on_demand"),
             committed=option.committed,
+            gpus_per_instance=spec.gpus_per_instance,
+            minimum_days=_minimum_days(spec),
         )
         for option, spec, ok in zip(clouds, scenario.cloud_offerings, eligible, strict=True)
     ]
@@ -813,7 +825,6 @@ def _capacity(
         rented=rented,
         units_in_stock=scenario.server.units_in_stock,
         lead_time_weeks=scenario.server.lead_time_weeks,
-        utilization=plan.utilization,
         run_hours=plan.run_hours if one_off else None,
     )
 

@@ -44,7 +44,7 @@ from pydantic_core import PydanticCustomError
 
 from tco import engine
 from tco.engine import defaults
-from tco.engine.capacity import DEFAULT_LEAD_TIME_RANGE
+from tco.engine.capacity import DEFAULT_LEAD_TIME_RANGE, DEFAULT_ON_DEMAND_BRIDGE_GPUS
 from tco.limits import (
     CONTROL_CHARACTERS,
     FORMULA_TRIGGERS,
@@ -808,6 +808,12 @@ class Capacity(Block):
     )
     lead_time_range: FactorRange = _range(
         DEFAULT_LEAD_TIME_RANGE, "× the lead time in the Monte Carlo"
+    )
+    on_demand_bridge_gpus: float = Field(
+        DEFAULT_ON_DEMAND_BRIDGE_GPUS,
+        ge=1,
+        le=1_000_000,
+        description="GPUs a bridge may find free on demand; larger bridges are booked",
     )
 
     def to_engine(
