@@ -552,6 +552,7 @@ def build_scenario(
         constraints=constraints,
         api_offerings=api_specs,
         capacity=_capacity_inputs(document, model),
+        smaller_servers=smaller_servers(catalog, model),
     )
     assumptions = (
         _assumptions(
@@ -570,6 +571,17 @@ def build_scenario(
         else ()
     )
     return BuiltScenario(scenario, assumptions, model, site, tuple(offerings))
+
+
+def smaller_servers(catalog: CatalogSnapshot, model: ServerModel) -> tuple[ServerSpec, ...]:
+    """The catalog's servers with fewer GPUs a unit than ``model``, as the catalog sells
+    them: what the verdict may name when ``model`` would stand mostly idle (an 8-GPU HGX
+    for a model an NVL72 rack would serve at a fraction of a percent)."""
+    return tuple(
+        server_spec(row, "server", schema.Server(key=row.key))
+        for row in catalog.servers.values()
+        if row.gpu_count < model.gpu_count
+    )
 
 
 def _capacity_inputs(
@@ -612,7 +624,9 @@ def with_server(
     gpu_row = resolve_gpu_override("server", server)
     spec = server_spec(model, "server", server, gpu_row)
     try:
-        scenario = dataclasses.replace(built.scenario, server=spec)
+        scenario = dataclasses.replace(
+            built.scenario, server=spec, smaller_servers=smaller_servers(catalog, model)
+        )
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
     return BuiltScenario(scenario, (), model, built.site, built.offerings)
