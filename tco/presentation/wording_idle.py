@@ -8,12 +8,15 @@ smaller owned option the catalog has for the work.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from common.formatting import format_money, number, percent
+
+if TYPE_CHECKING:
+    from tco.report import Report
 
 SMALLEST_SHARE_SHOWN = 0.0001  # 0.01 %: below it the share reads "less than 0.01 %"
 
@@ -87,3 +90,12 @@ def idle_verdict_sentence(p: Mapping[str, Any], currency: str) -> str:
         )
         % values
     )
+
+
+def idle_report_sentence(report: Report) -> str:
+    """The idle fleet's warning of a report, for outputs that show the verdict without the
+    page's warnings (the PDF's summary); empty when the fleet is used enough."""
+    for note in report.warnings:
+        if note.code == "owned_mostly_idle":
+            return idle_warning(note.params)
+    return ""
