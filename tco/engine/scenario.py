@@ -596,27 +596,27 @@ class SmallerOption:
 
 
 def smaller_owned_option(
-    scenario: Scenario, gpus: int, sizings: SizingMemo | None = None
+    scenario: Scenario, sizing: SizingResult, sizings: SizingMemo | None = None
 ) -> SmallerOption | None:
     """The cheapest way to own the work on fewer than ``gpus`` GPUs: a smaller server of
     the catalog (``scenario.smaller_servers``) or, for a fleet of fixed size, the same
     server sized to the work. Each is sized and costed as the calculator ranks servers
     (:func:`owning_plan`, :func:`costs_of_owning`) at the buyer's site; one that cannot do
-    the work, or misses latency targets the owned fleet meets, is left out."""
+    the work, or misses latency targets the owned fleet (``sizing``) meets, is left out."""
     choices = [
         dataclasses.replace(scenario, server=s, servers=None) for s in scenario.smaller_servers
     ]
     if scenario.servers is not None:
         choices.append(dataclasses.replace(scenario, servers=None))
-    owned = owning_plan(scenario, sizings)
+    owned_meets = not any(n.code == "latency_target_missed" for n in sizing.warnings)
     found: list[tuple[Scenario, OwningPlan]] = []
     for choice in choices:
         try:
             plan = owning_plan(choice, sizings)
         except (DoesNotFit, DeadlineInfeasible, InvalidInput):
             continue
-        fewer = _fleet_gpus(plan) < gpus
-        if fewer and (plan.meets_latency_targets or not owned.meets_latency_targets):
+        fewer = _fleet_gpus(plan) < sizing.gpus_required
+        if fewer and (plan.meets_latency_targets or not owned_meets):
             found.append((choice, plan))
     if not found:
         return None
@@ -645,7 +645,7 @@ def idle_owned_note(
     share, basis = owned_capacity_share(plan, sizing, workload.target_tokens_per_second)
     if share >= IDLE_OWNED_SHARE:
         return None, {}
-    smaller = smaller_owned_option(scenario, sizing.gpus_required, sizings)
+    smaller = smaller_owned_option(scenario, sizing, sizings)
     params: dict[str, Any] = {
         "idle_share": round(share, 6),
         "idle_basis": basis,
