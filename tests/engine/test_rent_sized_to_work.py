@@ -190,3 +190,27 @@ def test_the_rented_side_does_not_depend_on_the_owned_unit(users: int) -> None:
     server = evaluate(_served(HGX_B300, demand)).cloud_options[0]
     assert rack.instances == server.instances
     assert rack.total_cost == pytest.approx(server.total_cost, rel=1e-9)
+
+
+@settings(max_examples=15, deadline=None)
+@given(users=st.integers(10, 400_000), rack=st.booleans())
+def test_the_warning_fires_below_a_tenth_and_names_only_a_smaller_fleet(
+    users: int, rack: bool
+) -> None:
+    """The warning comes exactly when the sized peak uses less than 10 % of the owned
+    capacity; the option it names has fewer GPUs than the owned fleet and costs what
+    owning it costs for the work."""
+    demand = dataclasses.replace(USERS, users=users)
+    result = evaluate(_served(NVL72 if rack else HGX_B300, demand))
+    capacity = result.sizing.tokens_per_second_capacity
+    assert capacity is not None
+    share = users * 20 * 400 / 36_000 * 3 / capacity
+    idle = [n for n in result.warnings if n.code == "owned_mostly_idle"]
+    assert bool(idle) == (share < IDLE_OWNED_SHARE)
+    if idle and idle[0].params["smaller_server"] is not None:
+        p = idle[0].params
+        assert p["smaller_gpus"] < p["idle_gpus"] == result.sizing.gpus_required
+        assert p["smaller_cost"] == pytest.approx(
+            cost_of_owning(dataclasses.replace(_served(HGX_B300, demand), smaller_servers=())),
+            abs=0.01,
+        )
