@@ -168,6 +168,9 @@ class CatalogSnapshot:
     as_of: date | None = None
     regions: dict[tuple[str, str], CloudRegion] = dataclasses.field(default_factory=dict)
     apis: dict[str, ApiOffering] = dataclasses.field(default_factory=dict)
+    # Each server's smaller catalog servers as engine specs (smaller_servers), made once
+    # per snapshot: the ranking asks again for every candidate of every request.
+    smaller_specs: dict[str, tuple[ServerSpec, ...]] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def current(cls) -> CatalogSnapshot:
@@ -577,11 +580,15 @@ def smaller_servers(catalog: CatalogSnapshot, model: ServerModel) -> tuple[Serve
     """The catalog's servers with fewer GPUs a unit than ``model``, as the catalog sells
     them: what the verdict may name when ``model`` would stand mostly idle (an 8-GPU HGX
     for a model an NVL72 rack would serve at a fraction of a percent)."""
-    return tuple(
-        server_spec(row, "server", schema.Server(key=row.key))
-        for row in catalog.servers.values()
-        if row.gpu_count < model.gpu_count
-    )
+    specs = catalog.smaller_specs.get(model.key)
+    if specs is None:
+        specs = tuple(
+            server_spec(row, "server", schema.Server(key=row.key))
+            for row in catalog.servers.values()
+            if row.gpu_count < model.gpu_count
+        )
+        catalog.smaller_specs[model.key] = specs
+    return specs
 
 
 def _capacity_inputs(
