@@ -598,11 +598,12 @@ class SmallerOption:
 def smaller_owned_option(
     scenario: Scenario, sizing: SizingResult, sizings: SizingMemo | None = None
 ) -> SmallerOption | None:
-    """The cheapest way to own the work on fewer than ``gpus`` GPUs: a smaller server of
-    the catalog (``scenario.smaller_servers``) or, for a fleet of fixed size, the same
-    server sized to the work. Each is sized and costed as the calculator ranks servers
-    (:func:`owning_plan`, :func:`costs_of_owning`) at the buyer's site; one that cannot do
-    the work, or misses latency targets the owned fleet (``sizing``) meets, is left out."""
+    """The cheapest way to own the work on fewer GPUs than the owned fleet (``sizing``):
+    a smaller server of the catalog (``scenario.smaller_servers``) or, for a fleet of
+    fixed size, the same server sized to the work. Each is sized and costed as the
+    calculator ranks servers (:func:`owning_plan`, :func:`costs_of_owning`) at the buyer's
+    site; one that cannot do the work, or misses latency targets the owned fleet meets, is
+    left out."""
     choices = [
         dataclasses.replace(scenario, server=s, servers=None) for s in scenario.smaller_servers
     ]
