@@ -43,6 +43,7 @@ from tco.presentation.wording import (
     owning_extras_sentence,
     verdict_headline,
 )
+from tco.presentation.wording_idle import idle_report_sentence
 from tco.report import Report, build_report
 from tco.scenario import ScenarioDocument, parse_document
 from tco.scenario.resolve import (
@@ -78,6 +79,7 @@ __all__ = [
     "calculator_document",
     "cloud_label",
     "form_data",
+    "idle_report_sentence",
     "no_compliant_option_message",
     "owning_components",
     "owning_extras_sentence",

@@ -36,6 +36,7 @@ def executive_summary(report: Report) -> dict[str, Any]:
     from tco.services import (
         break_even_sentence,
         cloud_label,
+        idle_report_sentence,
         owning_extras_sentence,
         verdict_headline,
     )
@@ -52,6 +53,7 @@ def executive_summary(report: Report) -> dict[str, Any]:
         "headline": verdict_headline(verdict, report.currency),
         "break_even": break_even_sentence(report),
         "extras": owning_extras_sentence(report),
+        "idle": idle_report_sentence(report),  # an owned fleet that would stand idle
         "best_cloud": cloud_label(verdict.reference_cloud or ""),
         # The cheapest way to own (kept or resold), so the saving reconciles with it.
         "onprem_total": params.get("cost") if buy else params.get("owning_cost"),

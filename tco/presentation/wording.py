@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from common.formatting import format_amounts, format_money, number, percent
-from tco.presentation import wording_serving
+from tco.presentation import wording_idle, wording_serving
 
 if TYPE_CHECKING:
     from tco.report import HorizonRow, Hybrid, Note, Option, Report, Verdict
@@ -81,7 +81,8 @@ def verdict_headline(verdict: Verdict, currency: str) -> str:
     if assumed is not None:
         headline = f"{headline.removesuffix('.')}, {assumed()}."
     decided = terms_decided_sentence(verdict, currency)
-    return f"{headline} {decided}" if decided else headline
+    idle = wording_idle.idle_verdict_sentence(verdict.params, currency)
+    return " ".join(part for part in (headline, decided, idle) if part)
 
 
 def _cost_headline(verdict: Verdict, currency: str) -> str:
@@ -297,6 +298,8 @@ def note_text(note: Note, currency: str = "EUR") -> str:
         return violation_text(note)
     if code == "latency_target_missed":
         return wording_serving.latency_note(p)
+    if code == "owned_mostly_idle":
+        return wording_idle.idle_warning(p)
     return note.text or code
 
 

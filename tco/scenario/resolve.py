@@ -168,6 +168,9 @@ class CatalogSnapshot:
     as_of: date | None = None
     regions: dict[tuple[str, str], CloudRegion] = dataclasses.field(default_factory=dict)
     apis: dict[str, ApiOffering] = dataclasses.field(default_factory=dict)
+    # Each server's smaller catalog servers as engine specs (smaller_servers), made once
+    # per snapshot: the ranking asks again for every candidate of every request.
+    smaller_specs: dict[str, tuple[ServerSpec, ...]] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def current(cls) -> CatalogSnapshot:
@@ -552,6 +555,7 @@ def build_scenario(
         constraints=constraints,
         api_offerings=api_specs,
         capacity=_capacity_inputs(document, model),
+        smaller_servers=smaller_servers(catalog, model),
     )
     assumptions = (
         _assumptions(
@@ -570,6 +574,21 @@ def build_scenario(
         else ()
     )
     return BuiltScenario(scenario, assumptions, model, site, tuple(offerings))
+
+
+def smaller_servers(catalog: CatalogSnapshot, model: ServerModel) -> tuple[ServerSpec, ...]:
+    """The catalog's servers with fewer GPUs a unit than ``model``, as the catalog sells
+    them: what the verdict may name when ``model`` would stand mostly idle (an 8-GPU HGX
+    for a model an NVL72 rack would serve at a fraction of a percent)."""
+    specs = catalog.smaller_specs.get(model.key)
+    if specs is None:
+        specs = tuple(
+            server_spec(row, "server", schema.Server(key=row.key))
+            for row in catalog.servers.values()
+            if row.gpu_count < model.gpu_count
+        )
+        catalog.smaller_specs[model.key] = specs
+    return specs
 
 
 def _capacity_inputs(
@@ -612,7 +631,9 @@ def with_server(
     gpu_row = resolve_gpu_override("server", server)
     spec = server_spec(model, "server", server, gpu_row)
     try:
-        scenario = dataclasses.replace(built.scenario, server=spec)
+        scenario = dataclasses.replace(
+            built.scenario, server=spec, smaller_servers=smaller_servers(catalog, model)
+        )
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
     return BuiltScenario(scenario, (), model, built.site, built.offerings)
