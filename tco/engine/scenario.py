@@ -69,7 +69,7 @@ from tco.engine.ownership import (
 from tco.engine.racks import RackPlan
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
-from tco.engine.site import BUILD_OUT, SiteFit, placed, site_duties
+from tco.engine.site import BUILD_OUT, SiteFit, placed, placed_elsewhere, site_duties
 from tco.engine.sizing import SizingResult, size_workload
 from tco.engine.units import HOURS_PER_MONTH, FloatArray, Money
 from tco.engine.verdict import CLOUD, HYBRID, OWN, OWN_RESELL, Candidate, Verdict, decide
@@ -584,8 +584,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     )
     spot_ok = _spot_allowed(scenario, plan)
     own_breaks, cloud_breaks = _constraint_violations(kept)
-    if not fit.fits:  # the site cannot take the fleet and no colocation can: never advised
-        own_breaks += (Note("site_does_not_fit", {"site": fit.site, "server": server.name}),)
+    own_breaks += _site_violation(fit, server.name)
     spot_fine = tuple(spot_ok or o.term is not CloudTerm.SPOT for o in kept.cloud_offerings)
     # Recommendable: allowed by the work (spot) and by the buyer's constraints.
     eligible = tuple(ok and not breaks for ok, breaks in zip(spot_fine, cloud_breaks, strict=True))
@@ -647,6 +646,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     warnings += list(serving.notes) if serving is not None else []
     warnings += list(extras.notes)
     warnings += _sanity(scenario, sizing, racks, onprem.total_cost, fin.reporting_currency)
+    warnings += _moved(own_fit, fit, server.name)
     return ScenarioResult(
         scenario=kept,
         currency=fin.reporting_currency,
@@ -684,6 +684,22 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         site_duties=site_duties(racks.it_kw, used_site, fit),
         capacity=capacity,
     )
+
+
+def _site_violation(fit: SiteFit, server: str) -> tuple[Note, ...]:
+    """When the site cannot take the fleet and no colocation can: owning is never advised
+    (``described``: whether the buyer described the site, for the wording)."""
+    if fit.fits:
+        return ()
+    params = {"site": fit.site, "server": server, "described": fit.described}
+    return (Note("site_does_not_fit", params),)
+
+
+def _moved(own: SiteFit, used: SiteFit, server: str) -> list[Note]:
+    """The warning that the fleet is costed at another site than the scenario's (a move the
+    buyer must be told of, tco/engine/site.py), or none."""
+    moved = placed_elsewhere(own, used, server)
+    return [moved] if moved is not None else []
 
 
 def owning_cashflow(result: ScenarioResult) -> CashFlow:
@@ -1569,6 +1585,7 @@ def site_fit_dict(fit: SiteFit, currency: str, fx_convert: Any) -> dict[str, Any
         "cooling": fit.cooling,
         "site_cooling": fit.site_cooling,
         "site_rack_power_limit_kw": fit.rack_power_limit_kw,
+        "described": fit.described,
     }
 
 
