@@ -33,6 +33,7 @@ def executive_summary(report: Report) -> dict[str, Any]:
     The decision itself comes from the engine (``report.verdict``); this only words it,
     so the page, the quote and the PDF say the same thing.
     """
+    from tco.presentation.wording_site import site_verdict
     from tco.services import (
         break_even_sentence,
         cloud_label,
@@ -52,6 +53,8 @@ def executive_summary(report: Report) -> dict[str, Any]:
         "headline": verdict_headline(verdict, report.currency),
         "break_even": break_even_sentence(report),
         "extras": owning_extras_sentence(report),
+        # Where the site put the servers and why, as the page's verdict says it.
+        "site": site_verdict(report),
         "best_cloud": cloud_label(verdict.reference_cloud or ""),
         # The cheapest way to own (kept or resold), so the saving reconciles with it.
         "onprem_total": params.get("cost") if buy else params.get("owning_cost"),
