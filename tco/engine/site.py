@@ -52,6 +52,7 @@ __all__ = [
     "FITS",
     "BuildOutLine",
     "SiteFit",
+    "available_it_kw",
     "placed",
     "placed_elsewhere",
     "site_duties",
@@ -250,7 +251,7 @@ def _power_build_out(
                 },
             )
         )
-    available, assumed = _available_it_kw(site)
+    available, assumed = available_it_kw(site)
     if available is None or it_kw <= available + 1e-9 or (assumed and not check_racks):
         # Also when the racks cannot stand there anyway: a guessed figure adds nothing.
         return False, lines, reasons
@@ -282,7 +283,7 @@ def _power_build_out(
     return False, lines, reasons
 
 
-def _available_it_kw(site: SiteSpec) -> tuple[float | None, bool]:
+def available_it_kw(site: SiteSpec) -> tuple[float | None, bool]:
     """The IT power free for the fleet (None: not limited), and whether it is the default
     of a server room of the buyer's own whose figure was not given (a workstation is one
     machine at a desk: its socket is its rack limit)."""

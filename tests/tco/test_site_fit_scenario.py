@@ -258,3 +258,26 @@ def test_the_verdict_says_your_site_only_when_the_buyer_described_it(
     assert _verdict_site(client, language, rack_power_limit="30").startswith(yours)
     # The preset's own figures typed again are still the preset's site.
     assert _verdict_site(client, language, rack_power_limit="20").startswith(default[:40])
+
+
+def test_the_assumptions_list_the_server_rooms_assumed_power_and_the_colocation_used(
+    seed_catalog: object,
+) -> None:
+    """17 air-cooled B200 sent to the colocation by the server room's assumed 30 kW: the
+    assumptions list the 30 kW (an estimate) and the colocation's figures the costs used;
+    with the room's power typed, no assumed row."""
+    from django.utils import translation
+
+    from tco.services import analyse_document
+
+    def rows(document: dict[str, Any]) -> dict[str, tuple[str, bool]]:
+        with translation.override("en"):
+            table = analyse_document(document).assumption_table(internal=True)
+            return {str(row.label): (row.value, row.is_estimate) for row in table}
+
+    moved = rows(_seventeen_b200())
+    assert moved[f"{SERVER_ROOM}: available IT power"] == ("30\u00a0kW", True)
+    assert moved[f"{LIQUID_COLO}: colocation per kW-month"][0] == "175\u00a0EUR"
+    assert f"{SERVER_ROOM}: PUE" not in moved  # the room's PUE was not used
+    typed = {**_seventeen_b200(), "site": {"key": "onprem-server-room", "available_it_kw": 250}}
+    assert f"{SERVER_ROOM}: available IT power" not in rows(typed)
