@@ -33,11 +33,11 @@ def executive_summary(report: Report) -> dict[str, Any]:
     The decision itself comes from the engine (``report.verdict``); this only words it,
     so the page, the quote and the PDF say the same thing.
     """
-    from tco.presentation.wording_site import site_verdict
     from tco.services import (
         break_even_sentence,
         cloud_label,
         owning_extras_sentence,
+        site_verdict,
         verdict_headline,
     )
 

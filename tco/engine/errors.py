@@ -6,6 +6,8 @@ it says what is wrong and, where possible, what to change.
 
 from __future__ import annotations
 
+from tco.engine.notes import Note
+
 
 class EngineError(Exception):
     """Base class of every error the engine raises on purpose."""
@@ -26,6 +28,21 @@ class InvalidInput(EngineError, ValueError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+class NoCompliantOption(InvalidInput):
+    """No option meets the buyer's terms. ``site``: the ``placed_elsewhere`` warning when
+    the owned fleet left the buyer's site (often why owning breaks the terms: a fleet
+    beyond a server room's assumed power, taken to a colocation, is off the premises).
+
+    >>> err = NoCompliantOption()
+    >>> err.field, err.site
+    ('constraints', None)
+    """
+
+    def __init__(self, site: Note | None = None) -> None:
+        super().__init__("constraints", "No option meets the constraints.")
+        self.site = site
 
 
 class _CodedError(EngineError):

@@ -36,7 +36,13 @@ from tco.engine.demand import (
     peak_load_factor,
     plan_demand,
 )
-from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
+from tco.engine.errors import (
+    DeadlineInfeasible,
+    DoesNotFit,
+    EngineError,
+    InvalidInput,
+    NoCompliantOption,
+)
 from tco.engine.extras import OwningExtras, needs_fabric, owning_extras
 from tco.engine.finance import broadcast
 from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
@@ -592,7 +598,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     apis = _api_options(scenario, model, serving)
     candidates += _api_candidates(scenario, apis)
     if not any(c.recommendable for c in candidates):
-        raise InvalidInput("constraints", "No option meets the constraints.")
+        raise NoCompliantOption(placed_elsewhere(own_fit, fit, server.name))
     hybrid, hybrid_option = _hybrid(model, plan, clouds, eligible)
     if hybrid is not None:
         candidates += _hybrid_candidate(

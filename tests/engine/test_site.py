@@ -7,7 +7,8 @@ import dataclasses
 
 import pytest
 
-from tco.engine import evaluate
+from tco.engine import NoCompliantOption, evaluate
+from tco.engine.constraints import Constraints
 from tco.engine.costmodel import onprem_monthly
 from tco.engine.inputs import (
     BuildOutPrices,
@@ -196,6 +197,28 @@ def test_seventeen_servers_do_not_land_silently_in_a_server_room() -> None:
         30.0,
     )
     assert "243.1 kW" in moved.text and "30 kW (an estimate)" in moved.text
+
+
+def test_terms_broken_by_the_move_say_why_the_fleet_left_the_premises() -> None:
+    """Own premises required, 17 DGX B200 (243.1 kW) in a room with no power given (30 kW
+    assumed): the fleet goes to the colocation, off the premises, and the cloud is off
+    them too: no option meets the terms, and the error carries the move and its reason."""
+    room = dataclasses.replace(AIR_ROOM, fallback=LIQUID_COLO)
+    scenario = dataclasses.replace(
+        _scenario(room, DGX_B200, servers=17), constraints=Constraints(own_premises_only=True)
+    )
+    with pytest.raises(NoCompliantOption) as caught:
+        evaluate(scenario)
+    assert caught.value.field == "constraints"
+    assert caught.value.site is not None
+    assert (caught.value.site.code, caught.value.site.params["reason"]) == (
+        "placed_elsewhere",
+        "server_room_power",
+    )
+    # The room's power typed: the fleet stays, on the premises, and owning is advised.
+    typed = dataclasses.replace(room, available_it_kw=250.0)
+    result = evaluate(dataclasses.replace(scenario, site=typed))
+    assert result.verdict.action == "buy"
 
 
 def test_without_a_colocation_owning_is_never_advised_where_it_does_not_fit() -> None:

@@ -281,3 +281,44 @@ def test_the_assumptions_list_the_server_rooms_assumed_power_and_the_colocation_
     assert f"{SERVER_ROOM}: PUE" not in moved  # the room's PUE was not used
     typed = {**_seventeen_b200(), "site": {"key": "onprem-server-room", "available_it_kw": 250}}
     assert f"{SERVER_ROOM}: available IT power" not in rows(typed)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "en",
+            "The default site, On-premises server room (NL), cannot take the Supermicro "
+            "SYS-822GS-NBRT (describe your own under “Your site”). The fleet draws 243.1 kW of "
+            "IT power in 17 rack(s); a server room with no available power given is taken to "
+            "hold 30 kW (an estimate).",
+        ),
+        (
+            "nl",
+            "De standaardlocatie, Eigen serverruimte (NL), kan de Supermicro SYS-822GS-NBRT "
+            "niet aan (beschrijf uw eigen locatie onder ‘Uw locatie’). De servers vragen 243,1 "
+            "kW IT-vermogen in 17 rack(s); voor een serverruimte zonder opgegeven beschikbaar "
+            "vermogen wordt 30 kW aangenomen (een schatting).",
+        ),
+    ],
+)
+def test_the_form_asks_for_the_rooms_power_when_the_terms_need_the_room(
+    seed_catalog: object, language: str, said: str
+) -> None:
+    """Own premises required and 17 B200 (243.1 kW) for the preset's server room with no
+    power given: no option meets the terms, and the available-power field says why."""
+    from django.http import QueryDict
+    from django.utils import translation
+
+    from tco.services import analyse_query
+
+    query = (
+        "preset=eu-own-premises&kind=pretrain&params_billion=70&tokens_billion=2000"
+        "&deadline_days=90&server=smc-822gs-nbrt-b200"
+    )
+    with translation.override(language):
+        _form, outcome = analyse_query(QueryDict(query))
+        assert outcome.analysis is None
+        assert outcome.field_errors["available_it_kw"].startswith(said)
+        _form, typed = analyse_query(QueryDict(f"{query}&available_it_kw=250"))
+        assert typed.analysis is not None and typed.analysis.report.verdict.action != "rent"
