@@ -35,13 +35,18 @@ class NoCompliantOption(InvalidInput):
     the owned fleet left the buyer's site (often why owning breaks the terms: a fleet
     beyond a server room's assumed power, taken to a colocation, is off the premises).
 
+    The message (the API's and the command line's) ends with the move when there is one:
+
     >>> err = NoCompliantOption()
-    >>> err.field, err.site
-    ('constraints', None)
+    >>> err.field, err.site, err.message
+    ('constraints', None, 'No option meets the constraints.')
+    >>> NoCompliantOption(Note("placed_elsewhere", message="Moved.")).message
+    'No option meets the constraints. Moved.'
     """
 
     def __init__(self, site: Note | None = None) -> None:
-        super().__init__("constraints", "No option meets the constraints.")
+        said = "No option meets the constraints."
+        super().__init__("constraints", f"{said} {site.text}" if site is not None else said)
         self.site = site
 
 

@@ -215,6 +215,10 @@ def test_terms_broken_by_the_move_say_why_the_fleet_left_the_premises() -> None:
         "placed_elsewhere",
         "server_room_power",
     )
+    assert caught.value.message.startswith(
+        "No option meets the constraints. Your site (Server room) cannot take the DGX B200: "
+        "the fleet draws 243.1 kW of IT power in 17 rack(s)"
+    )
     # The room's power typed: the fleet stays, on the premises, and owning is advised.
     typed = dataclasses.replace(room, available_it_kw=250.0)
     result = evaluate(dataclasses.replace(scenario, site=typed))
