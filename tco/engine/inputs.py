@@ -379,6 +379,9 @@ class SiteSpec:
     grid_headroom_kw: float | None = None
     build_out: BuildOutPrices = field(default_factory=lambda: DEFAULT_BUILD_OUT)
     fallback: SiteSpec | None = None
+    # The buyer described this site (chose it, or gave what it takes); False: a default the
+    # buyer never chose, which the result calls "the default site", not "your site".
+    described: bool = True
 
     def __post_init__(self) -> None:
         if self.pue_liquid is not None and not 1.0 <= self.pue_liquid <= 3.0:

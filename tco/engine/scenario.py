@@ -36,7 +36,13 @@ from tco.engine.demand import (
     peak_load_factor,
     plan_demand,
 )
-from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
+from tco.engine.errors import (
+    DeadlineInfeasible,
+    DoesNotFit,
+    EngineError,
+    InvalidInput,
+    NoCompliantOption,
+)
 from tco.engine.extras import OwningExtras, needs_fabric, owning_extras
 from tco.engine.finance import broadcast
 from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
@@ -70,7 +76,7 @@ from tco.engine.ownership import (
 from tco.engine.racks import RackPlan
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
-from tco.engine.site import BUILD_OUT, SiteFit, placed, site_duties
+from tco.engine.site import BUILD_OUT, SiteFit, placed, placed_elsewhere, site_duties
 from tco.engine.sizing import SizingResult, size_workload
 from tco.engine.units import HOURS_PER_DAY, HOURS_PER_MONTH, FloatArray, Money
 from tco.engine.verdict import CLOUD, HYBRID, OWN, OWN_RESELL, Candidate, Verdict, decide
@@ -705,8 +711,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     )
     spot_ok = _spot_allowed(scenario, plan)
     own_breaks, cloud_breaks = _constraint_violations(kept)
-    if not fit.fits:  # the site cannot take the fleet and no colocation can: never advised
-        own_breaks += (Note("site_does_not_fit", {"site": fit.site, "server": server.name}),)
+    own_breaks += _site_violation(fit, server.name)
     spot_fine = tuple(spot_ok or o.term is not CloudTerm.SPOT for o in kept.cloud_offerings)
     # Recommendable: allowed by the work (spot) and by the buyer's constraints.
     eligible = tuple(ok and not breaks for ok, breaks in zip(spot_fine, cloud_breaks, strict=True))
@@ -714,7 +719,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     apis = _api_options(scenario, model, serving)
     candidates += _api_candidates(scenario, apis)
     if not any(c.recommendable for c in candidates):
-        raise InvalidInput("constraints", "No option meets the constraints.")
+        raise NoCompliantOption(placed_elsewhere(own_fit, fit, server.name))
     hybrid, hybrid_option = _hybrid(model, plan, clouds, eligible)
     if hybrid is not None:
         candidates += _hybrid_candidate(
@@ -771,6 +776,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         extras,
         _sanity(scenario, sizing, racks, onprem.total_cost, fin.reporting_currency),
         idle,
+        _moved(own_fit, fit, server.name),
     )
     return ScenarioResult(
         scenario=kept,
@@ -838,17 +844,35 @@ def _warnings(
     extras: OwningExtras,
     sanity: Sequence[Note],
     idle: Note | None,
+    moved: Sequence[Note],
 ) -> tuple[Note, ...]:
     """What the buyer must see, in the order the steps found it: the demand's, the
-    sizing's, the served load's, the fleet's extras', the sanity checks' and the idle
-    fleet's warning."""
+    sizing's, the served load's, the fleet's extras', the sanity checks', the idle
+    fleet's warning and the site's move."""
     found = [n for n in plan.notes if n.warning]
     found += list(sizing.warnings)
     found += list(serving.notes) if serving is not None else []
     found += list(extras.notes)
     found += sanity
     found += [idle] if idle is not None else []
+    found += moved
     return tuple(found)
+
+
+def _site_violation(fit: SiteFit, server: str) -> tuple[Note, ...]:
+    """When the site cannot take the fleet and no colocation can: owning is never advised
+    (``described``: whether the buyer described the site, for the wording)."""
+    if fit.fits:
+        return ()
+    params = {"site": fit.site, "server": server, "described": fit.described}
+    return (Note("site_does_not_fit", params),)
+
+
+def _moved(own: SiteFit, used: SiteFit, server: str) -> list[Note]:
+    """The warning that the fleet is costed at another site than the scenario's (a move the
+    buyer must be told of, tco/engine/site.py), or none."""
+    moved = placed_elsewhere(own, used, server)
+    return [moved] if moved is not None else []
 
 
 def owning_cashflow(result: ScenarioResult) -> CashFlow:
@@ -1745,6 +1769,7 @@ def site_fit_dict(fit: SiteFit, currency: str, fx_convert: Any) -> dict[str, Any
         "cooling": fit.cooling,
         "site_cooling": fit.site_cooling,
         "site_rack_power_limit_kw": fit.rack_power_limit_kw,
+        "described": fit.described,
     }
 
 

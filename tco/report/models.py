@@ -188,6 +188,9 @@ class SiteFit(ReportModel):
     cooling: str
     site_cooling: str
     site_rack_power_limit_kw: float | None
+    # The buyer described the site (chose it or gave what it takes); False: a default the
+    # buyer never chose ("the default site"). True for reports stored before it was kept.
+    described: bool = True
     colocation_cost: float | None = None
     placed_at: SiteFit | None = None
 

@@ -57,6 +57,7 @@ from tco.engine import (
     SiteCooling,
     SiteSpec,
 )
+from tco.engine.site import available_it_kw
 from tco.scenario import schema
 from tco.scenario.errors import ScenarioError, construct
 
@@ -803,9 +804,14 @@ def _assumptions(
     typed = finance_given.model_fields_set
     rows.append(_service_life_assumption(finance, "service_life_months" in typed))
     rows += _default_item_assumptions(finance, items, typed)
+    room_power = _room_power_assumption(site, site_spec)
     if server.cooling_type is not ServerCooling.AIR:
         rows += _liquid_pue_assumption(site, site_spec.pue_liquid)
+    if server.cooling_type is not ServerCooling.AIR or room_power:
+        # Where the fleet goes when the site cannot take it: a liquid-cooled fleet at an
+        # air-only site, any fleet beyond a server room's assumed power.
         rows += _site_fit_assumptions(site, items, sites or {})
+    rows += room_power
     if fx_row is not None:
         rows.append(
             Assumption(
@@ -840,6 +846,21 @@ def _liquid_pue_assumption(site: Site, used: float | None) -> list[Assumption]:
     return [
         Assumption(label, (Amount(used, "", 2),), **provenance, is_price=False, site_role="site")
     ]
+
+
+def _room_power_assumption(site: Site, spec: SiteSpec) -> list[Assumption]:
+    """The IT power a server room of the buyer's own is taken to hold when none is given
+    (tco/engine/site.py): the site fit of every fleet there uses it, wherever the fleet
+    ends up, so it is always listed."""
+    kw, assumed = available_it_kw(spec)
+    if not assumed or kw is None:
+        return []
+    label = format_lazy(_("{site}: available IT power"), site=_site_name(site))
+    source = _(
+        "Estimate: a small server room, up to 3 racks of the 8–10 kW of average enterprise "
+        "racks (Uptime Institute); give the room's own figure under Your site"
+    )
+    return [Assumption(label, (Amount(kw, "kW", 0),), source, None, True, is_price=False)]
 
 
 def _site_fit_assumptions(

@@ -558,6 +558,11 @@ class Site(Overrides):
     grid_headroom_kw: float | None = Field(
         None, ge=0, description="what the grid connection could still add; none: not limited"
     )
+    described: bool | None = Field(
+        None,
+        description="the buyer described this site (chose it or gave what it takes); false: "
+        "a default the buyer never chose, which the result calls the default site; none: true",
+    )
 
 
 class CloudOffering(Overrides):
