@@ -164,12 +164,17 @@ def bridge_terms(option: Option) -> str:
     return _("On demand, billed for every hour held: %(hours)s hours per instance.") % values
 
 
-def bridge_risk(option: Option) -> str:
+def bridge_risk(option: Option, short: bool = False) -> str:
     """The bridge's risk in words (empty when there is none): on-demand capacity of its
-    size is not guaranteed and nothing in the comparison can be booked."""
+    size is not guaranteed and nothing in the comparison can be booked. ``short``: one
+    clause for the options table, whose verdict above says it in full."""
     bridge = option.bridge
     if bridge is None or bridge.risk != "not_guaranteed":
         return ""
+    if short:
+        return _("On-demand capacity of %(gpus)s GPUs is not guaranteed.") % {
+            "gpus": number(bridge.gpus or 0)
+        }
     return _(
         "On-demand capacity of %(gpus)s GPUs is not guaranteed: no provider can be counted on "
         "to have more than %(limit)s GPUs free at once, and no capacity block or reserved "
