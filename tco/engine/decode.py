@@ -245,6 +245,12 @@ def prefill_seconds(model: ServedModel, copy: CopyHardware, prompt_tokens: float
     """
     if prompt_tokens <= 0:
         return 0.0
+    return _prompt_compute_seconds(model, copy, prompt_tokens) + _prompt_comm_seconds(
+        model, copy, prompt_tokens
+    )
+
+
+def _prompt_compute_seconds(model: ServedModel, copy: CopyHardware, prompt_tokens: float) -> float:
     split = model.split
     if split is None:
         linear = 2.0 * model.active_params * prompt_tokens
@@ -252,8 +258,40 @@ def prefill_seconds(model: ServedModel, copy: CopyHardware, prompt_tokens: float
         routed = 2.0 * split.experts_per_token * split.params_per_expert * prompt_tokens
         linear = 2.0 * split.shared_params * prompt_tokens + routed / copy.expert_efficiency
     attention = 2.0 * model.layers * model.attention_width * prompt_tokens**2
-    comm = model.layers * _collectives_per_layer(model, copy, prompt_tokens, model.bytes_per_param)
-    return (linear + attention) / copy.flops_per_s + comm
+    return (linear + attention) / copy.flops_per_s
+
+
+def _prompt_comm_seconds(model: ServedModel, copy: CopyHardware, prompt_tokens: float) -> float:
+    return model.layers * _collectives_per_layer(model, copy, prompt_tokens, model.bytes_per_param)
+
+
+def first_token_seconds(model: ServedModel, copy: CopyHardware, prompt_tokens: float) -> float:
+    """Seconds of the forward pass that yields a request's first token.
+
+    The first token is sampled from the logits of the prompt's last position, so it comes
+    out of the prefill pass itself. That pass computes the prompt and reads the weights
+    its tokens touch at least once: the slower of the two, plus the layers' collectives.
+    A prompt has at least one token (an unknown prompt counts as one). Long prompts are
+    compute-bound (the 5,000-token prompt above: 437.9 ms); one token of Llama 3.3 70B
+    at FP8 on 2 × H100 reads 70.6 GB at 5.025 TB/s: 14.05 ms, and 160 all-reduces of
+    16 KB take 160 × (19 µs + 16,384 B ÷ 450 GB/s) = 3.05 ms: 17.10 ms.
+
+    >>> from tco.engine.inputs import WorkloadKind
+    >>> w = Workload(WorkloadKind.INFERENCE, 70.6, precision=Precision.FP8)
+    >>> m = ServedModel.of(w, ModelShape(80, 8192, 64, 8))
+    >>> h100 = GpuSpec("H100", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)
+    >>> copy = CopyHardware.of(h100, Precision.FP8, 2)
+    >>> [round(first_token_seconds(m, copy, n) * 1000, 2) for n in (5000, 0)]
+    [437.93, 17.1]
+    """
+    tokens = max(prompt_tokens, 1.0)
+    read = (
+        weights_read_per_step(model.split, model.params, tokens)
+        * model.bytes_per_param
+        / copy.stage_bytes_per_s
+    )
+    compute = _prompt_compute_seconds(model, copy, tokens)
+    return max(compute, read) + _prompt_comm_seconds(model, copy, tokens)
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,15 +331,18 @@ def serving_point(
     computed: TPOT = step + S ÷ O × prefill; the copy delivers S ÷ TPOT tokens/s. A new
     request waits for the prompts ahead of it: the copy spends ρ = prefill share ÷ TPOT of
     its time on prompts, and with requests arriving at random the mean wait is
-    ρ ÷ (2(1 − ρ)) × prefill (M/D/1); TTFT = prefill + wait + one step.
+    ρ ÷ (2(1 − ρ)) × prefill (M/D/1); TTFT = wait + the prompt's pass
+    (:func:`first_token_seconds`): the first token is sampled from the logits of the
+    prompt's last position, so it leaves with the prefill pass and no decode step follows
+    before it.
 
     Llama 3.3 70B at FP8 on 2 × H100 with 5,000-token prompts and 500-token answers (BF16
     cache, 5,250 tokens read on average). One user: weights 70.6 GB ÷ 5.025 TB/s =
     14.05 ms, cache 0.34 ms, 160 all-reduces 3.05 ms, a step of 17.44 ms, and 1/500 of the
     437.9 ms prompt: TPOT 18.3 ms; ρ = 0.876/18.3 = 4.8 %, a wait of 11.0 ms: TTFT
-    466.4 ms. 25 users: the cache read grows to 8.56 ms (step 25.79 ms) and 25/500 of a
-    prompt is 21.90 ms: TPOT 47.7 ms, ρ = 45.9 %, a wait of 185.9 ms: TTFT 649.6 ms, and
-    25 ÷ 47.7 ms = 524 tokens/s.
+    437.93 + 11.00 = 448.9 ms. 25 users: the cache read grows to 8.56 ms (step 25.79 ms) and
+    25/500 of a prompt is 21.90 ms: TPOT 47.7 ms, ρ = 45.9 %, a wait of 185.9 ms: TTFT
+    437.93 + 185.88 = 623.8 ms, and 25 ÷ 47.7 ms = 524 tokens/s.
 
     >>> from tco.engine.inputs import WorkloadKind
     >>> w = Workload(WorkloadKind.INFERENCE, 70.6, precision=Precision.FP8)
@@ -312,7 +353,7 @@ def serving_point(
     >>> [round(p.time_per_output_token_s * 1000, 1) for p in (one, many)]
     [18.3, 47.7]
     >>> [round(p.time_to_first_token_s * 1000, 1) for p in (one, many)]
-    [466.4, 649.6]
+    [448.9, 623.8]
     >>> round(many.tokens_per_second)
     524
     """
@@ -328,7 +369,7 @@ def serving_point(
         prefill_s=prefill,
         prefill_share_s=share,
         time_per_output_token_s=tpot,
-        time_to_first_token_s=prefill + wait + step.total_s,
+        time_to_first_token_s=wait + first_token_seconds(model, copy, requests.input_tokens),
         tokens_per_second=batch / tpot,
     )
 
