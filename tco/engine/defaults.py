@@ -77,6 +77,10 @@ SCALING_ALPHA_NVLINK: Final = 0.01
 SCALING_ALPHA_INFINIBAND: Final = 0.02
 SCALING_ALPHA_ROCE: Final = 0.04
 SCALING_ALPHA_ETHERNET: Final = 0.10
+MFU_REFERENCE_HIDDEN: Final = 4096
+WIDTH_RIDGE_FACTOR: Final = 7.5
+GRADIENT_BYTES: Final = 2.0
+GRADIENT_OVERLAP: Final = 0.0
 
 # --- memory and parallelism -----------------------------------------------------------
 
@@ -390,6 +394,39 @@ TABLE: Final[tuple[Default, ...]] = (
         "per doubling of servers",
         ESTIMATE,
         "planning value for ordinary Ethernet without RDMA",
+    ),
+    Default(
+        "MFU_REFERENCE_HIDDEN",
+        MFU_REFERENCE_HIDDEN,
+        "hidden size",
+        "[S-LLAMA1], [S-LLAMA2]",
+        "the width the MFU input holds for: the 7 B-and-wider runs MFU was fitted on (LLaMA "
+        "7B is 4,096 wide); narrower models get the width efficiency, wider ones no bonus",
+    ),
+    Default(
+        "WIDTH_RIDGE_FACTOR",
+        WIDTH_RIDGE_FACTOR,
+        "× the GPU's ridge point (FLOPs per byte)",
+        "[S-PYTHIA], [S-MPT-1B], [S-SMOLLM2]",
+        "width h₀ where memory-bound element-wise work costs as much as the matrix "
+        "multiplies; fitted on three published runs of 1.0-1.7 B models on 64-440 GPUs "
+        "(docs/calibration.md, with the held-out errors)",
+    ),
+    Default(
+        "GRADIENT_BYTES",
+        GRADIENT_BYTES,
+        "bytes per parameter",
+        "[S-ZERO]",
+        "gradients exchanged in BF16 across the data-parallel copies",
+    ),
+    Default(
+        "GRADIENT_OVERLAP",
+        GRADIENT_OVERLAP,
+        "fraction of a step's compute",
+        "[S-PYTHIA], [S-MPT-1B], [S-SMOLLM2]",
+        "share of the step's compute that can hide the gradient exchange; every overlap "
+        "above 0 leaves the small-model runs further from their published GPU-hours "
+        "(docs/calibration.md), so none is assumed at 50 GB/s per GPU",
     ),
     Default(
         "MEMORY_HEADROOM",
