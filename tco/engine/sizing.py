@@ -664,6 +664,57 @@ def _gradient_exchange_hours(
     return steps * exposed / workload.goodput / SECONDS_PER_HOUR
 
 
+@dataclass
+class _Fleets:
+    """The plan on each fleet size the searches ask about (each placed once), and what
+    its exchanges add."""
+
+    workload: Workload
+    server: ServerSpec
+    shape: ModelShape
+    cands: list[_Candidate]
+    peak: float
+    mfu: float
+    placements: dict[int, _Placed | None] = field(default_factory=dict)
+
+    @property
+    def moe(self) -> bool:
+        return workload_split(self.workload) is not None and self.workload.kind in _FULL_STATE_KINDS
+
+    def exchange_share(self, plan: _Placed) -> float:
+        w, srv = self.workload, self.server
+        exposed, compute_s = _step_exchange(w, srv, plan, self.peak, self.mfu)
+        return (exposed + _tensor_exchange_seconds(w, self.shape, srv, plan)) / compute_s
+
+    def place(self, gpus: int) -> _Placed | None:
+        if gpus not in self.placements:
+            # A mixture of experts keeps the throughput choice its calibration was fitted
+            # with: its plans trade the experts' exchange too, which DeepSeek's overlapped
+            # schedules hide in ways the engine does not represent (docs/calibration.md).
+            weigh = None if self.moe else self.exchange_share
+            gps = self.server.gpus_per_server
+            self.placements[gpus] = _place(self.workload, self.cands, gpus, gps, weigh)
+        return self.placements[gpus]
+
+    def useful(self, servers: int) -> float:
+        gpus = servers * self.server.gpus_per_server
+        placed = self.place(gpus)
+        return 0.0 if placed is None else placed.rate / gpus
+
+    def a2a(self, servers: int) -> float:
+        placed = self.place(servers * self.server.gpus_per_server)
+        if placed is None or not self.moe:
+            return 0.0
+        return _expert_exchange_hours(self.workload, self.shape, self.server, placed)
+
+    def exchange(self, servers: int) -> float:
+        placed = self.place(servers * self.server.gpus_per_server)
+        if placed is None:
+            return 0.0
+        grads = _gradient_exchange_hours(self.workload, self.server, placed, self.peak, self.mfu)
+        return self.a2a(servers) + grads
+
+
 def size_training(
     workload: Workload, server: ServerSpec, servers: int | None = None
 ) -> SizingResult:
@@ -700,55 +751,23 @@ def size_training(
     gpus_to_fit = fit.gpus_to_fit
     # The MFU input is a wide model's; narrower ones reach less (compute.width_efficiency).
     mfu = workload.mfu * width_efficiency(shape.hidden_size, peak, gpu.memory_bandwidth_tbps)
-    moe = workload_split(workload) is not None and workload.kind in _FULL_STATE_KINDS
-
-    def exchange_share(plan: _Placed) -> float:
-        exposed, compute_s = _step_exchange(workload, server, plan, peak, mfu)
-        return (exposed + _tensor_exchange_seconds(workload, shape, server, plan)) / compute_s
-
-    # A mixture of experts keeps the throughput choice its calibration was fitted with:
-    # its plans trade the experts' exchange too, which DeepSeek's overlapped schedules
-    # hide in ways the engine does not represent (docs/calibration.md).
-    weigh = None if moe else exchange_share
-    # The searches below ask for the same fleet sizes more than once: place each once.
-    placements: dict[int, _Placed | None] = {}
-
-    def place(gpus: int) -> _Placed | None:
-        if gpus not in placements:
-            placements[gpus] = _place(workload, cands, gpus, gps, weigh)
-        return placements[gpus]
+    run = _Fleets(workload, server, shape, cands, peak, mfu)
+    place = run.place
 
     servers_fit = _ceil(gpus_to_fit / gps)
     while place(servers_fit * gps) is None and servers_fit < MAX_SERVERS:
         servers_fit += 1  # a fleet of whole servers on which some plan divides evenly
 
     flops = training_flops(workload.active_params, workload.tokens, workload.kind)
-
-    def useful(s: int) -> float:
-        placed = place(s * gps)
-        return 0.0 if placed is None else placed.rate / (s * gps)
-
-    def a2a(s: int) -> float:
-        placed = place(s * gps)
-        if placed is None or not moe:
-            return 0.0
-        return _expert_exchange_hours(workload, shape, server, placed)
-
-    def exchange(s: int) -> float:
-        placed = place(s * gps)
-        if placed is None:
-            return 0.0
-        return a2a(s) + _gradient_exchange_hours(workload, server, placed, peak, mfu)
-
     n_servers = _training_servers(
-        workload, servers, servers_fit, gps, peak, flops, place, useful, exchange, mfu
+        workload, servers, servers_fit, gps, peak, flops, place, run.useful, run.exchange, mfu
     )
 
     gpus = n_servers * gps
     placed = place(gpus)
     assert placed is not None  # guaranteed by the searches above
     eff = scaling_efficiency(n_servers, workload.interconnect)
-    a2a_hours = a2a(n_servers) if moe else None
+    a2a_hours = run.a2a(n_servers) if run.moe else None
     grad_hours = _gradient_exchange_hours(workload, server, placed, peak, mfu)
     hours = (
         (a2a_hours or 0.0)
