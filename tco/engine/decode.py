@@ -76,10 +76,12 @@ class CopyHardware:
     pipeline_parallel: int
     memory_bandwidth_tbps: float  # per GPU
     peak_tflops: float  # per GPU, dense, at the serving precision
+    attention_peak_tflops: float  # per GPU, dense: attention runs at FP8 when serving FP4
     link_gb_per_s: float  # one way between two GPUs of a stage (NVLink or PCIe)
     network_gb_per_s: float  # between stages (servers), per GPU
     bandwidth_efficiency: float
     compute_efficiency: float
+    attention_efficiency: float
     expert_efficiency: float
     collective_latency_s: float
 
@@ -93,28 +95,36 @@ class CopyHardware:
         serving_efficiency: float = 1.0,
     ) -> CopyHardware:
         """A copy on ``gpu``; a GPU without the serving format computes in BF16
-        (weight-only quantization), FP4 at its lower calibrated efficiency.
+        (weight-only quantization), FP4 at its lower calibrated efficiency. Only the
+        weights' matrix multiplies run in FP4: the attention over the FP8 KV cache runs
+        at the FP8 peak and the plain compute efficiency (TensorRT-LLM's FP4 checkpoints).
 
         >>> h100 = GpuSpec("H100", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)
         >>> c = CopyHardware.of(h100, Precision.FP4, 8)
-        >>> c.peak_tflops, c.link_gb_per_s, c.gpus
-        (989.0, 450.0, 8)
+        >>> c.peak_tflops, c.attention_peak_tflops, c.link_gb_per_s, c.gpus
+        (989.0, 989.0, 450.0, 8)
+        >>> b200 = GpuSpec("B200", 180.0, 7.7, 2250.0, 4500.0, 9000.0, 1000.0, 1800.0)
+        >>> c = CopyHardware.of(b200, Precision.FP4, 8)
+        >>> c.peak_tflops, c.attention_peak_tflops
+        (9000.0, 4500.0)
         """
-        peak = gpu.peak_tflops(precision)
+        peak = gpu.peak_tflops(precision) or gpu.bf16_tflops
         compute = defaults.SERVING_COMPUTE_EFFICIENCY
-        if peak is None:
-            peak = gpu.bf16_tflops
-        elif precision is Precision.FP4:
+        attention_peak = peak
+        if precision is Precision.FP4 and gpu.fp4_tflops is not None:
             compute *= defaults.FP4_COMPUTE_FACTOR
+            attention_peak = gpu.fp8_tflops or gpu.bf16_tflops
         return cls(
             tensor_parallel=tensor_parallel,
             pipeline_parallel=pipeline_parallel,
             memory_bandwidth_tbps=gpu.memory_bandwidth_tbps,
             peak_tflops=peak,
+            attention_peak_tflops=attention_peak,
             link_gb_per_s=gpu.link_gb_per_s,
             network_gb_per_s=defaults.NETWORK_GBPS_PER_GPU,
             bandwidth_efficiency=defaults.SERVING_BANDWIDTH_EFFICIENCY * serving_efficiency,
             compute_efficiency=compute * serving_efficiency,
+            attention_efficiency=defaults.SERVING_COMPUTE_EFFICIENCY * serving_efficiency,
             expert_efficiency=defaults.MOE_EXPERT_EFFICIENCY,
             collective_latency_s=defaults.COLLECTIVE_LATENCY_US * 1e-6,
         )
@@ -132,6 +142,11 @@ class CopyHardware:
     def flops_per_s(self) -> float:
         """Compute of all the copy's GPUs at the compute efficiency."""
         return self.gpus * self.peak_tflops * 1e12 * self.compute_efficiency
+
+    @property
+    def attention_flops_per_s(self) -> float:
+        """Attention compute of all the copy's GPUs (FP8 for an FP4 copy)."""
+        return self.gpus * self.attention_peak_tflops * 1e12 * self.attention_efficiency
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +233,7 @@ def decode_step(
         experts = max(routed * b / read_bw, 2.0 * active * batch / flops) / copy.expert_efficiency
     kv_bytes = model.kv_bytes_per_token * context_tokens * batch / p
     attention_flops = 4.0 * model.layers * model.attention_width * context_tokens * batch
-    attention = max(kv_bytes / read_bw, attention_flops / flops)
+    attention = max(kv_bytes / read_bw, attention_flops / copy.attention_flops_per_s)
     comm = model.layers * _collectives_per_layer(model, copy, micro, b)
     if p > 1:
         handover = ACTIVATION_BYTES * model.hidden_size * micro / copy.tensor_parallel
@@ -258,7 +273,7 @@ def _prompt_compute_seconds(model: ServedModel, copy: CopyHardware, prompt_token
         routed = 2.0 * split.experts_per_token * split.params_per_expert * prompt_tokens
         linear = 2.0 * split.shared_params * prompt_tokens + routed / copy.expert_efficiency
     attention = 2.0 * model.layers * model.attention_width * prompt_tokens**2
-    return (linear + attention) / copy.flops_per_s
+    return linear / copy.flops_per_s + attention / copy.attention_flops_per_s
 
 
 def _prompt_comm_seconds(model: ServedModel, copy: CopyHardware, prompt_tokens: float) -> float:

@@ -124,6 +124,21 @@ def test_a_short_prompt_still_reads_the_weights_once() -> None:
     assert point.time_to_first_token_s == pytest.approx(first_token_seconds(model, copy, 0))
 
 
+def test_an_fp4_copy_computes_its_attention_at_fp8() -> None:
+    # Llama 3.3 70B at FP4 on one B200, a 5,000-token prompt: the weights' products
+    # 2 × 70.6e9 × 5,000 = 7.06e14 FLOPs at 9,000e12 × 0.46 × 0.60 = 2.484e15 FLOP/s:
+    # 284.2 ms; the attention 2 × 80 × 8,192 × 5,000² = 3.277e13 FLOPs at the FP8 peak,
+    # 4,500e12 × 0.46 = 2.07e15 FLOP/s: 15.8 ms; no collectives on one GPU: 300.0 ms.
+    b200 = GpuSpec("B200", 180.0, 7.7, 2250.0, 4500.0, 9000.0, 1000.0, 1800.0)
+    w = llama_70b(precision=Precision.FP4)
+    model = ServedModel.of(w, LLAMA_70B)
+    copy = CopyHardware.of(b200, Precision.FP4, 1)
+    linear = 2 * 70.6e9 * 5000 / (9000e12 * 0.46 * 0.60)
+    attention = 2 * 80 * 8192 * 5000**2 / (4500e12 * 0.46)
+    assert prefill_seconds(model, copy, 5000) == pytest.approx(linear + attention)
+    assert prefill_seconds(model, copy, 5000) * 1000 == pytest.approx(300.0, abs=0.05)
+
+
 def test_long_prompts_take_a_large_share_of_the_copy() -> None:
     # The issue: with 5,000-token prompts prefill takes about a third of the GPUs' time.
     model = ServedModel.of(llama_70b(), LLAMA_70B)
