@@ -29,6 +29,7 @@ from tco.engine import (
     DoesNotFit,
     EngineError,
     InvalidInput,
+    NoCompliantOption,
     OwningPlan,
     ScenarioResult,
     SizingMemo,
@@ -43,6 +44,8 @@ from tco.presentation.wording import (
     owning_extras_sentence,
     verdict_headline,
 )
+from tco.presentation.wording_idle import idle_report_sentence
+from tco.presentation.wording_site import placed_elsewhere, site_verdict
 from tco.report import Report, build_report
 from tco.scenario import ScenarioDocument, parse_document
 from tco.scenario.resolve import (
@@ -78,11 +81,13 @@ __all__ = [
     "calculator_document",
     "cloud_label",
     "form_data",
+    "idle_report_sentence",
     "no_compliant_option_message",
     "owning_components",
     "owning_extras_sentence",
     "parse_document",
     "proposal_figures",
+    "site_verdict",
     "verdict_headline",
 ]
 
@@ -358,7 +363,7 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         return _field_problem(exc.field, exc.message)
     except InvalidInput as exc:
         if exc.field == "constraints":
-            return CalculatorOutcome(non_field_errors=[no_compliant_option_message()])
+            return _no_compliant_option(exc)
         return CalculatorOutcome(problem=str(exc))
     except EngineError as exc:
         return CalculatorOutcome(problem=str(exc))
@@ -441,6 +446,20 @@ def calculator_document(
     if server_key not in form.catalog.servers:
         raise ScenarioError("server", f"unknown server model {server_key!r}")
     return form.to_document(server_key)
+
+
+def _no_compliant_option(exc: InvalidInput) -> CalculatorOutcome:
+    """No option meets the buyer's terms; when the owned fleet left the buyer's site, why
+    (often the reason owning breaks them), at the available-power field when the server
+    room's assumed power sent it away: the form asks for the room's figure."""
+    site = exc.site if isinstance(exc, NoCompliantOption) else None
+    if site is None:
+        return CalculatorOutcome(non_field_errors=[no_compliant_option_message()])
+    said = f"{placed_elsewhere({'code': site.code, 'params': site.params})} "
+    said += no_compliant_option_message()
+    if site.params.get("reason") == "server_room_power":
+        return CalculatorOutcome(field_errors={"available_it_kw": said})
+    return CalculatorOutcome(non_field_errors=[said])
 
 
 def _field_problem(path: str, message: str) -> CalculatorOutcome:

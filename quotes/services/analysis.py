@@ -36,7 +36,9 @@ def executive_summary(report: Report) -> dict[str, Any]:
     from tco.services import (
         break_even_sentence,
         cloud_label,
+        idle_report_sentence,
         owning_extras_sentence,
+        site_verdict,
         verdict_headline,
     )
 
@@ -52,6 +54,9 @@ def executive_summary(report: Report) -> dict[str, Any]:
         "headline": verdict_headline(verdict, report.currency),
         "break_even": break_even_sentence(report),
         "extras": owning_extras_sentence(report),
+        "idle": idle_report_sentence(report),  # an owned fleet that would stand idle
+        # Where the site put the servers and why, as the page's verdict says it.
+        "site": site_verdict(report),
         "best_cloud": cloud_label(verdict.reference_cloud or ""),
         # The cheapest way to own (kept or resold), so the saving reconciles with it.
         "onprem_total": params.get("cost") if buy else params.get("owning_cost"),

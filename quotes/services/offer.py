@@ -206,6 +206,7 @@ def site_prerequisites(
                 "site_cooling": shown.site_cooling,
                 "placed_at": fit.placed_at.site if fit.placed_at else None,
                 "build_out_weeks": fit.build_out_weeks,
+                "described": fit.described,
             },
             duties=[{"code": d.code, "params": d.params} for d in report.site_duties],
         )

@@ -21,7 +21,13 @@ from tco.engine.costmodel import (
 )
 from tco.engine.decode import DecodeStep, ServingPoint, decode_step, prefill_seconds
 from tco.engine.demand import DemandPlan, plan_demand
-from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
+from tco.engine.errors import (
+    DeadlineInfeasible,
+    DoesNotFit,
+    EngineError,
+    InvalidInput,
+    NoCompliantOption,
+)
 from tco.engine.extras import OwningExtras, owning_extras
 from tco.engine.finance import (
     annuity_factor,
@@ -147,6 +153,7 @@ __all__ = [
     "MemoryBreakdown",
     "ModelShape",
     "Money",
+    "NoCompliantOption",
     "Note",
     "OnPremResult",
     "Optimizer",

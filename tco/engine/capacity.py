@@ -12,9 +12,14 @@ from ``as_of`` (docs/methodology.md § 3i):
 When the work needs the capacity by ``needed_in_days`` and an option is ready later, the
 scenario's ``if_late`` policy decides:
 
-- ``bridge`` (owned options only): rent the cheapest eligible cloud offering from the
-  need date until the fleet is ready, then own. The bridge's cost (its instance-hours ×
-  the price per instance-hour) is part of that option's total;
+- ``bridge`` (owned options only): rent cloud capacity from the need date until the fleet
+  is ready, then own. Rented instances are billed for every hour they are held (a one-off
+  run at most for the run), and for at least what must be bought (a capacity block's
+  minimum days, a committed term whole). A bridge larger than a provider can be expected
+  to have free on demand (``on_demand_bridge_gpus``) is booked as reserved capacity (a
+  capacity block or a committed term, after its booking lead); where none is eligible the
+  on-demand bridge stays, flagged ``not_guaranteed``. The bridge's cost is part of that
+  option's total;
 - ``delay``: the option is taken late, at ``cost_of_delay_per_week`` × the weeks late;
 - ``rule_out``: the option is not recommended (reason code ``misses_deadline``).
 
@@ -44,6 +49,22 @@ DEFAULT_INSTALL_DAYS = 7.0
 # the sourced lead times are ranges (H100 36–52 weeks: 52/44 ≈ 1.18 above its middle;
 # B200 8–16 weeks: 16/12 ≈ 1.33), and shipments slip more often than they come early.
 DEFAULT_LEAD_TIME_RANGE = (0.85, 1.35)
+# The most GPUs a bridge may expect to find free on demand at one provider. Estimate
+# (docs/sources.md S-BRIDGE-OD): AWS's 8-GPU p5 family is "effectively never available on
+# demand" even as one instance; Crusoe rents H100 SXM by reservation only and says a quota
+# of 128 GPUs guarantees no free node; GPU clouds grant small self-serve quotas (Parasail:
+# beyond 8 GPUs on justification). Eight 8-GPU nodes is the most we take as there on
+# demand; beyond it a bridge is booked (AWS capacity blocks: up to 64 instances a block).
+DEFAULT_ON_DEMAND_BRIDGE_GPUS = 64.0
+# A reserved term fits a bridge when the bridge uses at least this share of what must be
+# bought (its minimum term): a 3-year term is no bridge of 47 days. Estimate: no buyer
+# reserves capacity of which most goes unused to cover a few weeks.
+MIN_RESERVED_USE = 0.5
+# How a cloud offering is obtained (RentedOption.code): only on-demand capacity is subject
+# to the size above; capacity blocks and reserved terms are booked for the size needed.
+ON_DEMAND = "on_demand"
+# The risk code of an on-demand bridge above that size with no reserved capacity to book.
+NOT_GUARANTEED = "not_guaranteed"
 
 
 class LatePolicy(StrEnum):
@@ -63,10 +84,15 @@ class CapacityInputs:
     site_readiness_weeks: float = 0.0
     install_days: float = DEFAULT_INSTALL_DAYS
     lead_time_range: tuple[float, float] = DEFAULT_LEAD_TIME_RANGE
+    on_demand_bridge_gpus: float = DEFAULT_ON_DEMAND_BRIDGE_GPUS
 
     def __post_init__(self) -> None:
         if not isinstance(self.if_late, LatePolicy):
             raise InvalidInput("if_late", f"Unknown policy {self.if_late!r}.")
+        if not math.isfinite(self.on_demand_bridge_gpus) or self.on_demand_bridge_gpus < 1:
+            raise InvalidInput(
+                "on_demand_bridge_gpus", "The on-demand bridge size needs at least one GPU."
+            )
         for name in ("cost_of_delay_per_week", "site_readiness_weeks", "install_days"):
             value = getattr(self, name)
             if not math.isfinite(value) or value < 0:
@@ -92,9 +118,14 @@ class Bridge:
     instances: int
     start_in_days: float
     days: float  # calendar days rented
-    hours: float  # instance-hours billed per instance (busy hours of the work)
+    hours: float  # instance-hours billed per instance (every hour held, the minimum term)
     price_per_instance_hour: float
     cost: float
+    code: str = ON_DEMAND  # how it is obtained: on_demand, capacity_block, reserved
+    gpus: int = 0  # instances × GPUs per instance
+    minimum_days: float = 0.0  # paid however short the bridge (a block's, a term's)
+    risk: str = ""  # NOT_GUARANTEED: on demand above the size a provider has free
+    on_demand_limit_gpus: float = DEFAULT_ON_DEMAND_BRIDGE_GPUS
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +153,6 @@ class CapacityPlan:
     inputs: CapacityInputs
     needed_date: date | None
     timings: tuple[OptionTiming, ...]
-    utilization: float = 1.0  # the owned fleet's busy share (what a bridge bills)
     run_hours: float | None = None  # a one-off run's length: a bridge covers at most it
     bridge_cloud: RentedOption | None = None  # the cloud that bridges a late fleet
     supply_days: float = 0.0  # the fleet's supply days (0: in stock)
@@ -171,24 +201,42 @@ def owned_ready_days(
     return max(supply, site) + install_days, code
 
 
-def bridge_hours(*, gap_days: float, utilization: float, run_hours: float | None = None) -> float:
-    """Instance-hours per instance the bridge bills for ``gap_days`` of the work.
+def bridge_hours(
+    *, gap_days: float, run_hours: float | None = None, minimum_days: float = 0.0
+) -> float:
+    """Instance-hours per instance the bridge bills for ``gap_days`` of holding it.
 
-    Continuous or recurring work keeps the fleet busy ``utilization`` of the time, so the
-    bridge bills that share of the gap's hours (recurring runs that fall in the gap). A
-    one-off run (``run_hours`` given) is bridged full time, at most for the whole run.
+    Rented instances are billed for every hour they are held, busy or not: a served
+    model and recurring or continuous work hold them around the clock (released between
+    runs, capacity is not guaranteed to come back, the very risk the bridge covers). A
+    one-off run (``run_hours`` given) holds them full time from its start, at most for the
+    whole run. Whatever is held, at least ``minimum_days`` are paid (a capacity block's
+    minimum duration, a committed term's whole length).
 
-    >>> bridge_hours(gap_days=40, utilization=1.0)
-    960.0
-    >>> bridge_hours(gap_days=40, utilization=0.5)
-    480.0
-    >>> bridge_hours(gap_days=40, utilization=0.2, run_hours=240.0)
+    >>> bridge_hours(gap_days=47)  # 47 × 24
+    1128.0
+    >>> bridge_hours(gap_days=40, run_hours=240.0)
     240.0
+    >>> bridge_hours(gap_days=40, minimum_days=365)  # a 1-year term, paid whole
+    8760.0
+    >>> bridge_hours(gap_days=0, minimum_days=365)  # nothing held, nothing bought
+    0.0
     """
-    gap_hours = max(gap_days, 0.0) * HOURS_PER_DAY
-    if run_hours is not None:
-        return min(gap_hours, run_hours)
-    return gap_hours * min(max(utilization, 0.0), 1.0)
+    held = held_hours(gap_days=gap_days, run_hours=run_hours)
+    if held <= 0:
+        return 0.0
+    return max(held, minimum_days * HOURS_PER_DAY)
+
+
+def held_hours(*, gap_days: float, run_hours: float | None = None) -> float:
+    """Hours an instance is held for ``gap_days``: all of them, a one-off run at most
+    its length (``bridge_hours`` without a minimum term).
+
+    >>> held_hours(gap_days=77), held_hours(gap_days=77, run_hours=500.0)
+    (1848.0, 500.0)
+    """
+    held = max(gap_days, 0.0) * HOURS_PER_DAY
+    return min(held, run_hours) if run_hours is not None else held
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,8 +254,10 @@ class RentedOption:
     instances: int
     price_per_instance_hour: float  # reporting currency
     eligible: bool = True  # may be recommended (and so may bridge)
-    code: str = "on_demand"
-    committed: bool = False  # a 1- or 3-year term: paid whole, never a bridge
+    code: str = ON_DEMAND  # on_demand, capacity_block or reserved
+    committed: bool = False  # a 1- or 3-year term (its whole length is minimum_days)
+    gpus_per_instance: int = 8
+    minimum_days: float = 0.0  # paid however short the use (a block's, a term's)
 
 
 def plan_capacity(
@@ -217,27 +267,26 @@ def plan_capacity(
     rented: Sequence[RentedOption],
     units_in_stock: int | None,
     lead_time_weeks: float,
-    utilization: float,
     run_hours: float | None = None,
 ) -> CapacityPlan:
     """Each option's ready date, bridge, cost of delay and whether it is ruled out.
 
-    The bridge rents the cheapest eligible pay-per-use cloud (no 1- or 3-year term) per
-    hour of the work (instances × price per instance-hour) among those ready soonest; it
-    starts when both the work needs it
-    and the cloud is ready, and ends when the fleet is ready. Work the bridge cannot cover
-    (the cloud itself is later than the need date) pays the cost of delay.
+    The bridge starts when both the work needs it and the cloud is ready, and ends when
+    the fleet is ready; it bills every hour held (``bridge_hours``). Its cloud is chosen
+    once, for the whole fleet, by ``bridge_cloud``; a hybrid rents its owned share of it.
+    Work the bridge cannot cover (the cloud itself is later than the need date) pays the
+    cost of delay.
 
     Worked example (the issue's): the work needs capacity in 30 days; 4 servers ship in
     10 weeks with no stock and no installation time. The fleet is ready on day 70, so a
     bridge of 8-GPU instances at $40 an instance-hour runs from day 30 to day 70: 40 days,
-    960 hours at full use, 4 instances: 4 × 960 × 40 = $153,600.
+    960 hours held, 4 instances: 4 × 960 × 40 = $153,600.
 
     >>> p = plan_capacity(
     ...     CapacityInputs(date(2026, 12, 3), needed_in_days=30, install_days=0),
     ...     owned=[OwnedOption("Buy", "own", 4)],
     ...     rented=[RentedOption("Cloud", 0.0, 4, 40.0)],
-    ...     units_in_stock=0, lead_time_weeks=10, utilization=1.0)
+    ...     units_in_stock=0, lead_time_weeks=10)
     >>> own = p.timing("Buy")
     >>> own.ready_in_days, own.ready_date, own.late_days, own.bridge.hours, own.bridge.cost
     (70.0, datetime.date(2027, 2, 11), 40.0, 960.0, 153600.0)
@@ -254,16 +303,9 @@ def plan_capacity(
         site_readiness_weeks=inputs.site_readiness_weeks,
         install_days=inputs.install_days,
     )
-    bridging = [o for o in rented if o.eligible and not o.committed]
-    bridge_cloud = (
-        min(bridging, key=lambda o: (o.ready_in_days, o.instances * o.price_per_instance_hour))
-        if bridging
-        else None
-    )
+    cloud = bridge_cloud(inputs, rented, ready=ready, run_hours=run_hours)
     for option in owned:
-        bridge, delay, ruled_out = _lateness(
-            inputs, option, ready, bridge_cloud, utilization=utilization, run_hours=run_hours
-        )
+        bridge, delay, ruled_out = _lateness(inputs, option, ready, cloud, run_hours=run_hours)
         timings.append(
             OptionTiming(
                 name=option.name,
@@ -281,11 +323,111 @@ def plan_capacity(
         inputs=inputs,
         needed_date=day(inputs.as_of, need) if math.isfinite(need) else None,
         timings=tuple(timings),
-        utilization=utilization,
         run_hours=run_hours,
-        bridge_cloud=bridge_cloud,
+        bridge_cloud=cloud,
         supply_days=supply_days,
     )
+
+
+def rent_bridge(
+    inputs: CapacityInputs,
+    cloud: RentedOption,
+    *,
+    instances: int,
+    ready: float,
+    run_hours: float | None,
+) -> Bridge | None:
+    """``instances`` of ``cloud`` from max(need, its booking lead) until the fleet is ready
+    on day ``ready``; None when nothing is left to bridge.
+
+    An on-demand bridge of more GPUs than ``on_demand_bridge_gpus`` carries the risk code
+    ``not_guaranteed``. A 1-year term bridging 40 days is paid for its 365 days:
+
+    >>> b = rent_bridge(CapacityInputs(date(2026, 12, 3), needed_in_days=30.0),
+    ...     RentedOption("Term", 14.0, 2, 30.0, code="reserved", committed=True,
+    ...                  minimum_days=365), instances=2, ready=70.0, run_hours=None)
+    >>> b.start_in_days, b.days, b.hours, b.cost  # 2 × 8,760 h × $30
+    (30.0, 40.0, 8760.0, 525600.0)
+    """
+    start = max(inputs.needed_day, cloud.ready_in_days)
+    if not start < ready:
+        return None
+    gpus = instances * cloud.gpus_per_instance
+    too_big = cloud.code == ON_DEMAND and gpus > inputs.on_demand_bridge_gpus
+    hours = bridge_hours(
+        gap_days=ready - start, run_hours=run_hours, minimum_days=cloud.minimum_days
+    )
+    return Bridge(
+        option=cloud.name,
+        instances=instances,
+        start_in_days=start,
+        days=ready - start,
+        hours=hours,
+        price_per_instance_hour=cloud.price_per_instance_hour,
+        cost=instances * hours * cloud.price_per_instance_hour,
+        code=cloud.code,
+        gpus=gpus,
+        minimum_days=cloud.minimum_days,
+        risk=NOT_GUARANTEED if too_big else "",
+        on_demand_limit_gpus=inputs.on_demand_bridge_gpus,
+    )
+
+
+def bridge_cloud(
+    inputs: CapacityInputs,
+    rented: Sequence[RentedOption],
+    *,
+    ready: float,
+    run_hours: float | None,
+) -> RentedOption | None:
+    """The eligible cloud that bridges the whole fleet (ready on day ``ready``).
+
+    Capacity that can be had comes first: on demand up to ``on_demand_bridge_gpus``, a
+    capacity block or a reserved term of any size when the bridge uses at least
+    ``MIN_RESERVED_USE`` of its minimum term; an on-demand bridge above that size only when
+    nothing else fits. Among those, the soonest start, then the cheapest bridge (its
+    minimum term included), then the cheapest hour of the work.
+
+    >>> inputs = CapacityInputs(date(2026, 12, 3), needed_in_days=30)
+    >>> def clouds(n):
+    ...     return [RentedOption("OD", 0.0, n, 40.0),
+    ...             RentedOption("CB", 14.0, n, 45.0, code="capacity_block", minimum_days=1)]
+    >>> bridge_cloud(inputs, clouds(8), ready=77.0, run_hours=None).name  # 64 GPUs
+    'OD'
+    >>> bridge_cloud(inputs, clouds(17), ready=77.0, run_hours=None).name  # 136 GPUs
+    'CB'
+    """
+    eligible = [o for o in rented if o.eligible]
+
+    def rank(cloud: RentedOption) -> tuple[bool, float, float, float]:
+        bridge = rent_bridge(
+            inputs, cloud, instances=cloud.instances, ready=ready, run_hours=run_hours
+        )
+        start = max(inputs.needed_day, cloud.ready_in_days)
+        hourly = cloud.instances * cloud.price_per_instance_hour
+        fits = _fits(inputs, cloud, ready=ready, run_hours=run_hours)
+        return not fits, start, bridge.cost if bridge else 0.0, hourly
+
+    return min(eligible, key=rank) if eligible else None
+
+
+def _fits(
+    inputs: CapacityInputs, cloud: RentedOption, *, ready: float, run_hours: float | None
+) -> bool:
+    """Whether ``cloud`` can be had to bridge the whole fleet until day ``ready``: on
+    demand up to the size a provider has free; booked capacity when the bridge holds at
+    least ``MIN_RESERVED_USE`` of its minimum term.
+
+    >>> inputs = CapacityInputs(date(2026, 12, 3), needed_in_days=0.0)
+    >>> term = RentedOption("1 year", 0.0, 1, 30.0, code="reserved", minimum_days=365)
+    >>> _fits(inputs, term, ready=180.0, run_hours=None)  # 180 of 365 days: 49 %
+    False
+    """
+    if cloud.code == ON_DEMAND:
+        return cloud.instances * cloud.gpus_per_instance <= inputs.on_demand_bridge_gpus
+    start = max(inputs.needed_day, cloud.ready_in_days)
+    held = held_hours(gap_days=ready - start, run_hours=run_hours)
+    return held <= 0 or held >= MIN_RESERVED_USE * cloud.minimum_days * HOURS_PER_DAY
 
 
 def _rented_timing(inputs: CapacityInputs, option: RentedOption) -> OptionTiming:
@@ -308,9 +450,8 @@ def _lateness(
     inputs: CapacityInputs,
     option: OwnedOption,
     ready: float,
-    bridge_cloud: RentedOption | None,
+    cloud: RentedOption | None,
     *,
-    utilization: float,
     run_hours: float | None,
 ) -> tuple[Bridge | None, float, bool]:
     """What an owned option ready on day ``ready`` pays for being late: its bridge, its
@@ -321,22 +462,11 @@ def _lateness(
         return None, 0.0, False
     if inputs.if_late is LatePolicy.RULE_OUT:
         return None, 0.0, True
-    if inputs.if_late is not LatePolicy.BRIDGE or bridge_cloud is None:
+    if inputs.if_late is not LatePolicy.BRIDGE or cloud is None:
         return None, delay_cost(late, inputs.cost_of_delay_per_week), False
-    start = max(need, bridge_cloud.ready_in_days)
-    bridge: Bridge | None = None
-    if start < ready:
-        instances = max(1, math.ceil(bridge_cloud.instances * option.share))
-        hours = bridge_hours(gap_days=ready - start, utilization=utilization, run_hours=run_hours)
-        bridge = Bridge(
-            option=bridge_cloud.name,
-            instances=instances,
-            start_in_days=start,
-            days=ready - start,
-            hours=hours,
-            price_per_instance_hour=bridge_cloud.price_per_instance_hour,
-            cost=instances * hours * bridge_cloud.price_per_instance_hour,
-        )
+    instances = max(1, math.ceil(cloud.instances * option.share))
+    bridge = rent_bridge(inputs, cloud, instances=instances, ready=ready, run_hours=run_hours)
+    start = max(need, cloud.ready_in_days)
     return bridge, delay_cost(min(late, start - need), inputs.cost_of_delay_per_week), False
 
 
@@ -353,19 +483,25 @@ def delay_cost(late_days: float, cost_per_week: float) -> float:
 class LateDraws:
     """What the Monte Carlo needs to redraw an owned option's lateness (montecarlo.py).
 
-    A draw's lateness L (days after the need date, the lead time drawn) costs
-    ``per_late_day`` × min(L, ``max_late_days``): the bridge's daily rent (capped at a
-    one-off run's length, after which the bridge has done the whole run), or the cost of
-    delay per day.
+    A draw's fleet is ready on day R (the lead time drawn). A bridge starts on day
+    S = max(need, its booking lead, drawn like the lead times) and is held
+    C = min(R − S, ``max_late_days``) days (capped at a one-off run's length, after which
+    the bridge has done the whole run), billed at least ``minimum_days`` (a capacity
+    block's, a committed term's): ``per_late_day`` × max(C, minimum) when C > 0. The days
+    between the need date and min(R, S) pay ``delay_per_day`` (the cost of delay); without
+    a bridge S is never, so every late day does.
     """
 
     supply_days: float  # nominal supply days (0 when in stock: nothing to draw)
     site_days: float
     install_days: float
     needed_day: float
-    per_late_day: float
+    per_late_day: float  # the bridge's rent per day held (0: no bridge)
     max_late_days: float = math.inf
     lead_time_range: tuple[float, float] = DEFAULT_LEAD_TIME_RANGE
+    bridge_lead_days: float = math.inf  # the bridge cloud's booking lead (inf: no bridge)
+    minimum_days: float = 0.0
+    delay_per_day: float = 0.0
 
 
 def late_draws(plan: CapacityPlan, name: str) -> LateDraws | None:
@@ -375,29 +511,26 @@ def late_draws(plan: CapacityPlan, name: str) -> LateDraws | None:
     ...     CapacityInputs(date(2026, 12, 3), needed_in_days=30, install_days=0),
     ...     owned=[OwnedOption("Buy", "own", 4)],
     ...     rented=[RentedOption("Cloud", 0.0, 4, 40.0)],
-    ...     units_in_stock=0, lead_time_weeks=10, utilization=0.5)
+    ...     units_in_stock=0, lead_time_weeks=10)
     >>> d = late_draws(p, "Buy")
-    >>> d.supply_days, d.per_late_day  # 4 instances × $40 × 24 h × 50 % busy
-    (70.0, 1920.0)
+    >>> d.supply_days, d.per_late_day, d.bridge_lead_days  # 4 instances × $40 × 24 h
+    (70.0, 3840.0, 0.0)
     """
     timing = plan.timing(name)
-    inputs, bridge = plan.inputs, plan.bridge_cloud
+    inputs, cloud = plan.inputs, plan.bridge_cloud
     if timing is None or timing.ruled_out or not math.isfinite(inputs.needed_day):
         return None
-    if inputs.if_late is LatePolicy.BRIDGE and bridge is not None:
-        instances = timing.bridge.instances if timing.bridge else bridge.instances
-        if plan.run_hours is not None:
-            per_day = instances * bridge.price_per_instance_hour * HOURS_PER_DAY
-            cap = plan.run_hours / HOURS_PER_DAY
-        else:
-            busy = min(max(plan.utilization, 0.0), 1.0)
-            per_day = instances * bridge.price_per_instance_hour * HOURS_PER_DAY * busy
-            cap = math.inf
-    elif inputs.if_late is LatePolicy.RULE_OUT:
+    if inputs.if_late is LatePolicy.RULE_OUT:
         return None
-    else:
-        per_day, cap = inputs.cost_of_delay_per_week / DAYS_PER_WEEK, math.inf
-    if per_day <= 0:
+    delay_per_day = inputs.cost_of_delay_per_week / DAYS_PER_WEEK
+    per_day, cap, lead, minimum = 0.0, math.inf, math.inf, 0.0
+    if inputs.if_late is LatePolicy.BRIDGE and cloud is not None:
+        instances = timing.bridge.instances if timing.bridge else cloud.instances
+        per_day = instances * cloud.price_per_instance_hour * HOURS_PER_DAY
+        if plan.run_hours is not None:
+            cap = plan.run_hours / HOURS_PER_DAY
+        lead, minimum = cloud.ready_in_days, cloud.minimum_days
+    if per_day <= 0 and delay_per_day <= 0:
         return None
     return LateDraws(
         supply_days=plan.supply_days,
@@ -407,12 +540,19 @@ def late_draws(plan: CapacityPlan, name: str) -> LateDraws | None:
         per_late_day=per_day,
         max_late_days=cap,
         lead_time_range=inputs.lead_time_range,
+        bridge_lead_days=lead,
+        minimum_days=minimum,
+        delay_per_day=delay_per_day,
     )
 
 
 __all__ = [
     "DEFAULT_INSTALL_DAYS",
     "DEFAULT_LEAD_TIME_RANGE",
+    "DEFAULT_ON_DEMAND_BRIDGE_GPUS",
+    "MIN_RESERVED_USE",
+    "NOT_GUARANTEED",
+    "ON_DEMAND",
     "Bridge",
     "CapacityInputs",
     "CapacityPlan",
@@ -421,10 +561,13 @@ __all__ = [
     "OptionTiming",
     "OwnedOption",
     "RentedOption",
+    "bridge_cloud",
     "bridge_hours",
     "day",
     "delay_cost",
+    "held_hours",
     "late_draws",
     "owned_ready_days",
     "plan_capacity",
+    "rent_bridge",
 ]

@@ -65,6 +65,8 @@ POWER_WEEKS: Final = 20.0
 # What one rack can shed without liquid at the chips.
 AIR_RACK_MAX_KW: Final = 40.0
 REAR_DOOR_RACK_MAX_KW: Final = 60.0
+# The IT power a server room of the buyer's own takes when the buyer gives none.
+SERVER_ROOM_IT_KW: Final = 30.0
 # The EU Energy Efficiency Directive's thresholds of installed IT power.
 EED_REPORTING_KW: Final = 500.0
 EED_HEAT_REUSE_KW: Final = 1_000.0
@@ -193,6 +195,15 @@ TABLE: Final[tuple[Default, ...]] = (
         "kW/rack",
         ESTIMATE,
         "what a rear-door heat exchanger commonly removes from one air-cooled rack",
+    ),
+    Default(
+        "SERVER_ROOM_IT_KW",
+        SERVER_ROOM_IT_KW,
+        "kW of IT",
+        ESTIMATE,
+        "a server room of the buyer's own without a typed available power: a small room "
+        "of up to 3 racks at the 10 kW of enterprise racks (S-UPTIME: below 8-10 kW); a "
+        "fleet above it does not fit the room",
     ),
     Default(
         "EED_REPORTING_KW",

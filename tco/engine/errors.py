@@ -6,6 +6,8 @@ it says what is wrong and, where possible, what to change.
 
 from __future__ import annotations
 
+from tco.engine.notes import Note
+
 
 class EngineError(Exception):
     """Base class of every error the engine raises on purpose."""
@@ -26,6 +28,26 @@ class InvalidInput(EngineError, ValueError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+class NoCompliantOption(InvalidInput):
+    """No option meets the buyer's terms. ``site``: the ``placed_elsewhere`` warning when
+    the owned fleet left the buyer's site (often why owning breaks the terms: a fleet
+    beyond a server room's assumed power, taken to a colocation, is off the premises).
+
+    The message (the API's and the command line's) ends with the move when there is one:
+
+    >>> err = NoCompliantOption()
+    >>> err.field, err.site, err.message
+    ('constraints', None, 'No option meets the constraints.')
+    >>> NoCompliantOption(Note("placed_elsewhere", message="Moved.")).message
+    'No option meets the constraints. Moved.'
+    """
+
+    def __init__(self, site: Note | None = None) -> None:
+        said = "No option meets the constraints."
+        super().__init__("constraints", f"{said} {site.text}" if site is not None else said)
+        self.site = site
 
 
 class _CodedError(EngineError):

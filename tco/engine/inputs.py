@@ -379,6 +379,9 @@ class SiteSpec:
     grid_headroom_kw: float | None = None
     build_out: BuildOutPrices = field(default_factory=lambda: DEFAULT_BUILD_OUT)
     fallback: SiteSpec | None = None
+    # The buyer described this site (chose it, or gave what it takes); False: a default the
+    # buyer never chose, which the result calls "the default site", not "your site".
+    described: bool = True
 
     def __post_init__(self) -> None:
         if self.pue_liquid is not None and not 1.0 <= self.pue_liquid <= 3.0:
@@ -1077,10 +1080,14 @@ class Scenario:
     constraints: Constraints = field(default_factory=Constraints)
     api_offerings: tuple[ApiOfferingSpec, ...] = ()  # hosted model APIs priced per token
     capacity: CapacityInputs | None = None  # None: every option is ready on day one
+    # Servers with fewer GPUs a unit than ``server`` (the catalog's): when the owned fleet
+    # would be mostly idle, the verdict names the cheapest of them that does the work.
+    smaller_servers: tuple[ServerSpec, ...] = ()
 
     def __post_init__(self) -> None:
         # Accept a list from callers but keep the frozen scenario hashable-friendly.
         object.__setattr__(self, "cloud_offerings", tuple(self.cloud_offerings))
+        object.__setattr__(self, "smaller_servers", tuple(self.smaller_servers))
         object.__setattr__(self, "api_offerings", tuple(self.api_offerings))
         if self.api_offerings and self.workload.serving_demand is None:
             raise InvalidInput(

@@ -52,19 +52,32 @@ def _uniform(rng: np.random.Generator, bounds: tuple[float, float], n: int) -> F
 
 
 def late_cost_draws(late: LateDraws, rng: np.random.Generator, n: int) -> FloatArray:
-    """What owning pays for lateness in each of ``n`` draws of the lead time.
+    """What owning pays for lateness in each of ``n`` draws of the lead times.
 
-    A fleet in stock (no supply days) draws nothing that moves it: its cost is fixed.
+    The fleet's supply and then a booked bridge's lead (none for on demand, which takes no
+    draw) are drawn as nominal × U(lead_time_range); LateDraws says what the days cost. A
+    fleet in stock draws nothing that moves it: its cost is fixed.
 
     >>> d = LateDraws(supply_days=70.0, site_days=0.0, install_days=0.0, needed_day=30.0,
-    ...               per_late_day=100.0, lead_time_range=(1.0, 1.0))
+    ...               per_late_day=100.0, lead_time_range=(1.0, 1.0), bridge_lead_days=0.0)
     >>> late_cost_draws(d, np.random.default_rng(1), 3).tolist()  # 40 days × 100
     [4000.0, 4000.0, 4000.0]
+    >>> booked = LateDraws(supply_days=70.0, site_days=0.0, install_days=0.0,
+    ...     needed_day=30.0, per_late_day=100.0, lead_time_range=(1.0, 1.0),
+    ...     bridge_lead_days=44.0, minimum_days=30.0, delay_per_day=10.0)
+    >>> late_cost_draws(booked, np.random.default_rng(1), 1).tolist()  # 14 × 10 + 30 × 100
+    [3140.0]
     """
     supply = late.supply_days * _uniform(rng, late.lead_time_range, n)
     ready = np.maximum(supply, late.site_days) + late.install_days
-    days_late = np.clip(ready - late.needed_day, 0.0, late.max_late_days)
-    return as_array(days_late * late.per_late_day)
+    lead: float | FloatArray = late.bridge_lead_days
+    if 0 < late.bridge_lead_days < np.inf:
+        lead = late.bridge_lead_days * _uniform(rng, late.lead_time_range, n)
+    start = np.maximum(late.needed_day, lead)
+    held = np.clip(ready - start, 0.0, late.max_late_days)
+    billed = np.where(held > 0, np.maximum(held, late.minimum_days), 0.0)
+    waiting = np.clip(np.minimum(ready, start) - late.needed_day, 0.0, None)
+    return as_array(billed * late.per_late_day + waiting * late.delay_per_day)
 
 
 def monte_carlo(

@@ -59,6 +59,23 @@ ENGLISH: dict[str, str] = {
     "jurisdiction_unknown": "{provider}'s controlling jurisdiction is unknown.",
     "provider_not_preferred": "{provider} is not one of your preferred providers.",
     "no_compliant_option": "No option meets the constraints.",
+    # Site fit (tco/engine/site.py): why a site cannot take the fleet.
+    "needs_liquid_cooling": (
+        "the {server} is liquid-cooled; the site has {site_cooling} cooling only, no water at "
+        "the racks"
+    ),
+    "rack_beyond_air_cooling": (
+        "a rack of {server} draws {rack_kw:g} kW; {site_cooling} cooling removes at most "
+        "{max_kw:g} kW a rack"
+    ),
+    "grid_connection": (
+        "the fleet draws {it_kw:,.1f} kW of IT power; the site has {available_it_kw:,.1f} kW "
+        "and its grid connection {grid_headroom_kw:,.1f} kW more"
+    ),
+    "server_room_power": (
+        "the fleet draws {it_kw:,.1f} kW of IT power in {racks} rack(s); a server room with "
+        "no available power given is taken to hold {assumed_kw:g} kW (an estimate)"
+    ),
 }
 
 

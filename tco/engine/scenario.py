@@ -36,7 +36,13 @@ from tco.engine.demand import (
     peak_load_factor,
     plan_demand,
 )
-from tco.engine.errors import DeadlineInfeasible, DoesNotFit, EngineError, InvalidInput
+from tco.engine.errors import (
+    DeadlineInfeasible,
+    DoesNotFit,
+    EngineError,
+    InvalidInput,
+    NoCompliantOption,
+)
 from tco.engine.extras import OwningExtras, needs_fabric, owning_extras
 from tco.engine.finance import broadcast
 from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
@@ -65,13 +71,14 @@ from tco.engine.ownership import (
     buy_run_resell,
     financing,
     resold_model,
+    run_months,
 )
 from tco.engine.racks import RackPlan
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
-from tco.engine.site import BUILD_OUT, SiteFit, placed, site_duties
+from tco.engine.site import BUILD_OUT, SiteFit, placed, placed_elsewhere, site_duties
 from tco.engine.sizing import SizingResult, size_workload
-from tco.engine.units import HOURS_PER_MONTH, FloatArray, Money
+from tco.engine.units import HOURS_PER_DAY, HOURS_PER_MONTH, FloatArray, Money
 from tco.engine.verdict import CLOUD, HYBRID, OWN, OWN_RESELL, Candidate, Verdict, decide
 
 # Names of the owning options in results (the web layer words them by kind).
@@ -83,6 +90,10 @@ SANITY_MAX_SERVERS = 1000
 SANITY_MAX_FACILITY_KW = 10_000.0
 SANITY_MAX_COST = 1e9
 RELAXED_DEADLINE_DAYS = 30.0
+# An owned fleet busy less than this share of its capacity is mostly bought to stand idle
+# (issue 40: a 72-GPU rack for a model one 8-GPU server serves): a warning says so, and
+# the verdict names a smaller owned option when the catalog has one.
+IDLE_OWNED_SHARE = 0.10
 # The confidence compares owning with the cheapest few eligible clouds (the others
 # practically never become the cheapest within the ranges).
 CONFIDENCE_CLOUDS = 4
@@ -167,18 +178,21 @@ def offering_fit(
     sizing: SizingResult,
     sizings: SizingMemo | None = None,
 ) -> OfferingFit:
-    """Size the same work on the offering's instances when they differ from the owned
-    servers: another GPU, or an instance larger than an owned server (an 8-GPU instance
-    for a 1-GPU workstation's work).
+    """Size the same work on the offering's own instances, to the work's need and never to
+    the owned unit's size: another GPU, an instance larger than an owned server (an 8-GPU
+    instance for a 1-GPU workstation's work) or smaller (8-GPU instances for the work a
+    72-GPU NVL72 rack would do: a model that fits one instance rents one, not nine).
 
     Training: GPU-hours of a run on those instances ÷ on the owned fleet (work ratio)
     and GPUs needed ÷ owned GPUs (fleet ratio), both sized for the same
     deadline. Serving: GPUs needed for the same target ÷ owned GPUs. Sized on whole
     instances, the bill counts the instances the provider sells (docs/methodology.md
-    § 3, "One billing unit").
+    § 3, "One billing unit" and "Renting sized to the work"). An instance of the owned
+    server's GPU and size does the work as the owned fleet does (ratio 1).
     """
     gpu = offering.gpu or server.gpu
-    if gpu == server.gpu and offering.gpus_per_instance <= server.gpus_per_server:
+    node = offering.gpus_per_instance
+    if gpu == server.gpu and node == server.gpus_per_server:
         return OfferingFit(run_hours=sizing.training_hours)
     # Serving may keep weights in a format the GPU cannot compute in (weight-only).
     if workload.kind.is_training and gpu.peak_tflops(workload.precision) is None:
@@ -188,15 +202,15 @@ def offering_fit(
                 {"gpu": gpu.name, "precision": workload.precision.value},
             )
         )
-    node = max(offering.gpus_per_instance, server.gpus_per_server)
+    # The instance as a server of its own: its GPUs share one NVLink domain, nothing more.
     virtual = ServerSpec(
         name=offering.name,
         gpu=gpu,
         gpus_per_server=node,
         rack_units=server.rack_units,
-        max_power_kw=max(server.max_power_kw, gpu.tdp_w * node / 1000.0),
+        max_power_kw=gpu.tdp_w * node / 1000.0,
         idle_power_kw=0.0,
-        liquid_cooled=server.liquid_cooled,
+        liquid_cooled=False,
         price=Money(0.0, server.price.currency),
     )
     try:
@@ -219,12 +233,12 @@ def offering_fits(
     sizing: SizingResult,
     sizings: SizingMemo | None = None,
 ) -> list[OfferingFit]:
-    """:func:`offering_fit` for each offering; offerings of the same GPU in the same node
-    size fit alike, so each such pair is sized once (sizing is the costly step)."""
+    """:func:`offering_fit` for each offering; offerings of the same GPU in the same
+    instance size fit alike, so each such pair is sized once (sizing is the costly step)."""
     fits: dict[tuple[GpuSpec | None, int], OfferingFit] = {}
     result = []
     for offering in offerings:
-        key = (offering.gpu, max(offering.gpus_per_instance, server.gpus_per_server))
+        key = (offering.gpu, offering.gpus_per_instance)
         if key not in fits:
             fits[key] = offering_fit(offering, workload, server, sizing, sizings)
         result.append(fits[key])
@@ -543,6 +557,117 @@ def _sanity(
     return notes
 
 
+def owned_busy_share(plan: DemandPlan) -> float:
+    """The share of the owned fleet's time the work keeps it busy: its utilization over
+    the horizon, or for a one-off run over the whole months a buy, run and resell owns
+    the fleet.
+
+    A 12-hour one-off run owns the fleet for one month: 12 ÷ 730 = 1.6 %.
+
+    >>> plan = plan_demand(Demand(DemandPattern.ONE_OFF), servers=1, gpus_per_server=8,
+    ...     run_hours=12.0, horizon_months=60, utilization=0.7)
+    >>> round(owned_busy_share(plan), 4)
+    0.0164
+    """
+    if plan.pattern is DemandPattern.ONE_OFF and plan.run_hours:
+        return min(1.0, plan.run_hours / (run_months(plan.run_hours) * HOURS_PER_MONTH))
+    return plan.utilization
+
+
+def owned_capacity_share(
+    plan: DemandPlan, sizing: SizingResult, target_tokens_per_second: float | None
+) -> tuple[float, str]:
+    """How much of the owned fleet's capacity the work uses, and on what basis.
+
+    A service ("peak"): the tokens/s it was sized for (the busiest year's peak) ÷ the
+    fleet's capacity. Renting serves around the clock too, so the hours outside the peak
+    stand idle either way; what shows an owned unit too large for the work is how little
+    of it even the peak uses. Training ("time"): :func:`owned_busy_share`, the idle time
+    renting would not pay for. 1,333 tokens/s on a rack of 932,513: 0.14 %.
+    """
+    capacity = sizing.tokens_per_second_capacity
+    if not sizing.kind.is_training and target_tokens_per_second and capacity:
+        return min(1.0, target_tokens_per_second / capacity), "peak"
+    return owned_busy_share(plan), "time"
+
+
+@dataclass(frozen=True, slots=True)
+class SmallerOption:
+    """A catalog server that does the work with fewer GPUs than the owned fleet."""
+
+    server: str
+    servers: int
+    gpus: int
+    cost: float  # owning it for the work, closed form, in the reporting currency
+
+
+def smaller_owned_option(
+    scenario: Scenario, sizing: SizingResult, sizings: SizingMemo | None = None
+) -> SmallerOption | None:
+    """The cheapest way to own the work on fewer GPUs than the owned fleet (``sizing``):
+    a smaller server of the catalog (``scenario.smaller_servers``) or, for a fleet of
+    fixed size, the same server sized to the work. Each is sized and costed as the
+    calculator ranks servers (:func:`owning_plan`, :func:`costs_of_owning`) at the buyer's
+    site; one that cannot do the work, or misses latency targets the owned fleet meets, is
+    left out."""
+    choices = [
+        dataclasses.replace(scenario, server=s, servers=None) for s in scenario.smaller_servers
+    ]
+    if scenario.servers is not None:
+        choices.append(dataclasses.replace(scenario, servers=None))
+    owned_meets = not any(n.code == "latency_target_missed" for n in sizing.warnings)
+    found: list[tuple[Scenario, OwningPlan]] = []
+    for choice in choices:
+        try:
+            plan = owning_plan(choice, sizings)
+        except (DoesNotFit, DeadlineInfeasible, InvalidInput):
+            continue
+        fewer = _fleet_gpus(plan) < sizing.gpus_required
+        if fewer and (plan.meets_latency_targets or not owned_meets):
+            found.append((choice, plan))
+    if not found:
+        return None
+    costs = costs_of_owning([plan for _c, plan in found])
+    cost, k = min((c, k) for k, c in enumerate(costs))
+    choice, plan = found[k]
+    servers = round(scalar(plan.model.servers, "servers"))
+    return SmallerOption(choice.server.name, servers, _fleet_gpus(plan), cost)
+
+
+def _fleet_gpus(plan: OwningPlan) -> int:
+    return round(scalar(plan.model.servers, "servers") * scalar(plan.model.gpus_per_server, "gps"))
+
+
+def idle_owned_note(
+    scenario: Scenario,
+    workload: Workload,
+    sizing: SizingResult,
+    plan: DemandPlan,
+    sizings: SizingMemo | None = None,
+) -> tuple[Note | None, dict[str, Any]]:
+    """The warning that the owned fleet would be mostly idle (using less than
+    :data:`IDLE_OWNED_SHARE` of its capacity, :func:`owned_capacity_share`), with the
+    smaller owned option the verdict names; the verdict's parameters (empty when the
+    fleet is used enough). ``workload``: as sized (a service's target at its peak)."""
+    share, basis = owned_capacity_share(plan, sizing, workload.target_tokens_per_second)
+    if share >= IDLE_OWNED_SHARE:
+        return None, {}
+    smaller = smaller_owned_option(scenario, sizing, sizings)
+    params: dict[str, Any] = {
+        "idle_share": round(share, 6),
+        "idle_basis": basis,
+        "idle_server": scenario.server.name,
+        "idle_servers": sizing.servers_required,
+        "idle_gpus": sizing.gpus_required,
+        "smaller_server": smaller.server if smaller else None,
+        "smaller_servers": smaller.servers if smaller else None,
+        "smaller_gpus": smaller.gpus if smaller else None,
+        "smaller_cost": round(smaller.cost, 2) if smaller else None,
+    }
+    text = idle_text(params, scenario.finance.reporting_currency)
+    return Note("owned_mostly_idle", params, text, warning=True), params
+
+
 def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioResult:
     """Size the workload, derive the demand, cost every way to own and rent, and decide.
 
@@ -552,10 +677,12 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     workload = sized_workload(scenario)
     sizing = sized(workload, scenario.server, scenario.servers, sizings)
     servers = sizing.servers_required
+    plan = _plan(scenario, sizing)  # the site changes nothing in it
+    # A smaller owned option is sized at the site the buyer chose (it may fit there).
+    idle, idle_params = idle_owned_note(scenario, workload, sizing, plan, sizings)
     used_site, fit, own_fit = placed(servers, scenario.server, scenario.site)
     if used_site is not scenario.site:  # the own site cannot take it: the colocation can
         scenario = dataclasses.replace(scenario, site=used_site)
-    plan = _plan(scenario, sizing)
     racks = fit.racks
     fits = offering_fits(scenario.cloud_offerings, workload, scenario.server, sizing, sizings)
     usable, excluded = _usable_offerings(scenario, fits)
@@ -584,8 +711,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     )
     spot_ok = _spot_allowed(scenario, plan)
     own_breaks, cloud_breaks = _constraint_violations(kept)
-    if not fit.fits:  # the site cannot take the fleet and no colocation can: never advised
-        own_breaks += (Note("site_does_not_fit", {"site": fit.site, "server": server.name}),)
+    own_breaks += _site_violation(fit, server.name)
     spot_fine = tuple(spot_ok or o.term is not CloudTerm.SPOT for o in kept.cloud_offerings)
     # Recommendable: allowed by the work (spot) and by the buyer's constraints.
     eligible = tuple(ok and not breaks for ok, breaks in zip(spot_fine, cloud_breaks, strict=True))
@@ -593,7 +719,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     apis = _api_options(scenario, model, serving)
     candidates += _api_candidates(scenario, apis)
     if not any(c.recommendable for c in candidates):
-        raise InvalidInput("constraints", "No option meets the constraints.")
+        raise NoCompliantOption(placed_elsewhere(own_fit, fit, server.name))
     hybrid, hybrid_option = _hybrid(model, plan, clouds, eligible)
     if hybrid is not None:
         candidates += _hybrid_candidate(
@@ -620,6 +746,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
             "owned_servers": hybrid.owned_servers if hybrid is not None else None,
             "hybrid_option": hybrid_option,
             "resale_month": resell.months_owned if resell is not None else None,
+            **idle_params,
         },
     )
     money = _financing(model, fin, clouds, apis, verdict, monthly)
@@ -642,11 +769,15 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         cloud_energy_and_carbon(o, fits[i], scenario.server, sizing, plan, fin.horizon_months)
         for i, o in zip(usable, kept.cloud_offerings, strict=True)
     )
-    warnings = [n for n in plan.notes if n.warning]
-    warnings += list(sizing.warnings)
-    warnings += list(serving.notes) if serving is not None else []
-    warnings += list(extras.notes)
-    warnings += _sanity(scenario, sizing, racks, onprem.total_cost, fin.reporting_currency)
+    warnings = _warnings(
+        plan,
+        sizing,
+        serving,
+        extras,
+        _sanity(scenario, sizing, racks, onprem.total_cost, fin.reporting_currency),
+        idle,
+        _moved(own_fit, fit, server.name),
+    )
     return ScenarioResult(
         scenario=kept,
         currency=fin.reporting_currency,
@@ -664,7 +795,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         resell=resell,
         hybrid=hybrid,
         hybrid_option=hybrid_option,
-        warnings=tuple(warnings),
+        warnings=warnings,
         excluded_offerings=excluded,
         break_even_runs_per_year=runs_break_even,
         confidence=confidence,
@@ -684,6 +815,64 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         site_duties=site_duties(racks.it_kw, used_site, fit),
         capacity=capacity,
     )
+
+
+def idle_text(p: dict[str, Any], currency: str) -> str:
+    """The idle fleet's warning in plain English (command line); the web layer words its
+    own. Empty without one."""
+    if p.get("idle_share") is None:
+        return ""
+    fleet = f"The {p['idle_servers']} × {p['idle_server']} ({p['idle_gpus']} GPUs)"
+    share = f"{p['idle_share']:.2%}"
+    text = (
+        f"{fleet} would use {share} of its capacity even at the peak"
+        if p.get("idle_basis") == "peak"
+        else f"{fleet} would be busy {share} of the time"
+    )
+    if not p.get("smaller_server"):
+        return text + "."
+    return (
+        f"{text}; {p['smaller_servers']} × {p['smaller_server']} ({p['smaller_gpus']} GPUs) "
+        f"does this work for {p['smaller_cost']:,.0f} {currency}."
+    )
+
+
+def _warnings(
+    plan: DemandPlan,
+    sizing: SizingResult,
+    serving: ServingOutcome | None,
+    extras: OwningExtras,
+    sanity: Sequence[Note],
+    idle: Note | None,
+    moved: Sequence[Note],
+) -> tuple[Note, ...]:
+    """What the buyer must see, in the order the steps found it: the demand's, the
+    sizing's, the served load's, the fleet's extras', the sanity checks', the idle
+    fleet's warning and the site's move."""
+    found = [n for n in plan.notes if n.warning]
+    found += list(sizing.warnings)
+    found += list(serving.notes) if serving is not None else []
+    found += list(extras.notes)
+    found += sanity
+    found += [idle] if idle is not None else []
+    found += moved
+    return tuple(found)
+
+
+def _site_violation(fit: SiteFit, server: str) -> tuple[Note, ...]:
+    """When the site cannot take the fleet and no colocation can: owning is never advised
+    (``described``: whether the buyer described the site, for the wording)."""
+    if fit.fits:
+        return ()
+    params = {"site": fit.site, "server": server, "described": fit.described}
+    return (Note("site_does_not_fit", params),)
+
+
+def _moved(own: SiteFit, used: SiteFit, server: str) -> list[Note]:
+    """The warning that the fleet is costed at another site than the scenario's (a move the
+    buyer must be told of, tco/engine/site.py), or none."""
+    moved = placed_elsewhere(own, used, server)
+    return [moved] if moved is not None else []
 
 
 def owning_cashflow(result: ScenarioResult) -> CashFlow:
@@ -769,6 +958,16 @@ OBTAINED = {
 }
 
 
+# A committed term's whole length in days: a bridge on it buys the whole term.
+TERM_DAYS = {CloudTerm.COMMITTED_1Y: 365.0, CloudTerm.COMMITTED_3Y: 3 * 365.0}
+
+
+def _minimum_days(spec: CloudOfferingSpec) -> float:
+    """What a bridge on ``spec`` must buy however short it is: a committed term whole, a
+    capacity block's minimum duration (its minimum billed hours), nothing on demand."""
+    return TERM_DAYS.get(spec.term, spec.min_billed_hours / HOURS_PER_DAY)
+
+
 def _capacity(
     scenario: Scenario,
     servers: int,
@@ -803,6 +1002,8 @@ def _capacity(
             eligible=ok,
             code=OBTAINED.get(spec.term, "on_demand"),
             committed=option.committed,
+            gpus_per_instance=spec.gpus_per_instance,
+            minimum_days=_minimum_days(spec),
         )
         for option, spec, ok in zip(clouds, scenario.cloud_offerings, eligible, strict=True)
     ]
@@ -813,7 +1014,6 @@ def _capacity(
         rented=rented,
         units_in_stock=scenario.server.units_in_stock,
         lead_time_weeks=scenario.server.lead_time_weeks,
-        utilization=plan.utilization,
         run_hours=plan.run_hours if one_off else None,
     )
 
@@ -1569,6 +1769,7 @@ def site_fit_dict(fit: SiteFit, currency: str, fx_convert: Any) -> dict[str, Any
         "cooling": fit.cooling,
         "site_cooling": fit.site_cooling,
         "site_rack_power_limit_kw": fit.rack_power_limit_kw,
+        "described": fit.described,
     }
 
 
@@ -1841,7 +2042,8 @@ def verdict_text(verdict: Verdict, currency: str) -> str:
             f"{p['cheapest_overall']}, costs {p['cheapest_overall_cost']:,.0f} {currency} but "
             f"breaks them; complying costs {p['constraint_cost']:,.0f} {currency} more."
         )
-    return text
+    # The verdict names the smaller owned option (the warning alone says the share).
+    return f"{text} {idle_text(dict(p), currency)}" if p.get("smaller_server") else text
 
 
 def _headline_text(verdict: Verdict, currency: str) -> str:

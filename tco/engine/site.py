@@ -14,6 +14,12 @@ Every owned option is checked against the site (docs/methodology.md § 3h):
 - **facility power** — a fleet above the site's available IT power takes the rest from
   the grid connection's headroom at the power unit cost per kW; beyond the headroom it does
   not fit (a new grid connection is not a build-out line: in the Netherlands it waits years).
+  A server room of the buyer's own with no available power given is taken to hold
+  ``SERVER_ROOM_IT_KW`` (30 kW, an estimate); a fleet above it does not fit the room
+  (``server_room_power``): nothing is built out on a guessed figure.
+
+When the site does not fit and its liquid-ready colocation does, the fleet is placed there
+and the result says so (``placed_elsewhere``: which site, where, and the blocking reason).
 
 The status is ``does_not_fit`` when any check blocks, ``build_out`` when a line is priced,
 else ``fits``; the build-out's weeks are those of its longest line (the works run side by
@@ -46,7 +52,9 @@ __all__ = [
     "FITS",
     "BuildOutLine",
     "SiteFit",
+    "available_it_kw",
     "placed",
+    "placed_elsewhere",
     "site_duties",
     "site_fit",
 ]
@@ -81,6 +89,7 @@ class SiteFit:
     reasons: tuple[Note, ...] = ()
     currency: str = "USD"
     rack_power_limit_kw: float = 0.0  # the site's
+    described: bool = True  # the site's: the buyer described it (not a default)
 
     @property
     def build_out_cost(self) -> float:
@@ -118,14 +127,24 @@ def site_fit(servers: int, server: ServerSpec, site: SiteSpec) -> SiteFit:
     >>> fit.status, [r.code for r in fit.reasons]
     ('does_not_fit', ['needs_liquid_cooling'])
 
-    With facility water but no CDUs, 2 racks (264 kW) need ⌈264 ÷ 250⌉ = 2 CDUs at
-    $90,000 and 264 kW × $400 of liquid loop, plus (132 − 20) × 2 = 224 kW of rack feed at
-    $250: 180,000 + 105,600 + 56,000 = $341,600, in 26 weeks (the loop's):
+    With facility water but no CDUs and 300 kW free for IT, 2 racks (264 kW) need
+    ⌈264 ÷ 250⌉ = 2 CDUs at $90,000 and 264 kW × $400 of liquid loop, plus (132 − 20) × 2 =
+    224 kW of rack feed at $250: 180,000 + 105,600 + 56,000 = $341,600, in 26 weeks (the
+    loop's):
 
-    >>> water = dataclasses.replace(room, cooling=SiteCooling.FACILITY_WATER)
+    >>> water = dataclasses.replace(
+    ...     room, cooling=SiteCooling.FACILITY_WATER, available_it_kw=300.0
+    ... )
     >>> fit = site_fit(2, nvl, water)
     >>> fit.status, round(fit.build_out_cost), fit.build_out_weeks
     ('build_out', 341600, 26.0)
+
+    Without the free power given, the room is taken to hold 30 kW (``SERVER_ROOM_IT_KW``):
+    264 kW is more, and nothing is built out on that guess:
+
+    >>> fit = site_fit(2, nvl, dataclasses.replace(water, available_it_kw=None))
+    >>> fit.status, [r.code for r in fit.reasons][-1]
+    ('does_not_fit', 'server_room_power')
     """
     cooling = server.cooling_type
     liquid = cooling is not ServerCooling.AIR
@@ -162,6 +181,7 @@ def site_fit(servers: int, server: ServerSpec, site: SiteSpec) -> SiteFit:
         reasons=tuple(reasons),
         currency=site.build_out.currency,
         rack_power_limit_kw=site.rack_power_limit_kw,
+        described=site.described,
     )
 
 
@@ -213,7 +233,8 @@ def _power_build_out(
     """What power the site lacks: (blocked, build-out lines, reasons). Rack feeds above the
     site's limit are upgraded (unless the racks cannot stand there anyway: ``check_racks``
     false); IT power beyond what is available comes from the grid connection's headroom, or
-    the site needs a new connection."""
+    the site needs a new connection. A server room of the buyer's own with no available
+    power given holds ``SERVER_ROOM_IT_KW``; beyond it the fleet does not fit the room."""
     prices = site.build_out
     lines: list[BuildOutLine] = []
     reasons: list[Note] = []
@@ -230,16 +251,24 @@ def _power_build_out(
                 },
             )
         )
-    if site.available_it_kw is None or it_kw <= site.available_it_kw + 1e-9:
+    available, assumed = available_it_kw(site)
+    if available is None or it_kw <= available + 1e-9 or (assumed and not check_racks):
+        # Also when the racks cannot stand there anyway: a guessed figure adds nothing.
         return False, lines, reasons
-    extra = it_kw - site.available_it_kw
+    if assumed:  # the room's power is not known: no build-out is priced on a guess
+        note = Note(
+            "server_room_power",
+            {"it_kw": round(it_kw, 1), "assumed_kw": available, "racks": racks_required},
+        )
+        return True, lines, [*reasons, note]
+    extra = it_kw - available
     headroom = site.grid_headroom_kw
     if headroom is not None and extra > headroom + 1e-9:
         note = Note(
             "grid_connection",
             {
                 "it_kw": round(it_kw, 1),
-                "available_it_kw": site.available_it_kw,
+                "available_it_kw": available,
                 "grid_headroom_kw": headroom,
             },
         )
@@ -248,10 +277,19 @@ def _power_build_out(
     reasons.append(
         Note(
             "facility_power_upgrade",
-            {"it_kw": round(it_kw, 1), "available_it_kw": site.available_it_kw},
+            {"it_kw": round(it_kw, 1), "available_it_kw": available},
         )
     )
     return False, lines, reasons
+
+
+def available_it_kw(site: SiteSpec) -> tuple[float | None, bool]:
+    """The IT power free for the fleet (None: not limited), and whether it is the default
+    of a server room of the buyer's own whose figure was not given (a workstation is one
+    machine at a desk: its socket is its rack limit)."""
+    if site.available_it_kw is not None or not site.on_premises or site.workstation:
+        return site.available_it_kw, False
+    return defaults.SERVER_ROOM_IT_KW, True
 
 
 def placed(servers: int, server: ServerSpec, site: SiteSpec) -> tuple[SiteSpec, SiteFit, SiteFit]:
@@ -265,6 +303,40 @@ def placed(servers: int, server: ServerSpec, site: SiteSpec) -> tuple[SiteSpec, 
     if not alternative.fits:
         return site, own, own
     return site.fallback, alternative, own
+
+
+# The reasons that keep a fleet off a site (the others are priced build-out lines).
+BLOCKING = frozenset(
+    {"needs_liquid_cooling", "rack_beyond_air_cooling", "grid_connection", "server_room_power"}
+)
+
+
+def placed_elsewhere(own: SiteFit, used: SiteFit, server: str) -> Note | None:
+    """The warning that the fleet is costed at another site than the scenario's, with the
+    reason the own site cannot take it; None when it stays.
+
+    ``described``: whether the buyer described the own site (the wording says "your site")
+    or it is a default ("the default site").
+    """
+    if used is own:
+        return None
+    reason = next((n for n in own.reasons if n.code in BLOCKING), None)
+    # The reason's figures with its code: one flat set of parameters, as every note has.
+    params = {
+        **(reason.params if reason is not None else {}),
+        "site": own.site,
+        "placed_at": used.site,
+        "server": server,
+        "described": own.described,
+        "reason": reason.code if reason is not None else "",
+    }
+    who = "Your site" if own.described else "The default site"
+    why = f": {reason.text}" if reason is not None else ""
+    message = (
+        f"{who} ({own.site}) cannot take the {server}{why}. The owned servers are costed "
+        f"at {used.site}."
+    )
+    return Note("placed_elsewhere", params, message, warning=True)
 
 
 def site_duties(it_kw: float, site: SiteSpec, fit: SiteFit | None = None) -> tuple[Note, ...]:

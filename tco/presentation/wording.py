@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from common.formatting import format_amounts, format_money, number, percent
-from tco.presentation import wording_serving
+from tco.presentation import wording_idle, wording_serving, wording_site
 
 if TYPE_CHECKING:
     from tco.report import HorizonRow, Hybrid, Note, Option, Report, Verdict
@@ -81,7 +81,8 @@ def verdict_headline(verdict: Verdict, currency: str) -> str:
     if assumed is not None:
         headline = f"{headline.removesuffix('.')}, {assumed()}."
     decided = terms_decided_sentence(verdict, currency)
-    return f"{headline} {decided}" if decided else headline
+    idle = wording_idle.idle_verdict_sentence(verdict.params, currency)
+    return " ".join(part for part in (headline, decided, idle) if part)
 
 
 def _cost_headline(verdict: Verdict, currency: str) -> str:
@@ -297,6 +298,10 @@ def note_text(note: Note, currency: str = "EUR") -> str:
         return violation_text(note)
     if code == "latency_target_missed":
         return wording_serving.latency_note(p)
+    if code == "owned_mostly_idle":
+        return wording_idle.idle_warning(p)
+    if code == "placed_elsewhere":
+        return wording_site.placed_elsewhere(note)
     return note.text or code
 
 
@@ -587,6 +592,8 @@ def violation_text(note: Note) -> str:
             "provider": p.get("provider")
         }
     if code == "site_does_not_fit":
+        if p.get("described") is False:
+            return _("The default site cannot take the %(server)s.") % {"server": p.get("server")}
         return _("Your site cannot take the %(server)s.") % {"server": p.get("server")}
     return note.text or code
 

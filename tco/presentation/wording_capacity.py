@@ -69,6 +69,20 @@ def time_sentence(report: Report) -> str:
         shipping = _("in stock")
     values["shipping"] = shipping
     bridge = option.bridge
+    if bridge is not None and bridge.start_in_days > (capacity.needed_in_days or 0.0):
+        return _(
+            "Buy %(servers)s × %(server)s (%(shipping)s, ready on %(ready)s); rent %(n)s × "
+            "%(bridge)s from day %(start)s, as soon as it can be booked, until then "
+            "(%(cost)s); the work starts %(weeks_late)s after your %(deadline)s-day deadline "
+            "(%(delay)s)."
+        ) % {
+            **values,
+            "n": number(bridge.instances),
+            "bridge": cloud_label(bridge.option),
+            "start": number(math.ceil(bridge.start_in_days)),
+            "weeks_late": _weeks(bridge.start_in_days - (capacity.needed_in_days or 0.0)),
+            "cost": format_money(bridge.cost, currency, 0),
+        }
     if bridge is not None:
         return _(
             "Buy %(servers)s × %(server)s (%(shipping)s, ready on %(ready)s); rent %(n)s × "
@@ -116,6 +130,54 @@ def bridge_text(option: Option, currency: str) -> str:
         "option": cloud_label(bridge.option),
         "days": number(days),
         "cost": format_money(bridge.cost, currency, 0),
+    }
+
+
+def bridge_terms(option: Option) -> str:
+    """How the bridge is obtained and billed: "On demand, billed for every hour held:
+    1,128 hours per instance." (empty without a bridge)."""
+    bridge = option.bridge
+    if bridge is None:
+        return ""
+    minimum = math.ceil(bridge.minimum_days)
+    values = {
+        "hours": number(round(bridge.hours)),
+        "start": number(math.ceil(bridge.start_in_days)),
+        "minimum": ngettext("%(n)s day", "%(n)s days", minimum) % {"n": number(minimum)},
+    }
+    if bridge.obtained == "capacity_block":
+        return (
+            _(
+                "Booked as a capacity block from day %(start)s, billed for every hour held "
+                "and at least %(minimum)s: %(hours)s hours per instance."
+            )
+            % values
+        )
+    if bridge.obtained == "reserved":
+        return (
+            _(
+                "Booked as a reserved term from day %(start)s and paid whole (%(minimum)s): "
+                "%(hours)s hours per instance."
+            )
+            % values
+        )
+    return _("On demand, billed for every hour held: %(hours)s hours per instance.") % values
+
+
+def bridge_risk(option: Option) -> str:
+    """The bridge's risk in words (empty when there is none): on-demand capacity of its
+    size is not guaranteed and nothing in the comparison can be booked."""
+    bridge = option.bridge
+    if bridge is None or bridge.risk != "not_guaranteed":
+        return ""
+    return _(
+        "On-demand capacity of %(gpus)s GPUs is not guaranteed: no provider can be counted on "
+        "to have more than %(limit)s GPUs free at once, and no capacity block or reserved "
+        "term in this comparison fits. Book capacity before relying on this bridge, or the "
+        "work may wait for the servers."
+    ) % {
+        "gpus": number(bridge.gpus or 0),
+        "limit": number(bridge.on_demand_limit_gpus or 0),
     }
 
 

@@ -111,6 +111,16 @@ def site_reason(note: Note | Mapping[str, Any]) -> str:
             "The fleet draws %(kw)s kW of IT power, above the %(available)s kW available: the "
             "rest comes from the grid connection's headroom."
         ) % {"kw": number(p.get("it_kw"), 1), "available": number(p.get("available_it_kw"), 1)}
+    if code == "server_room_power":
+        return _(
+            "The fleet draws %(kw)s kW of IT power in %(racks)s rack(s); a server room with no "
+            "available power given is taken to hold %(assumed)s kW (an estimate). Give the "
+            "room's available IT power if it has more."
+        ) % {
+            "kw": number(p.get("it_kw"), 1),
+            "racks": number(p.get("racks")),
+            "assumed": number(p.get("assumed_kw")),
+        }
     if code == "grid_connection":
         return _(
             "The fleet draws %(kw)s kW of IT power; the site has %(available)s kW and its grid "
@@ -140,7 +150,11 @@ def site_plan(report: Report) -> str:
     ]
     if placed:
         parts.append(
-            _("Your site cannot take it; the servers are costed at %(site)s.")
+            (
+                _("Your site cannot take it; the servers are costed at %(site)s.")
+                if fit.described
+                else _("The default site cannot take it; the servers are costed at %(site)s.")
+            )
             % {"site": site_name(placed.site)}
         )
     elif fit.status == "build_out":
@@ -156,7 +170,11 @@ def site_plan(report: Report) -> str:
             }
         )
     elif fit.status == "does_not_fit":
-        parts.append(_("Your site cannot take it and no liquid-ready colocation can."))
+        parts.append(
+            _("Your site cannot take it and no liquid-ready colocation can.")
+            if fit.described
+            else _("The default site cannot take it and no liquid-ready colocation can.")
+        )
     return " ".join(parts)
 
 
@@ -165,35 +183,69 @@ def site_reasons(report: Report) -> list[str]:
     return [site_reason(n) for n in fit.reasons] if fit else []
 
 
+# The reasons that keep a fleet off a site (tco/engine/site.py BLOCKING; the others are
+# priced build-out lines).
+BLOCKING = (
+    "needs_liquid_cooling",
+    "rack_beyond_air_cooling",
+    "grid_connection",
+    "server_room_power",
+)
+
+
+def cannot_take(described: object, site: object, server: object) -> str:
+    """Whose site cannot take the server: "Your site, …" when the buyer described it, "The
+    default site, …" (which the buyer never chose) otherwise."""
+    values = {"site": site_name(site), "server": server}
+    if described is False:
+        return (
+            _(
+                "The default site, %(site)s, cannot take the %(server)s (describe your own "
+                "under “Your site”)."
+            )
+            % values
+        )
+    return _("Your site, %(site)s, cannot take the %(server)s.") % values
+
+
 def site_verdict(report: Report) -> str:
-    """When the site decided where the servers stand (or that owning cannot be advised)."""
+    """When the site decided where the servers stand (or that owning cannot be advised):
+    whose site, why it cannot take them, and where they are costed instead."""
     fit = report.site_fit
     if fit is None or fit.status != "does_not_fit":
         return ""
-    cur = report.currency
     server = report.verdict.params.get("server")
-    values = {
-        "limit": number(fit.site_rack_power_limit_kw, 1),
-        "site_cooling": _site_cooling(fit.site_cooling),
-        "server": server,
-    }
+    reason = next((n for n in fit.reasons if n.code in BLOCKING), None)
+    said = [cannot_take(fit.described, fit.site, server)]
+    if reason is not None:
+        said.append(site_reason(reason))
     placed = fit.placed_at
     if placed:
-        return _(
-            "Your site takes %(limit)s kW a rack with %(site_cooling)s: the %(server)s needs "
-            "a liquid-ready colocation site (%(colo)s), %(extra)s in colocation fees over the "
-            "horizon, included above."
-        ) % {
-            **values,
-            "colo": site_name(placed.site),
-            "extra": format_money(placed.colocation_cost, cur, 0),
-        }
-    return (
-        _(
-            "Your site takes %(limit)s kW a rack with %(site_cooling)s: the %(server)s does "
-            "not fit there, so buying is not advised."
+        said.append(
+            _(
+                "The servers are costed at %(colo)s: %(extra)s in colocation fees over the "
+                "horizon, included above."
+            )
+            % {
+                "colo": site_name(placed.site),
+                "extra": format_money(placed.colocation_cost, report.currency, 0),
+            }
         )
-        % values
+    else:
+        said.append(_("No liquid-ready colocation can take them either: buying is not advised."))
+    return " ".join(said)
+
+
+def placed_elsewhere(note: Note | Mapping[str, Any]) -> str:
+    """The warning that the fleet is costed at another site: whose site, why, where."""
+    _code, p = _code_and_params(note)
+    reason = str(p.get("reason") or "")
+    why = site_reason({"code": reason, "params": p}) if reason else ""
+    where = _("The owned servers are costed at %(colo)s.") % {"colo": site_name(p.get("placed_at"))}
+    return " ".join(
+        x
+        for x in (cannot_take(p.get("described"), p.get("site"), p.get("server")), why, where)
+        if x
     )
 
 

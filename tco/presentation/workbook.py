@@ -562,10 +562,10 @@ def build_workbook(
         )
         derived(
             "bridge_hours",
-            "Bridge hours per instance: a one-off run full time up to its length, other work "
-            "its busy share",
-            "IF(bridge_max_hours>0,MIN(bridge_gap_days*24,bridge_max_hours),"
-            "bridge_gap_days*24*bridge_busy_share)",
+            "Bridge hours per instance: every hour held (a one-off run at most its length), "
+            "at least the minimum days",
+            "IF(bridge_gap_days>0,MAX(IF(bridge_max_hours>0,MIN(bridge_gap_days*24,"
+            "bridge_max_hours),bridge_gap_days*24),bridge_minimum_days*24),0)",
             "h",
             NUMBER,
         )
@@ -863,11 +863,11 @@ def _time_inputs(result: ScenarioResult) -> list[tuple[str, str, float, str, str
             NUMBER,
         ),
         (
-            "bridge_busy_share",
-            "Bridge: busy share of the fleet's hours",
-            plan.utilization,
-            "fraction",
-            PERCENT,
+            "bridge_minimum_days",
+            "Bridge: days paid however short (a capacity block's minimum, a term whole)",
+            bridge.minimum_days if bridge else 0.0,
+            "days",
+            "0.0",
         ),
         (
             "bridge_max_hours",

@@ -70,6 +70,11 @@ def bridge(b: EngineBridge) -> Bridge:
         hours=_round(b.hours, 2),
         price_per_instance_hour=_figure(b.price_per_instance_hour, 4),
         cost=_figure(b.cost, 2),
+        obtained=b.code,
+        gpus=b.gpus,
+        minimum_days=_round(b.minimum_days, 1),
+        risk=b.risk or None,
+        on_demand_limit_gpus=_round(b.on_demand_limit_gpus, 1),
     )
 
 

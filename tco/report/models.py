@@ -188,6 +188,9 @@ class SiteFit(ReportModel):
     cooling: str
     site_cooling: str
     site_rack_power_limit_kw: float | None
+    # The buyer described the site (chose it or gave what it takes); False: a default the
+    # buyer never chose ("the default site"). True for reports stored before it was kept.
+    described: bool = True
     colocation_cost: float | None = None
     placed_at: SiteFit | None = None
 
@@ -203,9 +206,18 @@ class Bridge(ReportModel):
     instances: int
     start_in_days: float  # days after the order (the need date, or the cloud's booking lead)
     days: float  # calendar days rented
-    hours: float  # instance-hours billed per instance (the work's busy hours)
+    hours: float  # instance-hours billed per instance (every hour held, the minimum term)
     price_per_instance_hour: float | None
     cost: float | None
+    # How it is obtained (on_demand, capacity_block, reserved), its GPUs, the days that
+    # must be bought however short it is, and its risk: ``not_guaranteed`` when on demand
+    # above ``on_demand_limit_gpus`` with nothing to book. Absent in reports stored
+    # before bridges were sized (read as on demand, no risk).
+    obtained: str = "on_demand"
+    gpus: int | None = None
+    minimum_days: float = 0.0
+    risk: str | None = None
+    on_demand_limit_gpus: float | None = None
 
 
 class Timing(ReportModel):

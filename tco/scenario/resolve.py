@@ -57,6 +57,7 @@ from tco.engine import (
     SiteCooling,
     SiteSpec,
 )
+from tco.engine.site import available_it_kw
 from tco.scenario import schema
 from tco.scenario.errors import ScenarioError, construct
 
@@ -168,6 +169,9 @@ class CatalogSnapshot:
     as_of: date | None = None
     regions: dict[tuple[str, str], CloudRegion] = dataclasses.field(default_factory=dict)
     apis: dict[str, ApiOffering] = dataclasses.field(default_factory=dict)
+    # Each server's smaller catalog servers as engine specs (smaller_servers), made once
+    # per snapshot: the ranking asks again for every candidate of every request.
+    smaller_specs: dict[str, tuple[ServerSpec, ...]] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def current(cls) -> CatalogSnapshot:
@@ -552,6 +556,7 @@ def build_scenario(
         constraints=constraints,
         api_offerings=api_specs,
         capacity=_capacity_inputs(document, model),
+        smaller_servers=smaller_servers(catalog, model),
     )
     assumptions = (
         _assumptions(
@@ -570,6 +575,21 @@ def build_scenario(
         else ()
     )
     return BuiltScenario(scenario, assumptions, model, site, tuple(offerings))
+
+
+def smaller_servers(catalog: CatalogSnapshot, model: ServerModel) -> tuple[ServerSpec, ...]:
+    """The catalog's servers with fewer GPUs a unit than ``model``, as the catalog sells
+    them: what the verdict may name when ``model`` would stand mostly idle (an 8-GPU HGX
+    for a model an NVL72 rack would serve at a fraction of a percent)."""
+    specs = catalog.smaller_specs.get(model.key)
+    if specs is None:
+        specs = tuple(
+            server_spec(row, "server", schema.Server(key=row.key))
+            for row in catalog.servers.values()
+            if row.gpu_count < model.gpu_count
+        )
+        catalog.smaller_specs[model.key] = specs
+    return specs
 
 
 def _capacity_inputs(
@@ -612,7 +632,9 @@ def with_server(
     gpu_row = resolve_gpu_override("server", server)
     spec = server_spec(model, "server", server, gpu_row)
     try:
-        scenario = dataclasses.replace(built.scenario, server=spec)
+        scenario = dataclasses.replace(
+            built.scenario, server=spec, smaller_servers=smaller_servers(catalog, model)
+        )
     except InvalidInput as exc:
         raise ScenarioError(exc.field, exc.message) from exc
     return BuiltScenario(scenario, (), model, built.site, built.offerings)
@@ -782,9 +804,14 @@ def _assumptions(
     typed = finance_given.model_fields_set
     rows.append(_service_life_assumption(finance, "service_life_months" in typed))
     rows += _default_item_assumptions(finance, items, typed)
+    room_power = _room_power_assumption(site, site_spec)
     if server.cooling_type is not ServerCooling.AIR:
         rows += _liquid_pue_assumption(site, site_spec.pue_liquid)
+    if server.cooling_type is not ServerCooling.AIR or room_power:
+        # Where the fleet goes when the site cannot take it: a liquid-cooled fleet at an
+        # air-only site, any fleet beyond a server room's assumed power.
         rows += _site_fit_assumptions(site, items, sites or {})
+    rows += room_power
     if fx_row is not None:
         rows.append(
             Assumption(
@@ -819,6 +846,21 @@ def _liquid_pue_assumption(site: Site, used: float | None) -> list[Assumption]:
     return [
         Assumption(label, (Amount(used, "", 2),), **provenance, is_price=False, site_role="site")
     ]
+
+
+def _room_power_assumption(site: Site, spec: SiteSpec) -> list[Assumption]:
+    """The IT power a server room of the buyer's own is taken to hold when none is given
+    (tco/engine/site.py): the site fit of every fleet there uses it, wherever the fleet
+    ends up, so it is always listed."""
+    kw, assumed = available_it_kw(spec)
+    if not assumed or kw is None:
+        return []
+    label = format_lazy(_("{site}: available IT power"), site=_site_name(site))
+    source = _(
+        "Estimate: a small server room, up to 3 racks of the 8–10 kW of average enterprise "
+        "racks (Uptime Institute); give the room's own figure under Your site"
+    )
+    return [Assumption(label, (Amount(kw, "kW", 0),), source, None, True, is_price=False)]
 
 
 def _site_fit_assumptions(

@@ -44,7 +44,7 @@ from pydantic_core import PydanticCustomError
 
 from tco import engine
 from tco.engine import defaults
-from tco.engine.capacity import DEFAULT_LEAD_TIME_RANGE
+from tco.engine.capacity import DEFAULT_LEAD_TIME_RANGE, DEFAULT_ON_DEMAND_BRIDGE_GPUS
 from tco.limits import (
     CONTROL_CHARACTERS,
     FORMULA_TRIGGERS,
@@ -558,6 +558,11 @@ class Site(Overrides):
     grid_headroom_kw: float | None = Field(
         None, ge=0, description="what the grid connection could still add; none: not limited"
     )
+    described: bool | None = Field(
+        None,
+        description="the buyer described this site (chose it or gave what it takes); false: "
+        "a default the buyer never chose, which the result calls the default site; none: true",
+    )
 
 
 class CloudOffering(Overrides):
@@ -808,6 +813,12 @@ class Capacity(Block):
     )
     lead_time_range: FactorRange = _range(
         DEFAULT_LEAD_TIME_RANGE, "× the lead time in the Monte Carlo"
+    )
+    on_demand_bridge_gpus: float = Field(
+        DEFAULT_ON_DEMAND_BRIDGE_GPUS,
+        ge=1,
+        le=1_000_000,
+        description="GPUs a bridge may find free on demand; larger bridges are booked",
     )
 
     def to_engine(

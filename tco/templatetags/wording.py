@@ -37,7 +37,15 @@ for _name in ("site_duty", "site_name", "site_plan", "site_reason", "site_reason
     register.filter(_name, getattr(wording_site, _name))
 for _name in ("latency_line", "serving_derivation", "serving_summary", "unit_cost"):
     register.filter(_name, getattr(wording_serving, _name))
-for _name in ("bridge_text", "day_text", "ready_cell", "time_sentence", "timeline"):
+for _name in (
+    "bridge_risk",
+    "bridge_terms",
+    "bridge_text",
+    "day_text",
+    "ready_cell",
+    "time_sentence",
+    "timeline",
+):
     register.filter(_name, getattr(wording_capacity, _name))
 
 

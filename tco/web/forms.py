@@ -9,14 +9,16 @@ from django import forms
 from django.forms.renderers import BaseRenderer
 from django.template import engines
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
 from catalog.models import PricingTerm
+from tco.engine import defaults
 from tco.scenario import ScenarioDocument, parse_document, parse_server
 from tco.scenario.resolve import CatalogSnapshot
 from tco.scenario.schema import Server
-from tco.web.presets import PRESETS
+from tco.web.presets import DEFAULT_PRESET, PRESETS, preset_data
 
 KINDS = [
     ("pretrain", _("Pre-training")),
@@ -142,6 +144,16 @@ LOAD_ONLY = {
     "target_tokens_per_second": "tokens",
     "utilization_pct": "tokens",  # derived from the requests
 }
+
+
+def _same(value: Any, preset: Any) -> bool:
+    """A form value equals the preset's: both empty, or the same text or number."""
+    if value in (None, "") or preset in (None, ""):
+        return value in (None, "") and preset in (None, "")
+    if isinstance(preset, int | float):
+        return float(value) == float(preset)
+    return str(value) == str(preset)
+
 
 # Fields shown to every buyer; everything else sits under "Advanced".
 BASIC_FIELDS = (
@@ -416,7 +428,13 @@ class CalculatorForm(forms.Form):
         0,
         100_000,
         required=False,
-        help_text=_("Empty: not limited."),
+        help_text=format_lazy(
+            _(
+                "Empty: not limited at a colocation; a server room of your own is taken to "
+                "hold {kw} kW (an estimate)."
+            ),
+            kw=f"{defaults.SERVER_ROOM_IT_KW:g}",
+        ),
     )
     grid_headroom_kw = _number(
         _("Grid connection headroom (kW)"),
@@ -885,6 +903,7 @@ class CalculatorForm(forms.Form):
                 site[spec_field] = data[form_field]
         if data.get("site_cooling"):
             site["cooling"] = data["site_cooling"]
+        site["described"] = self.site_described()
         return parse_document(
             {
                 "name": str(dict(KINDS).get(kind, kind)),
@@ -931,6 +950,16 @@ class CalculatorForm(forms.Form):
         """The document's ``"server"`` for one server model: what differs between the
         documents of two candidates (the calculator ranks them without a document each)."""
         return parse_server(self._server(self.catalog.servers[server_key]))
+
+    def site_described(self) -> bool:
+        """Whether the buyer described the site: chose another site than the preset's (the
+        page's default when none is marked) or gave any "Your site" figure other than the
+        preset's. A preset's site is a default the buyer never chose: the result calls it
+        "the default site", not "your site"."""
+        data = self.cleaned_data
+        preset = preset_data(str(data.get("preset") or "")) or preset_data(DEFAULT_PRESET.slug)
+        given = preset or {}
+        return any(not _same(data.get(name), given.get(name)) for name in ("site", *SITE_FIELDS))
 
     def _server(self, server: Any) -> str | dict[str, Any]:
         """The server's catalog key, or the key with the negotiated price."""

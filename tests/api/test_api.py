@@ -194,6 +194,29 @@ def test_estimate_of_a_served_model_with_hosted_apis_is_what_the_cli_prints(
     assert response.json()["serving"]["achieved_ms_per_token"] == sizing["time_per_output_token_ms"]
 
 
+def test_estimate_of_an_8b_model_on_an_nvl72_rents_one_instance_and_warns(
+    seed_catalog: object, api: Client
+) -> None:
+    """Issue 40 through the API: the customer-service users served by an 8B model from a
+    GB300 NVL72. One B200 serves the 1,333.3 tokens/s peak, so each cloud option rents one
+    8-GPU instance; the rack's warning and the smaller server
+    come with the report."""
+    document = json.loads((EXAMPLE.parent / "serve-customer-service.json").read_text())
+    document.update(
+        server="nvidia-gb300-nvl72",
+        api_offerings=[],
+        cloud_offerings=["lambda-b200-8x-od", "nebius-b200-8x-od"],
+    )
+    document["workload"]["params_billion"] = 8
+    body = post_json(api, "/api/v1/estimate", document).json()
+    clouds = [o for o in body["options"] if o["kind"] == "cloud"]
+    assert [o["instances"] for o in clouds] == [1, 1]
+    (idle,) = [w for w in body["warnings"] if w["code"] == "owned_mostly_idle"]
+    assert (idle["params"]["idle_gpus"], idle["params"]["smaller_gpus"]) == (72, 8)
+    assert body["verdict"]["params"]["smaller_server"] == idle["params"]["smaller_server"]
+    assert idle["params"]["smaller_server"] in body["verdict"]["text"]
+
+
 @pytest.mark.parametrize(
     ("change", "status", "field"),
     [
@@ -439,6 +462,7 @@ def _uuid() -> Any:
 
 
 @override_settings(API_RATE_LIMIT_ANONYMOUS=1000)  # 32 refused requests from one address
+@pytest.mark.dates
 def test_every_sales_endpoint_needs_a_valid_token(
     api: Client, draft_quote: Quote, make_token: Callable[..., str], sales_user: User
 ) -> None:
@@ -512,6 +536,7 @@ def test_sales_endpoints_are_scoped_to_the_users_teams(
     assert {q["number"] for q in everything["items"]} == {mine.number, theirs.number}
 
 
+@pytest.mark.dates
 def test_leads_are_for_sales_engineers(
     api: Client, sales_user: User, make_token: Callable[..., str]
 ) -> None:

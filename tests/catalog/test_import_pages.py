@@ -117,6 +117,7 @@ def test_upload_preview_apply_and_a_second_apply_does_nothing(
     assert catalog_state() == before
 
 
+@pytest.mark.dates
 def test_apply_checks_the_file_again_against_the_catalog_as_it_is_now(
     staff_client: Client, seed_catalog: object
 ) -> None:

@@ -46,6 +46,7 @@ def test_eu_clouds_carry_the_sourced_prices_and_dates(seed_catalog: object) -> N
     assert float(ovh.price_per_hour) / ovh.gpu_count == pytest.approx(5.25)
 
 
+@pytest.mark.dates
 def test_jurisdiction_and_data_country_are_importable(seed_catalog: object) -> None:
     rows = exported_rows("cloud")
     assert {"jurisdiction", "data_country", "jurisdiction_source"} <= set(rows[0])

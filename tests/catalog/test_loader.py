@@ -218,6 +218,7 @@ def test_bad_cell_names_file_row_and_column_and_imports_nothing(
     assert sum(row_counts().values()) == 0
 
 
+@pytest.mark.dates
 def test_future_date_is_refused(db: None, data_dir: Path) -> None:
     tomorrow = (timezone.localdate() + timedelta(days=1)).isoformat()
     edit_cell(data_dir / "cloud_offerings.csv", 5, "as_of", tomorrow)

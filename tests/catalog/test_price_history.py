@@ -63,6 +63,7 @@ def test_seed_load_starts_the_history_of_every_price(seed_catalog: object) -> No
     assert PriceChange.objects.filter(kind="cloud", key=P5).count() == 1
 
 
+@pytest.mark.dates
 def test_a_change_records_old_new_date_and_who(
     seed_catalog: object, django_user_model: type[User]
 ) -> None:
@@ -76,6 +77,7 @@ def test_a_change_records_old_new_date_and_who(
     assert latest.age_days == 3
 
 
+@pytest.mark.dates
 def test_analysis_dated_before_a_price_change_uses_the_old_price(seed_catalog: object) -> None:
     effective = timezone.localdate() - timedelta(days=10)
     change_p5_price(effective)
@@ -105,6 +107,7 @@ def test_analysis_dated_before_a_price_change_uses_the_old_price(seed_catalog: o
     assert old_assumption.as_of == date(2025, 7, 1)
 
 
+@pytest.mark.dates
 def test_fx_rate_of_the_analysis_date_is_used(seed_catalog: object) -> None:
     early = build_scenario(document(date(2025, 6, 1)))
     late = build_scenario(document(timezone.localdate()))
@@ -127,6 +130,7 @@ def test_scenario_as_of_must_be_a_date(seed_catalog: object) -> None:
         assert caught.value.field == "as_of"
 
 
+@pytest.mark.dates
 def test_estimate_command_with_as_of_uses_the_price_of_that_date(
     seed_catalog: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -146,6 +150,7 @@ def test_estimate_command_with_as_of_uses_the_price_of_that_date(
     assert p5_total(effective - timedelta(days=1)) > p5_total(effective)
 
 
+@pytest.mark.dates
 def test_price_changed_since_for_quotes(seed_catalog: object) -> None:
     yesterday = timezone.localdate() - timedelta(days=1)
     # The seed load recorded first prices, which are not changes.
@@ -159,6 +164,7 @@ def test_price_changed_since_for_quotes(seed_catalog: object) -> None:
     assert not price_changed_since(kind="cloud", key="aws-p5en-48xlarge-od", since=yesterday)
 
 
+@pytest.mark.dates
 def test_history_page_shows_current_price_age_and_changes(
     client: Client, seed_catalog: object
 ) -> None:

@@ -56,6 +56,7 @@ def test_preview_shows_new_changed_and_unchanged_rows_and_writes_nothing(
     assert catalog_state() == before
 
 
+@pytest.mark.dates
 def test_applying_writes_every_row_and_records_history(seed_catalog: object) -> None:
     rows = exported_rows("cloud")
     today = timezone.localdate().isoformat()
@@ -90,6 +91,7 @@ def test_export_then_import_changes_nothing(
     assert catalog_state() == before
 
 
+@pytest.mark.dates
 def test_hosted_api_prices_import_like_the_others(seed_catalog: object) -> None:
     """Input and output price per million tokens; the history follows the output price."""
     rows = exported_rows("api")
@@ -433,6 +435,7 @@ def test_command_refuses_a_huge_file_by_its_size(seed_catalog: object, tmp_path:
         call_command("import_prices", str(tmp_path / "missing.csv"), "--kind", "cloud")
 
 
+@pytest.mark.dates
 def test_changed_rows_are_written_in_the_columns_they_change(seed_catalog: object) -> None:
     """Rows changing different columns, written in bulk: each row gets its own values."""
     rows = exported_rows("cloud")
@@ -482,6 +485,7 @@ def test_an_import_invalidates_the_calculator_caches_once_when_it_commits(
     assert catalog_generation() == before + 1
 
 
+@pytest.mark.dates
 def test_a_dry_run_leaves_the_calculator_caches_alone(
     seed_catalog: object,
     tmp_path: Path,
@@ -506,6 +510,7 @@ def test_a_dry_run_leaves_the_calculator_caches_alone(
     assert catalog_generation() == before
 
 
+@pytest.mark.dates
 def test_an_export_from_before_the_dutch_columns_imports_and_keeps_the_dutch_texts(
     seed_catalog: object,
 ) -> None:

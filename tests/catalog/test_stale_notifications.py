@@ -39,6 +39,7 @@ def make_everything_fresh() -> None:
         model.objects.update(as_of=recent)
 
 
+@pytest.mark.dates
 def test_staff_get_one_summary_of_stale_prices(seed_catalog: object, staff: object) -> None:
     make_everything_fresh()
     as_of = timezone.localdate() - timedelta(days=200)
@@ -52,6 +53,7 @@ def test_staff_get_one_summary_of_stale_prices(seed_catalog: object, staff: obje
     assert "55.04 USD" in message.body
 
 
+@pytest.mark.dates
 def test_a_second_run_the_same_day_sends_nothing(seed_catalog: object, staff: object) -> None:
     assert stale_prices()  # the seed catalog has old prices
     assert notify_stale_prices() == 2
@@ -69,6 +71,7 @@ def test_no_mail_when_nothing_is_stale(seed_catalog: object, staff: object) -> N
     assert mail.outbox == []
 
 
+@pytest.mark.dates
 def test_only_the_current_fx_rate_can_be_stale(seed_catalog: object) -> None:
     make_everything_fresh()
     FxRate.objects.update(as_of=timezone.localdate() - timedelta(days=400))

@@ -7,7 +7,8 @@ import dataclasses
 
 import pytest
 
-from tco.engine import evaluate
+from tco.engine import NoCompliantOption, evaluate
+from tco.engine.constraints import Constraints
 from tco.engine.costmodel import onprem_monthly
 from tco.engine.inputs import (
     BuildOutPrices,
@@ -117,6 +118,111 @@ def test_the_room_that_cannot_take_it_sends_owning_to_the_liquid_colocation() ->
     assert own["site_fit"]["reasons"][0]["code"] == "needs_liquid_cooling"
     assert own["site_fit"]["placed_at"]["status"] == "fits"
     assert own["site_fit"]["placed_at"]["site"] == "Liquid-ready colocation"
+
+
+def test_the_move_to_the_colocation_is_a_warning_with_where_and_why() -> None:
+    """One GB300 NVL72 (rack liquid) in the 20 kW air-only room: the room has no water at
+    the racks, so the rack is costed at the liquid-ready colocation, and a warning says
+    which site, where it went and why (the room's cooling and the server's)."""
+    room = dataclasses.replace(AIR_ROOM, fallback=LIQUID_COLO)
+    result = evaluate(_scenario(room))
+    moved = [n for n in result.warnings if n.code == "placed_elsewhere"]
+    assert len(moved) == 1 and moved[0].warning
+    p = moved[0].params
+    assert (p["site"], p["placed_at"], p["server"]) == (
+        "Server room",
+        "Liquid-ready colocation",
+        "GB300 NVL72",
+    )
+    assert (p["reason"], p["cooling"], p["site_cooling"], p["described"]) == (
+        "needs_liquid_cooling",
+        "rack_liquid",
+        "air",
+        True,
+    )
+    assert moved[0].text == (
+        "Your site (Server room) cannot take the GB300 NVL72: the GB300 NVL72 is "
+        "liquid-cooled; the site has air cooling only, no water at the racks. The owned "
+        "servers are costed at Liquid-ready colocation."
+    )
+    warnings = result_to_dict(result)["warnings"]
+    assert [w["code"] for w in warnings if w["code"] == "placed_elsewhere"] == ["placed_elsewhere"]
+
+
+def test_a_default_site_is_called_the_default_site() -> None:
+    """A site the buyer never described (``described`` false) is "the default site"."""
+    room = dataclasses.replace(AIR_ROOM, fallback=LIQUID_COLO, described=False)
+    result = evaluate(_scenario(room))
+    moved = next(n for n in result.warnings if n.code == "placed_elsewhere")
+    assert moved.params["described"] is False
+    assert moved.text.startswith("The default site (Server room) cannot take the GB300 NVL72")
+    assert result.own_site_fit is not None and result.own_site_fit.described is False
+
+
+def test_a_fleet_that_stays_on_its_site_brings_no_warning() -> None:
+    result = evaluate(_scenario(LIQUID_COLO))
+    assert [n.code for n in result.warnings if n.code == "placed_elsewhere"] == []
+
+
+def test_a_server_room_without_a_power_figure_holds_30_kw() -> None:
+    """The buyer's own room, air only, no available power given: taken to hold 30 kW of IT
+    (SERVER_ROOM_IT_KW, an estimate). 2 DGX B200 = 2 × 14.3 = 28.6 kW fit; 3 = 42.9 kW do
+    not (3 racks: one 14.3 kW server in a 20 kW rack); 17 = 243.1 kW (the audit's case) do
+    not either. A typed 250 kW takes the 17."""
+    assert site_fit(2, DGX_B200, AIR_ROOM).status == FITS
+    three = site_fit(3, DGX_B200, AIR_ROOM)
+    assert three.status == DOES_NOT_FIT
+    assert [(r.code, dict(r.params)) for r in three.reasons] == [
+        ("server_room_power", {"it_kw": 42.9, "assumed_kw": 30.0, "racks": 3})
+    ]
+    seventeen = site_fit(17, DGX_B200, AIR_ROOM)
+    assert seventeen.reasons[-1].params["it_kw"] == pytest.approx(243.1)
+    typed = dataclasses.replace(AIR_ROOM, available_it_kw=250.0)
+    assert site_fit(17, DGX_B200, typed).status == FITS
+    # A colocation has no such default: its power is the operator's to sell.
+    colo = dataclasses.replace(AIR_ROOM, on_premises=False)
+    assert site_fit(17, DGX_B200, colo).status == FITS
+
+
+def test_seventeen_servers_do_not_land_silently_in_a_server_room() -> None:
+    """17 DGX B200 (243.1 kW) in the room with no power given: costed at the colocation,
+    and the warning gives both figures."""
+    room = dataclasses.replace(AIR_ROOM, fallback=LIQUID_COLO)
+    result = evaluate(_scenario(room, DGX_B200, servers=17))
+    assert result.site_fit is not None and result.site_fit.site == "Liquid-ready colocation"
+    moved = next(n for n in result.warnings if n.code == "placed_elsewhere")
+    assert (moved.params["reason"], moved.params["it_kw"], moved.params["assumed_kw"]) == (
+        "server_room_power",
+        243.1,
+        30.0,
+    )
+    assert "243.1 kW" in moved.text and "30 kW (an estimate)" in moved.text
+
+
+def test_terms_broken_by_the_move_say_why_the_fleet_left_the_premises() -> None:
+    """Own premises required, 17 DGX B200 (243.1 kW) in a room with no power given (30 kW
+    assumed): the fleet goes to the colocation, off the premises, and the cloud is off
+    them too: no option meets the terms, and the error carries the move and its reason."""
+    room = dataclasses.replace(AIR_ROOM, fallback=LIQUID_COLO)
+    scenario = dataclasses.replace(
+        _scenario(room, DGX_B200, servers=17), constraints=Constraints(own_premises_only=True)
+    )
+    with pytest.raises(NoCompliantOption) as caught:
+        evaluate(scenario)
+    assert caught.value.field == "constraints"
+    assert caught.value.site is not None
+    assert (caught.value.site.code, caught.value.site.params["reason"]) == (
+        "placed_elsewhere",
+        "server_room_power",
+    )
+    assert caught.value.message.startswith(
+        "No option meets the constraints. Your site (Server room) cannot take the DGX B200: "
+        "the fleet draws 243.1 kW of IT power in 17 rack(s)"
+    )
+    # The room's power typed: the fleet stays, on the premises, and owning is advised.
+    typed = dataclasses.replace(room, available_it_kw=250.0)
+    result = evaluate(dataclasses.replace(scenario, site=typed))
+    assert result.verdict.action == "buy"
 
 
 def test_without_a_colocation_owning_is_never_advised_where_it_does_not_fit() -> None:

@@ -33,3 +33,42 @@ def test_dutch_analysis_pdf_states_the_delivery_schedule(seed_catalog: object) -
     assert "Overbruggingsplan" in text and "gedurende 61 dagen" in text
     assert "geleverd over 12 weken" in text
     assert "Delivery schedule" not in text
+
+
+def test_the_served_models_bridge_is_billed_around_the_clock(seed_catalog: object) -> None:
+    # The serving bridge above holds its instances 61 days × 24 = 1,464 hours each, not
+    # the fleet's small busy share of them; the PDF says how it is billed.
+    snapshot, text = lead_analysis_text(QUERY, "en", "Acme AI")
+    summary = snapshot["tco"]["summary"] if "tco" in snapshot else snapshot["summary"]
+    bridge = next(o for o in summary["options"] if o["kind"] == "onprem")["bridge"]
+    assert bridge["hours"] == 1_464.0
+    assert bridge["cost"] == pytest.approx(
+        bridge["instances"] * 1_464.0 * bridge["price_per_instance_hour"], rel=1e-5
+    )
+    assert "On demand, billed for every hour held: 1,464 hours per instance." in text
+    assert "not guaranteed" not in text  # 8 GPUs: within what is taken to be free
+
+
+# The issue's training run: 70B, recurring, B200 servers in 10 weeks + 7 days'
+# installation (ready on day 77), needed in 30 days: 17 × 8 B200 for 47 days.
+TRAINING = "preset=pretrain-70b&server=smc-822gs-nbrt-b200&needed_in_days=30&lead_time_weeks=10"
+
+
+def test_a_large_bridge_is_billed_every_hour_and_its_risk_named(seed_catalog: object) -> None:
+    # 47 days × 24 = 1,128 hours per instance (it billed 786.78 h, the fleet's 69.75 %
+    # busy share). 17 × 8 = 136 GPUs is above the 64 taken to be free on demand, and the
+    # catalog books no B200 (no capacity block, no reserved term): the risk is named.
+    snapshot, text = lead_analysis_text(TRAINING, "en", "Acme AI")
+    summary = snapshot["tco"]["summary"] if "tco" in snapshot else snapshot["summary"]
+    bridge = next(o for o in summary["options"] if o["kind"] == "onprem")["bridge"]
+    assert (bridge["instances"], bridge["days"], bridge["hours"]) == (17, 47.0, 1_128.0)
+    assert (bridge["gpus"], bridge["risk"]) == (136, "not_guaranteed")
+    assert "On-demand capacity of 136 GPUs is not guaranteed" in text
+    assert "more than 64 GPUs free at once" in text
+
+
+def test_the_dutch_pdf_names_the_bridges_risk(seed_catalog: object) -> None:
+    _snapshot, text = lead_analysis_text(TRAINING, "nl", "Acme AI")
+    assert "On-demandcapaciteit van 136 GPU's is niet gegarandeerd" in text
+    assert "gefactureerd voor elk gehuurd uur: 1.128 uur per instance" in text
+    assert "not guaranteed" not in text

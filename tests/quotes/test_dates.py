@@ -24,6 +24,7 @@ pytestmark = pytest.mark.django_db
         ("nl", "Het voorstel en deze link zijn geldig tot {date}.", "Prijzen geldig tot {date}"),
     ],
 )
+@pytest.mark.dates
 def test_the_proposal_email_and_pdf_give_the_validity_date_in_the_buyers_language(
     draft_quote: Quote,
     customer: Customer,

@@ -170,6 +170,7 @@ def test_download_as_excel_on_a_quotes_analysis_and_a_calculator_result(
     assert invalid.status_code == 302 and invalid["Location"].startswith(reverse("tco:calculator"))
 
 
+@pytest.mark.dates
 def test_quote_workbook_keeps_the_prices_of_the_day_of_the_analysis(
     client: Client, draft_quote: Quote, sales_user: User
 ) -> None:

@@ -36,6 +36,7 @@ def server_line(quote: Any) -> Any:
     return quote.revisions.get().lines.get(kind=LineKind.SERVER)
 
 
+@pytest.mark.dates
 def test_a_server_line_carries_the_catalogs_lead_time_and_the_snapshot_its_date(
     quote: Any, sales_user: Any
 ) -> None:
@@ -120,6 +121,7 @@ def test_the_delivery_page_sets_a_line_by_hand(client: Client, quote: Any, sales
     assert (line.lead_time_weeks, line.in_stock) == (Decimal(0), True)
 
 
+@pytest.mark.dates
 def test_the_proposal_states_the_delivery_schedule_and_the_bridge(
     quote: Any, sales_user: Any
 ) -> None:

@@ -51,6 +51,7 @@ def queued_email(draft_quote: Quote, sales_user: User) -> OutboxEmail:
     return email
 
 
+@pytest.mark.dates
 def test_a_failed_send_refreshes_updated_at_so_requeue_leaves_its_retry_alone(
     queued_email: OutboxEmail,
 ) -> None:
@@ -66,6 +67,7 @@ def test_a_failed_send_refreshes_updated_at_so_requeue_leaves_its_retry_alone(
     assert services.outbox_requeue_stuck(older_than=timedelta(minutes=2)) == 0
 
 
+@pytest.mark.dates
 def test_an_email_whose_retries_ran_out_is_retried_later_and_staff_see_it(
     queued_email: OutboxEmail, client: Client, sales_user: User, settings: Settings
 ) -> None:

@@ -99,6 +99,7 @@ def test_a_fresh_draft_has_no_notice(client: Client, draft_quote: Quote, sales_u
     assert selectors.revision_price_changes(revision=draft_quote.revisions.get()) == []
 
 
+@pytest.mark.dates
 def test_a_price_change_after_pricing_shows_old_and_new_price(
     client: Client, draft_quote: Quote, draft: QuoteRevision, sales_user: User
 ) -> None:
@@ -128,6 +129,7 @@ def test_a_price_change_after_pricing_shows_old_and_new_price(
     assert 'method="post"' in notice and "csrfmiddlewaretoken" in notice and "Re-price" in notice
 
 
+@pytest.mark.dates
 def test_reprice_updates_lines_and_totals_and_the_notice_goes(
     client: Client, draft_quote: Quote, draft: QuoteRevision, sales_user: User
 ) -> None:
@@ -332,6 +334,7 @@ def test_detail_page_queries_do_not_grow_with_changed_lines(
     assert len(many) == len(few), [q["sql"] for q in many.captured_queries]
 
 
+@pytest.mark.dates
 def test_the_batched_history_check_agrees_with_the_single_one(draft: QuoteRevision) -> None:
     line = server_line(draft)
     server_key = catalog_key(line)

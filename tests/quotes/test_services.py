@@ -107,6 +107,7 @@ def test_quote_numbers_are_unique_under_concurrency() -> None:
     assert sorted(numbers) == [f"Q-2040-{n:04d}" for n in range(1, 31)]
 
 
+@pytest.mark.dates
 def test_quote_from_calculator_fills_servers_and_attaches_analysis(draft_quote: Quote) -> None:
     revision = draft_quote.revisions.get()
     assert draft_quote.number.startswith(f"Q-{timezone.localdate().year}-")
@@ -140,6 +141,7 @@ def test_another_teams_engineer_cannot_quote_for_the_customer(
         services.quote_create(customer=customer, owner=outsider)
 
 
+@pytest.mark.dates
 def test_sending_freezes_the_revision(draft_quote: Quote, sales_user: User) -> None:
     revision = draft_quote.revisions.get()
     email = send(revision, sales_user)
@@ -228,6 +230,7 @@ def test_expiry_marks_open_revisions_past_their_date(draft_quote: Quote, sales_u
     assert revision.status == Status.EXPIRED
 
 
+@pytest.mark.dates
 def test_buyer_links_are_signed_and_expire(
     draft_quote: Quote, sales_user: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -310,6 +313,7 @@ def test_smtp_failure_returns_the_email_to_the_queue(
     assert email.status == OutboxStatus.FAILED
 
 
+@pytest.mark.dates
 def test_requeue_finds_stuck_renders_and_emails(
     draft_quote: Quote,
     sales_user: User,

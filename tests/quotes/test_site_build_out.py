@@ -14,8 +14,12 @@ from quotes.models import LineKind, LineUnit
 
 from .test_vendor_proposal import _customer, _frozen, _pages
 
-# 27 GB300 NVL72 racks of 140 kW in a hall with facility water but no CDUs, 150 kW a rack.
-WATER_ROOM = "preset=rack-scale-nvl72&site_cooling=facility_water&rack_power_limit=150"
+# GB300 NVL72 racks of 140 kW in a hall with facility water but no CDUs, 150 kW a rack and
+# 4 MW of IT power free (a room with no power given holds 30 kW: the racks would go to the
+# colocation).
+WATER_ROOM = (
+    "preset=rack-scale-nvl72&site_cooling=facility_water&rack_power_limit=150&available_it_kw=4000"
+)
 
 
 def test_a_quote_carries_the_build_out_the_analysis_priced(
@@ -48,3 +52,11 @@ def test_the_proposal_lists_the_site_requirements(seed_catalog: object, sales_us
     assert "Colocatie met vloeistofkoeling regio Amsterdam (NL)" in text
     assert "Eisen aan de locatie" in text and "koelwater van het gebouw" in text
     assert "EU-databank" in text and "restwarmte" in text
+    # The summary says whose site could not take the racks, why, and where they are costed
+    # (the preset's server room is a default the buyer never described).
+    words = " ".join(text.split())
+    assert (
+        "De standaardlocatie, Eigen serverruimte (NL), kan de NVIDIA GB300 NVL72 niet aan" in words
+    )
+    assert "geen water bij de racks" in words
+    assert "de standaardlocatie kan deze racks niet aan" in words

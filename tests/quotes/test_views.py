@@ -271,6 +271,7 @@ def test_buyer_page_decline_and_notify(
     assert revision.status == Status.DECLINED
 
 
+@pytest.mark.dates
 def test_tampered_and_expired_buyer_links_are_refused(
     client: Client, sent_quote: Quote, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -66,3 +66,26 @@ def test_fields_the_workload_ignores_are_hidden_and_not_required(seed_catalog: o
     assert not form.fields["mfu_pct"].required
     assert "hidden" not in form.relevance("params_billion")
     assert CalculatorForm.base_fields["mfu_pct"].required  # the class's field is left as it was
+
+
+@pytest.mark.parametrize(
+    ("query", "described"),
+    [
+        ("preset=pretrain-70b", False),  # the preset's colocation: never chosen
+        ("preset=pretrain-70b&site=nl-colo-amsterdam", False),  # the preset's, again
+        ("preset=pretrain-70b&site=onprem-server-room", True),  # another site chosen
+        ("preset=pretrain-70b&site_cooling=air", True),  # a "Your site" figure given
+        ("preset=rack-scale-nvl72", False),  # the preset's own 20 kW, air-only room
+        ("preset=rack-scale-nvl72&rack_power_limit=20.0", False),  # the same 20 kW
+        ("preset=rack-scale-nvl72&site_cooling=", True),  # the preset's air cooling undone
+        ("preset=rack-scale-nvl72&available_it_kw=500", True),
+        ("site=onprem-server-room", True),  # no preset: against the page's default one
+    ],
+)
+def test_the_site_is_described_when_the_buyer_chose_it_or_gave_its_figures(
+    seed_catalog: object, query: str, described: bool
+) -> None:
+    form = _form(query)
+    assert form.is_valid(), form.errors
+    document = form.to_document("smc-822gs-nbrt-b200")
+    assert document.site.described is described

@@ -180,6 +180,29 @@ def test_dutch_messages_and_numbers(client: Client, seed_catalog: object) -> Non
     assert re.search(r"€\u00a0\d{1,3}(\.\d{3})+<", html), "Dutch thousands separator"
 
 
+def test_the_page_names_a_large_bridges_hours_and_risk(
+    client: Client, seed_catalog: object
+) -> None:
+    # The 70B training run on B200 servers in 10 weeks + 7 days, needed in 30 days:
+    # 17 instances bridged 47 days, 47 × 24 = 1,128 hours each; 136 GPUs on demand with
+    # nothing to book (docs/methodology.md § 3i): its risk under the verdict and the row.
+    # 17 × 1,128 h × €46.14 (Lambda's $53.52 at the catalog's rate) ≈ €884,741.
+    params = {
+        "preset": "pretrain-70b",
+        "server": "smc-822gs-nbrt-b200",
+        "needed_in_days": 30,
+        "lead_time_weeks": 10,
+    }
+    html = get(client, params)
+    assert "On demand, billed for every hour held: 1,128 hours per instance." in html
+    assert "for 47 days, €884,741" in html
+    assert 'id="bridge-risk"' in html
+    assert html.count("On-demand capacity of 136 GPUs is not guaranteed") == 2
+    dutch = get(client, params, HTTP_ACCEPT_LANGUAGE="nl")
+    assert "gefactureerd voor elk gehuurd uur: 1.128 uur per instance" in dutch
+    assert dutch.count("On-demandcapaciteit van 136 GPU&#39;s is niet gegarandeerd") == 2
+
+
 def test_a_buy_verdict_says_after_how_many_months_it_pays_back(
     client: Client, seed_catalog: object
 ) -> None:
@@ -232,6 +255,7 @@ def test_htmx_request_returns_results_and_out_of_band_errors(
     assert bad.count('class="field-error"') == 1
 
 
+@pytest.mark.dates
 def test_query_count_is_bounded_and_independent_of_catalog_size(
     client: Client, seed_catalog: object, settings: Settings
 ) -> None:

@@ -11,7 +11,8 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # One HGX B200 server (catalog: none in stock, 12 weeks' lead, 7 days' installation) for
-# a 70B model, needed in 30 days: ready on 4 Mar 2027 from 3 Dec 2026, bridged meanwhile.
+# a 70B model, needed in 30 days: ready on 4 Mar 2027 from 3 Dec 2026 (the frozen day:
+# 12 × 7 + 7 = 91 days), bridged meanwhile.
 QUERY = "preset=serve-70b&server=smc-822gs-nbrt-b200&needed_in_days=30"
 WORDS = {
     "en": ("ships in 12 weeks", "to meet your 30-day deadline", "Bridge:", "Ready"),
@@ -27,7 +28,12 @@ WORDS = {
 @pytest.mark.parametrize("language", ["en", "nl"])
 @pytest.mark.parametrize("width", [1366, 390])
 def test_ready_dates_bridge_and_timeline_are_visible(
-    live_server: Any, page: Any, seed_catalog: object, language: str, width: int
+    live_server: Any,
+    page: Any,
+    seed_catalog: object,
+    frozen_today: object,
+    language: str,
+    width: int,
 ) -> None:
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"{live_server.url}/language/?language={language}&next=/")

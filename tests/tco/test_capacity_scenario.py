@@ -61,3 +61,27 @@ def test_the_document_overrides_the_catalogs_availability(seed_catalog: object) 
 
 def test_no_capacity_block_means_ready_on_day_one(seed_catalog: object) -> None:
     assert build_scenario(document()).scenario.capacity is None
+
+
+def test_a_bridge_too_large_for_on_demand_books_the_catalogs_capacity_block(
+    seed_catalog: object,
+) -> None:
+    # With on demand taken to hold at most 8 GPUs, the H100 fleet's bridge (more than one
+    # 8-GPU instance) is booked as the catalog's p5e capacity block (14 days' booking lead,
+    # at least one day). Needed on day 30 (after the lead), the servers ready on day
+    # 44 × 7 + 7 = 315: held 285 days, 285 × 24 = 6,840 hours per instance.
+    from tco.engine.scenario import OWN_NAME, evaluate
+
+    capacity = {"as_of": "2026-12-03", "needed_in_days": 30, "on_demand_bridge_gpus": 8}
+    result = evaluate(build_scenario(document(capacity=capacity)).scenario)
+    assert result.capacity is not None
+    own = result.capacity.timing(OWN_NAME)
+    assert own is not None and own.bridge is not None
+    assert own.bridge.instances > 1
+    assert (own.bridge.code, own.bridge.minimum_days, own.bridge.risk) == (
+        "capacity_block",
+        1.0,
+        "",
+    )
+    assert (own.bridge.start_in_days, own.bridge.days) == (30, 285)
+    assert own.bridge.hours == pytest.approx(6_840.0)

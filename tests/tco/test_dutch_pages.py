@@ -196,6 +196,21 @@ def test_every_preset_is_dutch_throughout(
         assert english not in page, english
 
 
+def test_an_idle_rack_and_the_smaller_server_are_dutch(
+    dutch: Client, seed_catalog: object, untranslated: list[str]
+) -> None:
+    """An 8B model served from a GB300 NVL72 (issue 40): the warning and the verdict's
+    smaller server, in Dutch."""
+    query = {"preset": "customer-service", "params_billion": "8", "server": "nvidia-gb300-nvl72"}
+    page = visible_text(dutch.get("/calculator/", query).content.decode())
+    assert not untranslated, untranslated
+    assert "zelfs op het drukste moment" in page and "een kleiner systeem doet dit werk" in page
+    leaked = sorted(f for f in english_fragments() if f in page)
+    assert not leaked, leaked
+    for english in ("stand idle", "a smaller system", "to own", "GPUs)"):
+        assert english not in page, english
+
+
 @pytest.mark.parametrize(
     "params",
     [

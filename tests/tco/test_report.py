@@ -161,11 +161,63 @@ def test_a_served_model_has_its_serving_blocks() -> None:
     assert all((o.cost_per_million_tokens or 0) > 0 for o in report.options_of("onprem", "cloud"))
 
 
+def test_a_bridge_booked_after_the_need_date_says_the_work_starts_late() -> None:
+    # The reference scenario's 4 servers (32 GPUs) with on demand taken to hold 8 GPUs:
+    # the bridge is its first cloud as a capacity block booked 14 days ahead. Needed at
+    # once, ready on day 70 (10 weeks, no installation): the block runs days 14-70, and
+    # the first 2 weeks pay the cost of delay, 2 × $7,000 = $14,000; 56 × 24 = 1,344 h held.
+    from datetime import date
+
+    from tco.engine.capacity import CapacityInputs
+    from tco.engine.inputs import CloudTerm
+    from tco.presentation.wording_capacity import bridge_terms, time_sentence
+
+    base = reference_scenario()
+    block = dataclasses.replace(
+        base.cloud_offerings[0],
+        term=CloudTerm.CAPACITY_BLOCK,
+        ready_in_days=14.0,
+        min_billed_hours=24.0,
+    )
+    server = dataclasses.replace(base.server, units_in_stock=0, lead_time_weeks=10)
+    when = CapacityInputs(
+        date(2026, 12, 3),
+        needed_in_days=0,
+        install_days=0,
+        cost_of_delay_per_week=7_000.0,
+        on_demand_bridge_gpus=8,
+    )
+    scenario = dataclasses.replace(
+        base,
+        servers=4,
+        server=server,
+        cloud_offerings=(block, *base.cloud_offerings[1:]),
+        capacity=when,
+    )
+    report = build_report(evaluate(scenario))
+    own = report.onprem
+    assert own is not None and own.bridge is not None and own.time is not None
+    assert (own.bridge.obtained, own.bridge.start_in_days, own.bridge.days) == (
+        "capacity_block",
+        14.0,
+        56.0,
+    )
+    assert own.time.delay_cost == 14_000.0
+    assert bridge_terms(own) == (
+        "Booked as a capacity block from day 14, billed for every hour held and at least "
+        "1 day: 1,344 hours per instance."
+    )
+    assert own.recommended
+    sentence = time_sentence(report)
+    assert "from day 14, as soon as it can be booked" in sentence
+    assert "the work starts 2 weeks after your 0-day deadline ($14,000)" in sentence
+
+
 def test_time_to_capacity_is_built_typed_from_the_engines_plan() -> None:
     # tests/engine/test_capacity.py: 4 servers, none in stock, 10 weeks' lead time, no
     # installation, needed in 30 days: ready on day 70, bridged from day 30 by 4 CoreWeave
-    # instances at the fleet's 70 % use, 40 × 24 × 0.70 = 672 hours each at $49.24:
-    # 4 × 672 × 49.24 = $132,357.12.
+    # instances on demand (32 GPUs, within the 64 taken to be free), every hour held:
+    # 40 × 24 = 960 hours each at $49.24: 4 × 960 × 49.24 = $189,081.60.
     from datetime import date
 
     from tco.engine.capacity import CapacityInputs
@@ -183,12 +235,17 @@ def test_time_to_capacity_is_built_typed_from_the_engines_plan() -> None:
         instances=4,
         start_in_days=30.0,
         days=40.0,
-        hours=672.0,
+        hours=960.0,
         price_per_instance_hour=49.24,
-        cost=132_357.12,
+        cost=189_081.60,
+        obtained="on_demand",
+        gpus=32,
+        minimum_days=0.0,
+        risk=None,
+        on_demand_limit_gpus=64.0,
     )
     assert own.time == Timing(
-        code="lead_time", late_days=40.0, delay_cost=0.0, extra_cost=132_357.12, ruled_out=False
+        code="lead_time", late_days=40.0, delay_cost=0.0, extra_cost=189_081.60, ruled_out=False
     )
     assert report.capacity == Capacity(
         as_of=date(2026, 12, 3),

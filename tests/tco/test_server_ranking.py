@@ -54,5 +54,8 @@ def test_the_ranking_reads_no_discount_rate_provider_or_term(
     assert any(total is not None for _key, total, _reason, _meets in expected)
     for variant in UNRANKED_VARIANTS:
         assert _ranked(catalog, f"{base}&{variant}") == expected, variant
-    # ... while the inputs it does read change it.
-    assert _ranked(catalog, f"{base}&electricity_price=0.31") != expected
+    # ... while the inputs it does read change it. The site's power is typed: a fleet
+    # beyond a server room's assumed 30 kW is costed at the colocation, whose electricity
+    # price the site's override does not change (the rack-scale preset's fleets all are).
+    site = f"{base}&available_it_kw=100000"
+    assert _ranked(catalog, f"{site}&electricity_price=0.31") != _ranked(catalog, site)

@@ -4,9 +4,15 @@ option's `site_fit` and the result's `site_duties`. Figures from catalog/data by
 
 from __future__ import annotations
 
+import json
+import re
+from html import unescape
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
+from django.test import Client
 
 from tco.engine import evaluate, result_to_dict
 from tco.scenario.resolve import build_scenario
@@ -50,12 +56,14 @@ def test_an_air_cooled_server_room_sends_the_rack_to_the_liquid_ready_colocation
 
 
 def test_facility_water_in_the_room_makes_it_a_priced_build_out(seed_catalog: object) -> None:
-    """Facility water and a 150 kW feed: one CDU ($90,000) and 140 kW × $400 of loop =
-    $146,000 = €125,862.07 at 1.16, in 26 weeks; the PUE of liquid racks is the override's."""
+    """Facility water, a 150 kW feed and 150 kW of IT power free: one CDU ($90,000) and
+    140 kW × $400 of loop = $146,000 = €125,862.07 at 1.16, in 26 weeks; the PUE of liquid
+    racks is the override's."""
     site = {
         "key": "onprem-server-room",
         "cooling": "facility_water",
         "rack_power_limit_kw": 150,
+        "available_it_kw": 150,
         "pue_liquid": 1.2,
     }
     out = result_to_dict(evaluate(build_scenario(_document(site)).scenario))
@@ -107,7 +115,12 @@ def test_the_assumptions_list_the_site_the_costs_used(seed_catalog: object) -> N
     }
     # With facility water the rack stays in the room (a build-out): the room's figures.
     room = "On-premises server room (NL)"
-    site = {"key": "onprem-server-room", "cooling": "facility_water", "rack_power_limit_kw": 150}
+    site = {
+        "key": "onprem-server-room",
+        "cooling": "facility_water",
+        "rack_power_limit_kw": 150,
+        "available_it_kw": 150,
+    }
     assert _site_rows(site) == {
         f"{room}: electricity price": "0.1800\u00a0EUR/kWh",
         f"{room}: PUE": "1.58",
@@ -116,3 +129,196 @@ def test_the_assumptions_list_the_site_the_costs_used(seed_catalog: object) -> N
     # The liquid racks' PUE typed for the room is listed beside the room's own.
     site["pue_liquid"] = 1.2
     assert _site_rows(site)[f"{room}: PUE with liquid cooling"] == "1.20"
+
+
+SERVER_ROOM = "On-premises server room (NL)"
+LIQUID_COLO = "Liquid-ready colocation Amsterdam area (NL)"
+
+
+def _seventeen_b200() -> dict[str, Any]:
+    """The walkthrough's case: 17 HGX B200 servers in the server room, no power given."""
+    return {
+        **_document("onprem-server-room"),
+        "name": "17 B200 in the server room",
+        "server": "smc-822gs-nbrt-b200",
+        "servers": 17,
+    }
+
+
+def test_a_server_room_without_a_power_figure_sends_17_servers_to_the_colocation(
+    seed_catalog: object,
+) -> None:
+    """17 × 14.3 kW = 243.1 kW of IT, above the 30 kW a server room with no available power
+    given is taken to hold: the room does not fit; at the colocation 243.1 kW × €175 × 60
+    months = €2,552,550 of colocation fees, and a warning says where and why."""
+    result = evaluate(build_scenario(_seventeen_b200()).scenario)
+    out = result_to_dict(result)
+    fit = out["site_fit"]
+    assert fit["status"] == "does_not_fit" and fit["described"] is True
+    assert [(r["code"], r["params"]) for r in fit["reasons"]][-1] == (
+        "server_room_power",
+        {"it_kw": 243.1, "assumed_kw": 30.0, "racks": 17},
+    )
+    assert fit["placed_at"]["site"] == LIQUID_COLO
+    assert fit["placed_at"]["colocation_cost"] == pytest.approx(243.1 * 175 * 60)
+    moved = [w for w in out["warnings"] if w["code"] == "placed_elsewhere"]
+    assert [
+        (w["params"]["site"], w["params"]["placed_at"], w["params"]["reason"]) for w in moved
+    ] == [(SERVER_ROOM, LIQUID_COLO, "server_room_power")]
+    # With the room's power typed, the 17 servers stay (each on an upgraded rack feed).
+    typed = {**_seventeen_b200(), "site": {"key": "onprem-server-room", "available_it_kw": 250}}
+    out = result_to_dict(evaluate(build_scenario(typed).scenario))
+    assert "placed_at" not in out["site_fit"]
+    assert [w for w in out["warnings"] if w["code"] == "placed_elsewhere"] == []
+
+
+def test_the_command_line_table_says_where_the_servers_went_and_why(
+    seed_catalog: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "room.json"
+    path.write_text(json.dumps(_seventeen_b200()))
+    call_command("tco", "estimate", "--input", str(path), "--format", "table")
+    table = capsys.readouterr().out
+    assert (
+        f"WARNING: Your site ({SERVER_ROOM}) cannot take the Supermicro SYS-822GS-NBRT: the "
+        "fleet draws 243.1 kW of IT power in 17 rack(s); a server room with no available "
+        "power given is taken to hold 30 kW (an estimate). The owned servers are costed at "
+        f"{LIQUID_COLO}."
+    ) in table
+
+
+def test_the_api_says_the_default_site_could_not_take_the_rack(
+    seed_catalog: object, client: Client
+) -> None:
+    """A document may say its site is a default the buyer never chose (``described``
+    false); the warning and the site fit carry it, with the reason's figures."""
+    document = _document({"key": "onprem-server-room", "described": False})
+    response = client.post(
+        "/api/v1/estimate", json.dumps(document), content_type="application/json"
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert body["site_fit"]["described"] is False
+    moved = next(w for w in body["warnings"] if w["code"] == "placed_elsewhere")
+    assert moved["params"]["described"] is False
+    assert (moved["params"]["reason"], moved["params"]["site_cooling"]) == (
+        "needs_liquid_cooling",
+        "air",
+    )
+    assert moved["text"].startswith(
+        f"The default site ({SERVER_ROOM}) cannot take the NVIDIA GB300 NVL72: the NVIDIA "
+        "GB300 NVL72 is liquid-cooled; the site has air cooling only"
+    )
+
+
+VERDICT_SITE = re.compile(r'<p class="verdict-site" id="verdict-site">(.*?)</p>', re.S)
+
+
+def _verdict_site(client: Client, language: str, **changes: str) -> str:
+    response = client.get(
+        "/calculator/",
+        {"preset": "rack-scale-nvl72", **changes},
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    match = VERDICT_SITE.search(html)
+    assert match, "the verdict says the site decided where the racks stand"
+    # Said once: the warnings box does not repeat the move.
+    assert html.count(match.group(1)[:40]) == 1
+    return unescape(match.group(1))
+
+
+@pytest.mark.parametrize(
+    ("language", "default", "yours"),
+    [
+        (
+            "en",
+            f"The default site, {SERVER_ROOM}, cannot take the NVIDIA GB300 NVL72 (describe "
+            "your own under “Your site”). The NVIDIA GB300 NVL72 is cooled by rack liquid with "
+            "CDU; the site has air only, no water at the racks. The servers are costed at "
+            f"{LIQUID_COLO}: €30,870,000 in colocation fees over the horizon, included above.",
+            f"Your site, {SERVER_ROOM}, cannot take the NVIDIA GB300 NVL72.",
+        ),
+        (
+            "nl",
+            "De standaardlocatie, Eigen serverruimte (NL), kan de NVIDIA GB300 NVL72 niet aan "
+            "(beschrijf uw eigen locatie onder ‘Uw locatie’).",
+            "Uw locatie, Eigen serverruimte (NL), kan de NVIDIA GB300 NVL72 niet aan.",
+        ),
+    ],
+)
+def test_the_verdict_says_your_site_only_when_the_buyer_described_it(
+    seed_catalog: object, client: Client, language: str, default: str, yours: str
+) -> None:
+    """The rack-scale preset's server room is the preset's, not the visitor's: "the default
+    site". Typing a rack power limit other than the preset's 20 kW describes the site. 21
+    racks × 140 kW × €175 × 60 months = €30,870,000 of colocation fees."""
+    assert _verdict_site(client, language).startswith(default)
+    assert _verdict_site(client, language, rack_power_limit="30").startswith(yours)
+    # The preset's own figures typed again are still the preset's site.
+    assert _verdict_site(client, language, rack_power_limit="20").startswith(default[:40])
+
+
+def test_the_assumptions_list_the_server_rooms_assumed_power_and_the_colocation_used(
+    seed_catalog: object,
+) -> None:
+    """17 air-cooled B200 sent to the colocation by the server room's assumed 30 kW: the
+    assumptions list the 30 kW (an estimate) and the colocation's figures the costs used;
+    with the room's power typed, no assumed row."""
+    from django.utils import translation
+
+    from tco.services import analyse_document
+
+    def rows(document: dict[str, Any]) -> dict[str, tuple[str, bool]]:
+        with translation.override("en"):
+            table = analyse_document(document).assumption_table(internal=True)
+            return {str(row.label): (row.value, row.is_estimate) for row in table}
+
+    moved = rows(_seventeen_b200())
+    assert moved[f"{SERVER_ROOM}: available IT power"] == ("30\u00a0kW", True)
+    assert moved[f"{LIQUID_COLO}: colocation per kW-month"][0] == "175\u00a0EUR"
+    assert f"{SERVER_ROOM}: PUE" not in moved  # the room's PUE was not used
+    typed = {**_seventeen_b200(), "site": {"key": "onprem-server-room", "available_it_kw": 250}}
+    assert f"{SERVER_ROOM}: available IT power" not in rows(typed)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "en",
+            "The default site, On-premises server room (NL), cannot take the Supermicro "
+            "SYS-822GS-NBRT (describe your own under “Your site”). The fleet draws 243.1 kW of "
+            "IT power in 17 rack(s); a server room with no available power given is taken to "
+            "hold 30 kW (an estimate).",
+        ),
+        (
+            "nl",
+            "De standaardlocatie, Eigen serverruimte (NL), kan de Supermicro SYS-822GS-NBRT "
+            "niet aan (beschrijf uw eigen locatie onder ‘Uw locatie’). De servers vragen 243,1 "
+            "kW IT-vermogen in 17 rack(s); voor een serverruimte zonder opgegeven beschikbaar "
+            "vermogen wordt 30 kW aangenomen (een schatting).",
+        ),
+    ],
+)
+def test_the_form_asks_for_the_rooms_power_when_the_terms_need_the_room(
+    seed_catalog: object, language: str, said: str
+) -> None:
+    """Own premises required and 17 B200 (243.1 kW) for the preset's server room with no
+    power given: no option meets the terms, and the available-power field says why."""
+    from django.http import QueryDict
+    from django.utils import translation
+
+    from tco.services import analyse_query
+
+    query = (
+        "preset=eu-own-premises&kind=pretrain&params_billion=70&tokens_billion=2000"
+        "&deadline_days=90&server=smc-822gs-nbrt-b200"
+    )
+    with translation.override(language):
+        _form, outcome = analyse_query(QueryDict(query))
+        assert outcome.analysis is None
+        assert outcome.field_errors["available_it_kw"].startswith(said)
+        _form, typed = analyse_query(QueryDict(f"{query}&available_it_kw=250"))
+        assert typed.analysis is not None and typed.analysis.report.verdict.action != "rent"

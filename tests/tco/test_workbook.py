@@ -361,3 +361,31 @@ def test_workbook_lead_time_cell_moves_buyings_total(seed_catalog: object) -> No
 
     in_stock = summary_rows(recalculate(set_input(xlsx, "lead_time_weeks", 0)))
     close(in_stock["Own (buy and keep)"][1], result.onprem.total_cost, "on-prem total, no lead")
+
+
+def test_workbook_bridge_on_a_reserved_term_pays_it_whole(seed_catalog: object) -> None:
+    """With on demand taken to hold 8 GPUs, the H100 fleet's bridge (servers ready on day
+    44 × 7 + 7 = 315, needed on day 30: 285 days) is booked on GCP's 1-year term, which it
+    uses 285 of 365 days (more than half) and pays whole: 8,760 h per instance. The
+    workbook's bridge cells agree with the engine; a lead time of 30 weeks typed in
+    (ready on day 217, 187 days held) still pays the 365 days."""
+    from tco.engine.scenario import OWN_NAME
+    from tco.presentation.workbook import build_workbook, provenance_for
+    from tco.scenario.resolve import build_scenario
+
+    document = json.loads((ROOT / "docs" / "examples" / "pretrain-7b-nl.json").read_text())
+    document["cloud_offerings"] = ["coreweave-h100-8x-od", "gcp-a3-highgpu-8g-1y"]
+    document["capacity"] = {"as_of": "2026-12-03", "needed_in_days": 30, "on_demand_bridge_gpus": 8}
+    built = build_scenario(document)
+    result = evaluate(built.scenario)
+    assert result.capacity is not None
+    timing = result.capacity.timing(OWN_NAME)
+    assert timing is not None and timing.bridge is not None
+    assert (timing.bridge.code, timing.bridge.days, timing.bridge.hours) == ("reserved", 285, 8760)
+    ranked = next(o for o in result.verdict.options if o.name == OWN_NAME)
+    xlsx = build_workbook(result, provenance_for(built, result))
+
+    own = summary_rows(recalculate(xlsx))["Own (buy and keep)"]
+    close(own[1], ranked.total_cost, "on-prem total with the 1-year bridge")
+    shorter = summary_rows(recalculate(set_input(xlsx, "lead_time_weeks", 30)))
+    close(shorter["Own (buy and keep)"][1], ranked.total_cost, "the term is paid whole")

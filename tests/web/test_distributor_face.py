@@ -24,6 +24,7 @@ from catalog.models import (
     Site,
 )
 from quotes.models import CompanyProfile
+from tests.catalog_dates import date_current_fx_rates
 
 pytestmark = pytest.mark.django_db
 
@@ -63,13 +64,14 @@ def sales_client(db: None) -> Client:
 
 
 def _age_catalog(*, own_days: int, others_days: int) -> None:
-    """Date the own price rows (servers, items) and the third-party rows apart (the FX
-    rates keep their seed dates: the current one is a month old)."""
+    """Date the own price rows (servers, items) and the third-party rows apart (the current
+    FX rates with the third-party rows)."""
     today = timezone.localdate()
     for model in (ServerModel, InfrastructureItem):
         model.objects.update(as_of=today - timedelta(days=own_days))
     for third_party in (CloudOffering, ApiOffering, Site, Gpu, CloudRegion):
         third_party.objects.update(as_of=today - timedelta(days=others_days))
+    date_current_fx_rates(others_days)
 
 
 def test_public_calculator_reads_own_prices_as_the_price_list_and_staff_see_their_date(
@@ -94,6 +96,8 @@ def test_public_calculator_reads_own_prices_as_the_price_list_and_staff_see_thei
     assert public[cloud]["date"] and public[cloud]["date"] == internal[cloud]["date"]
 
 
+# Ages count from today: runs on other days too (tests/clock.py).
+@pytest.mark.dates
 def test_the_public_stale_banner_does_not_count_own_prices(
     client: Client, sales_client: Client, seed_catalog: object
 ) -> None:
@@ -121,6 +125,8 @@ def test_the_public_stale_banner_does_not_count_own_prices(
     assert _banner(sales_client.get("/calculator/", QUERY).content.decode()) == "4"
 
 
+# Ages count from today: runs on other days too (tests/clock.py).
+@pytest.mark.dates
 def test_specifications_do_not_go_stale(client: Client, seed_catalog: object) -> None:
     # Power, GPU specifications, PUE and the service life are not prices: however old
     # their source, the banner about prices does not count them.
@@ -138,6 +144,8 @@ def _price_cell(html: str, sku: str) -> str:
     return cells[-1]  # the list price is the row's last number
 
 
+# Ages count from today: runs on other days too (tests/clock.py).
+@pytest.mark.dates
 def test_public_catalog_shows_own_prices_without_flags_and_staff_with_them(
     client: Client, sales_client: Client, seed_catalog: object
 ) -> None:
@@ -162,6 +170,8 @@ def test_public_catalog_shows_own_prices_without_flags_and_staff_with_them(
     assert internal.count('class="badge stale"') == own + 1
 
 
+# Ages count from today: runs on other days too (tests/clock.py).
+@pytest.mark.dates
 def test_public_price_history_of_an_own_price_shows_no_date_or_flag(
     client: Client, sales_client: Client, seed_catalog: object
 ) -> None:

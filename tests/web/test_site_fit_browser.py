@@ -10,9 +10,10 @@ import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+# The preset's server room is a default the visitor never described.
 SITE_SENTENCE = {
-    "en": "needs a liquid-ready colocation site",
-    "nl": "heeft een colocatie met vloeistofkoeling nodig",
+    "en": "The default site, On-premises server room (NL), cannot take the NVIDIA GB300 NVL72",
+    "nl": "De standaardlocatie, Eigen serverruimte (NL), kan de NVIDIA GB300 NVL72 niet aan",
 }
 COLOCATION = {
     "en": "Liquid-ready colocation Amsterdam area (NL)",
@@ -49,13 +50,15 @@ def test_the_site_decides_where_the_racks_stand(
 def test_a_liquid_cooled_room_takes_the_racks_with_a_build_out(
     live_server: Any, page: Any, seed_catalog: object
 ) -> None:
-    """Facility water and 150 kW a rack: the room takes the 27 racks once CDUs and the loop
-    are built — the verdict no longer sends them to a colocation."""
+    """Facility water, 150 kW a rack and 4 MW of IT power free: the room takes the racks
+    once CDUs and the loop are built — the verdict no longer sends them to a colocation
+    (without the power typed, the room is taken to hold 30 kW)."""
     page.goto(f"{live_server.url}/calculator/?preset=rack-scale-nvl72")
     page.wait_for_selector("#verdict-site")
     page.select_option("#id_site_cooling", "facility_water")
     page.fill("#id_rack_power_limit", "150")
-    page.locator("#id_rack_power_limit").dispatch_event("change")
+    page.fill("#id_available_it_kw", "4000")
+    page.locator("#id_available_it_kw").dispatch_event("change")
     page.wait_for_function("() => !document.querySelector('#verdict-site')")
     plan = page.locator("#site-fit").inner_text()
     assert "Build-out: coolant distribution units (CDUs), liquid-cooling loop" in plan

@@ -1,0 +1,84 @@
+"""The suite's clock: tests pass on any day.
+
+Three tools, all on time-machine (it replaces the C-level clock functions, so Django's
+``timezone.now()``, ``date.today()`` and the live server's threads all see the same time):
+
+- ``frozen_today``: a test whose expectation was worked out on a fixed day (a ready date
+  "4 Mar 2027" from 3 Dec 2026) runs on that day. The clock still ticks from there, so
+  sessions, signed links and timeouts behave as they do in production.
+- ``@pytest.mark.dates``: a test that reads today's date runs today and again on a leap day
+  and on New Year's Eve of a later year (``OTHER_DAYS``), so that an expectation tied to the
+  real calendar fails today rather than on the day it turns false.
+- ``GPUTCO_TEST_TODAY=YYYY-MM-DD``: the whole run's clock is moved to that day (same time of
+  day, ticking), as if the suite were run then: how the dated tests were found.
+
+Only this test process is moved: the browser, PostgreSQL, Redis and the Celery worker keep
+the machine's clock, as a client and the services would in production.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, time
+
+import pytest
+import time_machine
+
+# The day the suite's fixed dates were worked out on (a Thursday, 10:00 in Amsterdam).
+FROZEN_DAY = date(2026, 12, 3)
+FROZEN_AT = datetime.combine(FROZEN_DAY, time(9, 0), tzinfo=UTC)
+OTHER_DAYS = (date(2028, 2, 29), date(2030, 12, 31))
+TODAY_VARIABLE = "GPUTCO_TEST_TODAY"
+_TRAVELLER = pytest.StashKey[time_machine.travel]()
+
+
+def _on(day: date) -> time_machine.travel:
+    """Travel to ``day`` at the present time of day, the clock ticking on from there."""
+    return time_machine.travel(
+        datetime.combine(day, datetime.now(UTC).time(), tzinfo=UTC), tick=True
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    day = os.environ.get(TODAY_VARIABLE)
+    if day:
+        traveller = _on(date.fromisoformat(day))
+        traveller.start()
+        config.stash[_TRAVELLER] = traveller
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    traveller = config.stash.get(_TRAVELLER, None)
+    if traveller is not None:
+        traveller.stop()
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    day = os.environ.get(TODAY_VARIABLE)
+    return f"clock moved to {day} ({TODAY_VARIABLE})" if day else None
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if metafunc.definition.get_closest_marker("dates") is not None:
+        days = [None, *OTHER_DAYS]
+        ids = ["today", *(d.isoformat() for d in OTHER_DAYS)]
+        metafunc.parametrize("calendar_day", days, ids=ids, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def calendar_day(request: pytest.FixtureRequest) -> Iterator[date]:
+    """The day a test runs on: today, or one of ``OTHER_DAYS`` for a test marked ``dates``."""
+    day = getattr(request, "param", None)
+    if day is None:
+        yield date.today()
+        return
+    with _on(day):
+        yield day
+
+
+@pytest.fixture
+def frozen_today() -> Iterator[date]:
+    """Today is 3 Dec 2026 for this test (the clock ticks on from 09:00 UTC)."""
+    with time_machine.travel(FROZEN_AT, tick=True):
+        yield FROZEN_DAY
