@@ -114,3 +114,68 @@ def hours_to_days(hours: float) -> float:
     2.0
     """
     return hours / HOURS_PER_DAY
+
+
+def width_efficiency(hidden_size: int, peak_tflops: float, memory_bandwidth_tbps: float) -> float:
+    """Share of the large-model MFU a transformer of this width reaches (at most 1).
+
+    Per token and layer the matrix multiplies do ~h² work while normalisations,
+    activations and residual additions move ~h bytes at memory speed, so the latter's
+    share of a step grows as the model narrows: efficiency h / (h + h₀) with
+    h₀ = ``WIDTH_RIDGE_FACTOR`` × the GPU's ridge point (dense peak ÷ memory bandwidth,
+    FLOPs per byte). Relative to the reference width of ``MFU_REFERENCE_HIDDEN`` (4,096:
+    the 7 B-and-wider runs the default MFU was measured on), capped at 1. H100 (989
+    TFLOPS, 3.35 TB/s): ridge 295.2, h₀ = 7.5 × 295.2 = 2,214.2; a 2,560-wide model
+    (1.7 B parameters): (2,560 / 4,774.2) ÷ (4,096 / 6,310.2) = 0.5362 ÷ 0.6491 = 0.8261.
+
+    >>> round(width_efficiency(2560, 989.0, 3.35), 4)
+    0.8261
+    >>> width_efficiency(16384, 989.0, 3.35)
+    1.0
+    """
+    if hidden_size <= 0 or peak_tflops <= 0 or memory_bandwidth_tbps <= 0:
+        raise InvalidInput("hidden_size", "Width, peak and bandwidth must be positive.")
+    h0 = defaults.WIDTH_RIDGE_FACTOR * peak_tflops / memory_bandwidth_tbps
+    ref = defaults.MFU_REFERENCE_HIDDEN
+    return min(1.0, (hidden_size / (hidden_size + h0)) / (ref / (ref + h0)))
+
+
+def gradient_exchange_seconds(
+    params_per_gpu: float, data_parallel: int, zero3: bool, link_gb_per_s: float
+) -> float:
+    """Seconds one step spends exchanging gradients across the data-parallel group.
+
+    Each GPU holds the gradients of its model-parallel share (``params_per_gpu`` ×
+    ``GRADIENT_BYTES``, BF16). A ring all-reduce over n copies sends 2(n − 1)/n of them
+    over each GPU's link; ZeRO-3 reduce-scatters the gradients ((n − 1)/n) and gathers
+    the parameters before the forward and the backward pass (2(n − 1)/n): 3(n − 1)/n.
+    1.7 B parameters on 256 data-parallel GPUs at 50 GB/s: 2 × 255/256 × 3.4 GB ÷
+    50 GB/s = 135.5 ms; with ZeRO-3 203.2 ms.
+
+    >>> round(gradient_exchange_seconds(1.7e9, 256, False, 50.0) * 1000, 1)
+    135.5
+    >>> round(gradient_exchange_seconds(1.7e9, 256, True, 50.0) * 1000, 1)
+    203.2
+    >>> gradient_exchange_seconds(1.7e9, 1, False, 50.0)
+    0.0
+    """
+    n = data_parallel
+    if n <= 1:
+        return 0.0
+    passes = 3.0 if zero3 else 2.0
+    return passes * (n - 1) / n * params_per_gpu * defaults.GRADIENT_BYTES / (link_gb_per_s * 1e9)
+
+
+def exposed_exchange_seconds(exchange_s: float, compute_s: float) -> float:
+    """The part of a step's gradient exchange that the step's compute does not hide.
+
+    Gradients leave in buckets while the backward pass still runs, so up to
+    ``GRADIENT_OVERLAP`` × the step's compute can hide the exchange; the rest adds to
+    the step. The published small-model runs (docs/calibration.md) are reproduced only
+    when nothing is hidden, so the default is 0: 135.5 ms of exchange against 364 ms of
+    compute adds 135.5 ms (with an overlap of 0.25 it would add 135.5 − 91.0 = 44.5 ms).
+
+    >>> round(exposed_exchange_seconds(0.1355, 0.364) * 1000, 1)
+    135.5
+    """
+    return max(0.0, exchange_s - defaults.GRADIENT_OVERLAP * compute_s)

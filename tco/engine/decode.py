@@ -76,10 +76,12 @@ class CopyHardware:
     pipeline_parallel: int
     memory_bandwidth_tbps: float  # per GPU
     peak_tflops: float  # per GPU, dense, at the serving precision
+    attention_peak_tflops: float  # per GPU, dense: attention runs at FP8 when serving FP4
     link_gb_per_s: float  # one way between two GPUs of a stage (NVLink or PCIe)
     network_gb_per_s: float  # between stages (servers), per GPU
     bandwidth_efficiency: float
     compute_efficiency: float
+    attention_efficiency: float
     expert_efficiency: float
     collective_latency_s: float
 
@@ -93,28 +95,36 @@ class CopyHardware:
         serving_efficiency: float = 1.0,
     ) -> CopyHardware:
         """A copy on ``gpu``; a GPU without the serving format computes in BF16
-        (weight-only quantization), FP4 at its lower calibrated efficiency.
+        (weight-only quantization), FP4 at its lower calibrated efficiency. Only the
+        weights' matrix multiplies run in FP4: the attention over the FP8 KV cache runs
+        at the FP8 peak and the plain compute efficiency (TensorRT-LLM's FP4 checkpoints).
 
         >>> h100 = GpuSpec("H100", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)
         >>> c = CopyHardware.of(h100, Precision.FP4, 8)
-        >>> c.peak_tflops, c.link_gb_per_s, c.gpus
-        (989.0, 450.0, 8)
+        >>> c.peak_tflops, c.attention_peak_tflops, c.link_gb_per_s, c.gpus
+        (989.0, 989.0, 450.0, 8)
+        >>> b200 = GpuSpec("B200", 180.0, 7.7, 2250.0, 4500.0, 9000.0, 1000.0, 1800.0)
+        >>> c = CopyHardware.of(b200, Precision.FP4, 8)
+        >>> c.peak_tflops, c.attention_peak_tflops
+        (9000.0, 4500.0)
         """
-        peak = gpu.peak_tflops(precision)
+        peak = gpu.peak_tflops(precision) or gpu.bf16_tflops
         compute = defaults.SERVING_COMPUTE_EFFICIENCY
-        if peak is None:
-            peak = gpu.bf16_tflops
-        elif precision is Precision.FP4:
+        attention_peak = peak
+        if precision is Precision.FP4 and gpu.fp4_tflops is not None:
             compute *= defaults.FP4_COMPUTE_FACTOR
+            attention_peak = gpu.fp8_tflops or gpu.bf16_tflops
         return cls(
             tensor_parallel=tensor_parallel,
             pipeline_parallel=pipeline_parallel,
             memory_bandwidth_tbps=gpu.memory_bandwidth_tbps,
             peak_tflops=peak,
+            attention_peak_tflops=attention_peak,
             link_gb_per_s=gpu.link_gb_per_s,
             network_gb_per_s=defaults.NETWORK_GBPS_PER_GPU,
             bandwidth_efficiency=defaults.SERVING_BANDWIDTH_EFFICIENCY * serving_efficiency,
             compute_efficiency=compute * serving_efficiency,
+            attention_efficiency=defaults.SERVING_COMPUTE_EFFICIENCY * serving_efficiency,
             expert_efficiency=defaults.MOE_EXPERT_EFFICIENCY,
             collective_latency_s=defaults.COLLECTIVE_LATENCY_US * 1e-6,
         )
@@ -132,6 +142,11 @@ class CopyHardware:
     def flops_per_s(self) -> float:
         """Compute of all the copy's GPUs at the compute efficiency."""
         return self.gpus * self.peak_tflops * 1e12 * self.compute_efficiency
+
+    @property
+    def attention_flops_per_s(self) -> float:
+        """Attention compute of all the copy's GPUs (FP8 for an FP4 copy)."""
+        return self.gpus * self.attention_peak_tflops * 1e12 * self.attention_efficiency
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +233,7 @@ def decode_step(
         experts = max(routed * b / read_bw, 2.0 * active * batch / flops) / copy.expert_efficiency
     kv_bytes = model.kv_bytes_per_token * context_tokens * batch / p
     attention_flops = 4.0 * model.layers * model.attention_width * context_tokens * batch
-    attention = max(kv_bytes / read_bw, attention_flops / flops)
+    attention = max(kv_bytes / read_bw, attention_flops / copy.attention_flops_per_s)
     comm = model.layers * _collectives_per_layer(model, copy, micro, b)
     if p > 1:
         handover = ACTIVATION_BYTES * model.hidden_size * micro / copy.tensor_parallel
@@ -245,6 +260,12 @@ def prefill_seconds(model: ServedModel, copy: CopyHardware, prompt_tokens: float
     """
     if prompt_tokens <= 0:
         return 0.0
+    return _prompt_compute_seconds(model, copy, prompt_tokens) + _prompt_comm_seconds(
+        model, copy, prompt_tokens
+    )
+
+
+def _prompt_compute_seconds(model: ServedModel, copy: CopyHardware, prompt_tokens: float) -> float:
     split = model.split
     if split is None:
         linear = 2.0 * model.active_params * prompt_tokens
@@ -252,8 +273,40 @@ def prefill_seconds(model: ServedModel, copy: CopyHardware, prompt_tokens: float
         routed = 2.0 * split.experts_per_token * split.params_per_expert * prompt_tokens
         linear = 2.0 * split.shared_params * prompt_tokens + routed / copy.expert_efficiency
     attention = 2.0 * model.layers * model.attention_width * prompt_tokens**2
-    comm = model.layers * _collectives_per_layer(model, copy, prompt_tokens, model.bytes_per_param)
-    return (linear + attention) / copy.flops_per_s + comm
+    return linear / copy.flops_per_s + attention / copy.attention_flops_per_s
+
+
+def _prompt_comm_seconds(model: ServedModel, copy: CopyHardware, prompt_tokens: float) -> float:
+    return model.layers * _collectives_per_layer(model, copy, prompt_tokens, model.bytes_per_param)
+
+
+def first_token_seconds(model: ServedModel, copy: CopyHardware, prompt_tokens: float) -> float:
+    """Seconds of the forward pass that yields a request's first token.
+
+    The first token is sampled from the logits of the prompt's last position, so it comes
+    out of the prefill pass itself. That pass computes the prompt and reads the weights
+    its tokens touch at least once: the slower of the two, plus the layers' collectives.
+    A prompt has at least one token (an unknown prompt counts as one). Long prompts are
+    compute-bound (the 5,000-token prompt above: 437.9 ms); one token of Llama 3.3 70B
+    at FP8 on 2 × H100 reads 70.6 GB at 5.025 TB/s: 14.05 ms, and 160 all-reduces of
+    16 KB take 160 × (19 µs + 16,384 B ÷ 450 GB/s) = 3.05 ms: 17.10 ms.
+
+    >>> from tco.engine.inputs import WorkloadKind
+    >>> w = Workload(WorkloadKind.INFERENCE, 70.6, precision=Precision.FP8)
+    >>> m = ServedModel.of(w, ModelShape(80, 8192, 64, 8))
+    >>> h100 = GpuSpec("H100", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)
+    >>> copy = CopyHardware.of(h100, Precision.FP8, 2)
+    >>> [round(first_token_seconds(m, copy, n) * 1000, 2) for n in (5000, 0)]
+    [437.93, 17.1]
+    """
+    tokens = max(prompt_tokens, 1.0)
+    read = (
+        weights_read_per_step(model.split, model.params, tokens)
+        * model.bytes_per_param
+        / copy.stage_bytes_per_s
+    )
+    compute = _prompt_compute_seconds(model, copy, tokens)
+    return max(compute, read) + _prompt_comm_seconds(model, copy, tokens)
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,15 +346,18 @@ def serving_point(
     computed: TPOT = step + S ÷ O × prefill; the copy delivers S ÷ TPOT tokens/s. A new
     request waits for the prompts ahead of it: the copy spends ρ = prefill share ÷ TPOT of
     its time on prompts, and with requests arriving at random the mean wait is
-    ρ ÷ (2(1 − ρ)) × prefill (M/D/1); TTFT = prefill + wait + one step.
+    ρ ÷ (2(1 − ρ)) × prefill (M/D/1); TTFT = wait + the prompt's pass
+    (:func:`first_token_seconds`): the first token is sampled from the logits of the
+    prompt's last position, so it leaves with the prefill pass and no decode step follows
+    before it.
 
     Llama 3.3 70B at FP8 on 2 × H100 with 5,000-token prompts and 500-token answers (BF16
     cache, 5,250 tokens read on average). One user: weights 70.6 GB ÷ 5.025 TB/s =
     14.05 ms, cache 0.34 ms, 160 all-reduces 3.05 ms, a step of 17.44 ms, and 1/500 of the
     437.9 ms prompt: TPOT 18.3 ms; ρ = 0.876/18.3 = 4.8 %, a wait of 11.0 ms: TTFT
-    466.4 ms. 25 users: the cache read grows to 8.56 ms (step 25.79 ms) and 25/500 of a
-    prompt is 21.90 ms: TPOT 47.7 ms, ρ = 45.9 %, a wait of 185.9 ms: TTFT 649.6 ms, and
-    25 ÷ 47.7 ms = 524 tokens/s.
+    437.93 + 11.00 = 448.9 ms. 25 users: the cache read grows to 8.56 ms (step 25.79 ms) and
+    25/500 of a prompt is 21.90 ms: TPOT 47.7 ms, ρ = 45.9 %, a wait of 185.9 ms: TTFT
+    437.93 + 185.88 = 623.8 ms, and 25 ÷ 47.7 ms = 524 tokens/s.
 
     >>> from tco.engine.inputs import WorkloadKind
     >>> w = Workload(WorkloadKind.INFERENCE, 70.6, precision=Precision.FP8)
@@ -312,7 +368,7 @@ def serving_point(
     >>> [round(p.time_per_output_token_s * 1000, 1) for p in (one, many)]
     [18.3, 47.7]
     >>> [round(p.time_to_first_token_s * 1000, 1) for p in (one, many)]
-    [466.4, 649.6]
+    [448.9, 623.8]
     >>> round(many.tokens_per_second)
     524
     """
@@ -328,7 +384,7 @@ def serving_point(
         prefill_s=prefill,
         prefill_share_s=share,
         time_per_output_token_s=tpot,
-        time_to_first_token_s=prefill + wait + step.total_s,
+        time_to_first_token_s=wait + first_token_seconds(model, copy, requests.input_tokens),
         tokens_per_second=batch / tpot,
     )
 

@@ -1928,7 +1928,8 @@ def _serving_sizing(s: SizingResult) -> dict[str, Any]:
         "memory_concurrent_sequences": plan.option.memory_batch,
         "context_tokens": plan.requests.context_tokens,
         # Without a prompt length (tokens/s given directly) no prefill is sized: the time
-        # to the first token is then one decode step, not what a user would wait.
+        # to the first token is then one pass over the weights (a one-token prompt), not
+        # what a user would wait.
         "prompts_sized": plan.requests.input_tokens > 0,
         "time_per_output_token_ms": _num(peak.time_per_output_token_s * 1000.0, 3),
         "time_to_first_token_ms": _num(peak.time_to_first_token_s * 1000.0, 3),

@@ -15,11 +15,14 @@ from dataclasses import dataclass, field
 
 from tco.engine import defaults
 from tco.engine.compute import (
+    exposed_exchange_seconds,
+    gradient_exchange_seconds,
     hardware_flops_factor,
     hours_to_days,
     scaling_efficiency,
     training_flops,
     training_hours,
+    width_efficiency,
 )
 from tco.engine.errors import DeadlineInfeasible, DoesNotFit, InvalidInput
 from tco.engine.inference import ServingPlan, plan_serving
@@ -108,6 +111,7 @@ class SizingResult:
     warnings: tuple[Note, ...] = ()  # notes the buyer must see (the result's warnings)
     expert_parallel: int | None = None  # training a mixture of experts
     all_to_all_hours: float | None = None  # of the training hours: the experts' exchange
+    gradient_exchange_hours: float | None = None  # of the training hours: gradients' exposed
 
     @property
     def memory_per_gpu_gb(self) -> float:
@@ -400,8 +404,19 @@ class _Placed:
         return self.used_gpus * (1.0 - self.bubble)
 
 
-def _place(workload: Workload, cands: list[_Candidate], gpus: int, gps: int) -> _Placed | None:
-    """Best plan on ``gpus`` GPUs: most useful throughput, then the simplest."""
+def _place(
+    workload: Workload,
+    cands: list[_Candidate],
+    gpus: int,
+    gps: int,
+    exchange_share: Callable[[_Placed], float] | None = None,
+) -> _Placed | None:
+    """Best plan on ``gpus`` GPUs: most useful throughput, then the simplest.
+
+    ``exchange_share(plan)``: the time a step spends exchanging (gradients, a mixture's
+    tokens, tensor-parallel activations), as a share of its compute; throughput is
+    divided by 1 + it. Tensor parallelism shrinks each GPU's gradients but exchanges
+    activations in every layer, so a plan pays for one or the other."""
     big = workload.params >= defaults.FSDP_MAX_PARAMS_ACROSS_SERVERS
     best: _Placed | None = None
     best_key: tuple[float, int, int, int, int] | None = None
@@ -414,7 +429,8 @@ def _place(workload: Workload, cands: list[_Candidate], gpus: int, gps: int) -> 
             continue
         m = _micro_batches(workload, dp)
         placed = _Placed(c, dp, m, pipeline_bubble(c.p, m))
-        key = (-placed.rate, c.p, c.cp, c.t, _SHARDING_RANK[c.sharding])
+        slowdown = 1.0 + (exchange_share(placed) if exchange_share is not None else 0.0)
+        key = (-placed.rate / slowdown, c.p, c.cp, c.t, _SHARDING_RANK[c.sharding])
         if best_key is None or key < best_key:
             best, best_key = placed, key
     return best
@@ -429,13 +445,15 @@ def servers_for_deadline(
     min_servers: int = 1,
     useful_fraction: Callable[[int], float] | None = None,
     exchange_hours: Callable[[int], float] | None = None,
+    mfu: float | None = None,
 ) -> int:
     """Fewest servers (≥ ``min_servers``) that finish ``flops`` within the deadline.
 
     ``useful_fraction(servers)`` is the share of the fleet's GPU time doing work
     (GPUs the plan uses × (1 − pipeline bubble) ÷ GPUs); 1 when omitted.
-    ``exchange_hours(servers)``: wall-clock hours a mixture of experts adds sending tokens
-    to its experts. Throughput is searched on a doubling grid, then by bisection.
+    ``exchange_hours(servers)``: wall-clock hours the exchanges the compute does not hide
+    add (gradients, a mixture's tokens to its experts). ``mfu``: the model's MFU
+    (``workload.mfu`` when omitted). Throughput is searched on a doubling grid, then by bisection.
     4.2e22 FLOPs in 30 days on 8 × 989 TFLOPS servers, MFU 0.4, goodput 0.9,
     InfiniBand: 5 servers take 829 h, 6 servers 718 h ≤ 720 h, so 6.
 
@@ -443,6 +461,7 @@ def servers_for_deadline(
     >>> servers_for_deadline(4.2e22, 720.0, 8, 989.0, w)
     6
     """
+    model_mfu = workload.mfu if mfu is None else mfu
 
     def hours(s: int) -> float:
         fraction = 1.0 if useful_fraction is None else useful_fraction(s)
@@ -451,7 +470,7 @@ def servers_for_deadline(
         eff = scaling_efficiency(s, workload.interconnect)
         extra = 0.0 if exchange_hours is None else exchange_hours(s)
         return extra + training_hours(
-            flops, s * gpus_per_server, peak_tflops, workload.mfu, eff, workload.goodput, fraction
+            flops, s * gpus_per_server, peak_tflops, model_mfu, eff, workload.goodput, fraction
         )
 
     low = max(1, min_servers)
@@ -584,13 +603,127 @@ def _expert_exchange_hours(
     return seconds / workload.goodput / SECONDS_PER_HOUR
 
 
+def _step_exchange(
+    workload: Workload, server: ServerSpec, placed: _Placed, peak: float, mfu: float
+) -> tuple[float, float]:
+    """(exposed gradient exchange, compute) of one training step, in seconds per GPU.
+
+    Per step (``global_batch_tokens``) every GPU exchanges the gradients of its
+    model-parallel share (``compute.gradient_exchange_seconds``) with the n = dp·cp copies
+    of it, over NVLink when the whole run is inside one NVLink domain, else over its
+    network link (``NETWORK_GBPS_PER_GPU``). The step's compute, 6·N·B ÷ GPUs ÷ (peak ×
+    MFU), hides up to ``GRADIENT_OVERLAP`` of it. A mixture of experts exchanges only its
+    shared weights' gradients: each routed expert lives on one GPU of its expert-parallel
+    group. Fine-tuning with adapters exchanges a few megabytes: not counted.
+    """
+    c = placed.cand
+    flops_per_gpu = (
+        training_flops(workload.active_params, workload.global_batch_tokens, workload.kind)
+        / placed.used_gpus
+    )
+    compute_s = flops_per_gpu / (peak * 1e12 * mfu)
+    if workload.kind not in _FULL_STATE_KINDS:
+        return 0.0, compute_s
+    split = workload_split(workload)
+    exchanged = workload.params if split is None else split.shared_params
+    inside = (
+        placed.used_gpus <= server.nvlink_domain or workload.interconnect is Interconnect.NVLINK
+    )
+    link = server.gpu.link_gb_per_s if inside else defaults.NETWORK_GBPS_PER_GPU
+    zero3 = c.sharding is Sharding.ZERO3
+    exchange_s = gradient_exchange_seconds(exchanged / (c.t * c.p), placed.dp * c.cp, zero3, link)
+    return exposed_exchange_seconds(exchange_s, compute_s), compute_s
+
+
+def _tensor_exchange_seconds(
+    workload: Workload, shape: ModelShape, server: ServerSpec, placed: _Placed
+) -> float:
+    """Seconds a step spends exchanging activations inside its tensor-parallel groups.
+
+    Each of a stage's layers all-reduces its activations twice forward and twice
+    backward (or reduce-scatters and gathers them, the same bytes with sequence
+    parallelism): 4 × 2(t − 1)/t × tokens × hidden × 2 bytes for the tokens of the GPU's
+    data-parallel copy, over NVLink. Only the choice of plan counts it: the MFU measured
+    on the calibrated runs, which used tensor parallelism inside a server, contains it.
+    """
+    c = placed.cand
+    if c.t == 1:
+        return 0.0
+    tokens = workload.global_batch_tokens / (placed.dp * c.cp)
+    per_layer = 4.0 * 2.0 * (c.t - 1) / c.t * tokens * shape.hidden_size * 2.0
+    return shape.layers / c.p * per_layer / (server.gpu.link_gb_per_s * 1e9)
+
+
+def _gradient_exchange_hours(
+    workload: Workload, server: ServerSpec, placed: _Placed, peak: float, mfu: float
+) -> float:
+    """Wall-clock hours the exposed gradient exchange adds over the run (all its steps),
+    stretched by lost time (goodput) like the compute."""
+    exposed, _compute = _step_exchange(workload, server, placed, peak, mfu)
+    steps = workload.tokens / workload.global_batch_tokens
+    return steps * exposed / workload.goodput / SECONDS_PER_HOUR
+
+
+@dataclass
+class _Fleets:
+    """The plan on each fleet size the searches ask about (each placed once), and what
+    its exchanges add."""
+
+    workload: Workload
+    server: ServerSpec
+    shape: ModelShape
+    cands: list[_Candidate]
+    peak: float
+    mfu: float
+    placements: dict[int, _Placed | None] = field(default_factory=dict)
+
+    @property
+    def moe(self) -> bool:
+        return workload_split(self.workload) is not None and self.workload.kind in _FULL_STATE_KINDS
+
+    def exchange_share(self, plan: _Placed) -> float:
+        w, srv = self.workload, self.server
+        exposed, compute_s = _step_exchange(w, srv, plan, self.peak, self.mfu)
+        return (exposed + _tensor_exchange_seconds(w, self.shape, srv, plan)) / compute_s
+
+    def place(self, gpus: int) -> _Placed | None:
+        if gpus not in self.placements:
+            # A mixture of experts keeps the throughput choice its calibration was fitted
+            # with: its plans trade the experts' exchange too, which DeepSeek's overlapped
+            # schedules hide in ways the engine does not represent (docs/calibration.md).
+            weigh = None if self.moe else self.exchange_share
+            gps = self.server.gpus_per_server
+            self.placements[gpus] = _place(self.workload, self.cands, gpus, gps, weigh)
+        return self.placements[gpus]
+
+    def useful(self, servers: int) -> float:
+        gpus = servers * self.server.gpus_per_server
+        placed = self.place(gpus)
+        return 0.0 if placed is None else placed.rate / gpus
+
+    def a2a(self, servers: int) -> float:
+        placed = self.place(servers * self.server.gpus_per_server)
+        if placed is None or not self.moe:
+            return 0.0
+        return _expert_exchange_hours(self.workload, self.shape, self.server, placed)
+
+    def exchange(self, servers: int) -> float:
+        placed = self.place(servers * self.server.gpus_per_server)
+        if placed is None:
+            return 0.0
+        grads = _gradient_exchange_hours(self.workload, self.server, placed, self.peak, self.mfu)
+        return self.a2a(servers) + grads
+
+
 def size_training(
     workload: Workload, server: ServerSpec, servers: int | None = None
 ) -> SizingResult:
     """Memory fit, then deadline, for pre-training and fine-tuning.
 
-    7 B pre-training on 1 T tokens with a 30-day deadline on 8 × H100 servers
-    needs ZeRO-3 (112 GB of states) and 6 servers:
+    7 B pre-training on 1 T tokens with a 30-day deadline on 8 × H100 servers (PCIe
+    between the GPUs: no NVLink given) needs ZeRO-3 (112 GB of states) and 6 servers:
+    638.18 h of compute and, per 4 M-token step, 3 × 47/48 × 14 GB ÷ 50 GB/s = 822.5 ms
+    of exchange, 250,000 steps ÷ goodput 0.9 = 63.46 h:
 
     >>> from tco.engine.inputs import GpuSpec
     >>> from tco.engine.units import Money
@@ -599,9 +732,9 @@ def size_training(
     >>> w = Workload(WorkloadKind.PRETRAIN, 7.0, tokens_billion=1000.0, deadline_days=30.0)
     >>> r = size_training(w, srv)
     >>> r.sharding.value, r.servers_required, r.gpus_required, round(r.training_days, 1)
-    ('zero3', 6, 48, 26.6)
-    >>> round(r.gpu_hours)  # 638.18 h × 48 GPUs
-    30633
+    ('zero3', 6, 48, 29.2)
+    >>> round(r.gpu_hours)  # (638.18 + 63.46) h × 48 GPUs
+    33679
     """
     gpu = server.gpu
     gps = server.gpus_per_server
@@ -616,42 +749,30 @@ def size_training(
         key=lambda c: (c.gpus_to_fit, c.p, c.cp, c.t, _SHARDING_RANK[c.sharding]),
     )
     gpus_to_fit = fit.gpus_to_fit
-    # The searches below ask for the same fleet sizes more than once: place each once.
-    placements: dict[int, _Placed | None] = {}
-
-    def place(gpus: int) -> _Placed | None:
-        if gpus not in placements:
-            placements[gpus] = _place(workload, cands, gpus, gps)
-        return placements[gpus]
+    # The MFU input is a wide model's; narrower ones reach less (compute.width_efficiency).
+    mfu = workload.mfu * width_efficiency(shape.hidden_size, peak, gpu.memory_bandwidth_tbps)
+    run = _Fleets(workload, server, shape, cands, peak, mfu)
+    place = run.place
 
     servers_fit = _ceil(gpus_to_fit / gps)
     while place(servers_fit * gps) is None and servers_fit < MAX_SERVERS:
         servers_fit += 1  # a fleet of whole servers on which some plan divides evenly
 
     flops = training_flops(workload.active_params, workload.tokens, workload.kind)
-
-    def useful(s: int) -> float:
-        placed = place(s * gps)
-        return 0.0 if placed is None else placed.rate / (s * gps)
-
-    def exchange(s: int) -> float:
-        placed = place(s * gps)
-        return 0.0 if placed is None else _expert_exchange_hours(workload, shape, server, placed)
-
-    moe = workload_split(workload) is not None and workload.kind in _FULL_STATE_KINDS
-    exchange_hours = exchange if moe else None
-
     n_servers = _training_servers(
-        workload, servers, servers_fit, gps, peak, flops, place, useful, exchange_hours
+        workload, servers, servers_fit, gps, peak, flops, place, run.useful, run.exchange, mfu
     )
 
     gpus = n_servers * gps
     placed = place(gpus)
     assert placed is not None  # guaranteed by the searches above
     eff = scaling_efficiency(n_servers, workload.interconnect)
-    a2a_hours = exchange(n_servers) if exchange_hours is not None else None
-    hours = (a2a_hours or 0.0) + training_hours(
-        flops, gpus, peak, workload.mfu, eff, workload.goodput, placed.rate / gpus
+    a2a_hours = run.a2a(n_servers) if run.moe else None
+    grad_hours = _gradient_exchange_hours(workload, server, placed, peak, mfu)
+    hours = (
+        (a2a_hours or 0.0)
+        + grad_hours
+        + training_hours(flops, gpus, peak, mfu, eff, workload.goodput, placed.rate / gpus)
     )
     notes = _training_notes(workload, placed, gpus, n_servers, hours)
     c = placed.cand
@@ -673,12 +794,12 @@ def size_training(
         scaling_efficiency=eff,
         notes=tuple(n.text for n in notes),
         gpu_hours=hours * gpus,
-        hardware_flops_utilization=workload.mfu
-        * hardware_flops_factor(workload.kind, workload.recompute),
+        hardware_flops_utilization=mfu * hardware_flops_factor(workload.kind, workload.recompute),
         usable_memory_gb=usable_memory_gb(gpu.memory_gb, workload.memory_headroom),
         note_details=tuple(notes),
         expert_parallel=c.expert_parallel(placed.dp) if a2a_hours is not None else None,
         all_to_all_hours=a2a_hours,
+        gradient_exchange_hours=grad_hours if workload.kind in _FULL_STATE_KINDS else None,
     )
 
 
@@ -692,6 +813,7 @@ def _training_servers(
     place: Callable[[int], _Placed | None],
     useful: Callable[[int], float],
     exchange_hours: Callable[[int], float] | None,
+    mfu: float,
 ) -> int:
     """The fleet: the servers given (DoesNotFit when too few), else the fewest that meet
     the deadline, else the fewest the model fits on."""
@@ -714,6 +836,7 @@ def _training_servers(
             servers_fit,
             useful,
             exchange_hours,
+            mfu,
         )
     return servers_fit
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tco.engine import (
     Interconnect,
@@ -13,7 +15,12 @@ from tco.engine import (
     training_flops,
     training_hours,
 )
-from tco.engine.compute import hardware_flops_factor
+from tco.engine.compute import (
+    exposed_exchange_seconds,
+    gradient_exchange_seconds,
+    hardware_flops_factor,
+    width_efficiency,
+)
 
 
 def test_training_flops_are_model_flops() -> None:
@@ -85,3 +92,48 @@ def test_training_hours() -> None:
     assert hours == pytest.approx(548.57, abs=0.01)
     with pytest.raises(InvalidInput):
         training_hours(1e20, 0, 989.0, 0.4)
+
+
+def test_width_efficiency_by_hand() -> None:
+    # A100 40GB: ridge 312 / 1.555 = 200.64 FLOPs per byte, h0 = 7.5 × 200.64 = 1,504.8.
+    # Pythia-1B's engine shape is 2,176 wide: (2,176 / 3,680.8) ÷ (4,096 / 5,600.8) =
+    # 0.59118 ÷ 0.73133 = 0.8084.
+    h0 = 7.5 * 312.0 / 1.555
+    expected = (2176 / (2176 + h0)) / (4096 / (4096 + h0))
+    assert width_efficiency(2176, 312.0, 1.555) == pytest.approx(expected)
+    assert width_efficiency(2176, 312.0, 1.555) == pytest.approx(0.8084, abs=1e-4)
+    assert width_efficiency(4096, 312.0, 1.555) == pytest.approx(1.0)
+
+
+@given(
+    st.integers(128, 32768),
+    st.integers(128, 32768),
+    st.floats(100.0, 10000.0),
+    st.floats(0.5, 10.0),
+)
+def test_a_wider_model_never_reaches_less_of_the_mfu(
+    h1: int, h2: int, peak: float, bandwidth: float
+) -> None:
+    narrow, wide = sorted((h1, h2))
+    e_narrow = width_efficiency(narrow, peak, bandwidth)
+    e_wide = width_efficiency(wide, peak, bandwidth)
+    assert 0.0 < e_narrow <= e_wide <= 1.0
+
+
+@given(st.floats(1e6, 1e12), st.integers(1, 100_000), st.booleans(), st.floats(1.0, 1000.0))
+def test_the_gradient_exchange_grows_with_the_copies_and_zero3(
+    params: float, copies: int, zero3: bool, link: float
+) -> None:
+    one = gradient_exchange_seconds(params, copies, zero3, link)
+    more = gradient_exchange_seconds(params, copies + 1, zero3, link)
+    assert 0.0 <= one <= more
+    # a ring never sends more than twice the gradients (three times with ZeRO-3)
+    assert more <= (3.0 if zero3 else 2.0) * params * 2.0 / (link * 1e9) * (1 + 1e-12)
+    assert gradient_exchange_seconds(params, copies, True, link) >= gradient_exchange_seconds(
+        params, copies, False, link
+    )
+
+
+@given(st.floats(0.0, 10.0), st.floats(0.0, 10.0))
+def test_the_exposed_exchange_is_at_most_the_exchange(exchange: float, compute: float) -> None:
+    assert 0.0 <= exposed_exchange_seconds(exchange, compute) <= exchange

@@ -20,6 +20,7 @@ from tco.engine.decode import (
     Requests,
     ServedModel,
     decode_step,
+    first_token_seconds,
     largest_batch,
     prefill_seconds,
     serving_point,
@@ -92,9 +93,50 @@ def test_prefill_is_sized_and_interleaved_by_hand() -> None:
     assert point.prefill_share_s == pytest.approx(32 / 400 * prefill)
     assert point.time_per_output_token_s == pytest.approx(step + 32 / 400 * prefill)
     busy = point.prefill_share_s / point.time_per_output_token_s
-    assert point.time_to_first_token_s == pytest.approx(
-        prefill + busy / (2 * (1 - busy)) * prefill + step
-    )
+    # The first token is sampled from the prefill's last position: no decode step on top.
+    assert point.time_to_first_token_s == pytest.approx(prefill + busy / (2 * (1 - busy)) * prefill)
+
+
+def test_one_user_waits_for_the_prompt_only() -> None:
+    # 5,000-token prompts, one user on TP 2 (the NIM setup): the prefill is 437.93 ms
+    # (prefill_seconds' doctest), 1/500 of it between two steps of 17.44 ms gives
+    # ρ = 0.876 / 18.32 = 4.78 %, a wait of 0.0478 / (2 × 0.9522) × 437.93 = 11.0 ms:
+    # TTFT 448.9 ms. NIM publishes 406.8 ms at concurrency 1.
+    model = ServedModel.of(llama_70b(), LLAMA_70B)
+    copy = CopyHardware.of(H100, Precision.FP8, 2)
+    point = serving_point(model, copy, Requests(5000, 500, 5500, 5250), 1)
+    assert point.time_to_first_token_s * 1000 == pytest.approx(448.9, abs=0.05)
+    assert point.time_to_first_token_s < point.prefill_s + point.step.total_s
+
+
+def test_a_short_prompt_still_reads_the_weights_once() -> None:
+    # 100 tokens of Llama 3.3 70B at FP8 on TP 2: computing them takes 2 × 70.6e9 × 100 +
+    # 2 × 80 × 8,192 × 100² = 1.413e13 FLOPs ÷ (2 × 1,979e12 × 0.46) = 7.76 ms, less than
+    # reading the 70.6 GB of weights at 2 × 3.35 TB/s × 0.75: 14.05 ms. The pass that
+    # yields the first token takes the read plus 160 all-reduces of 2 × 8,192 × 100 bytes.
+    model = ServedModel.of(llama_70b(), LLAMA_70B)
+    copy = CopyHardware.of(H100, Precision.FP8, 2)
+    comm = 160 * (19e-6 + 1.0 * 2 * 8192 * 100 / 450e9)
+    assert first_token_seconds(model, copy, 100) == pytest.approx(70.6e9 / 5.025e12 + comm)
+    # An unknown prompt (load given in tokens/s) counts as one token: still the read.
+    assert first_token_seconds(model, copy, 0) > 70.6e9 / 5.025e12
+    point = serving_point(model, copy, Requests(0.0, None, 8192, 8192.0), 4)
+    assert point.time_to_first_token_s == pytest.approx(first_token_seconds(model, copy, 0))
+
+
+def test_an_fp4_copy_computes_its_attention_at_fp8() -> None:
+    # Llama 3.3 70B at FP4 on one B200, a 5,000-token prompt: the weights' products
+    # 2 × 70.6e9 × 5,000 = 7.06e14 FLOPs at 9,000e12 × 0.46 × 0.60 = 2.484e15 FLOP/s:
+    # 284.2 ms; the attention 2 × 80 × 8,192 × 5,000² = 3.277e13 FLOPs at the FP8 peak,
+    # 4,500e12 × 0.46 = 2.07e15 FLOP/s: 15.8 ms; no collectives on one GPU: 300.0 ms.
+    b200 = GpuSpec("B200", 180.0, 7.7, 2250.0, 4500.0, 9000.0, 1000.0, 1800.0)
+    w = llama_70b(precision=Precision.FP4)
+    model = ServedModel.of(w, LLAMA_70B)
+    copy = CopyHardware.of(b200, Precision.FP4, 1)
+    linear = 2 * 70.6e9 * 5000 / (9000e12 * 0.46 * 0.60)
+    attention = 2 * 80 * 8192 * 5000**2 / (4500e12 * 0.46)
+    assert prefill_seconds(model, copy, 5000) == pytest.approx(linear + attention)
+    assert prefill_seconds(model, copy, 5000) * 1000 == pytest.approx(300.0, abs=0.05)
 
 
 def test_long_prompts_take_a_large_share_of_the_copy() -> None:

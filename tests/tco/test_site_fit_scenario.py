@@ -237,7 +237,7 @@ def _verdict_site(client: Client, language: str, **changes: str) -> str:
             f"The default site, {SERVER_ROOM}, cannot take the NVIDIA GB300 NVL72 (describe "
             "your own under “Your site”). The NVIDIA GB300 NVL72 is cooled by rack liquid with "
             "CDU; the site has air only, no water at the racks. The servers are costed at "
-            f"{LIQUID_COLO}: €30,870,000 in colocation fees over the horizon, included above.",
+            f"{LIQUID_COLO}: €35,280,000 in colocation fees over the horizon, included above.",
             f"Your site, {SERVER_ROOM}, cannot take the NVIDIA GB300 NVL72.",
         ),
         (
@@ -252,8 +252,9 @@ def test_the_verdict_says_your_site_only_when_the_buyer_described_it(
     seed_catalog: object, client: Client, language: str, default: str, yours: str
 ) -> None:
     """The rack-scale preset's server room is the preset's, not the visitor's: "the default
-    site". Typing a rack power limit other than the preset's 20 kW describes the site. 21
-    racks × 140 kW × €175 × 60 months = €30,870,000 of colocation fees."""
+    site". Typing a rack power limit other than the preset's 20 kW describes the site. 24
+    racks (the 400 B run's fleet once its gradient exchange across racks counts) × 140 kW ×
+    €175 × 60 months = €35,280,000 of colocation fees."""
     assert _verdict_site(client, language).startswith(default)
     assert _verdict_site(client, language, rack_power_limit="30").startswith(yours)
     # The preset's own figures typed again are still the preset's site.
