@@ -31,7 +31,7 @@ from quotes import selectors as quote_selectors
 from quotes import services as quote_services
 from quotes.models import Customer, Quote, QuoteRevision
 from tco.report.models import Report
-from tco.web.downloads import XLSX_CONTENT_TYPE, workbook_filename
+from tco.presentation.downloads import XLSX_CONTENT_TYPE, workbook_filename
 
 from . import schemas as s
 from .models import ApiToken

@@ -24,7 +24,7 @@ from catalog.audience import sees_internal_prices
 from common.downloads import attachment
 from common.http import HtmxHttpRequest
 from tco.web.canonical import canonical_query
-from tco.web.downloads import XLSX_CONTENT_TYPE, workbook_filename
+from tco.presentation.downloads import XLSX_CONTENT_TYPE, workbook_filename
 from tco.web.page_cache import cache_anonymous_page
 
 if TYPE_CHECKING:
