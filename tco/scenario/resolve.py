@@ -135,7 +135,7 @@ class Assumption:
     is_price: bool = True
     # A figure of the scenario's site ("site") or of the liquid-ready colocation a liquid-
     # cooled fleet falls back on ("fallback"): the analysis lists the one its costs used
-    # (tco.services.Analysis.assumptions).
+    # (tco.analysis.Analysis.assumptions).
     site_role: str = ""
 
     @property

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from tco.engine import evaluate, result_to_dict
 from tco.engine.examples import reference_scenario
 from tco.report import Bridge, Capacity, Option, Report, Timing, build_report
-from tco.services import analyse_query
+from tco.web.calculator import analyse_query
 from tco.web.presets import PRESETS
 
 # Each option's time to capacity, which the builder adds (tco/report/build.py).

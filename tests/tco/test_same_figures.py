@@ -26,7 +26,7 @@ from django.http import QueryDict
 from django.test import Client
 from openpyxl import load_workbook
 
-from tco.services import analyse_query, calculator_document
+from tco.web.calculator import analyse_query, calculator_document
 from tco.web.presets import PRESETS
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "same_figures"
