@@ -75,3 +75,13 @@ def test_an_overflowing_total_is_null_or_refused_naming_the_output(seed_catalog:
     error = refusal(document, finite=True)
     assert (error.code, error.path) == (OVERFLOW, "options[0].total_cost")
     assert error.message == "the result is too large to compute; check the size of the inputs"
+
+
+def test_the_error_examples_in_the_module_hold() -> None:
+    # tco/analysis.py is outside the doctest paths (pyproject.toml): its examples run here.
+    import doctest
+
+    import tco.analysis
+
+    outcome = doctest.testmod(tco.analysis)
+    assert outcome.attempted >= 3 and outcome.failed == 0
