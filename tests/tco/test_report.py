@@ -16,7 +16,7 @@ from tco.engine import evaluate
 from tco.engine.examples import reference_scenario
 from tco.report import Bridge, Capacity, Option, Report, Timing, build_report
 from tco.report.rounding import figure
-from tco.services import analyse_query
+from tco.web.calculator import analyse_query
 from tco.web.presets import PRESETS
 
 # Each option's time to capacity (tco/report/capacity_blocks.py).

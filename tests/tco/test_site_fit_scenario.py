@@ -91,10 +91,10 @@ def test_five_racks_bring_the_eed_reporting_duty(seed_catalog: object) -> None:
 def _site_rows(site: Any) -> dict[str, str]:
     from django.utils import translation
 
-    from tco.services import analyse_document
+    from tco.analysis import analyse
 
     with translation.override("en"):
-        analysis = analyse_document(_document(site))
+        analysis = analyse(_document(site))
         return {
             str(row.label): row.value
             for row in analysis.assumption_table(internal=True)
@@ -270,11 +270,11 @@ def test_the_assumptions_list_the_server_rooms_assumed_power_and_the_colocation_
     with the room's power typed, no assumed row."""
     from django.utils import translation
 
-    from tco.services import analyse_document
+    from tco.analysis import analyse
 
     def rows(document: dict[str, Any]) -> dict[str, tuple[str, bool]]:
         with translation.override("en"):
-            table = analyse_document(document).assumption_table(internal=True)
+            table = analyse(document).assumption_table(internal=True)
             return {str(row.label): (row.value, row.is_estimate) for row in table}
 
     moved = rows(_seventeen_b200())
@@ -312,7 +312,7 @@ def test_the_form_asks_for_the_rooms_power_when_the_terms_need_the_room(
     from django.http import QueryDict
     from django.utils import translation
 
-    from tco.services import analyse_query
+    from tco.web.calculator import analyse_query
 
     query = (
         "preset=eu-own-premises&kind=pretrain&params_billion=70&tokens_billion=2000"
