@@ -47,6 +47,7 @@ from tco.engine import ScenarioResult
 from tco.engine.costmodel import CloudCostParams, CostModel
 from tco.engine.units import HOURS_PER_MONTH
 from tco.presentation.wording import verdict_headline
+from tco.presentation.wording_verdict import verdict_notes
 from tco.report import build_report
 
 MIN_ROWS_MONTHS = 120  # cash-flow rows written at least (months 0..N)
@@ -705,7 +706,13 @@ def build_workbook(
     summary["A1"].font = Font(bold=True, size=14)
     summary["A2"] = _("Verdict (from the engine when this file was made):")
     # The page's headline, in the reader's language (tco.presentation.wording).
-    _text(summary["B2"], verdict_headline(build_report(result).verdict, cur))
+    report = build_report(result)
+    _text(summary["B2"], verdict_headline(report.verdict, cur))
+    # The site's decision, the bridge and its risk, an idle fleet: as the page says them.
+    notes = verdict_notes(report)
+    if notes:
+        summary["A4"] = _("Read with the verdict:")
+        _text(summary["B4"], " ".join(notes))
     summary["A3"] = _(
         "Every figure below is a formula over the %(sheet)s sheet: change an input and it follows."
     ) % {"sheet": inputs.title}

@@ -389,3 +389,33 @@ def test_workbook_bridge_on_a_reserved_term_pays_it_whole(seed_catalog: object) 
     close(own[1], ranked.total_cost, "on-prem total with the 1-year bridge")
     shorter = summary_rows(recalculate(set_input(xlsx, "lead_time_weeks", 30)))
     close(shorter["Own (buy and keep)"][1], ranked.total_cost, "the term is paid whole")
+
+
+# The buyer's 30-day deadline with B200 servers in 10 weeks: 17 × 8 B200 on demand bridge
+# 47 days (ready on day 77: 10 × 7 + 7), 136 GPUs (above the 64 taken to be free on demand).
+BRIDGED = (
+    "preset=pretrain-70b&server=smc-822gs-nbrt-b200&site=onprem-server-room&site_cooling=air"
+    "&rack_power_limit=20&needed_in_days=30&if_late=bridge&lead_time_weeks=10"
+)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ("On-demand capacity of 136 GPUs is not guaranteed", "cannot take", "€884,741")),
+        ("nl", ("On-demandcapaciteit van 136 GPU's is niet gegarandeerd", "niet aan", "€ 884.741")),
+    ],
+)
+def test_the_summary_sheet_carries_the_verdicts_site_bridge_and_risk(
+    client: Any, seed_catalog: object, language: str, words: tuple[str, str, str]
+) -> None:
+    # The page's verdict says where the servers go, the bridge and its risk; the workbook
+    # carries the same sentences (17 × 1,128 h × €46.14 an instance-hour = €884,741).
+    client.get(f"/language/?language={language}&next=/")
+    sheet = load_workbook(
+        io.BytesIO(client.get(f"/calculator/workbook.xlsx?{BRIDGED}").content)
+    ).worksheets[0]
+    notes = str(sheet["B4"].value)
+    risk, site, cost = words
+    assert risk in notes and site in notes
+    assert "17 × Lambda 8x B200" in notes and cost in notes.replace("\u00a0", " ")
