@@ -48,7 +48,6 @@ from tco.engine.finance import broadcast
 from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
 from tco.engine.hosted_api import ApiOptionResult, cost_api_offering
 from tco.engine.hybrid import HybridResult, optimise_hybrid
-from tco.engine.inference import ServingPlan
 from tco.engine.inputs import (
     CloudOfferingSpec,
     CloudTerm,
@@ -77,7 +76,7 @@ from tco.engine.racks import RackPlan
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome, unit_costs
 from tco.engine.site import BUILD_OUT, SiteFit, placed, placed_elsewhere, site_duties
-from tco.engine.sizing import SizingResult, size_workload
+from tco.engine.sizing import ServingPlan, SizingResult, size_workload
 from tco.engine.units import HOURS_PER_DAY, HOURS_PER_MONTH, FloatArray, Money
 from tco.engine.verdict import CLOUD, HYBRID, OWN, OWN_RESELL, Candidate, Verdict, decide
 
