@@ -10,7 +10,7 @@ APP_DIRS := config common catalog quotes tco api
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run setup test test-fast lint format bench fuzz system-deps-run system-deps-test system-deps-bench messages bytecode
+.PHONY: run setup test test-app test-fast lint format bench fuzz system-deps-run system-deps-test system-deps-bench messages bytecode
 
 run: setup
 	$(PY) manage.py runserver $(HOST):$(PORT)
@@ -31,6 +31,13 @@ test: system-deps-test $(STAMP) messages bytecode lint
 # no browser (well under 2 minutes).
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -p no:django tests/engine tco/engine
+
+# The middle loop, for web, quotes and API work: the whole suite but the browser tests, the
+# fuzzers and the benchmarks (PostgreSQL and Redis as in `make test`, no Chromium).
+APP_TEST_SKIPPED := tests/hardening/test_fuzz.py tests/api/test_fuzz.py tests/tco/test_cli_fuzz.py \
+	tests/test_benches.py tests/test_calculator_bench.py
+test-app: system-deps-test $(STAMP) messages bytecode
+	$(PY) -m pytest -n $(TEST_WORKERS) -q -m "not browser" $(addprefix --ignore=,$(APP_TEST_SKIPPED))
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

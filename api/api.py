@@ -7,7 +7,6 @@ engineer; they see what the web pages show them (their teams' customers and quot
 every team's) and nothing else.
 """
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 from uuid import UUID
@@ -30,8 +29,8 @@ from quotes import exports as quote_exports
 from quotes import selectors as quote_selectors
 from quotes import services as quote_services
 from quotes.models import Customer, Quote, QuoteRevision
+from tco.presentation.downloads import XLSX_CONTENT_TYPE, workbook_filename
 from tco.report.models import Report
-from tco.web.downloads import XLSX_CONTENT_TYPE, workbook_filename
 
 from . import schemas as s
 from .models import ApiToken
@@ -151,15 +150,15 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 
 def _scenario(data: object) -> Any:
     """The scenario document in ``data``, read by its schema, or a 400 naming the field."""
-    from tco.scenario import ScenarioError, parse_document
+    from tco.analysis import AnalysisError, parse
 
     try:
-        return parse_document(data)
-    except ScenarioError as exc:
+        return parse(data)
+    except AnalysisError as exc:
         raise ProblemError(
             400,
-            f"{exc.field}: {exc.message}",
-            field=exc.field,
+            str(exc),
+            field=exc.path,
             errors=[{"field": field, "message": message} for field, message in exc.errors],
         ) from exc
 
@@ -177,26 +176,21 @@ def _scenario_body(request: HttpRequest) -> Any:
     return _scenario(data)
 
 
-def _evaluate(document: Any) -> tuple[Any, Any]:
-    """(built scenario, engine result), or a problem-details HttpError."""
+def _evaluate(document: Any) -> Any:
+    """The document's analysis (tco.analysis), or a problem-details HttpError: 400 for the
+    document's fault, 422 for what the engine cannot evaluate."""
     # The engine (numpy) is imported on the first estimate, not when the URLs load.
-    import numpy as np
-
-    from tco.engine import EngineError, evaluate
-    from tco.scenario.resolve import ScenarioError, build_scenario
+    from tco.analysis import OVERFLOW, SCENARIO, AnalysisError, analyse
 
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            # Absurd inputs may overflow to inf/NaN; the result then shows them as null.
-            warnings.simplefilter("ignore", RuntimeWarning)
-            built = build_scenario(document)
-            return built, evaluate(built.scenario)
-    except ScenarioError as exc:
-        raise ProblemError(400, f"{exc.field}: {exc.message}", field=exc.field) from exc
-    except EngineError as exc:
-        raise ProblemError(422, str(exc), field=getattr(exc, "field", None)) from exc
-    except (ArithmeticError, ValueError) as exc:
-        raise ProblemError(422, f"The scenario cannot be evaluated: {exc}") from exc
+        # Absurd inputs may overflow to inf/NaN; the result then shows them as null.
+        return analyse(document)
+    except AnalysisError as exc:
+        if exc.code == SCENARIO:
+            raise ProblemError(400, str(exc), field=exc.path) from exc
+        if exc.code == OVERFLOW:
+            raise ProblemError(422, f"The scenario cannot be evaluated: {exc}") from exc
+        raise ProblemError(422, str(exc), field=exc.path) from exc
 
 
 class ProblemError(Exception):
@@ -224,11 +218,9 @@ def _problem(request: HttpRequest, exc: ProblemError) -> HttpResponse:
     openapi_extra=s.SCENARIO_BODY,
 )
 def estimate(request: HttpRequest) -> HttpResponse:
-    from tco.report import build_report
-
-    _built, result = _evaluate(_scenario_body(request))
+    analysis = _evaluate(_scenario_body(request))
     # The report's JSON form (tco/report): the response schema is the report's.
-    return JsonResponse(build_report(result).to_json())
+    return JsonResponse(analysis.report.to_json())
 
 
 @api.post(
@@ -247,7 +239,8 @@ def estimate(request: HttpRequest) -> HttpResponse:
     },
 )
 def estimate_workbook(request: HttpRequest) -> HttpResponse:
-    built, result = _evaluate(_scenario_body(request))
+    analysis = _evaluate(_scenario_body(request))
+    built, result = analysis.built, analysis.result
     from tco.presentation.workbook import build_workbook, provenance_for
 
     # An anonymous estimate (the API's estimate needs no token) is public: own list prices

@@ -51,7 +51,7 @@ def scenario_components() -> dict[str, Any]:
     """The scenario document's JSON Schema (tco.scenario, as docs/scenario.md publishes it)
     as OpenAPI components: ``ScenarioDocument`` and its parts (``Scenario.Workload``, …).
     QuoteCreate's ``scenario`` refers to it."""
-    from tco.scenario.publish import json_schema
+    from tco.analysis import document_schema as json_schema
 
     schema = json_schema(ref_template="#/components/schemas/Scenario.{model}")
     schema.pop("$schema")

@@ -138,7 +138,7 @@ from tco.web.presets import PRESETS, preset_data
 from tco.web.canonical import canonical_query
 from tco.web.forms import CalculatorForm
 from tco.scenario.resolve import CatalogSnapshot
-from tco.services import form_data
+from tco.web.calculator import form_data
 from django.http import QueryDict
 
 user = User.objects.create_user("bench-sales")

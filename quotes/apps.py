@@ -11,7 +11,7 @@ class QuotesConfig(AppConfig):
     def ready(self) -> None:
         # Every page's header and footer show the company profile (templates/base.html):
         # cached anonymous calculator pages (tco/web/page_cache.py) must not keep an old one.
-        from tco.web.page_cache import bump_catalog_generation
+        from catalog.generation import bump_catalog_generation
 
         from .models import CompanyProfile
 

@@ -15,13 +15,8 @@ from typing import Any
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from tco.services import (
-    CatalogSnapshot,
-    EngineError,
-    ScenarioError,
-    analyse_document,
-    calculator_document,
-)
+from tco.analysis import AnalysisError, CatalogSnapshot, analyse
+from tco.web.calculator import calculator_document
 
 from .models import QuoteRevision
 from .services import QuoteError
@@ -61,10 +56,10 @@ def revision_workbook(*, revision: QuoteRevision) -> tuple[bytes, str]:
         deal = deal_inputs(revision=revision)
         if deal.server_key is not None:
             document, catalog = deal_document(tco, deal)
-            analysis = analyse_document(document, catalog)
+            analysis = analyse(document, catalog=catalog)
         else:
-            analysis = analyse_document(analysis_document(tco))
-    except (ScenarioError, EngineError) as exc:
+            analysis = analyse(analysis_document(tco))
+    except AnalysisError as exc:
         raise QuoteError(str(exc)) from exc
     from tco.presentation.workbook import (  # openpyxl loads on first use
         build_workbook,

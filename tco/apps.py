@@ -10,8 +10,8 @@ class TcoConfig(AppConfig):
         # Any catalog write invalidates cached calculator pages (tco/web/page_cache.py) and the
         # in-memory catalog (CatalogSnapshot.current).
         from catalog import models as catalog_models
+        from catalog.generation import bump_after_bulk_write, bump_catalog_generation
         from catalog.signals import catalog_written
-        from tco.web.page_cache import bump_after_bulk_write, bump_catalog_generation
 
         # Imports and the seed load write in bulk (no post_save per row) and say so once.
         catalog_written.connect(bump_after_bulk_write, weak=False, dispatch_uid="tco-cache-bulk")

@@ -33,14 +33,14 @@ def executive_summary(report: Report) -> dict[str, Any]:
     The decision itself comes from the engine (``report.verdict``); this only words it,
     so the page, the quote and the PDF say the same thing.
     """
-    from tco.services import (
+    from tco.presentation.wording import (
         break_even_sentence,
         cloud_label,
-        idle_report_sentence,
         owning_extras_sentence,
-        site_verdict,
         verdict_headline,
     )
+    from tco.presentation.wording_idle import idle_report_sentence
+    from tco.presentation.wording_site import site_verdict
 
     verdict = report.verdict
     if report.onprem is None:
@@ -81,7 +81,7 @@ def tco_snapshot(*, analysis: Any, query: str, language: str) -> dict[str, Any]:
     page (tco.presentation.charts) and in the buyer's language, so that a PDF rendered later
     shows the analysis as it was, whatever happens to the catalog in between.
     """
-    from tco.services import proposal_figures
+    from tco.analysis import proposal_figures
 
     limit = settings.PRICE_STALE_AFTER_DAYS
     today = timezone.localdate()
@@ -130,7 +130,7 @@ def analyse_calculator_query(*, query: str) -> Any:
 
 def calculator_analysis(*, query: str) -> tuple[Any, str]:
     """The analysis of a result URL's query and its canonical query (validated inputs only)."""
-    from tco.services import analyse_result_query
+    from tco.web.calculator import analyse_result_query
 
     found = analyse_result_query(query)
     if found.analysis is None:

@@ -2,7 +2,7 @@
 
 A quote keeps the calculator query (or scenario document) it was started from in
 ``revision.tco``. The deal analysis rebuilds that scenario the way the calculator does
-(``tco.services.analyse_document``) and replaces its on-prem inputs with the quote:
+(``tco.analysis.analyse``) and replaces its on-prem inputs with the quote:
 
 - servers: the quantity of the non-optional server lines, the model of the largest line;
 - server price: their net amount (after line discount and the quote discount) per server;
@@ -38,7 +38,7 @@ from ..money import HUNDRED, line_amount, to_cents
 from .analysis import stored_report, tco_snapshot
 
 if TYPE_CHECKING:
-    from tco.services import ScenarioDocument
+    from tco.analysis import ScenarioDocument
 
 logger = logging.getLogger(__name__)
 
@@ -174,25 +174,27 @@ def lines_hash(*, revision: QuoteRevision, lines: list[QuoteLine] | None = None)
 def _origin_document(tco: dict[str, Any], server_key: str) -> ScenarioDocument:
     """The scenario document the calculator builds for the attached query (or the stored
     scenario document), for the quoted server model."""
-    from tco.services import ScenarioError, calculator_document, parse_document
+    from tco.analysis import SCENARIO, AnalysisError, parse
+    from tco.web.calculator import calculator_document
 
     if tco.get("scenario"):
-        return parse_document({**tco["scenario"], "server": server_key})
+        return parse({**tco["scenario"], "server": server_key})
     try:
         document = calculator_document(query=tco.get("query") or "", server_key=server_key)
-    except ScenarioError as exc:
-        if exc.field == "server":
-            raise ScenarioError("server", _(NO_SERVER)) from exc
+    except AnalysisError as exc:
+        if exc.path == "server":
+            raise AnalysisError(SCENARIO, "server", _(NO_SERVER)) from exc
         raise
     if document is None:
-        raise ScenarioError("query", _("The calculator inputs of this quote are no longer valid."))
+        no_longer = _("The calculator inputs of this quote are no longer valid.")
+        raise AnalysisError(SCENARIO, "query", no_longer)
     return document
 
 
 def deal_document(tco: dict[str, Any], deal: DealInputs) -> tuple[dict[str, Any], Any]:
     """The scenario document of the deal (the calculator's, with the quote's on-prem inputs)
     and the catalog snapshot to evaluate it with."""
-    from tco.services import CatalogSnapshot, FxRates, ScenarioError
+    from tco.analysis import SCENARIO, AnalysisError, CatalogSnapshot, FxRates
 
     assert deal.server_key is not None
     origin = _origin_document(tco, deal.server_key)
@@ -205,10 +207,10 @@ def deal_document(tco: dict[str, Any], deal: DealInputs) -> tuple[dict[str, Any]
     )
     model = catalog.servers.get(deal.server_key)
     if model is None:
-        raise ScenarioError("server", _(NO_SERVER))
+        raise AnalysisError(SCENARIO, "server", _(NO_SERVER))
     fx = FxRates(usd_per_eur=float(catalog.fx_row.rate)) if catalog.fx_row else FxRates()
     if deal.servers != deal.servers.to_integral_value():
-        raise ScenarioError("servers", _("The server quantity must be a whole number."))
+        raise AnalysisError(SCENARIO, "servers", _("The server quantity must be a whole number."))
     document = origin.model_dump(mode="json", exclude_unset=True)
     finance = dict(document.get("finance") or {})
     fin_currency = finance.get("currency", "USD")
@@ -284,7 +286,7 @@ def _deal_assumptions(deal: DealInputs, language: str) -> list[dict[str, Any]]:
 
 
 def _compute(revision: QuoteRevision, lines: list[QuoteLine], language: str) -> dict[str, Any]:
-    from tco.services import EngineError, ScenarioError, analyse_document, owning_components
+    from tco.analysis import AnalysisError, analyse, owning_components
 
     tco = revision.tco
     assert tco is not None
@@ -307,11 +309,10 @@ def _compute(revision: QuoteRevision, lines: list[QuoteLine], language: str) -> 
         return {**tco, "deal": {**summary, "problem": _("The quote has no server lines.")}}
     try:
         document, catalog = deal_document(tco, deal)
-        analysis = analyse_document(document, catalog)
-    except (ScenarioError, EngineError) as exc:
+        analysis = analyse(document, catalog=catalog)
+    except AnalysisError as exc:
         logger.info("deal analysis of revision %s failed: %s", revision.public_id, exc)
-        message = getattr(exc, "message", None) or str(exc)
-        return {**tco, "deal": {**summary, "problem": str(message)}}
+        return {**tco, "deal": {**summary, "problem": exc.message or str(exc)}}
     snapshot = tco_snapshot(analysis=analysis, query=tco.get("query", ""), language=language)
     if tco.get("scenario"):
         snapshot["scenario"] = tco["scenario"]
@@ -361,7 +362,7 @@ def deal_differences(tco: dict[str, Any], deal: DealInputs) -> list[dict[str, An
 def _source_your_input(language: str) -> str:
     from django.utils import translation
 
-    from tco.services import YOUR_INPUT
+    from tco.analysis import YOUR_INPUT
 
     with translation.override(language):
         return str(YOUR_INPUT)

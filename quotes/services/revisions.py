@@ -202,11 +202,11 @@ def quote_create_from_scenario(
     """A draft from a scenario document (the API's estimate format), like one started from
     the calculator: the sized servers, their networking as sized, installation and support
     lines, and the analysis attached (with the document, so it can be evaluated again)."""
-    from tco.services import EngineError, ScenarioError, analyse_document
+    from tco.analysis import AnalysisError, analyse
 
     try:
-        analysis = analyse_document(document)
-    except (ScenarioError, EngineError) as exc:
+        analysis = analyse(document)
+    except AnalysisError as exc:
         raise QuoteError(str(exc)) from exc
     tco = tco_snapshot(analysis=analysis, query="", language=customer.language)
     tco["scenario"] = document

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from common.downloads import attachment
-from tco.web.downloads import XLSX_CONTENT_TYPE, workbook_filename
+from tco.presentation.downloads import XLSX_CONTENT_TYPE, workbook_filename
 
 from .. import exports, selectors, services
 from .access import sales_required

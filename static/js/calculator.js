@@ -143,11 +143,14 @@
       if (section && !section.open) section.open = true;
     });
   }
-  // The summary bar shows the verdict while the verdict itself is out of view (on a phone
-  // the form comes first), and takes the reader to it.
+  // The summary bar shows the verdict while its headline is out of view (on a phone the
+  // form comes first), and takes the reader to it. The headline, not the whole verdict
+  // box: the box's site, time and risk sentences can keep it on screen long after the
+  // headline has scrolled away.
   var watcher = null;
   function watchVerdict() {
-    var verdict = document.getElementById("verdict");
+    var verdict = document.querySelector("#verdict .verdict-headline") ||
+      document.getElementById("verdict");
     var bar = document.getElementById("verdict-bar");
     if (watcher) watcher.disconnect();
     if (!verdict || !bar || !("IntersectionObserver" in window)) return;

@@ -100,7 +100,6 @@ from tco.engine.scenario import (
     owning_carbon_tonnes,
     owning_cashflow,
     owning_plan,
-    result_to_dict,
     verdict_text,
 )
 from tco.engine.sensitivity import TORNADO_INPUTS, Tornado, TornadoBar, tornado
@@ -234,7 +233,6 @@ __all__ = [
     "plan_racks",
     "prefill_seconds",
     "resale_fraction",
-    "result_to_dict",
     "scaling_efficiency",
     "site_duties",
     "site_fit",

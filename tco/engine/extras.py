@@ -121,20 +121,6 @@ class OwningExtras:
     staff_given: bool
     notes: tuple[Note, ...] = ()
 
-    def to_dict(self) -> dict[str, object]:
-        """Where each figure came from (the amounts, in the reporting currency, are the
-        cost model's: ``result_to_dict`` adds them)."""
-        return {
-            "site": self.site.value,
-            "networking": self.networking.value,
-            "fabric_tiers": self.fabric_tiers,
-            "fabric_ports": self.fabric_ports,
-            "networking_given": self.networking_given,
-            "installation_given": self.installation_given,
-            "staff_fte": round(self.staff_fte, 4),
-            "staff_given": self.staff_given,
-        }
-
 
 def owning_extras(
     finance: FinanceInputs,

@@ -110,11 +110,3 @@ class Note:
             return template.format(**self.params)
         except (KeyError, ValueError, TypeError):
             return self.code
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "params": dict(self.params),
-            "warning": self.warning,
-            "text": self.text,
-        }

@@ -1,100 +1,57 @@
-"""Building the report from the engine's result, once per evaluation."""
+"""Building the report from the engine's result, once per evaluation, block by block.
+
+Each block has one short function that reads the engine's typed result and returns the
+report's model (tco/report/*_blocks.py, option_rows.py); the figures are rounded there,
+once (tco/report/rounding.py). The engine keeps full precision and knows no JSON.
+"""
 
 from __future__ import annotations
 
-import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from tco.report.models import Bridge, Capacity, Report, Timing
+from tco.report.models import Report
+from tco.report.rounding import figure
 
 if TYPE_CHECKING:
     from tco.engine import ScenarioResult
-    from tco.engine.capacity import Bridge as EngineBridge
-    from tco.engine.capacity import OptionTiming
 
 
 def build_report(result: ScenarioResult, *, include_cashflows: bool = False) -> Report:
-    """The report of an evaluation: the engine's figures (rounded, NaN and infinities as
-    None, by ``tco.engine.result_to_dict``) as typed models, and the time to capacity
-    (each option's ready date, bridge and timing, the capacity block) from the engine's
-    capacity plan (tco/engine/capacity.py). ``include_cashflows``: each option's monthly
+    """The report of an evaluation: every block of the engine's result as typed models,
+    and the time to capacity (each option's ready date, bridge and timing, the capacity
+    block) from the engine's capacity plan. ``include_cashflows``: each option's monthly
     table too (``tco estimate --cashflows``)."""
     # Imported here: reading a stored report (the PDF, the API's schema) needs no engine.
-    from tco.engine import result_to_dict
+    from tco.report import capacity_blocks, decision_blocks, demand_blocks, site_blocks
+    from tco.report.option_rows import options
+    from tco.report.sizing_blocks import racks, sizing
 
-    data = result_to_dict(result, include_cashflows=include_cashflows)
-    plan = result.capacity
-    for option in data["options"]:
-        option.update(option_time(plan.timing(option["name"]) if plan is not None else None))
-    data["capacity"] = capacity(result)
-    return Report.model_validate(data)
-
-
-def _figure(x: float, digits: int) -> float | None:
-    """An amount as the report carries it: rounded, None when not finite (absurd inputs
-    may overflow)."""
-    return round(float(x), digits) if math.isfinite(x) else None
-
-
-def _round(x: float, digits: int) -> float:
-    """A figure of validated, finite inputs (days, weeks), rounded as a float."""
-    return round(float(x), digits)
-
-
-def option_time(timing: OptionTiming | None) -> dict[str, Any]:
-    """An option's ``ready_date``, ``ready_in_days``, ``bridge`` and ``time``; None
-    throughout without a capacity block (every option ready on day one)."""
-    if timing is None:
-        return {"ready_date": None, "ready_in_days": None, "bridge": None, "time": None}
-    return {
-        "ready_date": timing.ready_date,
-        "ready_in_days": _round(timing.ready_in_days, 1),
-        "bridge": bridge(timing.bridge) if timing.bridge is not None else None,
-        "time": Timing(
-            code=timing.code,
-            late_days=_round(timing.late_days, 1),
-            delay_cost=_figure(timing.delay_cost, 2),
-            extra_cost=_figure(timing.extra_cost, 2),
-            ruled_out=timing.ruled_out,
-        ),
-    }
-
-
-def bridge(b: EngineBridge) -> Bridge:
-    """The rented capacity that covers a late fleet (days, hours and money rounded)."""
-    return Bridge(
-        option=b.option,
-        instances=b.instances,
-        start_in_days=_round(b.start_in_days, 1),
-        days=_round(b.days, 1),
-        hours=_round(b.hours, 2),
-        price_per_instance_hour=_figure(b.price_per_instance_hour, 4),
-        cost=_figure(b.cost, 2),
-        obtained=b.code,
-        gpus=b.gpus,
-        minimum_days=_round(b.minimum_days, 1),
-        risk=b.risk or None,
-        on_demand_limit_gpus=_round(b.on_demand_limit_gpus, 1),
-    )
-
-
-def capacity(result: ScenarioResult) -> Capacity | None:
-    """The scenario's capacity inputs, need date and the server's availability; None
-    without a capacity block."""
-    plan = result.capacity
-    if plan is None:
-        return None
-    i = plan.inputs
-    server = result.scenario.server
-    return Capacity(
-        as_of=i.as_of,
-        needed_in_days=_round(i.needed_in_days, 1) if i.needed_in_days is not None else None,
-        needed_date=plan.needed_date,
-        if_late=i.if_late.value,
-        cost_of_delay_per_week=_round(i.cost_of_delay_per_week, 2),
-        site_readiness_weeks=_round(i.site_readiness_weeks, 2),
-        install_days=_round(i.install_days, 1),
-        lead_time_range=[_round(x, 4) for x in i.lead_time_range],
-        units_in_stock=server.units_in_stock,
-        lead_time_weeks=_round(server.lead_time_weeks, 1),
+    site_fit = site_blocks.own_site_fit(result)
+    finance = result.scenario.finance
+    return Report(
+        scenario=result.scenario.name,
+        currency=result.currency,
+        horizon_months=finance.horizon_months,
+        utilization=finance.utilization,
+        sizing=sizing(result.sizing),
+        racks=racks(result.rack_plan),
+        energy_kwh=figure(result.energy_kwh, 1),
+        carbon_tonnes=figure(result.carbon_tonnes, 3),
+        options=options(result, site_fit, include_cashflows=include_cashflows),
+        demand=demand_blocks.demand(result),
+        serving=demand_blocks.serving(result.serving, result.sizing.serving),
+        verdict=decision_blocks.verdict(result),
+        **decision_blocks.reference_figures(result),
+        hybrid=decision_blocks.hybrid(result),
+        lease=decision_blocks.lease(result),
+        confidence=decision_blocks.confidence(result),
+        warnings=decision_blocks.warnings(result),
+        excluded_offerings=decision_blocks.excluded_offerings(result),
+        constraints=decision_blocks.constraints(result),
+        owning_extras=demand_blocks.owning_extras(result),
+        horizons=decision_blocks.horizons(result),
+        tornado=decision_blocks.tornado(result),
+        site_fit=site_fit,
+        site_duties=site_blocks.site_duties(result),
+        capacity=capacity_blocks.capacity(result),
     )

@@ -1,14 +1,15 @@
 """The report's models: the result of one evaluation, typed, as every output reads it.
 
 Each model mirrors one block of the report's JSON form (docs/api.md, "The report"); a field
-is typed as the engine computes it (amounts rounded, ``None`` where a figure is undefined,
-such as NaN or a break-even that never comes). Blocks that only some workloads or options
-have are optional: a training run's sizing has ``training_days``, a served model's has
-``replicas``; a cloud option has ``provider``, a hosted API ``model``. Such a field that the
-engine did not give stays out of the JSON form (:meth:`Report.to_json`), so the JSON keeps
-exactly the keys the engine wrote. The time to capacity (:class:`Bridge`, :class:`Timing`,
-:class:`Capacity`) is built by the report builder from the engine's capacity plan; a stored
-report from before it existed lacks those keys, which then read as None.
+is typed as the report carries it (rounded by the builder, tco/report/rounding.py; ``None``
+where a figure is undefined, such as NaN or a break-even that never comes). Blocks that
+only some workloads or options have are optional: a training run's sizing has
+``training_days``, a served model's has ``replicas``; a cloud option has ``provider``, a
+hosted API ``model``. Such a field that the builder did not set stays out of the JSON form
+(:meth:`Report.to_json`), so the JSON keeps exactly the keys revisions have always stored.
+The time to capacity (:class:`Bridge`, :class:`Timing`, :class:`Capacity`) is built from
+the engine's capacity plan; a stored report from before it existed lacks those keys, which
+then read as None.
 
 Fields a newer engine adds and a model does not declare yet are kept as they are (``extra``
 allowed), in the JSON form and as attributes, so that a stored report written by a newer

@@ -135,7 +135,7 @@ class Assumption:
     is_price: bool = True
     # A figure of the scenario's site ("site") or of the liquid-ready colocation a liquid-
     # cooled fleet falls back on ("fallback"): the analysis lists the one its costs used
-    # (tco.services.Analysis.assumptions).
+    # (tco.analysis.Analysis.assumptions).
     site_role: str = ""
 
     @property
@@ -177,14 +177,14 @@ class CatalogSnapshot:
     def current(cls) -> CatalogSnapshot:
         """Today's catalog, kept in memory while the catalog generation is unchanged.
 
-        The generation (tco.web.page_cache.catalog_generation) changes on every catalog save
+        The generation (catalog.generation.catalog_generation) changes on every catalog save
         or delete, in every process that shares the default cache; a process reads the
         rows again on its first request after a change, and at least every
         CATALOG_MEMORY_SECONDS (a write in another process without a shared cache). The
         rows are shared by requests and must not be changed (dated snapshots are loaded
         afresh: `load(as_of=...)`).
         """
-        from tco.web.page_cache import catalog_generation
+        from catalog.generation import catalog_generation
 
         generation = catalog_generation()
         now = time.monotonic()

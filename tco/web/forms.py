@@ -840,7 +840,7 @@ class CalculatorForm(forms.Form):
 
         Read by the scenario schema like a file or an API body: a value the form lets
         through but the schema refuses is a ScenarioError naming its path (the calculator
-        shows it beside the field the path maps to, tco.services.FORM_FIELD_FOR_PATH).
+        shows it beside the field the path maps to, tco.web.calculator.FORM_FIELD_FOR_PATH).
         """
         data = self.cleaned_data
         server = self.catalog.servers[server_key]

@@ -2,7 +2,7 @@
 
 A result page depends only on its inputs, the language, whether htmx asked for the
 fragment, and the catalog. The catalog part is a generation number that every catalog
-write bumps (see `bump_catalog_generation`, connected in TcoConfig.ready), so a price
+write bumps (catalog/generation.py, connected in TcoConfig.ready), so a price
 change is visible at once.
 
 Bounded in two ways:
@@ -36,24 +36,23 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.cache import cache, caches
-from django.db import transaction
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils import timezone, translation
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.http import parse_etags
 from isal import igzip
 
+from catalog.generation import catalog_generation
+
 logger = logging.getLogger(__name__)
 
-GENERATION_KEY = "catalog-generation"
 type View[R: HttpRequest] = Callable[[R], HttpResponse]
 # request → the canonical query of its inputs, or None when they are not valid.
 Canonicaliser = Callable[[HttpRequest], str | None]
@@ -61,43 +60,6 @@ Canonicaliser = Callable[[HttpRequest], str | None]
 
 def page_cache() -> Any:
     return caches["pages"]
-
-
-def _fresh_generation() -> int:
-    # Not 1: a key that was evicted and set again must not repeat a value already used.
-    return time.time_ns()
-
-
-def catalog_generation() -> int:
-    """The catalog's generation: changes on every catalog write, shared by all processes
-    through the default cache (Redis when configured)."""
-    generation = cache.get_or_set(GENERATION_KEY, _fresh_generation, timeout=None)
-    assert generation is not None  # the default is stored or, without a cache, returned
-    return int(generation)
-
-
-def _bump() -> None:
-    try:
-        cache.incr(GENERATION_KEY)
-    except ValueError:  # not set yet (or evicted): any new value differs from cached keys
-        cache.set(GENERATION_KEY, _fresh_generation(), timeout=None)
-
-
-def bump_catalog_generation(*args: Any, **kwargs: Any) -> None:
-    """Invalidate every cached page and in-memory catalog that used the catalog (a signal
-    receiver).
-
-    Bumped at once and again when the transaction commits: a request that read the old
-    rows between the write and the commit must not keep them under the new generation.
-    """
-    _bump()
-    transaction.on_commit(_bump, using=kwargs.get("using"))
-
-
-def bump_after_bulk_write(**_kwargs: Any) -> None:
-    """One bump for a whole import or seed load (catalog.signals.catalog_written, sent once
-    it has committed), instead of two Redis writes for each of its rows."""
-    _bump()
 
 
 def _key(request: HttpRequest, query: str) -> str:

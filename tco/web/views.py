@@ -23,8 +23,8 @@ from django.views.decorators.http import require_safe
 from catalog.audience import sees_internal_prices
 from common.downloads import attachment
 from common.http import HtmxHttpRequest
+from tco.presentation.downloads import XLSX_CONTENT_TYPE, workbook_filename
 from tco.web.canonical import canonical_query
-from tco.web.downloads import XLSX_CONTENT_TYPE, workbook_filename
 from tco.web.page_cache import cache_anonymous_page
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def _bound_form(request: HttpRequest) -> CalculatorForm:
     form: CalculatorForm | None = getattr(request, "_calculator_form", None)
     if form is None:
         from tco.scenario.resolve import CatalogSnapshot
-        from tco.services import form_data
+        from tco.web.calculator import form_data
         from tco.web.forms import CalculatorForm
 
         form = CalculatorForm(form_data(request.GET), catalog=CatalogSnapshot.current())
@@ -71,7 +71,7 @@ def _charts_toggle_query(request: HttpRequest, all_options: bool) -> str:
 @cache_anonymous_page(canonical_inputs)
 def calculator(request: HtmxHttpRequest) -> HttpResponse:
     from tco.presentation.charts import CHARTED_CLOUD_OPTIONS
-    from tco.services import analyse_bound_form
+    from tco.web.calculator import analyse_bound_form
     from tco.web.chart_context import page_charts
     from tco.web.forms import PRESET_CHOICES
     from tco.web.presets import KIND_DEFAULTS
@@ -117,7 +117,7 @@ def calculator_workbook(request: HttpRequest) -> HttpResponse:
     """The result's TCO model as an Excel workbook with live formulas
     (tco.presentation.workbook)."""
     from tco.presentation.workbook import build_workbook, provenance_for
-    from tco.services import analyse_query
+    from tco.web.calculator import analyse_query
 
     _form, outcome = analyse_query(request.GET)
     if outcome.analysis is None:  # invalid inputs: the page says what is wrong

@@ -465,7 +465,7 @@ def test_an_import_invalidates_the_calculator_caches_once_when_it_commits(
 ) -> None:
     """One bump of the catalog generation per import, however many rows, after the commit
     (it used to be two Redis writes per row)."""
-    from tco.web.page_cache import catalog_generation
+    from catalog.generation import catalog_generation
 
     rows = exported_rows("cloud")
     for row in rows[1:]:
@@ -494,8 +494,8 @@ def test_a_dry_run_leaves_the_calculator_caches_alone(
     """A seed load with --dry-run writes rows and rolls them back: no invalidation."""
     import shutil
 
+    from catalog.generation import catalog_generation
     from catalog.loader import DATA_DIR, load_catalog
-    from tco.web.page_cache import catalog_generation
 
     data_dir = tmp_path / "data"
     shutil.copytree(DATA_DIR, data_dir)

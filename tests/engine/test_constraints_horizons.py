@@ -36,7 +36,6 @@ from tco.engine import (
     costs_of_owning,
     evaluate,
     owning_plan,
-    result_to_dict,
     verdict_text,
     violations,
 )
@@ -44,6 +43,7 @@ from tco.engine.costmodel import onprem_totals
 from tco.engine.examples import H100_SXM
 from tco.engine.options import table_npv
 from tco.engine.units import Money
+from tco.report import build_report
 
 SERVER = ServerSpec("Test H100 server", H100_SXM, 8, 8, 10.0, 2.0, False, Money(300_000.0))
 COLOCATION_NL = SiteSpec(0.20, 1.0, 0.0, 40.0, country="NL")
@@ -129,7 +129,7 @@ def test_eu_data_removes_exactly_the_options_outside_or_unknown_and_says_what_it
         "constraint"
     )
     assert ranked[EU_CLOUD.name].eligible
-    summary = result_to_dict(r)["constraints"]
+    summary = build_report(r).to_json()["constraints"]
     assert summary["decided_verdict"] is True
     assert summary["cost_of_constraints"] == pytest.approx(math.ceil(t) * 4.0, abs=0.01)
     assert {e["name"] for e in summary["excluded"]} == {US_CLOUD.name, UNKNOWN_REGION.name}
@@ -285,7 +285,7 @@ def test_horizon_view_costs_every_option_at_three_five_seven_and_ten_years() -> 
     # Renting: 1 instance × 730 h × months × 50 % × $40.
     for months, total in zip(view.months, view.clouds[0], strict=True):
         assert total == pytest.approx(730 * months * 0.5 * 40.0, rel=1e-12)
-    summary = result_to_dict(r)["horizons"]
+    summary = build_report(r).to_json()["horizons"]
     assert summary["months"] == [36, 60, 84, 120]
     assert summary["options"][0]["totals"][2] == pytest.approx(451_584.0, abs=0.01)
 

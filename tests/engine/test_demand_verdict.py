@@ -31,10 +31,10 @@ from tco.engine import (
     Workload,
     WorkloadKind,
     evaluate,
-    result_to_dict,
 )
 from tco.engine.examples import H100_SXM, reference_scenario
 from tco.engine.units import Money
+from tco.report import build_report
 
 SERVER = ServerSpec("Test H100 server", H100_SXM, 8, 8, 10.0, 2.0, False, Money(300_000.0))
 SITE = SiteSpec(0.20, 1.0, 0.0, 40.0)
@@ -110,7 +110,7 @@ def test_recurring_runs_cross_over_where_the_hand_calculation_says() -> None:
     runs = math.ceil(r_star)
     assert above.demand.utilization == pytest.approx(runs * t / 8760, rel=1e-12)
     assert above.demand.gpu_hours == pytest.approx(runs * 5 * 8 * t, rel=1e-12)
-    summary = result_to_dict(above)
+    summary = build_report(above).to_json()
     assert summary["break_even_runs_per_year"] == pytest.approx(r_star, abs=0.01)
     assert summary["verdict"]["action"] == "buy"
 
@@ -142,10 +142,10 @@ def test_training_without_demand_is_one_run_and_the_verdict_says_so() -> None:
     ]
     assert assumed.verdict.params["demand_assumed"] == "one_run"
     assert once.verdict.params["demand_assumed"] is None
-    d = result_to_dict(assumed)
+    d = build_report(assumed).to_json()
     assert d["demand"]["pattern"] == "one_off"
     assert d["verdict"]["text"].endswith(", assuming one run.")
-    assert "assuming" not in result_to_dict(once)["verdict"]["text"]
+    assert "assuming" not in build_report(once).to_json()["verdict"]["text"]
 
 
 def test_serving_without_demand_is_continuous_and_the_verdict_says_so() -> None:
@@ -154,7 +154,7 @@ def test_serving_without_demand_is_continuous_and_the_verdict_says_so() -> None:
     assert served.demand.pattern is DemandPattern.CONTINUOUS
     assert served.demand.utilization == 0.7  # finance.utilization
     assert [n.code for n in served.demand.notes] == ["demand_assumed_continuous"]
-    text = result_to_dict(served)["verdict"]["text"]
+    text = build_report(served).to_json()["verdict"]["text"]
     assert text.endswith(", assuming it serves around the clock.")
 
 
@@ -249,7 +249,7 @@ def test_growing_served_load_sizes_for_the_last_year_and_offers_a_hybrid() -> No
     assert grow.sizing.servers_required > flat.sizing.servers_required
     assert grow.demand.load_factor_peak == pytest.approx(1.5**4)
     assert grow.hybrid is not None
-    summary = result_to_dict(grow)
+    summary = build_report(grow).to_json()
     assert summary["hybrid"]["peak_servers"] >= summary["hybrid"]["owned_servers"] >= 0
 
 

@@ -23,7 +23,6 @@ from tco.engine import (
     Workload,
     WorkloadKind,
     evaluate,
-    result_to_dict,
 )
 from tco.engine import defaults as d
 from tco.engine.examples import CLOUD_OFFERINGS, H100_SXM, HGX_H100_SERVER, SITE_NL
@@ -36,6 +35,7 @@ from tco.engine.extras import (
     staff_fte_for,
 )
 from tco.engine.units import FxRates, Money
+from tco.report import build_report
 
 FINANCE = FinanceInputs(
     horizon_months=60, discount_rate=0.08, utilization=0.7, fx=FxRates(usd_per_eur=1.08)
@@ -83,7 +83,7 @@ def test_one_eight_gpu_server_serving_by_hand() -> None:
     assert r.onprem.total_cost == pytest.approx(total, rel=1e-12)
     assert round(total) == 700_592
     assert not r.warnings  # eight GPUs: the data-centre defaults fit
-    extras = result_to_dict(r)["owning_extras"]
+    extras = build_report(r).to_json()["owning_extras"]
     assert extras["networking"] == "front_end" and extras["networking_per_server"] == 3_475.0
     assert extras["installation_per_server"] == 5_000.0
     assert extras["staff_cost_per_year"] == 15_000.0

@@ -28,8 +28,9 @@ from tco.engine.inputs import (
     Workload,
     WorkloadKind,
 )
-from tco.engine.scenario import IDLE_OWNED_SHARE, cost_of_owning, result_to_dict, verdict_text
+from tco.engine.scenario import IDLE_OWNED_SHARE, cost_of_owning, verdict_text
 from tco.engine.units import Money
+from tco.report import build_report
 
 GB300 = GpuSpec("GB300", 288.0, 8.0, 2500.0, 5000.0, 15000.0, 1400.0, 1800.0)
 B300 = GpuSpec("B300", 288.0, 8.0, 2250.0, 4500.0, 13500.0, 1100.0, 1800.0)
@@ -117,7 +118,7 @@ def test_the_rack_would_stand_idle_and_the_verdict_names_the_hgx() -> None:
     # The verdict carries the same parameters, and its English text names the HGX.
     assert result.verdict.params["smaller_server"] == "HGX B300"
     assert "1 × HGX B300 (8 GPUs) does this work for" in verdict_text(result.verdict, "USD")
-    out = result_to_dict(result)
+    out = build_report(result).to_json()
     assert "owned_mostly_idle" in [w["code"] for w in out["warnings"]]
 
 

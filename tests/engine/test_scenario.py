@@ -24,13 +24,13 @@ from tco.engine import (
     WorkloadKind,
     evaluate,
     optimise_hybrid,
-    result_to_dict,
     sweep,
     tornado,
 )
 from tco.engine.costmodel import CostModel, cloud_npv, onprem_totals
 from tco.engine.examples import SITE_NL
 from tco.engine.ownership import buy_run_resell
+from tco.report import build_report
 
 from .helpers import simple_model
 
@@ -78,8 +78,8 @@ def test_worked_scenario_headline_numbers(scenario: Scenario) -> None:
     assert r.tornado.reference_option == coreweave.name
 
 
-def test_result_to_dict_is_json_ready(scenario: Scenario) -> None:
-    d = result_to_dict(evaluate(scenario), include_cashflows=True)
+def test_the_reports_json_form_is_json_ready(scenario: Scenario) -> None:
+    d = build_report(evaluate(scenario), include_cashflows=True).to_json()
     text = json.dumps(d, allow_nan=False)
     back = json.loads(text)
     for key in ("memory_per_gpu_gb", "gpus_required", "servers_required", "training_days"):
@@ -95,7 +95,7 @@ def test_result_to_dict_is_json_ready(scenario: Scenario) -> None:
 def test_inference_scenario_reports_tokens(scenario: Scenario) -> None:
     w = Workload(WorkloadKind.INFERENCE, 70.0, target_tokens_per_second=20_000.0)
     r = evaluate(dataclasses.replace(scenario, workload=w))
-    d = result_to_dict(r)
+    d = build_report(r).to_json()
     assert d["sizing"]["tokens_per_second_capacity"] >= 20_000.0
     assert all(o["cost_per_million_tokens"] > 0 for o in d["options"])
     assert "training_days" not in d["sizing"]

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tco.engine import InvalidInput, Scenario, ScenarioResult, evaluate, result_to_dict
+from tco.engine import InvalidInput, Scenario, ScenarioResult, evaluate
 from tco.engine.constraints import Constraints
 from tco.engine.examples import CLOUD_OFFERINGS, HGX_H100_SERVER, SITE_NL
 from tco.engine.hosted_api import api_monthly_cost, break_even_requests_per_day
@@ -36,6 +36,7 @@ from tco.engine.inputs import (
 )
 from tco.engine.serving import derive_load
 from tco.engine.units import FxRates
+from tco.report import build_report
 
 ISSUE_DEMAND = ServingDemand(
     users=2000,
@@ -117,7 +118,7 @@ def test_api_prices_convert_to_the_reporting_currency() -> None:
 
 
 def test_every_option_carries_cost_per_request_and_per_user_month() -> None:
-    summary = result_to_dict(evaluate(_serving_scenario()))
+    summary = build_report(evaluate(_serving_scenario())).to_json()
     kinds = {o["kind"] for o in summary["options"]}
     assert {"onprem", "cloud", "api"} <= kinds
     for option in summary["options"]:
@@ -134,7 +135,7 @@ def test_every_option_carries_cost_per_request_and_per_user_month() -> None:
 
 def test_the_cheap_api_wins_and_owning_breaks_even_only_at_far_more_requests() -> None:
     result = evaluate(_serving_scenario())
-    summary = result_to_dict(result)
+    summary = build_report(result).to_json()
     assert summary["verdict"]["recommended"] == GROQ.name
     assert summary["verdict"]["code"] == "rent"
     api = result.api_options[0]
@@ -276,11 +277,11 @@ def test_the_buyers_terms_rule_out_an_api_like_any_rented_option() -> None:
         jurisdiction="FR",
         data_country="FR",
     )
-    free = result_to_dict(evaluate(_serving_scenario((GROQ, eu_api))))
+    free = build_report(evaluate(_serving_scenario((GROQ, eu_api)))).to_json()
     assert free["verdict"]["recommended"] == GROQ.name
     terms = Constraints(eu_data_only=True)
     bound = evaluate(dataclasses.replace(_serving_scenario((GROQ, eu_api)), constraints=terms))
-    summary = result_to_dict(bound)
+    summary = build_report(bound).to_json()
     by_name = {o["name"]: o for o in summary["options"]}
     groq = by_name[GROQ.name]
     assert not groq["recommended"] and not groq["eligible"]

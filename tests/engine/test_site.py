@@ -26,10 +26,10 @@ from tco.engine.inputs import (
     Workload,
     WorkloadKind,
 )
-from tco.engine.scenario import result_to_dict
 from tco.engine.site import BUILD_OUT, DOES_NOT_FIT, FITS, site_duties, site_fit
 from tco.engine.sizing import size_training
 from tco.engine.units import FxRates, Money
+from tco.report import build_report
 
 GB300 = GpuSpec("GB300", 288.0, 8.0, 2500.0, 5000.0, 15000.0, 1400.0, 1800.0)
 B200 = GpuSpec("B200", 180.0, 7.7, 2250.0, 4500.0, 9000.0, 1000.0, 1800.0)
@@ -112,7 +112,7 @@ def test_the_room_that_cannot_take_it_sends_owning_to_the_liquid_colocation() ->
     monthly = onprem_monthly(result.cost_model)
     assert float(monthly.colocation) == pytest.approx(132.0 * 175.0)
     assert result.cost_model.pue == 1.15
-    out = result_to_dict(result)
+    out = build_report(result).to_json()
     own = next(o for o in out["options"] if o["kind"] == "onprem")
     assert own["site_fit"]["status"] == "does_not_fit"
     assert own["site_fit"]["reasons"][0]["code"] == "needs_liquid_cooling"
@@ -145,7 +145,7 @@ def test_the_move_to_the_colocation_is_a_warning_with_where_and_why() -> None:
         "liquid-cooled; the site has air cooling only, no water at the racks. The owned "
         "servers are costed at Liquid-ready colocation."
     )
-    warnings = result_to_dict(result)["warnings"]
+    warnings = build_report(result).to_json()["warnings"]
     assert [w["code"] for w in warnings if w["code"] == "placed_elsewhere"] == ["placed_elsewhere"]
 
 
@@ -295,7 +295,7 @@ def test_the_build_out_is_part_of_the_cost_of_owning() -> None:
     )
     assert with_build_out.cost_model.one_off_cost == pytest.approx(301_600.0 / 1.25)
     assert ready.cost_model.one_off_cost == 0.0
-    out = result_to_dict(with_build_out)
+    out = build_report(with_build_out).to_json()
     fit = out["site_fit"]
     assert fit["status"] == "build_out" and fit["build_out_cost"] == pytest.approx(241_280.0)
     assert fit["build_out_weeks"] == 26.0
@@ -330,7 +330,7 @@ def test_eu_duties_follow_the_fleets_it_power() -> None:
     big = [d.code for d in site_duties(1_100.0, nl)]
     assert big == ["eed_reporting", "eed_heat_reuse", "nl_eia"]
     result = evaluate(_scenario(LIQUID_COLO, DGX_B200, servers=42))
-    assert [d["code"] for d in result_to_dict(result)["site_duties"]] == ["eed_reporting"]
+    assert [d["code"] for d in build_report(result).to_json()["site_duties"]] == ["eed_reporting"]
 
 
 def test_an_nvl72_keeps_the_expert_exchange_inside_its_nvlink_domain() -> None:

@@ -47,7 +47,7 @@ from catalog.services import export_price_list
 from quotes import services
 from quotes.models import Team
 from tco.limits import MAX_CLOUD_OFFERINGS
-from tco.web.downloads import XLSX_CONTENT_TYPE
+from tco.presentation.downloads import XLSX_CONTENT_TYPE
 from tco.web.forms import CalculatorForm
 from tco.web.presets import PRESETS, preset_data
 

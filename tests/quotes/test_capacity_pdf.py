@@ -72,3 +72,17 @@ def test_the_dutch_pdf_names_the_bridges_risk(seed_catalog: object) -> None:
     assert "On-demandcapaciteit van 136 GPU's is niet gegarandeerd" in text
     assert "gefactureerd voor elk gehuurd uur: 1.128 uur per instance" in text
     assert "not guaranteed" not in text
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+def test_the_timeline_is_drawn_in_every_language_without_renderer_warnings(
+    seed_catalog: object, language: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The timeline's bars are placed by CSS percentages. Written through the Dutch number
+    # format ("left: 32,47%") the renderer ignored every one of them (about a hundred
+    # warnings) and the Dutch timeline came out empty; numbers in CSS are never localized.
+    with caplog.at_level("WARNING", logger="weasyprint"):
+        _snapshot, text = lead_analysis_text(TRAINING, language, "Acme AI")
+    assert ("Bridge plan" if language == "en" else "Overbruggingsplan") in text
+    ignored = [r.getMessage() for r in caplog.records if r.name.startswith("weasyprint")]
+    assert ignored == []

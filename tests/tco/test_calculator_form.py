@@ -12,7 +12,7 @@ from django.http import QueryDict
 from django.utils import translation
 
 from tco.scenario.resolve import CatalogSnapshot
-from tco.services import form_data
+from tco.web.calculator import form_data
 from tco.web.forms import CalculatorForm
 
 pytestmark = pytest.mark.django_db

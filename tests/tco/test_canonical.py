@@ -7,7 +7,7 @@ import pytest
 from django.http import QueryDict
 
 from tco.scenario.resolve import CatalogSnapshot
-from tco.services import form_data
+from tco.web.calculator import form_data
 from tco.web.canonical import canonical_query
 from tco.web.forms import CalculatorForm
 from tco.web.presets import PRESETS

@@ -473,8 +473,9 @@ def test_page_charts_name_only_the_drawn_options_and_draw_what_all_of_them_gave(
     result = evaluate(dataclasses.replace(base, cloud_offerings=base.cloud_offerings + extra))
     from django.utils import translation
 
+    from tco.presentation.chart_labels import SEPARATORS, chart_labels
     from tco.presentation.charts import CHARTED_CLOUD_OPTIONS, charted, charts_json
-    from tco.web.chart_context import SEPARATORS, chart_labels, page_charts
+    from tco.web.chart_context import page_charts
 
     names = [o.name for o in result.cloud_options]
     drawn = {o.name for o in charted(result, CHARTED_CLOUD_OPTIONS).cloud_options}

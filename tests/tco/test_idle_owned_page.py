@@ -12,7 +12,8 @@ from django.test import Client
 from django.utils import translation
 
 from common.formatting import format_money
-from tco.services import CatalogSnapshot, analyse_form
+from tco.analysis import CatalogSnapshot
+from tco.web.calculator import analyse_form
 from tco.web.forms import CalculatorForm
 from tco.web.presets import preset_data
 

@@ -528,7 +528,7 @@ def test_every_presets_document_is_read_by_the_schema(seed_catalog: object, extr
     from django.http import QueryDict
 
     from tco.scenario.resolve import CatalogSnapshot
-    from tco.services import form_data
+    from tco.web.calculator import form_data
     from tco.web.forms import CalculatorForm
     from tco.web.presets import PRESETS
 

@@ -1,4 +1,4 @@
-"""tco.services: the ranking of the catalog's servers ("the cheapest that fits") reads what
+"""tco.web.calculator: the ranking of the catalog's servers ("the cheapest that fits") reads what
 owning costs in nominal terms, never the discount rate or the cloud providers and terms."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from django.http import QueryDict
 
 from catalog.models import PricingTerm
-from tco import services
 from tco.scenario.resolve import CatalogSnapshot
-from tco.services import form_data
+from tco.web import calculator
+from tco.web.calculator import form_data
 from tco.web.forms import PROVIDERS, CalculatorForm
 from tco.web.presets import PRESETS
 
@@ -40,7 +40,7 @@ def _ranked(catalog: CatalogSnapshot, query: str) -> Any:
     """The ranking of the catalog's servers for these inputs."""
     form = _form(catalog, query)
     keys = list(catalog.servers)
-    return services._rank_servers(form, keys, form.to_document(keys[0]), {})
+    return calculator._rank_servers(form, keys, form.to_document(keys[0]), {})
 
 
 @pytest.mark.parametrize("preset", [p.slug for p in PRESETS])
@@ -50,7 +50,7 @@ def test_the_ranking_reads_no_discount_rate_provider_or_term(
     catalog = CatalogSnapshot.load()
     base = f"preset={preset}&server=auto"
     expected = _ranked(catalog, base)
-    assert not isinstance(expected, services.CalculatorOutcome)
+    assert not isinstance(expected, calculator.CalculatorOutcome)
     assert any(total is not None for _key, total, _reason, _meets in expected)
     for variant in UNRANKED_VARIANTS:
         assert _ranked(catalog, f"{base}&{variant}") == expected, variant

@@ -14,7 +14,8 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from tco.engine import evaluate, result_to_dict
+from tco.engine import evaluate
+from tco.report import build_report
 from tco.scenario.resolve import build_scenario
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def test_an_air_cooled_server_room_sends_the_rack_to_the_liquid_ready_colocation
     the liquid-ready colocation 140 kW × €175 = €24,500 a month, 60 months €1,470,000;
     energy (38 + 102 × 0.7) kW × 1.15 × 730 h × 60 = 5,531,721.0 kWh."""
     result = evaluate(build_scenario(_document("onprem-server-room")).scenario)
-    out = result_to_dict(result)
+    out = build_report(result).to_json()
     own = next(o for o in out["options"] if o["kind"] == "onprem")
     fit = own["site_fit"]
     assert fit["status"] == "does_not_fit"
@@ -66,7 +67,7 @@ def test_facility_water_in_the_room_makes_it_a_priced_build_out(seed_catalog: ob
         "available_it_kw": 150,
         "pue_liquid": 1.2,
     }
-    out = result_to_dict(evaluate(build_scenario(_document(site)).scenario))
+    out = build_report(evaluate(build_scenario(_document(site)).scenario)).to_json()
     fit = out["site_fit"]
     assert fit["status"] == "build_out" and "placed_at" not in fit
     assert [(x["item"], x["quantity"]) for x in fit["build_out_lines"]] == [
@@ -81,7 +82,7 @@ def test_five_racks_bring_the_eed_reporting_duty(seed_catalog: object) -> None:
     """5 × 140 = 700 kW of IT at a Dutch colocation: at least 500 kW, so the yearly EED
     report (by the operator); not above 1 MW, so no heat-reuse assessment."""
     document = {**_document("nl-colo-liquid-amsterdam"), "servers": 5}
-    out = result_to_dict(evaluate(build_scenario(document).scenario))
+    out = build_report(evaluate(build_scenario(document).scenario)).to_json()
     assert out["site_fit"]["status"] == "fits"
     duties = [(d["code"], d["params"]["on_premises"]) for d in out["site_duties"]]
     assert duties == [("eed_reporting", False)]
@@ -90,10 +91,10 @@ def test_five_racks_bring_the_eed_reporting_duty(seed_catalog: object) -> None:
 def _site_rows(site: Any) -> dict[str, str]:
     from django.utils import translation
 
-    from tco.services import analyse_document
+    from tco.analysis import analyse
 
     with translation.override("en"):
-        analysis = analyse_document(_document(site))
+        analysis = analyse(_document(site))
         return {
             str(row.label): row.value
             for row in analysis.assumption_table(internal=True)
@@ -152,7 +153,7 @@ def test_a_server_room_without_a_power_figure_sends_17_servers_to_the_colocation
     given is taken to hold: the room does not fit; at the colocation 243.1 kW × €175 × 60
     months = €2,552,550 of colocation fees, and a warning says where and why."""
     result = evaluate(build_scenario(_seventeen_b200()).scenario)
-    out = result_to_dict(result)
+    out = build_report(result).to_json()
     fit = out["site_fit"]
     assert fit["status"] == "does_not_fit" and fit["described"] is True
     assert [(r["code"], r["params"]) for r in fit["reasons"]][-1] == (
@@ -167,7 +168,7 @@ def test_a_server_room_without_a_power_figure_sends_17_servers_to_the_colocation
     ] == [(SERVER_ROOM, LIQUID_COLO, "server_room_power")]
     # With the room's power typed, the 17 servers stay (each on an upgraded rack feed).
     typed = {**_seventeen_b200(), "site": {"key": "onprem-server-room", "available_it_kw": 250}}
-    out = result_to_dict(evaluate(build_scenario(typed).scenario))
+    out = build_report(evaluate(build_scenario(typed).scenario)).to_json()
     assert "placed_at" not in out["site_fit"]
     assert [w for w in out["warnings"] if w["code"] == "placed_elsewhere"] == []
 
@@ -269,11 +270,11 @@ def test_the_assumptions_list_the_server_rooms_assumed_power_and_the_colocation_
     with the room's power typed, no assumed row."""
     from django.utils import translation
 
-    from tco.services import analyse_document
+    from tco.analysis import analyse
 
     def rows(document: dict[str, Any]) -> dict[str, tuple[str, bool]]:
         with translation.override("en"):
-            table = analyse_document(document).assumption_table(internal=True)
+            table = analyse(document).assumption_table(internal=True)
             return {str(row.label): (row.value, row.is_estimate) for row in table}
 
     moved = rows(_seventeen_b200())
@@ -311,7 +312,7 @@ def test_the_form_asks_for_the_rooms_power_when_the_terms_need_the_room(
     from django.http import QueryDict
     from django.utils import translation
 
-    from tco.services import analyse_query
+    from tco.web.calculator import analyse_query
 
     query = (
         "preset=eu-own-premises&kind=pretrain&params_billion=70&tokens_billion=2000"

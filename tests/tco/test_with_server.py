@@ -13,7 +13,7 @@ from tco.scenario.resolve import (
     build_scenario,
     with_server,
 )
-from tco.services import form_data
+from tco.web.calculator import form_data
 from tco.web.forms import CalculatorForm
 from tco.web.presets import PRESETS
 

@@ -282,7 +282,7 @@ def test_the_dutch_workbook_is_dutch(seed_catalog: object) -> None:
     from django.utils import translation
 
     from tco.presentation.workbook import build_workbook, provenance_for
-    from tco.services import analyse_query
+    from tco.web.calculator import analyse_query
 
     _form, outcome = analyse_query(QueryDict("preset=lora-70b"))
     assert outcome.analysis is not None

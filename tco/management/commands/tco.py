@@ -8,18 +8,16 @@ read by its schema (tco.scenario), as the API reads its body.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 
-from tco.engine import EngineError, ScenarioResult, evaluate
+from tco.analysis import OVERFLOW, SCENARIO, AnalysisError, analyse
+from tco.engine import ScenarioResult
 from tco.presentation.wording import owning_extras_sentence
-from tco.report import Option, Report, Serving, Sizing, build_report
-from tco.scenario.resolve import ScenarioError, build_scenario
+from tco.report import Option, Report, Serving, Sizing
 
 CATALOG_CURRENCIES = ("USD", "EUR")
 """Currencies the catalog has exchange rates for (catalog/data/fx_rates.csv: EUR→USD)."""
@@ -71,36 +69,20 @@ def check_currencies(result: ScenarioResult) -> None:
     ]
     for field, currency in used:
         if currency not in CATALOG_CURRENCIES:
-            raise ScenarioError(
+            raise AnalysisError(
+                SCENARIO,
                 field,
                 f"{currency} is not supported: the catalog has exchange rates for "
                 f"{' and '.join(CATALOG_CURRENCIES)} only",
             )
 
 
-def check_finite(result: ScenarioResult) -> None:
-    """Refuse results that overflowed to infinity (or NaN), naming the output field."""
-    s = result.sizing
-    values: list[tuple[str, float | None]] = [
-        ("sizing.memory_per_gpu_gb", s.memory_per_gpu_gb),
-        ("sizing.training_flops", s.training_flops),
-        ("sizing.training_hours", s.training_hours),
-        ("sizing.gpu_hours", s.gpu_hours),
-        ("sizing.tokens_per_second_capacity", s.tokens_per_second_capacity),
-        ("options[0].total_cost", result.onprem.total_cost),
-        ("options[0].npv", result.onprem.npv),
-        ("energy_kwh", result.energy_kwh),
-    ]
-    for i, option in enumerate(result.cloud_options, start=1):
-        values += [(f"options[{i}].total_cost", option.total_cost)]
-        values += [(f"options[{i}].npv", option.npv)]
-    for i, api in enumerate(result.api_options, start=len(result.cloud_options) + 1):
-        values += [(f"options[{i}].total_cost", api.total_cost), (f"options[{i}].npv", api.npv)]
-    for field, value in values:
-        if value is not None and not math.isfinite(value):
-            raise ScenarioError(
-                field, "the result is too large to compute; check the size of the inputs"
-            )
+def analysis_error_text(exc: AnalysisError) -> str:
+    """The line the command prints for an analysis that failed: "path: message", or for
+    numbers no float holds, that they are too large (with Python's own words)."""
+    if exc.code == OVERFLOW and exc.path is None:
+        return f"scenario: the numbers are too large to compute ({exc.message})"
+    return str(exc)
 
 
 class Command(BaseCommand):
@@ -116,22 +98,18 @@ class Command(BaseCommand):
         path: Path = options["input"]
         document = read_document(path)
         try:
-            built = build_scenario(document)  # parsed and checked by the scenario schema
-            # Overflow becomes inf (reported below by check_finite), not a numpy warning.
-            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-                result = evaluate(built.scenario)
-            check_currencies(result)
-            check_finite(result)
-            report = build_report(result)
+            # Parsed and checked by the scenario schema; a total that overflowed to infinity
+            # is refused naming its output (JSON has no infinity).
+            analysis = analyse(document, finite=True)
+            check_currencies(analysis.result)
+            report = analysis.report
             text = (
                 json.dumps(report.to_json(), indent=2, sort_keys=True, allow_nan=False)
                 if options["format"] == "json"
                 else render_table(report)
             )
-        except ScenarioError as exc:
-            raise CommandError(f"{path}: {_one_line(f'{exc.field}: {exc.message}')}") from exc
-        except EngineError as exc:
-            raise CommandError(f"{path}: {_one_line(str(exc))}") from exc
+        except AnalysisError as exc:
+            raise CommandError(f"{path}: {_one_line(analysis_error_text(exc))}") from exc
         except DatabaseError as exc:
             raise CommandError(
                 f"{path}: catalog: the catalog database is not ready; run `make setup` "

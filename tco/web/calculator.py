@@ -1,95 +1,47 @@
-"""Business rules of the calculator: pick the server, run the engine, explain failures.
+"""The calculator's business rules: read the form, rank the catalog's servers, call the
+front door (tco.analysis.analyse) for the chosen one, and place each problem beside the
+form field it belongs to.
 
-Other apps use the calculator through this module and the report (tco.report) only: analyse
-a result URL's query (`analyse_result_query`, no form to handle), rebuild its scenario
-document for a server model (`calculator_document`), read a stored document
-(`parse_document`) and evaluate it (`analyse_document`); `ScenarioError` names the input at
-fault, `EngineError` what the engine refused. An analysis' report is worded by the functions
-re-exported here from
-tco.presentation.wording, and its charts for a proposal are `proposal_figures`.
+A result URL's query is read here (`analyse_query`, `analyse_result_query`,
+`calculator_document`): quotes and leads start from one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
-from functools import cached_property
-from typing import Any
 
-from django.conf import settings
 from django.http import QueryDict
-from django.utils import timezone
-from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
-from catalog.audience import OWN_PRICE_SOURCE
-from catalog.models import ServerModel
+from tco.analysis import (
+    NO_COMPLIANT_OPTION,
+    SCENARIO,
+    Analysis,
+    AnalysisError,
+    Candidate,
+    analyse,
+)
 from tco.engine import (
     DeadlineInfeasible,
     DoesNotFit,
     EngineError,
-    InvalidInput,
-    NoCompliantOption,
     OwningPlan,
-    ScenarioResult,
     SizingMemo,
     costs_of_owning,
-    evaluate,
     owning_plan,
 )
-from tco.engine.units import FxRates
-from tco.presentation.wording import (
-    break_even_sentence,
-    cloud_label,
-    owning_extras_sentence,
-    verdict_headline,
-)
-from tco.presentation.wording_idle import idle_report_sentence
-from tco.presentation.wording_site import placed_elsewhere, site_verdict
-from tco.report import Report, build_report
-from tco.scenario import ScenarioDocument, parse_document
+from tco.presentation.wording_site import placed_elsewhere
+from tco.scenario import ScenarioDocument
 from tco.scenario.resolve import (
-    YOUR_INPUT,
-    Assumption,
     BuiltScenario,
     CatalogSnapshot,
     ScenarioError,
     build_scenario,
     with_server,
 )
+from tco.web.canonical import canonical_query
 from tco.web.forms import SERVING_DEMAND_FIELDS, CalculatorForm
 from tco.web.presets import DEFAULT_PRESET, preset_data
-
-__all__ = [
-    "YOUR_INPUT",
-    "Analysis",
-    "AssumptionRow",
-    "CalculatorOutcome",
-    "Candidate",
-    "CatalogSnapshot",
-    "EngineError",
-    "FxRates",
-    "ResultAnalysis",
-    "ScenarioDocument",
-    "ScenarioError",
-    "analyse_bound_form",
-    "analyse_document",
-    "analyse_form",
-    "analyse_query",
-    "analyse_result_query",
-    "break_even_sentence",
-    "calculator_document",
-    "cloud_label",
-    "form_data",
-    "idle_report_sentence",
-    "no_compliant_option_message",
-    "owning_components",
-    "owning_extras_sentence",
-    "parse_document",
-    "proposal_figures",
-    "site_verdict",
-    "verdict_headline",
-]
 
 # Scenario paths (docs/scenario.md) → the calculator field that sets them.
 FORM_FIELD_FOR_PATH = {
@@ -138,73 +90,6 @@ def no_compliant_option_message() -> str:
         "No option meets your terms: every option breaks at least one of them. Choose a site "
         "on your own premises, or relax a requirement."
     )
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A server model the calculator considered, and why it was or was not chosen."""
-
-    server: ServerModel
-    onprem_total: float | None
-    reason: str
-    meets_latency_targets: bool = True  # serving: the sizing meets the latency targets
-
-
-@dataclass
-class Analysis:
-    built: BuiltScenario
-    result: ScenarioResult
-    report: Report  # what every output renders (tco/report); its JSON form: report.to_json()
-    candidates: list[Candidate]
-
-    @cached_property
-    def assumptions(self) -> tuple[Assumption, ...]:
-        """The figures this result's costs used. A liquid-cooled fleet that does not fit the
-        scenario's site is placed at the liquid-ready colocation: its electricity, PUE and
-        colocation price are listed instead of the site's; a fleet that stays on its site
-        lists the site's, not the colocation's."""
-        fit = self.report.site_fit
-        unused = "site" if fit is not None and fit.placed_at is not None else "fallback"
-        return tuple(a for a in self.built.assumptions if a.site_role != unused)
-
-    @cached_property
-    def assumption_rows(self) -> list[tuple[Assumption, bool]]:
-        """Each assumption with whether it is a price older than the freshness limit
-        (specifications do not go stale)."""
-        limit = settings.PRICE_STALE_AFTER_DAYS
-        today = timezone.localdate()
-        return [
-            (a, bool(a.is_price and a.as_of and (today - a.as_of).days > limit))
-            for a in self.assumptions
-        ]
-
-    @cached_property
-    def stale_assumptions(self) -> list[Assumption]:
-        return [a for a, stale in self.assumption_rows if stale]
-
-    def assumption_table(self, *, internal: bool) -> list[AssumptionRow]:
-        """The assumptions as a reader sees them: staff and sales (`internal`) read every
-        source, date, estimate mark and staleness; everyone else reads the distributor's own
-        list prices as "Our price list", without date or flags (catalog/audience.py), and
-        third-party figures with theirs."""
-        return [
-            AssumptionRow(a.label, a.value, OWN_PRICE_SOURCE, None, False, False)
-            if a.own_price and not internal
-            else AssumptionRow(a.label, a.value, a.source, a.as_of, a.is_estimate, stale)
-            for a, stale in self.assumption_rows
-        ]
-
-
-@dataclass(frozen=True)
-class AssumptionRow:
-    """One row of the assumptions table as its reader sees it (Analysis.assumption_table)."""
-
-    label: str | Promise
-    value: str
-    source: str | Promise
-    as_of: date | None
-    is_estimate: bool
-    stale: bool
 
 
 @dataclass
@@ -264,49 +149,12 @@ def analyse_result_query(query: str) -> ResultAnalysis:
     """`analyse_query` on a result URL's query string, without the form: what quotes and
     leads start from. ``problem``: why the engine could not answer, if it says (None with
     inputs the form refuses)."""
-    from tco.web.canonical import canonical_query
-
     form, outcome = analyse_query(QueryDict(query))
     return ResultAnalysis(
         analysis=outcome.analysis,
         problem=outcome.problem,
         canonical_query=canonical_query(form) if form.is_valid() else "",
     )
-
-
-def proposal_figures(analysis: Analysis, language: str, names: tuple[str, ...]) -> dict[str, Any]:
-    """The charts ``names`` of an analysis as Plotly JSON, built in ``language`` by the same
-    builders as the page (what a proposal freezes and draws later)."""
-    from django.utils import translation
-
-    from tco.presentation.charts import all_charts, figure_payload
-    from tco.web.chart_context import SEPARATORS, chart_labels
-
-    with translation.override(language):
-        figures = all_charts(
-            analysis.result, chart_labels(analysis.result), SEPARATORS.get(language, ".,")
-        )
-        # A chart that would not compare what the headline compares is not drawn
-        # (tco.presentation.charts.omitted_charts).
-        return {name: figure_payload(figures[name]) for name in names if name in figures}
-
-
-def owning_components(analysis: Analysis, language: str) -> list[dict[str, Any]]:
-    """The cost of owning over the horizon by component (purchase, energy, colocation,
-    support, staff, …, resale value negative), labelled in ``language`` as the breakdown
-    chart labels them; the amounts add up to the on-prem option's total cost."""
-    from django.utils import translation
-
-    from tco.web.chart_context import chart_labels
-
-    cashflow = analysis.result.onprem.cashflow
-    with translation.override(language):
-        labels = chart_labels(analysis.result)
-        return [
-            {"key": column, "label": str(labels.component(column)), "amount": amount}
-            for column in cashflow.components
-            if (amount := round(float(cashflow[column].sum()), 2)) != 0
-        ]
 
 
 def analyse_bound_form(form: CalculatorForm) -> tuple[CalculatorForm, CalculatorOutcome]:
@@ -358,15 +206,9 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
         best_document = document.model_copy(
             update={"server": form.server_reference(best.server.key)}
         )
-        analysis = analyse_document(best_document, form.catalog, sizings)
-    except ScenarioError as exc:
-        return _field_problem(exc.field, exc.message)
-    except InvalidInput as exc:
-        if exc.field == "constraints":
-            return _no_compliant_option(exc)
-        return CalculatorOutcome(problem=str(exc))
-    except EngineError as exc:
-        return CalculatorOutcome(problem=str(exc))
+        analysis = analyse(best_document, catalog=form.catalog, sizings=sizings)
+    except AnalysisError as exc:
+        return _problem(exc)
     candidates.sort(key=lambda c: (c.onprem_total is None, c.onprem_total or 0.0))
     analysis.candidates = candidates
     return CalculatorOutcome(analysis=analysis)
@@ -410,24 +252,6 @@ def _rank_servers(
     )
 
 
-def analyse_document(
-    document: ScenarioDocument | dict[str, Any],
-    catalog: CatalogSnapshot | None = None,
-    sizings: SizingMemo | None = None,
-) -> Analysis:
-    """The calculator's engine call: a scenario document → the full evaluation.
-
-    Used by the calculator for its result and by quotes for the analysis of the quoted
-    deal (quotes/services/deal.py), so both go through the same code. ``document``: a
-    parsed one, or JSON-shaped data its schema reads. Raises ScenarioError (an input the
-    document got wrong) or EngineError. ``sizings``: those the request's ranking did
-    (engine.SizingMemo).
-    """
-    built = build_scenario(document, catalog)
-    result = evaluate(built.scenario, sizings)
-    return Analysis(built, result, build_report(result), [])
-
-
 def calculator_document(
     *, query: str, server_key: str, catalog: CatalogSnapshot | None = None
 ) -> ScenarioDocument | None:
@@ -437,22 +261,35 @@ def calculator_document(
 
     What other apps use to analyse a calculator result again (a quote's deal, its
     workbook), without the calculator's form. ``catalog``: today's (in memory) when None.
-    Raises ScenarioError when the catalog has no such server model, or when the inputs
-    produce a document the schema refuses.
+    Raises AnalysisError (SCENARIO) when the catalog has no such server model, or when the
+    inputs produce a document the schema refuses.
     """
     form = CalculatorForm(form_data(QueryDict(query)), catalog=catalog or CatalogSnapshot.current())
     if not form.is_valid():
         return None
     if server_key not in form.catalog.servers:
-        raise ScenarioError("server", f"unknown server model {server_key!r}")
-    return form.to_document(server_key)
+        raise AnalysisError(SCENARIO, "server", f"unknown server model {server_key!r}")
+    try:
+        return form.to_document(server_key)
+    except ScenarioError as exc:
+        raise AnalysisError(SCENARIO, exc.field, exc.message, errors=exc.errors) from exc
 
 
-def _no_compliant_option(exc: InvalidInput) -> CalculatorOutcome:
+def _problem(exc: AnalysisError) -> CalculatorOutcome:
+    """Why the chosen server has no analysis, where the form shows it: beside the field the
+    document path maps to, as the buyer's terms that no option meets, or above the form."""
+    if exc.code == SCENARIO:
+        return _field_problem(exc.path or "", exc.message)
+    if exc.path == "constraints":
+        return _no_compliant_option(exc)
+    return CalculatorOutcome(problem=str(exc))
+
+
+def _no_compliant_option(exc: AnalysisError) -> CalculatorOutcome:
     """No option meets the buyer's terms; when the owned fleet left the buyer's site, why
     (often the reason owning breaks them), at the available-power field when the server
     room's assumed power sent it away: the form asks for the room's figure."""
-    site = exc.site if isinstance(exc, NoCompliantOption) else None
+    site = exc.site if exc.code == NO_COMPLIANT_OPTION else None
     if site is None:
         return CalculatorOutcome(non_field_errors=[no_compliant_option_message()])
     said = f"{placed_elsewhere({'code': site.code, 'params': site.params})} "
