@@ -76,7 +76,7 @@ from tco.engine.racks import RackPlan
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome
 from tco.engine.site import BUILD_OUT, SiteFit, placed, placed_elsewhere, site_duties
-from tco.engine.sizing import ServingPlan, SizingResult, size_workload
+from tco.engine.sizing import SizingResult, size_workload
 from tco.engine.units import HOURS_PER_DAY, HOURS_PER_MONTH, FloatArray, Money
 from tco.engine.verdict import CLOUD, HYBRID, OWN, OWN_RESELL, Candidate, Verdict, decide
 
