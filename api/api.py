@@ -273,15 +273,6 @@ class CatalogFilter(Schema):
     is_estimate: bool | None = Field(None, description="only estimates (true) or not (false)")
 
 
-def _provenance(row: Any) -> dict[str, Any]:
-    return {
-        "source": row.source,
-        "source_url": row.source_url,
-        "as_of": row.as_of,
-        "is_estimate": row.is_estimate,
-    }
-
-
 def _sees_internal_prices(request: HttpRequest) -> bool:
     """Whether the caller reads the internal flags of our own list prices: a staff member or
     sales engineer, by a live API token or a signed-in session (catalog/audience.py)."""
@@ -294,14 +285,26 @@ def _sees_internal_prices(request: HttpRequest) -> bool:
     return sees_internal_prices(token.user if token is not None else request.user)
 
 
-def _own_provenance(row: Any, internal: bool, *, source: str | None = None) -> dict[str, Any]:
-    """An own list price's provenance: its flags and date for staff and sales, none for
-    everyone else (`source`: what the public reads as the source; the row's name of its
-    source without our remarks when None, as the catalog page shows it)."""
-    if internal:
-        return _provenance(row)
-    public = source if source is not None else source_name(row.source)
-    return {"source": public, "source_url": row.source_url, "as_of": None, "is_estimate": None}
+def _public_server(row: ServerModel) -> s.ServerOut:
+    """A server as callers other than staff and sales read it: the name of its source without
+    our remarks (as the catalog page shows it), our price list as the price's source, no
+    date and no estimate flags (catalog/audience.py)."""
+    return s.ServerOut.model_validate(row).model_copy(
+        update={
+            "source": source_name(row.source),
+            "as_of": None,
+            "is_estimate": None,
+            "price_source": _own_price_source(),
+            "price_is_estimate": None,
+        }
+    )
+
+
+def _public_item(row: InfrastructureItem) -> s.ItemOut:
+    """An item as callers other than staff and sales read it: our price list as its source,
+    without date and estimate flag (catalog/audience.py)."""
+    hidden = {"source": _own_price_source(), "as_of": None, "is_estimate": None}
+    return s.ItemOut.model_validate(row).model_copy(update=hidden)
 
 
 def _own_price_source() -> str:
@@ -323,22 +326,7 @@ def _filtered(queryset: Any, filters: CatalogFilter, *, internal: bool = True) -
 @catalog.get("/gpus", response={200: list[s.GpuOut], **PUBLIC_PROBLEMS})
 @paginate(Pages)
 def gpus(request: HttpRequest, filters: Query[CatalogFilter]) -> Any:
-    return [
-        {
-            **_provenance(g),
-            "key": g.key,
-            "name": g.name,
-            "vendor": g.vendor,
-            "form_factor": g.form_factor,
-            "memory_gb": float(g.memory_gb),
-            "memory_bandwidth_tbps": float(g.memory_bandwidth_tbps),
-            "bf16_tflops": float(g.bf16_tflops),
-            "fp8_tflops": float(g.fp8_tflops) if g.fp8_tflops is not None else None,
-            "fp4_tflops": float(g.fp4_tflops) if g.fp4_tflops is not None else None,
-            "tdp_w": g.tdp_w,
-        }
-        for g in _filtered(Gpu.objects.order_by("key"), filters)
-    ]
+    return _filtered(Gpu.objects.order_by("key"), filters)
 
 
 class ServerFilter(CatalogFilter):
@@ -357,26 +345,7 @@ def servers(request: HttpRequest, filters: Query[ServerFilter]) -> Any:
         rows = rows.filter(gpu__key=filters.gpu)
     if filters.vendor:
         rows = rows.filter(vendor__iexact=filters.vendor)
-    return [
-        {
-            **_own_provenance(m, internal),
-            "key": m.key,
-            "vendor": m.vendor,
-            "sku": m.sku,
-            "name": m.name,
-            "gpu": m.gpu.key,
-            "gpu_count": m.gpu_count,
-            "rack_units": m.rack_units,
-            "max_power_kw": float(m.max_power_kw),
-            "idle_power_kw": float(m.idle_power_kw),
-            "cooling": m.cooling,
-            "list_price": float(m.list_price),
-            "currency": m.currency,
-            "price_source": m.price_source if internal else _own_price_source(),
-            "price_is_estimate": m.price_is_estimate if internal else None,
-        }
-        for m in rows
-    ]
+    return [s.ServerOut.model_validate(row) if internal else _public_server(row) for row in rows]
 
 
 class SiteFilter(CatalogFilter):
@@ -389,22 +358,7 @@ def sites(request: HttpRequest, filters: Query[SiteFilter]) -> Any:
     rows = _filtered(Site.objects.order_by("key"), filters)
     if filters.country:
         rows = rows.filter(country__iexact=filters.country)
-    return [
-        {
-            **_provenance(site),
-            "key": site.key,
-            "name": site.name,
-            "kind": site.kind,
-            "country": site.country,
-            "electricity_price_per_kwh": float(site.electricity_price_per_kwh),
-            "pue": float(site.pue),
-            "colocation_per_kw_month": float(site.colocation_per_kw_month),
-            "rack_power_limit_kw": float(site.rack_power_limit_kw),
-            "carbon_g_per_kwh": site.carbon_g_per_kwh,
-            "currency": site.currency,
-        }
-        for site in rows
-    ]
+    return rows
 
 
 class OfferingFilter(CatalogFilter):
@@ -425,21 +379,7 @@ def cloud_offerings(request: HttpRequest, filters: Query[OfferingFilter]) -> Any
         rows = rows.filter(gpu__key=filters.gpu)
     if filters.term:
         rows = rows.filter(term=filters.term)
-    return [
-        {
-            **_provenance(o),
-            "key": o.key,
-            "provider": o.provider,
-            "instance_type": o.instance_type,
-            "region": o.region,
-            "gpu": o.gpu.key,
-            "gpu_count": o.gpu_count,
-            "term": o.term,
-            "price_per_hour": float(o.price_per_hour),
-            "currency": o.currency,
-        }
-        for o in rows
-    ]
+    return rows
 
 
 class ItemFilter(CatalogFilter):
@@ -453,18 +393,7 @@ def items(request: HttpRequest, filters: Query[ItemFilter]) -> Any:
     rows = _filtered(InfrastructureItem.objects.order_by("key"), filters, internal=internal)
     if filters.category:
         rows = rows.filter(category=filters.category)
-    return [
-        {
-            **_own_provenance(i, internal, source=_own_price_source()),
-            "key": i.key,
-            "name": i.name,
-            "category": i.category,
-            "unit": i.unit,
-            "price": float(i.price),
-            "currency": i.currency,
-        }
-        for i in rows
-    ]
+    return [s.ItemOut.model_validate(row) if internal else _public_item(row) for row in rows]
 
 
 class FxFilter(Schema):
@@ -483,10 +412,7 @@ def fx_rates(request: HttpRequest, filters: Query[FxFilter]) -> Any:
         rows = rows.filter(quote=filters.quote.upper())
     if filters.is_estimate is not None:
         rows = rows.filter(is_estimate=filters.is_estimate)
-    return [
-        {**_provenance(fx), "base": fx.base, "quote": fx.quote, "rate": float(fx.rate)}
-        for fx in rows
-    ]
+    return rows
 
 
 api.add_router("/catalog", catalog)

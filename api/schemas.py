@@ -60,6 +60,17 @@ def scenario_components() -> dict[str, Any]:
     return {"ScenarioDocument": document, **{f"Scenario.{n}": p for n, p in parts.items()}}
 
 
+# The catalog's responses read their catalog rows field by field (ninja's Schema reads
+# attributes); a row's GPU is given as its key (``resolve_gpu``).
+
+
+def gpu_key(source: Any) -> str:
+    """The GPU's key: of a catalog row's GPU, or of a response read before (the public
+    servers are read, then their internal figures blanked, then read again as the response)."""
+    gpu = source.gpu
+    return gpu if isinstance(gpu, str) else str(gpu.key)
+
+
 class Provenance(Schema):
     source: str
     source_url: str
@@ -115,6 +126,10 @@ class ServerOut(OwnPriceProvenance):
     )
     price_is_estimate: bool | None = Field(description=OWN_IS_ESTIMATE)
 
+    @staticmethod
+    def resolve_gpu(source: Any) -> str:
+        return gpu_key(source)
+
 
 class SiteOut(Provenance):
     key: str
@@ -139,6 +154,10 @@ class CloudOfferingOut(Provenance):
     term: str
     price_per_hour: float
     currency: str
+
+    @staticmethod
+    def resolve_gpu(source: Any) -> str:
+        return gpu_key(source)
 
 
 class ItemOut(OwnPriceProvenance):

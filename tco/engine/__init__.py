@@ -39,7 +39,6 @@ from tco.engine.finance import (
 from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
 from tco.engine.hosted_api import ApiOptionResult
 from tco.engine.hybrid import HybridResult, optimise_hybrid
-from tco.engine.inference import LatencyTargets, ServingPlan
 from tco.engine.inputs import (
     ApiOfferingSpec,
     BuildOutPrices,
@@ -106,7 +105,14 @@ from tco.engine.scenario import (
 from tco.engine.sensitivity import TORNADO_INPUTS, Tornado, TornadoBar, tornado
 from tco.engine.serving import ServingLoad, ServingOutcome, derive_load
 from tco.engine.site import SiteFit, site_duties, site_fit
-from tco.engine.sizing import MemoryBreakdown, ParallelismPlan, SizingResult, size_workload
+from tco.engine.sizing import (
+    LatencyTargets,
+    MemoryBreakdown,
+    ParallelismPlan,
+    ServingPlan,
+    SizingResult,
+    size_workload,
+)
 from tco.engine.sweep import SweepResult, sweep
 from tco.engine.units import HOURS_PER_MONTH, FxRates, Money
 from tco.engine.verdict import Candidate, RankedOption, Verdict, decide

@@ -11,8 +11,8 @@ from tco.report.sizing_blocks import notes
 
 if TYPE_CHECKING:
     from tco.engine import ScenarioResult
-    from tco.engine.inference import ServingPlan
     from tco.engine.serving import ServingOutcome
+    from tco.engine.sizing import ServingPlan
 
 
 def demand(result: ScenarioResult) -> rm.Demand:

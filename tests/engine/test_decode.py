@@ -26,7 +26,6 @@ from tco.engine.decode import (
     serving_point,
 )
 from tco.engine.errors import DoesNotFit, InvalidInput
-from tco.engine.inference import copy_options, latency_targets, plan_serving, requests_of
 from tco.engine.inputs import (
     GpuSpec,
     ModelShape,
@@ -39,6 +38,7 @@ from tco.engine.inputs import (
 )
 from tco.engine.moe import expert_split, experts_touched, weights_read_per_step
 from tco.engine.sizing import size_inference
+from tco.engine.sizing.inference import copy_options, latency_targets, plan_serving, requests_of
 from tco.engine.units import Money
 
 H100 = GpuSpec("H100 SXM5", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)

@@ -23,9 +23,9 @@ from tco.engine import (
     size_workload,
 )
 from tco.engine.compute import scaling_efficiency, training_hours
-from tco.engine.inference import CopyOption
 from tco.engine.inputs import Interconnect
 from tco.engine.sizing import servers_for_deadline
+from tco.engine.sizing.inference import CopyOption
 
 
 def pretrain(**kw: Any) -> Workload:
@@ -229,8 +229,8 @@ def test_inference_70b_at_bf16_is_split_for_memory(server: ServerSpec) -> None:
 
 
 def _options(w: Workload, server: ServerSpec) -> list[CopyOption]:
-    from tco.engine import inference
     from tco.engine.decode import ServedModel
+    from tco.engine.sizing import inference
 
     model = ServedModel.of(w, w.shape or ModelShape(80, 8192, 64, 8))
     return inference.copy_options(

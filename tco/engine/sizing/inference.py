@@ -1,4 +1,4 @@
-"""How to serve a model: the layout of each copy, its batch and the number of copies.
+"""Sizing a served model: the layout of each copy, its batch and the number of copies.
 
 For every layout a server allows (tensor parallel 1, 2, 4, … inside a server; whole
 servers as pipeline stages when one server cannot hold the model) the engine finds the
@@ -24,12 +24,13 @@ from tco.engine.decode import (
     largest_batch,
     serving_point,
 )
-from tco.engine.errors import DoesNotFit, InvalidInput
+from tco.engine.errors import DoesNotFit
 from tco.engine.inputs import ModelShape, ServerSpec, ServingUse, Workload
+from tco.engine.memory import default_shape
 from tco.engine.notes import Note
-
-MAX_SERVERS = 10_000
-"""Largest fleet searched for (also the longest pipeline across servers)."""
+from tco.engine.sizing.parallelism import EPS, MAX_SERVERS, tensor_degrees, usable_memory_gb
+from tco.engine.sizing.results import MemoryBreakdown, ParallelismPlan, Params, SizingResult
+from tco.engine.units import BYTES_PER_GB
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,18 +135,6 @@ def _largest_true(low: int, high: int, ok: Callable[[int], bool]) -> int:
     return low
 
 
-def _tensor_degrees(workload: Workload, gps: int) -> list[int]:
-    t = workload.tensor_parallel
-    if t is not None:
-        if t > gps or gps % t:
-            raise InvalidInput(
-                "tensor_parallel",
-                f"Tensor parallelism stays inside one server: use a divisor of {gps}, got {t}.",
-            )
-        return [t]
-    return [d for d in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024) if d <= gps and gps % d == 0]
-
-
 def copy_options(
     workload: Workload,
     server: ServerSpec,
@@ -157,7 +146,7 @@ def copy_options(
     """Every layout that holds at least one sequence (or the given batch), with its batch."""
     gps = server.gpus_per_server
     fixed_tp = workload.tensor_parallel is not None
-    degrees = _tensor_degrees(workload, gps)
+    degrees = tensor_degrees(workload, gps)
     options = []
     for t in degrees:
         p = 1
@@ -351,3 +340,147 @@ def _missed(
             text += ": hold fewer sequences per model copy."
         notes.append(Note("latency_target_missed", params, text, warning=True))
     return tuple(notes)
+
+
+def _serving_layout(
+    g: int,
+    t: int,
+    p: int,
+    replicas: int,
+    total_gb: float,
+    batch: int,
+    server: ServerSpec,
+    params: Params,
+) -> ParallelismPlan:
+    """How each served copy is laid out: one per GPU, tensor parallel inside a server, or
+    tensor parallel inside servers and pipeline stages across them."""
+    gpu, gps = server.gpu, server.gpus_per_server
+    if g == 1:
+        return ParallelismPlan(
+            "Replicas (one model copy per GPU)",
+            replicas,
+            1,
+            1,
+            f"Each GPU serves its own copy ({total_gb:,.1f} GB with the KV cache of up to "
+            f"{batch} sequences); {replicas} copies run side by side.",
+            reason_code="inference_replicas",
+            reason_params=params,
+        )
+    if p == 1:
+        return ParallelismPlan(
+            "Tensor parallel inside a server",
+            replicas,
+            t,
+            1,
+            f"Each copy is split with tensor parallel {t} ({total_gb:,.1f} GB with the KV "
+            f"cache of up to {batch} sequences); {replicas} copies in total.",
+            reason_code="inference_tensor_parallel",
+            reason_params=params,
+        )
+    return ParallelismPlan(
+        "Tensor parallel inside servers, pipeline across servers",
+        replicas,
+        t,
+        p,
+        f"{total_gb:,.1f} GB exceeds one server's {gps * gpu.memory_gb:,.0f} GB, so each "
+        f"copy uses tensor parallel {t} inside a server and {p} pipeline stages "
+        f"across servers; {replicas} copies in total.",
+        reason_code="inference_pipeline",
+        reason_params=params,
+    )
+
+
+def size_inference(
+    workload: Workload, server: ServerSpec, servers: int | None = None
+) -> SizingResult:
+    """The copies, their layout and batch that serve the target (``plan_serving``).
+
+    Llama-3-8B-like at BF16 on H100s, 20,000 tokens/s of 8,192-token contexts for people
+    reading as it streams (40 ms per token): memory, not latency, bounds the batch (27 to
+    31 ms per token at the fullest). Copies on 1, 2, 4 or 8 GPUs hold 49, 113, 242 or 499
+    sequences and deliver 1,794, 3,940, 8,170 or 16,053 tokens/s; every layout needs two
+    servers, and four copies of tensor parallel 4 deliver the most (32,678 tokens/s). At
+    the peak each copy carries 5,000 tokens/s with 31 sequences.
+
+    >>> from tco.engine.inputs import GpuSpec, WorkloadKind
+    >>> from tco.engine.units import Money
+    >>> h100 = GpuSpec("H100 SXM5", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)
+    >>> srv = ServerSpec("HGX H100", h100, 8, 8, 10.2, 2.5, False, Money(300_000.0))
+    >>> shape = ModelShape(32, 4096, 32, 8)
+    >>> w = Workload(WorkloadKind.INFERENCE, 8.0, shape=shape, target_tokens_per_second=20_000.0)
+    >>> r = size_inference(w, srv)
+    >>> r.gpus_per_replica, r.max_concurrent_sequences, round(r.tokens_per_second_per_replica)
+    (4, 242, 8170)
+    >>> r.replicas, r.servers_required, r.concurrent_sequences
+    (4, 2, 31)
+    """
+    gpu = server.gpu
+    gps = server.gpus_per_server
+    shape = workload.shape or default_shape(workload.active_params)
+    usable = usable_memory_gb(gpu.memory_gb, workload.memory_headroom)
+    plan = plan_serving(workload, server, shape, usable, servers)
+    option, copy = plan.option, plan.option.copy
+    g = copy.gpus
+    notes: list[Note] = []
+    if gpu.peak_tflops(workload.precision) is None:
+        # Weight-only quantization still runs the maths in BF16 on older GPUs.
+        notes.append(
+            Note(
+                "no_precision_cores",
+                {"gpu": gpu.name, "precision": workload.precision.value},
+                f"The {gpu.name} has no {workload.precision.value.upper()} tensor cores: "
+                "throughput uses its BF16 peak (weight-only quantization).",
+            )
+        )
+    capacity = plan.capacity_tokens_per_second
+    target = workload.target_tokens_per_second
+    n_servers, replicas = plan.servers, plan.copies
+    if target is not None and capacity < target * (1 - EPS):
+        notes.append(
+            Note(
+                "below_target",
+                {"servers": n_servers, "capacity": round(capacity), "target": target},
+                f"{n_servers} server(s) deliver {capacity:,.0f} tokens/s, below the "
+                f"{target:,.0f} tokens/s target.",
+            )
+        )
+    model = plan.model
+    weights_gb = model.weights_gb
+    kv_gb = model.kv_bytes_per_token * plan.requests.context_tokens * option.batch / BYTES_PER_GB
+    overhead_gb = weights_gb * workload.inference_overhead_fraction
+    memory = MemoryBreakdown(
+        model_states_gb=weights_gb / g,
+        activations_gb=0.0,
+        kv_cache_gb=kv_gb / g,
+        overhead_gb=overhead_gb / g + workload.framework_overhead_gb,
+    )
+    total_gb = weights_gb + kv_gb + overhead_gb + workload.framework_overhead_gb * g
+    t, p = copy.tensor_parallel, copy.pipeline_parallel
+    params: Params = {
+        "total_gb": round(total_gb, 1),
+        "tensor_parallel": t,
+        "pipeline_parallel": p,
+        "replicas": replicas,
+        "batch": option.batch,
+    }
+    plan_text = _serving_layout(copy.gpus, t, p, replicas, total_gb, option.batch, server, params)
+    return SizingResult(
+        kind=workload.kind,
+        shape=shape,
+        memory=memory,
+        gpu_memory_gb=gpu.memory_gb,
+        gpus_to_fit=plan.fewest_gpus_to_fit,
+        gpus_required=n_servers * gps,
+        servers_required=n_servers,
+        sharding=None,
+        parallelism=plan_text,
+        gpus_per_replica=g,
+        replicas=replicas,
+        tokens_per_second_per_replica=option.capacity.tokens_per_second,
+        tokens_per_second_capacity=capacity,
+        notes=tuple(n.text for n in notes),
+        usable_memory_gb=usable,
+        note_details=tuple(notes),
+        serving=plan,
+        warnings=plan.warnings,
+    )

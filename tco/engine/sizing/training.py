@@ -1,10 +1,7 @@
-"""How many GPUs and servers a workload needs, and how to split it across them.
+"""Sizing pre-training and fine-tuning: the memory fit, then the fleet that meets the deadline.
 
-Training plans combine tensor parallelism t (with sequence parallelism) inside a
-server, context parallelism cp, pipeline parallelism p (1F1B) and data
-parallelism d with a ZeRO stage over the data-parallel group: t·cp·p·d GPUs.
-The engine speaks in codes: every reason and note carries a code and its
-parameters (for the Django layer to word) next to an English sentence.
+The engine speaks in codes: every reason and note carries a code and its parameters (for
+the Django layer to word) next to an English sentence.
 """
 
 from __future__ import annotations
@@ -25,120 +22,24 @@ from tco.engine.compute import (
     width_efficiency,
 )
 from tco.engine.errors import DeadlineInfeasible, DoesNotFit, InvalidInput
-from tco.engine.inference import ServingPlan, plan_serving
-from tco.engine.inputs import (
-    Interconnect,
-    ModelShape,
-    Recompute,
-    ServerSpec,
-    Sharding,
-    Workload,
-    WorkloadKind,
-)
-from tco.engine.memory import (
-    activation_gb_per_gpu,
-    default_shape,
-    lora_state_gb,
-    pipeline_bubble,
-    replicated_and_sharded_bytes,
-)
+from tco.engine.inputs import Interconnect, ModelShape, Recompute, ServerSpec, Sharding, Workload
+from tco.engine.memory import activation_gb_per_gpu, default_shape
 from tco.engine.moe import all_to_all_bytes_per_token, exchange_seconds, workload_split
 from tco.engine.notes import Note
-from tco.engine.units import BYTES_PER_GB, HOURS_PER_DAY, SECONDS_PER_HOUR
-
-MAX_SERVERS = 10_000
-"""Upper bound searched for a deadline; beyond it the engine says it is infeasible."""
-
-_EPS = 1e-9  # guards ceil() against float noise such as 2.0000000000000004
-
-Params = dict[str, object]
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryBreakdown:
-    """Memory per GPU in GB."""
-
-    model_states_gb: float
-    activations_gb: float
-    kv_cache_gb: float
-    overhead_gb: float
-
-    @property
-    def total_gb(self) -> float:
-        return self.model_states_gb + self.activations_gb + self.kv_cache_gb + self.overhead_gb
-
-
-@dataclass(frozen=True, slots=True)
-class ParallelismPlan:
-    strategy: str
-    data_parallel: int
-    tensor_parallel: int
-    pipeline_parallel: int
-    reason: str
-    context_parallel: int = 1
-    sequence_parallel: bool = False
-    micro_batches: int | None = None
-    pipeline_bubble: float = 0.0
-    reason_code: str = ""
-    reason_params: Params = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class SizingResult:
-    kind: WorkloadKind
-    shape: ModelShape
-    memory: MemoryBreakdown
-    gpu_memory_gb: float
-    gpus_to_fit: int
-    gpus_required: int
-    servers_required: int
-    sharding: Sharding | None
-    parallelism: ParallelismPlan
-    training_flops: float | None = None
-    training_hours: float | None = None
-    training_days: float | None = None
-    scaling_efficiency: float | None = None
-    gpus_per_replica: int | None = None
-    replicas: int | None = None
-    tokens_per_second_per_replica: float | None = None
-    tokens_per_second_capacity: float | None = None
-    notes: tuple[str, ...] = ()
-    gpu_hours: float | None = None
-    hardware_flops_utilization: float | None = None
-    usable_memory_gb: float | None = None
-    note_details: tuple[Note, ...] = ()
-    serving: ServingPlan | None = None  # inference: the chosen copy, batch and latency
-    warnings: tuple[Note, ...] = ()  # notes the buyer must see (the result's warnings)
-    expert_parallel: int | None = None  # training a mixture of experts
-    all_to_all_hours: float | None = None  # of the training hours: the experts' exchange
-    gradient_exchange_hours: float | None = None  # of the training hours: gradients' exposed
-
-    @property
-    def memory_per_gpu_gb(self) -> float:
-        return self.memory.total_gb
-
-    @property
-    def concurrent_sequences(self) -> int | None:
-        """Sequences each copy holds at the sized peak (inference)."""
-        return self.serving.peak.batch if self.serving is not None else None
-
-    @property
-    def max_concurrent_sequences(self) -> int | None:
-        """The largest batch a copy takes within memory and the latency targets."""
-        return self.serving.option.batch if self.serving is not None else None
-
-
-def _ceil(x: float) -> int:
-    return math.ceil(x - _EPS)
-
-
-def size_workload(
-    workload: Workload, server: ServerSpec, servers: int | None = None
-) -> SizingResult:
-    """Size a training or inference workload on ``server``; see the two helpers."""
-    if workload.kind is WorkloadKind.INFERENCE:
-        return size_inference(workload, server, servers)
-    return size_training(workload, server, servers)
+from tco.engine.sizing.parallelism import (
+    FULL_STATE_KINDS,
+    MAX_SERVERS,
+    SHARDING_RANK,
+    Candidate,
+    Placed,
+    candidates,
+    ceil,
+    global_sequences,
+    place,
+    usable_memory_gb,
+)
+from tco.engine.sizing.results import MemoryBreakdown, ParallelismPlan, Params, SizingResult
+from tco.engine.units import HOURS_PER_DAY, SECONDS_PER_HOUR
 
 
 def _training_peak(workload: Workload, server: ServerSpec) -> float:
@@ -150,290 +51,6 @@ def _training_peak(workload: Workload, server: ServerSpec) -> float:
             "train in BF16 or pick a newer GPU.",
         )
     return peak
-
-
-def usable_memory_gb(gpu_memory_gb: float, headroom: float) -> float:
-    """Memory a plan may fill: GPU memory × (1 − headroom). 80 GB at 10 %: 72 GB.
-
-    >>> usable_memory_gb(80.0, 0.1)
-    72.0
-    """
-    return gpu_memory_gb * (1.0 - headroom)
-
-
-# --- training plans -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    """One (t, cp, p, ZeRO stage) that fits once the data-parallel degree is ≥ dp_min."""
-
-    t: int
-    cp: int
-    p: int
-    sharding: Sharding
-    act_gb: float  # first pipeline stage, p micro-batches in flight
-    rep_gb: float  # model states per GPU kept whole
-    shard_gb: float  # model states per GPU before dividing by the shard group dp·cp
-    dp_min: int
-    expert_gb: float = 0.0  # routed experts' states per GPU before expert parallelism
-    experts: int = 1  # routed experts: expert parallelism spreads them over ≤ this many
-
-    @property
-    def model_parallel(self) -> int:
-        return self.t * self.cp * self.p
-
-    @property
-    def gpus_to_fit(self) -> int:
-        return self.model_parallel * self.dp_min
-
-    def expert_parallel(self, dp: int) -> int:
-        """GPUs the experts of one model-parallel rank are spread over: dp·cp, ≤ experts."""
-        return min(dp * self.cp, self.experts)
-
-    def states_gb(self, dp: int) -> float:
-        return (
-            self.rep_gb + self.shard_gb / (dp * self.cp) + self.expert_gb / self.expert_parallel(dp)
-        )
-
-
-def min_data_parallel(
-    rep_gb: float, shard_gb: float, expert_gb: float, experts: int, cp: int, free_gb: float
-) -> int | None:
-    """Fewest data-parallel copies d with rep + shard/(d·cp) + expert/min(d·cp, E) ≤ free.
-
-    Expert parallelism spreads the routed experts over the data-parallel (and context-
-    parallel) GPUs, at most one expert each; ZeRO shards the rest of the states. None when
-    no d fits. 20 GB kept whole, 400 GB sharded and 1,000 GB of experts in 60 GB free:
-    spreading all 1,400 GB over 40 GB of room takes 35 GPUs, more than the 32 experts;
-    with one expert each (31.25 GB) 8.75 GB are left for 400 ÷ d, so d = 46.
-
-    >>> min_data_parallel(20.0, 400.0, 1000.0, 32, 1, 60.0)
-    46
-    >>> min_data_parallel(20.0, 400.0, 0.0, 1, 1, 60.0), min_data_parallel(70.0, 0, 0, 1, 1, 60.0)
-    (10, None)
-    """
-    room = free_gb - rep_gb
-    if room <= 0 or (expert_gb == 0.0 and shard_gb == 0.0 and rep_gb > free_gb):
-        return None
-    if expert_gb == 0.0 and shard_gb == 0.0:
-        return 1
-    group = _ceil((shard_gb + expert_gb) / room)  # every state spread over d·cp ≤ E GPUs
-    if expert_gb == 0.0 or group <= experts:
-        return max(1, _ceil(group / cp))
-    room -= expert_gb / experts  # experts at one per GPU; ZeRO shards the rest further
-    if room <= 0:
-        return None
-    group = max(experts, _ceil(shard_gb / room)) if shard_gb else experts
-    return max(1, _ceil(group / cp))
-
-
-_SHARDING_RANK = {Sharding.DDP: 0, Sharding.ZERO1: 1, Sharding.ZERO2: 2, Sharding.ZERO3: 3}
-# Kinds that train every weight, so routed experts carry full states and expert parallelism.
-_FULL_STATE_KINDS = (WorkloadKind.PRETRAIN, WorkloadKind.FULL_FINETUNE)
-
-
-def _powers_of_two(limit: int) -> list[int]:
-    out, x = [], 1
-    while x <= limit:
-        out.append(x)
-        x *= 2
-    return out
-
-
-def _state_bytes(workload: Workload, sharding: Sharding) -> tuple[float, float]:
-    """(bytes kept whole, bytes sharded over the group) per parameter."""
-    if workload.kind in (WorkloadKind.LORA, WorkloadKind.QLORA):
-        total = (
-            lora_state_gb(
-                1.0,
-                workload.lora_adapter_fraction,
-                quantized_base=workload.kind is WorkloadKind.QLORA,
-                optimizer_bytes=workload.optimizer.weight_grad_state_bytes[2],
-            )
-            * BYTES_PER_GB
-        )
-        # Adapter state is tiny, so ZeRO-1/2 change nothing: only ZeRO-3 shards the base.
-        return (0.0, total) if sharding is Sharding.ZERO3 else (total, 0.0)
-    w, g, k = workload.optimizer.weight_grad_state_bytes
-    return replicated_and_sharded_bytes(sharding, k, w, g)
-
-
-def _degrees(fixed: int | None, limit: int) -> list[int]:
-    return [fixed] if fixed is not None else _powers_of_two(max(1, limit))
-
-
-def _tensor_degrees(workload: Workload, gps: int) -> list[int]:
-    t = workload.tensor_parallel
-    if t is not None:
-        if t > gps or gps % t:
-            raise InvalidInput(
-                "tensor_parallel",
-                f"Tensor parallelism stays inside one server: use a divisor of {gps}, got {t}.",
-            )
-        return [t]
-    return [t for t in _powers_of_two(gps) if gps % t == 0]
-
-
-def _candidates(
-    workload: Workload, server: ServerSpec, shape: ModelShape
-) -> tuple[list[_Candidate], float]:
-    """Every (t, cp, p, stage) that can fit, and the least memory per GPU any plan needs."""
-    gps = server.gpus_per_server
-    usable = usable_memory_gb(server.gpu.memory_gb, workload.memory_headroom)
-    overhead = workload.framework_overhead_gb
-    big = workload.params >= defaults.FSDP_MAX_PARAMS_ACROSS_SERVERS
-    if workload.pipeline_parallel is not None and workload.pipeline_parallel > shape.layers:
-        raise InvalidInput(
-            "pipeline_parallel",
-            f"A pipeline cannot have more stages than the model has layers ({shape.layers}), "
-            f"got {workload.pipeline_parallel}.",
-        )
-    if workload.context_parallel is not None and (
-        workload.context_parallel > workload.sequence_length
-    ):
-        raise InvalidInput(
-            "context_parallel",
-            "Context parallelism splits the sequence: it cannot exceed the sequence length "
-            f"({workload.sequence_length}), got {workload.context_parallel}.",
-        )
-    cps = _degrees(
-        workload.context_parallel,
-        min(defaults.MAX_CONTEXT_PARALLEL, workload.sequence_length),
-    )
-    pps = _degrees(workload.pipeline_parallel, min(defaults.MAX_PIPELINE_PARALLEL, shape.layers))
-    found: list[_Candidate] = []
-    least_gb = math.inf
-    tensor_degrees = _tensor_degrees(workload, gps)
-    # Context parallelism's ring exchange of keys and values is not modelled, so it is used
-    # at the smallest degree with which anything fits: stop at the first cp that fits.
-    for cp in cps:
-        for t in tensor_degrees:
-            for p in pps:
-                act = activation_gb_per_gpu(
-                    shape,
-                    workload.sequence_length,
-                    workload.micro_batch_size,
-                    t,
-                    workload.recompute,
-                    sequence_parallel=t > 1,
-                    context_parallel=cp,
-                    pipeline_parallel=p,
-                )
-                cand, need = _fit(workload, gps, usable, overhead, big, t, cp, p, act)
-                least_gb = min(least_gb, need)
-                if cand is None:
-                    continue
-                found.append(cand)
-                if p == 1 and not (cand.sharding is Sharding.ZERO3 and big):
-                    # Without a pipeline the plan fits and has no bubble: more stages at
-                    # this (t, cp) could only be slower.
-                    break
-        if found:
-            break
-    return found, least_gb
-
-
-def _fit(
-    workload: Workload,
-    gps: int,
-    usable: float,
-    overhead: float,
-    big: bool,
-    t: int,
-    cp: int,
-    p: int,
-    act: float,
-) -> tuple[_Candidate | None, float]:
-    """The simplest ZeRO stage that fits at (t, cp, p), and the least memory it could need.
-
-    A mixture of experts keeps its routed experts apart: expert parallelism spreads their
-    full states over the data-parallel GPUs (``min_data_parallel``); ZeRO applies to the
-    shared weights. LoRA and QLoRA freeze the experts with the rest of the base."""
-    split = workload_split(workload) if workload.kind in _FULL_STATE_KINDS else None
-    experts = split.experts if split is not None else 1
-    expert_params = split.expert_params if split is not None else 0.0
-    per_gpu_params = (workload.params - expert_params) / (t * p)
-    expert_gb = expert_params / (t * p) * sum(_state_bytes(workload, Sharding.DDP)) / BYTES_PER_GB
-    if workload.sharding is not None:
-        stages = [workload.sharding]
-    elif p == 1:
-        stages = [Sharding.DDP, Sharding.ZERO3]
-    else:  # Megatron-style: the distributed optimizer shards only optimizer state
-        stages = [Sharding.DDP, Sharding.ZERO1]
-    free = usable - act - overhead
-    least = math.inf
-    for stage in stages:
-        rep_b, shard_b = _state_bytes(workload, stage)
-        rep = per_gpu_params * rep_b / BYTES_PER_GB
-        shard = per_gpu_params * shard_b / BYTES_PER_GB
-        least = min(least, act + overhead + rep + expert_gb / experts)
-        dp_min = min_data_parallel(rep, shard, expert_gb, experts, cp, free)
-        if dp_min is None:
-            continue
-        cand = _Candidate(t, cp, p, stage, act, rep, shard, dp_min, expert_gb, experts)
-        spans_servers = cand.gpus_to_fit > gps
-        if stage is Sharding.ZERO3 and big and workload.sharding is None and spans_servers:
-            continue  # at this size the plan is 3D, not ZeRO-3 over the network
-        return cand, least
-    return None, least
-
-
-def _global_sequences(workload: Workload) -> float:
-    return max(1.0, workload.global_batch_tokens / workload.sequence_length)
-
-
-def _micro_batches(workload: Workload, dp: int) -> int:
-    """Micro-batches per pipeline per step: global batch ÷ (data parallel × micro-batch)."""
-    return max(1, int(_global_sequences(workload) / (dp * workload.micro_batch_size)))
-
-
-@dataclass(frozen=True, slots=True)
-class _Placed:
-    cand: _Candidate
-    dp: int
-    micro_batches: int
-    bubble: float
-
-    @property
-    def used_gpus(self) -> int:
-        return self.cand.model_parallel * self.dp
-
-    @property
-    def rate(self) -> float:
-        return self.used_gpus * (1.0 - self.bubble)
-
-
-def _place(
-    workload: Workload,
-    cands: list[_Candidate],
-    gpus: int,
-    gps: int,
-    exchange_share: Callable[[_Placed], float] | None = None,
-) -> _Placed | None:
-    """Best plan on ``gpus`` GPUs: most useful throughput, then the simplest.
-
-    ``exchange_share(plan)``: the time a step spends exchanging (gradients, a mixture's
-    tokens, tensor-parallel activations), as a share of its compute; throughput is
-    divided by 1 + it. Tensor parallelism shrinks each GPU's gradients but exchanges
-    activations in every layer, so a plan pays for one or the other."""
-    big = workload.params >= defaults.FSDP_MAX_PARAMS_ACROSS_SERVERS
-    best: _Placed | None = None
-    best_key: tuple[float, int, int, int, int] | None = None
-    for c in cands:
-        dp = gpus // c.model_parallel
-        if dp < c.dp_min:
-            continue
-        zero3_over_network = dp * c.model_parallel > gps and c.sharding is Sharding.ZERO3
-        if zero3_over_network and big and workload.sharding is None:
-            continue
-        m = _micro_batches(workload, dp)
-        placed = _Placed(c, dp, m, pipeline_bubble(c.p, m))
-        slowdown = 1.0 + (exchange_share(placed) if exchange_share is not None else 0.0)
-        key = (-placed.rate / slowdown, c.p, c.cp, c.t, _SHARDING_RANK[c.sharding])
-        if best_key is None or key < best_key:
-            best, best_key = placed, key
-    return best
 
 
 def servers_for_deadline(
@@ -457,6 +74,7 @@ def servers_for_deadline(
     4.2e22 FLOPs in 30 days on 8 × 989 TFLOPS servers, MFU 0.4, goodput 0.9,
     InfiniBand: 5 servers take 829 h, 6 servers 718 h ≤ 720 h, so 6.
 
+    >>> from tco.engine.inputs import WorkloadKind
     >>> w = Workload(WorkloadKind.PRETRAIN, 7.0, tokens_billion=1000.0, mfu=0.4)
     >>> servers_for_deadline(4.2e22, 720.0, 8, 989.0, w)
     6
@@ -567,7 +185,7 @@ def _does_not_fit(workload: Workload, server: ServerSpec, least_gb: float) -> Do
 
 
 def _expert_exchange_hours(
-    workload: Workload, shape: ModelShape, server: ServerSpec, placed: _Placed
+    workload: Workload, shape: ModelShape, server: ServerSpec, placed: Placed
 ) -> float:
     """Wall-clock hours a mixture of experts spends sending tokens to their experts.
 
@@ -578,7 +196,7 @@ def _expert_exchange_hours(
     stretches it like the compute.
     """
     split = workload_split(workload)
-    assert split is not None and workload.kind in _FULL_STATE_KINDS
+    assert split is not None and workload.kind in FULL_STATE_KINDS
     c = placed.cand
     ep = c.expert_parallel(placed.dp)
     in_server = min(ep, max(1, server.nvlink_domain // c.t))  # the NVLink domain (NVL72: 72)
@@ -604,7 +222,7 @@ def _expert_exchange_hours(
 
 
 def _step_exchange(
-    workload: Workload, server: ServerSpec, placed: _Placed, peak: float, mfu: float
+    workload: Workload, server: ServerSpec, placed: Placed, peak: float, mfu: float
 ) -> tuple[float, float]:
     """(exposed gradient exchange, compute) of one training step, in seconds per GPU.
 
@@ -622,7 +240,7 @@ def _step_exchange(
         / placed.used_gpus
     )
     compute_s = flops_per_gpu / (peak * 1e12 * mfu)
-    if workload.kind not in _FULL_STATE_KINDS:
+    if workload.kind not in FULL_STATE_KINDS:
         return 0.0, compute_s
     split = workload_split(workload)
     exchanged = workload.params if split is None else split.shared_params
@@ -636,7 +254,7 @@ def _step_exchange(
 
 
 def _tensor_exchange_seconds(
-    workload: Workload, shape: ModelShape, server: ServerSpec, placed: _Placed
+    workload: Workload, shape: ModelShape, server: ServerSpec, placed: Placed
 ) -> float:
     """Seconds a step spends exchanging activations inside its tensor-parallel groups.
 
@@ -655,7 +273,7 @@ def _tensor_exchange_seconds(
 
 
 def _gradient_exchange_hours(
-    workload: Workload, server: ServerSpec, placed: _Placed, peak: float, mfu: float
+    workload: Workload, server: ServerSpec, placed: Placed, peak: float, mfu: float
 ) -> float:
     """Wall-clock hours the exposed gradient exchange adds over the run (all its steps),
     stretched by lost time (goodput) like the compute."""
@@ -672,28 +290,28 @@ class _Fleets:
     workload: Workload
     server: ServerSpec
     shape: ModelShape
-    cands: list[_Candidate]
+    cands: list[Candidate]
     peak: float
     mfu: float
-    placements: dict[int, _Placed | None] = field(default_factory=dict)
+    placements: dict[int, Placed | None] = field(default_factory=dict)
 
     @property
     def moe(self) -> bool:
-        return workload_split(self.workload) is not None and self.workload.kind in _FULL_STATE_KINDS
+        return workload_split(self.workload) is not None and self.workload.kind in FULL_STATE_KINDS
 
-    def exchange_share(self, plan: _Placed) -> float:
+    def exchange_share(self, plan: Placed) -> float:
         w, srv = self.workload, self.server
         exposed, compute_s = _step_exchange(w, srv, plan, self.peak, self.mfu)
         return (exposed + _tensor_exchange_seconds(w, self.shape, srv, plan)) / compute_s
 
-    def place(self, gpus: int) -> _Placed | None:
+    def place(self, gpus: int) -> Placed | None:
         if gpus not in self.placements:
             # A mixture of experts keeps the throughput choice its calibration was fitted
             # with: its plans trade the experts' exchange too, which DeepSeek's overlapped
             # schedules hide in ways the engine does not represent (docs/calibration.md).
             weigh = None if self.moe else self.exchange_share
             gps = self.server.gpus_per_server
-            self.placements[gpus] = _place(self.workload, self.cands, gpus, gps, weigh)
+            self.placements[gpus] = place(self.workload, self.cands, gpus, gps, weigh)
         return self.placements[gpus]
 
     def useful(self, servers: int) -> float:
@@ -725,7 +343,7 @@ def size_training(
     638.18 h of compute and, per 4 M-token step, 3 × 47/48 × 14 GB ÷ 50 GB/s = 822.5 ms
     of exchange, 250,000 steps ÷ goodput 0.9 = 63.46 h:
 
-    >>> from tco.engine.inputs import GpuSpec
+    >>> from tco.engine.inputs import GpuSpec, WorkloadKind
     >>> from tco.engine.units import Money
     >>> h100 = GpuSpec("H100 SXM5", 80.0, 3.35, 989.0, 1979.0, None, 700.0)
     >>> srv = ServerSpec("HGX H100", h100, 8, 8, 10.2, 2.5, False, Money(300_000.0))
@@ -741,12 +359,12 @@ def size_training(
     peak = _training_peak(workload, server)
     # A mixture of experts computes like a dense model of its active parameters.
     shape = workload.shape or default_shape(workload.active_params)
-    cands, least_gb = _candidates(workload, server, shape)
+    cands, least_gb = candidates(workload, server, shape)
     if not cands:
         raise _does_not_fit(workload, server, least_gb)
     fit = min(
         cands,
-        key=lambda c: (c.gpus_to_fit, c.p, c.cp, c.t, _SHARDING_RANK[c.sharding]),
+        key=lambda c: (c.gpus_to_fit, c.p, c.cp, c.t, SHARDING_RANK[c.sharding]),
     )
     gpus_to_fit = fit.gpus_to_fit
     # The MFU input is a wide model's; narrower ones reach less (compute.width_efficiency).
@@ -754,7 +372,7 @@ def size_training(
     run = _Fleets(workload, server, shape, cands, peak, mfu)
     place = run.place
 
-    servers_fit = _ceil(gpus_to_fit / gps)
+    servers_fit = ceil(gpus_to_fit / gps)
     while place(servers_fit * gps) is None and servers_fit < MAX_SERVERS:
         servers_fit += 1  # a fleet of whole servers on which some plan divides evenly
 
@@ -799,7 +417,7 @@ def size_training(
         note_details=tuple(notes),
         expert_parallel=c.expert_parallel(placed.dp) if a2a_hours is not None else None,
         all_to_all_hours=a2a_hours,
-        gradient_exchange_hours=grad_hours if workload.kind in _FULL_STATE_KINDS else None,
+        gradient_exchange_hours=grad_hours if workload.kind in FULL_STATE_KINDS else None,
     )
 
 
@@ -810,7 +428,7 @@ def _training_servers(
     gps: int,
     peak: float,
     flops: float,
-    place: Callable[[int], _Placed | None],
+    place: Callable[[int], Placed | None],
     useful: Callable[[int], float],
     exchange_hours: Callable[[int], float] | None,
     mfu: float,
@@ -842,7 +460,7 @@ def _training_servers(
 
 
 def _training_notes(
-    workload: Workload, placed: _Placed, gpus: int, n_servers: int, hours: float
+    workload: Workload, placed: Placed, gpus: int, n_servers: int, hours: float
 ) -> list[Note]:
     """What the sized run warns about: past the deadline, a global batch too small for
     its data-parallel copies, GPUs the plan's groups leave idle."""
@@ -860,7 +478,7 @@ def _training_notes(
                 f"past the {workload.deadline_days:g}-day deadline.",
             )
         )
-    sequences = _global_sequences(workload)
+    sequences = global_sequences(workload)
     if placed.dp * workload.micro_batch_size > sequences:
         notes.append(
             Note(
@@ -888,7 +506,7 @@ def _training_notes(
     return notes
 
 
-def _training_memory(workload: Workload, shape: ModelShape, placed: _Placed) -> MemoryBreakdown:
+def _training_memory(workload: Workload, shape: ModelShape, placed: Placed) -> MemoryBreakdown:
     """Per GPU: the plan's model states and activations, and the framework's overhead."""
     c = placed.cand
     return MemoryBreakdown(
@@ -910,7 +528,7 @@ def _training_memory(workload: Workload, shape: ModelShape, placed: _Placed) -> 
 
 
 def _training_plan(
-    workload: Workload, server: ServerSpec, placed: _Placed, memory: MemoryBreakdown
+    workload: Workload, server: ServerSpec, placed: Placed, memory: MemoryBreakdown
 ) -> ParallelismPlan:
     """The plan in one sentence, with its code and parameters."""
     c, dp = placed.cand, placed.dp
@@ -975,7 +593,7 @@ def _training_plan(
 
 
 def _model_parallel_wording(
-    workload: Workload, placed: _Placed, memory: MemoryBreakdown, gpu_gb: float
+    workload: Workload, placed: Placed, memory: MemoryBreakdown, gpu_gb: float
 ) -> tuple[str, str, str]:
     """(strategy, reason, code) of a plan that splits the model (pipeline, tensor or
     context parallel), with its data-parallel copies and their sharding."""
@@ -1032,147 +650,3 @@ def _model_parallel_wording(
             f"all per {gpu_gb:,.0f} GB GPU."
         )
     return strategy, reason, code
-
-
-def _serving_layout(
-    g: int,
-    t: int,
-    p: int,
-    replicas: int,
-    total_gb: float,
-    batch: int,
-    server: ServerSpec,
-    params: Params,
-) -> ParallelismPlan:
-    """How each served copy is laid out: one per GPU, tensor parallel inside a server, or
-    tensor parallel inside servers and pipeline stages across them."""
-    gpu, gps = server.gpu, server.gpus_per_server
-    if g == 1:
-        return ParallelismPlan(
-            "Replicas (one model copy per GPU)",
-            replicas,
-            1,
-            1,
-            f"Each GPU serves its own copy ({total_gb:,.1f} GB with the KV cache of up to "
-            f"{batch} sequences); {replicas} copies run side by side.",
-            reason_code="inference_replicas",
-            reason_params=params,
-        )
-    if p == 1:
-        return ParallelismPlan(
-            "Tensor parallel inside a server",
-            replicas,
-            t,
-            1,
-            f"Each copy is split with tensor parallel {t} ({total_gb:,.1f} GB with the KV "
-            f"cache of up to {batch} sequences); {replicas} copies in total.",
-            reason_code="inference_tensor_parallel",
-            reason_params=params,
-        )
-    return ParallelismPlan(
-        "Tensor parallel inside servers, pipeline across servers",
-        replicas,
-        t,
-        p,
-        f"{total_gb:,.1f} GB exceeds one server's {gps * gpu.memory_gb:,.0f} GB, so each "
-        f"copy uses tensor parallel {t} inside a server and {p} pipeline stages "
-        f"across servers; {replicas} copies in total.",
-        reason_code="inference_pipeline",
-        reason_params=params,
-    )
-
-
-def size_inference(
-    workload: Workload, server: ServerSpec, servers: int | None = None
-) -> SizingResult:
-    """The copies, their layout and batch that serve the target (tco/engine/inference.py).
-
-    Llama-3-8B-like at BF16 on H100s, 20,000 tokens/s of 8,192-token contexts for people
-    reading as it streams (40 ms per token): memory, not latency, bounds the batch (27 to
-    31 ms per token at the fullest). Copies on 1, 2, 4 or 8 GPUs hold 49, 113, 242 or 499
-    sequences and deliver 1,794, 3,940, 8,170 or 16,053 tokens/s; every layout needs two
-    servers, and four copies of tensor parallel 4 deliver the most (32,678 tokens/s). At
-    the peak each copy carries 5,000 tokens/s with 31 sequences.
-
-    >>> from tco.engine.inputs import GpuSpec
-    >>> from tco.engine.units import Money
-    >>> h100 = GpuSpec("H100 SXM5", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)
-    >>> srv = ServerSpec("HGX H100", h100, 8, 8, 10.2, 2.5, False, Money(300_000.0))
-    >>> shape = ModelShape(32, 4096, 32, 8)
-    >>> w = Workload(WorkloadKind.INFERENCE, 8.0, shape=shape, target_tokens_per_second=20_000.0)
-    >>> r = size_inference(w, srv)
-    >>> r.gpus_per_replica, r.max_concurrent_sequences, round(r.tokens_per_second_per_replica)
-    (4, 242, 8170)
-    >>> r.replicas, r.servers_required, r.concurrent_sequences
-    (4, 2, 31)
-    """
-    gpu = server.gpu
-    gps = server.gpus_per_server
-    shape = workload.shape or default_shape(workload.active_params)
-    usable = usable_memory_gb(gpu.memory_gb, workload.memory_headroom)
-    plan = plan_serving(workload, server, shape, usable, servers)
-    option, copy = plan.option, plan.option.copy
-    g = copy.gpus
-    notes: list[Note] = []
-    if gpu.peak_tflops(workload.precision) is None:
-        # Weight-only quantization still runs the maths in BF16 on older GPUs.
-        notes.append(
-            Note(
-                "no_precision_cores",
-                {"gpu": gpu.name, "precision": workload.precision.value},
-                f"The {gpu.name} has no {workload.precision.value.upper()} tensor cores: "
-                "throughput uses its BF16 peak (weight-only quantization).",
-            )
-        )
-    capacity = plan.capacity_tokens_per_second
-    target = workload.target_tokens_per_second
-    n_servers, replicas = plan.servers, plan.copies
-    if target is not None and capacity < target * (1 - _EPS):
-        notes.append(
-            Note(
-                "below_target",
-                {"servers": n_servers, "capacity": round(capacity), "target": target},
-                f"{n_servers} server(s) deliver {capacity:,.0f} tokens/s, below the "
-                f"{target:,.0f} tokens/s target.",
-            )
-        )
-    model = plan.model
-    weights_gb = model.weights_gb
-    kv_gb = model.kv_bytes_per_token * plan.requests.context_tokens * option.batch / BYTES_PER_GB
-    overhead_gb = weights_gb * workload.inference_overhead_fraction
-    memory = MemoryBreakdown(
-        model_states_gb=weights_gb / g,
-        activations_gb=0.0,
-        kv_cache_gb=kv_gb / g,
-        overhead_gb=overhead_gb / g + workload.framework_overhead_gb,
-    )
-    total_gb = weights_gb + kv_gb + overhead_gb + workload.framework_overhead_gb * g
-    t, p = copy.tensor_parallel, copy.pipeline_parallel
-    params: Params = {
-        "total_gb": round(total_gb, 1),
-        "tensor_parallel": t,
-        "pipeline_parallel": p,
-        "replicas": replicas,
-        "batch": option.batch,
-    }
-    plan_text = _serving_layout(copy.gpus, t, p, replicas, total_gb, option.batch, server, params)
-    return SizingResult(
-        kind=workload.kind,
-        shape=shape,
-        memory=memory,
-        gpu_memory_gb=gpu.memory_gb,
-        gpus_to_fit=plan.fewest_gpus_to_fit,
-        gpus_required=n_servers * gps,
-        servers_required=n_servers,
-        sharding=None,
-        parallelism=plan_text,
-        gpus_per_replica=g,
-        replicas=replicas,
-        tokens_per_second_per_replica=option.capacity.tokens_per_second,
-        tokens_per_second_capacity=capacity,
-        notes=tuple(n.text for n in notes),
-        usable_memory_gb=usable,
-        note_details=tuple(notes),
-        serving=plan,
-        warnings=plan.warnings,
-    )
