@@ -168,11 +168,18 @@ DEFAULT_PRESET = PRESETS[0]
 
 # What each workload starts from when the visitor switches to it on the page
 # (static/js/calculator.js): a value still at the previous workload's default is replaced,
-# so a LoRA fine-tune never inherits a pre-training run's trillion tokens. Serving runs
-# continuously; its request rate is an estimate (the field's help says so).
+# so a LoRA fine-tune never inherits a pre-training run's trillion tokens. Each set is
+# complete for its demand pattern (a recurring fine-tune says how often: four times a
+# year, as the finetune-8b preset). Serving runs continuously; its request rate is an
+# estimate (the field's help says so).
 KIND_DEFAULTS: dict[str, dict[str, Any]] = {
     "pretrain": {"tokens_billion": 1000, "deadline_days": 30, "demand_pattern": "one_off"},
-    "full_finetune": {"tokens_billion": 5, "deadline_days": 3, "demand_pattern": "recurring"},
+    "full_finetune": {
+        "tokens_billion": 5,
+        "deadline_days": 3,
+        "demand_pattern": "recurring",
+        "runs_per_year": 4,
+    },
     "lora": {"tokens_billion": 1, "deadline_days": 2, "demand_pattern": "one_off"},
     "qlora": {"tokens_billion": 1, "deadline_days": 2, "demand_pattern": "one_off"},
     "inference": {

@@ -14,6 +14,7 @@ from django.utils import translation
 from tco.scenario.resolve import CatalogSnapshot
 from tco.web.calculator import form_data
 from tco.web.forms import CalculatorForm
+from tco.web.presets import DEFAULT_PRESET, KIND_DEFAULTS, preset_data
 
 pytestmark = pytest.mark.django_db
 
@@ -66,6 +67,22 @@ def test_fields_the_workload_ignores_are_hidden_and_not_required(seed_catalog: o
     assert not form.fields["mfu_pct"].required
     assert "hidden" not in form.relevance("params_billion")
     assert CalculatorForm.base_fields["mfu_pct"].required  # the class's field is left as it was
+
+
+@pytest.mark.parametrize("kind", sorted(KIND_DEFAULTS))
+def test_a_workloads_own_defaults_are_a_complete_answer(seed_catalog: object, kind: str) -> None:
+    # The page switches the workload by writing these defaults into the fields
+    # (static/js/calculator.js) and sends the form at once: they must be enough for a
+    # result, or the visitor sees "Enter how many runs a year" right after the switch.
+    values = {**(preset_data(DEFAULT_PRESET.slug) or {}), **KIND_DEFAULTS[kind], "kind": kind}
+    query = QueryDict(mutable=True)
+    for name, value in values.items():
+        query.setlist(
+            name, [str(v) for v in value] if isinstance(value, list | tuple) else [str(value)]
+        )
+    query["full"] = "1"
+    form = CalculatorForm(query, catalog=CatalogSnapshot.load())
+    assert form.is_valid(), form.errors
 
 
 @pytest.mark.parametrize(
