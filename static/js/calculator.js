@@ -131,11 +131,14 @@
     });
     form.dataset.kind = kind;
   }
+  // Listened to while the event comes down (capture), so the new workload's defaults are
+  // in the fields before the form's own listener (htmx, on the way up) reads them for
+  // the request: the result is always for the inputs shown, never the previous workload's.
   document.addEventListener("change", function (event) {
     var id = event.target.id;
     if (id === "id_kind") applyDefaults(event.target.value);
     if (id === "id_kind" || id === "id_demand_pattern" || id === "id_serving_load") relevant();
-  });
+  }, true);
   // A field refused: its message is where the field is, so open the section it is in.
   function showErrors() {
     document.querySelectorAll(".field-error span").forEach(function (error) {
