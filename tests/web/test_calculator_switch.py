@@ -91,3 +91,16 @@ def test_every_workload_switch_sends_and_shows_the_inputs_shown(
         # The verdict is the one the server gives for the inputs shown.
         assert page.evaluate(VERDICT_SHOWN) == page.evaluate(VERDICT_OF, shown), kind
 
+
+def test_a_refused_field_offers_no_action_on_the_earlier_result(
+    page: Any, live_server: Any, seed_catalog: object
+) -> None:
+    page.goto(f"{live_server.url}/calculator/")
+    assert page.locator("#download-workbook").is_visible()
+    page.fill("#id_params_billion", "-3")
+    page.locator("#id_params_billion").dispatch_event("change")
+    page.wait_for_selector("#error-params_billion span")
+    # The result kept is for 7 B parameters, not the -3 shown: nothing may act on it.
+    assert page.locator("#results-stale").is_visible()
+    assert not page.locator("#download-workbook").is_visible()
+    assert not page.locator("#email-pdf-link").is_visible()
