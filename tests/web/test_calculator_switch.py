@@ -34,14 +34,27 @@ VERDICT_SHOWN = """() => ['.verdict-headline', '.verdict-demand']
   .map((s) => document.querySelector(s).textContent.trim())"""
 
 
-@pytest.fixture(params=[(1366, "en"), (390, "nl")], ids=str)
-def visitor(request: Any, chromium: Any, live_server: Any) -> Iterator[Any]:
-    width, language = request.param
+@pytest.fixture(params=[(1366, "en", "sales engineer"), (390, "nl", "visitor")], ids=str)
+def visitor(request: Any, chromium: Any, live_server: Any) -> Iterator[tuple[Any, bool]]:
+    """A page at the width and in the language; the sales engineer also gets "Start a
+    quote"."""
+    width, language, who = request.param
     context = chromium.new_context(viewport={"width": width, "height": 800})
     context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
     page = context.new_page()
     page.set_default_timeout(30_000)
-    yield page
+    sales = who == "sales engineer"
+    if sales:
+        from django.contrib.auth.models import Group, User
+
+        user = User.objects.create_user("anna", "anna@distributor.example", "pw-anna")
+        user.groups.add(Group.objects.get_or_create(name="sales")[0])
+        page.goto(f"{live_server.url}/accounts/login/?next=/calculator/")
+        page.fill("#id_username", "anna")
+        page.fill("#id_password", "pw-anna")
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url("**/calculator/")
+    yield page, sales
     context.close()
 
 
@@ -66,11 +79,12 @@ def is_calculation(response: Any) -> bool:
 
 
 def test_every_workload_switch_sends_and_shows_the_inputs_shown(
-    visitor: Any, live_server: Any, seed_catalog: object
+    visitor: tuple[Any, bool], live_server: Any, seed_catalog: object
 ) -> None:
-    page = visitor
+    page, sales = visitor
     page.goto(f"{live_server.url}/calculator/")
     assert page.locator("#id_kind").input_value() == "pretrain"
+    assert page.locator("#start-quote").count() == (1 if sales else 0)
     for kind in SWITCHES:
         with page.expect_response(is_calculation) as sent:
             page.select_option("#id_kind", kind)
