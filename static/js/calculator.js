@@ -194,11 +194,20 @@
     var query = formQuery(form);
     if (query === answered) { event.preventDefault(); return; }
     event.detail.xhr.calculatorQuery = query;
+    holdActions(true);
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var query = event.detail.xhr && event.detail.xhr.calculatorQuery;
     if (query !== undefined && event.detail.successful) answered = query;
+    if (query !== undefined) holdActions(false);
   });
+  // While the answer to an edit is on its way, the PDF, workbook and quote actions on the
+  // page are still the previous inputs': they cannot be used until the new ones arrive
+  // (a refused edit gives them back, and the stale banner then hides them).
+  function holdActions(hold) {
+    var actions = document.querySelector("#results .quote-actions");
+    if (actions) actions.inert = hold;
+  }
   // A new answer to the form: the error slots are emptied first, and the response fills
   // those of the fields it refuses (out of band; it carries no others). A refused edit
   // keeps the previous result (HX-Reswap: none), its charts included.

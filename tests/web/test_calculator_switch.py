@@ -118,3 +118,20 @@ def test_a_refused_field_offers_no_action_on_the_earlier_result(
     assert page.locator("#results-stale").is_visible()
     assert not page.locator("#download-workbook").is_visible()
     assert not page.locator("#email-pdf-link").is_visible()
+
+
+def test_the_actions_wait_for_the_answer_to_an_edit(
+    page: Any, live_server: Any, seed_catalog: object
+) -> None:
+    page.goto(f"{live_server.url}/calculator/")
+    # The answer to the edit is held back until the actions have been looked at.
+    held: list[Any] = []
+    page.route("**/calculator/?*", lambda route: held.append(route))
+    page.fill("#id_params_billion", "13")
+    page.locator("#id_params_billion").dispatch_event("change")
+    page.wait_for_function("() => document.querySelector('#results .quote-actions').inert")
+    held[0].continue_()
+    # The new result's actions carry the new inputs and can be used.
+    page.wait_for_function("() => location.search.includes('params_billion=13')")
+    assert not page.evaluate("() => document.querySelector('#results .quote-actions').inert")
+    assert "params_billion=13" in str(page.locator("#download-workbook").get_attribute("href"))
