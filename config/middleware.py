@@ -19,11 +19,12 @@ import re
 from collections.abc import Callable, Iterable
 
 from django.conf import settings
-from django.db import OperationalError, connections
+from django.db import connections
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from config.outage import DATABASE_DOWN, database_unavailable
 from config.time_budget import OverTimeBudget, time_budget
 
 logger = logging.getLogger(__name__)
@@ -138,7 +139,7 @@ class DatabaseBusyMiddleware:
     """A request that waited the whole busy timeout for SQLite's write lock (local mode,
     SQLITE_BUSY_TIMEOUT_SECONDS) answers 503 with Retry-After instead of a 500: the
     database is busy, not broken, and the same request a few seconds later will go
-    through."""
+    through. A database that cannot be reached at all answers 503 too (config/outage.py)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -147,8 +148,11 @@ class DatabaseBusyMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not (isinstance(exception, OperationalError) and "database is locked" in str(exception)):
+        if not isinstance(exception, DATABASE_DOWN):
             return None
+        if "database is locked" not in str(exception):
+            # PostgreSQL unreachable (or the connection lost): config/outage.py.
+            return database_unavailable(request)
         logger.warning("database busy: %s %s answered 503", request.method, request.path)
         return _unavailable(
             request, _("The database is busy; please try again in a few seconds."), 5
