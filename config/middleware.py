@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import logging
 import re
-import signal
-import threading
 from collections.abc import Callable, Iterable
 
 from django.conf import settings
-from django.db import OperationalError, connections
+from django.db import connections
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
+
+from config.outage import DATABASE_DOWN, database_unavailable
+from config.time_budget import OverTimeBudget, time_budget
 
 logger = logging.getLogger(__name__)
 
@@ -138,7 +139,7 @@ class DatabaseBusyMiddleware:
     """A request that waited the whole busy timeout for SQLite's write lock (local mode,
     SQLITE_BUSY_TIMEOUT_SECONDS) answers 503 with Retry-After instead of a 500: the
     database is busy, not broken, and the same request a few seconds later will go
-    through."""
+    through. A database that cannot be reached at all answers 503 too (config/outage.py)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -147,20 +148,15 @@ class DatabaseBusyMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not (isinstance(exception, OperationalError) and "database is locked" in str(exception)):
+        if not isinstance(exception, DATABASE_DOWN):
             return None
+        if "database is locked" not in str(exception):
+            # PostgreSQL unreachable (or the connection lost): config/outage.py.
+            return database_unavailable(request)
         logger.warning("database busy: %s %s answered 503", request.method, request.path)
         return _unavailable(
             request, _("The database is busy; please try again in a few seconds."), 5
         )
-
-
-class RequestOverBudget(Exception):
-    """Raised in a request that ran past REQUEST_TIME_BUDGET_SECONDS."""
-
-
-def _over_budget(signum: int, frame: object) -> None:
-    raise RequestOverBudget
 
 
 class RequestTimeBudgetMiddleware:
@@ -169,10 +165,11 @@ class RequestTimeBudgetMiddleware:
     being killed (which answers nothing and restarts the worker).
 
     Every input is bounded so that no request should come near the budget; this is the
-    net under those bounds. It uses the process's real-time interval timer (SIGALRM), so
-    it applies where requests run on the main thread: gunicorn's sync workers (the
-    Procfile's) and the test client. Threaded servers (runserver, gthread workers) serve
-    without a budget.
+    net under those bounds. The budget (config/time_budget.py) raises a `BaseException`,
+    which no view's or middleware's `except Exception` can catch and Django does not turn
+    into a 500: it comes back up to here, the outermost middleware. It applies where
+    requests run on the main thread: gunicorn's sync workers (the Procfile's) and the test
+    client. Threaded servers (runserver, gthread workers) serve without a budget.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -180,22 +177,11 @@ class RequestTimeBudgetMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         budget = float(getattr(settings, "REQUEST_TIME_BUDGET_SECONDS", 0))
-        if budget <= 0 or threading.current_thread() is not threading.main_thread():
-            return self.get_response(request)
-        previous = signal.signal(signal.SIGALRM, _over_budget) or signal.SIG_DFL
-        signal.setitimer(signal.ITIMER_REAL, budget)
         try:
-            return self.get_response(request)
-        except RequestOverBudget:  # raised outside the view (a middleware's work)
+            with time_budget(budget):
+                return self.get_response(request)
+        except OverTimeBudget:
             return self._answer(request, budget)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-
-    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if isinstance(exception, RequestOverBudget):
-            return self._answer(request, float(settings.REQUEST_TIME_BUDGET_SECONDS))
-        return None
 
     @staticmethod
     def _answer(request: HttpRequest, budget: float) -> HttpResponse:

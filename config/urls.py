@@ -6,6 +6,9 @@ from . import auth_views
 from .health import healthz, ping
 from .language import switch_language
 
+# A database outage raised in a middleware answers 503, not 500 (config/outage.py).
+handler500 = "config.outage.server_error"
+
 urlpatterns = [
     path("", TemplateView.as_view(template_name="pages/home.html"), name="home"),
     path("healthz", healthz, name="healthz"),

@@ -65,6 +65,9 @@ MIDDLEWARE = [
 # Seconds a request may run before it is stopped with a 503 (config/middleware.py; 0: no
 # budget); below gunicorn's default worker timeout of 30 s.
 REQUEST_TIME_BUDGET_SECONDS = env_int("REQUEST_TIME_BUDGET_SECONDS", 25)
+# The same net for `manage.py import_prices` / `import_stock` (config/time_budget.py):
+# a file slow to parse stops with an error after this many seconds (0: no budget).
+IMPORT_TIME_BUDGET_SECONDS = env_int("IMPORT_TIME_BUDGET_SECONDS", 25)
 
 # Content-Security-Policy (Django's built-in middleware). Scripts come only from our own
 # static files or carry the per-response nonce (`{{ csp_nonce }}`); no inline handlers.
