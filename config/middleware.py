@@ -24,8 +24,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonR
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from common.time_budget import OverTimeBudget, time_budget
 from config.outage import DATABASE_DOWN, database_unavailable
-from config.time_budget import OverTimeBudget, time_budget
 
 logger = logging.getLogger(__name__)
 
@@ -165,7 +165,7 @@ class RequestTimeBudgetMiddleware:
     being killed (which answers nothing and restarts the worker).
 
     Every input is bounded so that no request should come near the budget; this is the
-    net under those bounds. The budget (config/time_budget.py) raises a `BaseException`,
+    net under those bounds. The budget (common/time_budget.py) raises a `BaseException`,
     which no view's or middleware's `except Exception` can catch and Django does not turn
     into a 500: it comes back up to here, the outermost middleware. It applies where
     requests run on the main thread: gunicorn's sync workers (the Procfile's) and the test

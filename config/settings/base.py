@@ -65,7 +65,7 @@ MIDDLEWARE = [
 # Seconds a request may run before it is stopped with a 503 (config/middleware.py; 0: no
 # budget); below gunicorn's default worker timeout of 30 s.
 REQUEST_TIME_BUDGET_SECONDS = env_int("REQUEST_TIME_BUDGET_SECONDS", 25)
-# The same net for `manage.py import_prices` / `import_stock` (config/time_budget.py):
+# The same net for `manage.py import_prices` / `import_stock` (common/time_budget.py):
 # a file slow to parse stops with an error after this many seconds (0: no budget).
 IMPORT_TIME_BUDGET_SECONDS = env_int("IMPORT_TIME_BUDGET_SECONDS", 25)
 

@@ -147,7 +147,7 @@ WIDE = {"columns": 16_384, "rows": 6}
 # that a 0.5 s budget never lands in the middle of a first import, which would leave the
 # module half-loaded for the rest of the test process.
 # The first shot of the budget may land in a finalizer, where Python prints and drops it;
-# the timer's next shot stops the work (config/time_budget.py). That report is expected.
+# the timer's next shot stops the work (common/time_budget.py). That report is expected.
 DROPPED_SHOT = "ignore::pytest.PytestUnraisableExceptionWarning"
 
 

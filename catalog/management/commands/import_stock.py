@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.services import PriceImportError, check_upload, import_price_file
-from config.time_budget import command_time_budget
+from common.time_budget import command_time_budget
 
 
 class Command(BaseCommand):
