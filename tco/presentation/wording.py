@@ -473,9 +473,12 @@ def sizing_note(note: Note) -> str:
     code = note.code
     p = note.params
     if code == "past_deadline":
-        return _(
-            "The run takes %(days)s days on %(servers)s server(s), past the %(deadline)s-day "
-            "deadline."
+        return ngettext(
+            "The run takes %(days)s days on %(servers)s server, past the %(deadline)s-day "
+            "deadline.",
+            "The run takes %(days)s days on %(servers)s servers, past the %(deadline)s-day "
+            "deadline.",
+            int(p.get("servers") or 0),
         ) % {
             "days": number(p.get("days"), 1),
             "servers": p.get("servers"),
@@ -489,9 +492,12 @@ def sizing_note(note: Note) -> str:
             "(weight-only quantization)."
         ) % {"gpu": p.get("gpu"), "precision": str(p.get("precision", "")).upper()}
     if code == "below_target":
-        return _(
-            "%(servers)s server(s) deliver %(capacity)s tokens/s, below the %(target)s tokens/s "
-            "target."
+        return ngettext(
+            "%(servers)s server delivers %(capacity)s tokens/s, below the %(target)s tokens/s "
+            "target.",
+            "%(servers)s servers deliver %(capacity)s tokens/s, below the %(target)s tokens/s "
+            "target.",
+            int(p.get("servers") or 0),
         ) % {
             "servers": p.get("servers"),
             "capacity": number(p.get("capacity")),
