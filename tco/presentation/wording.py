@@ -369,6 +369,24 @@ def confidence_sentence(report: Report) -> str:
         "low": format_money(c.saving_p10, currency, 0),
         "high": format_money(c.saving_p90, currency, 0),
     }
+    if c.saving_p10 is not None and c.saving_p10 < 0:
+        # A negative "saving" is an extra cost: said as one, not as a saving of −€42,494.
+        values["low"] = format_money(-c.saving_p10, currency, 0)
+        if c.favours == "own":
+            return (
+                _(
+                    "Owning is cheaper in %(p)s of %(n)s plausible futures; in 8 of 10 it "
+                    "ranges from %(low)s dearer to %(high)s cheaper."
+                )
+                % values
+            )
+        return (
+            _(
+                "Renting is cheaper in %(p)s of %(n)s plausible futures; in 8 of 10 it "
+                "ranges from %(low)s dearer to %(high)s cheaper."
+            )
+            % values
+        )
     if c.favours == "own":
         return (
             _(

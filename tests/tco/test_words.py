@@ -114,3 +114,38 @@ def test_the_fabric_line_counts_its_tiers(language: str, tiers: int, expected: s
         text = sized_networking_description(extras)
     assert expected in text
     assert problems(text) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "en",
+            "Owning is cheaper in 83\u00a0% of 10,000 plausible futures; in 8 of 10 it ranges "
+            "from €42,494 dearer to €632,442 cheaper.",
+        ),
+        (
+            "nl",
+            "Kopen is goedkoper in 83\u00a0% van 10.000 plausibele toekomsten; in 8 van de 10 "
+            "is kopen tussen €\u00a042.494 duurder en €\u00a0632.442 goedkoper.",
+        ),
+    ],
+)
+def test_a_negative_saving_is_worded_as_a_cost(language: str, expected: str) -> None:
+    """Issue 43: "the saving lies between −€ 42.494 and € 632.442" read as a saving of a
+    negative amount. The 10th percentile of owning's saving is −42,494: owning costs
+    €42,494 more in that future; the 90th, +632,442: €632,442 less."""
+    from tco.presentation.wording import confidence_sentence
+    from tco.report import Report
+    from tco.report.models import Confidence
+
+    confidence = Confidence.model_construct(
+        favours="own",
+        probability=0.83,
+        draws=10_000,
+        saving_p10=-42_494.0,
+        saving_p90=632_442.0,
+    )
+    report = Report.model_construct(confidence=confidence, currency="EUR")
+    with translation.override(language):
+        assert confidence_sentence(report).replace("\u202f", "\u00a0") == expected
