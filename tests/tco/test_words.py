@@ -148,3 +148,11 @@ def test_a_negative_saving_is_worded_as_a_cost(language: str, expected: str) -> 
     report = Report.model_construct(**only)
     with translation.override(language):
         assert confidence_sentence(report).replace("\u202f", "\u00a0") == expected
+
+
+@pytest.mark.django_db
+def test_the_terms_help_reads_as_a_sentence(client: Client, seed_catalog: object) -> None:
+    """Issue 43: the "Your terms" help read "Requirements no price overrides: …"."""
+    text = visible_text(client.get("/calculator/").content.decode())
+    assert "Requirements no price overrides" not in text
+    assert "Requirements that count above price: an option that does not meet one" in text
