@@ -1,6 +1,7 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import TemplateView
+from django.views.generic import RedirectView, TemplateView
 
 from . import auth_views
 from .health import healthz, ping
@@ -10,6 +11,12 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="pages/home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
     path("ping", ping, name="ping"),
+    # Browsers ask for /favicon.ico whatever the page links (a 404 in every new session).
+    path(
+        "favicon.ico",
+        RedirectView.as_view(url=static("img/favicon.svg"), permanent=True),
+        name="favicon",
+    ),
     path("catalog/", include("catalog.urls")),
     path("calculator/", include("tco.web.urls")),
     path("quotes/", include("quotes.urls")),
