@@ -7,16 +7,22 @@ from . import auth_views
 from .health import healthz, ping
 from .language import switch_language
 
+
+class FaviconRedirect(RedirectView):
+    """To the icon's static URL, looked up per request (a hashed name in production)."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args: object, **kwargs: object) -> str:
+        return static("img/favicon.svg")
+
+
 urlpatterns = [
     path("", TemplateView.as_view(template_name="pages/home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
     path("ping", ping, name="ping"),
     # Browsers ask for /favicon.ico whatever the page links (a 404 in every new session).
-    path(
-        "favicon.ico",
-        RedirectView.as_view(url=static("img/favicon.svg"), permanent=True),
-        name="favicon",
-    ),
+    path("favicon.ico", FaviconRedirect.as_view(), name="favicon"),
     path("catalog/", include("catalog.urls")),
     path("calculator/", include("tco.web.urls")),
     path("quotes/", include("quotes.urls")),
