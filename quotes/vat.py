@@ -25,7 +25,9 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from stdnum.eu import vat as eu_vat
 
 SELLER_COUNTRY = "NL"
@@ -65,6 +67,56 @@ COUNTRY_CHOICES: list[tuple[str, str]] = sorted(
     [(code, code) for code in EU_VAT_RATES]
     + [(c, c) for c in ("CH", "GB", "NO", "US", "CA", "IL", "AE", "SG", "JP", "IN")]
 )
+
+
+# What people read instead of the ISO code (forms, filters), in the reader's language.
+COUNTRY_NAMES: dict[str, Promise] = {
+    "AE": gettext_lazy("United Arab Emirates"),
+    "AT": gettext_lazy("Austria"),
+    "BE": gettext_lazy("Belgium"),
+    "BG": gettext_lazy("Bulgaria"),
+    "CA": gettext_lazy("Canada"),
+    "CH": gettext_lazy("Switzerland"),
+    "CY": gettext_lazy("Cyprus"),
+    "CZ": gettext_lazy("Czechia"),
+    "DE": gettext_lazy("Germany"),
+    "DK": gettext_lazy("Denmark"),
+    "EE": gettext_lazy("Estonia"),
+    "ES": gettext_lazy("Spain"),
+    "FI": gettext_lazy("Finland"),
+    "FR": gettext_lazy("France"),
+    "GB": gettext_lazy("United Kingdom"),
+    "GR": gettext_lazy("Greece"),
+    "HR": gettext_lazy("Croatia"),
+    "HU": gettext_lazy("Hungary"),
+    "IE": gettext_lazy("Ireland"),
+    "IL": gettext_lazy("Israel"),
+    "IN": gettext_lazy("India"),
+    "IT": gettext_lazy("Italy"),
+    "JP": gettext_lazy("Japan"),
+    "LT": gettext_lazy("Lithuania"),
+    "LU": gettext_lazy("Luxembourg"),
+    "LV": gettext_lazy("Latvia"),
+    "MT": gettext_lazy("Malta"),
+    "NL": gettext_lazy("Netherlands"),
+    "NO": gettext_lazy("Norway"),
+    "PL": gettext_lazy("Poland"),
+    "PT": gettext_lazy("Portugal"),
+    "RO": gettext_lazy("Romania"),
+    "SE": gettext_lazy("Sweden"),
+    "SG": gettext_lazy("Singapore"),
+    "SI": gettext_lazy("Slovenia"),
+    "SK": gettext_lazy("Slovakia"),
+    "US": gettext_lazy("United States"),
+}
+
+
+def country_choices() -> list[tuple[str, str]]:
+    """The countries of COUNTRY_CHOICES by name in the active language, sorted by that name."""
+    return sorted(
+        ((code, str(COUNTRY_NAMES.get(code, code))) for code, _code in COUNTRY_CHOICES),
+        key=lambda choice: choice[1],
+    )
 
 
 STANDARD = "standard"

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from pytest_django.fixtures import Settings
 from stdnum.eu import vat as eu_vat
 
@@ -190,3 +191,24 @@ def test_every_vat_example_passes_its_own_check() -> None:
     assert set(vat.VAT_FORMAT_HINTS) == set(vat.EU_VAT_RATES)
     refused = [hint for hint in vat.VAT_FORMAT_HINTS.values() if not eu_vat.is_valid(hint)]
     assert refused == []
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [("en", ">Germany</option>"), ("nl", ">Duitsland</option>")],
+)
+def test_the_lead_form_names_countries_in_the_readers_language(
+    client: Client, language: str, shown: str
+) -> None:
+    """Issue 43: the lead form listed ISO codes (AE, AT, BE, …)."""
+    from django.conf import settings
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get(reverse("quotes:lead_form")).content.decode()
+    assert f'<option value="DE"{shown}' in page
+    assert ">DE</option>" not in page and ">AE</option>" not in page
+    with translation.override(language):
+        select = str(CustomerForm()["country"])  # the sales engineer's customer form
+        labels = [label for _code, label in vat.country_choices()]
+    assert f'<option value="DE"{shown}' in select
+    assert labels == sorted(labels) and "DE" not in labels
