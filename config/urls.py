@@ -1,6 +1,7 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import TemplateView
+from django.views.generic import RedirectView, TemplateView
 
 from . import auth_views
 from .health import healthz, ping
@@ -9,10 +10,22 @@ from .language import switch_language
 # A database outage raised in a middleware answers 503, not 500 (config/outage.py).
 handler500 = "config.outage.server_error"
 
+
+class FaviconRedirect(RedirectView):
+    """To the icon's static URL, looked up per request (a hashed name in production)."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args: object, **kwargs: object) -> str:
+        return static("img/favicon.svg")
+
+
 urlpatterns = [
     path("", TemplateView.as_view(template_name="pages/home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
     path("ping", ping, name="ping"),
+    # Browsers ask for /favicon.ico whatever the page links (a 404 in every new session).
+    path("favicon.ico", FaviconRedirect.as_view(), name="favicon"),
     path("catalog/", include("catalog.urls")),
     path("calculator/", include("tco.web.urls")),
     path("quotes/", include("quotes.urls")),

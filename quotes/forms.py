@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import Customer, LeadStatus, Status, Team
 from .selectors import AWAITING_APPROVAL
-from .vat import COUNTRY_CHOICES, normalise_vat_id, vat_id_problem
+from .vat import country_choices, normalise_vat_id, vat_id_problem
 
 
 def _field[F: forms.Field](form: forms.BaseForm, name: str, kind: type[F]) -> F:
@@ -51,6 +51,13 @@ class CustomerForm(forms.ModelForm[Customer]):
             )
         }
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Names in the reader's language, not the stored ISO codes.
+        country = self.fields["country"]
+        assert isinstance(country, forms.ChoiceField)
+        country.choices = country_choices()
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
@@ -71,7 +78,7 @@ class QuoteStartForm(forms.Form):
     company = forms.CharField(label=_("Company"), max_length=200, required=False)
     contact_name = forms.CharField(label=_("Contact name"), max_length=200, required=False)
     email = forms.EmailField(label=_("Email"), required=False)
-    country = forms.ChoiceField(label=_("Country"), choices=COUNTRY_CHOICES, initial="NL")
+    country = forms.ChoiceField(label=_("Country"), choices=country_choices, initial="NL")
     vat_number = forms.CharField(label=_("VAT number"), max_length=30, required=False)
     language = forms.ChoiceField(
         label=_("Preferred language"), choices=[("en", _("English")), ("nl", _("Dutch"))]
@@ -205,14 +212,17 @@ def lead_form_stamp() -> str:
     return signing.TimestampSigner(salt=LEAD_FORM_SALT).sign("lead-form")
 
 
+def _countries_or_none() -> list[tuple[str, str]]:
+    """The lead form's countries, after a "no country" choice (the field is optional)."""
+    return [("", "—"), *country_choices()]
+
+
 class LeadForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100)
     company = forms.CharField(label=_("Company"), max_length=200)
     email = forms.EmailField(label=_("Email"))
     # Optional: routes the lead to the team for that country (LeadRoute).
-    country = forms.ChoiceField(
-        label=_("Country"), choices=[("", "—"), *COUNTRY_CHOICES], required=False
-    )
+    country = forms.ChoiceField(label=_("Country"), choices=_countries_or_none, required=False)
     consent = forms.BooleanField(
         label=_("I agree that a sales engineer may contact me about this analysis."),
         error_messages={"required": _("Please agree so that we may send you the PDF.")},

@@ -25,7 +25,9 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from stdnum.eu import vat as eu_vat
 
 SELLER_COUNTRY = "NL"
@@ -67,6 +69,56 @@ COUNTRY_CHOICES: list[tuple[str, str]] = sorted(
 )
 
 
+# What people read instead of the ISO code (forms, filters), in the reader's language.
+COUNTRY_NAMES: dict[str, Promise] = {
+    "AE": gettext_lazy("United Arab Emirates"),
+    "AT": gettext_lazy("Austria"),
+    "BE": gettext_lazy("Belgium"),
+    "BG": gettext_lazy("Bulgaria"),
+    "CA": gettext_lazy("Canada"),
+    "CH": gettext_lazy("Switzerland"),
+    "CY": gettext_lazy("Cyprus"),
+    "CZ": gettext_lazy("Czechia"),
+    "DE": gettext_lazy("Germany"),
+    "DK": gettext_lazy("Denmark"),
+    "EE": gettext_lazy("Estonia"),
+    "ES": gettext_lazy("Spain"),
+    "FI": gettext_lazy("Finland"),
+    "FR": gettext_lazy("France"),
+    "GB": gettext_lazy("United Kingdom"),
+    "GR": gettext_lazy("Greece"),
+    "HR": gettext_lazy("Croatia"),
+    "HU": gettext_lazy("Hungary"),
+    "IE": gettext_lazy("Ireland"),
+    "IL": gettext_lazy("Israel"),
+    "IN": gettext_lazy("India"),
+    "IT": gettext_lazy("Italy"),
+    "JP": gettext_lazy("Japan"),
+    "LT": gettext_lazy("Lithuania"),
+    "LU": gettext_lazy("Luxembourg"),
+    "LV": gettext_lazy("Latvia"),
+    "MT": gettext_lazy("Malta"),
+    "NL": gettext_lazy("Netherlands"),
+    "NO": gettext_lazy("Norway"),
+    "PL": gettext_lazy("Poland"),
+    "PT": gettext_lazy("Portugal"),
+    "RO": gettext_lazy("Romania"),
+    "SE": gettext_lazy("Sweden"),
+    "SG": gettext_lazy("Singapore"),
+    "SI": gettext_lazy("Slovenia"),
+    "SK": gettext_lazy("Slovakia"),
+    "US": gettext_lazy("United States"),
+}
+
+
+def country_choices() -> list[tuple[str, str]]:
+    """The countries of COUNTRY_CHOICES by name in the active language, sorted by that name."""
+    return sorted(
+        ((code, str(COUNTRY_NAMES.get(code, code))) for code, _code in COUNTRY_CHOICES),
+        key=lambda choice: choice[1],
+    )
+
+
 STANDARD = "standard"
 # Stored as "reverse_charge" (the name of the kind since the first quotes): a 0 % intra-
 # Community supply whose VAT the buyer accounts for.
@@ -83,35 +135,36 @@ def vat_prefix(country: str) -> str:
     return "EL" if country == "GR" else country
 
 
-# What a VAT ID looks like, shown when one is refused (after the prefix).
+# What a VAT ID looks like, shown when one is refused: a well-formed ID that passes the
+# check digits (the python-stdnum documentation's examples), so the example is never refused.
 VAT_FORMAT_HINTS: dict[str, str] = {
-    "AT": "ATU12345678",
-    "BE": "BE0123456789",
-    "BG": "BG123456789",
-    "CY": "CY12345678L",
-    "CZ": "CZ12345678",
-    "DE": "DE123456789",
-    "DK": "DK12345678",
-    "EE": "EE123456789",
-    "ES": "ESX1234567X",
-    "FI": "FI12345678",
-    "FR": "FRXX123456789",
-    "GR": "EL123456789",
-    "HR": "HR12345678901",
-    "HU": "HU12345678",
-    "IE": "IE1234567X",
-    "IT": "IT12345678901",
-    "LT": "LT123456789",
-    "LU": "LU12345678",
-    "LV": "LV12345678901",
-    "MT": "MT12345678",
-    "NL": "NL123456789B01",
-    "PL": "PL1234567890",
-    "PT": "PT123456789",
-    "RO": "RO1234567890",
-    "SE": "SE123456789001",
-    "SI": "SI12345678",
-    "SK": "SK1234567890",
+    "AT": "ATU13585627",
+    "BE": "BE0403019261",
+    "BG": "BG175074752",
+    "CY": "CY10259033P",
+    "CZ": "CZ25123891",
+    "DE": "DE136695976",
+    "DK": "DK13585628",
+    "EE": "EE100931558",
+    "ES": "ESB58378431",
+    "FI": "FI20774740",
+    "FR": "FR40303265045",
+    "GR": "EL094259216",
+    "HR": "HR33392005961",
+    "HU": "HU12892312",
+    "IE": "IE6433435F",
+    "IT": "IT00743110157",
+    "LT": "LT119511515",
+    "LU": "LU15027442",
+    "LV": "LV40003521600",
+    "MT": "MT11679112",
+    "NL": "NL004495445B01",
+    "PL": "PL8567346215",
+    "PT": "PT501964843",
+    "RO": "RO18547290",
+    "SE": "SE123456789701",
+    "SI": "SI50223054",
+    "SK": "SK2022749619",
 }
 
 

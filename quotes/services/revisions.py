@@ -12,6 +12,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from catalog.models import InfrastructureItem
 from common.text import one_line
@@ -188,10 +189,14 @@ def _networking_cost(price: Decimal, item: InfrastructureItem | None) -> Decimal
 def sized_networking_description(extras: OwningExtras | None) -> str:
     """The networking line of a quote started from an analysis, in the active language."""
     if extras is not None and extras.networking == "fabric":
-        return _(
-            "GPU fabric per server as sized: NICs, optics and switch ports in %(tiers)s "
-            "tier(s), with the front-end network"
-        ) % {"tiers": extras.fabric_tiers or 1}
+        tiers = extras.fabric_tiers or 1
+        return ngettext(
+            "GPU fabric per server as sized: NICs, optics and switch ports in %(tiers)d "
+            "tier, with the front-end network",
+            "GPU fabric per server as sized: NICs, optics and switch ports in %(tiers)d "
+            "tiers, with the front-end network",
+            tiers,
+        ) % {"tiers": tiers}
     return _("Front-end network per server as sized: NIC and top-of-rack switch ports")
 
 

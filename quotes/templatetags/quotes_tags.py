@@ -50,6 +50,15 @@ def quantity(value: Any) -> str:
 
 
 @register.filter
+def as_count(value: Any) -> int:
+    """A stored whole quantity ("4", a snapshot's string) as the count of a plural."""
+    try:
+        return int(Decimal(str(value)))
+    except (InvalidOperation, ValueError):
+        return 0
+
+
+@register.filter
 def is_sales_manager(user: Any) -> bool:
     return _is_sales_manager(user)
 

@@ -41,7 +41,7 @@ from ..forms import (
     lead_form_stamp,
 )
 from ..models import AcceptanceRecord, RenderStatus, Status
-from ..vat import COUNTRY_CHOICES, vat_note
+from ..vat import country_choices, vat_note
 from .access import buyer_revision, sales_required
 from .buyer_page import buyer_context
 
@@ -477,7 +477,7 @@ def lead_form(request: HtmxHttpRequest) -> HttpResponse:
         "query": request.GET.urlencode(),
         "show_form": True,
         "started": lead_form_stamp(),
-        "countries": [("", "—"), *COUNTRY_CHOICES],
+        "countries": [("", "—"), *country_choices()],
     }
     template = "quotes/_lead_form.html" if request.htmx else "quotes/lead_page.html"
     return render(request, template, context)

@@ -369,6 +369,24 @@ def confidence_sentence(report: Report) -> str:
         "low": format_money(c.saving_p10, currency, 0),
         "high": format_money(c.saving_p90, currency, 0),
     }
+    if c.saving_p10 is not None and c.saving_p10 < 0:
+        # A negative "saving" is an extra cost: said as one, not as a saving of −€42,494.
+        values["low"] = format_money(-c.saving_p10, currency, 0)
+        if c.favours == "own":
+            return (
+                _(
+                    "Owning is cheaper in %(p)s of %(n)s plausible futures; in 8 of 10 it "
+                    "ranges from %(low)s dearer to %(high)s cheaper."
+                )
+                % values
+            )
+        return (
+            _(
+                "Renting is cheaper in %(p)s of %(n)s plausible futures; in 8 of 10 it "
+                "ranges from %(low)s dearer to %(high)s cheaper."
+            )
+            % values
+        )
     if c.favours == "own":
         return (
             _(
@@ -473,9 +491,12 @@ def sizing_note(note: Note) -> str:
     code = note.code
     p = note.params
     if code == "past_deadline":
-        return _(
-            "The run takes %(days)s days on %(servers)s server(s), past the %(deadline)s-day "
-            "deadline."
+        return ngettext(
+            "The run takes %(days)s days on %(servers)s server, past the %(deadline)s-day "
+            "deadline.",
+            "The run takes %(days)s days on %(servers)s servers, past the %(deadline)s-day "
+            "deadline.",
+            int(p.get("servers") or 0),
         ) % {
             "days": number(p.get("days"), 1),
             "servers": p.get("servers"),
@@ -489,9 +510,12 @@ def sizing_note(note: Note) -> str:
             "(weight-only quantization)."
         ) % {"gpu": p.get("gpu"), "precision": str(p.get("precision", "")).upper()}
     if code == "below_target":
-        return _(
-            "%(servers)s server(s) deliver %(capacity)s tokens/s, below the %(target)s tokens/s "
-            "target."
+        return ngettext(
+            "%(servers)s server delivers %(capacity)s tokens/s, below the %(target)s tokens/s "
+            "target.",
+            "%(servers)s servers deliver %(capacity)s tokens/s, below the %(target)s tokens/s "
+            "target.",
+            int(p.get("servers") or 0),
         ) % {
             "servers": p.get("servers"),
             "capacity": number(p.get("capacity")),

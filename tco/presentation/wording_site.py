@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from common.formatting import format_money, number
 from tco.report import Note, Report
@@ -79,9 +79,12 @@ def site_reason(note: Note | Mapping[str, Any]) -> str:
             "site_cooling": _site_cooling(p.get("site_cooling")),
         }
     if code == "liquid_build_out":
-        return _(
-            "Liquid cooling to build: %(cdus)s CDU(s) and a liquid loop for %(kw)s kW of IT "
-            "on the site's %(site_cooling)s."
+        return ngettext(
+            "Liquid cooling to build: %(cdus)s CDU and a liquid loop for %(kw)s kW of IT "
+            "on the site's %(site_cooling)s.",
+            "Liquid cooling to build: %(cdus)s CDUs and a liquid loop for %(kw)s kW of IT "
+            "on the site's %(site_cooling)s.",
+            int(p.get("cdus") or 0),
         ) % {
             "cdus": number(p.get("cdus")),
             "kw": number(p.get("it_kw"), 1),
@@ -98,9 +101,12 @@ def site_reason(note: Note | Mapping[str, Any]) -> str:
             "max": number(p.get("max_kw")),
         }
     if code == "rack_power_upgrade":
-        return _(
-            "Each rack draws %(kw)s kW, above the site's %(limit)s kW: %(racks)s rack feed(s) "
-            "to upgrade."
+        return ngettext(
+            "Each rack draws %(kw)s kW, above the site's %(limit)s kW: %(racks)s rack feed "
+            "to upgrade.",
+            "Each rack draws %(kw)s kW, above the site's %(limit)s kW: %(racks)s rack feeds "
+            "to upgrade.",
+            int(p.get("racks") or 0),
         ) % {
             "kw": number(p.get("rack_kw"), 1),
             "limit": number(p.get("rack_power_limit_kw"), 1),
@@ -112,10 +118,14 @@ def site_reason(note: Note | Mapping[str, Any]) -> str:
             "rest comes from the grid connection's headroom."
         ) % {"kw": number(p.get("it_kw"), 1), "available": number(p.get("available_it_kw"), 1)}
     if code == "server_room_power":
-        return _(
-            "The fleet draws %(kw)s kW of IT power in %(racks)s rack(s); a server room with no "
+        return ngettext(
+            "The fleet draws %(kw)s kW of IT power in %(racks)s rack; a server room with no "
             "available power given is taken to hold %(assumed)s kW (an estimate). Give the "
-            "room's available IT power if it has more."
+            "room's available IT power if it has more.",
+            "The fleet draws %(kw)s kW of IT power in %(racks)s racks; a server room with no "
+            "available power given is taken to hold %(assumed)s kW (an estimate). Give the "
+            "room's available IT power if it has more.",
+            int(p.get("racks") or 0),
         ) % {
             "kw": number(p.get("it_kw"), 1),
             "racks": number(p.get("racks")),

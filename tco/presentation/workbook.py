@@ -46,7 +46,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from tco.engine import ScenarioResult
 from tco.engine.costmodel import CloudCostParams, CostModel
 from tco.engine.units import HOURS_PER_MONTH
-from tco.presentation.wording import verdict_headline
+from tco.presentation.wording import cloud_label, verdict_headline
 from tco.presentation.wording_verdict import verdict_notes
 from tco.report import build_report
 
@@ -269,12 +269,14 @@ def build_workbook(
         names.add_range("resale_curve", inputs, f"B{curve_start}", f"B{row - 1}")
     for k, cloud in enumerate(clouds, start=1):
         row += 1
-        cloud_title = _("Cloud option %(k)s: %(name)s") % {"k": k, "name": cloud.name}
+        cloud_title = _("Cloud option %(k)s: %(name)s") % {"k": k, "name": cloud_label(cloud.name)}
         _text(inputs.cell(row=row, column=1), cloud_title).font = BOLD
         row += 1
         for field, label, unit, fmt in CLOUD_INPUTS:
             value = _float(getattr(cloud, field))
-            add_input(f"cloud{k}_{field}", f"{cloud.name}: {_tr(label)}", value, unit, fmt)
+            add_input(
+                f"cloud{k}_{field}", f"{cloud_label(cloud.name)}: {_tr(label)}", value, unit, fmt
+            )
     timed = _time_inputs(result)
     if timed:
         row += 1
@@ -630,7 +632,7 @@ def build_workbook(
             {"compute": col, "uplift": col + 1, "total": col + 2, "cum": col + 3, "gap": col + 4}
         )
         titles += [
-            f"{cloud.name}: {_tr(t)}"
+            f"{cloud_label(cloud.name)}: {_tr(t)}"
             for t in (
                 "compute",
                 "storage and egress",
@@ -741,7 +743,7 @@ def build_workbook(
         r = 6 + k
         flags = column_range(cols["gap"] + 1, first, last)
         gaps = column_range(cols["gap"], first, last)
-        _text(summary.cell(row=r, column=1), cloud.name)
+        _text(summary.cell(row=r, column=1), cloud_label(cloud.name))
         summary.cell(row=r, column=2, value=f"=SUM({column_range(cols['total'], first, last)})")
         summary.cell(
             row=r,

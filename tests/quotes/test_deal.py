@@ -149,6 +149,32 @@ def test_the_draft_page_shows_the_analysis_of_the_quoted_deal(
     assert 'id="deal-upfront">€960,000.00<' in html
 
 
+@pytest.mark.parametrize(
+    ("language", "servers", "expected"),
+    [
+        ("en", 1, "1 server at €250,000.00 net (as quoted)"),
+        ("en", 4, "4 servers at €250,000.00 net each (as quoted)"),
+        ("nl", 1, "1 server à € 250.000,00 netto (zoals aangeboden)"),
+    ],
+)
+def test_the_draft_page_counts_its_servers(
+    draft_quote: Quote,
+    sales_user: User,
+    client: Client,
+    language: str,
+    servers: int,
+    expected: str,
+) -> None:
+    """Issue 43: the draft page said "1 servers at …"."""
+    from django.conf import settings
+
+    _hand_built(draft_quote, server_price="250000.00", servers=servers)
+    client.force_login(sales_user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    html = client.get(f"/quotes/{draft_quote.public_id}/").content.decode()
+    assert expected in html.replace("\u00a0", " ")
+
+
 def test_a_catalog_price_change_recomputes_the_draft_analysis(draft_quote: Quote) -> None:
     from catalog.models import PriceChange
     from quotes.services.deal import lines_hash

@@ -106,6 +106,9 @@ def test_dutch_proposal_is_dutch_clean_and_carries_the_seller_on_every_page(dutc
     assert Decimal(servers["quantity"]) == int(Decimal(servers["quantity"]))
     assert re.search(rf" {int(Decimal(servers['quantity']))} st\. ", text)
     assert not re.search(r"\b\d+,00 st\.", text)
+    # Issue 43: utilization to one decimal for people ("73,99 %" was shown).
+    assert re.search(r"Geplande benutting \d+(,\d)? %", text)
+    assert not re.search(r"Geplande benutting \d+,\d\d", text)
     # Acceptance block.
     for words in ("Akkoordverklaring", "Naam", "Functie", "Datum", "Inkoopordernummer"):
         assert words in text, words

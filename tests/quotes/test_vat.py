@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from pytest_django.fixtures import Settings
 from stdnum.eu import vat as eu_vat
 
@@ -73,7 +74,7 @@ def test_intra_community_text_names_the_buyers_vat_id() -> None:
         ("DE", "DE136695978", "not a valid VAT ID for DE"),
         ("DE", "FR40303265045", "starts with DE"),
         ("GR", "GR094259216", "starts with EL"),
-        ("BE", "BE12", "BE0123456789"),
+        ("BE", "BE12", "format: BE0403019261"),
     ],
 )
 def test_an_invalid_vat_id_is_a_form_error(country: str, vat_id: str, message: str) -> None:
@@ -181,3 +182,33 @@ def test_the_sent_snapshot_carries_the_legal_text_in_the_buyers_language(
     legal = revision.snapshot["vat"]["legal_text"]
     assert legal.startswith(NL_IC) and "DE136695976" in legal
     assert revision.snapshot["vat"]["rate"] == "0" and revision.snapshot["totals"]["vat"] == "0.00"
+
+
+def test_every_vat_example_passes_its_own_check() -> None:
+    """Issue 43: "not a valid VAT ID for NL: check the digits (format: NL123456789B01)"
+    refused its own example. Each country's example is shown when an ID is refused, so
+    each passes the check digits of that country."""
+    assert set(vat.VAT_FORMAT_HINTS) == set(vat.EU_VAT_RATES)
+    refused = [hint for hint in vat.VAT_FORMAT_HINTS.values() if not eu_vat.is_valid(hint)]
+    assert refused == []
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [("en", ">Germany</option>"), ("nl", ">Duitsland</option>")],
+)
+def test_the_lead_form_names_countries_in_the_readers_language(
+    client: Client, language: str, shown: str
+) -> None:
+    """Issue 43: the lead form listed ISO codes (AE, AT, BE, …)."""
+    from django.conf import settings
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get(reverse("quotes:lead_form")).content.decode()
+    assert f'<option value="DE"{shown}' in page
+    assert ">DE</option>" not in page and ">AE</option>" not in page
+    with translation.override(language):
+        select = str(CustomerForm()["country"])  # the sales engineer's customer form
+        labels = [label for _code, label in vat.country_choices()]
+    assert f'<option value="DE"{shown}' in select
+    assert labels == sorted(labels) and "DE" not in labels

@@ -292,14 +292,14 @@ def test_the_assumptions_list_the_server_rooms_assumed_power_and_the_colocation_
             "en",
             "The default site, On-premises server room (NL), cannot take the Supermicro "
             "SYS-822GS-NBRT (describe your own under “Your site”). The fleet draws 243.1 kW of "
-            "IT power in 17 rack(s); a server room with no available power given is taken to "
+            "IT power in 17 racks; a server room with no available power given is taken to "
             "hold 30 kW (an estimate).",
         ),
         (
             "nl",
             "De standaardlocatie, Eigen serverruimte (NL), kan de Supermicro SYS-822GS-NBRT "
             "niet aan (beschrijf uw eigen locatie onder ‘Uw locatie’). De servers vragen 243,1 "
-            "kW IT-vermogen in 17 rack(s); voor een serverruimte zonder opgegeven beschikbaar "
+            "kW IT-vermogen in 17 racks; voor een serverruimte zonder opgegeven beschikbaar "
             "vermogen wordt 30 kW aangenomen (een schatting).",
         ),
     ],

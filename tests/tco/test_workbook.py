@@ -22,7 +22,7 @@ from openpyxl import load_workbook
 from tco.engine import evaluate
 from tco.engine.options import compare_options
 from tco.engine.ownership import buy_run_resell
-from tco.presentation.wording import break_even_cell
+from tco.presentation.wording import break_even_cell, cloud_label
 from tco.report import Option
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,7 +103,7 @@ def check_against(book: Any, onprem: Any, clouds: Any, resell: Any = None) -> in
         checked += 2
     assert len(rows) == 1 + len(clouds)
     for option in clouds:
-        row = rows[option.name]
+        row = rows[cloud_label(option.name)]  # the row names the offering for people
         close(row[1], option.total_cost, f"{option.name} total")
         close(row[2], option.npv, f"{option.name} NPV")
         close(row[3], option.payback_month, f"{option.name} payback month")

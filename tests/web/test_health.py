@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from django.contrib.staticfiles import finders
 from django.test import Client
 from pytest_django.fixtures import Settings
 
@@ -34,3 +37,14 @@ def test_healthz_without_broker_says_tasks_run_in_process(
 
 def test_healthz_only_answers_get(client: Client) -> None:
     assert client.post("/healthz").status_code == 405
+
+
+@pytest.mark.django_db
+def test_every_page_has_a_favicon_and_favicon_ico_is_no_404(client: Client) -> None:
+    """Issue 43: /favicon.ico answered 404 in every new browser session."""
+    page = client.get("/").content.decode()
+    assert 'rel="icon" href="/static/img/favicon.svg"' in page
+    answer = client.get("/favicon.ico")
+    assert (answer.status_code, answer["Location"]) == (301, "/static/img/favicon.svg")
+    icon = finders.find("img/favicon.svg")
+    assert isinstance(icon, str) and "<svg" in Path(icon).read_text()
