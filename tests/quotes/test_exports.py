@@ -183,7 +183,7 @@ def test_quote_workbook_keeps_the_prices_of_the_day_of_the_analysis(
     client.force_login(sales_user)
 
     def inputs() -> dict[str, Any]:
-        book = load_workbook(io.BytesIO(client.get(url).content))
+        book = load_workbook(io.BytesIO(client.get(url).content), read_only=True)
         return {
             str(row[6]): row[1] for row in book["Inputs"].iter_rows(min_row=2, values_only=True)
         }
@@ -224,7 +224,7 @@ def test_quote_workbook_models_the_quoted_deal(
     client.force_login(sales_user)
 
     def inputs() -> dict[str, Any]:
-        book = load_workbook(io.BytesIO(client.get(url).content))
+        book = load_workbook(io.BytesIO(client.get(url).content), read_only=True)
         return {
             str(row[6]): row[1] for row in book["Inputs"].iter_rows(min_row=2, values_only=True)
         }
