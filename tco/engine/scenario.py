@@ -655,6 +655,11 @@ def idle_owned_note(
     params: dict[str, Any] = {
         "idle_share": round(share, 6),
         "idle_basis": basis,
+        # A one-off run's share is over the months a buy, run and resell owns the fleet,
+        # not the horizon: the wording names them so the two shares shown do not clash.
+        "idle_months": run_months(plan.run_hours)
+        if basis == "time" and plan.pattern is DemandPattern.ONE_OFF and plan.run_hours
+        else None,
         "idle_server": scenario.server.name,
         "idle_servers": sizing.servers_required,
         "idle_gpus": sizing.gpus_required,

@@ -41,13 +41,33 @@ def _units(servers: Any, server: Any, gpus: Any) -> str:
     ) % {"servers": number(servers), "server": server, "gpus": number(n)}
 
 
+def _months_owned(p: Mapping[str, Any]) -> str:
+    """The months a one-off run owns the fleet (bought, run and resold); empty when the
+    share is over the horizon."""
+    months = p.get("idle_months")
+    if not months:
+        return ""
+    n = int(months)
+    return ngettext("the month", "the %(n)s months", n) % {"n": number(n)}
+
+
 def idle_warning(p: Mapping[str, Any]) -> str:
     """The warning: how little of the owned fleet's capacity the work would use (a
-    service: even at its peak; training: of the time)."""
+    service: even at its peak; training: of the time, or of the months a one-off run owns
+    it)."""
     values = {
         "fleet": _units(p.get("idle_servers"), p.get("idle_server"), p.get("idle_gpus")),
         "share": share_text(p.get("idle_share")),
+        "months": _months_owned(p),
     }
+    if values["months"]:
+        return (
+            _(
+                "Bought for this run and resold, the %(fleet)s would be busy %(share)s of "
+                "%(months)s it is owned: almost all of its capacity would stand idle."
+            )
+            % values
+        )
     if p.get("idle_basis") == "peak":
         return (
             _(
@@ -74,7 +94,17 @@ def idle_verdict_sentence(p: Mapping[str, Any], currency: str) -> str:
         "share": share_text(p.get("idle_share")),
         "smaller": _units(p.get("smaller_servers"), p.get("smaller_server"), p.get("smaller_gpus")),
         "cost": format_money(p.get("smaller_cost"), currency, 0),
+        "months": _months_owned(p),
     }
+    if values["months"]:
+        return (
+            _(
+                "Bought for this run and resold, the %(server)s would be busy %(share)s of "
+                "%(months)s it is owned; a smaller system does this work: %(smaller)s, "
+                "%(cost)s to own."
+            )
+            % values
+        )
     if p.get("idle_basis") == "peak":
         return (
             _(

@@ -69,3 +69,22 @@ def test_a_server_sized_to_the_work_gets_neither(client: Client, seed_catalog: o
     page = client.get("/calculator/", _inputs("auto")).content.decode()
     assert not [w for w in _text(page, "warning") if "stand idle" in w]
     assert "a smaller system does this work" not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "of the month it is owned"),
+        ("nl", "van de maand in bezit"),
+    ],
+)
+def test_a_one_off_runs_idle_share_names_the_month_it_is_owned(
+    client: Client, seed_catalog: object, language: str, words: str
+) -> None:
+    # The LoRA preset's one-off run is owned for one month (bought, run, resold), and its
+    # busy share is of that month; the verdict's workload line gives the share of the
+    # whole horizon. The warning names its month, so the two shares do not seem to clash.
+    client.get(f"/language/?language={language}&next=/")
+    page = client.get("/calculator/", {"preset": "lora-70b"}).content.decode()
+    warnings = _text(page, "warning")
+    assert any(words in w for w in warnings), warnings
