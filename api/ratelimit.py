@@ -7,8 +7,8 @@ user who mints more tokens gets no more requests.
 
 A fixed window per client (common/throttle.py: `hit`). Past the limit the answer is 429
 with ``Retry-After`` (seconds to the end of the window). The cache is Redis in production
-and in the test suite, so every web process shares the counters; while Redis is away the
-limits fail open (config/cache.py).
+and in the test suite, so every web process shares the counters; while Redis is away each
+process counts on its own (weaker, never open: docs/security.md).
 """
 
 from __future__ import annotations

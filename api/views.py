@@ -13,6 +13,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts import doors
+
 from . import services
 from .models import Scope
 
@@ -30,6 +32,16 @@ class TokenForm(forms.Form):
 def tokens(request: HttpRequest) -> HttpResponse:
     form = TokenForm(request.POST or None)
     created = None
+    # A sign-in door (accounts/doors.py): no new credential while the account or the
+    # network is locked, whoever holds the session.
+    posted = request.method == "POST"
+    refused = doors.refusal(request, username=request.user.get_username()) if posted else None
+    if refused is not None:
+        form.add_error(None, refused.message)
+        refusal_page = {"form": form, "tokens": services.token_list(user=request.user)}
+        response = render(request, "api/tokens.html", refusal_page, status=429)
+        response["Retry-After"] = str(refused.seconds)
+        return response
     if request.method == "POST" and form.is_valid():
         token, raw = services.token_create(
             user=request.user, name=form.cleaned_data["name"], scope=form.cleaned_data["scope"]

@@ -5,9 +5,10 @@ pages, the catalog's generation number, the deal analysis of a draft, rate-limit
 With Django's RedisCache every one of those calls raised ConnectionError when Redis was
 away, so every calculator page, every /api/v1/ URL and the draft quote pages answered 500.
 `ResilientRedisCache` answers as an empty cache instead: reads miss, writes are dropped,
-`add` reports the key as added and `incr` as missing. Rate limits built on `add` and
-`incr` (api/ratelimit.py, the lead form, the sign-in throttle) therefore let requests
-through: they fail open, with a logged warning, rather than refusing everyone.
+`add` reports the key as added and `incr` as missing, with a logged warning. Rate limits
+and the sign-in lock must not open with it: common/throttle.py sees the failure (the
+backend's `failures` count moves, `available` turns False) and counts in a store of its
+own process meanwhile (weaker across processes, never open).
 
 After a failure the backend does not try Redis again for CACHE_RETRY_SECONDS (default 5),
 so a Redis that hangs costs one request per period its socket timeout (OPTIONS
@@ -37,6 +38,7 @@ class ResilientRedisCache(RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._down_until = 0.0
+        self.failures = 0  # calls that found Redis away, since this process started
 
     @property
     def available(self) -> bool:
@@ -49,6 +51,7 @@ class ResilientRedisCache(RedisCache):
         try:
             return call()
         except redis.RedisError as exc:
+            self.failures += 1
             retry = float(getattr(settings, "CACHE_RETRY_SECONDS", 5))
             self._down_until = time.monotonic() + retry
             logger.warning(

@@ -20,6 +20,9 @@ class FaviconRedirect(RedirectView):
         return static("img/favicon.svg")
 
 
+# Django admin's sign-in through the same throttle as the site's (accounts/doors.py).
+admin.site.login = auth_views.admin_login  # type: ignore[method-assign]
+
 urlpatterns = [
     path("", TemplateView.as_view(template_name="pages/home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
@@ -37,6 +40,7 @@ urlpatterns = [
         auth_views.PasswordResetView.as_view(),
         name="password_reset",
     ),
+    path("accounts/unlock/<str:token>/", auth_views.account_unlock, name="account_unlock"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("language/", switch_language, name="switch_language"),
     path("admin/", admin.site.urls),

@@ -499,6 +499,7 @@ class EmailKind(models.TextChoices):
     LEAD_NOTICE = "lead_new", _("new lead notice to team")
     APPROVAL = "approval", _("margin approval notice")
     LEAD_CONFIRM = "confirm", _("address confirmation to visitor")
+    UNLOCK = "unlock", _("account unlock link to its owner")
 
 
 def new_message_id() -> str:

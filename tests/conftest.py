@@ -29,8 +29,11 @@ def empty_cache(request: pytest.FixtureRequest) -> None:
         return  # engine-only run: no Django, no cache
     from django.core.cache import caches
 
+    from common.throttle import LOCAL_COUNTERS
+
     caches["default"].clear()
     caches["pages"].clear()
+    LOCAL_COUNTERS.clear()  # the counters kept while Redis is away
 
 
 @pytest.fixture(autouse=True)

@@ -31,8 +31,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("catalog", "quotes", "tco", "api", "config", "common")
-APPS = ("catalog", "quotes", "tco", "api", "common")
+PACKAGES = ("catalog", "quotes", "tco", "api", "accounts", "config", "common")
+APPS = ("catalog", "quotes", "tco", "api", "accounts", "common")
 
 
 def module_name(path: Path) -> str:

@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "tco",
     "quotes",
     "api",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -302,16 +303,24 @@ PRICE_STALE_AFTER_DAYS = env_int("PRICE_STALE_AFTER_DAYS", 180)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "quotes:list"
 LOGOUT_REDIRECT_URL = "home"
-# Sign-in throttling (common/throttle.py): after this many wrong passwords for one account,
-# or from one client address, sign-ins are refused (429) for LOGIN_LOCK_SECONDS, twice as
-# long after each further failure, at most LOGIN_LOCK_MAX_SECONDS.
+# Sign-in throttling, one for every door (common/throttle.py, accounts/doors.py: the
+# site's sign-in, /admin/login/, password reset, API token creation): after this many
+# wrong passwords for one account, or from one network (IPv4 /24, IPv6 /64), sign-ins are
+# refused (429) for LOGIN_LOCK_SECONDS, twice as long after each further failure, at most
+# LOGIN_LOCK_MAX_SECONDS. The account's owner gets an email with a one-time unlock link,
+# valid ACCOUNT_UNLOCK_LINK_HOURS. (The *_PER_CLIENT names are the former ones.)
 LOGIN_FAILURES_PER_ACCOUNT = env_int("LOGIN_FAILURES_PER_ACCOUNT", 5)
-LOGIN_FAILURES_PER_CLIENT = env_int("LOGIN_FAILURES_PER_CLIENT", 20)
+LOGIN_FAILURES_PER_NETWORK = env_int(
+    "LOGIN_FAILURES_PER_NETWORK", env_int("LOGIN_FAILURES_PER_CLIENT", 20)
+)
 LOGIN_LOCK_SECONDS = env_int("LOGIN_LOCK_SECONDS", 30)
 LOGIN_LOCK_MAX_SECONDS = env_int("LOGIN_LOCK_MAX_SECONDS", 3600)
-# Password-reset emails per hour, per address and per client address.
+ACCOUNT_UNLOCK_LINK_HOURS = env_int("ACCOUNT_UNLOCK_LINK_HOURS", 24)
+# Password-reset emails per hour, per address and per network.
 PASSWORD_RESETS_PER_HOUR = env_int("PASSWORD_RESETS_PER_HOUR", 3)
-PASSWORD_RESETS_PER_HOUR_PER_CLIENT = env_int("PASSWORD_RESETS_PER_HOUR_PER_CLIENT", 10)
+PASSWORD_RESETS_PER_HOUR_PER_NETWORK = env_int(
+    "PASSWORD_RESETS_PER_HOUR_PER_NETWORK", env_int("PASSWORD_RESETS_PER_HOUR_PER_CLIENT", 10)
+)
 
 # Quotes (docs/quotes.md)
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")  # absolute links in emails

@@ -28,7 +28,7 @@ def anna(db: None) -> User:
 @pytest.fixture
 def fast_locks(settings: Settings) -> Any:
     settings.LOGIN_FAILURES_PER_ACCOUNT = 3
-    settings.LOGIN_FAILURES_PER_CLIENT = 6
+    settings.LOGIN_FAILURES_PER_NETWORK = 6
     settings.LOGIN_LOCK_SECONDS = 1
     settings.TRUSTED_PROXY_COUNT = 1
     return settings
@@ -78,7 +78,7 @@ def test_wrong_passwords_lock_the_account_with_a_growing_delay(anna: User, fast_
     assert sign_in(other, "right-password").status_code == 302
 
 
-def test_one_client_guessing_many_accounts_is_locked_by_its_address(
+def test_one_client_guessing_many_accounts_is_locked_by_its_network(
     anna: User, fast_locks: Any
 ) -> None:
     client = Client()
@@ -87,15 +87,16 @@ def test_one_client_guessing_many_accounts_is_locked_by_its_address(
     refused = sign_in(client, "right-password")
     assert refused.status_code == 429
     assert "from your network" in refused.content.decode()
-    # Another client signs in to the same account.
-    assert sign_in(Client(), "right-password", ip="198.51.100.2").status_code == 302
+    # The rest of its /24 is locked too; a client of another network signs in.
+    assert sign_in(Client(), "right-password", ip="198.51.100.2").status_code == 429
+    assert sign_in(Client(), "right-password", ip="203.0.113.2").status_code == 302
 
 
-def test_password_reset_emails_are_limited_per_address_and_per_client(
+def test_password_reset_emails_are_limited_per_address_and_per_network(
     anna: User, settings: Settings
 ) -> None:
     settings.PASSWORD_RESETS_PER_HOUR = 3
-    settings.PASSWORD_RESETS_PER_HOUR_PER_CLIENT = 5
+    settings.PASSWORD_RESETS_PER_HOUR_PER_NETWORK = 5
     client = Client()
 
     def reset(email: str, ip: str) -> int:
@@ -106,11 +107,12 @@ def test_password_reset_emails_are_limited_per_address_and_per_client(
     codes = [reset("anna@distributor.example", "192.0.2.1") for _ in range(10)]
     assert codes == [302] * 3 + [429] * 7
     assert len(mail.outbox) == 3
-    # One client asking for many addresses is held to its own share.
-    codes = [reset(f"nobody{i}@example.com", "192.0.2.2") for i in range(7)]
+    # One network asking for many addresses, from any of its addresses, is held to its
+    # own share.
+    codes = [reset(f"nobody{i}@example.com", f"198.51.100.{i}") for i in range(7)]
     assert codes == [302] * 5 + [429] * 2
     refused = client.post(
-        "/accounts/password_reset/", {"email": "x@example.com"}, REMOTE_ADDR="192.0.2.2"
+        "/accounts/password_reset/", {"email": "x@example.com"}, REMOTE_ADDR="198.51.100.9"
     )
     assert "Too many password-reset requests" in refused.content.decode()
     assert int(refused["Retry-After"]) > 0
