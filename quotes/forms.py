@@ -233,6 +233,10 @@ class LeadForm(forms.Form):
     # handed out (bots post at once).
     website = forms.CharField(required=False, max_length=200)
     started = forms.CharField(widget=forms.HiddenInput, max_length=200)
+    # The proof of work the page solves (common/challenge.py), needed past a network's
+    # share (quotes/services/leads.py: lead_rate_limit).
+    challenge = forms.CharField(widget=forms.HiddenInput, required=False, max_length=200)
+    proof = forms.CharField(widget=forms.HiddenInput, required=False, max_length=20)
 
     def clean_name(self) -> str:
         name = _strip_required(self.cleaned_data["name"])

@@ -334,10 +334,18 @@ QUOTES_DEFAULT_PAYMENT_SCHEDULE = env_str("QUOTES_DEFAULT_PAYMENT_SCHEDULE", "or
 # The currency clause of a proposal priced from another currency's list prices: the prices
 # may follow the exchange rate when it moves more than this (%) before the order is placed.
 QUOTES_FX_CLAUSE_THRESHOLD_PCT = env_int("QUOTES_FX_CLAUSE_THRESHOLD_PCT", 3)
-# "Email me this as PDF": per hour, per recipient address and per client address, and for
-# everyone together; the form must have been open this many seconds (bots post at once).
+# "Email me this as PDF" (docs/security.md): per hour, per recipient address and per client
+# address; per network (IPv4 /24, IPv6 /64), past its share with a solved challenge, up to
+# its limit; for everyone together, past which only networks with no request through this
+# hour get one (with a solved challenge). The form must have been open this many seconds
+# (bots post at once).
 QUOTES_LEAD_REQUESTS_PER_HOUR = env_int("QUOTES_LEAD_REQUESTS_PER_HOUR", 5)
+QUOTES_LEAD_NETWORK_SHARE_PER_HOUR = env_int("QUOTES_LEAD_NETWORK_SHARE_PER_HOUR", 10)
+QUOTES_LEAD_REQUESTS_PER_HOUR_PER_NETWORK = env_int("QUOTES_LEAD_REQUESTS_PER_HOUR_PER_NETWORK", 30)
 QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL = env_int("QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL", 200)
+# The public forms' proof of work (common/challenge.py): a browser needs 2^bits hashes
+# on average to solve it (16: about 65,000, under a second).
+PUBLIC_FORM_CHALLENGE_BITS = env_int("PUBLIC_FORM_CHALLENGE_BITS", 16)
 QUOTES_LEAD_MIN_FILL_SECONDS = env_int("QUOTES_LEAD_MIN_FILL_SECONDS", 3)
 # The sales team (by name) that gets calculator leads; empty: round the teams.
 QUOTES_LEADS_TEAM = env_str("QUOTES_LEADS_TEAM", "")

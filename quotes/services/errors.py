@@ -24,4 +24,6 @@ class TransientDeliveryError(Exception):
 
 
 class RateLimited(QuoteError):
-    pass
+    def __init__(self, message: str, *, challenge: bool = False) -> None:
+        super().__init__(message)
+        self.challenge = challenge  # a solved challenge would have let the request through

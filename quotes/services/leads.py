@@ -4,6 +4,8 @@ the team's notice, the PDF; who follows a lead up and its status."""
 from __future__ import annotations
 
 import re
+import time
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -13,7 +15,9 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from common.throttle import digest, hit, wait_text
+from common.challenge import solved, spend
+from common.client_ip import client_network
+from common.throttle import count, digest, hit, peek, wait_text
 
 from ..models import (
     EmailKind,
@@ -30,32 +34,68 @@ from .links import lead_confirm_url
 from .queue import PRIORITY_BATCH, enqueue
 
 
-def lead_rate_limit(*, email: str, ip: str | None) -> str | None:
-    """Why this request for the PDF is refused now (a sentence for the visitor), or None.
+@dataclass(frozen=True)
+class LeadRefusal:
+    message: str  # for the visitor
+    challenge: bool  # a solved challenge would let the request through
 
-    Per hour: QUOTES_LEAD_REQUESTS_PER_HOUR per client address and per recipient address,
-    QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL for everyone together. Counted in that order,
-    and a request refused by one limit spends none of the next: one client hammering the
-    form uses up its own share, not the recipient's or everyone's. Counters live in the
-    shared cache (common/throttle.py).
-    """
+
+def _wait_message(text: str, wait: int) -> str:
+    return text % {"wait": wait_text(wait)}
+
+
+def _per_client(*, email: str, ip: str | None) -> tuple[LeadRefusal | None, str | None]:
+    """The per-address, per-network and per-recipient limits: (a refusal or None, the
+    client's network). Counted in that order; a request refused by one spends none of
+    the next."""
     per_hour = settings.QUOTES_LEAD_REQUESTS_PER_HOUR
-    if ip:
+    busy = _("Too many requests from your network; please try again in %(wait)s.")
+    network = client_network(ip) if ip else None
+    if ip and network:
         wait = hit(f"lead:a:{ip}", per_hour, 3600)
         if wait is not None:
-            return _("Too many requests from your network; please try again in %(wait)s.") % {
-                "wait": wait_text(wait)
-            }
+            return LeadRefusal(_wait_message(busy, wait), challenge=False), network
+        wait = hit(f"lead:n:{network}", settings.QUOTES_LEAD_REQUESTS_PER_HOUR_PER_NETWORK, 3600)
+        if wait is not None:
+            return LeadRefusal(_wait_message(busy, wait), challenge=False), network
     wait = hit(f"lead:e:{digest(email)}", per_hour, 3600)
     if wait is not None:
-        return _("Too many requests for this address; please try again in %(wait)s.") % {
-            "wait": wait_text(wait)
-        }
-    wait = hit("lead:all", settings.QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL, 3600)
-    if wait is not None:
-        return _("We are sending too many analyses just now; please try again in %(wait)s.") % {
-            "wait": wait_text(wait)
-        }
+        text = _("Too many requests for this address; please try again in %(wait)s.")
+        return LeadRefusal(_wait_message(text, wait), challenge=False), network
+    return None, network
+
+
+def lead_rate_limit(
+    *, email: str, ip: str | None, challenge: str = "", proof: str = ""
+) -> LeadRefusal | None:
+    """Why this request for the PDF is refused now, or None (docs/security.md).
+
+    1. Per hour, QUOTES_LEAD_REQUESTS_PER_HOUR per client address and per recipient,
+       QUOTES_LEAD_REQUESTS_PER_HOUR_PER_NETWORK per network (IPv4 /24, IPv6 /64).
+    2. Past QUOTES_LEAD_NETWORK_SHARE_PER_HOUR requests of its network this hour, a
+       request needs a solved challenge (common/challenge.py), each taken once.
+    3. QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL for everyone together. Past it, a network
+       that already had a request through this hour is refused, but a network that had
+       none keeps its first one (with a solved challenge): a burst from many networks
+       slows the form down and never closes it for a new visitor.
+    A request refused by one step spends nothing of the later ones.
+    """
+    refusal, network = _per_client(email=email, ip=ip)
+    if refusal is not None:
+        return refusal
+    now = time.time()
+    over_budget = peek("lead:all", 3600, now) >= settings.QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL
+    admitted_key = f"lead:in:{network or 'unknown'}"
+    if over_budget and peek(admitted_key, 3600, now) > 0:
+        text = _("We are sending too many analyses just now; please try again in %(wait)s.")
+        return LeadRefusal(_wait_message(text, 3600 - int(now) % 3600), challenge=False)
+    seen = peek(f"lead:n:{network}", 3600, now) if network else 0
+    needs_proof = over_budget or seen > settings.QUOTES_LEAD_NETWORK_SHARE_PER_HOUR
+    if needs_proof and not (solved(challenge, proof) and spend(challenge)):
+        text = _("Your browser is finishing a quick check; please send the form again.")
+        return LeadRefusal(text, challenge=True)
+    count("lead:all", 3600, now)
+    count(admitted_key, 3600, now)
     return None
 
 
@@ -208,6 +248,8 @@ def lead_request_pdf(
     ip_address: str | None,
     idempotency_key: str,
     country: str = "",
+    challenge: str = "",
+    proof: str = "",
 ) -> Lead:
     """A lead for the calculator analysis, and an email asking to confirm the address.
 
@@ -220,9 +262,9 @@ def lead_request_pdf(
     existing = OutboxEmail.objects.filter(idempotency_key=key).select_related("lead").first()
     if existing is not None and existing.lead is not None:
         return existing.lead
-    refusal = lead_rate_limit(email=email, ip=ip_address)
-    if refusal:
-        raise RateLimited(refusal)
+    refusal = lead_rate_limit(email=email, ip=ip_address, challenge=challenge, proof=proof)
+    if refusal is not None:
+        raise RateLimited(refusal.message, challenge=refusal.challenge)
     # Only the validated calculator inputs, re-serialised, go further: never the raw query.
     analysis, canonical = calculator_analysis(query=query)
     lead = Lead.objects.create(

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -25,6 +26,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from common import challenge
 from common.client_ip import client_ip
 from common.http import AuthenticatedHttpRequest, HtmxHttpRequest
 
@@ -478,9 +480,15 @@ def lead_form(request: HtmxHttpRequest) -> HttpResponse:
         "show_form": True,
         "started": lead_form_stamp(),
         "countries": [("", "—"), *country_choices()],
+        **_fresh_challenge(),
     }
     template = "quotes/_lead_form.html" if request.htmx else "quotes/lead_page.html"
     return render(request, template, context)
+
+
+def _fresh_challenge() -> dict[str, Any]:
+    bits = settings.PUBLIC_FORM_CHALLENGE_BITS
+    return {"challenge": challenge.issue(bits), "challenge_bits": bits}
 
 
 @require_POST
@@ -500,13 +508,22 @@ def lead_request(request: HtmxHttpRequest) -> HttpResponse:
             ip_address=client_ip(request),
             idempotency_key=str(data["idempotency_key"]),
             country=data.get("country") or "",
+            challenge=data["challenge"],
+            proof=data["proof"],
         )
     except services.RateLimited as exc:
-        return render(request, template, {"form": form, "problem": str(exc)}, status=429)
+        # With htmx the form stays on the page: a fresh challenge goes into it (an
+        # out-of-band swap), and the page solves it before the visitor sends again.
+        context = {"form": form, "problem": str(exc)}
+        if request.htmx:
+            context.update(_fresh_challenge())
+        return render(request, template, context, status=429)
     except services.QuoteError as exc:
         return render(request, template, {"form": form, "problem": str(exc)}, status=400)
     token = services.lead_token(lead=lead)
     context = {"lead": lead, "token": token, "delivery": selectors.lead_delivery_state(lead=lead)}
+    if request.htmx:  # the form's challenge may have been spent: another for a next request
+        context.update(_fresh_challenge())
     return render(request, template, context)
 
 

@@ -62,4 +62,70 @@
       window.addEventListener(kind, viewed, { capture: true, passive: true });
     });
   }
+  // Public forms carry a small proof-of-work challenge (common/challenge.py): the page
+  // finds the proof while the visitor types (the smallest n for which
+  // SHA-256("<challenge>:<n>") begins with the challenge's number of zero bits), so that
+  // a request past its network's share goes through unnoticed. A send before the proof
+  // is ready waits for it (htmx's confirm event).
+  var BATCH = 256;
+  var proofs = new WeakMap(); // form -> promise of the proof of its current challenge
+  var zeroBits = function (bytes) {
+    var bits = 0;
+    for (var i = 0; i < bytes.length; i++) {
+      if (bytes[i] === 0) {
+        bits += 8;
+        continue;
+      }
+      return bits + Math.clz32(bytes[i]) - 24;
+    }
+    return bits;
+  };
+  var findProof = async function (challenge, bits) {
+    var encoder = new TextEncoder();
+    for (var start = 0; ; start += BATCH) {
+      var batch = [];
+      for (var n = start; n < start + BATCH; n++) {
+        batch.push(crypto.subtle.digest("SHA-256", encoder.encode(challenge + ":" + n)));
+      }
+      var digests = await Promise.all(batch);
+      for (var i = 0; i < digests.length; i++) {
+        if (zeroBits(new Uint8Array(digests[i])) >= bits) {
+          return String(start + i);
+        }
+      }
+    }
+  };
+  var solveChallenges = function () {
+    if (!window.crypto || !crypto.subtle) {
+      return; // not a secure context: the server asks again, the visitor sends again
+    }
+    document.querySelectorAll("input[data-challenge-bits]").forEach(function (input) {
+      var form = input.form;
+      if (!form || !form.elements.proof || input.dataset.solving === input.value) {
+        return;
+      }
+      var challenge = input.value;
+      input.dataset.solving = challenge;
+      form.elements.proof.value = "";
+      var found = findProof(challenge, Number(input.dataset.challengeBits)).then(function (proof) {
+        if (form.elements.challenge.value === challenge) {
+          form.elements.proof.value = proof;
+        }
+      });
+      proofs.set(form, found);
+    });
+  };
+  document.addEventListener("DOMContentLoaded", solveChallenges);
+  document.addEventListener("htmx:load", solveChallenges);
+  document.addEventListener("htmx:oobAfterSwap", solveChallenges);
+  document.addEventListener("htmx:confirm", function (event) {
+    var form = event.target instanceof HTMLFormElement ? event.target : null;
+    if (!form || !form.elements.proof || form.elements.proof.value || !proofs.has(form)) {
+      return;
+    }
+    event.preventDefault();
+    proofs.get(form).then(function () {
+      event.detail.issueRequest(true);
+    });
+  });
 })();

@@ -341,9 +341,9 @@ def test_lead_rate_limit(settings: Settings) -> None:
     assert services.lead_rate_limit(email=address, ip=f"fd00::{tag[:4]}:1") is None
     assert services.lead_rate_limit(email=address, ip=f"fd00::{tag[:4]}:2") is None
     refused = services.lead_rate_limit(email=address.upper(), ip=f"fd00::{tag[:4]}:3")
-    assert refused and refused.startswith("Too many requests for this address")
+    assert refused and refused.message.startswith("Too many requests for this address")
     ip = f"fd00::{tag[4:]}:9"
     assert services.lead_rate_limit(email=f"x-{tag}@c.example", ip=ip) is None
     assert services.lead_rate_limit(email=f"y-{tag}@c.example", ip=ip) is None
     refused = services.lead_rate_limit(email=f"z-{tag}@c.example", ip=ip)
-    assert refused and refused.startswith("Too many requests from your network")
+    assert refused and refused.message.startswith("Too many requests from your network")
