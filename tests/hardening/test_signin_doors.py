@@ -14,12 +14,14 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_login_failed
+from django.core import mail
 from django.test import Client
 from pytest_django.fixtures import Settings
 
 from accounts import services
 from accounts.models import AccountUnlock
 from common import throttle
+from quotes import services as quote_services
 from quotes.models import EmailKind, OutboxEmail
 from tests.real_services import free_port
 
@@ -119,6 +121,11 @@ def test_the_owner_of_a_locked_account_gets_one_email_with_a_one_time_unlock_lin
     assert throttle.login_failed(username="boss", ip="192.0.2.1") is False
     assert services.unlock_offer(username="BOSS") is None
     assert OutboxEmail.objects.count() == 1
+    # Delivered by the outbox's worker task, once however often the task runs.
+    assert quote_services.outbox_deliver(outbox_id=email.pk) == "sent"
+    assert quote_services.outbox_deliver(outbox_id=email.pk) == "sent"
+    assert [m.to for m in mail.outbox] == [["boss@distributor.example"]]
+    assert unlock_link(email) in mail.outbox[0].body
     assert site_sign_in(client, "right-password").status_code == 429
     link = unlock_link(email)
     # Opening the link (a mail scanner does) changes nothing; the click unlocks.
