@@ -131,6 +131,8 @@ def test_the_owner_of_a_locked_account_gets_one_email_with_a_one_time_unlock_lin
     # Opening the link (a mail scanner does) changes nothing; the click unlocks.
     page = client.get(link)
     assert page.status_code == 200 and "Unlock my account" in page.content.decode()
+    dutch = Client().get(link, HTTP_ACCEPT_LANGUAGE="nl")
+    assert "Mijn account ontgrendelen" in dutch.content.decode()
     assert site_sign_in(client, "right-password").status_code == 429
     unlocked = client.post(link)
     assert unlocked.status_code == 302 and unlocked["Location"] == "/accounts/login/"
