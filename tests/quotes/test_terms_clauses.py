@@ -253,3 +253,13 @@ def test_an_unknown_decline_reason_is_refused_by_the_service(
     revision = _sent(sales_user, "en")
     with pytest.raises(services.QuoteError, match="choose why you decline"):
         services.revision_decide(revision=revision, accept=False, name="Jan", reason="bored")
+
+
+def test_staff_edit_the_clauses_in_the_admin(
+    db: None, client: Client, django_user_model: Any
+) -> None:
+    staff = django_user_model.objects.create_user("petra", "petra@x.example", "pw", is_staff=True)
+    client.force_login(staff)
+    page = client.get("/admin/quotes/companyprofile/1/change/").content.decode()
+    for field in ("export_control_en", "export_control_nl", "cancellation_en", "cancellation_nl"):
+        assert f'name="{field}"' in page, field
