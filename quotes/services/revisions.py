@@ -364,9 +364,11 @@ def revision_decide(
             if accept
             else _("%(number)s rev. %(letter)s declined by %(name)s")
         ) % {"number": revision.quote.number, "letter": revision.letter, "name": name}
-        body = render_to_string(
-            "quotes/email/decision.txt", {"revision": revision, "accept": accept, "name": name}
-        )
+        with translation.override(settings.LANGUAGE_CODE):  # the sales desk's, as its text
+            body = render_to_string(
+                "quotes/email/decision.txt",
+                {"revision": revision, "accept": accept, "name": name},
+            )
         email = OutboxEmail.objects.create(
             idempotency_key=f"decision:{revision.public_id}",
             kind=EmailKind.DECISION,

@@ -237,7 +237,8 @@ def test_a_decline_needs_a_reason_and_the_engineer_reads_it(
     )
     notice = OutboxEmail.objects.get(kind=EmailKind.DECISION, revision=revision)
     assert "Wij huren voorlopig bij een Europese cloud." in notice.body
-    assert "Reden: we kiezen voor huren of de cloud" in notice.body  # the buyer's language
+    # In the sales desk's language, like the rest of the notice's text.
+    assert "Reason: we chose renting or the cloud" in notice.body
     client.force_login(sales_user)
     detail = client.get(reverse("quotes:detail", args=[revision.quote.public_id]))
     html = detail.content.decode()
