@@ -126,6 +126,17 @@ class CompanyProfileAdmin(admin.ModelAdmin[CompanyProfile]):
             "General terms of sale (attached to proposals as pages, else linked)",
             {"fields": ["general_terms_url", "general_terms_en", "general_terms_nl"]},
         ),
+        (
+            "Clauses on every proposal (export control and end use; cancellation and returns)",
+            {
+                "fields": [
+                    "export_control_en",
+                    "export_control_nl",
+                    "cancellation_en",
+                    "cancellation_nl",
+                ]
+            },
+        ),
     ]
 
     def has_module_permission(self, request: HttpRequest) -> bool:

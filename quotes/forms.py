@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
-from .models import Customer, LeadStatus, Status, Team
+from .models import Customer, DeclineReason, LeadStatus, Status, Team
 from .selectors import AWAITING_APPROVAL
 from .vat import country_choices, normalise_vat_id, vat_id_problem
 
@@ -153,12 +153,25 @@ class ActionForm(forms.Form):
 class DecisionForm(forms.Form):
     name = forms.CharField(label=_("Your name"), max_length=200)
     decision = forms.ChoiceField(choices=[("accept", _("Accept")), ("decline", _("Decline"))])
+    # Declining asks why (a reason from the list, words of the buyer's own beside it).
+    reason = forms.ChoiceField(
+        label=_("Why do you decline?"),
+        choices=[("", ""), *DeclineReason.choices],
+        required=False,
+    )
+    note = forms.CharField(max_length=2000, required=False)
 
     def clean_name(self) -> str:
         name: str = self.cleaned_data["name"].strip()
         if not name:
             raise forms.ValidationError(_("Please type your name."))
         return name
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        if cleaned.get("decision") == "decline" and not cleaned.get("reason"):
+            self.add_error("reason", _("Please choose why you decline."))
+        return cleaned
 
 
 class AcceptanceForm(forms.Form):

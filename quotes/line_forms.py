@@ -133,6 +133,9 @@ class ApprovalRequestForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+    # The sales manager of another team or the administrator who decides, when the team
+    # has no other manager to ask (services.approval_request checks who may be chosen).
+    escalate_to = forms.IntegerField(required=False, min_value=1)
 
 
 class ApprovalDecisionForm(forms.Form):

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Currency
 
+from . import clauses
 from .billing import LineBilling, default_schedule, validate_schedule
 from .vat import COUNTRY_CHOICES
 
@@ -141,6 +142,17 @@ class Status(models.TextChoices):
     EXPIRED = "expired", _("expired")
 
 
+class DeclineReason(models.TextChoices):
+    """Why a buyer declined, as the buyer page offers it (with a free text beside it)."""
+
+    PRICE = "price", _("the price")
+    TIMING = "timing", _("the timing or delivery")
+    CLOUD = "cloud", _("we chose renting or the cloud")
+    OTHER_SUPPLIER = "other_supplier", _("we chose another supplier")
+    CANCELLED = "cancelled", _("the project was cancelled")
+    OTHER = "other", _("another reason")
+
+
 class AnalysisPresentation(models.TextChoices):
     """How a proposal presents its analysis when the analysis recommends something other
     than what is quoted (services.presentation)."""
@@ -183,6 +195,10 @@ class QuoteRevision(models.Model):
     viewed_at = models.DateTimeField(null=True, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
     decided_by_name = models.CharField(max_length=200, blank=True)
+    decline_reason = models.CharField(
+        _("reason for declining"), max_length=20, choices=DeclineReason.choices, blank=True
+    )
+    decline_note = models.TextField(_("the buyer's words on declining"), blank=True)
     # Quote-level discount on the subtotal of the non-optional lines (services.totals_for).
     discount_pct = models.DecimalField(
         _("quote discount %"), max_digits=5, decimal_places=2, default=Decimal(0)
@@ -199,6 +215,11 @@ class QuoteRevision(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     approval_requested_at = models.DateTimeField(null=True, blank=True)
+    # A request sent past the team (its requester is its only manager): this sales manager
+    # of another team, or an administrator, decides instead (services.approvals).
+    approval_escalated_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     approval_request_note = models.TextField(_("approval request note"), blank=True)
     approval_decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -630,6 +651,19 @@ class CompanyProfile(models.Model):
     general_terms_url = models.URLField(_("general terms of sale (web address)"), blank=True)
     general_terms_en = models.TextField(_("general terms of sale (English text)"), blank=True)
     general_terms_nl = models.TextField(_("general terms of sale (Dutch text)"), blank=True)
+    # Clauses every proposal states in its terms (frozen into the snapshot at send).
+    export_control_en = models.TextField(
+        _("export control and end use (English)"), blank=True, default=clauses.EXPORT_CONTROL_EN
+    )
+    export_control_nl = models.TextField(
+        _("export control and end use (Dutch)"), blank=True, default=clauses.EXPORT_CONTROL_NL
+    )
+    cancellation_en = models.TextField(
+        _("cancellation and returns (English)"), blank=True, default=clauses.CANCELLATION_EN
+    )
+    cancellation_nl = models.TextField(
+        _("cancellation and returns (Dutch)"), blank=True, default=clauses.CANCELLATION_NL
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -655,6 +689,14 @@ class CompanyProfile(models.Model):
         """The general terms' text in `language` (the English text when there is no Dutch)."""
         text = self.general_terms_nl if language == "nl" else self.general_terms_en
         return (text or self.general_terms_en).strip()
+
+    def clauses_for(self, language: str) -> dict[str, str]:
+        """The export-control and cancellation clauses in `language` (the English text when
+        there is no Dutch; an empty clause is left out of the proposal)."""
+        dutch = language == "nl"
+        export = (self.export_control_nl if dutch else "") or self.export_control_en
+        cancellation = (self.cancellation_nl if dutch else "") or self.cancellation_en
+        return {"export_control": export.strip(), "cancellation": cancellation.strip()}
 
 
 class SalesProfile(models.Model):

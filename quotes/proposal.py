@@ -147,6 +147,8 @@ def offer_context(
         "currency_clause": currency_context(snapshot.get("currency_clause")),
         "site": site_context(snapshot.get("site")),
         "general_terms": general,
+        # Absent from snapshots frozen before the clauses: their terms print as they did.
+        "clauses": snapshot.get("clauses") or None,
         "general_terms_paragraphs": [
             p.strip() for p in (general or {}).get("text", "").split("\n\n") if p.strip()
         ],

@@ -110,7 +110,7 @@ def quote_owners(*, user: Any) -> list[tuple[int, str]]:
 def quote_detail(*, user: Any, public_id: Any) -> Quote:
     """The quote with revisions, lines, renders and emails (404 outside the user's team)."""
     queryset = (
-        Quote.objects.filter(_team_filter(user))
+        Quote.objects.filter(_team_or_escalated(user, "revisions__"))
         .select_related("customer", "owner", "team")
         .prefetch_related(
             Prefetch(
@@ -129,10 +129,20 @@ def quote_detail(*, user: Any, public_id: Any) -> Quote:
     return get_object_or_404(queryset, public_id=public_id)
 
 
+def _team_or_escalated(user: Any, revision: str, quote: str = "") -> Q:
+    """The user's teams' rows (_team_filter), and a draft whose margin approval was
+    escalated to the user (a sales manager of another team: services.approval_request).
+    `revision` and `quote` are the lookups' prefixes to the revision and the quote."""
+    if user.is_staff:
+        return Q()  # every team's rows already
+    escalated = Q(**{f"{revision}approval_escalated_to": user, f"{revision}status": Status.DRAFT})
+    return _team_filter(user, quote) | escalated
+
+
 def revision_for_user(*, user: Any, public_id: Any) -> QuoteRevision:
-    queryset = QuoteRevision.objects.filter(_team_filter(user, "quote__")).select_related(
-        "quote__customer", "quote__owner", "quote__team"
-    )
+    queryset = QuoteRevision.objects.filter(
+        _team_or_escalated(user, revision="", quote="quote__")
+    ).select_related("quote__customer", "quote__owner", "quote__team")
     return get_object_or_404(queryset.distinct(), public_id=public_id)
 
 

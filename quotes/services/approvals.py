@@ -117,12 +117,16 @@ def is_sales_manager(user: Any) -> bool:
 def approval_refusal(*, revision: QuoteRevision, user: Any) -> str | None:
     """Why `user` may not decide on the draft's requested margin (None: they may).
 
-    Four eyes: a sales manager of the quote's team (staff too must belong to it), and
-    never the one who asked for the approval, so no one approves their own price.
+    Four eyes: a sales manager of the quote's team (staff too must belong to it), or the
+    manager or administrator the request was escalated to, and never the one who asked for
+    the approval, so no one approves their own price.
     """
+    asked = revision.approval_requested_by_id == user.pk
+    if user.pk is not None and revision.approval_escalated_to_id == user.pk and not asked:
+        return None  # the request was escalated to them (approval_request)
     if not is_sales_manager(user):
         return _("Only a sales manager can approve or reject a margin.")
-    if revision.approval_requested_by_id == user.pk:
+    if asked:
         return _("You asked for this approval: another sales manager of the team decides.")
     if not revision.quote.team.members.filter(pk=user.pk).exists():
         return _("Only a sales manager of the quote's team can approve or reject its margin.")
@@ -182,11 +186,59 @@ def ensure_sending_allowed(revision: QuoteRevision) -> None:
     )
 
 
+def needs_escalation(revision: QuoteRevision, actor: Any) -> bool:
+    """The quote's team has no sales manager but `actor` who can be asked (active, with an
+    email address): only then does a request go past the team."""
+    return not (
+        get_user_model()
+        .objects.filter(
+            sales_teams=revision.quote.team, groups__name=SALES_MANAGER_GROUP, is_active=True
+        )
+        .exclude(email="")
+        .exclude(pk=actor.pk)
+        .exists()
+    )
+
+
+def escalation_candidates(revision: QuoteRevision, actor: Any) -> Any:
+    """Who a request can be escalated to when the team has no one else to decide (its only
+    manager asks): the sales managers of other teams and the administrators, active, with
+    an email address, never the one who asks."""
+    others = (
+        get_user_model()
+        .objects.filter(groups__name=SALES_MANAGER_GROUP)
+        .exclude(sales_teams=revision.quote.team)
+    )
+    admins = get_user_model().objects.filter(is_superuser=True)
+    return (
+        (others | admins)
+        .filter(is_active=True)
+        .exclude(email="")
+        .exclude(pk=actor.pk)
+        .distinct()
+        .order_by("first_name", "last_name", "username")
+    )
+
+
 @transaction.atomic
-def approval_request(*, revision: QuoteRevision, actor: User, note: str = "") -> QuoteRevision:
-    """Ask a sales manager to approve the draft's margin as it is now."""
+def approval_request(
+    *, revision: QuoteRevision, actor: User, note: str = "", escalate_to: User | None = None
+) -> QuoteRevision:
+    """Ask a sales manager to approve the draft's margin as it is now: the team's managers,
+    or (`escalate_to`) one of the escalation_candidates, who alone is then asked."""
     revision = locked_revision(revision)
     ensure_draft(revision)
+    if escalate_to is not None and not needs_escalation(revision, actor):
+        raise QuoteError(
+            _("Team %(team)s has another sales manager: ask them, not someone outside it.")
+            % {"team": revision.quote.team.name}
+        )
+    if escalate_to is not None and not escalation_candidates(revision, actor).filter(
+        pk=escalate_to.pk
+    ):
+        raise QuoteError(
+            _("Escalate to a sales manager of another team or an administrator, not yourself.")
+        )
     lines = list(revision.lines.order_by("position"))
     status = approval_status(revision, lines)
     if not status.needed:
@@ -196,6 +248,7 @@ def approval_request(*, revision: QuoteRevision, actor: User, note: str = "") ->
     revision.approval_state = ApprovalState.REQUESTED
     revision.approval_requested_by = actor
     revision.approval_requested_at = timezone.now()
+    revision.approval_escalated_to = escalate_to
     revision.approval_request_note = note.strip()[:2000]
     revision.approval_decided_by = None
     revision.approval_decided_at = None
@@ -209,7 +262,14 @@ def approval_request(*, revision: QuoteRevision, actor: User, note: str = "") ->
 
 def team_managers(revision: QuoteRevision) -> Any:
     """The sales managers of the quote's team who can be emailed (active, with an address),
-    but not whoever asked: a margin is never approved by the one who asked for it."""
+    but not whoever asked: a margin is never approved by the one who asked for it. An
+    escalated request is asked of the one it was escalated to only."""
+    if revision.approval_escalated_to_id is not None:
+        return (
+            get_user_model()
+            .objects.filter(pk=revision.approval_escalated_to_id, is_active=True)
+            .exclude(email="")
+        )
     managers = get_user_model().objects.filter(
         sales_teams=revision.quote.team,
         groups__name=SALES_MANAGER_GROUP,
@@ -307,10 +367,9 @@ def _notify_requester(revision: QuoteRevision) -> bool:
 def approval_decide(
     *, revision: QuoteRevision, actor: User, approve: bool, reason: str = ""
 ) -> QuoteRevision:
-    """A sales manager of the quote's team, other than the requester, approves or rejects
-    the requested margin (a rejection needs a reason)."""
-    if not is_sales_manager(actor):
-        raise QuoteError(_("Only a sales manager can approve or reject a margin."))
+    """A sales manager of the quote's team, other than the requester, or the one the
+    request was escalated to, approves or rejects the requested margin (a rejection needs
+    a reason)."""
     revision = locked_revision(revision)
     ensure_draft(revision)
     if revision.approval_state != ApprovalState.REQUESTED:

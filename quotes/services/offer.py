@@ -258,3 +258,21 @@ def general_terms(language: str) -> dict[str, str] | None:
     if not text and not url:
         return None
     return {"text": text, "url": url}
+
+
+def clauses(*, lines: Sequence[Mapping[str, Any]], language: str) -> dict[str, str]:
+    """What the terms section states beside the company's terms, frozen at send: whether
+    delivery and warranty refer to the proposal's own schedule and lines (codes, worded by
+    the template), and the company's export-control and cancellation wording."""
+    from ..models import CompanyProfile
+
+    profile = CompanyProfile.current()
+    wording = profile.clauses_for(language) if profile else {}
+    return {
+        "delivery": "schedule" if any(line.get("delivery") for line in lines) else "at_order",
+        "warranty": "per_line"
+        if any(line.get("warranty_years") for line in lines)
+        else "manufacturer",
+        "export_control": wording.get("export_control", ""),
+        "cancellation": wording.get("cancellation", ""),
+    }

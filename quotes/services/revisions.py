@@ -20,6 +20,7 @@ from tco.report import OwningExtras, Report
 
 from ..models import (
     Customer,
+    DeclineReason,
     EmailKind,
     LineKind,
     LineUnit,
@@ -49,11 +50,11 @@ def default_terms(language: str) -> str:
     if terms:
         return terms
     with translation.override(language):
+        # Delivery and warranty are not stated here: the proposal's terms section refers
+        # to its own delivery schedule and the warranty per line (pdf/proposal.html).
         return _(
             "Prices exclude shipping unless stated. Payment 30 days net from invoice. "
-            "Delivery time on request; hardware lead times are confirmed at order. "
-            "Manufacturer warranty applies. This offer is subject to our general terms "
-            "of sale."
+            "This offer is subject to our general terms of sale."
         )
 
 
@@ -336,17 +337,26 @@ def ensure_answerable(revision: QuoteRevision) -> None:
 
 
 @transaction.atomic
-def revision_decide(*, revision: QuoteRevision, accept: bool, name: str) -> QuoteRevision:
-    """The buyer accepts or declines; the name and time are recorded, the owner told."""
+def revision_decide(
+    *, revision: QuoteRevision, accept: bool, name: str, reason: str = "", note: str = ""
+) -> QuoteRevision:
+    """The buyer accepts or declines; the name and time are recorded, the owner told. A
+    decline keeps the buyer's reason (DeclineReason) and words, for the sales engineer."""
     revision = locked_revision(revision)
     ensure_answerable(revision)
     name = one_line(name)  # it goes into the owner's email subject
     if not name:
         raise QuoteError(_("Please type your name."))
+    if reason and reason not in DeclineReason.values:
+        raise QuoteError(_("Please choose why you decline."))
     revision.status = Status.ACCEPTED if accept else Status.DECLINED
     revision.decided_at = timezone.now()
     revision.decided_by_name = name[:200]
-    revision.save(update_fields=["status", "decided_at", "decided_by_name"])
+    revision.decline_reason = "" if accept else reason
+    revision.decline_note = "" if accept else note.strip()[:2000]
+    revision.save(
+        update_fields=["status", "decided_at", "decided_by_name", "decline_reason", "decline_note"]
+    )
     owner = revision.quote.owner
     if owner.email:
         subject = (
@@ -354,9 +364,11 @@ def revision_decide(*, revision: QuoteRevision, accept: bool, name: str) -> Quot
             if accept
             else _("%(number)s rev. %(letter)s declined by %(name)s")
         ) % {"number": revision.quote.number, "letter": revision.letter, "name": name}
-        body = render_to_string(
-            "quotes/email/decision.txt", {"revision": revision, "accept": accept, "name": name}
-        )
+        with translation.override(settings.LANGUAGE_CODE):  # the sales desk's, as its text
+            body = render_to_string(
+                "quotes/email/decision.txt",
+                {"revision": revision, "accept": accept, "name": name},
+            )
         email = OutboxEmail.objects.create(
             idempotency_key=f"decision:{revision.public_id}",
             kind=EmailKind.DECISION,

@@ -105,6 +105,9 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
         "currency_clause": offer.currency_clause(revision=revision, lines=line_rows, rows=rows),
         "site": offer.site_prerequisites(lines=lines, tco=tco),
         "general_terms": offer.general_terms(customer.language),
+        # Delivery and warranty referred to the proposal's own schedule and lines, the
+        # export-control and cancellation clauses (absent from older snapshots).
+        "clauses": offer.clauses(lines=lines, language=customer.language),
         # The analysis of the quoted deal, exactly as the draft page and preview showed it
         # (none when the engineer chose to send it without: services.presentation).
         "tco": tco,

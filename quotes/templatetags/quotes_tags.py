@@ -8,7 +8,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from common.formatting import grouped
-from quotes.services import approval_refusal
+from quotes.services import approval_refusal, escalation_candidates, needs_escalation
 from quotes.services import is_sales as _is_sales
 from quotes.services import is_sales_manager as _is_sales_manager
 
@@ -92,6 +92,15 @@ def deal_difference(difference: dict[str, Any]) -> str:
 def can_decide_approval(user: Any, revision: Any) -> bool:
     """May `user` approve or reject the revision's requested margin (four eyes)?"""
     return approval_refusal(revision=revision, user=user) is None
+
+
+@register.filter
+def escalation_choices(user: Any, revision: Any) -> list[Any]:
+    """Who `user` may send the approval request to past the team: none while the team has
+    another sales manager to ask (services.needs_escalation)."""
+    if not needs_escalation(revision, user):
+        return []
+    return list(escalation_candidates(revision, user))
 
 
 @register.filter

@@ -249,6 +249,18 @@ def discount_set(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> Htt
     return _back(revision)
 
 
+def _escalation_target(revision: QuoteRevision, user: Any, data: dict[str, Any]) -> Any:
+    """The person chosen to decide past the team (None: ask the team's managers)."""
+    if not data.get("escalate_to"):
+        return None
+    chosen = services.escalation_candidates(revision, user).filter(pk=data["escalate_to"]).first()
+    if chosen is None:
+        raise services.QuoteError(
+            _("Escalate to a sales manager of another team or an administrator, not yourself.")
+        )
+    return chosen
+
+
 @require_POST
 @sales_required
 def approval_request(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
@@ -260,14 +272,24 @@ def approval_request(request: AuthenticatedHttpRequest, public_id: uuid.UUID) ->
                 " ".join(str(e) for errs in form.errors.values() for e in errs)
             )
         revision = services.approval_request(
-            revision=revision, actor=request.user, note=form.cleaned_data["note"]
+            revision=revision,
+            actor=request.user,
+            note=form.cleaned_data["note"],
+            escalate_to=_escalation_target(revision, request.user, form.cleaned_data),
         )
     except services.QuoteError as exc:
         messages.error(request, str(exc))
     else:
         team = revision.quote.team.name
         notified = services.team_managers(revision).count()
-        if notified:
+        escalated = revision.approval_escalated_to
+        if escalated is not None:
+            messages.success(
+                request,
+                _("Approval requested from %(name)s, who was emailed.")
+                % {"name": escalated.get_full_name() or escalated.get_username()},
+            )
+        elif notified:
             messages.success(
                 request,
                 ngettext(
@@ -282,7 +304,8 @@ def approval_request(request: AuthenticatedHttpRequest, public_id: uuid.UUID) ->
                 request,
                 _(
                     "Approval requested, but team %(team)s has no other sales manager with "
-                    "an email address: ask one directly."
+                    "an email address: escalate it to a manager of another team or an "
+                    "administrator below."
                 )
                 % {"team": team},
             )
@@ -293,7 +316,8 @@ def approval_request(request: AuthenticatedHttpRequest, public_id: uuid.UUID) ->
 @sales_required
 def approval_decide(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     revision = selectors.revision_for_user(user=request.user, public_id=public_id)
-    if not services.is_sales_manager(request.user):
+    escalated_to_them = revision.approval_escalated_to_id == request.user.pk
+    if not services.is_sales_manager(request.user) and not escalated_to_them:
         return render(request, "quotes/forbidden.html", status=403)
     form = ApprovalDecisionForm(request.POST)
     try:

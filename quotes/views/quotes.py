@@ -446,6 +446,8 @@ def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
                     revision=revision,
                     accept=form.cleaned_data["decision"] == "accept",
                     name=form.cleaned_data["name"],
+                    reason=form.cleaned_data["reason"],
+                    note=form.cleaned_data["note"],
                 )
             except services.QuoteError as exc:
                 form.add_error(None, str(exc))

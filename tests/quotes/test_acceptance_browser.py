@@ -60,6 +60,11 @@ def test_the_buyer_accepts_on_a_phone_and_the_quote_shows_it(
         page.goto(url)
         page.wait_for_selector("#accept-form")
         _no_sideways_scroll(page)
+        # The schedules and the decline form with its reasons fit the phone too.
+        assert page.locator("#delivery-schedule, #payment-schedule").count() == 2
+        page.locator("details.decline summary").click()
+        page.wait_for_selector("#id_decline_reason_price")
+        _no_sideways_scroll(page)
         _shot(page, f"buyer-390-{language}")
         href = page.locator("#accept-pdf-link").get_attribute("href")
         assert href is not None

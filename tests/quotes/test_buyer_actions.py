@@ -44,7 +44,8 @@ def test_declining_redirects_to_the_thank_you_page_too(
 ) -> None:
     token = _token(rendered_quote)
     answer = client.post(
-        reverse("quotes:buyer_decide", args=[token]), {"decision": "decline", "name": "Jan"}
+        reverse("quotes:buyer_decide", args=[token]),
+        {"decision": "decline", "name": "Jan", "reason": "price"},
     )
     assert answer.status_code == 302
     page = client.get(answer["Location"])

@@ -62,7 +62,7 @@ def test_a_decline_with_a_line_break_in_the_name_reaches_the_owner(
 ) -> None:
     client.post(
         reverse("quotes:buyer_decide", args=[_token(rendered_quote)]),
-        {"decision": "decline", "name": HOSTILE_NAME},
+        {"decision": "decline", "name": HOSTILE_NAME, "reason": "timing"},
     )
     revision = rendered_quote.revisions.get()
     assert revision.decided_by_name == "Jan Bcc: everyone@evil.example"

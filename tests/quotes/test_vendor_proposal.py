@@ -220,7 +220,10 @@ def test_signatures_of_both_parties_and_the_general_terms_linked_or_attached(
     assert "For the buyer: Tensor GmbH" in signing
     assert f"For the seller: {profile.legal_name}" in signing
     assert "Anna de Boer" in signing and signing.count("Signature") == 1  # one row, two blocks
-    assert f"you can read and download them at {profile.general_terms_url}" in text
+    # Named once, with the link (issue 42: the terms no longer name them a second time).
+    assert "Our general terms of sale apply; other terms and conditions are rejected." in text
+    assert f"You can read and download them at {profile.general_terms_url}" in text
+    assert text.count("general terms of sale") == 1
 
     profile.general_terms_en = "1. Scope. These terms apply to every sale.\n\n2. Delivery. DAP."
     profile.save()

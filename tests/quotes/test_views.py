@@ -254,7 +254,7 @@ def test_buyer_page_decline_and_notify(
     with django_capture_on_commit_callbacks() as callbacks:
         done = client.post(
             reverse("quotes:buyer_decide", args=[token]),
-            {"name": "Jan", "decision": "decline"},
+            {"name": "Jan", "decision": "decline", "reason": "cloud"},
             follow=True,
         )
     assert done.status_code == 200 and "declined by Jan" in done.content.decode()
