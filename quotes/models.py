@@ -323,6 +323,24 @@ class QuoteLine(models.Model):
     delivery_reason = models.CharField(
         _("reason for the delivery time"), max_length=300, blank=True
     )
+    # The bill of materials (services.bom): a per-system line (networking, installation)
+    # hangs under its system line (a server or rack-scale system) and counts `per_parent`
+    # of it, so its quantity follows the system's; a quantity set by hand stops following
+    # and keeps its reason (internal, like a delivery reason).
+    parent = models.ForeignKey(
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="children",
+        verbose_name=_("system"),
+    )
+    per_parent = models.DecimalField(
+        _("quantity per system"), max_digits=10, decimal_places=2, null=True, blank=True
+    )
+    quantity_reason = models.CharField(
+        _("reason for the quantity"), max_length=300, blank=True
+    )
 
     class Meta:
         ordering = ["revision", "position"]
@@ -337,10 +355,19 @@ class QuoteLine(models.Model):
                 condition=Q(discount_pct__gte=0) & Q(discount_pct__lte=100),
                 name="line_discount_0_100",
             ),
+            models.CheckConstraint(
+                condition=Q(parent__isnull=True) | Q(per_parent__gt=0),
+                name="line_child_counts_per_system",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.quantity} × {self.description}"
+
+    @property
+    def follows_system(self) -> bool:
+        """A child line whose quantity is its system's × per system (not set by hand)."""
+        return self.parent_id is not None and not self.quantity_reason
 
 
 class LeadStatus(models.TextChoices):

@@ -56,6 +56,7 @@ from .availability import (
     revision_lead_time_changes,
     revision_set_line_delivery,
 )
+from .bom import bom_order, installation_item
 from .commercial import revision_set_payment_terms
 from .customers import (
     customer_create,
@@ -188,6 +189,7 @@ __all__ = [
     "approval_request",
     "approval_status",
     "argues_against_itself",
+    "bom_order",
     "buyer_link_token",
     "buyer_url",
     "calculator_analysis",
@@ -204,6 +206,7 @@ __all__ = [
     "ensure_answerable",
     "ensure_sending_allowed",
     "executive_summary",
+    "installation_item",
     "is_sales",
     "is_sales_manager",
     "lead_confirm",

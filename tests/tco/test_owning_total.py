@@ -26,6 +26,7 @@ def test_the_owned_row_includes_its_bridge_and_every_saving_adds_up(seed_catalog
     own = report.onprem
     assert own is not None and own.time is not None and own.bridge is not None
     bridge = own.bridge
+    assert bridge.cost is not None and bridge.price_per_instance_hour is not None
     # The bridge is billed for every hour it is held: instances × hours × price an hour
     # (the hours and the price are rounded in the report, hence 1e-5).
     assert bridge.cost == pytest.approx(
