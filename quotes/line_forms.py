@@ -67,9 +67,7 @@ class LineEditForm(forms.Form):
         label=_("Reason for another quantity (internal)"), max_length=300, required=False
     )
 
-    def __init__(
-        self, *args: Any, free: bool = False, child: bool = False, **kwargs: Any
-    ) -> None:
+    def __init__(self, *args: Any, free: bool = False, child: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.free = free
         if not child:

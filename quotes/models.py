@@ -338,9 +338,7 @@ class QuoteLine(models.Model):
     per_parent = models.DecimalField(
         _("quantity per system"), max_digits=10, decimal_places=2, null=True, blank=True
     )
-    quantity_reason = models.CharField(
-        _("reason for the quantity"), max_length=300, blank=True
-    )
+    quantity_reason = models.CharField(_("reason for the quantity"), max_length=300, blank=True)
 
     class Meta:
         ordering = ["revision", "position"]

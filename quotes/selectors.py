@@ -91,7 +91,10 @@ def quote_list_with_lines(
         Prefetch(
             "revisions",
             queryset=QuoteRevision.objects.order_by("-seq").prefetch_related(
-                Prefetch("lines", queryset=QuoteLine.objects.order_by("position"))
+                Prefetch(
+                    "lines",
+                    queryset=QuoteLine.objects.order_by("position").select_related("parent"),
+                )
             ),
         )
     )
@@ -116,7 +119,10 @@ def quote_detail(*, user: Any, public_id: Any) -> Quote:
             Prefetch(
                 "revisions",
                 queryset=QuoteRevision.objects.order_by("-seq").prefetch_related(
-                    Prefetch("lines", queryset=QuoteLine.objects.order_by("position")),
+                    Prefetch(
+                        "lines",
+                        queryset=QuoteLine.objects.order_by("position").select_related("parent"),
+                    ),
                     Prefetch("emails", queryset=OutboxEmail.objects.order_by("-created_at")),
                     Prefetch(
                         "renders", queryset=ProposalRender.objects.defer("pdf").order_by("pk")
