@@ -44,9 +44,12 @@ def line_snapshot(line: QuoteLine) -> dict[str, Any]:
         "price_is_estimate": line.price_is_estimate,
         # A server line's stock or lead time, from the day the revision is issued.
         "delivery": delivery_snapshot(line, timezone.localdate()),
-        # A per-system line: its system line's position and how many per system.
+        # A per-system line: its system line's position and, while it follows the system,
+        # how many per system (a quantity set by hand is not "n per system").
         "parent": line.parent.position if line.parent else None,
-        "per_parent": plain(line.per_parent) if line.per_parent is not None else None,
+        "per_parent": plain(line.per_parent)
+        if line.per_parent is not None and line.follows_system
+        else None,
     }
 
 
