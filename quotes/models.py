@@ -139,6 +139,8 @@ class Status(models.TextChoices):
     ACCEPTED = "accepted", _("accepted")
     DECLINED = "declined", _("declined")
     EXPIRED = "expired", _("expired")
+    # An option the buyer did not choose when accepting another (services.options).
+    NOT_CHOSEN = "not_chosen", _("not chosen")
 
 
 class AnalysisPresentation(models.TextChoices):
@@ -220,16 +222,37 @@ class QuoteRevision(models.Model):
     # Deposit and milestones (quotes/billing.py), copied from the team's default when the
     # revision is made; an empty list is a revision made before schedules existed.
     payment_schedule = models.JSONField(_("payment schedule"), default=list, blank=True)
+    # Options (services.options): a revision is its quote's option A; the buyer may be
+    # offered up to three alternatives (B, C, D), each a revision row of the same quote and
+    # sequence that points here, with its own lines, discount, approval and analysis. They
+    # are sent, frozen and answered together with option A.
+    option_of = models.ForeignKey(
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="alternatives",
+        verbose_name=_("alternative to"),
+    )
+    option_letter = models.CharField(_("option"), max_length=1, default="A")
+    option_name = models.CharField(_("option name"), max_length=120, blank=True)
 
     class Meta:
-        ordering = ["quote", "seq"]
+        ordering = ["quote", "seq", "option_letter"]
         verbose_name = _("quote revision")
         constraints = [
             models.CheckConstraint(
                 condition=Q(discount_pct__gte=0) & Q(discount_pct__lte=100),
                 name="revision_discount_0_100",
             ),
-            models.UniqueConstraint(fields=["quote", "seq"], name="revision_seq_unique"),
+            models.UniqueConstraint(
+                fields=["quote", "seq"],
+                condition=Q(option_of__isnull=True),
+                name="revision_seq_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["option_of", "option_letter"], name="revision_option_letter_unique"
+            ),
             models.CheckConstraint(
                 condition=Q(status="draft") | Q(snapshot__isnull=False),
                 name="revision_sent_has_snapshot",
@@ -246,6 +269,11 @@ class QuoteRevision(models.Model):
     @property
     def is_draft(self) -> bool:
         return self.status == Status.DRAFT
+
+    @property
+    def is_alternative(self) -> bool:
+        """Option B, C or D of a revision (option A is the revision itself)."""
+        return self.option_of_id is not None
 
 
 class LineKind(models.TextChoices):
@@ -600,6 +628,9 @@ class AcceptanceRecord(models.Model):
     user_agent = models.CharField(_("browser"), max_length=500, blank=True)
     language = models.CharField(max_length=2, choices=Language.choices)
     accepted_sha256 = models.CharField(_("SHA-256 of the accepted PDF"), max_length=64)
+    # The option the buyer chose (A: the revision itself; empty: a proposal without options).
+    option_letter = models.CharField(_("option chosen"), max_length=1, blank=True)
+    option_name = models.CharField(_("name of the option chosen"), max_length=120, blank=True)
     pdf = models.BinaryField(editable=False)
     sha256 = models.CharField(_("SHA-256 of the signed copy"), max_length=64)
     pages = models.PositiveIntegerField()

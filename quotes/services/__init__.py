@@ -123,6 +123,16 @@ from .numbering import (
     revision_letter,
 )
 from .onboarding import team_join
+from .options import (
+    comparison,
+    main_option,
+    option_add,
+    option_label,
+    option_remove,
+    option_rename,
+    options_of,
+    proposal_snapshot,
+)
 from .presentation import (
     argues_against_itself,
     presentation_needed,
@@ -196,6 +206,7 @@ __all__ = [
     "catalog_choices",
     "catalog_name",
     "company_terms",
+    "comparison",
     "customer_create",
     "deal_analysis",
     "deal_inputs",
@@ -225,9 +236,15 @@ __all__ = [
     "line_description",
     "line_snapshot",
     "lines_hash",
+    "main_option",
     "new_revision",
     "next_quote_number",
     "open_earlier_revision",
+    "option_add",
+    "option_label",
+    "option_remove",
+    "option_rename",
+    "options_of",
     "outbox_deliver",
     "outbox_mark_failed",
     "outbox_requeue_stuck",
@@ -235,6 +252,7 @@ __all__ = [
     "plain",
     "presentation_needed",
     "pricing_fingerprint",
+    "proposal_snapshot",
     "quote_create",
     "quote_create_from_calculator",
     "quote_create_from_scenario",

@@ -38,6 +38,7 @@ from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 from .lines import revision_add_free_line
 from .numbering import next_quote_number, revision_letter
+from .options import answer_alternatives
 from .pricing import revision_add_line
 from .queue import enqueue
 
@@ -241,7 +242,7 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
     """
     revision = locked_revision(revision)
     quote = revision.quote
-    latest = quote.revisions.order_by("-seq").first()
+    latest = quote.revisions.filter(option_of__isnull=True).order_by("-seq").first()
     assert latest is not None
     if latest.status == Status.DRAFT:
         return latest
@@ -258,6 +259,7 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
     new.payment_schedule = latest.payment_schedule or new.payment_schedule
     new.analysis_presentation = latest.analysis_presentation
     new.analysis_reason = latest.analysis_reason
+    new.option_name = latest.option_name
     new.save(
         update_fields=[
             "tco",
@@ -266,13 +268,34 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
             "payment_schedule",
             "analysis_presentation",
             "analysis_reason",
+            "option_name",
         ]
     )
-    _copy_lines(latest, new)
+    copy_lines(latest, new)
+    for option in latest.alternatives.order_by("option_letter"):
+        copy = QuoteRevision.objects.create(
+            quote=quote,
+            seq=new.seq,
+            letter=new.letter,
+            option_of=new,
+            option_letter=option.option_letter,
+            option_name=option.option_name,
+            currency=new.currency,
+            vat_rate=new.vat_rate,
+            vat_kind=new.vat_kind,
+            valid_until=new.valid_until,
+            terms=new.terms,
+            payment_schedule=new.payment_schedule,
+            tco=option.tco,
+            discount_pct=option.discount_pct,
+            analysis_presentation=option.analysis_presentation,
+            analysis_reason=option.analysis_reason,
+        )
+        copy_lines(option, copy)
     return new
 
 
-def _copy_lines(source: QuoteRevision, target: QuoteRevision) -> None:
+def copy_lines(source: QuoteRevision, target: QuoteRevision) -> None:
     """The source's lines on the target, with their prices, delivery and bill of
     materials (each child under the copy of its system)."""
     copied = {
@@ -322,7 +345,9 @@ def revision_is_latest(*, revision: QuoteRevision) -> bool:
     """No newer revision has been sent: a draft being prepared does not withdraw what the
     buyer holds; sending it does (quote_send)."""
     return not (
-        QuoteRevision.objects.filter(quote_id=revision.quote_id, seq__gt=revision.seq)
+        QuoteRevision.objects.filter(
+            quote_id=revision.quote_id, seq__gt=revision.seq, option_of__isnull=True
+        )
         .exclude(status=Status.DRAFT)
         .exists()
     )
@@ -335,6 +360,7 @@ def open_earlier_revision(*, revision: QuoteRevision) -> QuoteRevision | None:
         QuoteRevision.objects.filter(
             quote_id=revision.quote_id,
             seq__lt=revision.seq,
+            option_of__isnull=True,
             status__in=[Status.SENT, Status.VIEWED],
             valid_until__gte=timezone.localdate(),
         )
@@ -365,6 +391,7 @@ def revision_decide(*, revision: QuoteRevision, accept: bool, name: str) -> Quot
     revision.decided_at = timezone.now()
     revision.decided_by_name = name[:200]
     revision.save(update_fields=["status", "decided_at", "decided_by_name"])
+    answer_alternatives(revision, status=revision.status, chosen="A")
     owner = revision.quote.owner
     if owner.email:
         subject = (

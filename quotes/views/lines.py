@@ -16,7 +16,6 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -34,6 +33,7 @@ from ..line_forms import (
 )
 from ..models import QuoteLine, QuoteRevision
 from .access import sales_required
+from .options import detail_url
 
 
 def line_form(line: QuoteLine, data: Any = None) -> LineEditForm:
@@ -118,8 +118,7 @@ def _refresh() -> HttpResponse:
 
 
 def _back(revision: QuoteRevision) -> HttpResponse:
-    url = reverse("quotes:detail", kwargs={"public_id": revision.quote.public_id})
-    return redirect(f"{url}#draft-lines")
+    return redirect(f"{detail_url(revision)}#draft-lines")
 
 
 @require_POST
