@@ -75,7 +75,9 @@ def quote_rows(
 
 
 def quote_row(quote: Quote) -> dict[str, Any]:
-    revision = max(quote.revisions.all(), key=lambda r: r.seq)  # the latest, however prefetched
+    revision = max(
+        (r for r in quote.revisions.all() if r.option_of_id is None), key=lambda r: r.seq
+    )  # the latest, however prefetched (option A: alternatives share its sequence)
     totals = _revision_totals(revision)
     owner = quote.owner
     return {

@@ -194,6 +194,8 @@ class AcceptanceForm(forms.Form):
     po_number = forms.CharField(
         label=_("Purchase order number (optional)"), max_length=100, required=False
     )
+    # The option accepted, when the proposal offers several (services.options).
+    option = forms.CharField(max_length=1, required=False)
     # The SHA-256 of the PDF shown on the page (the buyer accepts that document).
     pdf_sha256 = forms.RegexField(
         regex=r"^[0-9a-f]{64}$",

@@ -62,10 +62,16 @@ class LineEditForm(forms.Form):
     unit_price = _price(_("Unit price"))
     discount_pct = _discount()
     cost_price = _price(_("Unit cost"), required=False)
+    # A per-system line's quantity other than its system's needs a reason (services.bom).
+    quantity_reason = forms.CharField(
+        label=_("Reason for another quantity (internal)"), max_length=300, required=False
+    )
 
-    def __init__(self, *args: Any, free: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, free: bool = False, child: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.free = free
+        if not child:
+            del self.fields["quantity_reason"]
         if free:
             self.fields["description"].required = True
             self.fields["cost_price"].required = True

@@ -140,6 +140,8 @@ class Status(models.TextChoices):
     ACCEPTED = "accepted", _("accepted")
     DECLINED = "declined", _("declined")
     EXPIRED = "expired", _("expired")
+    # An option the buyer did not choose when accepting another (services.options).
+    NOT_CHOSEN = "not_chosen", _("not chosen")
 
 
 class DeclineReason(models.TextChoices):
@@ -241,16 +243,37 @@ class QuoteRevision(models.Model):
     # Deposit and milestones (quotes/billing.py), copied from the team's default when the
     # revision is made; an empty list is a revision made before schedules existed.
     payment_schedule = models.JSONField(_("payment schedule"), default=list, blank=True)
+    # Options (services.options): a revision is its quote's option A; the buyer may be
+    # offered up to three alternatives (B, C, D), each a revision row of the same quote and
+    # sequence that points here, with its own lines, discount, approval and analysis. They
+    # are sent, frozen and answered together with option A.
+    option_of = models.ForeignKey(
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="alternatives",
+        verbose_name=_("alternative to"),
+    )
+    option_letter = models.CharField(_("option"), max_length=1, default="A")
+    option_name = models.CharField(_("option name"), max_length=120, blank=True)
 
     class Meta:
-        ordering = ["quote", "seq"]
+        ordering = ["quote", "seq", "option_letter"]
         verbose_name = _("quote revision")
         constraints = [
             models.CheckConstraint(
                 condition=Q(discount_pct__gte=0) & Q(discount_pct__lte=100),
                 name="revision_discount_0_100",
             ),
-            models.UniqueConstraint(fields=["quote", "seq"], name="revision_seq_unique"),
+            models.UniqueConstraint(
+                fields=["quote", "seq"],
+                condition=Q(option_of__isnull=True),
+                name="revision_seq_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["option_of", "option_letter"], name="revision_option_letter_unique"
+            ),
             models.CheckConstraint(
                 condition=Q(status="draft") | Q(snapshot__isnull=False),
                 name="revision_sent_has_snapshot",
@@ -267,6 +290,11 @@ class QuoteRevision(models.Model):
     @property
     def is_draft(self) -> bool:
         return self.status == Status.DRAFT
+
+    @property
+    def is_alternative(self) -> bool:
+        """Option B, C or D of a revision (option A is the revision itself)."""
+        return self.option_of_id is not None
 
 
 class LineKind(models.TextChoices):
@@ -344,6 +372,22 @@ class QuoteLine(models.Model):
     delivery_reason = models.CharField(
         _("reason for the delivery time"), max_length=300, blank=True
     )
+    # The bill of materials (services.bom): a per-system line (networking, installation)
+    # hangs under its system line (a server or rack-scale system) and counts `per_parent`
+    # of it, so its quantity follows the system's; a quantity set by hand stops following
+    # and keeps its reason (internal, like a delivery reason).
+    parent = models.ForeignKey(
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="children",
+        verbose_name=_("system"),
+    )
+    per_parent = models.DecimalField(
+        _("quantity per system"), max_digits=10, decimal_places=2, null=True, blank=True
+    )
+    quantity_reason = models.CharField(_("reason for the quantity"), max_length=300, blank=True)
 
     class Meta:
         ordering = ["revision", "position"]
@@ -358,10 +402,19 @@ class QuoteLine(models.Model):
                 condition=Q(discount_pct__gte=0) & Q(discount_pct__lte=100),
                 name="line_discount_0_100",
             ),
+            models.CheckConstraint(
+                condition=Q(parent__isnull=True) | Q(per_parent__gt=0),
+                name="line_child_counts_per_system",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.quantity} × {self.description}"
+
+    @property
+    def follows_system(self) -> bool:
+        """A child line whose quantity is its system's × per system (not set by hand)."""
+        return self.parent_id is not None and not self.quantity_reason
 
 
 class LeadStatus(models.TextChoices):
@@ -597,6 +650,9 @@ class AcceptanceRecord(models.Model):
     user_agent = models.CharField(_("browser"), max_length=500, blank=True)
     language = models.CharField(max_length=2, choices=Language.choices)
     accepted_sha256 = models.CharField(_("SHA-256 of the accepted PDF"), max_length=64)
+    # The option the buyer chose (A: the revision itself; empty: a proposal without options).
+    option_letter = models.CharField(_("option chosen"), max_length=1, blank=True)
+    option_name = models.CharField(_("name of the option chosen"), max_length=120, blank=True)
     pdf = models.BinaryField(editable=False)
     sha256 = models.CharField(_("SHA-256 of the signed copy"), max_length=64)
     pages = models.PositiveIntegerField()

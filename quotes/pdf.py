@@ -413,8 +413,8 @@ def reconciliation(
     }
 
 
-def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
-    lines = [
+def _lines(snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [
         {
             **line,
             "quantity": Decimal(line["quantity"]),
@@ -425,6 +425,33 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
         }
         for line in snapshot["lines"]
     ]
+
+
+def option_sections(snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each alternative option (B, C, D) as its section of the proposal prints it: its
+    lines, totals and the summary of its own analysis."""
+    sections = []
+    for section in snapshot.get("options") or []:
+        frozen = section["snapshot"]
+        tco = frozen.get("tco") or {}
+        sections.append(
+            {
+                "letter": section["letter"],
+                "name": section["name"],
+                "lines": _lines(frozen),
+                "totals": proposal_totals(frozen["totals"]),
+                "executive": tco.get("executive") or {},
+                "report": stored_report(tco) if tco else None,
+                "has_analysis": bool(tco),
+            }
+        )
+    return sections
+
+
+def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    from .services.options import comparison
+
+    lines = _lines(snapshot)
     totals = proposal_totals(snapshot["totals"])
     offer = offer_context(snapshot, lines)
     for line, details in zip(lines, offer["details"], strict=True):
@@ -448,6 +475,10 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
         "valid_until": date.fromisoformat(snapshot["valid_until"]),
         "issued": date.fromisoformat(snapshot["issued"]),
         "reconcile": reconciliation(snapshot, totals),
+        # Options (services.options): the comparison on page 1 and a section per option.
+        "option_a": (snapshot.get("option") or {}) if snapshot.get("options") else None,
+        "options": comparison(dict(snapshot)),
+        "option_sections": option_sections(snapshot),
         **_presented(_tco_context(snapshot.get("tco"), snapshot.get("seller")), snapshot),
     }
 

@@ -50,7 +50,9 @@ AWAITING_APPROVAL = "awaiting_approval"  # the list's filter beside the statuses
 
 def _latest(field: str) -> Subquery:
     return Subquery(
-        QuoteRevision.objects.filter(quote=OuterRef("pk")).order_by("-seq").values(field)[:1]
+        QuoteRevision.objects.filter(quote=OuterRef("pk"), option_of__isnull=True)
+        .order_by("-seq")
+        .values(field)[:1]
     )
 
 
@@ -90,8 +92,13 @@ def quote_list_with_lines(
     return quote_list(user=user, search=search, status=status, owner=owner).prefetch_related(
         Prefetch(
             "revisions",
-            queryset=QuoteRevision.objects.order_by("-seq").prefetch_related(
-                Prefetch("lines", queryset=QuoteLine.objects.order_by("position"))
+            queryset=QuoteRevision.objects.filter(option_of__isnull=True)
+            .order_by("-seq")
+            .prefetch_related(
+                Prefetch(
+                    "lines",
+                    queryset=QuoteLine.objects.order_by("position").select_related("parent"),
+                )
             ),
         )
     )
@@ -115,8 +122,13 @@ def quote_detail(*, user: Any, public_id: Any) -> Quote:
         .prefetch_related(
             Prefetch(
                 "revisions",
-                queryset=QuoteRevision.objects.order_by("-seq").prefetch_related(
-                    Prefetch("lines", queryset=QuoteLine.objects.order_by("position")),
+                queryset=QuoteRevision.objects.filter(option_of__isnull=True)
+                .order_by("-seq")
+                .prefetch_related(
+                    Prefetch(
+                        "lines",
+                        queryset=QuoteLine.objects.order_by("position").select_related("parent"),
+                    ),
                     Prefetch("emails", queryset=OutboxEmail.objects.order_by("-created_at")),
                     Prefetch(
                         "renders", queryset=ProposalRender.objects.defer("pdf").order_by("pk")

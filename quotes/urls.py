@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import acceptance, exports, leads, lines, payments, preview, quotes
+from .views import acceptance, exports, leads, lines, options, payments, preview, quotes
 
 app_name = "quotes"
 urlpatterns = [
@@ -27,6 +27,9 @@ urlpatterns = [
     path("revisions/<uuid:public_id>/send/", quotes.revision_send, name="send"),
     path("revisions/<uuid:public_id>/resend/", quotes.revision_resend, name="resend"),
     path("revisions/<uuid:public_id>/revise/", quotes.revision_revise, name="revise"),
+    path("revisions/<uuid:public_id>/options/add/", options.option_add, name="option_add"),
+    path("revisions/<uuid:public_id>/options/rename/", options.option_rename, name="option_rename"),
+    path("revisions/<uuid:public_id>/options/remove/", options.option_remove, name="option_remove"),
     path("revisions/<uuid:public_id>/reprice/", quotes.revision_reprice, name="reprice"),
     path("revisions/<uuid:public_id>/status/", quotes.revision_status, name="status"),
     path("pdf/<uuid:public_id>/", quotes.render_pdf, name="pdf"),

@@ -27,6 +27,7 @@ import numpy as np
 from django.conf import settings
 from django.utils import timezone
 from django.utils.functional import Promise
+from django.utils.translation import gettext as _
 
 from catalog.audience import OWN_PRICE_SOURCE
 from catalog.models import ServerModel
@@ -285,16 +286,25 @@ def proposal_figures(analysis: Analysis, language: str, names: tuple[str, ...]) 
 def owning_components(analysis: Analysis, language: str) -> list[dict[str, Any]]:
     """The cost of owning over the horizon by component (purchase, energy, colocation,
     support, staff, …, resale value negative), labelled in ``language`` as the breakdown
-    chart labels them; the amounts add up to the on-prem option's total cost."""
+    chart labels them, and the time to capacity when there is one; the amounts add up to
+    the on-prem option's total cost."""
     from django.utils import translation
 
     from tco.presentation.chart_labels import chart_labels
 
     cashflow = analysis.result.onprem.cashflow
+    onprem = analysis.report.onprem
+    # The bridge and any cost of delay are in the owning total (tco/report/option_rows.py
+    # ``timed``), not in its monthly cash flow: their own component makes the sum add up.
+    time_cost = onprem.time.extra_cost if onprem and onprem.time else None
     with translation.override(language):
         labels = chart_labels(analysis.result)
-        return [
+        components = [
             {"key": column, "label": str(labels.component(column)), "amount": amount}
             for column in cashflow.components
             if (amount := round(float(cashflow[column].sum()), 2)) != 0
         ]
+        if time_cost:
+            label = _("Time to capacity (bridge and delay)")
+            components.append({"key": "time_to_capacity", "label": str(label), "amount": time_cost})
+        return components

@@ -58,6 +58,7 @@ from .availability import (
     revision_lead_time_changes,
     revision_set_line_delivery,
 )
+from .bom import bom_order, installation_item
 from .commercial import revision_set_payment_terms
 from .customers import (
     customer_create,
@@ -124,6 +125,16 @@ from .numbering import (
     revision_letter,
 )
 from .onboarding import team_join
+from .options import (
+    comparison,
+    main_option,
+    option_add,
+    option_label,
+    option_remove,
+    option_rename,
+    options_of,
+    proposal_snapshot,
+)
 from .presentation import (
     argues_against_itself,
     presentation_needed,
@@ -190,12 +201,14 @@ __all__ = [
     "approval_request",
     "approval_status",
     "argues_against_itself",
+    "bom_order",
     "buyer_link_token",
     "buyer_url",
     "calculator_analysis",
     "catalog_choices",
     "catalog_name",
     "company_terms",
+    "comparison",
     "customer_create",
     "deal_analysis",
     "deal_inputs",
@@ -207,6 +220,7 @@ __all__ = [
     "ensure_sending_allowed",
     "escalation_candidates",
     "executive_summary",
+    "installation_item",
     "is_sales",
     "is_sales_manager",
     "lead_confirm",
@@ -225,10 +239,16 @@ __all__ = [
     "line_description",
     "line_snapshot",
     "lines_hash",
+    "main_option",
     "needs_escalation",
     "new_revision",
     "next_quote_number",
     "open_earlier_revision",
+    "option_add",
+    "option_label",
+    "option_remove",
+    "option_rename",
+    "options_of",
     "outbox_deliver",
     "outbox_mark_failed",
     "outbox_requeue_stuck",
@@ -236,6 +256,7 @@ __all__ = [
     "plain",
     "presentation_needed",
     "pricing_fingerprint",
+    "proposal_snapshot",
     "quote_create",
     "quote_create_from_calculator",
     "quote_create_from_scenario",

@@ -31,8 +31,14 @@ from ..models import (
 )
 from .drafts import locked_revision
 from .errors import QuoteError
+from .options import answer_alternatives, chosen_option
 from .queue import enqueue
 from .revisions import ensure_answerable
+
+
+def _accepted(option: dict[str, Any]) -> dict[str, Any]:
+    """What the signed page takes from the accepted option's snapshot."""
+    return {key: option[key] for key in ("lines", "totals", "vat") if key in option}
 
 
 def accepted_render(*, revision: QuoteRevision) -> ProposalRender | None:
@@ -104,11 +110,13 @@ def revision_accept(
     ip_address: str | None,
     user_agent: str,
     offered_sha256: str = "",
+    option: str = "",
 ) -> AcceptanceRecord:
     """Accept a sent revision with evidence (see the module docstring).
 
     ``offered_sha256`` is the hash of the PDF shown to the buyer when the page was
-    loaded; a different one (another PDF was shown) is refused.
+    loaded; a different one (another PDF was shown) is refused. A proposal with options
+    needs ``option``, the letter of the one accepted; the signed page states it.
     """
     revision = locked_revision(revision)
     ensure_answerable(revision)
@@ -130,6 +138,7 @@ def revision_accept(
     if offered_sha256 and offered_sha256 != accepted_sha256:
         raise QuoteError(_("The proposal shown to you is out of date; please reload the page."))
     snapshot = revision.snapshot or {}
+    letter, option_name, accepted = chosen_option(revision, option)
     now = timezone.now()
     record = AcceptanceRecord(
         revision=revision,
@@ -143,8 +152,12 @@ def revision_accept(
         user_agent=user_agent[:500],
         language=snapshot.get("language", render.language),
         accepted_sha256=accepted_sha256,
+        option_letter=letter,
+        option_name=option_name[:120],
     )
-    copy, pages = append_pages(original, acceptance_page_pdf(record=record, snapshot=snapshot))
+    # The signed page lists what was accepted: the chosen option's lines and totals.
+    page = acceptance_page_pdf(record=record, snapshot={**snapshot, **_accepted(accepted)})
+    copy, pages = append_pages(original, page)
     record.pdf = copy
     record.sha256 = hashlib.sha256(copy).hexdigest()
     record.pages = pages
@@ -153,6 +166,7 @@ def revision_accept(
     revision.decided_at = now
     revision.decided_by_name = name[:200]
     revision.save(update_fields=["status", "decided_at", "decided_by_name"])
+    answer_alternatives(revision, status=Status.ACCEPTED, chosen=letter)
     buyer_email = snapshot.get("customer", {}).get("email") or revision.quote.customer.email
     _acceptance_email(
         record=record,

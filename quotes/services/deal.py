@@ -69,6 +69,9 @@ class DealInputs:
     support_per_year: Decimal
     hardware_net: Decimal  # servers + networking + storage + installation
     others: list[dict[str, str]] = field(default_factory=list)
+    # The latest delivery among the server lines (0: all from stock); None when no line
+    # carries one (no stock row in the catalog): the analysis keeps its own.
+    lead_time_weeks: Decimal | None = None
 
     @property
     def server_price(self) -> Decimal:
@@ -96,6 +99,7 @@ def deal_inputs(
     support_per_year = Decimal(0)
     by_model: dict[str, Decimal] = {}
     others: list[dict[str, str]] = []
+    leads: list[Decimal] = []
     for line in lines:
         if _value(line, "optional"):
             continue
@@ -115,6 +119,9 @@ def deal_inputs(
             servers += quantity
             key = str(_value(line, "catalog_key")).partition(":")[2]
             by_model[key] = by_model.get(key, Decimal(0)) + quantity
+            lead = line.get("lead_time_weeks") if isinstance(line, dict) else line.lead_time_weeks
+            if lead is not None:
+                leads.append(Decimal(str(lead)))
         elif kind == LineKind.SUPPORT:
             # A support line is priced per year; its quantity is the number of years.
             support_per_year += net / quantity
@@ -136,6 +143,7 @@ def deal_inputs(
         support_per_year=support_per_year,
         hardware_net=to_cents(hardware),
         others=others,
+        lead_time_weeks=max(leads) if leads else None,
     )
 
 
@@ -155,6 +163,9 @@ def lines_hash(*, revision: QuoteRevision, lines: list[QuoteLine] | None = None)
         "currency": revision.currency,
         "discount": str(getattr(revision, "discount_pct", 0) or 0),
         "origin": [tco.get("query", ""), tco.get("scenario"), tco.get("language")],
+        # Ready dates count from today unless the scenario dates them: a new day, a new
+        # analysis (and the same day as the delivery schedule's, counted from the issue day).
+        "today": timezone.localdate().isoformat(),
         "lines": [
             [
                 line.kind,
@@ -163,6 +174,7 @@ def lines_hash(*, revision: QuoteRevision, lines: list[QuoteLine] | None = None)
                 str(line.unit_price),
                 str(line.discount_pct),
                 line.optional,
+                str(line.lead_time_weeks),
             ]
             for line in lines
         ],
@@ -237,11 +249,18 @@ def deal_document(tco: dict[str, Any], deal: DealInputs) -> tuple[dict[str, Any]
         if isinstance(server, dict)
         else {}
     )
+    delivery: dict[str, Any] = {}
+    if deal.lead_time_weeks is not None:
+        # The lines' delivery, not the catalog's or the calculator's: the proposal's
+        # schedule, its analysis' ready date and the bridge count from the same weeks (a
+        # line from stock has 0 weeks, so the stock is already counted in it).
+        delivery = {"lead_time_weeks": float(deal.lead_time_weeks), "units_in_stock": 0}
     document.update(
         server={
             **extra,
             "key": deal.server_key,
             "list_price": fx.convert(float(deal.server_price), deal.currency, model.currency),
+            **delivery,
         },
         servers=int(deal.servers),
         finance=finance,

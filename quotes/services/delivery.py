@@ -32,6 +32,7 @@ from .approvals import ensure_sending_allowed
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError, TransientDeliveryError
 from .links import buyer_url
+from .options import check_alternatives, freeze_alternatives
 from .presentation import ensure_analysis_presented
 from .queue import PRIORITY_BATCH, enqueue
 from .snapshots import lead_snapshot, revision_snapshot
@@ -81,6 +82,8 @@ def quote_send(*, revision: QuoteRevision, actor: User, idempotency_key: str) ->
     existing = OutboxEmail.objects.filter(idempotency_key=key).first()
     if existing is not None:
         return existing
+    if revision.option_of is not None:  # an option is sent with its set, from option A
+        revision = revision.option_of
     revision = locked_revision(revision)
     ensure_draft(revision)
     if not revision.lines.exists():
@@ -89,7 +92,7 @@ def quote_send(*, revision: QuoteRevision, actor: User, idempotency_key: str) ->
     ensure_analysis_presented(revision)  # an analysis that recommends renting is presented
     if revision.valid_until < timezone.localdate():
         raise QuoteError(_("The validity date lies in the past; change it before sending."))
-    newer = revision.quote.revisions.filter(seq__gt=revision.seq).exists()
+    newer = revision.quote.revisions.filter(seq__gt=revision.seq, option_of__isnull=True).exists()
     if newer:
         raise QuoteError(_("A newer revision exists."))
     # The earlier revision stayed open while this one was drafted: the buyer may have
@@ -100,11 +103,13 @@ def quote_send(*, revision: QuoteRevision, actor: User, idempotency_key: str) ->
             _("The buyer accepted revision %(letter)s meanwhile; start a new quote instead.")
             % {"letter": accepted.letter}
         )
+    alternatives = check_alternatives(revision)  # each option as sendable as option A
     revision.snapshot = revision_snapshot(revision=revision)
     revision.status = Status.SENT
     revision.sent_at = timezone.now()
     revision.sent_by = actor
     revision.save(update_fields=["snapshot", "status", "sent_at", "sent_by"])
+    freeze_alternatives(revision, alternatives)
     render = _render_for_revision(revision, revision.quote.customer.language)
     try:
         with transaction.atomic():

@@ -21,6 +21,7 @@ from catalog.models import ServerModel
 
 from ..models import LineKind, LineUnit, QuoteLine, QuoteRevision
 from .availability import apply_catalog_delivery
+from .bom import attach_to_system, follow_systems, set_child_quantity
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 from .pricing import follow_hardware
@@ -42,7 +43,7 @@ def _check_line(line: QuoteLine) -> None:
     if not line.description.strip():
         raise QuoteError(_("A line needs a description."))
     try:
-        line.full_clean(exclude=["revision"])
+        line.full_clean(exclude=["revision", "parent"])
     except ValidationError as exc:
         raise QuoteError(" ".join(exc.messages)) from exc
 
@@ -58,12 +59,15 @@ def revision_update_line(
     unit: str | None = None,
     cost_price: Decimal | None = None,
     description: str | None = None,
+    quantity_reason: str = "",
 ) -> QuoteLine:
     """Change a draft line's quantity, unit price, discount and unit.
 
     A free line (no catalog item) also takes a new description and unit cost; a catalog
     line keeps its description, and its cost follows the catalog. A unit price typed
-    here stays until the line is re-priced from the catalog.
+    here stays until the line is re-priced from the catalog. A system line's per-system
+    lines follow its new quantity; a per-system line takes another quantity than its
+    system's only with `quantity_reason` (services.bom).
     """
     revision = locked_revision(revision)
     ensure_draft(revision)
@@ -72,7 +76,10 @@ def revision_update_line(
         raise QuoteError(_("That line is not on this revision."))
     if line.hardware_share_pct is not None and unit_price != line.unit_price:
         line.hardware_share_pct = None  # a price typed by hand no longer follows the hardware
-    line.quantity = quantity
+    if line.parent_id is not None:
+        set_child_quantity(line, quantity, quantity_reason)
+    else:
+        line.quantity = quantity
     line.unit_price = unit_price
     line.discount_pct = discount_pct
     if unit is not None:
@@ -91,6 +98,8 @@ def revision_update_line(
             apply_catalog_delivery(line, server)
     _check_line(line)
     line.save()
+    if line.kind == LineKind.SERVER:
+        follow_systems(revision)
     follow_hardware(revision)
     line.refresh_from_db()
     return line
@@ -134,6 +143,7 @@ def revision_add_free_line(
         price_is_estimate=False,
         priced_at=timezone.now(),
     )
+    attach_to_system(line, revision)
     _check_line(line)
     line.save()
     follow_hardware(revision)

@@ -34,6 +34,7 @@ from ..money import (
 )
 from ..selectors import revision_price_changes
 from .availability import apply_catalog_delivery, refresh_deliveries
+from .bom import attach_to_system
 from .descriptions import line_description
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
@@ -180,7 +181,8 @@ def revision_add_line(
     )
     if isinstance(row, ServerModel):
         apply_catalog_delivery(line, row)
-    line.full_clean(exclude=["revision"])
+    attach_to_system(line, revision)
+    line.full_clean(exclude=["revision", "parent"])
     line.save()
     follow_hardware(revision)
     return line

@@ -34,10 +34,12 @@ from ..models import (
 from ..money import to_cents
 from ..vat import vat_for
 from .analysis import analyse_calculator_query, tco_snapshot
+from .bom import installation_item
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 from .lines import revision_add_free_line
 from .numbering import next_quote_number, revision_letter
+from .options import answer_alternatives
 from .pricing import revision_add_line
 from .queue import enqueue
 
@@ -138,10 +140,9 @@ def _add_sized_lines(revision: QuoteRevision, analysis: Any) -> None:
             kind=LineKind.NETWORKING,
         )
     installation = extras.installation_per_server if extras else None
-    if "installation-per-server" in items and installation != 0:
-        revision_add_line(
-            revision=revision, catalog_key="item:installation-per-server", quantity=servers
-        )
+    install_item = installation_item(whole_rack=bool(server.whole_rack))
+    if install_item in items and installation != 0:
+        revision_add_line(revision=revision, catalog_key=f"item:{install_item}", quantity=servers)
     if "support-10pct" in items:
         years = Decimal(report.horizon_months) / 12
         revision_add_line(
@@ -242,7 +243,7 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
     """
     revision = locked_revision(revision)
     quote = revision.quote
-    latest = quote.revisions.order_by("-seq").first()
+    latest = quote.revisions.filter(option_of__isnull=True).order_by("-seq").first()
     assert latest is not None
     if latest.status == Status.DRAFT:
         return latest
@@ -259,6 +260,7 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
     new.payment_schedule = latest.payment_schedule or new.payment_schedule
     new.analysis_presentation = latest.analysis_presentation
     new.analysis_reason = latest.analysis_reason
+    new.option_name = latest.option_name
     new.save(
         update_fields=[
             "tco",
@@ -267,32 +269,71 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
             "payment_schedule",
             "analysis_presentation",
             "analysis_reason",
+            "option_name",
         ]
     )
-    QuoteLine.objects.bulk_create(
-        [
-            QuoteLine(
-                revision=new,
-                position=line.position,
-                kind=line.kind,
-                catalog_key=line.catalog_key,
-                description=line.description,
-                quantity=line.quantity,
-                unit=line.unit,
-                unit_price=line.unit_price,
-                cost_price=line.cost_price,
-                discount_pct=line.discount_pct,
-                optional=line.optional,
-                hardware_share_pct=line.hardware_share_pct,
-                billing=line.billing,
-                price_as_of=line.price_as_of,
-                price_is_estimate=line.price_is_estimate,
-                priced_at=line.priced_at,
-            )
-            for line in latest.lines.order_by("position")
-        ]
-    )
+    copy_lines(latest, new)
+    for option in latest.alternatives.order_by("option_letter"):
+        copy = QuoteRevision.objects.create(
+            quote=quote,
+            seq=new.seq,
+            letter=new.letter,
+            option_of=new,
+            option_letter=option.option_letter,
+            option_name=option.option_name,
+            currency=new.currency,
+            vat_rate=new.vat_rate,
+            vat_kind=new.vat_kind,
+            valid_until=new.valid_until,
+            terms=new.terms,
+            payment_schedule=new.payment_schedule,
+            tco=option.tco,
+            discount_pct=option.discount_pct,
+            analysis_presentation=option.analysis_presentation,
+            analysis_reason=option.analysis_reason,
+        )
+        copy_lines(option, copy)
     return new
+
+
+def copy_lines(source: QuoteRevision, target: QuoteRevision) -> None:
+    """The source's lines on the target, with their prices, delivery and bill of
+    materials (each child under the copy of its system)."""
+    copied = {
+        line.pk: QuoteLine(
+            revision=target,
+            position=line.position,
+            kind=line.kind,
+            catalog_key=line.catalog_key,
+            description=line.description,
+            quantity=line.quantity,
+            unit=line.unit,
+            unit_price=line.unit_price,
+            cost_price=line.cost_price,
+            discount_pct=line.discount_pct,
+            optional=line.optional,
+            hardware_share_pct=line.hardware_share_pct,
+            billing=line.billing,
+            price_as_of=line.price_as_of,
+            price_is_estimate=line.price_is_estimate,
+            priced_at=line.priced_at,
+            lead_time_weeks=line.lead_time_weeks,
+            in_stock=line.in_stock,
+            availability_as_of=line.availability_as_of,
+            delivery_reason=line.delivery_reason,
+            per_parent=line.per_parent,
+            quantity_reason=line.quantity_reason,
+        )
+        for line in source.lines.order_by("position")
+    }
+    QuoteLine.objects.bulk_create(copied.values())
+    children = []
+    for line in source.lines.filter(parent__isnull=False):
+        assert line.parent_id is not None
+        child = copied[line.pk]
+        child.parent = copied[line.parent_id]
+        children.append(child)
+    QuoteLine.objects.bulk_update(children, ["parent"])
 
 
 def revision_mark_viewed(*, revision: QuoteRevision) -> None:
@@ -305,7 +346,9 @@ def revision_is_latest(*, revision: QuoteRevision) -> bool:
     """No newer revision has been sent: a draft being prepared does not withdraw what the
     buyer holds; sending it does (quote_send)."""
     return not (
-        QuoteRevision.objects.filter(quote_id=revision.quote_id, seq__gt=revision.seq)
+        QuoteRevision.objects.filter(
+            quote_id=revision.quote_id, seq__gt=revision.seq, option_of__isnull=True
+        )
         .exclude(status=Status.DRAFT)
         .exists()
     )
@@ -318,6 +361,7 @@ def open_earlier_revision(*, revision: QuoteRevision) -> QuoteRevision | None:
         QuoteRevision.objects.filter(
             quote_id=revision.quote_id,
             seq__lt=revision.seq,
+            option_of__isnull=True,
             status__in=[Status.SENT, Status.VIEWED],
             valid_until__gte=timezone.localdate(),
         )
@@ -357,6 +401,7 @@ def revision_decide(
     revision.save(
         update_fields=["status", "decided_at", "decided_by_name", "decline_reason", "decline_note"]
     )
+    answer_alternatives(revision, status=revision.status, chosen="A")
     owner = revision.quote.owner
     if owner.email:
         subject = (

@@ -17,6 +17,7 @@ from ..vat import REVERSE_CHARGE, normalise_vat_id, vat_legal_text
 from . import offer
 from .analysis import plain
 from .availability import delivery_snapshot
+from .bom import bom_order
 from .deal import deal_analysis
 from .leads import display_company, display_name
 from .presentation import frozen_presentation
@@ -43,6 +44,12 @@ def line_snapshot(line: QuoteLine) -> dict[str, Any]:
         "price_is_estimate": line.price_is_estimate,
         # A server line's stock or lead time, from the day the revision is issued.
         "delivery": delivery_snapshot(line, timezone.localdate()),
+        # A per-system line: its system line's position and, while it follows the system,
+        # how many per system (a quantity set by hand is not "n per system").
+        "parent": line.parent.position if line.parent else None,
+        "per_parent": plain(line.per_parent)
+        if line.per_parent is not None and line.follows_system
+        else None,
     }
 
 
@@ -50,7 +57,7 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
     """What the buyer sees, as plain JSON (the frozen content of a sent revision)."""
     quote = revision.quote
     customer = quote.customer
-    line_rows = list(revision.lines.order_by("position"))
+    line_rows = bom_order(list(revision.lines.order_by("position").select_related("parent")))
     rows = offer.catalog_rows(line_rows)
     with translation.override(customer.language):  # unit labels in the buyer's language
         lines = [

@@ -41,6 +41,7 @@ def buyer_accept(request: HttpRequest, token: str) -> HttpResponse:
                     ip_address=client_ip(request),
                     user_agent=request.headers.get("User-Agent", ""),
                     offered_sha256=data["pdf_sha256"] or "",
+                    option=data["option"] or "",
                 )
             except services.QuoteError as exc:
                 form.add_error(None, str(exc))

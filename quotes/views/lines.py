@@ -16,7 +16,6 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -34,6 +33,7 @@ from ..line_forms import (
 )
 from ..models import QuoteLine, QuoteRevision
 from .access import sales_required
+from .options import detail_url
 
 
 def line_form(line: QuoteLine, data: Any = None) -> LineEditForm:
@@ -44,8 +44,15 @@ def line_form(line: QuoteLine, data: Any = None) -> LineEditForm:
         "unit_price": line.unit_price,
         "discount_pct": line.discount_pct,
         "cost_price": line.cost_price,
+        "quantity_reason": line.quantity_reason,
     }
-    return LineEditForm(data, initial=initial, prefix=f"line-{line.pk}", free=not line.catalog_key)
+    return LineEditForm(
+        data,
+        initial=initial,
+        prefix=f"line-{line.pk}",
+        free=not line.catalog_key,
+        child=line.parent_id is not None,
+    )
 
 
 def draft_context(
@@ -57,7 +64,8 @@ def draft_context(
 ) -> dict[str, Any]:
     """What the draft's lines fragment needs: per line its form, amount and margin."""
     if lines is None:
-        lines = list(revision.lines.order_by("position"))
+        lines = list(revision.lines.order_by("position").select_related("parent"))
+    lines = services.bom_order(lines)
     bound = bound or {}
     status = services.approval_status(revision, lines)
     # The analysis of the deal (cached by the lines): does it argue against the quote?
@@ -110,8 +118,7 @@ def _refresh() -> HttpResponse:
 
 
 def _back(revision: QuoteRevision) -> HttpResponse:
-    url = reverse("quotes:detail", kwargs={"public_id": revision.quote.public_id})
-    return redirect(f"{url}#draft-lines")
+    return redirect(f"{detail_url(revision)}#draft-lines")
 
 
 @require_POST
@@ -137,6 +144,7 @@ def line_edit(
                 unit=data["unit"],
                 cost_price=data.get("cost_price"),
                 description=data.get("description"),
+                quantity_reason=data.get("quantity_reason") or "",
             )
         except services.QuoteError as exc:
             form.add_error(None, str(exc))

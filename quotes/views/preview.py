@@ -33,7 +33,7 @@ def revision_preview_pdf(request: HttpRequest, public_id: uuid.UUID) -> HttpResp
         return redirect("quotes:detail", revision.quote.public_id)
     from .. import pdf  # WeasyPrint and Plotly load on the first PDF, not with the URLs
 
-    snapshot = services.revision_snapshot(revision=revision)
+    snapshot = services.proposal_snapshot(revision=revision)  # with every option
     language = snapshot["language"]
     try:
         document = pdf.render_revision(snapshot, language=language, draft=True)

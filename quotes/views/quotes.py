@@ -46,6 +46,7 @@ from ..models import AcceptanceRecord, RenderStatus, Status
 from ..vat import country_choices, vat_note
 from .access import buyer_revision, sales_required
 from .buyer_page import buyer_context
+from .options import detail_url
 
 
 def _form_errors(form: Any) -> str:
@@ -146,7 +147,10 @@ def quote_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     quote = selectors.quote_detail(user=request.user, public_id=public_id)
     revisions = list(quote.revisions.all())
-    current = revisions[0]
+    # Option B, C or D of the latest revision with ?option=B; option A is the revision.
+    options = services.options_of(revisions[0])
+    letter = request.GET.get("option", "A")
+    current = next((o for o in options if o.option_letter == letter), options[0])
     lines = list(current.lines.all())
     totals = services.revision_totals(current, lines) if current.is_draft else None
     # The analysis of the quoted deal: recomputed for a draft when its lines changed
@@ -159,6 +163,8 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     context = {
         "quote": quote,
         "revisions": revisions,
+        "options": options if len(options) > 1 or current.is_draft else [],
+        "option_rows": _option_rows(options),
         "current": current,
         "lines": lines,
         "totals": totals,
@@ -197,6 +203,21 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     return render(request, "quotes/detail.html", context)
 
 
+def _option_rows(options: list[Any]) -> list[dict[str, Any]]:
+    """Each option's total excl. VAT and its difference from option A, for the tabs."""
+    rows = []
+    for option in options:
+        if option.is_draft:
+            totals = services.revision_totals(option)
+            net = totals.net if totals.net is not None else totals.subtotal
+        else:
+            net = Decimal((option.snapshot or {}).get("totals", {}).get("net") or 0)
+        rows.append({"option": option, "net": net})
+    for row in rows[1:]:
+        row["difference"] = row["net"] - rows[0]["net"]
+    return rows
+
+
 def _revision_action(
     request: HttpRequest, public_id: uuid.UUID, action: Callable[[Any], str | None]
 ) -> HttpResponse:
@@ -208,7 +229,7 @@ def _revision_action(
     else:
         if message:
             messages.success(request, message)
-    return redirect("quotes:detail", public_id=revision.quote.public_id)
+    return redirect(detail_url(revision))
 
 
 @require_POST

@@ -47,9 +47,21 @@ def _shared(
     return {**ranking(result, name), **_unit_costs(total, result), **timing, **owned}
 
 
+def _ranked(result: ScenarioResult, name: str) -> RankedOption | None:
+    return next((o for o in result.verdict.options if o.name == name), None)
+
+
+def timed(result: ScenarioResult, name: str, total: float, npv: float) -> tuple[float, float]:
+    """An option's total and NPV as the verdict ranks it: with its time to capacity (the
+    bridge and any cost of delay, tco/engine/scenario.py ``_timed``) when it has one, so
+    the row, the saving beside it and the verdict read one figure."""
+    ranked = _ranked(result, name)
+    return (ranked.total_cost, ranked.npv) if ranked is not None else (total, npv)
+
+
 def ranking(result: ScenarioResult, name: str) -> dict[str, Any]:
     """How the verdict ranks an option (tco/engine/verdict.py); not ranked: not eligible."""
-    o: RankedOption | None = next((o for o in result.verdict.options if o.name == name), None)
+    o = _ranked(result, name)
     if o is None:
         return {"saving_vs_best": None, "recommended": False, "eligible": False, "violations": []}
     return {
@@ -96,12 +108,13 @@ def _onprem(
 ) -> rm.Option:
     """Buy and keep."""
     on = result.onprem
-    total = figure(on.total_cost, 2)
+    exact_total, exact_npv = timed(result, on.name, on.total_cost, on.npv)
+    total = figure(exact_total, 2)
     return rm.Option(
         name=on.name,
         kind="onprem",
         total_cost=total,
-        npv=figure(on.npv, 2),
+        npv=figure(exact_npv, 2),
         upfront_cost=figure(on.upfront_cost, 2),
         monthly_opex=figure(on.monthly_opex, 2),
         break_even_utilization=None,
@@ -111,7 +124,7 @@ def _onprem(
         cost_per_gpu_hour=figure(on.cost_per_gpu_hour, 4),
         cost_per_million_tokens=figure(on.cost_per_million_tokens, 4),
         cost_per_million_tokens_at_target=figure(on.cost_per_million_tokens_at_target, 4),
-        cost_of_run=_per_run(on.total_cost, result),
+        cost_of_run=_per_run(exact_total, result),
         energy_kwh=figure(result.energy_kwh, 1),
         carbon_tonnes=figure(result.carbon_tonnes, 3),
         **_cashflow(on.cashflow, include_cashflows),
@@ -144,7 +157,8 @@ def _cloud(
 ) -> rm.Option:
     """One cloud offering: its price, break-evens against owning, energy."""
     kwh, co2 = energy
-    total = figure(c.total_cost, 2)
+    exact_total, exact_npv = timed(result, c.name, c.total_cost, c.npv)
+    total = figure(exact_total, 2)
     return rm.Option(
         name=c.name,
         kind="cloud",
@@ -154,7 +168,7 @@ def _cloud(
         instances=c.instances,
         committed=c.committed,
         total_cost=total,
-        npv=figure(c.npv, 2),
+        npv=figure(exact_npv, 2),
         break_even_utilization=figure(c.break_even_utilization, 4),
         break_even_note=c.break_even_note,
         payback_month=c.payback_month,
@@ -165,7 +179,7 @@ def _cloud(
         cost_per_gpu_hour=figure(c.cost_per_gpu_hour, 4),
         cost_per_million_tokens=figure(c.cost_per_million_tokens, 4),
         cost_per_million_tokens_at_target=figure(c.cost_per_million_tokens_at_target, 4),
-        cost_of_run=_per_run(c.total_cost, result),
+        cost_of_run=_per_run(exact_total, result),
         energy_kwh=figure(kwh, 1),
         carbon_tonnes=figure(co2, 3),
         **_cashflow(c.cashflow, include_cashflows),
@@ -178,12 +192,13 @@ def _resell(result: ScenarioResult, site_fit: rm.SiteFit | None) -> list[rm.Opti
     rs = result.resell
     if rs is None:
         return []
-    total = figure(rs.total_cost, 2)
+    exact_total, exact_npv = timed(result, RESELL_NAME, rs.total_cost, rs.npv)
+    total = figure(exact_total, 2)
     option = rm.Option(
         name=RESELL_NAME,
         kind="onprem_resell",
         total_cost=total,
-        npv=figure(rs.npv, 2),
+        npv=figure(exact_npv, 2),
         break_even_utilization=None,
         break_even_note="",
         payback_month=None,
@@ -226,7 +241,8 @@ def _hybrid(result: ScenarioResult, site_fit: rm.SiteFit | None) -> list[rm.Opti
 def _api(result: ScenarioResult, api: ApiOptionResult) -> rm.Option:
     """A hosted API, costed per request."""
     spec = api.spec
-    total = figure(api.total_cost, 2)
+    exact_total, exact_npv = timed(result, api.name, api.total_cost, api.npv)
+    total = figure(exact_total, 2)
     return rm.Option(
         name=api.name,
         kind="api",
@@ -240,7 +256,7 @@ def _api(result: ScenarioResult, api: ApiOptionResult) -> rm.Option:
         price_output_per_million=figure(spec.price_output_per_million, 4),
         price_per_request=figure(api.price_per_request, 10),
         total_cost=total,
-        npv=figure(api.npv, 2),
+        npv=figure(exact_npv, 2),
         break_even_requests_per_day=figure(api.break_even_requests_per_day, 1),
         break_even_beyond_capacity=api.break_even_beyond_capacity,
         break_even_utilization=None,

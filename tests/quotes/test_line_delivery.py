@@ -148,3 +148,31 @@ def test_the_dutch_proposal_states_the_delivery_schedule(quote: Any, sales_user:
     revision.refresh_from_db()
     dutch, _pages = pdf_text(pdf.render_revision(revision.snapshot, language="nl").pdf)
     assert "Leverschema" in dutch and "verwachte levering" in dutch
+
+
+@pytest.mark.dates
+def test_the_deal_analysis_counts_from_the_lines_lead_time_not_the_calculators(
+    seed_catalog: object, customer: Any, sales_user: Any
+) -> None:
+    # The buyer typed 10 weeks into the calculator; the catalog ships in 12. The quote's
+    # line carries the catalog's 12 weeks, and its analysis (ready date, bridge) counts
+    # from the same 12: ready 12 × 7 + 7 days' installation = 91 days from today.
+    quote = services.quote_create_from_calculator(
+        customer=customer, owner=sales_user, query=QUERY + "&lead_time_weeks=10"
+    )
+    revision = quote.revisions.get()
+    line = server_line(quote)
+    assert line.lead_time_weeks == Decimal(12)
+
+    def owned_ready() -> tuple[float, Any]:
+        report = services.stored_report(services.deal_analysis(revision=revision))
+        assert report is not None and report.capacity is not None and report.onprem is not None
+        return report.capacity.lead_time_weeks, report.onprem.ready_date
+
+    today = timezone.localdate()
+    assert owned_ready() == (12.0, today + timedelta(days=91))
+    # Set by hand to 4 weeks (with a reason): 4 × 7 + 7 = 35 days.
+    services.revision_set_line_delivery(
+        revision=revision, line_id=line.pk, lead_time_weeks=Decimal(4), reason="Demo stock"
+    )
+    assert owned_ready() == (4.0, today + timedelta(days=35))

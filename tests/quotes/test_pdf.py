@@ -205,7 +205,7 @@ def test_a_quote_built_by_hand_has_no_analysis_pages(
     revision = quote.revisions.get()
     services.revision_add_line(
         revision=revision,
-        catalog_key="item:installation-per-server",
+        catalog_key="item:storage-parallel-fs-500tb",
         quantity=Decimal(2),
         discount_pct=Decimal("10"),
     )
@@ -219,8 +219,8 @@ def test_a_quote_built_by_hand_has_no_analysis_pages(
     assert revision.snapshot is not None
     document = pdf.render_revision(revision.snapshot, language="en")
     flat = _flat(pdf_text(document.pdf)[0])
-    assert quote.number in flat and "$9,000.00" in flat  # 2 × 5,000 less 10 %
-    assert "$10,890.00" in flat  # with 21 % VAT
+    assert quote.number in flat and "$450,000.00" in flat  # 2 × 250,000 less 10 %
+    assert "$544,500.00" in flat  # with 21 % VAT
     assert "Executive summary" not in flat and f"page 1 of {document.pages}" in flat
 
 

@@ -178,15 +178,15 @@ def test_reprice_updates_lines_and_totals_and_the_notice_goes(
 def test_a_change_recorded_before_the_line_was_priced_gives_no_notice(
     client: Client, seed_catalog: object, customer: Customer, sales_user: User
 ) -> None:
-    installation = InfrastructureItem.objects.get(key="installation-per-server")
-    change_price(ITEMS, installation.key, installation.price + 500)
+    storage = InfrastructureItem.objects.get(key="storage-parallel-fs-500tb")
+    change_price(ITEMS, storage.key, storage.price + 500)
     change_eur_usd(Decimal("1.20"))
     quote = services.quote_create(customer=customer, owner=sales_user, currency="EUR")
     revision = quote.revisions.get()
     line = services.revision_add_line(
-        revision=revision, catalog_key="item:installation-per-server", quantity=Decimal(2)
+        revision=revision, catalog_key="item:storage-parallel-fs-500tb", quantity=Decimal(2)
     )
-    assert line.unit_price == current_unit(installation.price + 500, "USD", "EUR")
+    assert line.unit_price == current_unit(storage.price + 500, "USD", "EUR")
     assert selectors.revision_price_changes(revision=revision) == []
     client.force_login(sales_user)
     assert 'id="price-changes"' not in detail(client, quote)
@@ -199,20 +199,20 @@ def test_an_exchange_rate_change_affects_converted_lines_only(
     quote = services.quote_create(customer=customer, owner=sales_user, currency="USD")
     revision = quote.revisions.get()
     services.revision_add_line(
-        revision=revision, catalog_key="item:installation-per-server", quantity=Decimal(1)
+        revision=revision, catalog_key="item:storage-parallel-fs-500tb", quantity=Decimal(1)
     )
     # A USD catalog price in a USD quote needs no rate; the same in EUR does.
     euro = services.quote_create(customer=customer, owner=sales_user, currency="EUR")
     euro_revision = euro.revisions.get()
     euro_line = services.revision_add_line(
-        revision=euro_revision, catalog_key="item:installation-per-server", quantity=Decimal(1)
+        revision=euro_revision, catalog_key="item:storage-parallel-fs-500tb", quantity=Decimal(1)
     )
     change_eur_usd(Decimal("1.25"))
     assert selectors.revision_price_changes(revision=revision) == []
     [change] = selectors.revision_price_changes(revision=euro_revision)
     assert change.line.pk == euro_line.pk
     assert change.unit_price == to_cents(
-        InfrastructureItem.objects.get(key="installation-per-server").price / Decimal("1.25")
+        InfrastructureItem.objects.get(key="storage-parallel-fs-500tb").price / Decimal("1.25")
     )
 
 

@@ -144,7 +144,7 @@ def test_every_sales_page_has_unique_element_ids(
     sent = services.quote_create(customer=customer, owner=sales_user, currency="EUR")
     services.revision_add_line(
         revision=sent.revisions.get(),
-        catalog_key="item:installation-per-server",
+        catalog_key="item:storage-parallel-fs-500tb",
         quantity=Decimal(1),
     )
     send(sent.revisions.get(), sales_user)

@@ -12,7 +12,7 @@ from quotes import clauses
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('quotes', '0016_line_delivery'),
+        ('quotes', '0017_alter_outboxemail_kind'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,247 @@
+"""Options: one proposal, up to four configurations the buyer chooses from.
+
+A revision is its quote's option A. An alternative (B, C, D) is a revision row of the same
+quote and sequence that points at it (``option_of``): it has its own lines, quote discount,
+margin approval and analysis of its deal, so the line editor, the approval, the re-price
+check and the deal analysis work on it unchanged. Sending option A checks and freezes every
+option (each its own snapshot, option A's snapshot holding them all for the PDF); the buyer
+accepts exactly one, and the others are marked not chosen. Docs: docs/quotes.md, "Options".
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..models import QuoteRevision, Status
+from .analysis import stored_report
+from .drafts import ensure_draft, locked_revision
+from .errors import QuoteError
+
+LETTERS = "ABCD"
+MAX_OPTIONS = len(LETTERS)
+
+
+def main_option(revision: QuoteRevision) -> QuoteRevision:
+    """Option A of `revision`'s set (the revision itself when it is option A)."""
+    return revision.option_of if revision.option_of is not None else revision
+
+
+def options_of(revision: QuoteRevision) -> list[QuoteRevision]:
+    """Every option of `revision`'s set, A first."""
+    main = main_option(revision)
+    return [main, *main.alternatives.order_by("option_letter")]
+
+
+def option_label(revision: QuoteRevision) -> str:
+    """ "Option B: 24 × H200" (the name when there is one)."""
+    label = _("Option %(letter)s") % {"letter": revision.option_letter}
+    return f"{label}: {revision.option_name}" if revision.option_name else label
+
+
+@transaction.atomic
+def option_add(
+    *, revision: QuoteRevision, name: str, copy_of: QuoteRevision | None = None
+) -> QuoteRevision:
+    """A new alternative to a draft: a copy of `copy_of`'s lines, discount, analysis and
+    presentation (option A's by default), named `name`; QuoteError beyond four options."""
+    from .revisions import copy_lines
+
+    main = locked_revision(main_option(revision))
+    ensure_draft(main)
+    source = copy_of or main
+    if main_option(source).pk != main.pk:
+        raise QuoteError(_("Copy an option of this proposal."))
+    taken = set(main.alternatives.values_list("option_letter", flat=True)) | {"A"}
+    free = [letter for letter in LETTERS if letter not in taken]
+    if not free:
+        raise QuoteError(_("A proposal offers at most four options."))
+    name = " ".join(name.split())[:120]
+    if not name:
+        raise QuoteError(_("Give the option a name, e.g. “24 × H200”."))
+    option = QuoteRevision.objects.create(
+        quote=main.quote,
+        seq=main.seq,
+        letter=main.letter,
+        option_of=main,
+        option_letter=free[0],
+        option_name=name,
+        currency=main.currency,
+        vat_rate=main.vat_rate,
+        vat_kind=main.vat_kind,
+        valid_until=main.valid_until,
+        terms=main.terms,
+        payment_schedule=main.payment_schedule,
+        tco=source.tco,
+        discount_pct=source.discount_pct,
+        analysis_presentation=source.analysis_presentation,
+        analysis_reason=source.analysis_reason,
+    )
+    copy_lines(source, option)
+    return option
+
+
+@transaction.atomic
+def option_rename(*, revision: QuoteRevision, name: str) -> QuoteRevision:
+    revision = locked_revision(revision)
+    ensure_draft(revision)
+    revision.option_name = " ".join(name.split())[:120]
+    revision.save(update_fields=["option_name"])
+    return revision
+
+
+@transaction.atomic
+def option_remove(*, revision: QuoteRevision) -> QuoteRevision:
+    """Remove a draft alternative; returns option A. Option A itself stays."""
+    if not revision.is_alternative:
+        raise QuoteError(_("Option A is the proposal itself: remove the alternatives instead."))
+    revision = locked_revision(revision)
+    ensure_draft(revision)
+    main = main_option(revision)
+    revision.delete()
+    return main
+
+
+def check_alternatives(main: QuoteRevision) -> list[QuoteRevision]:
+    """The draft alternatives of `main`, each checked as sending checks option A (lines,
+    margin approval, how its analysis is presented); QuoteError naming the option."""
+    from .approvals import ensure_sending_allowed
+    from .presentation import ensure_analysis_presented
+
+    alternatives = list(main.alternatives.order_by("option_letter"))
+    for option in alternatives:
+        try:
+            ensure_draft(option)
+            if not option.lines.exists():
+                raise QuoteError(_("Add at least one line before sending."))
+            ensure_sending_allowed(option)
+            ensure_analysis_presented(option)
+        except QuoteError as exc:
+            raise QuoteError(f"{option_label(option)}: {exc}") from exc
+    return alternatives
+
+
+def freeze_alternatives(main: QuoteRevision, alternatives: list[QuoteRevision]) -> None:
+    """Freeze each alternative with option A (its own snapshot, sent with A) and give A's
+    snapshot the options the PDF and the buyer page show."""
+    from .snapshots import revision_snapshot
+
+    for option in alternatives:
+        option.snapshot = revision_snapshot(revision=option)
+        option.status = Status.SENT
+        option.sent_at = main.sent_at or timezone.now()
+        option.sent_by = main.sent_by
+        option.save(update_fields=["snapshot", "status", "sent_at", "sent_by"])
+    if main.snapshot is not None and alternatives:
+        with_options(main.snapshot, main, [(o, o.snapshot or {}) for o in alternatives])
+        main.save(update_fields=["snapshot"])
+
+
+def proposal_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
+    """What sending `revision`'s set would freeze (the draft's preview): option A's
+    snapshot with every alternative's."""
+    from .snapshots import revision_snapshot
+
+    main = main_option(revision)
+    snapshot = revision_snapshot(revision=main)
+    alternatives = list(main.alternatives.order_by("option_letter"))
+    if alternatives:
+        with_options(snapshot, main, [(o, revision_snapshot(revision=o)) for o in alternatives])
+    return snapshot
+
+
+def with_options(
+    snapshot: dict[str, Any],
+    main: QuoteRevision,
+    alternatives: list[tuple[QuoteRevision, dict[str, Any]]],
+) -> None:
+    """Give option A's snapshot its name and each alternative's snapshot (without the
+    analysis' chart figures, which only option A's pages draw)."""
+    snapshot["option"] = {"letter": "A", "name": main.option_name}
+    sections = []
+    for option, frozen in alternatives:
+        frozen = dict(frozen)
+        if isinstance(frozen.get("tco"), dict):
+            frozen["tco"] = {k: v for k, v in frozen["tco"].items() if k != "figures"}
+        sections.append(
+            {"letter": option.option_letter, "name": option.option_name, "snapshot": frozen}
+        )
+    snapshot["options"] = sections
+
+
+def chosen_option(main: QuoteRevision, letter: str) -> tuple[str, str, dict[str, Any]]:
+    """The option a buyer accepts: (letter, name, its frozen snapshot); QuoteError when the
+    proposal offers options and `letter` is not one of them. Without options: A."""
+    snapshot = main.snapshot or {}
+    sections = snapshot.get("options") or []
+    if not sections:
+        return "", "", snapshot
+    letter = (letter or "").strip().upper()
+    if letter == "A":
+        return "A", (snapshot.get("option") or {}).get("name", ""), snapshot
+    for section in sections:
+        if section["letter"] == letter:
+            return letter, section["name"], section["snapshot"]
+    raise QuoteError(_("Choose one of the options."))
+
+
+def answer_alternatives(main: QuoteRevision, *, status: str, chosen: str = "") -> None:
+    """The buyer answered option A's revision: the alternatives follow (declined or expired
+    with it; when accepting, the chosen one accepted and the others not chosen)."""
+    for option in main.alternatives.all():
+        if status == Status.ACCEPTED:
+            option.status = Status.ACCEPTED if option.option_letter == chosen else Status.NOT_CHOSEN
+        else:
+            option.status = status
+        option.decided_at = main.decided_at
+        option.decided_by_name = main.decided_by_name
+        option.save(update_fields=["status", "decided_at", "decided_by_name"])
+
+
+def comparison(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+    """The options side by side, read from the frozen snapshots (option A's and those it
+    holds): price excl. and incl. VAT, the difference from A, the cost of owning over the
+    horizon and the best rental it is compared with, the saving, payback, delivery, power
+    and racks. Empty for a proposal without alternatives."""
+    sections = snapshot.get("options") or []
+    if not sections:
+        return []
+    main = {"letter": "A", "name": (snapshot.get("option") or {}).get("name", "")}
+    rows = [_comparison_row(main, snapshot)]
+    rows += [_comparison_row(s, s["snapshot"]) for s in sections]
+    base = rows[0]["net"]
+    for row in rows:
+        row["difference"] = row["net"] - base if row is not rows[0] else None
+    return rows
+
+
+def _comparison_row(option: dict[str, Any], snapshot: dict[str, Any]) -> dict[str, Any]:
+    totals = snapshot.get("totals") or {}
+    tco = snapshot.get("tco")  # None: sent without the analysis (services.presentation)
+    report = stored_report(tco)
+    executive = (tco or {}).get("executive") or {}
+    deliveries = [
+        line["delivery"]["expected_delivery"]
+        for line in snapshot.get("lines", [])
+        if line.get("delivery") and not line.get("optional")
+    ]
+    owning = report.onprem.total_cost if report and report.onprem else None
+    return {
+        "letter": option["letter"],
+        "name": option.get("name") or "",
+        "net": Decimal(totals.get("net") or totals.get("subtotal") or 0),
+        "total": Decimal(totals.get("total") or 0),
+        "owning": owning,
+        "best_rental": executive.get("best_cloud") or None,
+        "rental_total": executive.get("cloud_total"),
+        "saving": executive.get("saving"),
+        "buy": executive.get("buy"),
+        "payback_month": executive.get("payback_month"),
+        "delivery": max(deliveries) if deliveries else None,
+        "it_kw": report.racks.it_kw if report else None,
+        "racks": report.racks.racks_required if report else None,
+    }

@@ -1,0 +1,133 @@
+"""Options (quotes/services/options.py): a proposal offers up to four configurations; each
+has its own lines, totals and analysis; sending freezes them all; the buyer accepts exactly
+one, which the signed copy names, and the others are marked not chosen."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from quotes import pdf, services
+from quotes.models import LineKind, Status
+
+from .conftest import pdf_text, send
+
+pytestmark = pytest.mark.django_db
+
+# Serving a 70B model: option A on HGX B200, option B on HGX H200.
+QUERY = "preset=serve-70b&server=smc-822gs-nbrt-b200"
+H200 = "server:smc-821ge-tnhr-h200"
+
+
+@pytest.fixture
+def offer(seed_catalog: object, customer: Any, sales_user: Any) -> tuple[Any, Any]:
+    quote = services.quote_create_from_calculator(customer=customer, owner=sales_user, query=QUERY)
+    main = quote.revisions.get()
+    services.option_rename(revision=main, name="B200")
+    option = services.option_add(revision=main, name="H200")
+    # Option B: the B200 server line replaced by H200 servers (its per-server lines follow).
+    b200 = option.lines.get(kind=LineKind.SERVER)
+    for child in b200.children.all():
+        child.delete()
+    services.revision_remove_line(revision=option, line_id=b200.pk)
+    services.revision_add_line(revision=option, catalog_key=H200, quantity=Decimal(2))
+    return main, option
+
+
+def present_without_analysis_where_needed(*revisions: Any) -> None:
+    """An option whose analysis recommends renting is sent without it (services.presentation)."""
+    for revision in revisions:
+        if services.presentation_needed(revision, services.deal_analysis(revision=revision)):
+            services.revision_set_presentation(revision=revision, presentation="without")
+
+
+def test_each_option_has_its_own_lines_totals_and_analysis(offer: tuple[Any, Any]) -> None:
+    main, option = offer
+    assert (option.option_letter, option.option_of_id, option.seq) == ("B", main.pk, main.seq)
+    assert [o.option_letter for o in services.options_of(option)] == ["A", "B"]
+    a_servers = main.lines.get(kind=LineKind.SERVER)
+    b_servers = option.lines.get(kind=LineKind.SERVER)
+    assert b_servers.catalog_key == H200 and a_servers.catalog_key != H200
+    # Each option's deal analysis is of its own servers.
+    assert services.deal_inputs(revision=option).server_key == "smc-821ge-tnhr-h200"
+    assert services.deal_inputs(revision=main).server_key == "smc-822gs-nbrt-b200"
+
+
+def test_at_most_four_options(offer: tuple[Any, Any]) -> None:
+    main, _option = offer
+    services.option_add(revision=main, name="C")
+    services.option_add(revision=main, name="D")
+    with pytest.raises(services.QuoteError, match="at most four"):
+        services.option_add(revision=main, name="E")
+
+
+def test_sending_freezes_every_option_and_the_pdf_compares_them(
+    offer: tuple[Any, Any], sales_user: Any
+) -> None:
+    main, option = offer
+    present_without_analysis_where_needed(main, option)
+    send(option, sales_user)  # sending from an option sends the set, from option A
+    main.refresh_from_db()
+    option.refresh_from_db()
+    assert (main.status, option.status) == (Status.SENT, Status.SENT)
+    assert option.snapshot is not None and main.snapshot is not None
+    assert [s["letter"] for s in main.snapshot["options"]] == ["B"]
+    rows = services.comparison(main.snapshot)
+    net_a, net_b = (
+        Decimal(main.snapshot["totals"]["net"]),
+        Decimal(option.snapshot["totals"]["net"]),
+    )
+    assert [r["net"] for r in rows] == [net_a, net_b]
+    assert rows[1]["difference"] == net_b - net_a  # hand: B's net minus A's
+    document = pdf.render_revision(main.snapshot, language="en", with_charts=False)
+    text = re.sub(r"\s+", " ", pdf_text(document.pdf)[0]).replace("\u00a0", " ")
+    assert "Your options" in text and "Option B: H200" in text
+    assert f"€{net_b:,.0f}" in text and f"€{net_a:,.0f}" in text
+
+
+def test_the_buyer_accepts_one_option(
+    offer: tuple[Any, Any], sales_user: Any, settings: Any
+) -> None:
+    main, option = offer
+    present_without_analysis_where_needed(main, option)
+    send(main, sales_user)
+    main.refresh_from_db()
+    render = main.renders.get()
+    services.render_execute(render_id=render.pk)
+    with pytest.raises(services.QuoteError, match="Choose one of the options"):
+        services.revision_accept(
+            revision=main,
+            name="Kim",
+            role="CTO",
+            terms_accepted=True,
+            ip_address="10.0.0.1",
+            user_agent="test",
+        )
+    record = services.revision_accept(
+        revision=main,
+        name="Kim",
+        role="CTO",
+        terms_accepted=True,
+        ip_address="10.0.0.1",
+        user_agent="test",
+        option="B",
+    )
+    assert (record.option_letter, record.option_name) == ("B", "H200")
+    main.refresh_from_db()
+    option.refresh_from_db()
+    assert (main.status, option.status) == (Status.ACCEPTED, Status.ACCEPTED)
+    signed = re.sub(r"\s+", " ", pdf_text(bytes(record.pdf))[0])
+    assert "Option B: H200" in signed
+
+
+def test_a_new_revision_keeps_the_options(offer: tuple[Any, Any], sales_user: Any) -> None:
+    main, option = offer
+    present_without_analysis_where_needed(main, option)
+    send(main, sales_user)
+    new = services.quote_revise(revision=main, actor=sales_user)
+    [copy] = new.alternatives.all()
+    assert (copy.option_letter, copy.option_name, copy.seq) == ("B", "H200", new.seq)
+    assert copy.lines.get(kind=LineKind.SERVER).catalog_key == H200
