@@ -151,6 +151,8 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     options = services.options_of(revisions[0])
     letter = request.GET.get("option", "A")
     current = next((o for o in options if o.option_letter == letter), options[0])
+    # The acceptance is option A's revision's, whichever option the buyer chose.
+    acceptance = AcceptanceRecord.objects.filter(revision=options[0]).defer("pdf").first()
     lines = list(current.lines.all())
     totals = services.revision_totals(current, lines) if current.is_draft else None
     # The analysis of the quoted deal: recomputed for a draft when its lines changed
@@ -164,7 +166,7 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         "quote": quote,
         "revisions": revisions,
         "options": options if len(options) > 1 or current.is_draft else [],
-        "option_rows": _option_rows(options),
+        "option_rows": _option_rows(options, acceptance),
         "current": current,
         "lines": lines,
         "totals": totals,
@@ -184,7 +186,7 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         "still_open": (
             services.open_earlier_revision(revision=current) if current.is_draft else None
         ),
-        "acceptance": AcceptanceRecord.objects.filter(revision=current).defer("pdf").first(),
+        "acceptance": acceptance,
         # Drafts only (a sent revision is frozen); everyone who sees the page may edit it.
         "price_changes": selectors.revision_price_changes(revision=current, lines=lines),
         "lead_time_changes": services.revision_lead_time_changes(revision=current, lines=lines),
@@ -203,16 +205,21 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     return render(request, "quotes/detail.html", context)
 
 
-def _option_rows(options: list[Any]) -> list[dict[str, Any]]:
-    """Each option's total excl. VAT and its difference from option A, for the tabs."""
+def _option_rows(options: list[Any], acceptance: AcceptanceRecord | None) -> list[dict[str, Any]]:
+    """Each option's total excl. VAT, its difference from option A and its state, for the
+    tabs (option A is "not chosen" when the buyer accepted another)."""
     rows = []
+    chosen = acceptance.option_letter if acceptance else ""
     for option in options:
         if option.is_draft:
             totals = services.revision_totals(option)
             net = totals.net if totals.net is not None else totals.subtotal
         else:
             net = Decimal((option.snapshot or {}).get("totals", {}).get("net") or 0)
-        rows.append({"option": option, "net": net})
+        status = option.get_status_display()
+        if not option.is_alternative and chosen not in ("", "A"):
+            status = Status.NOT_CHOSEN.label
+        rows.append({"option": option, "net": net, "status": status})
     for row in rows[1:]:
         row["difference"] = row["net"] - rows[0]["net"]
     return rows
