@@ -521,9 +521,39 @@ def quotes(request: HttpRequest, filters: Query[QuoteFilter]) -> Any:
     return Rows(listed, lambda q: _quote(quote_exports.quote_row(q), q))
 
 
+def _option_figures(revision: QuoteRevision) -> dict[str, Any]:
+    """An option's analysis figures: its deal's (a draft) or as frozen (sent)."""
+    tco = (
+        quote_services.deal_analysis(revision=revision)
+        if revision.is_draft
+        else (revision.snapshot or {}).get("tco")
+    )
+    return quote_services.analysis_figures(tco)
+
+
+def _option(revision: QuoteRevision) -> dict[str, Any]:
+    lines = list(revision.lines.order_by("position"))
+    totals = quote_services.revision_totals(revision, lines)
+    return {
+        "letter": revision.option_letter,
+        "name": revision.option_name,
+        "status": revision.status,
+        "totals": {
+            "currency": revision.currency,
+            "subtotal": str(totals.subtotal),
+            "vat": str(totals.vat),
+            "total": str(totals.total),
+            "optional_subtotal": str(totals.optional_subtotal),
+        },
+        "lines": [quote_services.line_snapshot(line) for line in lines],
+        "analysis": _option_figures(revision),
+    }
+
+
 def _revision(revision: QuoteRevision) -> dict[str, Any]:
     lines = list(revision.lines.order_by("position"))
     totals = quote_services.revision_totals(revision, lines)
+    alternatives = revision.alternatives.order_by("option_letter")
     return {
         "id": revision.public_id,
         "quote": revision.quote.number,
@@ -544,6 +574,9 @@ def _revision(revision: QuoteRevision) -> dict[str, Any]:
         },
         "lines": [quote_services.line_snapshot(line) for line in lines],
         "has_analysis": bool(revision.tco),
+        "option_name": revision.option_name,
+        "analysis": _option_figures(revision),
+        "options": [_option(option) for option in alternatives],
     }
 
 

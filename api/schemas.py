@@ -209,6 +209,26 @@ class LineOut(Schema):
     price_is_estimate: bool
 
 
+class OptionAnalysisOut(Schema):
+    owning: float | None = Field(description="cost of owning over the horizon, bridge included")
+    best_rental: str | None
+    rental_total: float | None
+    saving: float | None
+    buy: bool | None = Field(description="the analysis recommends buying (false: renting)")
+    payback_month: float | None
+    it_kw: float | None
+    racks: int | None
+
+
+class OptionOut(Schema):
+    letter: str = Field(description="B, C or D (option A is the revision itself)")
+    name: str
+    status: str
+    totals: TotalsOut
+    lines: list[LineOut]
+    analysis: OptionAnalysisOut
+
+
 class RevisionOut(Schema):
     id: UUID
     quote: str
@@ -223,6 +243,11 @@ class RevisionOut(Schema):
     totals: TotalsOut
     lines: list[LineOut]
     has_analysis: bool
+    option_name: str = Field("", description="the name of option A (the revision itself)")
+    analysis: OptionAnalysisOut
+    options: list[OptionOut] = Field(
+        default_factory=list, description="the alternatives the buyer may choose instead"
+    )
 
 
 class QuoteOut(Schema):

@@ -126,6 +126,7 @@ from .numbering import (
 )
 from .onboarding import team_join
 from .options import (
+    analysis_figures,
     comparison,
     main_option,
     option_add,
@@ -195,6 +196,7 @@ __all__ = [
     "acceptance_page_pdf",
     "accepted_render",
     "analyse_calculator_query",
+    "analysis_figures",
     "append_pages",
     "approval_decide",
     "approval_refusal",

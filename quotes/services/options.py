@@ -219,29 +219,38 @@ def comparison(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _comparison_row(option: dict[str, Any], snapshot: dict[str, Any]) -> dict[str, Any]:
-    totals = snapshot.get("totals") or {}
-    tco = snapshot.get("tco")  # None: sent without the analysis (services.presentation)
+def analysis_figures(tco: dict[str, Any] | None) -> dict[str, Any]:
+    """An option's analysis in the figures the options are compared by (all None without
+    an analysis): the cost of owning over the horizon (bridge included), the best rental
+    and its total, the saving (of buying, or of renting when ``buy`` is false), payback,
+    IT power and racks."""
     report = stored_report(tco)
     executive = (tco or {}).get("executive") or {}
-    deliveries = [
-        line["delivery"]["expected_delivery"]
-        for line in snapshot.get("lines", [])
-        if line.get("delivery") and not line.get("optional")
-    ]
-    owning = report.onprem.total_cost if report and report.onprem else None
     return {
-        "letter": option["letter"],
-        "name": option.get("name") or "",
-        "net": Decimal(totals.get("net") or totals.get("subtotal") or 0),
-        "total": Decimal(totals.get("total") or 0),
-        "owning": owning,
+        "owning": report.onprem.total_cost if report and report.onprem else None,
         "best_rental": executive.get("best_cloud") or None,
         "rental_total": executive.get("cloud_total"),
         "saving": executive.get("saving"),
         "buy": executive.get("buy"),
         "payback_month": executive.get("payback_month"),
-        "delivery": max(deliveries) if deliveries else None,
         "it_kw": report.racks.it_kw if report else None,
         "racks": report.racks.racks_required if report else None,
+    }
+
+
+def _comparison_row(option: dict[str, Any], snapshot: dict[str, Any]) -> dict[str, Any]:
+    totals = snapshot.get("totals") or {}
+    deliveries = [
+        line["delivery"]["expected_delivery"]
+        for line in snapshot.get("lines", [])
+        if line.get("delivery") and not line.get("optional")
+    ]
+    return {
+        "letter": option["letter"],
+        "name": option.get("name") or "",
+        "net": Decimal(totals.get("net") or totals.get("subtotal") or 0),
+        "total": Decimal(totals.get("total") or 0),
+        # None: sent without the analysis (services.presentation)
+        **analysis_figures(snapshot.get("tco")),
+        "delivery": max(deliveries) if deliveries else None,
     }

@@ -595,6 +595,18 @@ def test_draft_quote_from_calculator_query_and_from_scenario(
     assert workbook.status_code == 200
     assert "Inputs" in load_workbook(io.BytesIO(workbook.content)).sheetnames
 
+    # The quote's options: option B, a copy of A, is returned with its lines, totals and
+    # the analysis figures it is compared by (the same function as the PDF's comparison).
+    from quotes import services as quote_services
+
+    option = quote_services.option_add(revision=stored, name="Same again")
+    detail = api.get(f"/api/v1/sales/revisions/{revision['id']}", **write).json()
+    [b] = detail["options"]
+    assert (b["letter"], b["name"], b["status"]) == ("B", "Same again", "draft")
+    assert b["totals"] == detail["totals"] and len(b["lines"]) == len(detail["lines"])
+    assert b["analysis"] == detail["analysis"]
+    assert b["analysis"]["owning"] is not None and option.option_of_id == stored.pk
+
     bad = {**scenario, "server": "nope"}
     response = post_json(
         api, "/api/v1/sales/quotes", {"customer": str(customer.public_id), "scenario": bad}, **write
