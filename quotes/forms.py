@@ -87,6 +87,19 @@ class QuoteStartForm(forms.Form):
         label=_("Currency"), choices=[("EUR", "EUR"), ("USD", "USD")], required=False
     )
     calc = forms.CharField(widget=forms.HiddenInput, required=False, max_length=4000)
+    # From a calculator result: the next cheapest servers with another GPU as options B–D.
+    alternatives = forms.TypedChoiceField(
+        label=_("Also offer as options"),
+        choices=[
+            (0, _("no alternatives")),
+            (1, _("the next cheapest server with another GPU")),
+            (2, _("the next two, each with another GPU")),
+            (3, _("the next three, each with another GPU")),
+        ],
+        coerce=int,
+        initial=0,
+        required=False,
+    )
     # The lead the quote is started from ("Start a quote" on the leads page).
     lead = forms.UUIDField(widget=forms.HiddenInput, required=False)
 

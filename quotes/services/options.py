@@ -56,19 +56,37 @@ def option_add(
     source = copy_of or main
     if main_option(source).pk != main.pk:
         raise QuoteError(_("Copy an option of this proposal."))
+    option = new_option(main, name=name, letter=free_letter(main), tco=source.tco)
+    option.discount_pct = source.discount_pct
+    option.analysis_presentation = source.analysis_presentation
+    option.analysis_reason = source.analysis_reason
+    option.save(update_fields=["discount_pct", "analysis_presentation", "analysis_reason"])
+    copy_lines(source, option)
+    return option
+
+
+def free_letter(main: QuoteRevision) -> str:
+    """The next free option letter of `main`'s set; QuoteError when all four are taken."""
     taken = set(main.alternatives.values_list("option_letter", flat=True)) | {"A"}
     free = [letter for letter in LETTERS if letter not in taken]
     if not free:
         raise QuoteError(_("A proposal offers at most four options."))
+    return free[0]
+
+
+def new_option(
+    main: QuoteRevision, *, name: str, letter: str, tco: dict[str, Any] | None
+) -> QuoteRevision:
+    """An alternative to `main` without lines, with the revision's terms and `tco`."""
     name = " ".join(name.split())[:120]
     if not name:
         raise QuoteError(_("Give the option a name, e.g. “24 × H200”."))
-    option = QuoteRevision.objects.create(
+    return QuoteRevision.objects.create(
         quote=main.quote,
         seq=main.seq,
         letter=main.letter,
         option_of=main,
-        option_letter=free[0],
+        option_letter=letter,
         option_name=name,
         currency=main.currency,
         vat_rate=main.vat_rate,
@@ -76,13 +94,8 @@ def option_add(
         valid_until=main.valid_until,
         terms=main.terms,
         payment_schedule=main.payment_schedule,
-        tco=source.tco,
-        discount_pct=source.discount_pct,
-        analysis_presentation=source.analysis_presentation,
-        analysis_reason=source.analysis_reason,
+        tco=tco,
     )
-    copy_lines(source, option)
-    return option
 
 
 @transaction.atomic

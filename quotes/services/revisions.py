@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -39,7 +40,7 @@ from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 from .lines import revision_add_free_line
 from .numbering import next_quote_number, revision_letter
-from .options import answer_alternatives
+from .options import MAX_OPTIONS, answer_alternatives, free_letter, new_option
 from .pricing import revision_add_line
 from .queue import enqueue
 
@@ -102,16 +103,63 @@ def quote_create(
 
 
 @transaction.atomic
-def quote_create_from_calculator(*, customer: Customer, owner: User, query: str) -> Quote:
+def quote_create_from_calculator(
+    *, customer: Customer, owner: User, query: str, alternatives: int = 0
+) -> Quote:
     """A draft with the recommended servers, their fabric, installation and support, and
-    the calculator analysis attached."""
+    the calculator analysis attached; with `alternatives`, as many more options: the next
+    cheapest servers of the calculator's ranking with another GPU, each sized and analysed
+    for the same work."""
     analysis = analyse_calculator_query(query=query)
     currency = analysis.report.currency
     tco = tco_snapshot(analysis=analysis, query=query, language=customer.language)
     quote = quote_create(customer=customer, owner=owner, currency=currency, tco=tco)
     revision = quote.revisions.get()
     _add_sized_lines(revision, analysis)
+    servers = alternative_servers(analysis, max(0, min(alternatives, MAX_OPTIONS - 1)))
+    if servers:
+        revision.option_name = _fleet_name(analysis)
+        revision.save(update_fields=["option_name"])
+    for server in servers:
+        option_query = _with_server(query, server.key)
+        other = analyse_calculator_query(query=option_query)
+        option = new_option(
+            revision,
+            name=_fleet_name(other),
+            letter=free_letter(revision),
+            tco=tco_snapshot(analysis=other, query=option_query, language=customer.language),
+        )
+        _add_sized_lines(option, other)
     return quote
+
+
+def alternative_servers(analysis: Any, count: int) -> list[Any]:
+    """The next cheapest servers that can do the work, each with another GPU than the
+    recommended one and than each other (the calculator's ranking on "auto"; none when
+    the server was chosen)."""
+    chosen = analysis.built.server_model
+    gpus = {chosen.gpu_id}
+    picked: list[Any] = []
+    for candidate in getattr(analysis, "candidates", None) or []:
+        server = candidate.server
+        if len(picked) == count:
+            break
+        if candidate.onprem_total is None or server.gpu_id in gpus:
+            continue
+        gpus.add(server.gpu_id)
+        picked.append(server)
+    return picked
+
+
+def _with_server(query: str, server_key: str) -> str:
+    pairs = [(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if k != "server"]
+    return urlencode([*pairs, ("server", server_key)])
+
+
+def _fleet_name(analysis: Any) -> str:
+    """An option's name from its analysis: "17 × Supermicro HGX B200 8-GPU"."""
+    servers = analysis.report.sizing.servers_required
+    return f"{servers} × {analysis.built.server_model.name}"[:120]
 
 
 def _add_sized_lines(revision: QuoteRevision, analysis: Any) -> None:

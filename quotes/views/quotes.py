@@ -114,7 +114,10 @@ def quote_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                     )
                 if data["calc"] or request.POST.get("from_calculator"):
                     quote = services.quote_create_from_calculator(
-                        customer=customer, owner=request.user, query=data["calc"]
+                        customer=customer,
+                        owner=request.user,
+                        query=data["calc"],
+                        alternatives=data["alternatives"] or 0,
                     )
                 else:
                     quote = services.quote_create(

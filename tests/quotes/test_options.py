@@ -131,3 +131,26 @@ def test_a_new_revision_keeps_the_options(offer: tuple[Any, Any], sales_user: An
     [copy] = new.alternatives.all()
     assert (copy.option_letter, copy.option_name, copy.seq) == ("B", "H200", new.seq)
     assert copy.lines.get(kind=LineKind.SERVER).catalog_key == H200
+
+
+def test_a_quote_from_the_calculator_offers_the_next_servers_as_options(
+    seed_catalog: object, customer: Any, sales_user: Any
+) -> None:
+    # pretrain-70b on "the cheapest that fits": option A is the calculator's server; B and C
+    # the next cheapest with other GPUs, each sized for the same work (its own lines and
+    # analysis).
+    quote = services.quote_create_from_calculator(
+        customer=customer, owner=sales_user, query="preset=pretrain-70b", alternatives=2
+    )
+    main = quote.revisions.get(option_of__isnull=True)
+    options = services.options_of(main)
+    assert [o.option_letter for o in options] == ["A", "B", "C"]
+    gpus = set()
+    for option in options:
+        server = option.lines.get(kind=LineKind.SERVER)
+        deal = services.deal_inputs(revision=option)
+        assert deal.server_key == server.catalog_key.partition(":")[2]
+        assert option.option_name.startswith(f"{int(server.quantity)} × ")
+        assert option.tco is not None and option.tco["server"]["key"] == deal.server_key
+        gpus.add(option.tco["server"]["gpu"])
+    assert len(gpus) == 3  # three different GPUs
