@@ -115,7 +115,7 @@ def test_a_buyer_without_server_lines_reads_the_general_delivery_and_warranty(
     quote = services.quote_create(customer=customer, owner=sales_user)
     revision = quote.revisions.get()
     services.revision_add_line(
-        revision=revision, catalog_key="item:installation-per-server", quantity=Decimal(1)
+        revision=revision, catalog_key="item:storage-parallel-fs-500tb", quantity=Decimal(1)
     )
     send(revision, sales_user)
     revision.refresh_from_db()
