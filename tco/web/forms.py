@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
@@ -14,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
 from catalog.models import PricingTerm
+from common.formatting import grouped
 from tco.engine import defaults
 from tco.scenario import ScenarioDocument, parse_document, parse_server
 from tco.scenario.resolve import CatalogSnapshot
@@ -222,6 +224,14 @@ _SHOW_RULES = {
 # An API serves "the same model" when its size is within 10 % of the workload's
 # (Llama 3.3 70B has 70.6 B parameters).
 API_SIZE_TOLERANCE = 0.10
+
+
+def site_figure(value: Decimal) -> str:
+    """A site's figure as the reader writes it, all its digits and no grouping: 1.58 → "1,58"
+    on a Dutch page (a placeholder is text the browser shows as it is)."""
+    exponent = value.normalize().as_tuple().exponent
+    decimals = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    return grouped(value, decimals, grouping=False)
 
 
 def _number(
@@ -718,7 +728,7 @@ class CalculatorForm(forms.Form):
             ("rack_power_limit", site.rack_power_limit_kw),
             ("pue_liquid", site.pue_liquid or site.pue),
         ):
-            self.fields[name].widget.attrs["placeholder"] = f"{value.normalize():f}"
+            self.fields[name].widget.attrs["placeholder"] = site_figure(value)
 
     @property
     def basic_fields(self) -> list[forms.BoundField]:

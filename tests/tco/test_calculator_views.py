@@ -495,10 +495,10 @@ def test_presets_give_the_answers_a_buyer_would_sign(client: Client, seed_catalo
         assert match, preset
         return match.group(1)
 
-    assert verdict("lora-70b").startswith("Rent:")
-    assert verdict("finetune-8b").startswith("Rent:")
-    assert verdict("pretrain-70b").startswith("Buy:")
-    assert verdict("serve-70b").startswith("Buy:")
+    assert verdict("lora-70b").startswith("Rent ")
+    assert verdict("finetune-8b").startswith("Rent ")
+    assert verdict("pretrain-70b").startswith("Buy ")
+    assert verdict("serve-70b").startswith("Buy ")
     # Each states its break-even in the buyer's terms.
     for preset in ("lora-70b", "finetune-8b", "pretrain-70b", "pretrain-7b"):
         assert "runs a year" in get(client, {"preset": preset}), preset

@@ -156,3 +156,69 @@ def test_the_terms_help_reads_as_a_sentence(client: Client, seed_catalog: object
     text = visible_text(client.get("/calculator/").content.decode())
     assert "Requirements no price overrides" not in text
     assert "Requirements that count above price: an option that does not meet one" in text
+
+
+def _verdict(code: str, **params: Any) -> Any:
+    from tco.report.models import Verdict
+
+    fields: dict[str, Any] = {"code": code, "params": {"horizon_months": 60, **params}}
+    return Verdict.model_construct(**fields)
+
+
+HEADLINES = [
+    # pretrain-70b on the seed catalog: 2 racks save €11,993,452, 48 % of Lambda's total
+    # (11,993,452 / 0.48 ≈ €24.99 M), and pay back after 20.9 months.
+    (
+        _verdict(
+            "buy",
+            servers=2,
+            server="NVIDIA GB200 NVL72",
+            saving=11_993_452.0,
+            saving_pct=0.48,
+            option="Lambda 8x B200 (on_demand)",
+            payback_month=20.94,
+        ),
+        "Buy 2 × NVIDIA GB200 NVL72: it saves €11,993,452 (48 %) over 5 years against the "
+        "cheapest fitting cloud option (Lambda 8x B200, on demand) and pays back after 20.9 "
+        "months.",
+        "Koop 2 × NVIDIA GB200 NVL72: dat bespaart € 11.993.452 (48 %) over 5 jaar ten "
+        "opzichte van de goedkoopste passende cloudoptie (Lambda 8x B200, on-demand) en is "
+        "terugverdiend na 20,9 maanden.",
+    ),
+    # pretrain-7b: €81,941 for the run; owning costs 3.1 times as much.
+    (
+        _verdict(
+            "rent", option="Lambda 8x B200 (on_demand)", cost=81_941.0, per_work=True, ratio=3.12
+        ),
+        "Rent Lambda 8x B200, on demand: €81,941 for this work, 3.1× cheaper than owning.",
+        "Huur Lambda 8x B200, on-demand: € 81.941 voor dit werk, 3,1× goedkoper dan kopen.",
+    ),
+    # A hosted API is used, not rented (customer-service: €17,531 over 5 years).
+    (
+        _verdict("rent", option="DeepInfra Llama 3.3 70B (api)", cost=17_531.0, ratio=22.7),
+        "Use DeepInfra Llama 3.3 70B, per-token API: €17,531 over 5 years, 22.7× cheaper than "
+        "owning.",
+        "Gebruik DeepInfra Llama 3.3 70B, API per token: € 17.531 over 5 jaar, 22,7× "
+        "goedkoper dan kopen.",
+    ),
+    # No rented option allowed: the action alone.
+    (
+        _verdict("buy_resell", servers=1, server="Supermicro AS-8125GS-TNHR", resale_month=1),
+        "Buy 1 × Supermicro AS-8125GS-TNHR, run the work and resell after 1 month.",
+        "Koop 1 × Supermicro AS-8125GS-TNHR, voer het werk uit en verkoop ze na 1 maand door.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("verdict", "english", "dutch"), HEADLINES)
+def test_a_verdict_headline_is_a_sentence_that_starts_with_what_to_do(
+    verdict: Any, english: str, dutch: str
+) -> None:
+    """Issue 43: "Huur: …" / "Koop: …" read as labels, and "Rent:" was said of a per-token
+    API. The headline now starts with the action and says why after a colon."""
+    from tco.presentation.wording import verdict_headline
+
+    for language, expected in (("en", english), ("nl", dutch)):
+        with translation.override(language):
+            text = verdict_headline(verdict, "EUR").replace("\u202f", "\u00a0")
+        assert text.replace("\u00a0", " ") == expected

@@ -60,7 +60,7 @@ def test_calculator_flow_in_chromium(
         != "Model size (billion parameters)"
     )
     headline = page.locator(".verdict-headline").inner_text()
-    assert headline.startswith(("Huur:", "Koop:")), headline
+    assert headline.startswith(("Huur ", "Koop ")), headline
     total = page.locator("table.tco tr.onprem td").first.inner_text()
     assert re.fullmatch(r"€\s\d{1,3}(\.\d{3})+", total), total
 
@@ -147,7 +147,7 @@ def test_dutch_pages_show_a_dutch_verdict_and_pass_the_accessibility_check(
             page.goto(f"{live_server.url}/calculator/?preset={preset.slug}")
             assert page.locator("html").get_attribute("lang") == "nl"
             headline = page.locator(".verdict-headline").inner_text()
-            assert headline.startswith(("Koop", "Kopen", "Huur", "Hybride")), headline
+            assert headline.startswith(("Koop ", "Huur ", "Gebruik ")), headline
             assert not serious_accessibility_violations(page), preset.slug
     finally:
         context.close()
