@@ -22,6 +22,7 @@ from tco.analysis import (
     analyse,
 )
 from tco.engine import (
+    EU_COUNTRIES,
     DeadlineInfeasible,
     DoesNotFit,
     EngineError,
@@ -41,7 +42,7 @@ from tco.scenario.resolve import (
 )
 from tco.web.canonical import canonical_query
 from tco.web.forms import SERVING_DEMAND_FIELDS, CalculatorForm
-from tco.web.presets import DEFAULT_PRESET, preset_data
+from tco.web.presets import DEFAULT_PRESET, EU_CLOUD, EU_TERMS, preset_data
 
 # Scenario paths (docs/scenario.md) → the calculator field that sets them.
 FORM_FIELD_FOR_PATH = {
@@ -123,7 +124,20 @@ def form_data(query: QueryDict) -> QueryDict:
     for key, given in query.lists():
         if key != "preset":
             data.setlist(key, list(given))
+    if "providers" not in query and in_the_eu(data):
+        providers = data.getlist("providers")
+        if EU_CLOUD not in providers:
+            data.setlist("providers", [*providers, EU_CLOUD])
     return data
+
+
+def in_the_eu(data: QueryDict) -> bool:
+    """A buyer whose terms ask for the EU, or whose site is in an EU country: their default
+    comparison includes an EU cloud (EU_CLOUD), so the answer never lacks one."""
+    if any(data.get(name) for name in EU_TERMS):
+        return True
+    site = CatalogSnapshot.current().sites.get(data.get("site") or "")
+    return site is not None and site.country.upper() in EU_COUNTRIES
 
 
 def analyse_query(query: QueryDict) -> tuple[CalculatorForm, CalculatorOutcome]:
