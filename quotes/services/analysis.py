@@ -40,7 +40,7 @@ def executive_summary(report: Report) -> dict[str, Any]:
         verdict_headline,
     )
     from tco.presentation.wording_idle import idle_report_sentence
-    from tco.presentation.wording_site import site_verdict
+    from tco.presentation.wording_verdict import verdict_decisions
 
     verdict = report.verdict
     if report.onprem is None:
@@ -55,8 +55,9 @@ def executive_summary(report: Report) -> dict[str, Any]:
         "break_even": break_even_sentence(report),
         "extras": owning_extras_sentence(report),
         "idle": idle_report_sentence(report),  # an owned fleet that would stand idle
-        # Where the site put the servers and why, as the page's verdict says it.
-        "site": site_verdict(report),
+        # The decisions the page's verdict states beside its headline (where the site put
+        # the servers, when the capacity is ready and the bridge, what the terms ruled out).
+        "decisions": [decision.text for decision in verdict_decisions(report)],
         "best_cloud": cloud_label(verdict.reference_cloud or ""),
         # The cheapest way to own (kept or resold), so the saving reconciles with it.
         "onprem_total": params.get("cost") if buy else params.get("owning_cost"),
@@ -67,6 +68,21 @@ def executive_summary(report: Report) -> dict[str, Any]:
         "break_even_month": report.break_even_month,
         "payback_month": report.break_even_month,
     }
+
+
+def summary_lines(tco: Mapping[str, Any] | None, headline: str | None = None) -> list[str]:
+    """A frozen analysis' verdict in the active language for a summary without the page
+    around it (the emails): the headline (or the one a like-for-like proposal states
+    instead) and the decisions the page states beside it (wording_verdict). Empty when the
+    analysis holds no verdict."""
+    from tco.presentation.wording import verdict_headline
+    from tco.presentation.wording_verdict import verdict_decisions
+
+    report = stored_report(tco)
+    if report is None or report.onprem is None:
+        return []
+    first = headline or verdict_headline(report.verdict, report.currency)
+    return [first, *(decision.text for decision in verdict_decisions(report))]
 
 
 def plain(value: Decimal) -> str:
