@@ -130,6 +130,7 @@ from .presentation import (
 from .pricing import (
     Totals,
     catalog_choices,
+    past_sale_life_lines,
     revision_add_line,
     revision_remove_line,
     revision_reprice,
@@ -229,6 +230,7 @@ __all__ = [
     "outbox_mark_failed",
     "outbox_requeue_stuck",
     "owner_snapshot",
+    "past_sale_life_lines",
     "plain",
     "presentation_needed",
     "pricing_fingerprint",

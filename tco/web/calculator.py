@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
+from catalog.models import past_sale_life
 from tco.analysis import (
     NO_COMPLIANT_OPTION,
     SCENARIO,
@@ -188,7 +189,7 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     cloud comparison or tornado); the full evaluation runs once, for the cheapest.
     """
     chosen = form.cleaned_data["server"]
-    keys = list(form.catalog.servers) if chosen == "auto" else [chosen]
+    keys = on_sale(form.catalog) if chosen == "auto" else [chosen]
     if not form.offering_keys():
         return CalculatorOutcome(
             field_errors={"providers": _("No cloud prices with the chosen providers and terms.")}
@@ -226,6 +227,14 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     candidates.sort(key=lambda c: (c.onprem_total is None, c.onprem_total or 0.0))
     analysis.candidates = candidates
     return CalculatorOutcome(analysis=analysis)
+
+
+def on_sale(catalog: CatalogSnapshot) -> list[str]:
+    """The servers "the cheapest that fits" chooses from: those not past their sale life
+    (catalog.models.past_sale_life), in catalog order; every server when none is on sale."""
+    old = past_sale_life(catalog.servers.values())
+    keys = [key for key in catalog.servers if key not in old]
+    return keys or list(catalog.servers)
 
 
 # A ranking: each candidate server's key with what owning it costs, or why it cannot do the
