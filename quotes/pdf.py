@@ -43,6 +43,7 @@ from catalog.audience import OWN_PRICE_SOURCE
 from tco.presentation.chart_svg import figure_svg, title_text
 from tco.report import Report
 
+from .decisions import analysis_decisions
 from .models import LineUnit
 from .money import HUNDRED, to_cents
 from .proposal import offer_context
@@ -321,6 +322,7 @@ def _tco_context(
         "s": report,
         "cur": report.currency if report else "EUR",
         "executive": tco.get("executive") or {},
+        "decisions": analysis_decisions(tco),  # beside the headline, as the page says them
         "assumptions": assumptions,
     }
 

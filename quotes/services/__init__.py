@@ -20,6 +20,7 @@ Rules enforced here (and nowhere else):
 
 from __future__ import annotations
 
+from ..decisions import analysis_decisions
 from .acceptance import (
     acceptance_page_pdf,
     accepted_render,
@@ -183,6 +184,7 @@ __all__ = [
     "acceptance_page_pdf",
     "accepted_render",
     "analyse_calculator_query",
+    "analysis_decisions",
     "append_pages",
     "approval_decide",
     "approval_refusal",

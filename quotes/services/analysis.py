@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from tco.report import Report
 
+from ..decisions import analysis_decisions
 from .errors import QuoteError
 
 PDF_CHARTS = ("cumulative", "breakdown", "utilization")
@@ -71,18 +72,19 @@ def executive_summary(report: Report) -> dict[str, Any]:
 
 
 def summary_lines(tco: Mapping[str, Any] | None, headline: str | None = None) -> list[str]:
-    """A frozen analysis' verdict in the active language for a summary without the page
-    around it (the emails): the headline (or the one a like-for-like proposal states
-    instead) and the decisions the page states beside it (wording_verdict). Empty when the
-    analysis holds no verdict."""
+    """A frozen analysis' verdict for a summary without the page around it (the emails):
+    the headline (or the one a like-for-like proposal states instead) and the decisions the
+    page states beside it. Empty when the analysis holds no verdict."""
     from tco.presentation.wording import verdict_headline
-    from tco.presentation.wording_verdict import verdict_decisions
 
     report = stored_report(tco)
     if report is None or report.onprem is None:
         return []
-    first = headline or verdict_headline(report.verdict, report.currency)
-    return [first, *(decision.text for decision in verdict_decisions(report))]
+    executive = (tco or {}).get("executive") or {}
+    first = headline or executive.get("headline")
+    if not first:
+        first = verdict_headline(report.verdict, report.currency)
+    return [str(first), *analysis_decisions(tco)]
 
 
 def plain(value: Decimal) -> str:
