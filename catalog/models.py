@@ -5,6 +5,8 @@ Every price and spec row carries its provenance (`source`, `source_url`, `as_of`
 comes from and how old it is.
 """
 
+from collections.abc import Iterable
+from datetime import date
 from decimal import Decimal
 
 from django.conf import settings
@@ -17,6 +19,34 @@ from django.utils.translation import gettext_lazy as _
 class Currency(models.TextChoices):
     USD = "USD", "USD"
     EUR = "EUR", "EUR"
+
+
+# A server is sold for about as long as it is kept in service (docs/catalog.md, "Sale life"):
+# a system whose price is dated more than SALE_LIFE_YEARS before the catalog's newest server
+# price is a generation behind the rest (the DGX A100's launch price of May 2020 beside the
+# B300 and GB300 prices of 2026), and its price is no offer.
+SALE_LIFE_YEARS = 5
+
+
+def sale_life_start(newest: date) -> date:
+    """The earliest price date of a system on sale in a catalog whose newest server price is
+    dated ``newest``: SALE_LIFE_YEARS before it (29 February → 28 February)."""
+    try:
+        return newest.replace(year=newest.year - SALE_LIFE_YEARS)
+    except ValueError:
+        return newest.replace(year=newest.year - SALE_LIFE_YEARS, day=28)
+
+
+def past_sale_life(servers: Iterable["ServerModel"]) -> set[str]:
+    """The keys of the servers past their sale life among ``servers`` (the whole catalog):
+    "the cheapest that fits" and a new quote line do not offer them; they can still be
+    chosen, flagged. Read from the catalog's dates, not today's: a catalog priced in 2026
+    flags the same systems whenever it is read."""
+    servers = list(servers)
+    if not servers:
+        return set()
+    start = sale_life_start(max(server.as_of for server in servers))
+    return {server.key for server in servers if server.as_of < start}
 
 
 class Provenance(models.Model):

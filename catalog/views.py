@@ -13,7 +13,7 @@ from common.http import AuthenticatedHttpRequest
 from . import selectors, services
 from .audience import OWN_PRICE_KINDS, OWN_PRICE_SOURCE, sees_internal_prices
 from .forms import PriceImportForm
-from .models import ImportStatus, PriceImport, PriceKind, ServerModel
+from .models import ImportStatus, PriceImport, PriceKind, ServerModel, past_sale_life
 from .schema import PRICE_SPECS_BY_KIND
 
 # Rows per category shown on a preview page; the counts are always complete.
@@ -22,9 +22,11 @@ PREVIEW_ROWS = 500
 
 @require_safe
 def catalog_overview(request: HttpRequest) -> HttpResponse:
+    servers = list(selectors.server_list())
     context = {
         "gpus": selectors.gpu_list(),
-        "servers": selectors.server_list(),
+        "servers": servers,
+        "past_sale_life": past_sale_life(servers),
         "offerings": selectors.cloud_offering_list(),
         "apis": selectors.api_offering_list(),
         "sites": selectors.site_list(),

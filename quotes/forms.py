@@ -139,7 +139,7 @@ class LineForm(forms.Form):
     )
     optional = forms.BooleanField(label=_("Optional item"), required=False)
 
-    def __init__(self, *args: Any, choices: list[tuple[str, str]], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, choices: list[tuple[str, Any]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _field(self, "catalog_key", forms.ChoiceField).choices = choices
 

@@ -35,7 +35,7 @@ from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
-from weasyprint import CSS, HTML
+from weasyprint import CSS, HTML, Document
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
@@ -43,6 +43,7 @@ from catalog.audience import OWN_PRICE_SOURCE
 from tco.presentation.chart_svg import figure_svg, title_text
 from tco.report import Report
 
+from .decisions import analysis_decisions
 from .models import LineUnit
 from .money import HUNDRED, to_cents
 from .proposal import offer_context
@@ -246,6 +247,14 @@ def html_to_pdf(html: str, charts: Mapping[str, bytes], *, proposal: bool = Fals
     links on every render. WeasyPrint ranks a stylesheet given this way as a user
     stylesheet: the template's own <style> (author) wins where both set a property,
     whatever the selectors, so that <style> sets only what proposal.css does not."""
+    document = laid_out(html, charts, proposal=proposal)
+    return RenderedPdf(document.write_pdf(), len(document.pages))
+
+
+def laid_out(html: str, charts: Mapping[str, bytes], *, proposal: bool = False) -> Document:
+    """The HTML laid out in pages by WeasyPrint (what `html_to_pdf` writes as a PDF); the
+    renderer logs what it cannot use (an invalid CSS value, a missing image) as warnings
+    of the "weasyprint" logger."""
     fetcher = StaticOnlyFetcher(charts)
     config = font_config()
     source = HTML(string=html, base_url=INTERNAL_ORIGIN, url_fetcher=fetcher)
@@ -253,7 +262,7 @@ def html_to_pdf(html: str, charts: Mapping[str, bytes], *, proposal: bool = Fals
     document = source.render(font_config=config, stylesheets=stylesheets)
     if fetcher.refused:
         logger.warning("PDF render refused %d URL(s): %s", len(fetcher.refused), fetcher.refused)
-    return RenderedPdf(document.write_pdf(), len(document.pages))
+    return document
 
 
 def _dec(value: Any) -> Decimal | None:
@@ -313,6 +322,7 @@ def _tco_context(
         "s": report,
         "cur": report.currency if report else "EUR",
         "executive": tco.get("executive") or {},
+        "decisions": analysis_decisions(tco),  # beside the headline, as the page says them
         "assumptions": assumptions,
     }
 
@@ -501,6 +511,21 @@ def _render_proposal(
     draft: bool = False,
 ) -> RenderedPdf:
     """The proposal template in `language`, with the snapshot's charts (or placeholders)."""
+    html, charts = proposal_html(
+        tco, context_of, language=language, with_charts=with_charts, draft=draft
+    )
+    return html_to_pdf(html, charts, proposal=True)
+
+
+def proposal_html(
+    tco: Mapping[str, Any] | None,
+    context_of: Callable[[], dict[str, Any]],
+    *,
+    language: str,
+    with_charts: bool,
+    draft: bool = False,
+) -> tuple[str, dict[str, bytes]]:
+    """The proposal template's HTML in `language` and the chart images it links."""
     names, charts = _charts_for(tco, with_charts)
     with translation.override(language):
         context = context_of()
@@ -508,7 +533,7 @@ def _render_proposal(
         context["charts"] = names
         context["placeholders"] = _placeholders(tco, names)
         html = render_to_string("quotes/pdf/proposal.html", context)
-    return html_to_pdf(html, charts, proposal=True)
+    return html, dict(charts)
 
 
 def render_revision(
@@ -529,21 +554,26 @@ def render_lead(
     snapshot: Mapping[str, Any], *, language: str, with_charts: bool = True
 ) -> RenderedPdf:
     """The calculator analysis for a lead: the same document without priced lines."""
-    tco = snapshot.get("tco")
+    return _render_proposal(
+        snapshot.get("tco"),
+        lambda: lead_context(snapshot),
+        language=language,
+        with_charts=with_charts,
+    )
 
-    def context_of() -> dict[str, Any]:
-        return {
-            "doc": snapshot,
-            "kind": "analysis",
-            "seller": snapshot.get("seller") or {},
-            "logo_url": logo_url(snapshot.get("seller") or {}),
-            "customer": {
-                "company": snapshot["lead"]["company"],
-                "contact_name": snapshot["lead"]["name"],
-            },
-            "issued": date.fromisoformat(snapshot["issued"]),
-            "lines": [],
-            **_tco_context(tco, snapshot.get("seller")),
-        }
 
-    return _render_proposal(tco, context_of, language=language, with_charts=with_charts)
+def lead_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """The proposal template's context for a lead's analysis (no priced lines)."""
+    return {
+        "doc": snapshot,
+        "kind": "analysis",
+        "seller": snapshot.get("seller") or {},
+        "logo_url": logo_url(snapshot.get("seller") or {}),
+        "customer": {
+            "company": snapshot["lead"]["company"],
+            "contact_name": snapshot["lead"]["name"],
+        },
+        "issued": date.fromisoformat(snapshot["issued"]),
+        "lines": [],
+        **_tco_context(snapshot.get("tco"), snapshot.get("seller")),
+    }

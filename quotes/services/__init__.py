@@ -20,6 +20,7 @@ Rules enforced here (and nowhere else):
 
 from __future__ import annotations
 
+from ..decisions import analysis_decisions
 from .acceptance import (
     acceptance_page_pdf,
     accepted_render,
@@ -144,6 +145,7 @@ from .presentation import (
 from .pricing import (
     Totals,
     catalog_choices,
+    past_sale_life_lines,
     revision_add_line,
     revision_remove_line,
     revision_reprice,
@@ -196,6 +198,7 @@ __all__ = [
     "acceptance_page_pdf",
     "accepted_render",
     "analyse_calculator_query",
+    "analysis_decisions",
     "analysis_figures",
     "append_pages",
     "approval_decide",
@@ -255,6 +258,7 @@ __all__ = [
     "outbox_mark_failed",
     "outbox_requeue_stuck",
     "owner_snapshot",
+    "past_sale_life_lines",
     "plain",
     "presentation_needed",
     "pricing_fingerprint",

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from tco.report import Report
 
+from ..decisions import analysis_decisions
 from .errors import QuoteError
 
 PDF_CHARTS = ("cumulative", "breakdown", "utilization")
@@ -40,7 +41,7 @@ def executive_summary(report: Report) -> dict[str, Any]:
         verdict_headline,
     )
     from tco.presentation.wording_idle import idle_report_sentence
-    from tco.presentation.wording_site import site_verdict
+    from tco.presentation.wording_verdict import verdict_decisions
 
     verdict = report.verdict
     if report.onprem is None:
@@ -55,8 +56,9 @@ def executive_summary(report: Report) -> dict[str, Any]:
         "break_even": break_even_sentence(report),
         "extras": owning_extras_sentence(report),
         "idle": idle_report_sentence(report),  # an owned fleet that would stand idle
-        # Where the site put the servers and why, as the page's verdict says it.
-        "site": site_verdict(report),
+        # The decisions the page's verdict states beside its headline (where the site put
+        # the servers, when the capacity is ready and the bridge, what the terms ruled out).
+        "decisions": [decision.text for decision in verdict_decisions(report)],
         "best_cloud": cloud_label(verdict.reference_cloud or ""),
         # The cheapest way to own (kept or resold), so the saving reconciles with it.
         "onprem_total": params.get("cost") if buy else params.get("owning_cost"),
@@ -67,6 +69,22 @@ def executive_summary(report: Report) -> dict[str, Any]:
         "break_even_month": report.break_even_month,
         "payback_month": report.break_even_month,
     }
+
+
+def summary_lines(tco: Mapping[str, Any] | None, headline: str | None = None) -> list[str]:
+    """A frozen analysis' verdict for a summary without the page around it (the emails):
+    the headline (or the one a like-for-like proposal states instead) and the decisions the
+    page states beside it. Empty when the analysis holds no verdict."""
+    from tco.presentation.wording import verdict_headline
+
+    report = stored_report(tco)
+    if report is None or report.onprem is None:
+        return []
+    executive = (tco or {}).get("executive") or {}
+    first = headline or executive.get("headline")
+    if not first:
+        first = verdict_headline(report.verdict, report.currency)
+    return [str(first), *analysis_decisions(tco)]
 
 
 def plain(value: Decimal) -> str:

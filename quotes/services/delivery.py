@@ -28,6 +28,7 @@ from ..models import (
     RenderStatus,
     Status,
 )
+from .analysis import summary_lines
 from .approvals import ensure_sending_allowed
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError, TransientDeliveryError
@@ -59,6 +60,10 @@ def _proposal_email(*, revision: QuoteRevision, render: ProposalRender, key: str
                 "snapshot": revision.snapshot,
                 "customer": customer,
                 "url": buyer_url(revision=revision),
+                "summary": summary_lines(
+                    (revision.snapshot or {}).get("tco"),
+                    ((revision.snapshot or {}).get("analysis") or {}).get("headline"),
+                ),
             },
         )
     return OutboxEmail.objects.create(

@@ -28,7 +28,7 @@ from ..models import (
     ProposalRender,
     Team,
 )
-from .analysis import calculator_analysis, tco_snapshot
+from .analysis import calculator_analysis, summary_lines, tco_snapshot
 from .errors import QuoteError, RateLimited
 from .links import lead_confirm_url
 from .queue import PRIORITY_BATCH, enqueue
@@ -312,6 +312,7 @@ def lead_confirm(*, lead: Lead) -> Lead:
             "quotes/email/lead.txt",
             {
                 "name": display_name(lead.name),
+                "summary": summary_lines(lead.tco),
                 "calculator_url": settings.SITE_URL.rstrip("/")
                 + reverse("tco:calculator")
                 + "?"

@@ -11,9 +11,10 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from catalog.models import InfrastructureItem, PricingUnit, ServerModel
+from catalog.models import InfrastructureItem, PricingUnit, ServerModel, past_sale_life
 from catalog.selectors import latest_fx_rate
 
 from ..models import (
@@ -51,19 +52,46 @@ def _to_currency(amount: Decimal, source: str, target: str) -> Decimal:
     return convert(amount, source, target, fx.rate)
 
 
-def catalog_choices() -> list[tuple[str, str]]:
-    """What a line can be: every server model and infrastructure/service item."""
-    servers = [
-        (f"server:{s.key}", f"{s.vendor} {s.sku} ({s.gpu_count}× {s.gpu.name})")
-        for s in ServerModel.objects.select_related("gpu").order_by("vendor", "sku")
-    ]
+def catalog_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """What a line can be, in groups: the servers on sale, the infrastructure and service
+    items, and last the servers past their sale life (catalog.models.past_sale_life), each
+    labelled so: the list starts at a system we sell, and an old one is chosen knowingly."""
+    servers = list(ServerModel.objects.select_related("gpu").order_by("vendor", "sku"))
+    past = past_sale_life(servers)
+    current = [(f"server:{s.key}", server_label(s, False)) for s in servers if s.key not in past]
+    old = [(f"server:{s.key}", server_label(s, True)) for s in servers if s.key in past]
     items = [(f"item:{i.key}", i.name) for i in InfrastructureItem.objects.order_by("name")]
-    return servers + items
+    groups = [(_("Servers"), current), (_("Infrastructure and services"), items)]
+    if old:
+        groups.append((_("Servers past their sale life"), old))
+    return [(str(name), choices) for name, choices in groups if choices]
+
+
+def server_label(server: ServerModel, past: bool) -> str:
+    """A server in a line's choices; one past its sale life says so, with its price date."""
+    label = f"{server.vendor} {server.sku} ({server.gpu_count}× {server.gpu.name})"
+    if not past:
+        return label
+    return _("%(server)s, past its sale life (price of %(date)s)") % {
+        "server": label,
+        "date": date_format(server.as_of, "DATE_FORMAT"),
+    }
 
 
 def _hardware_total(revision: QuoteRevision) -> Decimal:
     """What the revision's "% of hardware" items are a percentage of (money.hardware_total)."""
     return hardware_total(revision.lines.all())
+
+
+def past_sale_life_lines(lines: list[QuoteLine]) -> set[int]:
+    """The primary keys of the server lines whose server is past its sale life: the draft
+    flags them."""
+    past = past_sale_life(ServerModel.objects.all())
+    return {
+        line.pk
+        for line in lines
+        if line.catalog_key.startswith("server:") and line.catalog_key[len("server:") :] in past
+    }
 
 
 def follow_hardware(revision: QuoteRevision) -> int:

@@ -70,11 +70,13 @@ def draft_context(
     status = services.approval_status(revision, lines)
     # The analysis of the deal (cached by the lines): does it argue against the quote?
     deal = services.deal_analysis(revision=revision, lines=lines)
+    past_sale_life = services.past_sale_life_lines(lines)
     rows = [
         {
             "line": line,
             "form": bound.get(line.pk) or line_form(line),
             "margin": status.margin.lines.get(line.pk),
+            "past_sale_life": line.pk in past_sale_life,
         }
         for line in lines
     ]

@@ -176,6 +176,7 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         "snapshot": current.snapshot,
         "deal": deal,
         "deal_report": services.stored_report(deal),  # the analysis' figures (tco.report)
+        "deal_decisions": services.analysis_decisions(deal),  # beside its headline
         "vat_note": (current.snapshot or {}).get("vat", {}).get("legal_text")
         or vat_note(current.vat_kind, quote.customer.vat_number),
         "line_form": LineForm(choices=services.catalog_choices()) if current.is_draft else None,

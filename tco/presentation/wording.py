@@ -86,78 +86,78 @@ def verdict_headline(verdict: Verdict, currency: str) -> str:
 
 
 def _cost_headline(verdict: Verdict, currency: str) -> str:
-    code = verdict.code
+    """The answer as a sentence that starts with what to do: "Rent X: €Y over 5 years, 3.1×
+    cheaper than owning." or "Buy 2 × X: it saves €Y (48 %) over 5 years against …"."""
     p = verdict.params
     horizon = _years(int(p.get("horizon_months") or 60))
     option = cloud_label(str(p.get("option") or ""))
-    if code == "rent":
-        cost = format_money(p.get("cost"), currency, 0)
-        scope = _("for this work") if p.get("per_work") else _("over %(h)s") % {"h": horizon}
-        ratio = p.get("ratio")
-        if ratio:
-            return _("Rent: %(option)s, %(cost)s %(scope)s (%(ratio)s× cheaper than owning).") % {
-                "option": option,
-                "cost": cost,
-                "scope": scope,
-                "ratio": number(ratio, 1),
-            }
-        return _("Rent: %(option)s, %(cost)s %(scope)s.") % {
-            "option": option,
-            "cost": cost,
-            "scope": scope,
-        }
+    if verdict.code == "rent":
+        return _rent_headline(p, option, horizon, currency)
     saving = p.get("saving")
-    against = ""
-    if saving is not None and p.get("saving_pct") is not None:
-        against = _(
-            "saves %(saving)s (%(pct)s) over %(h)s against the cheapest fitting cloud option "
-            "(%(option)s)"
-        ) % {
-            "saving": format_money(saving, currency, 0),
-            "pct": percent(p.get("saving_pct")),
-            "h": horizon,
-            "option": option,
-        }
     values = {
         "servers": p.get("servers"),
         "server": p.get("server"),
-        "against": against,
         "owned": p.get("owned_servers"),
         "burst": cloud_label(str(p.get("hybrid_option") or "")),
         "months": p.get("resale_month"),
+    }
+    if verdict.code == "hybrid":
+        action = _("Buy %(owned)s × %(server)s and rent the rest on %(burst)s") % values
+    elif verdict.code == "buy_resell":
+        action = (
+            ngettext(
+                "Buy %(servers)s × %(server)s, run the work and resell after %(months)s month",
+                "Buy %(servers)s × %(server)s, run the work and resell after %(months)s months",
+                int(p.get("resale_month") or 0),
+            )
+            % values
+        )
+    else:
+        action = _("Buy %(servers)s × %(server)s") % values
+    if saving is None or p.get("saving_pct") is None:  # no cloud option to compare with
+        return f"{action}."
+    against = {
+        "action": action,
+        "saving": format_money(saving, currency, 0),
+        "pct": percent(p.get("saving_pct")),
+        "h": horizon,
+        "option": option,
         "month": number(p.get("payback_month"), 1),
     }
-    if code == "hybrid":
-        return _("Hybrid: own %(owned)s × %(server)s, rent the rest on %(burst)s; %(against)s.") % (
-            values
-        )
-    if code == "buy_resell" and not against:  # no cloud option to compare with
+    if verdict.code == "buy" and p.get("payback_month"):
         return (
-            ngettext(
-                "Buy, run and resell: %(servers)s × %(server)s, resold after %(months)s month.",
-                "Buy, run and resell: %(servers)s × %(server)s, resold after %(months)s months.",
-                int(p.get("resale_month") or 0),
+            _(
+                "%(action)s: it saves %(saving)s (%(pct)s) over %(h)s against the cheapest "
+                "fitting cloud option (%(option)s) and pays back after %(month)s months."
             )
-            % values
+            % against
         )
-    if code == "buy_resell":
-        return (
-            ngettext(
-                "Buy, run and resell: %(servers)s × %(server)s, resold after %(months)s month; "
-                "%(against)s.",
-                "Buy, run and resell: %(servers)s × %(server)s, resold after %(months)s months; "
-                "%(against)s.",
-                int(p.get("resale_month") or 0),
-            )
-            % values
+    return (
+        _(
+            "%(action)s: it saves %(saving)s (%(pct)s) over %(h)s against the cheapest fitting "
+            "cloud option (%(option)s)."
         )
-    if p.get("payback_month"):
-        return _(
-            "Buy: %(servers)s × %(server)s, %(against)s, pays back after %(month)s months."
-        ) % (values)
-    if against:
-        return _("Buy: %(servers)s × %(server)s, %(against)s.") % values
-    return _("Buy: %(servers)s × %(server)s.") % values
+        % against
+    )
+
+
+def _rent_headline(p: dict[str, Any], option: str, horizon: str, currency: str) -> str:
+    """Renting wins: "Rent X: €Y for this work, 3.1× cheaper than owning."; a per-token API
+    is used, not rented."""
+    values = {
+        "option": option,
+        "cost": format_money(p.get("cost"), currency, 0),
+        "scope": _("for this work") if p.get("per_work") else _("over %(h)s") % {"h": horizon},
+        "ratio": number(p.get("ratio"), 1),
+    }
+    api = str(p.get("option") or "").endswith("(api)")
+    if p.get("ratio"):
+        if api:
+            return _("Use %(option)s: %(cost)s %(scope)s, %(ratio)s× cheaper than owning.") % values
+        return _("Rent %(option)s: %(cost)s %(scope)s, %(ratio)s× cheaper than owning.") % values
+    if api:
+        return _("Use %(option)s: %(cost)s %(scope)s.") % values
+    return _("Rent %(option)s: %(cost)s %(scope)s.") % values
 
 
 def npv_caveat(report: Report) -> str:

@@ -192,7 +192,19 @@ def build_workbook(
     *,
     title: str | None = None,
 ) -> bytes:
-    """The workbook of one engine result, as .xlsx bytes.
+    """The workbook of one engine result (``workbook``), as .xlsx bytes."""
+    out = io.BytesIO()
+    workbook(result, provenance, title=title).save(out)
+    return out.getvalue()
+
+
+def workbook(
+    result: ScenarioResult,
+    provenance: dict[str, Provenance] | None = None,
+    *,
+    title: str | None = None,
+) -> Workbook:
+    """The workbook of one engine result, in the active language.
 
     ``provenance`` maps an input name (a CostModel field, or ``cloud<k>_<field>`` for the
     k-th cloud option, from 1) to where it came from; others are marked as scenario
@@ -809,10 +821,7 @@ def build_workbook(
         chart.add_data(data, titles_from_data=True)
     chart.set_categories(Reference(flow, min_col=1, min_row=first, max_row=chart_end))
     summary.add_chart(chart, f"A{end + 5}")
-
-    out = io.BytesIO()
-    wb.save(out)
-    return out.getvalue()
+    return wb
 
 
 def _time_inputs(result: ScenarioResult) -> list[tuple[str, str, float, str, str]]:

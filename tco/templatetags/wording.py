@@ -6,7 +6,13 @@ from typing import TYPE_CHECKING
 
 from django import template
 
-from tco.presentation import wording, wording_capacity, wording_serving, wording_site
+from tco.presentation import (
+    wording,
+    wording_capacity,
+    wording_serving,
+    wording_site,
+    wording_verdict,
+)
 
 if TYPE_CHECKING:
     from tco.report import Report
@@ -47,6 +53,9 @@ for _name in (
     "timeline",
 ):
     register.filter(_name, getattr(wording_capacity, _name))
+
+
+register.filter("verdict_decisions", wording_verdict.verdict_decisions)
 
 
 @register.filter

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
+from catalog.models import past_sale_life
 from tco.analysis import (
     NO_COMPLIANT_OPTION,
     SCENARIO,
@@ -22,6 +23,7 @@ from tco.analysis import (
     analyse,
 )
 from tco.engine import (
+    EU_COUNTRIES,
     DeadlineInfeasible,
     DoesNotFit,
     EngineError,
@@ -41,7 +43,7 @@ from tco.scenario.resolve import (
 )
 from tco.web.canonical import canonical_query
 from tco.web.forms import SERVING_DEMAND_FIELDS, CalculatorForm
-from tco.web.presets import DEFAULT_PRESET, preset_data
+from tco.web.presets import DEFAULT_PRESET, EU_CLOUD, EU_TERMS, preset_data
 
 # Scenario paths (docs/scenario.md) → the calculator field that sets them.
 FORM_FIELD_FOR_PATH = {
@@ -123,7 +125,20 @@ def form_data(query: QueryDict) -> QueryDict:
     for key, given in query.lists():
         if key != "preset":
             data.setlist(key, list(given))
+    if "providers" not in query and in_the_eu(data):
+        providers = data.getlist("providers")
+        if EU_CLOUD not in providers:
+            data.setlist("providers", [*providers, EU_CLOUD])
     return data
+
+
+def in_the_eu(data: QueryDict) -> bool:
+    """A buyer whose terms ask for the EU, or whose site is in an EU country: their default
+    comparison includes an EU cloud (EU_CLOUD), so the answer never lacks one."""
+    if any(data.get(name) for name in EU_TERMS):
+        return True
+    site = CatalogSnapshot.current().sites.get(data.get("site") or "")
+    return site is not None and site.country.upper() in EU_COUNTRIES
 
 
 def analyse_query(query: QueryDict) -> tuple[CalculatorForm, CalculatorOutcome]:
@@ -174,7 +189,7 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     cloud comparison or tornado); the full evaluation runs once, for the cheapest.
     """
     chosen = form.cleaned_data["server"]
-    keys = list(form.catalog.servers) if chosen == "auto" else [chosen]
+    keys = on_sale(form.catalog) if chosen == "auto" else [chosen]
     if not form.offering_keys():
         return CalculatorOutcome(
             field_errors={"providers": _("No cloud prices with the chosen providers and terms.")}
@@ -212,6 +227,14 @@ def analyse_form(form: CalculatorForm) -> CalculatorOutcome:
     candidates.sort(key=lambda c: (c.onprem_total is None, c.onprem_total or 0.0))
     analysis.candidates = candidates
     return CalculatorOutcome(analysis=analysis)
+
+
+def on_sale(catalog: CatalogSnapshot) -> list[str]:
+    """The servers "the cheapest that fits" chooses from: those not past their sale life
+    (catalog.models.past_sale_life), in catalog order; every server when none is on sale."""
+    old = past_sale_life(catalog.servers.values())
+    keys = [key for key in catalog.servers if key not in old]
+    return keys or list(catalog.servers)
 
 
 # A ranking: each candidate server's key with what owning it costs, or why it cannot do the

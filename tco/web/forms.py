@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
@@ -13,7 +14,8 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
-from catalog.models import PricingTerm
+from catalog.models import PricingTerm, past_sale_life
+from common.formatting import grouped
 from tco.engine import defaults
 from tco.scenario import ScenarioDocument, parse_document, parse_server
 from tco.scenario.resolve import CatalogSnapshot
@@ -222,6 +224,23 @@ _SHOW_RULES = {
 # An API serves "the same model" when its size is within 10 % of the workload's
 # (Llama 3.3 70B has 70.6 B parameters).
 API_SIZE_TOLERANCE = 0.10
+
+
+def site_figure(value: Decimal) -> str:
+    """A site's figure as the reader writes it, all its digits and no grouping: 1.58 → "1,58"
+    on a Dutch page (a placeholder is text the browser shows as it is)."""
+    exponent = value.normalize().as_tuple().exponent
+    decimals = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    return grouped(value, decimals, grouping=False)
+
+
+def server_choice_label(server: Any, past_sale_life: bool) -> str:
+    """A server in the calculator's list; one past its sale life says so (the cheapest that
+    fits leaves it out, a buyer may still choose it)."""
+    label = f"{server.vendor} {server.sku} · {server.gpu_count}× {server.gpu.name}"
+    if past_sale_life:
+        return str(_("%(server)s (past its sale life)") % {"server": label})
+    return label
 
 
 def _number(
@@ -670,8 +689,9 @@ class CalculatorForm(forms.Form):
         servers = sorted(
             catalog.servers.values(), key=lambda s: (s.gpu.bf16_tflops, s.vendor, s.sku)
         )
+        old = past_sale_life(servers)
         self._choice_field("server").choices = [("auto", _("The cheapest that fits"))] + [
-            (s.key, f"{s.vendor} {s.sku} · {s.gpu_count}× {s.gpu.name}") for s in servers
+            (s.key, server_choice_label(s, s.key in old)) for s in servers
         ]
         self._choice_field("site").choices = [
             (s.key, s.display_name()) for s in catalog.sites.values()
@@ -718,7 +738,7 @@ class CalculatorForm(forms.Form):
             ("rack_power_limit", site.rack_power_limit_kw),
             ("pue_liquid", site.pue_liquid or site.pue),
         ):
-            self.fields[name].widget.attrs["placeholder"] = f"{value.normalize():f}"
+            self.fields[name].widget.attrs["placeholder"] = site_figure(value)
 
     @property
     def basic_fields(self) -> list[forms.BoundField]:

@@ -16,6 +16,13 @@ class Preset:
     values: dict[str, Any]
 
 
+# The EU cloud in the default comparison of a buyer whose site is in the EU or whose terms
+# ask for the EU (docs/methodology.md, "Which clouds are compared"): Nebius, a Dutch
+# company (Nebius Group N.V., Amsterdam) with EU regions, is the one EU cloud in the
+# catalog that rents every GPU the catalog's servers carry (H100, H200, B200 and B300).
+EU_CLOUD = "Nebius"
+EU_TERMS = ("eu_data_only", "eu_jurisdiction_only")
+
 COMMON: dict[str, Any] = {
     "server": "auto",
     "site": "nl-colo-amsterdam",
@@ -32,6 +39,7 @@ COMMON: dict[str, Any] = {
     "mfu_pct": 45,
     "goodput_pct": 90,
     "discount_rate_pct": 8,
+    # The global clouds; form_data adds EU_CLOUD for a buyer in the EU (see there).
     "providers": ["AWS", "Google Cloud", "Azure", "Lambda", "CoreWeave", "RunPod"],
     "terms": ["on_demand", "reserved_3y"],
     # Serving: the engine derives the context from the requests and chooses the batch.

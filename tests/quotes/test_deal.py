@@ -165,12 +165,15 @@ def test_the_draft_page_counts_its_servers(
     servers: int,
     expected: str,
 ) -> None:
-    """Issue 43: the draft page said "1 servers at …"."""
+    """Issue 43: the draft page said "1 servers at …". The analysis block speaks the buyer's
+    language (the proposal's), whatever the sales engineer's page language."""
     from django.conf import settings
 
+    draft_quote.customer.language = language
+    draft_quote.customer.save(update_fields=["language"])
     _hand_built(draft_quote, server_price="250000.00", servers=servers)
     client.force_login(sales_user)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en" if language == "nl" else "nl"
     html = client.get(f"/quotes/{draft_quote.public_id}/").content.decode()
     assert expected in html.replace("\u00a0", " ")
 

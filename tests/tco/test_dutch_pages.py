@@ -284,3 +284,19 @@ def test_the_import_pages_are_dutch(
     for page in pages[1:]:
         assert "Let op:" in visible_text(page.content.decode())
     assert not untranslated, untranslated
+
+
+@pytest.mark.parametrize(("language", "pue"), [("en", "1.58"), ("nl", "1,58")])
+def test_the_sites_figures_in_empty_fields_are_written_as_the_reader_writes_them(
+    client: Client, seed_catalog: object, language: str, pue: str
+) -> None:
+    """Issue 43: the Dutch page showed the on-premises server room's PUE as "1.58" in the
+    empty PUE field. The seed catalog's "On-premises server room (NL)" has PUE 1.58 and
+    €0.18 a kWh: "1,58" and "0,18" on a Dutch page."""
+    page = client.get(
+        "/calculator/?preset=pretrain-7b&site=onprem-server-room", HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    field = re.search(r'<input[^>]*name="pue"[^>]*>', page)
+    assert field and f'placeholder="{pue}"' in field.group(0)
+    price = re.search(r'<input[^>]*name="electricity_price"[^>]*>', page)
+    assert price and f'placeholder="0{pue[1]}18"' in price.group(0)
