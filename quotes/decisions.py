@@ -8,19 +8,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tco.presentation.wording_verdict import verdict_decisions
-from tco.report import Report
-
 
 def analysis_decisions(tco: Mapping[str, Any] | None) -> list[str]:
-    """The decisions (wording_verdict.verdict_decisions) of a frozen analysis: as frozen with
-    it, in its headline's language; for an analysis frozen before they were, worded now from
-    its report in the active language. Empty without a verdict."""
+    """The decisions (wording_verdict.verdict_decisions) of a frozen analysis, as frozen with
+    it, in its headline's language. An analysis frozen before they were states none here:
+    a sent proposal never changes, so it keeps saying what it said (its delivery schedule
+    still states the ready date and the bridge's risk, see ``decisions_frozen``)."""
     executive = (tco or {}).get("executive") or {}
-    if "decisions" in executive:
-        return [str(text) for text in executive["decisions"]]
-    summary = (tco or {}).get("summary")
-    report = Report.from_json(summary) if summary else None
-    if report is None or report.onprem is None:
-        return []
-    return [decision.text for decision in verdict_decisions(report)]
+    return [str(text) for text in executive.get("decisions") or []]
+
+
+def decisions_frozen(tco: Mapping[str, Any] | None) -> bool:
+    """Whether the analysis was frozen with its decisions (since 6 Dec 2026)."""
+    return "decisions" in ((tco or {}).get("executive") or {})

@@ -43,7 +43,7 @@ from catalog.audience import OWN_PRICE_SOURCE
 from tco.presentation.chart_svg import figure_svg, title_text
 from tco.report import Report
 
-from .decisions import analysis_decisions
+from .decisions import analysis_decisions, decisions_frozen
 from .models import LineUnit
 from .money import HUNDRED, to_cents
 from .proposal import offer_context
@@ -323,6 +323,7 @@ def _tco_context(
         "cur": report.currency if report else "EUR",
         "executive": tco.get("executive") or {},
         "decisions": analysis_decisions(tco),  # beside the headline, as the page says them
+        "decisions_frozen": decisions_frozen(tco),
         "assumptions": assumptions,
     }
 

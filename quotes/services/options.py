@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from ..models import QuoteRevision, Status
 from .analysis import stored_report
+from .bom import copy_lines
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 
@@ -49,8 +50,6 @@ def option_add(
 ) -> QuoteRevision:
     """A new alternative to a draft: a copy of `copy_of`'s lines, discount, analysis and
     presentation (option A's by default), named `name`; QuoteError beyond four options."""
-    from .revisions import copy_lines
-
     main = locked_revision(main_option(revision))
     ensure_draft(main)
     source = copy_of or main

@@ -27,7 +27,6 @@ from ..models import (
     LineUnit,
     OutboxEmail,
     Quote,
-    QuoteLine,
     QuoteRevision,
     Status,
     Team,
@@ -35,7 +34,7 @@ from ..models import (
 from ..money import to_cents
 from ..vat import vat_for
 from .analysis import analyse_calculator_query, tco_snapshot
-from .bom import installation_item
+from .bom import copy_lines, installation_item
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 from .lines import revision_add_free_line
@@ -342,46 +341,6 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
         )
         copy_lines(option, copy)
     return new
-
-
-def copy_lines(source: QuoteRevision, target: QuoteRevision) -> None:
-    """The source's lines on the target, with their prices, delivery and bill of
-    materials (each child under the copy of its system)."""
-    copied = {
-        line.pk: QuoteLine(
-            revision=target,
-            position=line.position,
-            kind=line.kind,
-            catalog_key=line.catalog_key,
-            description=line.description,
-            quantity=line.quantity,
-            unit=line.unit,
-            unit_price=line.unit_price,
-            cost_price=line.cost_price,
-            discount_pct=line.discount_pct,
-            optional=line.optional,
-            hardware_share_pct=line.hardware_share_pct,
-            billing=line.billing,
-            price_as_of=line.price_as_of,
-            price_is_estimate=line.price_is_estimate,
-            priced_at=line.priced_at,
-            lead_time_weeks=line.lead_time_weeks,
-            in_stock=line.in_stock,
-            availability_as_of=line.availability_as_of,
-            delivery_reason=line.delivery_reason,
-            per_parent=line.per_parent,
-            quantity_reason=line.quantity_reason,
-        )
-        for line in source.lines.order_by("position")
-    }
-    QuoteLine.objects.bulk_create(copied.values())
-    children = []
-    for line in source.lines.filter(parent__isnull=False):
-        assert line.parent_id is not None
-        child = copied[line.pk]
-        child.parent = copied[line.parent_id]
-        children.append(child)
-    QuoteLine.objects.bulk_update(children, ["parent"])
 
 
 def revision_mark_viewed(*, revision: QuoteRevision) -> None:
