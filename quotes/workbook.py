@@ -61,13 +61,7 @@ def revision_workbook(*, revision: QuoteRevision) -> tuple[bytes, str]:
             analysis = analyse(analysis_document(tco))
     except AnalysisError as exc:
         raise QuoteError(str(exc)) from exc
-    from tco.presentation.workbook import (  # openpyxl loads on first use
-        build_workbook,
-        provenance_for,
-    )
+    from tco.presentation.workbook import analysis_workbook  # openpyxl loads on first use
 
-    result = analysis.result
-    content = build_workbook(
-        result, provenance_for(analysis.built, result), title=f"GPU TCO model, quote {name}"
-    )
+    content = analysis_workbook(analysis, title=f"GPU TCO model, quote {name}")
     return content, name

@@ -266,9 +266,6 @@ def test_imports_in_functions_count_and_type_checking_ones_do_not() -> None:
 MAX_FUNCTION_LINES = 80
 # At most four, each with why it stays long.
 LONG_FUNCTIONS = {
-    "tco.presentation.workbook.build_workbook": "writes the sheets cell by cell in reading order; "
-    "being "
-    "rebuilt on the typed report (issue 30, item 2), split there",
     "tco.presentation.charts.utilization_chart": "one Plotly figure literal; "
     "tco/presentation/charts.py is being "
     "rewritten to read the typed report (issue 30, item 2), split there",

@@ -116,18 +116,16 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
 def calculator_workbook(request: HttpRequest) -> HttpResponse:
     """The result's TCO model as an Excel workbook with live formulas
     (tco.presentation.workbook)."""
-    from tco.presentation.workbook import build_workbook, provenance_for
+    from tco.presentation.workbook import analysis_workbook
     from tco.web.calculator import analyse_query
 
     _form, outcome = analyse_query(request.GET)
     if outcome.analysis is None:  # invalid inputs: the page says what is wrong
         return redirect(f"{reverse('tco:calculator')}?{request.GET.urlencode()}")
-    built, result = outcome.analysis.built, outcome.analysis.result
+    analysis = outcome.analysis
     response = HttpResponse(
-        build_workbook(
-            result, provenance_for(built, result, internal=sees_internal_prices(request.user))
-        ),
+        analysis_workbook(analysis, internal=sees_internal_prices(request.user)),
         content_type=XLSX_CONTENT_TYPE,
     )
-    response["Content-Disposition"] = attachment(workbook_filename(result.scenario.name))
+    response["Content-Disposition"] = attachment(workbook_filename(analysis.report.scenario))
     return response

@@ -21,7 +21,7 @@ from django.utils import translation
 from openpyxl import load_workbook
 
 from quotes.services.revisions import sized_networking_description
-from tco.presentation.workbook import build_workbook, provenance_for
+from tco.presentation.workbook import analysis_workbook
 from tco.report.models import OwningExtras
 from tco.web.calculator import analyse_query
 from tco.web.presets import PRESETS
@@ -71,9 +71,8 @@ def test_no_raw_keys_in_the_workbook_summary(seed_catalog: object, language: str
     for slug in ("pretrain-70b", "serve-70b"):
         _form, outcome = analyse_query(QueryDict(f"preset={slug}"))
         assert outcome.analysis is not None
-        built, result = outcome.analysis.built, outcome.analysis.result
         with translation.override(language):
-            book = load_workbook(io.BytesIO(build_workbook(result, provenance_for(built, result))))
+            book = load_workbook(io.BytesIO(analysis_workbook(outcome.analysis)))
         summary = book.worksheets[0]
         texts = [
             cell.value
