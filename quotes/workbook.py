@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from tco.analysis import AnalysisError, CatalogSnapshot, analyse
-from tco.web.calculator import calculator_document
+from tco.analysis.calculator import calculator_document
 
 from .models import QuoteRevision
 from .services import QuoteError

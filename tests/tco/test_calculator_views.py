@@ -20,8 +20,8 @@ from pytest_django.fixtures import Settings
 
 from catalog.models import CloudOffering, Gpu
 from config.middleware import has_control_characters
-from tco.web.forms import CalculatorForm
-from tco.web.presets import PRESETS, preset_data
+from tco.inputs.forms import CalculatorForm
+from tco.inputs.presets import PRESETS, preset_data
 
 pytestmark = pytest.mark.django_db
 

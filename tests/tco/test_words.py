@@ -21,10 +21,10 @@ from django.utils import translation
 from openpyxl import load_workbook
 
 from quotes.services.revisions import sized_networking_description
+from tco.analysis.calculator import analyse_query
+from tco.inputs.presets import PRESETS
 from tco.presentation.workbook import analysis_workbook
 from tco.report.models import OwningExtras
-from tco.web.calculator import analyse_query
-from tco.web.presets import PRESETS
 
 from .test_dutch_pages import visible_text
 

@@ -287,8 +287,8 @@ def test_the_dutch_workbook_is_dutch(seed_catalog: object) -> None:
     from django.http import QueryDict
     from django.utils import translation
 
+    from tco.analysis.calculator import analyse_query
     from tco.presentation.workbook import build_workbook, provenance_for, workbook_inputs
-    from tco.web.calculator import analyse_query
 
     _form, outcome = analyse_query(QueryDict("preset=lora-70b"))
     assert outcome.analysis is not None

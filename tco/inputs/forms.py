@@ -15,11 +15,11 @@ from django_stubs_ext import StrOrPromise
 
 from catalog.models import PricingTerm
 from tco.engine import defaults
+from tco.inputs.field_paths import SERVING_DEMAND_FIELDS, always, document_values
+from tco.inputs.presets import DEFAULT_PRESET, PRESETS, preset_data
 from tco.scenario import ScenarioDocument, parse_document, parse_server
 from tco.scenario.resolve import CatalogSnapshot
 from tco.scenario.schema import Server
-from tco.web.field_paths import SERVING_DEMAND_FIELDS, always, document_values
-from tco.web.presets import DEFAULT_PRESET, PRESETS, preset_data
 
 KINDS = [
     ("pretrain", _("Pre-training")),
@@ -135,7 +135,7 @@ LOAD_ONLY = {
 }
 
 
-# Document paths (tco/web/field_paths.py) that CalculatorForm writes together.
+# Document paths (tco/inputs/field_paths.py) that CalculatorForm writes together.
 TRAINING_PATHS = (
     "workload.tokens_billion",
     "workload.deadline_days",
@@ -872,8 +872,8 @@ class CalculatorForm(forms.Form):
 
         Read by the scenario schema like a file or an API body: a value the form lets
         through but the schema refuses is a ScenarioError naming its path (the calculator
-        shows it beside the field the path maps to, tco.web.field_paths.FORM_FIELD_FOR_PATH).
-        The fields' paths and conversions are tco/web/field_paths.py's table.
+        shows it beside the field the path maps to, tco.inputs.field_paths.FORM_FIELD_FOR_PATH).
+        The fields' paths and conversions are tco/inputs/field_paths.py's table.
         """
         data = self.cleaned_data
         server = self.catalog.servers[server_key]

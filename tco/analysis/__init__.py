@@ -9,8 +9,9 @@ out as an `AnalysisError` with a code, the document path at fault and a message;
 caller words it for its reader as before (a form field, a problem-details answer, a line on
 the terminal, a quote's problem).
 
-Other apps use the calculator through this module, the report (tco.report) and its wording
-(tco.presentation) only (tests/test_architecture.py).
+Other apps use the calculator through this package (a calculator result URL's query:
+tco.analysis.calculator), the report (tco.report) and its wording (tco.presentation) only
+(tests/test_architecture.py).
 """
 
 from __future__ import annotations

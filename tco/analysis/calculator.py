@@ -30,6 +30,10 @@ from tco.engine import (
     costs_of_owning,
     owning_plan,
 )
+from tco.inputs.canonical import canonical_query
+from tco.inputs.field_paths import FORM_FIELD_FOR_PATH
+from tco.inputs.forms import CalculatorForm
+from tco.inputs.presets import DEFAULT_PRESET, preset_data
 from tco.presentation.wording_site import placed_elsewhere
 from tco.scenario import ScenarioDocument
 from tco.scenario.resolve import (
@@ -39,10 +43,6 @@ from tco.scenario.resolve import (
     build_scenario,
     with_server,
 )
-from tco.web.canonical import canonical_query
-from tco.web.field_paths import FORM_FIELD_FOR_PATH
-from tco.web.forms import CalculatorForm
-from tco.web.presets import DEFAULT_PRESET, preset_data
 
 
 def no_compliant_option_message() -> str:
