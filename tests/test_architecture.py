@@ -260,11 +260,6 @@ def test_imports_in_functions_count_and_type_checking_ones_do_not() -> None:
 MAX_FUNCTION_LINES = 80
 # At most four, each with why it stays long.
 LONG_FUNCTIONS = {
-    "tco.presentation.charts.utilization_chart": "one Plotly figure literal; "
-    "tco/presentation/charts.py is being "
-    "rewritten to read the typed report (issue 30, item 2), split there",
-    "tco.presentation.charts.cumulative_cost_chart": "one Plotly figure literal, as "
-    "utilization_chart",
     "tco.engine.scenario.evaluate": "the engine's pipeline in order, each step a named "
     "function; what is left passes results between the steps into ScenarioResult's fields",
 }

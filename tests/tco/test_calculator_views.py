@@ -662,10 +662,10 @@ def test_a_first_chart_the_server_cannot_draw_is_left_to_plotly(
     # The confidence chart is one figure_svg refuses: drawn by Plotly alone.
     from tco.engine import evaluate
     from tco.engine.examples import reference_scenario
-    from tco.presentation.charts import all_charts
+    from tco.presentation.charts import all_charts, chart_series
     from tco.web.chart_context import first_chart_svg
 
     monkeypatch.setattr(tco.web.chart_context, "figure_svg", figure_svg)
-    charts = all_charts(evaluate(reference_scenario()))
+    charts = all_charts(chart_series(evaluate(reference_scenario())))
     assert first_chart_svg("confidence", charts["confidence"], "x") is None
     assert first_chart_svg("cumulative", charts["cumulative"], "x")
