@@ -60,6 +60,7 @@ __all__ = [
     "analysis_workbook",
     "build_workbook",
     "provenance_for",
+    "workbook",
     "workbook_inputs",
 ]
 
@@ -71,7 +72,21 @@ def build_workbook(
     *,
     title: str | None = None,
 ) -> bytes:
-    """The workbook of one evaluation (its report and workbook inputs), as .xlsx bytes.
+    """The workbook of one evaluation (``workbook``), as .xlsx bytes."""
+    out = io.BytesIO()
+    workbook(report, inputs, provenance, title=title).save(out)
+    return out.getvalue()
+
+
+def workbook(
+    report: Report,
+    inputs: WorkbookInputs,
+    provenance: dict[str, Provenance] | None = None,
+    *,
+    title: str | None = None,
+) -> Workbook:
+    """The workbook of one evaluation (its report and workbook inputs), in the active
+    language.
 
     ``provenance`` maps an input name (a CostModel field, or ``cloud<k>_<field>`` for the
     k-th cloud option, from 1) to where it came from; others are marked as scenario
@@ -94,9 +109,7 @@ def build_workbook(
     write_summary(
         summary, report, inputs, flow, names, title=title, inputs_sheet=inputs_sheet.title
     )
-    out = io.BytesIO()
-    wb.save(out)
-    return out.getvalue()
+    return wb
 
 
 def analysis_workbook(
