@@ -240,13 +240,12 @@ def estimate(request: HttpRequest) -> HttpResponse:
 )
 def estimate_workbook(request: HttpRequest) -> HttpResponse:
     analysis = _evaluate(_scenario_body(request))
-    built, result = analysis.built, analysis.result
-    from tco.presentation.workbook import build_workbook, provenance_for
+    from tco.presentation.workbook import analysis_workbook
 
     # An anonymous estimate (the API's estimate needs no token) is public: own list prices
     # without their internal date and estimate mark (catalog/audience.py).
-    provenance = provenance_for(built, result, internal=_sees_internal_prices(request))
-    return _xlsx(build_workbook(result, provenance), result.scenario.name)
+    content = analysis_workbook(analysis, internal=_sees_internal_prices(request))
+    return _xlsx(content, analysis.report.scenario)
 
 
 def _xlsx(content: bytes, name: str) -> HttpResponse:

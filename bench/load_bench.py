@@ -134,11 +134,11 @@ import uuid
 from django.contrib.auth.models import Group, User
 from quotes import services
 from quotes.models import Team
-from tco.web.presets import PRESETS, preset_data
-from tco.web.canonical import canonical_query
-from tco.web.forms import CalculatorForm
+from tco.inputs.presets import PRESETS, preset_data
+from tco.inputs.canonical import canonical_query
+from tco.inputs.forms import CalculatorForm
 from tco.scenario.resolve import CatalogSnapshot
-from tco.web.calculator import form_data
+from tco.analysis.calculator import form_data
 from django.http import QueryDict
 
 user = User.objects.create_user("bench-sales")

@@ -84,8 +84,8 @@ def run(port: int) -> int:
     from django.http import HttpRequest, HttpResponse
     from django.test import Client, RequestFactory
 
+    from tco.inputs.presets import preset_data
     from tco.web import page_cache
-    from tco.web.presets import preset_data
 
     call_command("migrate", verbosity=0)
     call_command("load_catalog", verbosity=0)

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from tco.analysis import AnalysisError, CatalogSnapshot, analyse
-from tco.web.calculator import calculator_document
+from tco.analysis.calculator import calculator_document
 
 from .models import QuoteRevision
 from .services import QuoteError
@@ -61,13 +61,7 @@ def revision_workbook(*, revision: QuoteRevision) -> tuple[bytes, str]:
             analysis = analyse(analysis_document(tco))
     except AnalysisError as exc:
         raise QuoteError(str(exc)) from exc
-    from tco.presentation.workbook import (  # openpyxl loads on first use
-        build_workbook,
-        provenance_for,
-    )
+    from tco.presentation.workbook import analysis_workbook  # openpyxl loads on first use
 
-    result = analysis.result
-    content = build_workbook(
-        result, provenance_for(analysis.built, result), title=f"GPU TCO model, quote {name}"
-    )
+    content = analysis_workbook(analysis, title=f"GPU TCO model, quote {name}")
     return content, name

@@ -59,7 +59,7 @@ def test_loading_every_url_imports_neither_numpy_nor_the_engine() -> None:
 
 def test_the_probe_sees_the_engine_import() -> None:
     """The check above can fail: the calculator's form brings numpy and the engine."""
-    assert set(ENGINE) <= heavy_imported("config.settings.test", "import tco.web.forms", ENGINE)
+    assert set(ENGINE) <= heavy_imported("config.settings.test", "import tco.inputs.forms", ENGINE)
 
 
 def test_the_probe_sees_a_heavy_import() -> None:

@@ -148,7 +148,7 @@ def analyse_calculator_query(*, query: str) -> Any:
 
 def calculator_analysis(*, query: str) -> tuple[Any, str]:
     """The analysis of a result URL's query and its canonical query (validated inputs only)."""
-    from tco.web.calculator import analyse_result_query
+    from tco.analysis.calculator import analyse_result_query
 
     found = analyse_result_query(query)
     if found.analysis is None:

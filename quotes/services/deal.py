@@ -187,7 +187,7 @@ def _origin_document(tco: dict[str, Any], server_key: str) -> ScenarioDocument:
     """The scenario document the calculator builds for the attached query (or the stored
     scenario document), for the quoted server model."""
     from tco.analysis import SCENARIO, AnalysisError, parse
-    from tco.web.calculator import calculator_document
+    from tco.analysis.calculator import calculator_document
 
     if tco.get("scenario"):
         return parse({**tco["scenario"], "server": server_key})

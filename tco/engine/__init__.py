@@ -88,10 +88,9 @@ from tco.engine.ownership import (
     resale_fraction,
 )
 from tco.engine.racks import RackPlan, plan_racks
+from tco.engine.result import ScenarioResult, SizingMemo
 from tco.engine.scenario import (
     OwningPlan,
-    ScenarioResult,
-    SizingMemo,
     build_cost_model,
     cost_of_owning,
     costs_of_owning,

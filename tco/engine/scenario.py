@@ -73,6 +73,7 @@ from tco.engine.ownership import (
     run_months,
 )
 from tco.engine.racks import RackPlan
+from tco.engine.result import OfferingFit, ScenarioResult, SizingMemo
 from tco.engine.sensitivity import Tornado, tornado
 from tco.engine.serving import ServingOutcome, derive_load, serving_outcome
 from tco.engine.site import BUILD_OUT, SiteFit, placed, placed_elsewhere, site_duties
@@ -99,59 +100,6 @@ CONFIDENCE_CLOUDS = 4
 # The Monte Carlo's ranges when a scenario gives none (frozen: one instance serves all,
 # without checking the defaults again on every result).
 DEFAULT_RANGES = UncertaintyRanges()
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class ScenarioResult:
-    scenario: Scenario
-    currency: str
-    sizing: SizingResult
-    rack_plan: RackPlan
-    cost_model: CostModel
-    onprem: OnPremResult
-    cloud_options: tuple[CloudOptionResult, ...]
-    tornado: Tornado
-    energy_kwh: float
-    carbon_tonnes: float | None
-    demand: DemandPlan
-    verdict: Verdict
-    financing: Financing
-    resell: ResellResult | None = None
-    hybrid: HybridResult | None = None
-    hybrid_option: str | None = None
-    warnings: tuple[Note, ...] = ()
-    excluded_offerings: tuple[tuple[str, Note], ...] = ()
-    break_even_runs_per_year: tuple[float | None, ...] = ()
-    confidence: Confidence | None = None
-    cloud_energy: tuple[tuple[float | None, float | None], ...] = ()  # (kWh, tonnes CO₂)
-    horizons: HorizonView | None = None
-    serving: ServingOutcome | None = None  # the demand was given in users and requests
-    api_options: tuple[ApiOptionResult, ...] = ()
-    extras: OwningExtras | None = None  # networking, installation and staff of the fleet
-    # The site fit (tco/engine/site.py): where the fleet runs (the buyer's site, or its
-    # liquid-ready fallback when the own site cannot take it), the own site's verdict, and
-    # the EU duties of the fleet's IT power there.
-    site_fit: SiteFit | None = None
-    own_site_fit: SiteFit | None = None
-    site_duties: tuple[Note, ...] = ()
-    capacity: CapacityPlan | None = None  # ready dates and bridges (scenario.capacity given)
-
-
-@dataclass(frozen=True, slots=True)
-class OfferingFit:
-    """How one cloud offering does the owned fleet's work (see CloudCostParams)."""
-
-    work_ratio: float = 1.0
-    fleet_ratio: float = 1.0
-    run_hours: float | None = None  # one run on this offering's instances
-    problem: Note | None = None
-
-
-SizingMemo = dict[tuple[Workload, GpuSpec, int, int | None], SizingResult]
-"""Sizings already done for one request (the ranking of candidate servers, then the
-evaluation of the cheapest), by everything a sizing depends on: the workload, the server's
-GPU and GPUs per server, and a fixed fleet. Catalogs sell the same GPU board in several
-servers and as cloud instances, so one board is sized once."""
 
 
 def sized(
@@ -677,7 +625,41 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
 
     ``sizings``: the sizings the request already did (the calculator's ranking sized the
     same server and, often, the cloud offerings' GPUs).
+
+    The steps, in order: size, place and model the costs (:func:`_setup`); cost every
+    option and rank the candidates (:func:`_options`); decide (:func:`_decide`); and the
+    result with its financing, confidence, tornado and warnings (:func:`_result`).
     """
+    setup = _setup(scenario, sizings)
+    options = _options(setup)
+    verdict = _decide(setup, options)
+    return _result(setup, options, verdict)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """The sized workload, its demand, the fleet's site and the cost model (evaluate's
+    first step)."""
+
+    scenario: Scenario  # at the site the fleet is placed at
+    kept: Scenario  # with the usable cloud offerings only
+    workload: Workload
+    sizing: SizingResult
+    plan: DemandPlan
+    idle: Note | None
+    idle_params: dict[str, Any]
+    fit: SiteFit
+    own_fit: SiteFit
+    fits: list[OfferingFit]
+    usable: list[int]
+    excluded: tuple[tuple[str, Note], ...]
+    extras: OwningExtras
+    model: CostModel
+    serving: ServingOutcome | None
+    monthly: OnPremMonthly
+
+
+def _setup(scenario: Scenario, sizings: SizingMemo | None) -> _Setup:
     workload = sized_workload(scenario)
     sizing = sized(workload, scenario.server, scenario.servers, sizings)
     servers = sizing.servers_required
@@ -687,7 +669,6 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     used_site, fit, own_fit = placed(servers, scenario.server, scenario.site)
     if used_site is not scenario.site:  # the own site cannot take it: the colocation can
         scenario = dataclasses.replace(scenario, site=used_site)
-    racks = fit.racks
     fits = offering_fits(scenario.cloud_offerings, workload, scenario.server, sizing, sizings)
     usable, excluded = _usable_offerings(scenario, fits)
     kept = dataclasses.replace(
@@ -695,16 +676,63 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     )
     extras = fleet_extras(scenario, servers, sizing)
     model = build_cost_model(kept, servers, plan, [fits[i] for i in usable], extras=extras)
-    serving = _serving(scenario, sizing)
-    monthly = onprem_monthly(model)  # the options' and the financing's
+    return _Setup(
+        scenario=scenario,
+        kept=kept,
+        workload=workload,
+        sizing=sizing,
+        plan=plan,
+        idle=idle,
+        idle_params=idle_params,
+        fit=fit,
+        own_fit=own_fit,
+        fits=fits,
+        usable=usable,
+        excluded=excluded,
+        extras=extras,
+        model=model,
+        serving=_serving(scenario, sizing),
+        monthly=onprem_monthly(model),  # the options' and the financing's
+    )
+
+
+@dataclass(frozen=True)
+class _Options:
+    """Every way to own and rent, costed, and the candidates the verdict ranks."""
+
+    onprem: OnPremResult
+    clouds: tuple[CloudOptionResult, ...]
+    energy_kwh: float
+    carbon: float | None
+    resell: ResellResult | None
+    eligible: tuple[bool, ...]  # each cloud option: allowed by the work and the buyer
+    candidates: list[Candidate]
+    apis: tuple[ApiOptionResult, ...]
+    hybrid: HybridResult | None
+    hybrid_option: str | None
+    capacity: CapacityPlan | None
+
+
+def _options(setup: _Setup) -> _Options:
+    """Cost owning, each cloud offering, buy-run-resell, the hosted APIs and the hybrid;
+    NoCompliantOption when the buyer's terms allow none, InvalidInput when none is ready
+    in time."""
+    scenario, kept, plan, model, fit = (
+        setup.scenario,
+        setup.kept,
+        setup.plan,
+        setup.model,
+        setup.fit,
+    )
+    servers, serving = setup.sizing.servers_required, setup.serving
     onprem, clouds = compare_options(
         model,
-        sizing.tokens_per_second_capacity,
+        setup.sizing.tokens_per_second_capacity,
         onprem_name=OWN_NAME,
         target_tokens_per_second=serving.load.average_tokens_per_second_all_hours
         if serving is not None
         else scenario.workload.target_tokens_per_second,
-        monthly=monthly,
+        monthly=setup.monthly,
     )
     fin, server = scenario.finance, scenario.server
     energy_kwh, carbon = _energy_and_carbon(scenario, servers, plan, fit.pue)
@@ -723,7 +751,7 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
     apis = _api_options(scenario, model, serving)
     candidates += _api_candidates(scenario, apis)
     if not any(c.recommendable for c in candidates):
-        raise NoCompliantOption(placed_elsewhere(own_fit, fit, server.name))
+        raise NoCompliantOption(placed_elsewhere(setup.own_fit, fit, server.name))
     hybrid, hybrid_option = _hybrid(model, plan, clouds, eligible)
     if hybrid is not None:
         candidates += _hybrid_candidate(
@@ -737,87 +765,129 @@ def evaluate(scenario: Scenario, sizings: SizingMemo | None = None) -> ScenarioR
         candidates = _timed(candidates, capacity)
         if not any(c.recommendable for c in candidates):
             raise InvalidInput("capacity", "No option is ready by the date the work needs it.")
-    runs_break_even = tuple(_runs_break_even(option, plan) for option in clouds)
-    verdict = decide(
+    return _Options(
+        onprem,
+        clouds,
+        energy_kwh,
+        carbon,
+        resell,
+        eligible,
         candidates,
-        servers=servers,
-        server_name=server.name,
-        horizon_months=fin.horizon_months,
+        apis,
+        hybrid,
+        hybrid_option,
+        capacity,
+    )
+
+
+def _decide(setup: _Setup, options: _Options) -> Verdict:
+    """The verdict over the candidates (tco/engine/verdict.py)."""
+    plan, hybrid, resell = setup.plan, options.hybrid, options.resell
+    return decide(
+        options.candidates,
+        servers=setup.sizing.servers_required,
+        server_name=setup.scenario.server.name,
+        horizon_months=setup.scenario.finance.horizon_months,
         per_work=plan.pattern is not DemandPattern.CONTINUOUS,
         extra={
             "pattern": plan.pattern.value,
             "demand_assumed": assumed_demand(plan),
             "owned_servers": hybrid.owned_servers if hybrid is not None else None,
-            "hybrid_option": hybrid_option,
+            "hybrid_option": options.hybrid_option,
             "resale_month": resell.months_owned if resell is not None else None,
-            **idle_params,
+            **setup.idle_params,
         },
     )
-    money = _financing(model, fin, clouds, apis, verdict, monthly)
-    # The Monte Carlo draws GPU clouds only: no confidence when an API sets the reference.
-    confidence = (
-        None
-        if any(api.name == verdict.reference_cloud for api in apis)
-        else _confidence(
-            scenario,
-            model,
-            plan,
-            clouds,
-            eligible,
-            verdict,
-            resell,
-            capacity,
-        )
+
+
+def _result(setup: _Setup, options: _Options, verdict: Verdict) -> ScenarioResult:
+    """The result: the options, the verdict, and what is read with them (financing, the
+    Monte Carlo's confidence, the tornado, horizons, energy, warnings)."""
+    scenario, kept, sizing, plan, model = (
+        setup.scenario,
+        setup.kept,
+        setup.sizing,
+        setup.plan,
+        setup.model,
     )
-    cloud_energy = tuple(
-        cloud_energy_and_carbon(o, fits[i], scenario.server, sizing, plan, fin.horizon_months)
-        for i, o in zip(usable, kept.cloud_offerings, strict=True)
-    )
-    warnings = _warnings(
-        plan,
-        sizing,
-        serving,
-        extras,
-        _sanity(scenario, sizing, racks, onprem.total_cost, fin.reporting_currency),
-        idle,
-        _moved(own_fit, fit, server.name),
-    )
+    fin, racks, fit, apis = scenario.finance, setup.fit.racks, setup.fit, options.apis
     return ScenarioResult(
         scenario=kept,
         currency=fin.reporting_currency,
         sizing=sizing,
         rack_plan=racks,
         cost_model=model,
-        onprem=onprem,
-        cloud_options=clouds,
+        onprem=options.onprem,
+        cloud_options=options.clouds,
         tornado=_verdict_tornado(model, fin, verdict, apis, plan.run_hours),
-        energy_kwh=energy_kwh,
-        carbon_tonnes=carbon,
+        energy_kwh=options.energy_kwh,
+        carbon_tonnes=options.carbon,
         demand=plan,
         verdict=verdict,
-        financing=money,
-        resell=resell,
-        hybrid=hybrid,
-        hybrid_option=hybrid_option,
-        warnings=warnings,
-        excluded_offerings=excluded,
-        break_even_runs_per_year=runs_break_even,
-        confidence=confidence,
-        cloud_energy=cloud_energy,
+        financing=_financing(model, fin, options.clouds, apis, verdict, setup.monthly),
+        resell=options.resell,
+        hybrid=options.hybrid,
+        hybrid_option=options.hybrid_option,
+        warnings=_result_warnings(setup, options),
+        excluded_offerings=setup.excluded,
+        break_even_runs_per_year=tuple(_runs_break_even(o, plan) for o in options.clouds),
+        confidence=_verdict_confidence(setup, options, verdict),
+        cloud_energy=tuple(
+            cloud_energy_and_carbon(
+                o, setup.fits[i], scenario.server, sizing, plan, fin.horizon_months
+            )
+            for i, o in zip(setup.usable, kept.cloud_offerings, strict=True)
+        ),
         horizons=_with_api_horizons(
-            _horizons(kept, sizing, model, resell, plan),
+            _horizons(kept, sizing, model, options.resell, plan),
             scenario,
             model,
-            serving,
+            setup.serving,
             next((a for a in apis if a.name == verdict.renting), None),
         ),
-        serving=serving,
+        serving=setup.serving,
         api_options=apis,
-        extras=extras,
+        extras=setup.extras,
         site_fit=fit,
-        own_site_fit=own_fit,
-        site_duties=site_duties(racks.it_kw, used_site, fit),
-        capacity=capacity,
+        own_site_fit=setup.own_fit,
+        site_duties=site_duties(racks.it_kw, scenario.site, fit),
+        capacity=options.capacity,
+    )
+
+
+def _verdict_confidence(setup: _Setup, options: _Options, verdict: Verdict) -> Confidence | None:
+    """The Monte Carlo's confidence in the verdict; it draws GPU clouds only: none when an
+    API sets the reference."""
+    if any(api.name == verdict.reference_cloud for api in options.apis):
+        return None
+    return _confidence(
+        setup.scenario,
+        setup.model,
+        setup.plan,
+        options.clouds,
+        options.eligible,
+        verdict,
+        options.resell,
+        options.capacity,
+    )
+
+
+def _result_warnings(setup: _Setup, options: _Options) -> tuple[Note, ...]:
+    scenario, sizing, fit = setup.scenario, setup.sizing, setup.fit
+    return _warnings(
+        setup.plan,
+        sizing,
+        setup.serving,
+        setup.extras,
+        _sanity(
+            scenario,
+            sizing,
+            fit.racks,
+            options.onprem.total_cost,
+            scenario.finance.reporting_currency,
+        ),
+        setup.idle,
+        _moved(setup.own_fit, fit, scenario.server.name),
     )
 
 

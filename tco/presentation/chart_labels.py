@@ -8,25 +8,18 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from tco.engine import ScenarioResult
-from tco.presentation.charts import ChartLabels
+from tco.presentation.charts import ChartLabels, ChartSeries
 from tco.presentation.wording import cloud_label
 
 # Plotly's `separators`: decimal mark, then thousands separator.
 SEPARATORS = {"en": ".,", "nl": ",."}
 
 
-def chart_labels(result: ScenarioResult | None = None) -> ChartLabels:
-    """ChartLabels translated into the active language (with ``result``: its option names)."""
+def chart_labels(series: ChartSeries | None = None) -> ChartLabels:
+    """ChartLabels translated into the active language (with ``series``: its option names)."""
     return ChartLabels(
-        option_names=tuple(
-            (name, cloud_label(name))
-            for name in (
-                *(o.name for o in result.cloud_options),
-                *(a.name for a in result.api_options if a.name == result.verdict.renting),
-            )
-        )
-        if result is not None
+        option_names=tuple((name, cloud_label(name)) for name in series.option_names)
+        if series is not None
         else (),
         cumulative_title=_("Cumulative cost over time"),
         breakdown_title=_("On-prem cost by year"),

@@ -8,8 +8,10 @@ data, with the same colours, dashes, markers, labels and number format, as ~100 
 elements in a few milliseconds. Each figure is still built once (tco.presentation.charts); only its
 drawing differs by medium.
 
-It draws the subset of Plotly's figure schema that the builders of the PDF's charts use
-and refuses anything else (:class:`UnsupportedFigure`) rather than draw it wrongly:
+The figure is read into typed parts first (tco/presentation/plot_figure.py: traces, axes,
+shapes, annotations, each default Plotly's); the drawing reads only those. It draws the
+subset of Plotly's figure schema that the builders of the PDF's charts use and refuses
+anything else (:class:`UnsupportedFigure`) rather than draw it wrongly:
 
 - traces ``scatter`` (``mode`` lines or markers; ``line.color/width/dash``; marker
   symbols circle, diamond and line-ew) and vertical ``bar`` (``barmode`` relative:
@@ -28,19 +30,30 @@ Pure: no Django, no I/O.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from tco.presentation.plot_figure import (
+    TEXT_COLOR,
+    Annotation,
+    AxisSpec,
+    Marker,
+    PlotFigure,
+    Shape,
+    Trace,
+    plot_figure,
+    title_text,
+)
 from tco.presentation.text_width import ASCENT, text_width
 
 __all__ = ["HEIGHT", "WIDTH", "UnsupportedFigure", "figure_svg", "title_text"]
 
 WIDTH, HEIGHT = 900, 440
 FONT = "DejaVu Sans, sans-serif"
-TEXT_COLOR = "#2a3f5f"
 GRID_COLOR = "#ebf0f8"
 ZERO_LINE_COLOR = "#c8d4e3"
 PAD = 8  # around the figure (Plotly's margin l/r/b: 8)
@@ -178,14 +191,13 @@ def without_collinear(points: list[tuple[float, float]]) -> list[tuple[float, fl
     return kept
 
 
-def _marker(x: float, y: float, marker: Mapping[str, Any]) -> str:
+def _marker(x: float, y: float, marker: Marker) -> str:
     """Plotly's marker symbols circle, diamond and line-ew (drawing/symbol_defs)."""
-    symbol = marker.get("symbol", "circle")
-    radius = float(marker.get("size", 6)) / 2
-    outline = marker.get("line") or {}
-    stroke_color = outline.get("color", "#444444")
-    stroke_width = float(outline.get("width", 0))
-    fill = marker.get("color", TEXT_COLOR)
+    symbol = marker.symbol
+    radius = marker.size / 2
+    stroke_color = marker.outline.color
+    stroke_width = marker.outline.width
+    fill = marker.color
     if symbol == "line-ew":
         return (
             f'<path d="M{_n(x + radius)},{_n(y)}H{_n(x - radius)}" stroke="{stroke_color}" '
@@ -228,23 +240,14 @@ class Axis:
         return abs(self.end - self.start) / max(len(self.categories), 1)
 
 
-def title_text(part: Mapping[str, Any]) -> str:
-    """The ``title`` text of a layout or an axis ("" when it has none)."""
-    title = part.get("title") or {}
-    return str(title.get("text") or "") if isinstance(title, Mapping) else str(title)
-
-
-def _value_range(
-    axis: Mapping[str, Any], values: Iterable[float], padded: bool
-) -> tuple[float, float]:
+def _value_range(axis: AxisSpec, values: Iterable[float], padded: bool) -> tuple[float, float]:
     """The axis's own `range`, or the data's: with zero when `rangemode` is tozero (bars
     always), 5 % more at an end that is not zero (as Plotly pads its autorange)."""
-    given = axis.get("range")
-    if given is not None and axis.get("autorange") in (None, False):
-        return float(given[0]), float(given[1])
+    if axis.range is not None:
+        return axis.range
     finite = [v for v in values if math.isfinite(v)]
     low, high = (min(finite), max(finite)) if finite else (0.0, 1.0)
-    if axis.get("rangemode") == "tozero" or padded:
+    if axis.to_zero or padded:
         low, high = min(low, 0.0), max(high, 0.0)
     if high == low:
         high = low + 1.0
@@ -253,9 +256,9 @@ def _value_range(
 
 
 def _linear_ticks(
-    axis: Mapping[str, Any], low: float, high: float, length: float, minimum_px: float
+    axis: AxisSpec, low: float, high: float, length: float, minimum_px: float
 ) -> tuple[float, list[float]]:
-    step = float(axis.get("dtick") or nice_step(high - low, length, minimum_px))
+    step = axis.dtick or nice_step(high - low, length, minimum_px)
     return step, _ticks(low, high, step)
 
 
@@ -269,7 +272,7 @@ class _Entry:
     color: str
     width: float = 2.0
     dash: str | None = None
-    marker: Mapping[str, Any] | None = None
+    marker: Marker | None = None
 
     def width_px(self) -> float:
         return LEGEND_SAMPLE + text_width(self.name, LEGEND_SIZE)
@@ -284,30 +287,21 @@ def fitted(text: str, size: float, room: float) -> str:
     return text.rstrip() + "…"
 
 
-def _legend_entries(data: Sequence[Mapping[str, Any]], width: float) -> list[_Entry]:
+def _legend_entries(data: Sequence[Trace], width: float) -> list[_Entry]:
     """One entry per trace shown in the legend; a name longer than a whole row is cut."""
     entries = []
     for trace in data:
-        if trace.get("showlegend") is False or not trace.get("name"):
+        if not trace.in_legend:
             continue
-        name = fitted(str(trace["name"]), LEGEND_SIZE, width - 2 * PAD - LEGEND_SAMPLE)
-        if trace["type"] == "bar":
-            color = (trace.get("marker") or {}).get("color", TEXT_COLOR)
+        name = fitted(trace.name, LEGEND_SIZE, width - 2 * PAD - LEGEND_SAMPLE)
+        if trace.kind == "bar":
+            color = trace.marker.color
             entries.append(_Entry(name, "bar", color if isinstance(color, str) else TEXT_COLOR))
-        elif "lines" in trace.get("mode", "lines"):
-            line = trace.get("line") or {}
-            entries.append(
-                _Entry(
-                    name,
-                    "line",
-                    line.get("color", TEXT_COLOR),
-                    float(line.get("width", 2)),
-                    line.get("dash"),
-                )
-            )
+        elif "lines" in trace.mode:
+            line = trace.line
+            entries.append(_Entry(name, "line", line.color, line.width, line.dash))
         else:
-            marker = trace.get("marker") or {}
-            entries.append(_Entry(name, "marker", marker.get("color", TEXT_COLOR), marker=marker))
+            entries.append(_Entry(name, "marker", trace.marker.color, marker=trace.marker))
     return entries
 
 
@@ -339,9 +333,8 @@ def _legend_svg(rows: list[list[_Entry]], top: float) -> list[str]:
                 )
             elif entry.kind == "line":
                 parts.append(_line([(x + 5, y), (x + 35, y)], entry.color, entry.width, entry.dash))
-            else:
-                marker = dict(entry.marker or {})
-                marker["size"] = min(float(marker.get("size", 6)), 24)
+            elif entry.marker is not None:
+                marker = dataclasses.replace(entry.marker, size=min(entry.marker.size, 24))
                 parts.append(_marker(x + 20, y, marker))
             parts.append(_text(x + LEGEND_SAMPLE, y + 0.35 * LEGEND_SIZE, entry.name, LEGEND_SIZE))
             x += entry.width_px() + LEGEND_GAP
@@ -349,8 +342,8 @@ def _legend_svg(rows: list[list[_Entry]], top: float) -> list[str]:
 
 
 def _stacked_bars(
-    bars: Sequence[Mapping[str, Any]], categories: Sequence[str]
-) -> list[tuple[Mapping[str, Any], int, float, float]]:
+    bars: Sequence[Trace], categories: Sequence[str]
+) -> list[tuple[Trace, int, float, float]]:
     """(trace, category index, bottom, top) of every bar, stacked as barmode relative:
     positive amounts upward from zero, negative ones downward, in trace order."""
     index = {name: i for i, name in enumerate(categories)}
@@ -358,9 +351,9 @@ def _stacked_bars(
     down = [0.0] * len(categories)
     pieces = []
     for trace in bars:
-        if trace.get("orientation", "v") != "v" or "base" in trace:
+        if not trace.vertical_from_zero:
             raise UnsupportedFigure("only vertical bars stacked from zero")
-        for category, value in zip(trace["x"], trace["y"], strict=True):
+        for category, value in zip(trace.x, trace.y, strict=True):
             i, amount = index[str(category)], float(value or 0.0)
             if amount >= 0:
                 pieces.append((trace, i, up[i], up[i] + amount))
@@ -399,8 +392,30 @@ def figure_svg(
         raise UnsupportedFigure(f"{type(exc).__name__}: {exc}") from exc
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """Where a figure's parts go, from the bottom up: legend rows, the x axis' title, its
+    tick labels, then the plot."""
+
+    rows: list[list[_Entry]]
+    legend_top: float
+    x_title_base: float
+    tick_base: float
+    plot_top: float
+    plot_bottom: float
+
+
+def _frame(figure: PlotFigure, width: int, height: int) -> _Frame:
+    rows = _legend_rows(_legend_entries(figure.data, width), width)
+    legend_top = height - PAD - LEGEND_ROW * len(rows)
+    x_title_base = legend_top - 10 if rows else height - PAD - 4
+    tick_base = x_title_base - (AXIS_TITLE_SIZE + 10 if figure.xaxis.title else 0)
+    plot_bottom = tick_base - TICK_SIZE * ASCENT - 6
+    return _Frame(rows, legend_top, x_title_base, tick_base, float(PLOT_TOP), plot_bottom)
+
+
 def _figure_svg(
-    figure: Mapping[str, Any],
+    source: Mapping[str, Any],
     width: int,
     height: int,
     clip_id: str,
@@ -408,110 +423,130 @@ def _figure_svg(
     elementtiming: str | None,
     fluid: bool,
 ) -> bytes:
-    data: list[Mapping[str, Any]] = list(figure.get("data") or [])
-    layout: Mapping[str, Any] = figure.get("layout") or {}
-    separators = _supported(data, layout)
-    xaxis, yaxis = layout.get("xaxis") or {}, layout.get("yaxis") or {}
-    parts: list[str] = _title_svg(layout, width, elementtiming)
-
-    # From the bottom up: legend rows, x-axis title, x tick labels, then the plot.
-    rows = _legend_rows(_legend_entries(data, width), width)
-    legend_top = height - PAD - LEGEND_ROW * len(rows)
-    x_title = title_text(xaxis)
-    x_title_base = legend_top - 10 if rows else height - PAD - 4
-    tick_base = x_title_base - (AXIS_TITLE_SIZE + 10 if x_title else 0)
-    plot_bottom = tick_base - TICK_SIZE * ASCENT - 6
-    plot_top = float(PLOT_TOP)
-
+    figure = plot_figure(source)
+    _supported(figure)
+    frame = _frame(figure, width, height)
+    parts: list[str] = _title_svg(figure.title, width, elementtiming)
     # y axis: range and ticks first (the labels' width sets the left margin).
-    bars = [t for t in data if t["type"] == "bar"]
-    category_axis = xaxis.get("type") == "category" or bool(bars)
-    categories = _categories(data) if category_axis else []
+    bars = [t for t in figure.data if t.kind == "bar"]
+    category_axis = figure.xaxis.kind == "category" or bool(bars)
+    categories = _categories(figure.data) if category_axis else []
     pieces = _stacked_bars(bars, categories) if bars else []
-    y_values = [float(v) for t in data if t["type"] == "scatter" for v in t.get("y", [])]
-    y_values += [edge for _, _, bottom, top in pieces for edge in (bottom, top)]
-    y_low, y_high = _value_range(yaxis, y_values, padded=bool(bars))
-    y_format = str(yaxis.get("tickformat", ""))
-    y_step, y_ticks = _linear_ticks(yaxis, y_low, y_high, plot_bottom - plot_top, 40)
-    y_labels = [tick_text(v, y_format, separators, y_step) for v in y_ticks]
-    y_title = title_text(yaxis)
-    label_width = max((text_width(label, TICK_SIZE) for label in y_labels), default=0.0)
-    plot_left = PAD + (AXIS_TITLE_SIZE + 8 if y_title else 0) + label_width + 6
-    y_axis = Axis(y_low, y_high, plot_bottom, plot_top, tuple(y_ticks), tuple(y_labels))
-
-    # x axis
+    y_axis = _y_axis(figure, frame, pieces, padded=bool(bars))
+    plot_left = y_axis_left(figure.yaxis, y_axis)
     if category_axis:
         x_axis = Axis(0, len(categories), plot_left, width - PAD, (), (), tuple(categories))
     else:
-        x_axis = _linear_x_axis(data, xaxis, separators, plot_left, width - PAD)
-    plot_right = x_axis.end
-
-    # Grid and zero lines, under the data.
-    parts += [
-        _grid(v, f"M{_n(plot_left)},{_n(y_axis.px(v))}H{_n(plot_right)}") for v in y_axis.ticks
-    ]
-    parts += [
-        _grid(v, f"M{_n(x_axis.px(v))},{_n(plot_top)}V{_n(plot_bottom)}") for v in x_axis.ticks
-    ]
-
-    parts += _labels_svg(x_axis, y_axis, tick_base, x_title, x_title_base, y_title)
-
-    # The data, clipped to the plot area.
-    parts.append(f'<g clip-path="url(#{clip_id})">')
-    band = x_axis.band() * (1 - float(layout.get("bargap", 0.2))) if category_axis else 0.0
-    parts += _bars_svg(pieces, x_axis, y_axis, band)
+        x_axis = _linear_x_axis(
+            figure.data, figure.xaxis, figure.separators, plot_left, width - PAD
+        )
 
     def x_px(value: Any) -> float:
         if category_axis:
             return x_axis.px(categories.index(str(value)))
         return x_axis.px(float(value))
 
-    parts += _scatter_svg(data, x_px, y_axis)
+    parts += _grid_svg(x_axis, y_axis)
+    parts += _labels_svg(
+        x_axis, y_axis, frame.tick_base, figure.xaxis.title, frame.x_title_base, figure.yaxis.title
+    )
+    # The data, clipped to the plot area.
+    parts.append(f'<g clip-path="url(#{clip_id})">')
+    band = x_axis.band() * (1 - float(figure.bargap)) if category_axis else 0.0
+    parts += _bars_svg(pieces, x_axis, y_axis, band)
+    parts += _scatter_svg(figure.data, x_px, y_axis)
     parts.append("</g>")
-
-    for shape in layout.get("shapes") or []:
-        parts.append(_shape(shape, x_px, y_axis, plot_top, plot_bottom))
-    for annotation in layout.get("annotations") or []:
-        parts += _annotation(annotation, x_px, y_axis, plot_top, plot_bottom, (width, height))
-    parts += _legend_svg(rows, legend_top)
-
-    clip = (
-        f'<clipPath id="{clip_id}"><rect x="{_n(plot_left)}" y="{_n(plot_top - 8)}" '
-        f'width="{_n(plot_right - plot_left + 8)}" height="{_n(plot_bottom - plot_top + 8)}"/>'
-        "</clipPath>"
-    )
-    size = 'width="100%" height="100%"' if fluid else f'width="{width}" height="{height}"'
-    name = f' role="img" aria-label={quoteattr(label)}' if label is not None else ""
-    head = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" {size}{name} '
-        f'viewBox="0 0 {width} {height}" font-family="{FONT}">'
-        f'<rect width="{width}" height="{height}" fill="#ffffff"/><defs>{clip}</defs>'
-    )
+    parts += _overlays_svg(figure, x_px, y_axis, (width, height))
+    parts += _legend_svg(frame.rows, frame.legend_top)
+    head = _svg_head(x_axis, y_axis, (width, height), clip_id, label, fluid)
     return (head + "".join(parts) + "</svg>").encode()
 
 
-def _supported(data: Sequence[Mapping[str, Any]], layout: Mapping[str, Any]) -> str:
-    """The figure's number separators; UnsupportedFigure for what this module cannot draw
-    (traces other than scatter and bar, grouped bars, a category or reversed y axis)."""
-    separators = str(layout.get("separators") or ".,")
-    if len(separators) != 2:
-        raise UnsupportedFigure(f"separators {separators!r}")
-    for trace in data:
-        if trace.get("type") not in ("scatter", "bar"):
-            raise UnsupportedFigure(f"trace type {trace.get('type')!r}")
-    barmode = layout.get("barmode", "relative" if any(t["type"] == "bar" for t in data) else None)
-    if barmode not in (None, "relative", "stack"):
-        raise UnsupportedFigure(f"barmode {barmode!r}")
-    yaxis = layout.get("yaxis") or {}
-    if yaxis.get("type") == "category" or yaxis.get("autorange") == "reversed":
+def _y_axis(
+    figure: PlotFigure,
+    frame: _Frame,
+    pieces: Sequence[tuple[Trace, int, float, float]],
+    *,
+    padded: bool,
+) -> Axis:
+    """The y axis over the scatter values and the stacked bars' edges (the px of its left
+    end is set once its labels' width is known: y_axis_left)."""
+    yaxis = figure.yaxis
+    y_values = [float(v) for t in figure.data if t.kind == "scatter" for v in t.y]
+    y_values += [edge for _, _, bottom, top in pieces for edge in (bottom, top)]
+    y_low, y_high = _value_range(yaxis, y_values, padded=padded)
+    y_step, y_ticks = _linear_ticks(yaxis, y_low, y_high, frame.plot_bottom - frame.plot_top, 40)
+    y_labels = [tick_text(v, yaxis.tickformat, figure.separators, y_step) for v in y_ticks]
+    return Axis(y_low, y_high, frame.plot_bottom, frame.plot_top, tuple(y_ticks), tuple(y_labels))
+
+
+def y_axis_left(yaxis: AxisSpec, y_axis: Axis) -> float:
+    """The plot's left edge: after the y axis' title and its widest tick label."""
+    label_width = max((text_width(label, TICK_SIZE) for label in y_axis.labels), default=0.0)
+    return PAD + (AXIS_TITLE_SIZE + 8 if yaxis.title else 0) + label_width + 6
+
+
+def _grid_svg(x_axis: Axis, y_axis: Axis) -> list[str]:
+    """Grid and zero lines at the ticks, under the data."""
+    left, right, top, bottom = x_axis.start, x_axis.end, y_axis.end, y_axis.start
+    parts = [_grid(v, f"M{_n(left)},{_n(y_axis.px(v))}H{_n(right)}") for v in y_axis.ticks]
+    parts += [_grid(v, f"M{_n(x_axis.px(v))},{_n(top)}V{_n(bottom)}") for v in x_axis.ticks]
+    return parts
+
+
+def _overlays_svg(
+    figure: PlotFigure, x_px: Callable[[Any], float], y_axis: Axis, bounds: tuple[float, float]
+) -> list[str]:
+    """The shapes and annotations, above the data."""
+    top, bottom = y_axis.end, y_axis.start
+    parts = [_shape(shape, x_px, y_axis, top, bottom) for shape in figure.shapes]
+    for annotation in figure.annotations:
+        parts += _annotation(annotation, x_px, y_axis, top, bottom, bounds)
+    return parts
+
+
+def _svg_head(
+    x_axis: Axis,
+    y_axis: Axis,
+    size: tuple[int, int],
+    clip_id: str,
+    label: str | None,
+    fluid: bool,
+) -> str:
+    """The document's opening: its size, name, white background and the plot's clip."""
+    left, right, top, bottom = x_axis.start, x_axis.end, y_axis.end, y_axis.start
+    width, height = size
+    clip = (
+        f'<clipPath id="{clip_id}"><rect x="{_n(left)}" y="{_n(top - 8)}" '
+        f'width="{_n(right - left + 8)}" height="{_n(bottom - top + 8)}"/>'
+        "</clipPath>"
+    )
+    dimensions = 'width="100%" height="100%"' if fluid else f'width="{width}" height="{height}"'
+    name = f' role="img" aria-label={quoteattr(label)}' if label is not None else ""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" {dimensions}{name} '
+        f'viewBox="0 0 {width} {height}" font-family="{FONT}">'
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/><defs>{clip}</defs>'
+    )
+
+
+def _supported(figure: PlotFigure) -> None:
+    """UnsupportedFigure for what this module cannot draw (separators other than two marks,
+    traces other than scatter and bar, grouped bars, a category or reversed y axis)."""
+    if len(figure.separators) != 2:
+        raise UnsupportedFigure(f"separators {figure.separators!r}")
+    for trace in figure.data:
+        if trace.kind not in ("scatter", "bar"):
+            raise UnsupportedFigure(f"trace type {trace.kind!r}")
+    if figure.barmode not in (None, "relative", "stack"):
+        raise UnsupportedFigure(f"barmode {figure.barmode!r}")
+    if figure.yaxis.kind == "category" or figure.yaxis.reversed:
         raise UnsupportedFigure("a category or reversed y axis")
-    return separators
 
 
-def _title_svg(layout: Mapping[str, Any], width: int, elementtiming: str | None) -> list[str]:
+def _title_svg(title: str, width: int, elementtiming: str | None) -> list[str]:
     """The title, top left; a long one is set smaller rather than cut. With
     ``elementtiming``, the title carries that attribute (Element Timing reports text)."""
-    title = title_text(layout)
     if not title:
         return []
     title_size = float(TITLE_SIZE)
@@ -523,31 +558,30 @@ def _title_svg(layout: Mapping[str, Any], width: int, elementtiming: str | None)
     return [text]
 
 
-def _categories(data: Sequence[Mapping[str, Any]]) -> list[str]:
+def _categories(data: Sequence[Trace]) -> list[str]:
     """The x categories of every trace, in the order they first appear."""
     categories: list[str] = []
     for trace in data:
-        for category in trace.get("x", []):
+        for category in trace.x:
             if str(category) not in categories:
                 categories.append(str(category))
     return categories
 
 
 def _linear_x_axis(
-    data: Sequence[Mapping[str, Any]],
-    xaxis: Mapping[str, Any],
+    data: Sequence[Trace],
+    xaxis: AxisSpec,
     separators: str,
     plot_left: float,
     right_edge: float,
 ) -> Axis:
     """A numeric x axis from `plot_left`, ending early enough for the last label's right
     half where the last tick is the plot's edge."""
-    x_values = [float(v) for t in data for v in t.get("x", [])]
+    x_values = [float(v) for t in data for v in t.x]
     x_low, x_high = _value_range(xaxis, x_values, padded=False)
-    x_format = str(xaxis.get("tickformat", ""))
     estimate = right_edge - plot_left
     x_step, x_ticks = _linear_ticks(xaxis, x_low, x_high, estimate, 80)
-    x_labels = [tick_text(v, x_format, separators, x_step) for v in x_ticks]
+    x_labels = [tick_text(v, xaxis.tickformat, separators, x_step) for v in x_ticks]
     last = text_width(x_labels[-1], TICK_SIZE) / 2 if x_labels else 0.0
     overhang = last - (x_high - x_ticks[-1]) / (x_high - x_low) * estimate if x_ticks else 0.0
     plot_right = right_edge - max(overhang, 0.0)
@@ -593,7 +627,7 @@ def _labels_svg(
 
 
 def _bars_svg(
-    pieces: Sequence[tuple[Mapping[str, Any], int, float, float]],
+    pieces: Sequence[tuple[Trace, int, float, float]],
     x_axis: Axis,
     y_axis: Axis,
     band: float,
@@ -601,7 +635,7 @@ def _bars_svg(
     """One rectangle per stacked bar piece."""
     rects = []
     for trace, i, bottom, top in pieces:
-        color = (trace.get("marker") or {}).get("color", TEXT_COLOR)
+        color = trace.marker.color
         y0, y1 = y_axis.px(top), y_axis.px(bottom)
         rects.append(
             f'<rect x="{_n(x_axis.px(i) - band / 2)}" y="{_n(y0)}" width="{_n(band)}" '
@@ -610,33 +644,23 @@ def _bars_svg(
     return rects
 
 
-def _scatter_svg(
-    data: Sequence[Mapping[str, Any]], x_px: Callable[[Any], float], y_axis: Axis
-) -> list[str]:
+def _scatter_svg(data: Sequence[Trace], x_px: Callable[[Any], float], y_axis: Axis) -> list[str]:
     """The scatter traces' lines, then their markers above every line (as Plotly draws)."""
     lines: list[str] = []
     markers: list[str] = []
     for trace in data:
-        if trace["type"] != "scatter":
+        if trace.kind != "scatter":
             continue
         points = [
             (x_px(x), y_axis.px(float(y)))
-            for x, y in zip(trace.get("x", []), trace.get("y", []), strict=True)
+            for x, y in zip(trace.x, trace.y, strict=True)
             if y is not None
         ]
-        mode = trace.get("mode", "lines")
-        if "lines" in mode and points:
-            line = trace.get("line") or {}
-            lines.append(
-                _line(
-                    without_collinear(points),
-                    line.get("color", TEXT_COLOR),
-                    float(line.get("width", 2)),
-                    line.get("dash"),
-                )
-            )
-        if "markers" in mode:
-            markers += [_marker(x, y, trace.get("marker") or {}) for x, y in points]
+        if "lines" in trace.mode and points:
+            line = trace.line
+            lines.append(_line(without_collinear(points), line.color, line.width, line.dash))
+        if "markers" in trace.mode:
+            markers += [_marker(x, y, trace.marker) for x, y in points]
     return lines + markers
 
 
@@ -652,22 +676,19 @@ def _paper_or_data_y(value: Any, ref: str, y_axis: Axis, top: float, bottom: flo
     return y_axis.px(float(value))
 
 
-def _shape(shape: Mapping[str, Any], x_px: Any, y_axis: Axis, top: float, bottom: float) -> str:
-    if shape.get("type") != "line" or shape.get("xref", "x") != "x":
-        raise UnsupportedFigure(f"shape {shape.get('type')!r}")
-    ref = shape.get("yref", "y")
-    line = shape.get("line") or {}
+def _shape(shape: Shape, x_px: Any, y_axis: Axis, top: float, bottom: float) -> str:
+    if shape.kind != "line" or shape.xref != "x":
+        raise UnsupportedFigure(f"shape {shape.kind!r}")
+    ref = shape.yref
     points = [
-        (x_px(shape["x0"]), _paper_or_data_y(shape["y0"], ref, y_axis, top, bottom)),
-        (x_px(shape["x1"]), _paper_or_data_y(shape["y1"], ref, y_axis, top, bottom)),
+        (x_px(shape.x0), _paper_or_data_y(shape.y0, ref, y_axis, top, bottom)),
+        (x_px(shape.x1), _paper_or_data_y(shape.y1, ref, y_axis, top, bottom)),
     ]
-    return _line(
-        points, line.get("color", "#444444"), float(line.get("width", 2)), line.get("dash")
-    )
+    return _line(points, shape.line.color, shape.line.width, shape.line.dash)
 
 
 def _annotation(
-    annotation: Mapping[str, Any],
+    annotation: Annotation,
     x_px: Any,
     y_axis: Axis,
     top: float,
@@ -678,31 +699,26 @@ def _annotation(
     point (moved inside `bounds`, the picture's width and height, where that would leave
     it) and the arrow runs from the text's edge to it; without, the text is anchored at
     the point (`xanchor`, `yanchor`)."""
-    text = str(annotation.get("text", ""))
-    font = annotation.get("font") or {}
-    size = float(font.get("size", 12))
-    color = str(font.get("color", TEXT_COLOR))
-    if annotation.get("xref", "x") != "x":
+    text, size, color = annotation.text, annotation.size, annotation.color
+    if annotation.xref != "x":
         raise UnsupportedFigure("annotation xref")
-    x = x_px(annotation["x"])
-    y = _paper_or_data_y(annotation["y"], annotation.get("yref", "y"), y_axis, top, bottom)
+    x = x_px(annotation.x)
+    y = _paper_or_data_y(annotation.y, annotation.yref, y_axis, top, bottom)
     width, height = text_width(text, size) + 4, size * 1.3 + 2
     parts = []
-    if annotation.get("showarrow", True):
-        cx, cy = x + float(annotation.get("ax", -10)), y + float(annotation.get("ay", -30))
+    if annotation.arrow:
+        cx, cy = x + float(annotation.ax), y + float(annotation.ay)
         # Kept inside the picture: a label near an edge moves in, its arrow follows.
         cx = min(max(cx, width / 2), bounds[0] - width / 2)
         cy = min(max(cy, height / 2), bounds[1] - height / 2)
         left, box_top = cx - width / 2, cy - height / 2
-        parts.append(_arrow(cx, cy, x, y, width, height, annotation.get("arrowcolor", color)))
+        parts.append(_arrow(cx, cy, x, y, width, height, annotation.arrow_color))
     else:
-        xanchor = annotation.get("xanchor", "center")
-        yanchor = annotation.get("yanchor", "middle")
-        left = {"left": x, "right": x - width}.get(xanchor, x - width / 2)
-        box_top = {"top": y, "bottom": y - height}.get(yanchor, y - height / 2)
-    background = annotation.get("bgcolor")
+        left = {"left": x, "right": x - width}.get(annotation.xanchor, x - width / 2)
+        box_top = {"top": y, "bottom": y - height}.get(annotation.yanchor, y - height / 2)
+    background = annotation.background
     if background:
-        fill, opacity = _rgba(str(background))
+        fill, opacity = _rgba(background)
         parts.append(
             f'<rect x="{_n(left)}" y="{_n(box_top)}" width="{_n(width)}" height="{_n(height)}" '
             f'fill="{fill}" fill-opacity="{opacity:g}"/>'

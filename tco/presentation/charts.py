@@ -1,6 +1,7 @@
-"""Plotly figures from engine results: pure functions, no Django, no database.
+"""Plotly figures from a result's chart series: pure functions, no Django, no database.
 
-Every builder takes a :class:`~tco.engine.ScenarioResult`, a :class:`ChartLabels`
+Every builder takes the :class:`~tco.report.chart_series.ChartSeries` computed once from
+the engine's result (tco/report/chart_series.py), a :class:`ChartLabels`
 (already-translated strings; English defaults) and Plotly's ``separators``
 string (decimal mark then thousands mark: ``".,"`` for English, ``",."`` for
 Dutch) and returns the figure as plain data (:data:`Figure`). The web page embeds them with
@@ -24,18 +25,24 @@ from typing import Any
 
 import numpy as np
 
-from tco.engine import (
-    ApiOptionResult,
-    ScenarioResult,
-    owning_carbon_tonnes,
-    owning_cashflow,
-    sweep,
+from tco.report.chart_series import (
+    CHARTED_CLOUD_OPTIONS,
+    UTILIZATION_GRID,
+    ByUtilization,
+    ChartSeries,
+    Cumulative,
+    chart_series,
+    charted,
 )
 
 __all__ = [
+    "CHARTED_CLOUD_OPTIONS",
     "PLOTLY_CONFIG",
     "ChartLabels",
+    "ChartSeries",
     "all_charts",
+    "chart_series",
+    "charted",
     "charts_json",
     "cumulative_cost_chart",
     "figure_payload",
@@ -97,12 +104,8 @@ TEMPLATE: dict[str, Any] = {
 }
 LOW_COLOR = "#56B4E9"
 HIGH_COLOR = "#D55E00"
-UTILIZATION_POINTS = 101
-# The utilization chart's x values, the same for every result (made once).
-_UTILIZATION_GRID = np.linspace(0.0, 1.0, UTILIZATION_POINTS)
-_UTILIZATION_GRID.flags.writeable = False
-# 0.07, not 0.07000000000000001.
-_UTILIZATION_X_LIST: list[float] = np.round(_UTILIZATION_GRID, 4).tolist()
+# The utilization chart's x values, 0.07, not 0.07000000000000001.
+_UTILIZATION_X_LIST: list[float] = np.round(UTILIZATION_GRID, 4).tolist()
 
 PLOTLY_CONFIG: dict[str, Any] = {
     "responsive": True,
@@ -264,6 +267,7 @@ def cloud_style(index: int) -> tuple[str, str]:
 
 
 Figure = dict[str, Any]
+Trace = dict[str, Any]  # a trace, a shape or an annotation of a figure
 """A Plotly figure as plain data: ``{"data": [...], "layout": {...}}``.
 
 Built without ``go.Figure``: its validation cost ~15 ms a page; the tests check the
@@ -275,25 +279,86 @@ def _figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> Figure:
     return {"data": data, "layout": layout}
 
 
-def resells(result: ScenarioResult) -> bool:
-    """Whether the headline's owning option is buying, running and reselling the fleet."""
-    return result.verdict.owning_kind == "own_resell"
+def _owning_name(series: ChartSeries, labels: ChartLabels) -> str:
+    return labels.resell if series.resells else labels.onprem
 
 
-def rented_api(result: ScenarioResult) -> ApiOptionResult | None:
-    """The hosted API the headline compares with, when it is one."""
-    return next((a for a in result.api_options if a.name == result.verdict.renting), None)
+def line_trace(
+    name: str, group: str, x: Any, y: list[Any], line: dict[str, Any], money: str
+) -> Trace:
+    """A line of one option's values."""
+    return {
+        "type": "scatter",
+        "mode": "lines",
+        "name": name,
+        "legendgroup": group,
+        "x": x,
+        "y": y,
+        "line": line,
+        "hovertemplate": f"{money}<extra>{name}</extra>",
+    }
 
 
-def _owning_name(result: ScenarioResult, labels: ChartLabels) -> str:
-    return labels.resell if resells(result) else labels.onprem
+def marker_trace(
+    name: str, group: str, point: tuple[float, float], symbol: str, color: str, hover: str
+) -> Trace:
+    """One marked point (a crossover, a break-even) of an option, not in the legend."""
+    return {
+        "type": "scatter",
+        "mode": "markers",
+        "name": name,
+        "legendgroup": group,
+        "showlegend": False,
+        "x": [point[0]],
+        "y": [point[1]],
+        "marker": {
+            "symbol": symbol,
+            "size": 12,
+            "color": color,
+            "line": {"color": "#000000", "width": 1},
+        },
+        "hovertemplate": hover,
+    }
+
+
+def pointer(point: tuple[float, float], text: str, color: str, offset: tuple[int, int]) -> Trace:
+    """An annotation with an arrow to a marked point."""
+    return {
+        "x": point[0],
+        "y": point[1],
+        "text": text,
+        "showarrow": True,
+        "arrowhead": 2,
+        "arrowcolor": color,
+        "ax": offset[0],
+        "ay": offset[1],
+        "font": {"size": 11, "color": color},
+        "bgcolor": "rgba(255,255,255,0.8)",
+    }
+
+
+def vertical_line(x: float, color: str, dash: str | None = None) -> Trace:
+    """A line across the plot's height at ``x``."""
+    line: dict[str, Any] = {"color": color, "width": 1}
+    if dash is not None:
+        line["dash"] = dash
+    return {
+        "type": "line",
+        "xref": "x",
+        "yref": "paper",
+        "x0": x,
+        "x1": x,
+        "y0": 0,
+        "y1": 1,
+        "line": line,
+    }
 
 
 # --- 1. cumulative cost -------------------------------------------------------------
 
 
 def cumulative_cost_chart(
-    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+    series: ChartSeries, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
 ) -> Figure:
     """Cumulative spend by month: on-prem and each cloud option, crossovers marked.
 
@@ -301,101 +366,27 @@ def cumulative_cost_chart(
     (named ``labels.crossover``, grouped with its option) per option that
     has a payback month; the marker sits on the on-prem curve at that month.
     """
-    cur = result.currency
-    on = owning_cashflow(result)
-    months = list(range(len(on)))  # on.months (np.arange) as plain ints
-    on_cum = on["cumulative"]
+    cur = series.currency
+    c = series.cumulative
+    on_cum = c.owning
+    months = list(range(len(on_cum)))  # months 0..N as plain ints
     money = _money("y", cur)
-    own_name = _owning_name(result, labels)
-    # The crossovers are with keeping the fleet: not drawn on the resale's curve.
-    crossovers = not resells(result)
-    data: list[dict[str, Any]] = [
-        {
-            "type": "scatter",
-            "mode": "lines",
-            "name": own_name,
-            "legendgroup": "onprem",
-            "x": months,
-            "y": amounts(on_cum),
-            "line": {"color": ONPREM_COLOR, "width": 3},
-            "hovertemplate": f"{money}<extra>{own_name}</extra>",
-        }
-    ]
-    markers: list[dict[str, Any]] = []
-    annotations: list[dict[str, Any]] = []
-    for k, option in enumerate(result.cloud_options):
+    own_name = _owning_name(series, labels)
+    line = {"color": ONPREM_COLOR, "width": 3}
+    data = [line_trace(own_name, "onprem", months, amounts(on_cum), line, money)]
+    for k, option in enumerate(c.clouds):
         color, dash = cloud_style(k)
-        cf = option.cashflow
-        data.append(
-            {
-                "type": "scatter",
-                "mode": "lines",
-                "name": labels.option_name(option.name),
-                "legendgroup": f"cloud{k}",
-                "x": list(range(len(cf))),
-                "y": amounts(cf["cumulative"]),
-                "line": {"color": color, "width": 2, "dash": dash},
-                "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
-            }
-        )
-        month = option.payback_month
-        if not crossovers or month is None or not 0 <= month < len(on_cum):
-            continue
-        y = float(on_cum[month])
-        markers.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "name": labels.crossover,
-                "legendgroup": f"cloud{k}",
-                "showlegend": False,
-                "x": [month],
-                "y": [y],
-                "marker": {
-                    "symbol": "diamond",
-                    "size": 12,
-                    "color": color,
-                    "line": {"color": "#000000", "width": 1},
-                },
-                "hovertemplate": (
-                    f"{labels.crossover}: {labels.month} %{{x}}<br>{money}"
-                    f"<extra>{labels.option_name(option.name)}</extra>"
-                ),
-            }
-        )
-        annotations.append(
-            {
-                "x": month,
-                "y": y,
-                "text": labels.crossover_annotation.format(month=month),
-                "showarrow": True,
-                "arrowhead": 2,
-                "arrowcolor": color,
-                # Alternately below and above the point, staggered, so that close
-                # crossovers do not stack their labels past the plot's edge.
-                "ax": 24 + 8 * len(annotations),
-                "ay": (36 + 12 * (len(annotations) // 2))
-                * (1 if len(annotations) % 2 == 0 else -1),
-                "font": {"size": 11, "color": color},
-                "bgcolor": "rgba(255,255,255,0.8)",
-            }
-        )
-    api = rented_api(result)
-    if api is not None:  # the hosted API the headline compares with
-        name = labels.option_name(api.name)
-        color, dash = cloud_style(len(result.cloud_options))
-        data.append(
-            {
-                "type": "scatter",
-                "mode": "lines",
-                "name": name,
-                "legendgroup": "api",
-                "x": months,
-                "y": amounts(np.cumsum(api.monthly_cost)[: len(months)]),
-                "line": {"color": color, "width": 2, "dash": dash},
-                "hovertemplate": f"{money}<extra>{name}</extra>",
-            }
-        )
+        name = labels.option_name(option.name)
+        line = {"color": color, "width": 2, "dash": dash}
+        x = list(range(len(option.values)))
+        data.append(line_trace(name, f"cloud{k}", x, amounts(option.values), line, money))
+    # The crossovers are with keeping the fleet: not drawn on the resale's curve.
+    markers, annotations = ([], []) if series.resells else crossovers(c, labels, money)
+    if c.api is not None:  # the hosted API the headline compares with
+        name = labels.option_name(c.api.name)
+        color, dash = cloud_style(len(c.clouds))
+        line = {"color": color, "width": 2, "dash": dash}
+        data.append(line_trace(name, "api", months, amounts(c.api.values), line, money))
     top = max([float(on_cum.max())] + [float(t["y"][-1]) for t in data[1:]] + [1.0])
     top = max([top] + [max(t["y"]) for t in data])
     layout = _layout(
@@ -415,11 +406,35 @@ def cumulative_cost_chart(
     return _figure(data + markers, layout)
 
 
+def crossovers(c: Cumulative, labels: ChartLabels, money: str) -> tuple[list[Trace], list[Trace]]:
+    """A marker and an annotation on the owning curve at each cloud option's payback month."""
+    markers: list[Trace] = []
+    annotations: list[Trace] = []
+    for k, option in enumerate(c.clouds):
+        month = c.paybacks[k]
+        if month is None or not 0 <= month < len(c.owning):
+            continue
+        color, _dash = cloud_style(k)
+        point = (month, float(c.owning[month]))
+        hover = (
+            f"{labels.crossover}: {labels.month} %{{x}}<br>{money}"
+            f"<extra>{labels.option_name(option.name)}</extra>"
+        )
+        markers.append(marker_trace(labels.crossover, f"cloud{k}", point, "diamond", color, hover))
+        # Alternately below and above the point, staggered, so that close
+        # crossovers do not stack their labels past the plot's edge.
+        n = len(annotations)
+        offset = (24 + 8 * n, (36 + 12 * (n // 2)) * (1 if n % 2 == 0 else -1))
+        text = labels.crossover_annotation.format(month=month)
+        annotations.append(pointer(point, text, color, offset))
+    return markers, annotations
+
+
 # --- 2. on-prem breakdown -----------------------------------------------------------
 
 
 def onprem_breakdown_chart(
-    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+    series: ChartSeries, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
 ) -> Figure:
     """On-prem spend per year, stacked by component (residual value below zero).
 
@@ -428,31 +443,19 @@ def onprem_breakdown_chart(
     are zero in every month are left out. The last trace is the net total per
     year (markers), which equals the sum of the bars.
     """
-    cur = result.currency
-    cf = owning_cashflow(result)
-    months = cf.months
-    years = np.maximum(1, np.ceil(months / 12.0)).astype(np.int64)
-    n_years = int(years.max())
-    ticks = [labels.year_tick.format(year=y) for y in range(1, n_years + 1)]
-    components = cf.components
-    values = cf.component_values()
-    per_year = np.zeros((n_years, len(components)))
-    np.add.at(per_year, years - 1, values)
+    cur = series.currency
+    b = series.breakdown
+    ticks = [labels.year_tick.format(year=y) for y in range(1, len(b.net) + 1)]
     money = _money("y", cur)
-    data: list[dict[str, Any]] = []
-    # Which columns have a month that is not zero, in one reduction (np.any per column
-    # cost ~25,000 instructions each, nine a page).
-    drawn = values.any(axis=0).tolist()
-    for j, column in enumerate(components):
-        if not drawn[j]:
-            continue
+    data: list[Trace] = []
+    for j, column in enumerate(b.components):
         name = labels.component(column)
         data.append(
             {
                 "type": "bar",
                 "name": name,
                 "x": ticks,
-                "y": amounts(per_year[:, j]),
+                "y": amounts(b.per_year[:, j]),
                 "marker": {"color": COMPONENT_COLORS.get(column, "#999999")},
                 "hovertemplate": f"{money}<extra>{name}</extra>",
             }
@@ -463,7 +466,7 @@ def onprem_breakdown_chart(
             "mode": "markers",
             "name": labels.net_total,
             "x": ticks,
-            "y": amounts(per_year.sum(axis=1)),
+            "y": amounts(b.net),
             "marker": {
                 "symbol": "line-ew",
                 "size": 28,
@@ -473,7 +476,7 @@ def onprem_breakdown_chart(
         }
     )
     layout = _layout(
-        labels.breakdown_resell_title if resells(result) else labels.breakdown_title,
+        labels.breakdown_resell_title if series.resells else labels.breakdown_title,
         separators,
         barmode="relative",
         xaxis=_axis(labels.year, type="category"),
@@ -487,137 +490,35 @@ def onprem_breakdown_chart(
 
 
 def utilization_chart(
-    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+    series: ChartSeries, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
 ) -> Figure:
     """Total cost over the horizon at 0-100 % utilization; break-even points marked.
 
-    The curves come from one vectorized :func:`tco.engine.sweep` call over 101
-    utilizations plus each break-even point. Traces: on-prem line, one line per
-    cloud option, then one marker trace (named ``labels.break_even``) per
-    option whose break-even utilization lies within 0-100 %, at x = that
-    utilization and y = the on-prem total there. x is a fraction (0-1)
-    shown as a percentage.
+    Traces: on-prem line, one line per cloud option, then one marker trace
+    (named ``labels.break_even``) per option whose break-even utilization lies within
+    0-100 %, at x = that utilization and y = the on-prem total there. x is a fraction
+    (0-1) shown as a percentage. Empty without the series (omitted_charts says why).
     """
-    cur = result.currency
-    grid = _UTILIZATION_GRID
-    crossings = [
-        (k, float(o.break_even_utilization))
-        for k, o in enumerate(result.cloud_options)
-        if o.break_even_utilization is not None and 0.0 <= o.break_even_utilization <= 1.0
-    ]
-    points = np.concatenate([grid, [u for _, u in crossings]])
-    swept = sweep(result.cost_model, {"utilization": points}, break_evens=False, npvs=False)
-    n = UTILIZATION_POINTS
+    cur = series.currency
+    u = series.utilization
+    if u is None:
+        return _figure([], {})
     x = _UTILIZATION_X_LIST
     money = _money("y", cur)
-    pct_hover = "%{x:.0%}"
-    data: list[dict[str, Any]] = [
-        {
-            "type": "scatter",
-            "mode": "lines",
-            "name": labels.onprem,
-            "legendgroup": "onprem",
-            "x": x,
-            "y": amounts(swept.onprem_total[:n]),
-            "line": {"color": ONPREM_COLOR, "width": 3},
-            "hovertemplate": f"{money}<extra>{labels.onprem}</extra>",
-        }
-    ]
-    for k, option in enumerate(result.cloud_options):
+    line = {"color": ONPREM_COLOR, "width": 3}
+    data = [line_trace(labels.onprem, "onprem", x, amounts(u.onprem), line, money)]
+    for k, option in enumerate(u.clouds):
         color, dash = cloud_style(k)
-        data.append(
-            {
-                "type": "scatter",
-                "mode": "lines",
-                "name": labels.option_name(option.name),
-                "legendgroup": f"cloud{k}",
-                "x": x,
-                "y": amounts(swept.cloud_total[k, :n]),
-                "line": {"color": color, "width": 2, "dash": dash},
-                "hovertemplate": f"{money}<extra>{labels.option_name(option.name)}</extra>",
-            }
-        )
-    api = rented_api(result)
-    if api is not None:  # the same requests whatever the fleet's utilization
-        name = labels.option_name(api.name)
-        color, dash = cloud_style(len(result.cloud_options))
-        data.append(
-            {
-                "type": "scatter",
-                "mode": "lines",
-                "name": name,
-                "legendgroup": "api",
-                "x": x,
-                "y": amounts(np.full(n, api.total_cost)),
-                "line": {"color": color, "width": 2, "dash": dash},
-                "hovertemplate": f"{money}<extra>{name}</extra>",
-            }
-        )
-    annotations: list[dict[str, Any]] = []
-    for i, (k, u) in enumerate(crossings):
-        color, _ = cloud_style(k)
-        y = float(swept.onprem_total[n + i])
-        name = labels.option_name(result.cloud_options[k].name)
-        data.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "name": labels.break_even,
-                "legendgroup": f"cloud{k}",
-                "showlegend": False,
-                "x": [u],
-                "y": [y],
-                "marker": {
-                    "symbol": "circle",
-                    "size": 12,
-                    "color": color,
-                    "line": {"color": "#000000", "width": 1},
-                },
-                "hovertemplate": (
-                    f"{labels.break_even}: {pct_hover}<br>{money}<extra>{name}</extra>"
-                ),
-            }
-        )
-        annotations.append(
-            {
-                "x": u,
-                "y": y,
-                "text": labels.break_even_annotation.format(percent=round(u * 100)),
-                "showarrow": True,
-                "arrowhead": 2,
-                "arrowcolor": color,
-                "ax": -30 - 8 * i,
-                "ay": -40 - 24 * i,
-                "font": {"size": 11, "color": color},
-                "bgcolor": "rgba(255,255,255,0.8)",
-            }
-        )
-    planned = float(np.asarray(result.cost_model.utilization, dtype=np.float64).reshape(()))
-    shapes = [
-        {
-            "type": "line",
-            "xref": "x",
-            "yref": "paper",
-            "x0": planned,
-            "x1": planned,
-            "y0": 0,
-            "y1": 1,
-            "line": {"color": "#666666", "width": 1, "dash": "dot"},
-        }
-    ]
-    annotations.append(
-        {
-            "x": planned,
-            "y": 1,
-            "xref": "x",
-            "yref": "paper",
-            "text": labels.current_utilization,
-            "showarrow": False,
-            "xanchor": "right" if planned > 0.5 else "left",
-            "yanchor": "top",
-            "font": {"size": 10, "color": "#666666"},
-        }
-    )
+        name = labels.option_name(option.name)
+        line = {"color": color, "width": 2, "dash": dash}
+        data.append(line_trace(name, f"cloud{k}", x, amounts(option.values), line, money))
+    if u.api is not None:  # the same requests whatever the fleet's utilization
+        name = labels.option_name(u.api.name)
+        color, dash = cloud_style(len(u.clouds))
+        line = {"color": color, "width": 2, "dash": dash}
+        data.append(line_trace(name, "api", x, amounts(u.api.values), line, money))
+    markers, annotations = break_evens(u, labels, money)
+    annotations.append(planned_note(u.planned, labels))
     layout = _layout(
         labels.utilization_title,
         separators,
@@ -625,16 +526,49 @@ def utilization_chart(
         yaxis=_axis(labels.total_cost.format(currency=cur), tickformat=",.0f", rangemode="tozero"),
         hovermode="x unified",
         annotations=annotations,
-        shapes=shapes,
+        shapes=[vertical_line(u.planned, "#666666", "dot")],
     )
-    return _figure(data, layout)
+    return _figure(data + markers, layout)
+
+
+def break_evens(
+    u: ByUtilization, labels: ChartLabels, money: str
+) -> tuple[list[Trace], list[Trace]]:
+    """A marker and an annotation on the owning curve at each break-even utilization."""
+    markers: list[Trace] = []
+    annotations: list[Trace] = []
+    for i, point in enumerate(u.break_evens):
+        color, _dash = cloud_style(point.option)
+        name = labels.option_name(u.clouds[point.option].name)
+        hover = f"{labels.break_even}: %{{x:.0%}}<br>{money}<extra>{name}</extra>"
+        xy = (point.utilization, point.total)
+        group = f"cloud{point.option}"
+        markers.append(marker_trace(labels.break_even, group, xy, "circle", color, hover))
+        text = labels.break_even_annotation.format(percent=round(point.utilization * 100))
+        annotations.append(pointer(xy, text, color, (-30 - 8 * i, -40 - 24 * i)))
+    return markers, annotations
+
+
+def planned_note(planned: float, labels: ChartLabels) -> Trace:
+    """The words at the top of the planned utilization's line."""
+    return {
+        "x": planned,
+        "y": 1,
+        "xref": "x",
+        "yref": "paper",
+        "text": labels.current_utilization,
+        "showarrow": False,
+        "xanchor": "right" if planned > 0.5 else "left",
+        "yanchor": "top",
+        "font": {"size": 10, "color": "#666666"},
+    }
 
 
 # --- 4. tornado ---------------------------------------------------------------------
 
 
 def tornado_chart(
-    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+    series: ChartSeries, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
 ) -> Figure:
     """Sensitivity tornado: NPV saving with each input at its low and high value.
 
@@ -642,13 +576,15 @@ def tornado_chart(
     category order is largest swing first, drawn at the top.
     """
     _check_separators(separators)
-    cur = result.currency
-    t = result.tornado
-    bars = sorted(t.bars, key=lambda b: b.swing, reverse=True)
+    cur = series.currency
+    t = series.tornado
+    if t is None:
+        return _figure([], {})
+    bars = t.bars
     names = dict(labels.input_names)
     categories = [names.get(b.input_name, b.label) for b in bars]
     base = t.base_value
-    pct = result.scenario.finance.tornado_pct * 100
+    pct = t.pct
     pct_text = f"{pct:.0f}" if math.isclose(pct, round(pct)) else f"{pct:.1f}"
     money = _money("customdata[0]", cur)
     data: list[dict[str, Any]] = []
@@ -694,18 +630,7 @@ def tornado_chart(
             categoryarray=categories,
             autorange="reversed",
         ),
-        shapes=[
-            {
-                "type": "line",
-                "xref": "x",
-                "yref": "paper",
-                "x0": base,
-                "x1": base,
-                "y0": 0,
-                "y1": 1,
-                "line": {"color": "#000000", "width": 1},
-            }
-        ],
+        shapes=[vertical_line(base, "#000000")],
         annotations=[
             {
                 "x": base,
@@ -727,16 +652,15 @@ def tornado_chart(
 
 
 def carbon_chart(
-    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+    series: ChartSeries, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
 ) -> Figure:
     """Tonnes of CO₂ over the horizon: owning, then each charted cloud option (one bar each)."""
-    names = [_owning_name(result, labels)]
-    tonnes = [owning_carbon_tonnes(result)]
+    names = [_owning_name(series, labels)]
+    tonnes = [series.carbon.owning]
     colors = [ONPREM_COLOR]
-    energy = dict(zip((o.name for o in result.cloud_options), result.cloud_energy, strict=False))
-    for k, option in enumerate(result.cloud_options):
-        names.append(labels.option_name(option.name))
-        tonnes.append(energy.get(option.name, (None, None))[1])
+    for k, (option, option_tonnes) in enumerate(series.carbon.clouds):
+        names.append(labels.option_name(option))
+        tonnes.append(option_tonnes)
         colors.append(cloud_style(k)[0])
     shown = [(n, t, c) for n, t, c in zip(names, tonnes, colors, strict=True) if t is not None]
     data: list[dict[str, Any]] = [
@@ -764,15 +688,15 @@ def carbon_chart(
 
 
 def confidence_chart(
-    result: ScenarioResult, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
+    series: ChartSeries, labels: ChartLabels = DEFAULT_LABELS, separators: str = ".,"
 ) -> Figure:
     """Histogram of the Monte Carlo saving of the verdict's side; bars where it wins in green.
 
     One bar trace per side (the verdict's side wins at saving > 0), so the legend
     says which futures favour owning and which renting.
     """
-    c = result.confidence
-    cur = result.currency
+    c = series.confidence
+    cur = series.currency
     data: list[dict[str, Any]] = []
     if c is not None:
         edges = np.asarray(c.histogram_edges)
@@ -803,18 +727,7 @@ def confidence_chart(
         xaxis=_axis(labels.confidence_axis.format(currency=cur), tickformat=",.0f"),
         yaxis=_axis(labels.confidence_count, rangemode="tozero"),
         bargap=0.05,
-        shapes=[
-            {
-                "type": "line",
-                "xref": "x",
-                "yref": "paper",
-                "x0": 0,
-                "x1": 0,
-                "y0": 0,
-                "y1": 1,
-                "line": {"color": "#666666", "width": 1, "dash": "dot"},
-            }
-        ],
+        shapes=[vertical_line(0, "#666666", "dot")],
     )
     return _figure(data, layout)
 
@@ -827,44 +740,15 @@ def _format_amount(value: float, separators: str) -> str:
 # --- bundles ------------------------------------------------------------------------
 
 
-CHARTED_CLOUD_OPTIONS = 4
-
-
-def charted(result: ScenarioResult, limit: int = CHARTED_CLOUD_OPTIONS) -> ScenarioResult:
-    """The result with only the cloud options worth drawing: the cheapest eligible first.
-
-    Ten or twenty lines make a chart unreadable; the table lists every option.
-    """
-    clouds = result.cloud_options
-    if len(clouds) <= limit:
-        return result
-    eligible = {o.name for o in result.verdict.options if o.eligible}
-    order = sorted(
-        range(len(clouds)), key=lambda k: (clouds[k].name not in eligible, clouds[k].total_cost)
-    )
-    keep = sorted(order[:limit])
-    model = result.cost_model.replace(clouds=tuple(result.cost_model.clouds[k] for k in keep))
-    energy = result.cloud_energy
-    return dataclasses.replace(
-        result,
-        cloud_options=tuple(clouds[k] for k in keep),
-        cost_model=model,
-        cloud_energy=tuple(energy[k] for k in keep) if energy else (),
-    )
-
-
 def all_charts(
-    result: ScenarioResult,
+    series: ChartSeries,
     labels: ChartLabels = DEFAULT_LABELS,
     separators: str = ".,",
-    limit: int | None = CHARTED_CLOUD_OPTIONS,
 ) -> dict[str, Figure]:
-    """The figures of a result, keyed ``cumulative``, ``breakdown``, ``utilization``,
-    ``tornado``, ``confidence``, ``carbon``; lines for the recommended and cheapest cloud
-    options only (:func:`charted`). A figure :func:`omitted_charts` names is left out."""
+    """The figures of a result's chart series (tco.report.chart_series), keyed
+    ``cumulative``, ``breakdown``, ``utilization``, ``tornado``, ``confidence``, ``carbon``.
+    A figure :func:`omitted_charts` names is left out."""
     _check_separators(separators)
-    if limit is not None:
-        result = charted(result, limit)
     builders = {
         "cumulative": cumulative_cost_chart,
         "breakdown": onprem_breakdown_chart,
@@ -873,32 +757,16 @@ def all_charts(
         "confidence": confidence_chart,
         "carbon": carbon_chart,
     }
-    left_out = omitted_charts(result)
     return {
-        name: build(result, labels, separators)
+        name: build(series, labels, separators)
         for name, build in builders.items()
-        if name not in left_out
+        if name not in series.omitted
     }
 
 
-def omitted_charts(result: ScenarioResult) -> dict[str, str]:
-    """The charts that would not compare what the headline compares, or would have no
-    data, each with the reason's code (the page words it in place of the chart):
-
-    - ``utilization``: ``resell`` when the headline owns the fleet for one run and resells
-      it (its cost does not depend on how busy the fleet would be over the horizon);
-    - ``tornado``: ``no_rented_option`` when the buyer's terms allow no rented option;
-    - ``confidence``: ``api`` when the headline compares with a hosted API (the futures
-      draw GPU clouds only), ``no_rented_option`` when no rented option is allowed.
-    """
-    left_out: dict[str, str] = {}
-    if resells(result):
-        left_out["utilization"] = "resell"
-    if result.verdict.renting is None:
-        left_out["tornado"] = "no_rented_option"
-    if result.confidence is None:
-        left_out["confidence"] = "api" if rented_api(result) else "no_rented_option"
-    return left_out
+def omitted_charts(series: ChartSeries) -> dict[str, str]:
+    """The charts left out, each with the reason's code (tco.report.chart_series.omitted)."""
+    return series.omitted
 
 
 def _jsonable(value: Any) -> Any:

@@ -5,6 +5,10 @@ the proposal PDF (from a revision's stored JSON), the API (its OpenAPI schema is
 report's), the command line and the workbook all read it. Its JSON form is
 ``Report.to_json()`` / ``Report.from_json()`` (docs/api.md, "The report"). Pure Python and
 pydantic: no Django.
+
+Beside it, the series the charts draw (tco/report/chart_series.py: ``chart_series``, computed
+once per analysis, ``Analysis.chart_series``): typed numpy series at the engine's precision,
+not part of the report's JSON (a proposal stores its figures as drawn).
 """
 
 from tco.report.build import build_report

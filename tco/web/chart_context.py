@@ -12,8 +12,9 @@ from tco.presentation.chart_labels import SEPARATORS, chart_labels
 from tco.presentation.chart_svg import UnsupportedFigure, figure_svg
 from tco.presentation.charts import (
     CHARTED_CLOUD_OPTIONS,
+    ChartSeries,
     all_charts,
-    charted,
+    chart_series,
     charts_json,
     omitted_charts,
 )
@@ -58,8 +59,8 @@ def first_chart_svg(name: str, figure: dict[str, Any], title: str) -> str | None
     return svg.decode()
 
 
-def omitted_sentences(result: ScenarioResult) -> tuple[str, ...]:
-    """The reader's sentence for each chart left out of ``result``'s charts."""
+def omitted_sentences(series: ChartSeries) -> tuple[str, ...]:
+    """The reader's sentence for each chart left out of a result's charts."""
     sentences = {
         ("utilization", "resell"): _(
             "No chart of the cost by utilization: the servers are bought for one run and "
@@ -76,7 +77,7 @@ def omitted_sentences(result: ScenarioResult) -> tuple[str, ...]:
             "No chart of plausible futures: your terms allow no rented option to compare with."
         ),
     }
-    return tuple(sentences[item] for item in omitted_charts(result).items() if item in sentences)
+    return tuple(sentences[item] for item in omitted_charts(series).items() if item in sentences)
 
 
 def page_charts(
@@ -86,21 +87,21 @@ def page_charts(
     # Only the options drawn are named (the cheapest few of a dozen or more, charted here
     # as all_charts would), and the one the tornado compares with (named when it is one of
     # the result's options).
-    shown = result if all_options else charted(result, CHARTED_CLOUD_OPTIONS)
-    labels = chart_labels(shown)
+    series = chart_series(result, None if all_options else CHARTED_CLOUD_OPTIONS)
+    labels = chart_labels(series)
     reference = result.tornado.reference_option
     named = {name for name, _label in labels.option_names}
     if reference not in named and any(o.name == reference for o in result.cloud_options):
         labels = labels.with_option_names(
             (*labels.option_names, (reference, cloud_label(reference)))
         )
-    figures = all_charts(shown, labels, SEPARATORS.get((language or "en")[:2], ".,"), limit=None)
+    figures = all_charts(series, labels, SEPARATORS.get((language or "en")[:2], ".,"))
     titles = {name: figure["layout"]["title"]["text"] or name for name, figure in figures.items()}
     first = next(iter(figures), None)
     svg = first_chart_svg(first, figures[first], titles[first]) if first is not None else None
     return PageCharts(
         titles=titles,
         json=charts_json(figures),
-        omitted=omitted_sentences(result),
+        omitted=omitted_sentences(series),
         svgs={first: svg} if first is not None and svg is not None else {},
     )

@@ -7,7 +7,7 @@ change is visible at once.
 
 Bounded in two ways:
 
-- Keys are the *canonical* validated inputs (tco/web/canonical.py), not the URL: spellings of
+- Keys are the *canonical* validated inputs (tco/inputs/canonical.py), not the URL: spellings of
   the same inputs (`7` and `7.000`, another field order, repeated or unknown parameters)
   share one entry, and a URL whose inputs are not valid is served but never stored. A URL
   that is already canonical (or names only a preset) is found without validating anything.
@@ -75,7 +75,7 @@ def _key(request: HttpRequest, query: str) -> str:
 
 def _is_alias(query: str) -> bool:
     """No parameters, or only a preset: a bounded set of URLs that name canonical inputs."""
-    from tco.web.presets import PRESETS
+    from tco.inputs.presets import PRESETS
 
     return query == "" or query in {f"preset={preset.slug}" for preset in PRESETS}
 

@@ -23,12 +23,12 @@ from django.views.decorators.http import require_safe
 from catalog.audience import sees_internal_prices
 from common.downloads import attachment
 from common.http import HtmxHttpRequest
+from tco.inputs.canonical import canonical_query
 from tco.presentation.downloads import XLSX_CONTENT_TYPE, workbook_filename
-from tco.web.canonical import canonical_query
 from tco.web.page_cache import cache_anonymous_page
 
 if TYPE_CHECKING:
-    from tco.web.forms import CalculatorForm
+    from tco.inputs.forms import CalculatorForm
 
 
 def _bound_form(request: HttpRequest) -> CalculatorForm:
@@ -36,9 +36,9 @@ def _bound_form(request: HttpRequest) -> CalculatorForm:
     the view both need it)."""
     form: CalculatorForm | None = getattr(request, "_calculator_form", None)
     if form is None:
+        from tco.analysis.calculator import form_data
+        from tco.inputs.forms import CalculatorForm
         from tco.scenario.resolve import CatalogSnapshot
-        from tco.web.calculator import form_data
-        from tco.web.forms import CalculatorForm
 
         form = CalculatorForm(form_data(request.GET), catalog=CatalogSnapshot.current())
         form.is_valid()
@@ -70,11 +70,11 @@ def _charts_toggle_query(request: HttpRequest, all_options: bool) -> str:
 @require_safe
 @cache_anonymous_page(canonical_inputs)
 def calculator(request: HtmxHttpRequest) -> HttpResponse:
+    from tco.analysis.calculator import analyse_bound_form
+    from tco.inputs.forms import PRESET_CHOICES
+    from tco.inputs.presets import KIND_DEFAULTS
     from tco.presentation.charts import CHARTED_CLOUD_OPTIONS
-    from tco.web.calculator import analyse_bound_form
     from tco.web.chart_context import page_charts
-    from tco.web.forms import PRESET_CHOICES
-    from tco.web.presets import KIND_DEFAULTS
 
     form, outcome = analyse_bound_form(_bound_form(request))
     all_options = request.GET.get("charts") == "all"
@@ -116,18 +116,16 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
 def calculator_workbook(request: HttpRequest) -> HttpResponse:
     """The result's TCO model as an Excel workbook with live formulas
     (tco.presentation.workbook)."""
-    from tco.presentation.workbook import build_workbook, provenance_for
-    from tco.web.calculator import analyse_query
+    from tco.analysis.calculator import analyse_query
+    from tco.presentation.workbook import analysis_workbook
 
     _form, outcome = analyse_query(request.GET)
     if outcome.analysis is None:  # invalid inputs: the page says what is wrong
         return redirect(f"{reverse('tco:calculator')}?{request.GET.urlencode()}")
-    built, result = outcome.analysis.built, outcome.analysis.result
+    analysis = outcome.analysis
     response = HttpResponse(
-        build_workbook(
-            result, provenance_for(built, result, internal=sees_internal_prices(request.user))
-        ),
+        analysis_workbook(analysis, internal=sees_internal_prices(request.user)),
         content_type=XLSX_CONTENT_TYPE,
     )
-    response["Content-Disposition"] = attachment(workbook_filename(result.scenario.name))
+    response["Content-Disposition"] = attachment(workbook_filename(analysis.report.scenario))
     return response

@@ -46,10 +46,10 @@ from hypothesis import strategies as st
 from catalog.services import export_price_list
 from quotes import services
 from quotes.models import Team
+from tco.inputs.forms import CalculatorForm
+from tco.inputs.presets import PRESETS, preset_data
 from tco.limits import MAX_CLOUD_OFFERINGS
 from tco.presentation.downloads import XLSX_CONTENT_TYPE
-from tco.web.forms import CalculatorForm
-from tco.web.presets import PRESETS, preset_data
 
 pytestmark = pytest.mark.django_db
 

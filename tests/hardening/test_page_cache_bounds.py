@@ -18,8 +18,8 @@ from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory, override_settings
 
+from tco.inputs.presets import preset_data
 from tco.web import page_cache
-from tco.web.presets import preset_data
 from tests.real_services import RUNNING, Service, start_redis
 
 pytestmark = pytest.mark.django_db

@@ -23,7 +23,7 @@ from common.client_ip import client_ip
 from quotes import services
 from quotes.forms import lead_form_stamp
 from quotes.models import EmailKind, Lead, OutboxEmail
-from tco.web.presets import preset_data
+from tco.inputs.presets import preset_data
 
 pytestmark = pytest.mark.django_db
 URL = "/quotes/analysis-pdf/"

@@ -20,7 +20,7 @@ from django.test import Client
 from catalog.models import ServerModel, past_sale_life, sale_life_start
 from quotes import services
 from quotes.models import Customer
-from tco.web.calculator import analyse_query
+from tco.analysis.calculator import analyse_query
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 """quotes' business rules reach the calculator through its front door (tco.analysis), the
 typed report and its wording (docs/api.md, "The report"): no form, no engine internals; a
-calculator result URL's query is read by tco.web.calculator (tests/test_architecture.py,
-EXCUSED_IMPORTS)."""
+calculator result URL's query is read by the front door's tco.analysis.calculator
+(tests/test_architecture.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ ALLOWED = {
     "tco.presentation.wording",
     "tco.presentation.wording_idle",
     "tco.presentation.wording_site",
-    "tco.web.calculator",
+    "tco.analysis.calculator",
 }
 
 
@@ -51,9 +51,9 @@ def test_quotes_services_use_only_the_front_door_and_the_report() -> None:
 def test_the_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text(
-        "def f():\n    from tco.web.forms import CalculatorForm\n    import tco.engine\n"
+        "def f():\n    from tco.inputs.forms import CalculatorForm\n    import tco.engine\n"
     )
-    assert tco_imports(sample) == [(2, "tco.web.forms"), (3, "tco.engine")]
+    assert tco_imports(sample) == [(2, "tco.inputs.forms"), (3, "tco.engine")]
 
 
 def test_quotes_services_build_no_calculator_form() -> None:

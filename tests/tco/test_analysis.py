@@ -78,7 +78,7 @@ def test_an_overflowing_total_is_null_or_refused_naming_the_output(seed_catalog:
 
 
 def test_the_error_examples_in_the_module_hold() -> None:
-    # tco/analysis.py is outside the doctest paths (pyproject.toml): its examples run here.
+    # tco/analysis/__init__.py is outside the doctest paths (pyproject.toml): its examples run here.
     import doctest
 
     import tco.analysis

@@ -11,10 +11,10 @@ from django.forms import BaseForm, ChoiceField
 from django.http import QueryDict
 from django.utils import translation
 
+from tco.analysis.calculator import form_data
+from tco.inputs.forms import CalculatorForm
+from tco.inputs.presets import DEFAULT_PRESET, KIND_DEFAULTS, preset_data
 from tco.scenario.resolve import CatalogSnapshot
-from tco.web.calculator import form_data
-from tco.web.forms import CalculatorForm
-from tco.web.presets import DEFAULT_PRESET, KIND_DEFAULTS, preset_data
 
 pytestmark = pytest.mark.django_db
 

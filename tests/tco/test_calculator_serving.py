@@ -9,10 +9,10 @@ import pytest
 from django.test import Client
 
 from catalog.models import ApiOffering
+from tco.analysis.calculator import form_data
+from tco.inputs.forms import CalculatorForm
+from tco.inputs.presets import preset_data
 from tco.scenario.resolve import CatalogSnapshot
-from tco.web.calculator import form_data
-from tco.web.forms import CalculatorForm
-from tco.web.presets import preset_data
 
 pytestmark = pytest.mark.django_db
 
@@ -204,7 +204,7 @@ def test_a_cheaper_server_that_misses_the_latency_target_is_not_chosen(
     # own but cannot stream that fast; a server that can is chosen, and the list says why.
     from django.http import QueryDict
 
-    from tco.web.calculator import analyse_query
+    from tco.analysis.calculator import analyse_query
 
     query = QueryDict(mutable=True)
     query.update({"preset": "customer-service", "latency_ms_per_token": "15"})

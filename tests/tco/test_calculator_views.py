@@ -20,9 +20,9 @@ from pytest_django.fixtures import Settings
 
 from catalog.models import CloudOffering, Gpu
 from config.middleware import has_control_characters
-from tco.web.calculator import form_data
-from tco.web.forms import CalculatorForm
-from tco.web.presets import PRESETS, preset_data
+from tco.analysis.calculator import form_data
+from tco.inputs.forms import CalculatorForm
+from tco.inputs.presets import PRESETS, preset_data
 
 pytestmark = pytest.mark.django_db
 
@@ -662,11 +662,11 @@ def test_a_first_chart_the_server_cannot_draw_is_left_to_plotly(
     # The confidence chart is one figure_svg refuses: drawn by Plotly alone.
     from tco.engine import evaluate
     from tco.engine.examples import reference_scenario
-    from tco.presentation.charts import all_charts
+    from tco.presentation.charts import all_charts, chart_series
     from tco.web.chart_context import first_chart_svg
 
     monkeypatch.setattr(tco.web.chart_context, "figure_svg", figure_svg)
-    charts = all_charts(evaluate(reference_scenario()))
+    charts = all_charts(chart_series(evaluate(reference_scenario())))
     assert first_chart_svg("confidence", charts["confidence"], "x") is None
     assert first_chart_svg("cumulative", charts["cumulative"], "x")
 

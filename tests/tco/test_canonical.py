@@ -1,4 +1,4 @@
-"""tco/web/canonical.py: a result's canonical query means the same inputs and is its own
+"""tco/inputs/canonical.py: a result's canonical query means the same inputs and is its own
 canonical form."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from django.http import QueryDict
 
+from tco.analysis.calculator import form_data
+from tco.inputs.canonical import canonical_query
+from tco.inputs.forms import CalculatorForm
+from tco.inputs.presets import PRESETS
 from tco.scenario.resolve import CatalogSnapshot
-from tco.web.calculator import form_data
-from tco.web.canonical import canonical_query
-from tco.web.forms import CalculatorForm
-from tco.web.presets import PRESETS
 
 
 def _form(query: str, catalog: CatalogSnapshot) -> CalculatorForm:

@@ -22,7 +22,7 @@ from tco.presentation.chart_svg import (
     tick_text,
     without_collinear,
 )
-from tco.presentation.charts import all_charts
+from tco.presentation.charts import all_charts, chart_series
 from tco.presentation.text_width import text_width
 
 from .test_charts import DUTCH
@@ -35,8 +35,8 @@ PDF_CHARTS = ("cumulative", "breakdown", "utilization")
 def figures() -> dict[str, Any]:
     result = evaluate(reference_scenario())
     return {
-        "en": all_charts(result),
-        "nl": all_charts(result, DUTCH, ",."),
+        "en": all_charts(chart_series(result)),
+        "nl": all_charts(chart_series(result), DUTCH, ",."),
     }
 
 

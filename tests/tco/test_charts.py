@@ -23,6 +23,7 @@ from tco.presentation.charts import (
     ChartLabels,
     all_charts,
     amounts,
+    chart_series,
     cumulative_cost_chart,
     figure_payload,
     onprem_breakdown_chart,
@@ -76,7 +77,7 @@ def result() -> ScenarioResult:
 
 @pytest.fixture(scope="module")
 def figures(result: ScenarioResult) -> dict[str, go.Figure]:
-    return validated(all_charts(result, ChartLabels(), ".,"))
+    return validated(all_charts(chart_series(result), ChartLabels(), ".,"))
 
 
 def validated(figures: dict[str, Any]) -> dict[str, go.Figure]:
@@ -186,7 +187,7 @@ def test_no_crossover_marker_when_on_prem_never_pays_back() -> None:
     result = evaluate(make_scenario(utilization=0.05))
     on_demand = [o for o in result.cloud_options if o.payback_month is None]
     assert on_demand
-    fig = go.Figure(cumulative_cost_chart(result, ChartLabels(), ".,"))
+    fig = go.Figure(cumulative_cost_chart(chart_series(result, None), ChartLabels(), ".,"))
     expected = sum(o.payback_month is not None for o in result.cloud_options)
     assert len(traces(fig, "Crossover")) == expected
     assert len(fig.layout.annotations) == expected
@@ -234,7 +235,7 @@ def test_breakdown_stacks_sum_to_the_yearly_cash_flow(
 
 def test_breakdown_of_a_leased_partial_year_horizon() -> None:
     result = evaluate(make_scenario(horizon_months=30, lease=LeaseTerms(0.07, 36)))
-    fig = go.Figure(onprem_breakdown_chart(result, ChartLabels(), ".,"))
+    fig = go.Figure(onprem_breakdown_chart(chart_series(result, None), ChartLabels(), ".,"))
     names = [t.name for t in fig.data if t.type == "bar"]
     assert "Lease" in names and "Purchase" not in names
     bars = [t for t in fig.data if t.type == "bar"]
@@ -329,7 +330,7 @@ def test_tornado_bars_are_ordered_by_swing_from_the_base(
 
 
 def test_translated_labels_and_dutch_separators(result: ScenarioResult) -> None:
-    figs = validated(all_charts(result, DUTCH, ",."))
+    figs = validated(all_charts(chart_series(result), DUTCH, ",."))
     assert all(f.layout.separators == ",." for f in figs.values())
     assert figs["cumulative"].layout.title.text == "Cumulatieve kosten"
     assert figs["cumulative"].layout.xaxis.title.text == "Maand"
@@ -352,11 +353,11 @@ def test_translated_labels_and_dutch_separators(result: ScenarioResult) -> None:
 @pytest.mark.parametrize("bad", ["", ".", "..", "., "])
 def test_invalid_separators_are_rejected(result: ScenarioResult, bad: str) -> None:
     with pytest.raises(ValueError, match="separators"):
-        tornado_chart(result, ChartLabels(), bad)
+        tornado_chart(chart_series(result, None), ChartLabels(), bad)
 
 
 def test_payload_is_json_for_plotly_new_plot(result: ScenarioResult) -> None:
-    raw = all_charts(result, ChartLabels(), ".,")
+    raw = all_charts(chart_series(result), ChartLabels(), ".,")
     figures = validated(raw)
     for name, fig in figures.items():
         payload = figure_payload(raw[name])
@@ -372,7 +373,7 @@ def test_payload_is_json_for_plotly_new_plot(result: ScenarioResult) -> None:
 
 
 def test_defaults_are_english_labels_and_english_separators(result: ScenarioResult) -> None:
-    fig = go.Figure(utilization_chart(result))
+    fig = go.Figure(utilization_chart(chart_series(result, None)))
     assert fig.layout.separators == ".,"
     assert fig.data[0].name == "On-prem"
     # Pay-per-hour clouds cost nothing at 0 % utilization; owned servers still cost money.
@@ -398,7 +399,11 @@ def test_charts_draw_the_recommended_and_cheapest_cloud_options_only() -> None:
     assert len(shown.cloud_options) == len(shown.cost_model.clouds) == CHARTED_CLOUD_OPTIONS
     cheapest = sorted(o.total_cost for o in result.cloud_options)[:CHARTED_CLOUD_OPTIONS]
     assert sorted(o.total_cost for o in shown.cloud_options) == cheapest
-    lines = [t for t in go.Figure(all_charts(result)["cumulative"]).data if t.mode == "lines"]
+    lines = [
+        t
+        for t in go.Figure(all_charts(chart_series(result))["cumulative"]).data
+        if t.mode == "lines"
+    ]
     assert len(lines) == 1 + CHARTED_CLOUD_OPTIONS
 
 
@@ -419,7 +424,7 @@ def test_the_page_bundle_draws_every_trace_type_the_charts_use(result: ScenarioR
     assert "plotly.js (basic - minified) v4.1.1" in head
     # Chromium compiles the whole bundle off the main thread (README of the bundle).
     assert head.startswith("//# allFunctionsCalledOnLoad\n")
-    used = {t["type"] for fig in all_charts(result).values() for t in fig["data"]}
+    used = {t["type"] for fig in all_charts(chart_series(result)).values() for t in fig["data"]}
     assert used <= {"scatter", "bar", "pie"}, used
 
 
@@ -443,7 +448,7 @@ def test_page_json_holds_every_figure_compactly_and_safe_in_a_script(
 ) -> None:
     from tco.presentation.charts import charts_json
 
-    raw = all_charts(result, ChartLabels(), ".,")
+    raw = all_charts(chart_series(result), ChartLabels(), ".,")
     text = charts_json({**raw, "x": {"data": [], "layout": {"title": {"text": "</script>&"}}}})
     assert "<" not in text and ">" not in text and "&" not in text
     assert text == json.dumps(json.loads(text), separators=(",", ":")).replace(
@@ -487,10 +492,9 @@ def test_page_charts_name_only_the_drawn_options_and_draw_what_all_of_them_gave(
     with translation.override(language):
         page = page_charts(result, language, all_options)
         figures = all_charts(
-            result,
-            chart_labels(result),
+            chart_series(result, None if all_options else CHARTED_CLOUD_OPTIONS),
+            chart_labels(chart_series(result, None)),  # every option of the result named
             SEPARATORS[language],
-            limit=None if all_options else CHARTED_CLOUD_OPTIONS,
         )
     assert page.json == charts_json(figures)
     assert page.titles == {n: f["layout"]["title"]["text"] or n for n, f in figures.items()}

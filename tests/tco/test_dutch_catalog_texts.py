@@ -39,7 +39,7 @@ from catalog.models import (
     ServerPart,
     Site,
 )
-from tco.web.presets import PRESETS
+from tco.inputs.presets import PRESETS
 from tests.quotes.conftest import lead_analysis_text
 
 pytestmark = pytest.mark.django_db
@@ -160,7 +160,7 @@ def test_the_dutch_calculator_shows_catalog_texts_in_dutch(
 
 def test_a_dutch_proposal_analysis_shows_catalog_texts_in_dutch(seed_catalog: object) -> None:
     from quotes.services.analysis import tco_snapshot
-    from tco.web.calculator import analyse_query
+    from tco.analysis.calculator import analyse_query
 
     english = english_with_a_dutch_version()
     _form, outcome = analyse_query(QueryDict("preset=pretrain-70b"))
@@ -244,7 +244,7 @@ def test_a_dutch_price_history_shows_its_source_in_dutch(
 def test_a_dutch_proposal_analysis_shows_catalog_sources_in_dutch(seed_catalog: object) -> None:
     from quotes import pdf
     from quotes.services.analysis import tco_snapshot
-    from tco.web.calculator import analyse_query
+    from tco.analysis.calculator import analyse_query
 
     english = english_sources_with_a_dutch_version()
     _form, outcome = analyse_query(QueryDict("preset=pretrain-70b"))

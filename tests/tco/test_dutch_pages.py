@@ -30,7 +30,7 @@ from django.utils.translation.trans_real import (
 )
 from jinja2.ext import extract_from_ast
 
-from tco.web.presets import PRESETS
+from tco.inputs.presets import PRESETS
 
 pytestmark = pytest.mark.django_db
 

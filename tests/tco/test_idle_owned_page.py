@@ -13,9 +13,9 @@ from django.utils import translation
 
 from common.formatting import format_money
 from tco.analysis import CatalogSnapshot
-from tco.web.calculator import analyse_form
-from tco.web.forms import CalculatorForm
-from tco.web.presets import preset_data
+from tco.analysis.calculator import analyse_form
+from tco.inputs.forms import CalculatorForm
+from tco.inputs.presets import preset_data
 
 pytestmark = pytest.mark.django_db
 

@@ -14,10 +14,10 @@ from django.test import Client
 from django.utils import translation
 
 from tco.engine import evaluate
+from tco.inputs.presets import preset_data
 from tco.presentation.wording import owning_extras_sentence
 from tco.report import build_report
 from tco.scenario.resolve import build_scenario
-from tco.web.presets import preset_data
 
 pytestmark = pytest.mark.django_db
 

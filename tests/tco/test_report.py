@@ -12,12 +12,12 @@ import pytest
 from django.http import QueryDict
 from pydantic import BaseModel, ValidationError
 
+from tco.analysis.calculator import analyse_query
 from tco.engine import evaluate
 from tco.engine.examples import reference_scenario
+from tco.inputs.presets import PRESETS
 from tco.report import Bridge, Capacity, Option, Report, Timing, build_report
 from tco.report.rounding import figure
-from tco.web.calculator import analyse_query
-from tco.web.presets import PRESETS
 
 # Each option's time to capacity (tco/report/capacity_blocks.py).
 TIME_KEYS = ("ready_date", "ready_in_days", "bridge", "time")

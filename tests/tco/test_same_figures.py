@@ -26,8 +26,8 @@ from django.http import QueryDict
 from django.test import Client
 from openpyxl import load_workbook
 
-from tco.web.calculator import analyse_query, calculator_document
-from tco.web.presets import PRESETS
+from tco.analysis.calculator import analyse_query, calculator_document
+from tco.inputs.presets import PRESETS
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "same_figures"
 REGENERATE = "GPUTCO_REGENERATE_FIGURES"

@@ -527,10 +527,10 @@ def test_every_presets_document_is_read_by_the_schema(seed_catalog: object, extr
     """The calculator's documents are the schema's: each preset's reads back as itself."""
     from django.http import QueryDict
 
+    from tco.analysis.calculator import form_data
+    from tco.inputs.forms import CalculatorForm
+    from tco.inputs.presets import PRESETS
     from tco.scenario.resolve import CatalogSnapshot
-    from tco.web.calculator import form_data
-    from tco.web.forms import CalculatorForm
-    from tco.web.presets import PRESETS
 
     catalog = CatalogSnapshot.load()
     for preset in PRESETS:

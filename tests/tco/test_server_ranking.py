@@ -1,5 +1,6 @@
-"""tco.web.calculator: the ranking of the catalog's servers ("the cheapest that fits") reads what
-owning costs in nominal terms, never the discount rate or the cloud providers and terms."""
+"""tco.analysis.calculator: the ranking of the catalog's servers ("the cheapest that fits")
+reads what owning costs in nominal terms, never the discount rate or the cloud providers and
+terms."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ import pytest
 from django.http import QueryDict
 
 from catalog.models import PricingTerm
+from tco.analysis import calculator
+from tco.analysis.calculator import form_data
+from tco.inputs.forms import PROVIDERS, CalculatorForm
+from tco.inputs.presets import PRESETS
 from tco.scenario.resolve import CatalogSnapshot
-from tco.web import calculator
-from tco.web.calculator import form_data
-from tco.web.forms import PROVIDERS, CalculatorForm
-from tco.web.presets import PRESETS
 
 pytestmark = pytest.mark.django_db
 

@@ -312,7 +312,7 @@ def test_the_form_asks_for_the_rooms_power_when_the_terms_need_the_room(
     from django.http import QueryDict
     from django.utils import translation
 
-    from tco.web.calculator import analyse_query
+    from tco.analysis.calculator import analyse_query
 
     query = (
         "preset=eu-own-premises&kind=pretrain&params_billion=70&tokens_billion=2000"

@@ -121,7 +121,7 @@ def test_the_carbon_of_a_resale_counts_the_months_the_fleet_is_owned(
 ) -> None:
     from django.http import QueryDict
 
-    from tco.web.calculator import analyse_query
+    from tco.analysis.calculator import analyse_query
 
     _html, figures = page(client, "pretrain-7b")
     bars = figures["carbon"]["data"][0]

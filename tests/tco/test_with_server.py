@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 from django.http import QueryDict
 
+from tco.analysis.calculator import form_data
+from tco.inputs.forms import CalculatorForm
+from tco.inputs.presets import PRESETS
 from tco.scenario import parse_server
 from tco.scenario.resolve import (
     BuiltScenario,
@@ -13,9 +16,6 @@ from tco.scenario.resolve import (
     build_scenario,
     with_server,
 )
-from tco.web.calculator import form_data
-from tco.web.forms import CalculatorForm
-from tco.web.presets import PRESETS
 
 pytestmark = pytest.mark.django_db
 

@@ -20,10 +20,11 @@ from django.test import Client
 from django.utils import translation
 
 from quotes.services.revisions import sized_networking_description
-from tco.presentation.workbook import provenance_for
+from tco.analysis.calculator import analyse_query
+from tco.inputs.presets import PRESETS
+from tco.presentation.workbook import provenance_for, workbook
+from tco.presentation.workbook_inputs import workbook_inputs
 from tco.report.models import OwningExtras
-from tco.web.calculator import analyse_query
-from tco.web.presets import PRESETS
 
 from .test_dutch_pages import visible_text
 
@@ -70,7 +71,6 @@ FORMULA_COLUMNS = ("Name", "Formula")
 def test_no_raw_keys_in_any_presets_workbook(seed_catalog: object) -> None:
     """Every preset's workbook in English and Dutch: every sheet's text but the columns
     that name the formulas. Built in memory, not written: about 0.4 s a workbook."""
-    from tco.presentation.workbook import workbook
 
     found = {}
     for preset in PRESETS:
@@ -79,7 +79,9 @@ def test_no_raw_keys_in_any_presets_workbook(seed_catalog: object) -> None:
         built, result = outcome.analysis.built, outcome.analysis.result
         for language in ("en", "nl"):
             with translation.override(language):
-                book = workbook(result, provenance_for(built, result))
+                book = workbook(
+                    outcome.analysis.report, workbook_inputs(result), provenance_for(built, result)
+                )
                 skipped = {translation.gettext(title) for title in FORMULA_COLUMNS}
             texts = [
                 cell.value

@@ -23,7 +23,7 @@ from tco.engine import evaluate
 from tco.engine.options import compare_options
 from tco.engine.ownership import buy_run_resell
 from tco.presentation.wording import break_even_cell, cloud_label
-from tco.report import Option
+from tco.report import Option, build_report
 
 ROOT = Path(__file__).resolve().parents[2]
 SOFFICE = shutil.which("soffice") or "/usr/bin/soffice"
@@ -173,7 +173,7 @@ SCENARIOS = [
 def test_workbook_recalculated_by_libreoffice_matches_engine(
     seed_catalog: object, example: str, changes: dict[str, Any]
 ) -> None:
-    from tco.presentation.workbook import build_workbook, provenance_for
+    from tco.presentation.workbook import build_workbook, provenance_for, workbook_inputs
     from tco.scenario.resolve import build_scenario
 
     document = json.loads((ROOT / "docs" / "examples" / example).read_text())
@@ -181,7 +181,9 @@ def test_workbook_recalculated_by_libreoffice_matches_engine(
         document[key] = {**document.get(key, {}), **value} if isinstance(value, dict) else value
     built = build_scenario(document)
     result = evaluate(built.scenario)
-    xlsx = build_workbook(result, provenance_for(built, result))
+    xlsx = build_workbook(
+        build_report(result), workbook_inputs(result), provenance_for(built, result)
+    )
 
     book = recalculate(xlsx)
     WORDS_CHECKED.clear()
@@ -215,13 +217,15 @@ def test_workbook_recalculated_by_libreoffice_matches_engine(
 
 
 def test_workbook_has_names_formats_frozen_headers_and_a_chart(seed_catalog: object) -> None:
-    from tco.presentation.workbook import build_workbook, provenance_for
+    from tco.presentation.workbook import build_workbook, provenance_for, workbook_inputs
     from tco.scenario.resolve import build_scenario
 
     document = json.loads((ROOT / "docs" / "examples" / "pretrain-7b-nl.json").read_text())
     built = build_scenario(document)
     result = evaluate(built.scenario)
-    data = build_workbook(result, provenance_for(built, result))
+    data = build_workbook(
+        build_report(result), workbook_inputs(result), provenance_for(built, result)
+    )
     book = load_workbook(io.BytesIO(data))
     assert {"Summary", "Inputs", "Model", "Cash flow"} <= set(book.sheetnames)
     for name in ("servers", "electricity_price_per_kwh", "onprem_npv", "cloud1_total"):
@@ -237,7 +241,7 @@ def test_workbook_has_names_formats_frozen_headers_and_a_chart(seed_catalog: obj
 
 def test_text_from_outside_is_never_a_formula(seed_catalog: object) -> None:
     from catalog.models import CloudOffering
-    from tco.presentation.workbook import build_workbook, provenance_for
+    from tco.presentation.workbook import build_workbook, provenance_for, workbook_inputs
     from tco.scenario.resolve import build_scenario
 
     attack = '=HYPERLINK("http://evil.example","x")'
@@ -245,7 +249,9 @@ def test_text_from_outside_is_never_a_formula(seed_catalog: object) -> None:
     document = json.loads((ROOT / "docs" / "examples" / "pretrain-7b-nl.json").read_text())
     built = build_scenario(document)
     result = evaluate(built.scenario)
-    xlsx = build_workbook(result, provenance_for(built, result), title=attack)
+    xlsx = build_workbook(
+        build_report(result), workbook_inputs(result), provenance_for(built, result), title=attack
+    )
     book = load_workbook(io.BytesIO(xlsx))
     assert book["Summary"]["A1"].value == attack and book["Summary"]["A1"].data_type == "s"
     sources = [c for row in book["Inputs"].iter_rows() for c in row if c.value == attack]
@@ -281,8 +287,8 @@ def test_the_dutch_workbook_is_dutch(seed_catalog: object) -> None:
     from django.http import QueryDict
     from django.utils import translation
 
-    from tco.presentation.workbook import build_workbook, provenance_for
-    from tco.web.calculator import analyse_query
+    from tco.analysis.calculator import analyse_query
+    from tco.presentation.workbook import build_workbook, provenance_for, workbook_inputs
 
     _form, outcome = analyse_query(QueryDict("preset=lora-70b"))
     assert outcome.analysis is not None
@@ -291,7 +297,11 @@ def test_the_dutch_workbook_is_dutch(seed_catalog: object) -> None:
     for language in ("en", "nl"):
         with translation.override(language):
             books[language] = load_workbook(
-                io.BytesIO(build_workbook(result, provenance_for(built, result)))
+                io.BytesIO(
+                    build_workbook(
+                        build_report(result), workbook_inputs(result), provenance_for(built, result)
+                    )
+                )
             )
     en, nl = books["en"], books["nl"]
     assert en.sheetnames == ["Summary", "Inputs", "Model", "Cash flow"]
@@ -341,7 +351,7 @@ def test_workbook_lead_time_cell_moves_buyings_total(seed_catalog: object) -> No
     the workbook carries the bridge, as the engine's ranking does; a lead time of 0 typed
     into the workbook leaves only installation (7 days), nothing late, the bare total."""
     from tco.engine.scenario import OWN_NAME
-    from tco.presentation.workbook import build_workbook, provenance_for
+    from tco.presentation.workbook import build_workbook, provenance_for, workbook_inputs
     from tco.scenario.resolve import build_scenario
 
     document = json.loads((ROOT / "docs" / "examples" / "pretrain-7b-nl.json").read_text())
@@ -352,7 +362,9 @@ def test_workbook_lead_time_cell_moves_buyings_total(seed_catalog: object) -> No
     timing = result.capacity.timing(OWN_NAME)
     assert timing is not None and timing.bridge is not None
     ranked = next(o for o in result.verdict.options if o.name == OWN_NAME)
-    xlsx = build_workbook(result, provenance_for(built, result))
+    xlsx = build_workbook(
+        build_report(result), workbook_inputs(result), provenance_for(built, result)
+    )
 
     own = summary_rows(recalculate(xlsx))["Own (buy and keep)"]
     close(own[1], ranked.total_cost, "on-prem total with the bridge")
@@ -370,7 +382,7 @@ def test_workbook_bridge_on_a_reserved_term_pays_it_whole(seed_catalog: object) 
     workbook's bridge cells agree with the engine; a lead time of 30 weeks typed in
     (ready on day 217, 187 days held) still pays the 365 days."""
     from tco.engine.scenario import OWN_NAME
-    from tco.presentation.workbook import build_workbook, provenance_for
+    from tco.presentation.workbook import build_workbook, provenance_for, workbook_inputs
     from tco.scenario.resolve import build_scenario
 
     document = json.loads((ROOT / "docs" / "examples" / "pretrain-7b-nl.json").read_text())
@@ -383,7 +395,9 @@ def test_workbook_bridge_on_a_reserved_term_pays_it_whole(seed_catalog: object) 
     assert timing is not None and timing.bridge is not None
     assert (timing.bridge.code, timing.bridge.days, timing.bridge.hours) == ("reserved", 285, 8760)
     ranked = next(o for o in result.verdict.options if o.name == OWN_NAME)
-    xlsx = build_workbook(result, provenance_for(built, result))
+    xlsx = build_workbook(
+        build_report(result), workbook_inputs(result), provenance_for(built, result)
+    )
 
     own = summary_rows(recalculate(xlsx))["Own (buy and keep)"]
     close(own[1], ranked.total_cost, "on-prem total with the 1-year bridge")

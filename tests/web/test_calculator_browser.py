@@ -97,7 +97,7 @@ def test_calculator_fits_a_phone(
 def test_every_preset_shows_its_verdict_above_the_fold(
     live_server: LiveServer, chromium: Browser, seed_catalog: object, width: int
 ) -> None:
-    from tco.web.presets import PRESETS
+    from tco.inputs.presets import PRESETS
 
     context = chromium.new_context(viewport={"width": width, "height": 800})
     page = context.new_page()
@@ -137,7 +137,7 @@ def test_every_preset_shows_its_verdict_above_the_fold(
 def test_dutch_pages_show_a_dutch_verdict_and_pass_the_accessibility_check(
     live_server: LiveServer, chromium: Browser, seed_catalog: object
 ) -> None:
-    from tco.web.presets import PRESETS
+    from tco.inputs.presets import PRESETS
 
     context = chromium.new_context(viewport={"width": 1366, "height": 800}, locale="nl-NL")
     context.add_cookies([{"name": "django_language", "value": "nl", "url": live_server.url}])

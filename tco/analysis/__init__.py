@@ -9,8 +9,9 @@ out as an `AnalysisError` with a code, the document path at fault and a message;
 caller words it for its reader as before (a form field, a problem-details answer, a line on
 the terminal, a quote's problem).
 
-Other apps use the calculator through this module, the report (tco.report) and its wording
-(tco.presentation) only (tests/test_architecture.py).
+Other apps use the calculator through this package (a calculator result URL's query:
+tco.analysis.calculator), the report (tco.report) and its wording (tco.presentation) only
+(tests/test_architecture.py).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from tco.engine import (
 )
 from tco.engine.units import FxRates
 from tco.report import Report, build_report
+from tco.report.chart_series import ChartSeries, chart_series
 from tco.scenario import ScenarioDocument, ScenarioError, parse_document
 from tco.scenario.publish import json_schema as document_schema
 from tco.scenario.resolve import (
@@ -217,6 +219,12 @@ class Analysis:
     candidates: list[Candidate]
 
     @cached_property
+    def chart_series(self) -> ChartSeries:
+        """The series the charts draw (tco/report/chart_series.py): the cheapest few cloud
+        options'; the page draws every option's on request (tco/web/chart_context.py)."""
+        return chart_series(self.result)
+
+    @cached_property
     def assumptions(self) -> tuple[Assumption, ...]:
         """The figures this result's costs used. A liquid-cooled fleet that does not fit the
         scenario's site is placed at the liquid-ready colocation: its electricity, PUE and
@@ -275,9 +283,8 @@ def proposal_figures(analysis: Analysis, language: str, names: tuple[str, ...]) 
     from tco.presentation.charts import all_charts, figure_payload
 
     with translation.override(language):
-        figures = all_charts(
-            analysis.result, chart_labels(analysis.result), SEPARATORS.get(language, ".,")
-        )
+        series = analysis.chart_series
+        figures = all_charts(series, chart_labels(series), SEPARATORS.get(language, ".,"))
         # A chart that would not compare what the headline compares is not drawn
         # (tco.presentation.charts.omitted_charts).
         return {name: figure_payload(figures[name]) for name in names if name in figures}
@@ -298,7 +305,7 @@ def owning_components(analysis: Analysis, language: str) -> list[dict[str, Any]]
     # ``timed``), not in its monthly cash flow: their own component makes the sum add up.
     time_cost = onprem.time.extra_cost if onprem and onprem.time else None
     with translation.override(language):
-        labels = chart_labels(analysis.result)
+        labels = chart_labels()  # the components' names only
         components = [
             {"key": column, "label": str(labels.component(column)), "amount": amount}
             for column in cashflow.components

@@ -17,10 +17,11 @@ from django_stubs_ext import StrOrPromise
 from catalog.models import PricingTerm, past_sale_life
 from common.formatting import grouped
 from tco.engine import defaults
+from tco.inputs.field_paths import SERVING_DEMAND_FIELDS, always, document_values
+from tco.inputs.presets import DEFAULT_PRESET, PRESETS, preset_data
 from tco.scenario import ScenarioDocument, parse_document, parse_server
 from tco.scenario.resolve import CatalogSnapshot
 from tco.scenario.schema import Server
-from tco.web.presets import DEFAULT_PRESET, PRESETS, preset_data
 
 KINDS = [
     ("pretrain", _("Pre-training")),
@@ -127,18 +128,6 @@ SERVING_USES = [
     ("interactive", _("Interactive: people read the answer as it streams")),
     ("batch", _("Batch: offline jobs, only throughput counts")),
 ]
-# The scenario's workload.serving_demand fields, named alike on the form.
-SERVING_DEMAND_FIELDS = (
-    "users",
-    "requests_per_user_per_day",
-    "input_tokens_per_request",
-    "output_tokens_per_request",
-    "peak_factor",
-    "hours_per_day",
-    "days_per_week",
-    "latency_ms_per_token",
-    "time_to_first_token_ms",
-)
 # Inference fields of one way of describing the load (tco/serving_form.py builds the rest).
 USERS_FIELDS = (*SERVING_DEMAND_FIELDS, "compare_apis")
 LOAD_ONLY = {
@@ -146,6 +135,49 @@ LOAD_ONLY = {
     "target_tokens_per_second": "tokens",
     "utilization_pct": "tokens",  # derived from the requests
 }
+
+
+# Document paths (tco/inputs/field_paths.py) that CalculatorForm writes together.
+TRAINING_PATHS = (
+    "workload.tokens_billion",
+    "workload.deadline_days",
+    "workload.sequence_length",
+    "workload.mfu",
+    "workload.goodput",
+)
+SERVING_SIZE_PATHS = ("workload.context_tokens", "workload.concurrent_sequences")
+USERS_PATHS = tuple(
+    f"workload.serving_demand.{name}"
+    for name in (
+        "users",
+        "requests_per_user_per_day",
+        "output_tokens_per_request",
+        "peak_factor",
+        "hours_per_day",
+        "days_per_week",
+    )
+)
+LATENCY_PATHS = (
+    "workload.serving_demand.latency_ms_per_token",
+    "workload.serving_demand.time_to_first_token_ms",
+)
+FINANCE_PATHS = (
+    "finance.utilization",
+    "finance.lease_annual_rate",
+    "finance.staff_fte",
+    "finance.support_pct_per_year",
+    "finance.service_life_months",
+)
+SITE_PATHS = (
+    "site.electricity_price_per_kwh",
+    "site.pue",
+    "site.colocation_per_kw_month",
+    "site.rack_power_limit_kw",
+    "site.available_it_kw",
+    "site.grid_headroom_kw",
+    "site.pue_liquid",
+)
+BURST_PATHS = ("demand.bursts_per_year", "demand.burst_servers", "demand.burst_days")
 
 
 def _same(value: Any, preset: Any) -> bool:
@@ -860,85 +892,76 @@ class CalculatorForm(forms.Form):
 
         Read by the scenario schema like a file or an API body: a value the form lets
         through but the schema refuses is a ScenarioError naming its path (the calculator
-        shows it beside the field the path maps to, tco.web.calculator.FORM_FIELD_FOR_PATH).
+        shows it beside the field the path maps to, tco.inputs.field_paths.FORM_FIELD_FOR_PATH).
+        The fields' paths and conversions are tco/inputs/field_paths.py's table.
         """
         data = self.cleaned_data
         server = self.catalog.servers[server_key]
         kind = data["kind"]
+        return parse_document(
+            {
+                "name": str(dict(KINDS).get(kind, kind)),
+                "workload": self._workload(),
+                "server": self._server(server),
+                "site": self._site(),
+                "cloud_offerings": self.offering_keys(),
+                **({"api_offerings": apis} if (apis := self.api_offering_keys()) else {}),
+                "demand": self._demand(),
+                "finance": self._finance(),
+                **document_values(data, ("servers",), bool),
+                **self._constraints(),
+                **self._capacity(),
+            }
+        )
+
+    def _workload(self) -> dict[str, Any]:
+        """The scenario's ``workload`` block: a training run's or a service's."""
+        data = self.cleaned_data
+        kind = data["kind"]
         workload: dict[str, Any] = {
             "kind": kind,
-            "params_billion": data["params_billion"],
             "precision": data["precision"],
+            **document_values(data, ("workload.params_billion",), always),
         }
         if kind in TRAINING_KINDS:
             workload.update(
-                tokens_billion=data["tokens_billion"],
-                deadline_days=data.get("deadline_days"),
                 optimizer=data["optimizer"],
-                sequence_length=data["sequence_length"],
                 interconnect=data["interconnect"],
-                mfu=data["mfu_pct"] / 100,
-                goodput=data["goodput_pct"] / 100,
+                **document_values(data, TRAINING_PATHS, always),
             )
             if data["sharding"] != "auto":
                 workload["sharding"] = data["sharding"]
         else:
             workload.update(
-                serving_efficiency=data["serving_efficiency_pct"] / 100,
                 serving_use=data.get("serving_use") or "interactive",
+                **document_values(data, ("workload.serving_efficiency",), always),
                 **self._serving_load(),
+                **document_values(data, SERVING_SIZE_PATHS, bool),
             )
-            if data.get("context_tokens"):
-                workload["context_tokens"] = data["context_tokens"]
-            if data.get("concurrency"):
-                workload["concurrent_sequences"] = data["concurrency"]
+        return workload
+
+    def _finance(self) -> dict[str, Any]:
+        """The scenario's ``finance`` block."""
+        data = self.cleaned_data
         finance: dict[str, Any] = {
             "horizon_months": data["horizon_years"] * 12,
-            "discount_rate": data["discount_rate_pct"] / 100,
             "reporting_currency": data["currency"],
+            **document_values(data, ("finance.discount_rate",), always),
+            **document_values(data, FINANCE_PATHS),
         }
-        if data.get("utilization_pct") is not None:
-            finance["utilization"] = data["utilization_pct"] / 100
-        if data.get("lease_rate_pct") is not None:
-            finance["lease_annual_rate"] = data["lease_rate_pct"] / 100
-        if data.get("staff_fte") is not None:
-            finance["staff_fte"] = data["staff_fte"]
         if data.get("staff_cost") is not None:
             finance["staff_annual_cost"] = self._usd(data["staff_cost"], data["currency"])
-        if data.get("support_pct") is not None:
-            finance["support_pct_per_year"] = data["support_pct"] / 100
-        if data.get("service_life_years") is not None:
-            finance["service_life_months"] = max(12, round(data["service_life_years"] * 12))
-        site: dict[str, Any] = {"key": data["site"]}
-        for form_field, spec_field in (
-            ("electricity_price", "electricity_price_per_kwh"),
-            ("pue", "pue"),
-            ("colocation_price", "colocation_per_kw_month"),
-            ("rack_power_limit", "rack_power_limit_kw"),
-            ("available_it_kw", "available_it_kw"),
-            ("grid_headroom_kw", "grid_headroom_kw"),
-            ("pue_liquid", "pue_liquid"),
-        ):
-            if data.get(form_field) is not None:
-                site[spec_field] = data[form_field]
-        if data.get("site_cooling"):
-            site["cooling"] = data["site_cooling"]
-        site["described"] = self.site_described()
-        return parse_document(
-            {
-                "name": str(dict(KINDS).get(kind, kind)),
-                "workload": workload,
-                "server": self._server(server),
-                "site": site,
-                "cloud_offerings": self.offering_keys(),
-                **({"api_offerings": apis} if (apis := self.api_offering_keys()) else {}),
-                "demand": self._demand(),
-                "finance": finance,
-                **({"servers": data["fleet_servers"]} if data.get("fleet_servers") else {}),
-                **self._constraints(),
-                **self._capacity(),
-            }
-        )
+        return finance
+
+    def _site(self) -> dict[str, Any]:
+        """The scenario's ``site`` block: the catalog's site and the figures the buyer gave."""
+        data = self.cleaned_data
+        return {
+            "key": data["site"],
+            **document_values(data, SITE_PATHS),
+            **document_values(data, ("site.cooling",), bool),
+            "described": self.site_described(),
+        }
 
     def _capacity(self) -> dict[str, Any]:
         """The scenario's ``capacity`` block; left out when no need date nor site work is
@@ -1010,40 +1033,29 @@ class CalculatorForm(forms.Form):
         """The workload's load: the serving demand in users and requests, or tokens/s."""
         data = self.cleaned_data
         if data.get("serving_load") != "users":
-            return {"target_tokens_per_second": data["target_tokens_per_second"]}
+            return document_values(data, ("workload.target_tokens_per_second",), always)
         demand = {
-            "users": data["users"],
-            "requests_per_user_per_day": data["requests_per_user_per_day"],
+            **document_values(data, USERS_PATHS, always),
             "input_tokens_per_request": data.get("input_tokens_per_request") or 0,
-            "output_tokens_per_request": data["output_tokens_per_request"],
-            "peak_factor": data["peak_factor"],
-            "hours_per_day": data["hours_per_day"],
-            "days_per_week": data["days_per_week"],
+            **document_values(data, LATENCY_PATHS),
         }
-        for name in ("latency_ms_per_token", "time_to_first_token_ms"):
-            if data.get(name) is not None:
-                demand[name] = data[name]
         return {"serving_demand": demand}
 
     def _demand(self) -> dict[str, Any]:
         data = self.cleaned_data
         pattern = data["demand_pattern"]
         demand: dict[str, Any] = {
-            "pattern": pattern,
+            **document_values(data, ("demand.pattern",), always),
             "tolerates_interruptions": bool(data.get("tolerates_interruptions")),
         }
         if pattern == "recurring":
-            demand["runs_per_year"] = data["runs_per_year"]
+            demand.update(document_values(data, ("demand.runs_per_year",), always))
         if pattern == "continuous" and data.get("utilization_pct") is not None:
-            demand["utilization"] = data["utilization_pct"] / 100
+            demand.update(document_values(data, ("demand.utilization",)))
             if data.get("growth_pct") and data["kind"] == "inference":
-                demand["growth_per_year"] = data["growth_pct"] / 100
+                demand.update(document_values(data, ("demand.growth_per_year",)))
         if data.get("bursts_per_year") and data.get("burst_servers") and data.get("burst_days"):
-            demand.update(
-                bursts_per_year=data["bursts_per_year"],
-                burst_servers=data["burst_servers"],
-                burst_days=data["burst_days"],
-            )
+            demand.update(document_values(data, BURST_PATHS, always))
         return demand
 
 

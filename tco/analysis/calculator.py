@@ -32,6 +32,10 @@ from tco.engine import (
     costs_of_owning,
     owning_plan,
 )
+from tco.inputs.canonical import canonical_query
+from tco.inputs.field_paths import FORM_FIELD_FOR_PATH
+from tco.inputs.forms import CalculatorForm
+from tco.inputs.presets import DEFAULT_PRESET, EU_CLOUD, EU_TERMS, preset_data
 from tco.presentation.wording_site import placed_elsewhere
 from tco.scenario import ScenarioDocument
 from tco.scenario.resolve import (
@@ -41,50 +45,6 @@ from tco.scenario.resolve import (
     build_scenario,
     with_server,
 )
-from tco.web.canonical import canonical_query
-from tco.web.forms import SERVING_DEMAND_FIELDS, CalculatorForm
-from tco.web.presets import DEFAULT_PRESET, EU_CLOUD, EU_TERMS, preset_data
-
-# Scenario paths (docs/scenario.md) → the calculator field that sets them.
-FORM_FIELD_FOR_PATH = {
-    "workload.params_billion": "params_billion",
-    "workload.tokens_billion": "tokens_billion",
-    "workload.deadline_days": "deadline_days",
-    "workload.target_tokens_per_second": "target_tokens_per_second",
-    "workload.mfu": "mfu_pct",
-    "workload.goodput": "goodput_pct",
-    "workload.sequence_length": "sequence_length",
-    "workload.context_tokens": "context_tokens",
-    "workload.concurrent_sequences": "concurrency",
-    "workload.serving_efficiency": "serving_efficiency_pct",
-    "workload.serving_use": "serving_use",
-    "site.pue": "pue",
-    "site.electricity_price_per_kwh": "electricity_price",
-    "site.colocation_per_kw_month": "colocation_price",
-    "site.rack_power_limit_kw": "rack_power_limit",
-    "site.available_it_kw": "available_it_kw",
-    "site.grid_headroom_kw": "grid_headroom_kw",
-    "site.pue_liquid": "pue_liquid",
-    "site.cooling": "site_cooling",
-    "finance.utilization": "utilization_pct",
-    "finance.discount_rate": "discount_rate_pct",
-    "finance.lease_annual_rate": "lease_rate_pct",
-    "demand.pattern": "demand_pattern",
-    "demand.runs_per_year": "runs_per_year",
-    "demand.growth_per_year": "growth_pct",
-    "demand.utilization": "utilization_pct",
-    "demand.bursts_per_year": "bursts_per_year",
-    "demand.burst_servers": "burst_servers",
-    "demand.burst_days": "burst_days",
-    "server.list_price": "server_price",
-    "servers": "fleet_servers",
-    "finance.staff_fte": "staff_fte",
-    "finance.staff_annual_cost": "staff_cost",
-    "finance.support_pct_per_year": "support_pct",
-    "finance.service_life_months": "service_life_years",
-    **{f"workload.serving_demand.{name}": name for name in SERVING_DEMAND_FIELDS},
-    "api_offerings": "compare_apis",
-}
 
 
 def no_compliant_option_message() -> str:

@@ -31,7 +31,7 @@ def canonical_query(form: forms.Form) -> str:
     """
     if not form.is_valid():
         raise ValueError("only a valid form has a canonical query")
-    from tco.web.presets import PRESETS_BY_SLUG
+    from tco.inputs.presets import PRESETS_BY_SLUG
 
     pairs: list[tuple[str, str]] = []
     for name in form.fields:
