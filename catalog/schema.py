@@ -357,6 +357,9 @@ class TableSpec:
     price_field: str | None = None
     # Checks that involve more than one cell of a row: (values) → [(column, reason)].
     row_check: Callable[[dict[str, object]], list[tuple[str, str]]] | None = None
+    # The column with the price's date (a server's price has its own, apart from the date
+    # of its specifications).
+    price_date: str = "as_of"
 
     @property
     def column_names(self) -> list[str]:
@@ -451,6 +454,7 @@ SERVERS = TableSpec(
         Column("currency", choice(Currency)),
         Column("price_source", optional_text),
         Column("price_source_nl", optional_text),
+        Column("price_as_of", past_date),
         Column("price_is_estimate", boolean),
         Column("cost_price", optional_decimal_non_negative),
         *PROVENANCE,
@@ -467,6 +471,7 @@ SERVERS = TableSpec(
     unique=(("key",), ("sku", "gpu")),
     price_field="list_price",
     row_check=_idle_not_above_max,
+    price_date="price_as_of",
 )
 
 CLOUD = TableSpec(

@@ -286,6 +286,11 @@ def _catalog_row(
     return None
 
 
+def _price_as_of(row: ServerModel | InfrastructureItem) -> date:
+    """The date of the row's price (a server's price has its own)."""
+    return row.price_as_of if isinstance(row, ServerModel) else row.as_of
+
+
 def _is_estimate(row: ServerModel | InfrastructureItem) -> bool:
     return row.price_is_estimate if isinstance(row, ServerModel) else row.is_estimate
 
@@ -359,7 +364,7 @@ def revision_price_changes(
             unit = catalog_unit_price(row, revision.currency, fx_rate)
         except PriceUnavailable:
             continue
-        as_of, estimate = row.as_of, _is_estimate(row)
+        as_of, estimate = _price_as_of(row), _is_estimate(row)
         cost = catalog_unit_cost(row, revision.currency, fx_rate)
         found[line.pk] = LinePriceChange(line, unit, as_of, estimate, cost_price=cost)
 
