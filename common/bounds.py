@@ -87,6 +87,10 @@ MINIMUM_DAYS = NumberRange(Decimal(0), Decimal(5 * 366), "days")
 OBSERVED_ON = DateRange(date(2000, 1, 1), 0)
 # A proposal's validity: from today to a year ahead.
 VALID_UNTIL = DateRange(None, 366)
+# A scenario's days (its price date, the day its capacity is counted from): fixed, so that
+# a scenario means the same on any day; its horizon (at most 10 years) and lead times (at
+# most 5) then end well before the calendar does (a date of 9999-12-31 overflowed).
+SCENARIO_DAYS = (date(2000, 1, 1), date(2100, 12, 31))
 
 # A duration as a person or an ERP writes it: digits and at most a decimal point; no sign,
 # no exponent (1e3 weeks is a spreadsheet's accident, not a lead time).
