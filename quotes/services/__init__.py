@@ -75,7 +75,6 @@ from .delivery import (
     quote_send,
     render_claim,
     render_execute,
-    render_mark_failed,
     render_mark_retrying,
     revision_resend,
 )
@@ -91,7 +90,7 @@ from .errors import (
     RevisionLocked,
     TransientDeliveryError,
 )
-from .jobs import jobs_recover
+from .jobs import jobs_recover, render_mark_failed
 from .leads import (
     display_company,
     display_name,

@@ -211,16 +211,6 @@ def render_mark_retrying(*, render_id: int, error: str) -> None:
     )
 
 
-def render_mark_failed(*, render_id: int, error: str) -> None:
-    with transaction.atomic():
-        ProposalRender.objects.filter(pk=render_id).exclude(status=RenderStatus.DONE).update(
-            status=RenderStatus.FAILED, last_error=error[:2000]
-        )
-        OutboxEmail.objects.filter(render_id=render_id, status=OutboxStatus.QUEUED).update(
-            status=OutboxStatus.FAILED, last_error=_("The PDF could not be rendered.")
-        )
-
-
 def outbox_deliver(*, outbox_id: int) -> str:
     """Send one outbox email at most once per claim; returns what happened.
 

@@ -23,10 +23,14 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..models import OutboxEmail, ProposalRender, RenderStatus
+from ..models import OutboxEmail, OutboxStatus, ProposalRender, RenderStatus
 from .queue import PRIORITY_NOW, mark_not_queued, publish_now
 
 logger = logging.getLogger(__name__)
+
+# A render whose worker died this many times is failed, not queued again: a proposal that
+# kills its worker (out of memory, past the hard time limit) must not do so forever.
+MAX_LOST_ATTEMPTS = 4
 
 
 def lease_expired_before() -> datetime:
@@ -73,6 +77,17 @@ def render_heartbeat(render_id: int) -> Iterator[None]:
         thread.join(timeout=1)
 
 
+def render_mark_failed(*, render_id: int, error: str) -> None:
+    """The render will not be made: it and the emails waiting for it are failed."""
+    with transaction.atomic():
+        ProposalRender.objects.filter(pk=render_id).exclude(status=RenderStatus.DONE).update(
+            status=RenderStatus.FAILED, last_error=error[:2000]
+        )
+        OutboxEmail.objects.filter(render_id=render_id, status=OutboxStatus.QUEUED).update(
+            status=OutboxStatus.FAILED, last_error=_("The PDF could not be rendered.")
+        )
+
+
 def jobs_recover() -> int:
     """Queue again what a lost worker or an unreachable broker left behind; returns how
     many tasks were handed to the broker."""
@@ -88,7 +103,13 @@ def _renders_with_expired_lease() -> int:
     expired = ProposalRender.objects.filter(status=RenderStatus.RENDERING).filter(
         Q(heartbeat_at__lt=lease_expired_before()) | Q(heartbeat_at__isnull=True)
     )
-    for render_id in expired.values_list("pk", flat=True):
+    for render_id, attempts in expired.values_list("pk", "attempts"):
+        if attempts >= MAX_LOST_ATTEMPTS:
+            logger.error("render %s lost its worker %s times; failed", render_id, attempts)
+            render_mark_failed(
+                render_id=render_id, error=f"the worker stopped while rendering, {attempts} times"
+            )
+            continue
         # Conditional: of two sweeps, one takes it.
         taken = (
             ProposalRender.objects.filter(pk=render_id, status=RenderStatus.RENDERING)

@@ -126,3 +126,22 @@ def test_a_task_refused_while_the_broker_is_away_is_queued_within_10_s_of_its_re
     assert _render_tasks_queued(broker) == 1  # queued once
     assert OutboxEmail.objects.get(pk=email.pk).not_queued_since is None
     purge_broker()
+
+
+def test_a_render_that_keeps_killing_its_worker_fails_after_four_attempts(
+    draft_quote: Quote, sales_user: User
+) -> None:
+    """A proposal whose render kills its worker (out of memory) is not queued forever."""
+    purge_broker()
+    email = send(draft_quote.revisions.get(), sales_user)
+    assert email.render_id is not None
+    with override_settings(QUOTES_RENDER_LEASE_SECONDS=0):  # every heartbeat is stale
+        for _attempt in range(3):
+            assert services.render_claim(email.render_id)  # a worker takes it and dies
+            assert services.jobs_recover() == 1  # queued again
+        assert services.render_claim(email.render_id)  # the fourth attempt dies too
+        assert services.jobs_recover() == 0  # failed, not queued
+    render = ProposalRender.objects.get(pk=email.render_id)
+    assert (render.status, render.attempts) == ("failed", 4)
+    assert OutboxEmail.objects.get(pk=email.pk).status == "failed"
+    purge_broker()
