@@ -262,9 +262,8 @@ def test_a_visitors_workbook_reads_own_prices_as_the_price_list(
     assert public["cloud1_price_per_instance_hour"][1] is not None
 
 
-@pytest.mark.dates
 def test_a_servers_price_and_specifications_keep_their_own_provenance(
-    client: Client, sales_client: Client, seed_catalog: object
+    client: Client, sales_client: Client, seed_catalog: object, frozen_today: date
 ) -> None:
     """The audit's N5: the visitor's workbook masked the server's price but printed the same
     catalog row's date and estimate flag on its specification rows, because one provenance
@@ -273,7 +272,7 @@ def test_a_servers_price_and_specifications_keep_their_own_provenance(
     from catalog.services import import_price_file
     from tests.catalog.price_files import csv_bytes, exported_rows, set_cell
 
-    today = timezone.localdate()
+    today = frozen_today  # 3 Dec 2026: after the seed's price date (1 Dec 2026)
     rows = exported_rows("servers")
     set_cell(rows, "nvidia-dgx-h100", "list_price", "265000")
     set_cell(rows, "nvidia-dgx-h100", "price_as_of", today.isoformat())
