@@ -294,6 +294,7 @@ def _public_server(row: ServerModel) -> s.ServerOut:
             "as_of": None,
             "is_estimate": None,
             "price_source": _own_price_source(),
+            "price_as_of": None,
             "price_is_estimate": None,
         }
     )

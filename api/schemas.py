@@ -124,6 +124,10 @@ class ServerOut(OwnPriceProvenance):
         description='where the list price comes from; "Our price list" unless the caller is '
         "staff or a sales engineer"
     )
+    price_as_of: date | None = Field(
+        description="the list price's date (the specifications have their own, as_of); "
+        "null unless the caller is staff or a sales engineer"
+    )
     price_is_estimate: bool | None = Field(description=OWN_IS_ESTIMATE)
 
     @staticmethod

@@ -5,7 +5,9 @@ Issue target: no errors; report p50/p95/p99 latency and throughput for each.
 
 Self-contained: it starts its own PostgreSQL and Redis (the test suite's launcher,
 tests/real_services.py) on free loopback ports, migrates, loads the seed catalog, creates a
-sent quote for the buyer page, starts gunicorn (gthread workers) on a free loopback port,
+sent quote for the buyer page, starts gunicorn as the Procfile does (2 sync workers; the
+BENCH_LOAD_WORKERS, BENCH_LOAD_WORKER_CLASS and BENCH_LOAD_THREADS variables try others) on a
+free loopback port,
 and drives each scenario with `BENCH_LOAD_CLIENTS` (50) threads on keep-alive connections for
 `BENCH_LOAD_SECONDS` (60). Everything is stopped and removed at the end. A request that
 fails, times out or answers other than 200 counts as an error (the run goes on). Settings:
@@ -14,11 +16,18 @@ manifest storage needs a collectstatic of minutes, and these pages request no st
 PostgreSQL and Redis as in production.
 
 Scenarios:
+- `/ping` (no database, no template): the server's own cost per request, the yardstick;
 - result pages, cache misses: every request a distinct valid input (another discount rate);
 - result pages, cache hits: the seven presets' canonical URLs, warmed first;
 - lead form: `/quotes/analysis-pdf/form/?<result query>` (never cached: carries a token);
 - buyer page: `/quotes/p/<signed token>/` of a sent quote (a read: the view is recorded
   by the page's script on the buyer's first interaction, not by the GET).
+
+Each scenario also reports the requests served per CPU-second of the server (gunicorn's
+master and workers, user + system time from /proc): unlike requests per second it does not
+depend on how many cores the machine has or how busy they are with the load generator, and
+its ratio to `/ping`'s (how many pings one uncached result costs) is comparable between
+machines. The last lines print that ratio and the p95 latencies beside `/ping`'s.
 """
 
 from __future__ import annotations
@@ -44,8 +53,30 @@ sys.path.insert(0, str(ROOT))
 HOST = "127.0.0.1"
 CLIENTS = int(os.environ.get("BENCH_LOAD_CLIENTS", "50"))
 SECONDS = float(os.environ.get("BENCH_LOAD_SECONDS", "60"))
-WORKERS = int(os.environ.get("BENCH_LOAD_WORKERS", "3"))
-THREADS = int(os.environ.get("BENCH_LOAD_THREADS", "8"))
+# The Procfile's web process: gunicorn's sync workers, WEB_CONCURRENCY (2) of them.
+WORKERS = int(os.environ.get("BENCH_LOAD_WORKERS", "2"))
+WORKER_CLASS = os.environ.get("BENCH_LOAD_WORKER_CLASS", "sync")
+THREADS = int(os.environ.get("BENCH_LOAD_THREADS", "1"))
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of `pid` and its children (gunicorn's workers), in seconds."""
+    total = 0.0
+    for process in [pid, *_children(pid)]:
+        try:
+            fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # exited meanwhile
+            continue
+        total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+    return total
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found += [int(child) for child in task.read_text().split()]
+    return found
 
 
 def _calculator_bench() -> ModuleType:
@@ -68,6 +99,14 @@ class Result:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+    cpu: float = 0.0  # the server's CPU-seconds while it ran
+
+    @property
+    def per_cpu_second(self) -> float:
+        return len(self.latencies) / self.cpu if self.cpu else 0.0
+
+    def p95_ms(self) -> float:
+        return float(cb.percentile([x * 1000 for x in self.latencies], 95))
 
     def line(self) -> str:
         pct = cb.percentile
@@ -78,12 +117,13 @@ class Result:
         return (
             f"{self.label:<34} {n:>6} ok, errors {len(self.errors):>3}, "
             f"p50 {pct(ms, 50):7.1f} ms, p95 {pct(ms, 95):7.1f} ms, p99 {pct(ms, 99):7.1f} ms, "
-            f"{n / self.elapsed:7.1f} req/s"
+            f"{n / self.elapsed:7.1f} req/s, {self.per_cpu_second:7.1f} req per CPU-s"
         )
 
 
-def drive(port: int, label: str, path_of: Callable[[int], str]) -> Result:
-    """`CLIENTS` threads send GET requests for `SECONDS`; count every failure."""
+def drive(port: int, label: str, path_of: Callable[[int], str], server: int) -> Result:
+    """`CLIENTS` threads send GET requests for `SECONDS`; count every failure and the CPU
+    time the server (process `server` and its workers) spent meanwhile."""
     result = Result(label)
     lock = threading.Lock()
     counter = iter(range(10**9))
@@ -122,11 +162,26 @@ def drive(port: int, label: str, path_of: Callable[[int], str]) -> Result:
         thread.start()
     deadline = time.perf_counter() + SECONDS
     started = time.perf_counter()
+    cpu_before = cpu_seconds(server)
     barrier.wait()
     for thread in threads:
         thread.join(SECONDS + 60)
     result.elapsed = time.perf_counter() - started
+    result.cpu = cpu_seconds(server) - cpu_before
     return result
+
+
+def ratio_lines(ping: Result, miss: Result) -> list[str]:
+    """The uncached result page beside `/ping`: machine-independent ratios."""
+    if not (ping.per_cpu_second and miss.per_cpu_second):
+        return ["  ratio: not measured (no successful request)"]
+    return [
+        f"  uncached result page: {miss.per_cpu_second:.1f} per CPU-s, /ping "
+        f"{ping.per_cpu_second:.1f} per CPU-s: one result costs "
+        f"{ping.per_cpu_second / miss.per_cpu_second:.0f} pings",
+        f"  p95 at {CLIENTS} clients: result page {miss.p95_ms():.0f} ms, /ping "
+        f"{ping.p95_ms():.0f} ms ({miss.p95_ms() / ping.p95_ms():.1f}×)",
+    ]
 
 
 SETUP_SCRIPT = """
@@ -197,7 +252,7 @@ def main() -> int:
         log = tmp / "gunicorn.log"
         proc = subprocess.Popen(
             [str(Path(sys.executable).with_name("gunicorn")), "config.wsgi:application",
-             "--workers", str(WORKERS), "--worker-class", "gthread", "--threads", str(THREADS),
+             "--workers", str(WORKERS), "--worker-class", WORKER_CLASS, "--threads", str(THREADS),
              "--bind", f"{HOST}:{port}", "--log-level", "warning", "--timeout", "120"],
             cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -221,27 +276,35 @@ def main() -> int:
             conn.getresponse().read()
             conn.close()
         print(
-            f"server: gunicorn {WORKERS} gthread workers × {THREADS} threads, PostgreSQL and Redis "
-            f"on loopback; load: {CLIENTS} clients for {SECONDS:.0f} s each"
+            f"server: gunicorn {WORKERS} {WORKER_CLASS} workers × {THREADS} threads, "
+            f"PostgreSQL and Redis on loopback, {os.cpu_count()} CPUs; load: {CLIENTS} clients "
+            f"for {SECONDS:.0f} s each"
         )
+        ping = drive(port, "/ping", lambda n: "/ping", proc.pid)
+        uncached = drive(port, "result page, cache miss", miss, proc.pid)
         results = [
-            drive(port, "result page, cache miss", miss),
+            ping,
+            uncached,
             drive(
                 port,
                 "result page, cache hit",
                 lambda n: "/calculator/?" + queries[n % len(queries)],
+                proc.pid,
             ),
             drive(
                 port,
                 "lead form",
                 lambda n: "/quotes/analysis-pdf/form/?" + queries[n % len(queries)],
+                proc.pid,
             ),
-            drive(port, "buyer page", lambda n: f"/quotes/p/{token}/"),
+            drive(port, "buyer page", lambda n: f"/quotes/p/{token}/", proc.pid),
         ]
         for result in results:
             print(result.line())
             for error in sorted(set(result.errors))[:3]:
                 print(f"    error: {error}")
+        for line in ratio_lines(ping, uncached):
+            print(line)
         total_errors = sum(len(r.errors) for r in results)
         print(f"  errors: {total_errors} (target 0)")
         return 0

@@ -93,7 +93,7 @@ class ServerModelAdmin(PriceHistoryAdmin[ServerModel]):
         "list_price",
         "currency",
         "price_is_estimate",
-        "as_of",
+        "price_as_of",
     )
     list_filter = ("vendor", "gpu", "cooling", "currency", "price_is_estimate", "is_estimate")
     search_fields = ("key", "sku", "name", "source", "price_source")

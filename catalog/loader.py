@@ -603,18 +603,19 @@ def diff_table(
         changed = tuple(name for name in spec.column_names if values[name] != current[pk][name])
         old = current[pk][spec.price_field] if spec.price_field else None
         diff = RowDiff(spec, row_number, values, by_pk[pk], changed, old)
-        if keep_newer is not None and changed and values["as_of"] < current[pk]["as_of"]:
+        dated = spec.price_date
+        if keep_newer is not None and changed and values[dated] < current[pk][dated]:
             # The seed is older than what staff imported since: keep the catalog's row.
             keep_newer.append(diff.history_key)
             continue
-        if diff.price_changed and values["as_of"] < current[pk]["as_of"]:
+        if diff.price_changed and values[dated] < current[pk][dated]:
             errors.append(
                 RowError(
                     table.file,
                     row_number,
-                    "as_of",
-                    f"{values['as_of']} is before the date of the current price "
-                    f"({current[pk]['as_of']}); a price change takes effect on or after it",
+                    dated,
+                    f"{values[dated]} is before the date of the current price "
+                    f"({current[pk][dated]}); a price change takes effect on or after it",
                 )
             )
         diffs.append(diff)
@@ -741,7 +742,7 @@ def _price_change(spec: TableSpec, diff: RowDiff, context: WriteContext) -> Pric
         old_value=diff.old_price,
         new_value=diff.new_price,
         currency=spec.history_currency(diff.values),
-        effective_from=diff.values["as_of"],
+        effective_from=diff.values[spec.price_date],
         changed_by=context.changed_by,
         source=context.source[:300],
     )

@@ -172,8 +172,12 @@ class ServerModel(Provenance):
     network = models.CharField(_("network"), max_length=120, blank=True)
     list_price = models.DecimalField(_("list price"), max_digits=12, decimal_places=2)
     currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+    # The list price's own provenance, kept apart from the specifications' (`source`,
+    # `as_of`, `is_estimate` of the row): a visitor reads the price as "Our price list"
+    # without date or flag while the specifications keep their source (catalog/audience.py).
     price_source = models.CharField(_("price source"), max_length=300, blank=True)
     price_source_nl = models.CharField(_("price source in Dutch"), max_length=360, blank=True)
+    price_as_of = models.DateField(_("price as of"))
     price_is_estimate = models.BooleanField(_("price is an estimate"), default=True)
     # What the server costs us, in `currency`; empty when unknown (margins then unknown).
     cost_price = models.DecimalField(
@@ -215,6 +219,11 @@ class ServerModel(Provenance):
 
     def __str__(self) -> str:
         return f"{self.vendor} {self.sku} ({self.gpu_count}× {self.gpu.name})"
+
+    @property
+    def age_days(self) -> int:
+        """The list price's age (a server's freshness is its price's)."""
+        return (timezone.localdate() - self.price_as_of).days
 
     def display_price_source(self) -> str:
         """Where the list price comes from, in the active language (its price source, else

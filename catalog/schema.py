@@ -15,6 +15,16 @@ from decimal import Decimal, InvalidOperation
 from django.db import models
 from django.utils import timezone
 
+from common.bounds import (
+    CLOUD_LEAD_DAYS,
+    INSTALL_DAYS,
+    LEAD_TIME_WEEKS,
+    MINIMUM_DAYS,
+    OBSERVED_ON,
+    NumberRange,
+    plain_duration,
+)
+
 from .models import (
     ApiOffering,
     CloudAvailability,
@@ -238,13 +248,58 @@ def boolean(raw: str) -> bool:
 
 
 def past_date(raw: str) -> date:
+    """The day a figure was observed (`as_of`): common.bounds.OBSERVED_ON."""
     try:
         value = date.fromisoformat(raw)
     except ValueError as exc:
         raise CellError(f"{raw!r} is not a date in YYYY-MM-DD form") from exc
-    if value > timezone.localdate():
-        raise CellError(f"{raw} is in the future")
+    problem = OBSERVED_ON.problem(value, today=timezone.localdate())
+    if problem:
+        raise CellError(problem)
     return value
+
+
+def duration(bounds: NumberRange) -> Parser:
+    """A duration within `bounds` (common.bounds), written as a plain number.
+
+    >>> from common.bounds import LEAD_TIME_WEEKS
+    >>> weeks = duration(LEAD_TIME_WEEKS)
+    >>> weeks("12.5")
+    Decimal('12.5')
+    >>> for bad in ("9999.9", "1e3", "-1"):
+    ...     try:
+    ...         weeks(bad)
+    ...     except CellError as exc:
+    ...         print(exc)
+    9999.9 weeks is more than 260 weeks
+    '1e3' is not written as a duration (digits and a decimal point, e.g. 12.5)
+    -1 is negative
+    """
+
+    def parse(raw: str) -> Decimal:
+        value = decimal_non_negative(raw)  # the general number checks and messages first
+        if not plain_duration(raw):
+            raise CellError(
+                f"{raw!r} is not written as a duration (digits and a decimal point, e.g. 12.5)"
+            )
+        problem = bounds.problem(value)
+        if problem:
+            raise CellError(problem)
+        return value
+
+    return parse
+
+
+def optional(parse: Parser) -> Parser:
+    """`parse`, or None for an empty cell."""
+    return lambda raw: parse(raw) if raw else None
+
+
+lead_time_weeks = duration(LEAD_TIME_WEEKS)
+optional_lead_time_weeks = optional(lead_time_weeks)
+install_days = duration(INSTALL_DAYS)
+cloud_lead_days = duration(CLOUD_LEAD_DAYS)
+optional_minimum_days = optional(duration(MINIMUM_DAYS))
 
 
 def choice(choices: type[models.TextChoices]) -> Parser:
@@ -302,6 +357,9 @@ class TableSpec:
     price_field: str | None = None
     # Checks that involve more than one cell of a row: (values) → [(column, reason)].
     row_check: Callable[[dict[str, object]], list[tuple[str, str]]] | None = None
+    # The column with the price's date (a server's price has its own, apart from the date
+    # of its specifications).
+    price_date: str = "as_of"
 
     @property
     def column_names(self) -> list[str]:
@@ -396,6 +454,7 @@ SERVERS = TableSpec(
         Column("currency", choice(Currency)),
         Column("price_source", optional_text),
         Column("price_source_nl", optional_text),
+        Column("price_as_of", past_date),
         Column("price_is_estimate", boolean),
         Column("cost_price", optional_decimal_non_negative),
         *PROVENANCE,
@@ -412,6 +471,7 @@ SERVERS = TableSpec(
     unique=(("key",), ("sku", "gpu")),
     price_field="list_price",
     row_check=_idle_not_above_max,
+    price_date="price_as_of",
 )
 
 CLOUD = TableSpec(
@@ -570,9 +630,9 @@ SERVER_AVAILABILITY = TableSpec(
     columns=(
         Column("server", Reference(ServerModel, "server model")),
         Column("units_in_stock", int_non_negative),
-        Column("lead_time_weeks", decimal_non_negative),
-        Column("lead_time_weeks_max", optional_decimal_non_negative),
-        Column("install_days", decimal_non_negative),
+        Column("lead_time_weeks", lead_time_weeks),
+        Column("lead_time_weeks_max", optional_lead_time_weeks),
+        Column("install_days", install_days),
         *PROVENANCE,
     ),
     unique=(("server",),),
@@ -586,8 +646,8 @@ CLOUD_AVAILABILITY = TableSpec(
     columns=(
         Column("offering", Reference(CloudOffering, "cloud offering")),
         Column("obtained", choice(ObtainedBy)),
-        Column("lead_days", decimal_non_negative),
-        Column("minimum_days", optional_decimal_non_negative),
+        Column("lead_days", cloud_lead_days),
+        Column("minimum_days", optional_minimum_days),
         Column("note", optional_text),
         *PROVENANCE,
     ),
@@ -604,6 +664,11 @@ NUMERIC_PARSERS: frozenset[Parser] = frozenset(
         int_positive,
         int_non_negative,
         optional_int_positive,
+        lead_time_weeks,
+        optional_lead_time_weeks,
+        install_days,
+        cloud_lead_days,
+        optional_minimum_days,
     }
 )
 

@@ -235,9 +235,18 @@ def stale_prices(today: date | None = None) -> list[StalePrice]:
     for offer in CloudOffering.objects.filter(as_of__lt=limit).order_by("as_of", "key"):
         add("cloud", offer.key, str(offer), offer.price_per_hour, offer.currency, offer.as_of)
     for server in (
-        ServerModel.objects.filter(as_of__lt=limit).select_related("gpu").order_by("as_of", "key")
+        ServerModel.objects.filter(price_as_of__lt=limit)
+        .select_related("gpu")
+        .order_by("price_as_of", "key")
     ):
-        add("servers", server.key, str(server), server.list_price, server.currency, server.as_of)
+        add(
+            "servers",
+            server.key,
+            str(server),
+            server.list_price,
+            server.currency,
+            server.price_as_of,
+        )
     for item in InfrastructureItem.objects.filter(as_of__lt=limit).order_by("as_of", "key"):
         add("items", item.key, item.name, item.price, item.currency, item.as_of)
     for api in ApiOffering.objects.filter(as_of__lt=limit).order_by("as_of", "key"):

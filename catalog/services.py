@@ -621,7 +621,7 @@ def record_price_edit(
         old_value=None if created and not isinstance(instance, FxRate) else old_price,
         new_value=new_price,
         currency=spec.history_currency(values),
-        effective_from=values["as_of"],
+        effective_from=values[spec.price_date],
         changed_by=user,
         source="admin",
     )

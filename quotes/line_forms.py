@@ -10,6 +10,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from common.bounds import LEAD_TIME_WEEKS
 from common.numbers import LocalizedDecimalField
 
 from .models import LineKind, LineUnit
@@ -86,8 +87,8 @@ class LineDeliveryForm(forms.Form):
     lead_time_weeks = _decimal(
         _("Lead time (weeks)"),
         required=False,
-        min_value=Decimal(0),
-        max_value=Decimal(260),
+        min_value=LEAD_TIME_WEEKS.low,  # common/bounds.py: as the stock feed
+        max_value=LEAD_TIME_WEEKS.high,
         max_digits=5,
         help_text=_("0: delivered from stock. Empty: the catalog's stock and lead time."),
     )

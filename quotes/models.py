@@ -531,6 +531,12 @@ class ProposalRender(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     rendered_at = models.DateTimeField(null=True, blank=True)
     render_seconds = models.FloatField(null=True, blank=True)
+    # When the current (or last) attempt began, and the last sign of life of the process
+    # rendering it (services/jobs.py: a render whose heartbeat stops is taken up again).
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # Set while its task could not be handed to the broker (services/queue.py).
+    not_queued_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -618,6 +624,8 @@ class OutboxEmail(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     sending_started_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # Set while its task could not be handed to the broker (services/queue.py).
+    not_queued_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -27,6 +27,7 @@ from .models import (
     Quote,
     QuoteLine,
     QuoteRevision,
+    RenderStatus,
     Status,
 )
 from .money import (
@@ -217,28 +218,48 @@ def undelivered_emails(*, quote: Any) -> list[OutboxEmail]:
 
 
 def _state(email: OutboxEmail | None) -> dict[str, Any]:
+    """The job's state as the page shows it, with the time that state began.
+
+    queued (nothing tried yet) → rendering → sending → sent; "retrying" once an attempt
+    failed (or its worker died) and another is due; "failed" when the retries are spent.
+    """
     if email is None:
-        return {"email": None, "render": None, "state": "none", "done": True}
-    render = email.render
-    if email.status == OutboxStatus.UNSENDABLE:
-        state = "failed"
-    elif email.status in ("sent", "failed"):
-        state = email.status
-    elif render is not None and render.status == "pending":
-        state = "queued"  # waiting for a worker to render the PDF
-    elif render is not None and render.status == "rendering":
-        state = "rendering"
-    elif render is not None and render.status == "failed":
-        state = "failed"
-    else:
-        state = email.status  # queued or sending
+        return {"email": None, "render": None, "state": "none", "done": True, "since": None}
+    state, since = _state_and_since(email, email.render)
+    render_retrying = email.render is not None and email.render.status == RenderStatus.PENDING
+    note = ""  # why it failed, or why it is being tried again
+    if state == "failed" or state == "retrying":
+        note = email.render.last_error if render_retrying and email.render else email.last_error
     return {
         "email": email,
-        "render": render,
+        "render": email.render,
         "state": state,
+        "since": since,
+        "note": note,
         "done": state in ("sent", "failed"),
-        "pdf_ready": render is not None and render.status == "done",
+        "pdf_ready": email.render is not None and email.render.status == "done",
     }
+
+
+def _state_and_since(email: OutboxEmail, render: ProposalRender | None) -> tuple[str, Any]:
+    if email.status == OutboxStatus.UNSENDABLE or email.status == OutboxStatus.FAILED:
+        return "failed", email.updated_at
+    if email.status == OutboxStatus.SENT:
+        return "sent", email.sent_at
+    if render is not None and render.status == RenderStatus.FAILED:
+        return "failed", render.updated_at
+    if render is not None and render.status == RenderStatus.PENDING:
+        # Waiting for a worker: the first time, or again after a failed attempt.
+        if render.attempts:
+            return "retrying", render.updated_at
+        return "queued", email.created_at
+    if render is not None and render.status == RenderStatus.RENDERING:
+        return "rendering", render.started_at or render.updated_at
+    if email.status == OutboxStatus.SENDING:
+        return "sending", email.sending_started_at or email.updated_at
+    if email.attempts:  # an SMTP attempt failed; its retry is due
+        return "retrying", email.updated_at
+    return "queued", email.created_at
 
 
 # --- catalog prices that changed after a draft's lines were priced ----------------------
@@ -285,6 +306,11 @@ def _catalog_row(
     if prefix == "item":
         return items.get(key)
     return None
+
+
+def _price_as_of(row: ServerModel | InfrastructureItem) -> date:
+    """The date of the row's price (a server's price has its own)."""
+    return row.price_as_of if isinstance(row, ServerModel) else row.as_of
 
 
 def _is_estimate(row: ServerModel | InfrastructureItem) -> bool:
@@ -360,7 +386,7 @@ def revision_price_changes(
             unit = catalog_unit_price(row, revision.currency, fx_rate)
         except PriceUnavailable:
             continue
-        as_of, estimate = row.as_of, _is_estimate(row)
+        as_of, estimate = _price_as_of(row), _is_estimate(row)
         cost = catalog_unit_cost(row, revision.currency, fx_rate)
         found[line.pk] = LinePriceChange(line, unit, as_of, estimate, cost_price=cost)
 

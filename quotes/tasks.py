@@ -36,6 +36,7 @@ def render_proposal(self: Any, render_id: int) -> str:
             logger.exception("render %s failed for good", render_id)
             services.render_mark_failed(render_id=render_id, error=f"{type(exc).__name__}: {exc}")
             return "failed"
+        services.render_mark_retrying(render_id=render_id, error=f"{type(exc).__name__}: {exc}")
         raise self.retry(exc=exc, countdown=backoff(self.request.retries)) from exc
     return "missing" if render is None else render.status
 
@@ -63,6 +64,12 @@ def expire_quotes() -> int:
 @shared_task
 def requeue_stuck_outbox() -> int:
     return services.outbox_requeue_stuck()
+
+
+@shared_task
+def recover_jobs() -> int:
+    """Every few seconds: renders whose worker died, tasks the broker refused."""
+    return services.jobs_recover()
 
 
 # --- warm start of a rendering worker -------------------------------------------------

@@ -268,16 +268,35 @@ def test_load_bench(tmp_path: Path) -> None:
     )
     figures(
         out,
-        rf"server: gunicorn {NUMBER} gthread workers × {NUMBER} threads, PostgreSQL and Redis"
-        r" on loopback; load: 4 clients for 2 s each",
+        rf"server: gunicorn {NUMBER} sync workers × {NUMBER} threads, PostgreSQL and Redis"
+        rf" on loopback, {NUMBER} CPUs; load: 4 clients for 2 s each",
     )
-    for label in ("result page, cache miss", "result page, cache hit", "lead form", "buyer page"):
-        ok, _errors, p50, p95, p99, throughput = figures(
+    per_cpu = {}
+    for label in (
+        "/ping",
+        "result page, cache miss",
+        "result page, cache hit",
+        "lead form",
+        "buyer page",
+    ):
+        ok, _errors, p50, p95, p99, throughput, per_cpu[label] = figures(
             out,
             rf"{re.escape(label)} +{NUMBER} ok, errors +{NUMBER}, p50 +{NUMBER} ms, "
-            rf"p95 +{NUMBER} ms, p99 +{NUMBER} ms, +{NUMBER} req/s",
+            rf"p95 +{NUMBER} ms, p99 +{NUMBER} ms, +{NUMBER} req/s, +{NUMBER} req per CPU-s",
         )
         assert ok >= 1 and 0 < p50 <= p95 <= p99 < 60_000 and throughput > 0, label
+        assert per_cpu[label] > 0, label
+    uncached, ping, pings = figures(
+        out,
+        rf"  uncached result page: {NUMBER} per CPU-s, /ping {NUMBER} per CPU-s: one result "
+        rf"costs {NUMBER} pings",
+    )
+    # The printed ratio is the quotient of the two printed rates (rounded to whole pings).
+    assert abs(pings - ping / uncached) <= 0.5 + 0.05 * pings
+    page_p95, ping_p95, _times = figures(
+        out, rf"  p95 at 4 clients: result page {NUMBER} ms, /ping {NUMBER} ms \({NUMBER}×\)"
+    )
+    assert page_p95 > 0 and ping_p95 > 0
     figures(out, rf"  errors: {NUMBER} \(target 0\)")
 
 

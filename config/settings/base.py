@@ -259,7 +259,10 @@ _QUEUE_ORDER = {"queue_order_strategy": "priority", "priority_steps": [0, 3, 6, 
 # (quotes/tasks.py: warm_pdf_renderer); Celery's default of 4 s would kill it meanwhile.
 CELERY_WORKER_PROC_ALIVE_TIMEOUT = env_int("CELERY_WORKER_PROC_ALIVE_TIMEOUT", 120)
 # With acks_late, Redis redelivers an unacknowledged task (a worker killed mid-task) after
-# this many seconds; it must exceed the longest task (the time limit above).
+# this many seconds; it must exceed the longest task (the time limit above), or a task still
+# running would be delivered a second time. A pool process that dies is rejected and
+# requeued at once (reject_on_worker_lost); a whole worker killed is found sooner by the
+# render's lease (QUOTES_RENDER_LEASE_SECONDS, quotes/services/jobs.py).
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
     **_QUEUE_ORDER,
@@ -275,6 +278,14 @@ CELERY_BEAT_SCHEDULE = {
     "requeue-stuck-outbox": {
         "task": "quotes.tasks.requeue_stuck_outbox",
         "schedule": float(env_int("QUOTES_REQUEUE_EVERY_SECONDS", 60)),
+    },
+    # Renders whose worker died and tasks the broker refused, within seconds
+    # (quotes/services/jobs.py). A sweep not taken within its period is dropped: the next
+    # one does the same work, so sweeps never pile up while the workers are away.
+    "recover-jobs": {
+        "task": "quotes.tasks.recover_jobs",
+        "schedule": float(env_int("QUOTES_RECOVER_EVERY_SECONDS", 2)),
+        "options": {"expires": float(env_int("QUOTES_RECOVER_EVERY_SECONDS", 2))},
     },
 }
 
@@ -363,6 +374,14 @@ QUOTES_EMAIL_MAX_RETRIES = env_int("QUOTES_EMAIL_MAX_RETRIES", 8)
 QUOTES_RETRY_BASE_SECONDS = float(env_str("QUOTES_RETRY_BASE_SECONDS", "5"))
 QUOTES_REQUEUE_AFTER_SECONDS = env_int("QUOTES_REQUEUE_AFTER_SECONDS", 120)
 QUOTES_SENDING_LEASE_SECONDS = env_int("QUOTES_SENDING_LEASE_SECONDS", 600)
+# A render's process writes a heartbeat this often; a render whose heartbeat is older than
+# the lease lost its worker and is queued again (quotes/services/jobs.py).
+QUOTES_RENDER_HEARTBEAT_SECONDS = float(env_str("QUOTES_RENDER_HEARTBEAT_SECONDS", "2"))
+QUOTES_RENDER_LEASE_SECONDS = float(env_str("QUOTES_RENDER_LEASE_SECONDS", "8"))
+# A task the broker refused: the refusing process tries again this often (seconds), for
+# at most this many tasks at a time (the periodic sweep queues any others).
+QUOTES_ENQUEUE_RETRY_SECONDS = float(env_str("QUOTES_ENQUEUE_RETRY_SECONDS", "1"))
+QUOTES_ENQUEUE_RETRY_MAX = env_int("QUOTES_ENQUEUE_RETRY_MAX", 10_000)
 # An email whose retries ran out (an SMTP outage longer than the ~21 min budget) is tried
 # again this long after it failed, for up to QUOTES_FAILED_GIVE_UP_AFTER_SECONDS after it was
 # created; "Send again" works at any time.

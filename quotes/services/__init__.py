@@ -77,8 +77,9 @@ from .delivery import (
     outbox_mark_failed,
     outbox_requeue_stuck,
     quote_send,
+    render_claim,
     render_execute,
-    render_mark_failed,
+    render_mark_retrying,
     revision_resend,
 )
 from .descriptions import (
@@ -93,6 +94,7 @@ from .errors import (
     RevisionLocked,
     TransientDeliveryError,
 )
+from .jobs import jobs_recover, render_mark_failed
 from .leads import (
     display_company,
     display_name,
@@ -228,6 +230,7 @@ __all__ = [
     "installation_item",
     "is_sales",
     "is_sales_manager",
+    "jobs_recover",
     "lead_confirm",
     "lead_confirm_url",
     "lead_from_confirm_token",
@@ -269,8 +272,10 @@ __all__ = [
     "quote_revise",
     "quote_send",
     "quotes_expire",
+    "render_claim",
     "render_execute",
     "render_mark_failed",
+    "render_mark_retrying",
     "revision_accept",
     "revision_add_free_line",
     "revision_add_line",

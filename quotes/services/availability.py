@@ -20,12 +20,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from catalog.models import ServerAvailability, ServerModel
+from common.bounds import LEAD_TIME_WEEKS
 
 from ..models import LineKind, QuoteLine, QuoteRevision
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
-
-MAX_LEAD_TIME_WEEKS = Decimal(260)
 
 
 @dataclass(frozen=True)
@@ -95,8 +94,11 @@ def revision_set_line_delivery(
             apply_catalog_delivery(line, server)
         line.delivery_reason = ""
     else:
-        if not Decimal(0) <= lead_time_weeks <= MAX_LEAD_TIME_WEEKS:
-            raise QuoteError(_("A lead time lies between 0 and 260 weeks."))
+        if not LEAD_TIME_WEEKS.contains(lead_time_weeks):
+            raise QuoteError(
+                _("A lead time lies between %(low)s and %(high)s weeks.")
+                % {"low": LEAD_TIME_WEEKS.low, "high": LEAD_TIME_WEEKS.high}
+            )
         if not reason.strip():
             raise QuoteError(_("Say why this line's delivery differs from the catalog."))
         line.lead_time_weeks = lead_time_weeks

@@ -32,6 +32,7 @@ from .analysis import summary_lines
 from .approvals import ensure_sending_allowed
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError, TransientDeliveryError
+from .jobs import lease_expired_before, render_heartbeat
 from .links import buyer_url
 from .options import check_alternatives, freeze_alternatives
 from .presentation import ensure_analysis_presented
@@ -160,17 +161,19 @@ def render_execute(*, render_id: int) -> ProposalRender | None:
     if render is None:
         return None
     if render.status != RenderStatus.DONE:
-        ProposalRender.objects.filter(pk=render.pk).exclude(status=RenderStatus.DONE).update(
-            status=RenderStatus.RENDERING, attempts=F("attempts") + 1, updated_at=timezone.now()
-        )
+        if not render_claim(render.pk):
+            return render  # another process renders it and its lease is alive
         started = time.perf_counter()
-        if render.revision is not None:
-            snapshot = render.revision.snapshot
-            assert snapshot is not None  # a revision is rendered once sent, with its snapshot
-            document = pdf.render_revision(snapshot, language=render.language)
-        else:
-            assert render.lead is not None  # a render is of a revision or of a lead
-            document = pdf.render_lead(lead_snapshot(lead=render.lead), language=render.language)
+        with render_heartbeat(render.pk):
+            if render.revision is not None:
+                snapshot = render.revision.snapshot
+                assert snapshot is not None  # a revision is rendered once sent, with a snapshot
+                document = pdf.render_revision(snapshot, language=render.language)
+            else:
+                assert render.lead is not None  # a render is of a revision or of a lead
+                document = pdf.render_lead(
+                    lead_snapshot(lead=render.lead), language=render.language
+                )
         ProposalRender.objects.filter(pk=render.pk).exclude(status=RenderStatus.DONE).update(
             status=RenderStatus.DONE,
             pdf=document.pdf,
@@ -186,14 +189,36 @@ def render_execute(*, render_id: int) -> ProposalRender | None:
     return render
 
 
-def render_mark_failed(*, render_id: int, error: str) -> None:
-    with transaction.atomic():
-        ProposalRender.objects.filter(pk=render_id).exclude(status=RenderStatus.DONE).update(
-            status=RenderStatus.FAILED, last_error=error[:2000]
+def render_claim(render_id: int) -> bool:
+    """Take the render for this process: it is waiting, failed, or rendering under a lease
+    nobody keeps alive (a duplicate task meets a live lease and leaves it alone)."""
+    now = timezone.now()
+    free = Q(status__in=[RenderStatus.PENDING, RenderStatus.FAILED]) | Q(
+        status=RenderStatus.RENDERING
+    ) & (Q(heartbeat_at__lt=lease_expired_before()) | Q(heartbeat_at__isnull=True))
+    claimed = (
+        ProposalRender.objects.filter(free, pk=render_id)
+        .exclude(status=RenderStatus.DONE)
+        .update(
+            status=RenderStatus.RENDERING,
+            attempts=F("attempts") + 1,
+            started_at=now,
+            heartbeat_at=now,
+            updated_at=now,
         )
-        OutboxEmail.objects.filter(render_id=render_id, status=OutboxStatus.QUEUED).update(
-            status=OutboxStatus.FAILED, last_error=_("The PDF could not be rendered.")
-        )
+    )
+    return bool(claimed)
+
+
+def render_mark_retrying(*, render_id: int, error: str) -> None:
+    """An attempt failed and the task retries: waiting again, with why (the sales page
+    says "retrying")."""
+    ProposalRender.objects.filter(pk=render_id, status=RenderStatus.RENDERING).update(
+        status=RenderStatus.PENDING,
+        heartbeat_at=None,
+        last_error=error[:2000],
+        updated_at=timezone.now(),
+    )
 
 
 def outbox_deliver(*, outbox_id: int) -> str:
@@ -287,7 +312,8 @@ def outbox_requeue_stuck(*, older_than: timedelta | None = None) -> int:
     """Re-enqueue work a broker or worker outage left behind; returns how many tasks.
 
     - queued emails whose PDF is ready and that nobody sent for a while → send task;
-    - renders still pending or rendering after a while (a killed worker) → render task;
+    - renders still pending after a while (their task lost with a Redis restart) → render
+      task;
     - emails stuck in "sending" past the SMTP lease (the worker died mid-send) go back to
       queued: the one place where a message can go out twice (see docs/quotes.md).
     """
@@ -313,8 +339,10 @@ def outbox_requeue_stuck(*, older_than: timedelta | None = None) -> int:
         status=OutboxStatus.QUEUED, updated_at=cutoff
     )
     count = 0
+    # A render being rendered keeps a lease (services/jobs.py); `jobs_recover` takes up one
+    # whose worker died, within seconds. Here: renders whose task was lost (a Redis restart).
     stale_renders = ProposalRender.objects.filter(
-        status__in=[RenderStatus.PENDING, RenderStatus.RENDERING], updated_at__lte=cutoff
+        status=RenderStatus.PENDING, updated_at__lte=cutoff
     )
     for render_id in stale_renders.values_list("pk", flat=True):
         ProposalRender.objects.filter(pk=render_id).update(updated_at=now)

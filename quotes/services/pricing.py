@@ -165,7 +165,7 @@ def revision_add_line(
             raise QuoteError(_("Unknown catalog item."))
         kind = LineKind.SERVER
         description = line_description(row, revision.quote.customer.language)
-        as_of, estimate = row.as_of, row.price_is_estimate
+        as_of, estimate = row.price_as_of, row.price_is_estimate
         default_unit = LineUnit.PCS
     elif kind_name == "item":
         row = InfrastructureItem.objects.filter(key=key).first()

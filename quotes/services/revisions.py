@@ -11,11 +11,12 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from catalog.models import InfrastructureItem
+from common.bounds import VALID_UNTIL
 from common.text import one_line
 from tco.report import OwningExtras, Report
 
@@ -275,6 +276,12 @@ def revision_update(*, revision: QuoteRevision, valid_until: date, terms: str) -
     ensure_draft(revision)
     if valid_until < timezone.localdate():
         raise QuoteError(_("The validity date cannot lie in the past."))
+    latest = VALID_UNTIL.bounds(timezone.localdate())[1]
+    if valid_until > latest:
+        raise QuoteError(
+            _("A proposal is valid for at most a year: until %(date)s.")
+            % {"date": formats.date_format(latest)}
+        )
     revision.valid_until = valid_until
     revision.terms = terms
     revision.save(update_fields=["valid_until", "terms"])

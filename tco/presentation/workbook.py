@@ -136,7 +136,7 @@ def provenance_for(
     (a visitor's download) our own list prices — the server's and the items' — read
     "Our price list", without date or estimate mark (catalog/audience.py).
     """
-    from catalog.audience import OWN_PRICE_SOURCE
+    from catalog.audience import OWN_PRICE_SOURCE, source_name
     from catalog.models import InfrastructureItem
     from tco.scenario.resolve import DEFAULT_ITEMS
 
@@ -145,11 +145,18 @@ def provenance_for(
     found: dict[str, Provenance] = {}
     server = built.server_model
     site = built.site
-    row = Provenance(server.display_source(), server.as_of, server.is_estimate)
+    # The specifications' provenance, apart from the price's: a visitor reads it as the
+    # catalog page and the API show it (the source's name, catalog/audience.py), and the
+    # own price as "Our price list", neither with a date or estimate flag.
+    row = (
+        Provenance(server.display_source(), server.as_of, server.is_estimate)
+        if internal
+        else Provenance(source_name(server.display_source()))
+    )
     price = Provenance(
         _("%(source)s (converted to the reporting currency)")
         % {"source": server.display_price_source()},
-        server.as_of,
+        server.price_as_of,
         server.price_is_estimate,
     )
     found.update(

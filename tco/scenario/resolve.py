@@ -227,7 +227,9 @@ class CatalogSnapshot:
                 in_effect = price_in_effect(history.get((kind, key), []), day)
                 if in_effect is not None:
                     setattr(row, field, in_effect.value)
-                    row.as_of = in_effect.effective_from
+                    # The price's date: a server's own, apart from its specifications'.
+                    dated = "price_as_of" if kind == "servers" else "as_of"
+                    setattr(row, dated, in_effect.effective_from)
 
 
 @dataclass(frozen=True)
@@ -705,7 +707,7 @@ def _provenance(catalog_value: Any, used: Any, row: Any, *, price: bool = False)
     if price and isinstance(row, ServerModel):
         return {
             "source": _price_source(row),
-            "as_of": row.as_of,
+            "as_of": row.price_as_of,
             "is_estimate": row.price_is_estimate,
             "own_price": True,
         }

@@ -42,6 +42,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from common.bounds import SCENARIO_DAYS
 from tco import engine
 from tco.engine import defaults
 from tco.engine.capacity import DEFAULT_LEAD_TIME_RANGE, DEFAULT_ON_DEMAND_BRIDGE_GPUS
@@ -130,15 +131,38 @@ def _no_formula(value: str) -> str:
 
 
 def _date(value: object) -> object:
-    """``as_of``: a date written YYYY-MM-DD (JSON has no dates; no timestamps)."""
-    if isinstance(value, date) or value is None:
+    """``as_of``: a date written YYYY-MM-DD (JSON has no dates; no timestamps), within
+    common.bounds.SCENARIO_DAYS.
+
+    >>> _date("2026-12-03")
+    datetime.date(2026, 12, 3)
+    >>> _date("9999-12-31")
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.PydanticCustomError: a date from 2000-01-01 to 2100-12-31
+    """
+    if value is None:
         return value
+    day = value if isinstance(value, date) else _iso_date(value)
+    if day is None:
+        raise PydanticCustomError("date", "expected a date in YYYY-MM-DD form")
+    first, last = SCENARIO_DAYS
+    if not first <= day <= last:
+        raise PydanticCustomError(
+            "date_range",
+            "a date from {first} to {last}",
+            {"first": first.isoformat(), "last": last.isoformat()},
+        )
+    return day
+
+
+def _iso_date(value: object) -> date | None:
     if isinstance(value, str):
         try:
             return date.fromisoformat(value)
         except ValueError:
-            pass
-    raise PydanticCustomError("date", "expected a date in YYYY-MM-DD form")
+            return None
+    return None
 
 
 WholeNumber = Annotated[int, BeforeValidator(_whole_number)]

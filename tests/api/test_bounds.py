@@ -73,6 +73,25 @@ def test_more_offerings_than_the_bound_are_refused_naming_the_field(
         assert f"at most {MAX_CLOUD_OFFERINGS}" in body["detail"]
 
 
+@pytest.mark.parametrize(
+    ("field", "body"),
+    [
+        ("as_of", {"as_of": "9999-12-31"}),
+        ("capacity.as_of", {"capacity": {"as_of": "9999-12-31", "needed_in_days": 30}}),
+        ("capacity.as_of", {"capacity": {"as_of": "0001-01-01", "needed_in_days": 30}}),
+    ],
+)
+def test_a_scenario_date_outside_its_range_is_refused_naming_the_field(
+    seed_catalog: object, api_unlimited: Client, field: str, body: dict[str, Any]
+) -> None:
+    """The audit answered 9999-12-31 with 422 "date value out of range" (an internal
+    message); common/bounds.py SCENARIO_DAYS is 2000-01-01 to 2100-12-31."""
+    response = post(api_unlimited, "/api/v1/estimate", {**BASE, **body})
+    assert response.status_code == 400, response.content[:300]
+    assert response.json()["field"] == field
+    assert "a date from 2000-01-01 to 2100-12-31" in response.json()["detail"]
+
+
 def test_more_api_offerings_than_the_bound_are_refused(
     seed_catalog: object, api_unlimited: Client
 ) -> None:

@@ -523,7 +523,7 @@ def test_an_export_from_before_the_dutch_columns_imports_and_keeps_the_dutch_tex
     assert len(dutch) >= 3
     rows = [[cell for i, cell in enumerate(row) if i not in dutch] for row in rows]
     set_cell(rows, server.key, "list_price", "270000")
-    set_cell(rows, server.key, "as_of", timezone.localdate().isoformat())
+    set_cell(rows, server.key, "price_as_of", timezone.localdate().isoformat())
     preview = import_price_file(
         kind="servers", filename="servers.csv", data=csv_bytes(rows), source="old export"
     )

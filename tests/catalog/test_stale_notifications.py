@@ -37,6 +37,7 @@ def make_everything_fresh() -> None:
         FxRate.objects.exclude(pk=newest.pk).delete()
     for model in (CloudOffering, ServerModel, InfrastructureItem, FxRate, ApiOffering):
         model.objects.update(as_of=recent)
+    ServerModel.objects.update(price_as_of=recent)  # a server's price has its own date
 
 
 @pytest.mark.dates

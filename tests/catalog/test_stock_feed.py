@@ -115,3 +115,38 @@ def test_the_import_page_takes_a_stock_feed(
     html = page.content.decode()
     assert "Row 2, column “quantity”: &#x27;four&#x27; is not a whole number" in html
     assert stock(B200)[:2] == (4, Decimal(6))
+
+
+@pytest.mark.dates
+def test_count_dates_and_lead_times_outside_their_ranges_are_refused(
+    seed_catalog: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The audit's values (common/bounds.py: lead times 0-260 weeks written as plain
+    # numbers; a count date from 2000-01-01 to today).
+    before = list(ServerAvailability.objects.order_by("pk").values())
+    path = tmp_path / "erp-stock.csv"
+    path.write_bytes(
+        feed(
+            f"SYS-822GS-NBRT,0,9999.9,{day()}",  # line 2: 192 years
+            f"DGX B200,0,1e3,{day()}",  # line 3: a spreadsheet's exponent
+            "DGX H100,1,10,0001-01-01",  # line 4: a count 2025 years old
+            "DGX B300,1,10,1999-12-31",  # line 5: one day before the range
+        )
+    )
+    with pytest.raises(CommandError, match="4 problem"):
+        call_command("import_stock", str(path))
+    errors = capsys.readouterr().err
+    assert "row 2, column 'lead_time_weeks': 9999.9 weeks is more than 260 weeks" in errors
+    assert "row 3, column 'lead_time_weeks': '1e3' is not written as a duration" in errors
+    assert "row 4, column 'as_of': 0001-01-01 is before 2000-01-01" in errors
+    assert "row 5, column 'as_of': 1999-12-31 is before 2000-01-01" in errors
+    assert list(ServerAvailability.objects.order_by("pk").values()) == before
+
+
+@pytest.mark.dates
+def test_the_ends_of_the_ranges_are_accepted(seed_catalog: object, tmp_path: Path) -> None:
+    path = tmp_path / "erp-stock.csv"
+    path.write_bytes(feed("SYS-822GS-NBRT,0,260,2000-01-01", f"DGX B200,0,0,{day()}"))
+    call_command("import_stock", str(path))
+    assert stock(B200)[:2] == (0, Decimal(260))
+    assert stock("nvidia-dgx-b200")[:2] == (0, Decimal(0))

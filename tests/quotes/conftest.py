@@ -361,6 +361,36 @@ def start_worker(
     return worker
 
 
+class Beat:
+    """Celery beat as the Procfile runs it (its periodic sweeps), with `extra` environment
+    variables, on the suite's Redis and test database."""
+
+    def __init__(self, smtp: SmtpServer, **extra: str) -> None:
+        import sys
+
+        workdir = self.workdir = Path(tempfile.mkdtemp(prefix="gputco-beat-"))
+        self.log = workdir / "beat.log"
+        celery = Path(sys.executable).with_name("celery")
+        self.process = subprocess.Popen(
+            [str(celery), "-A", "config", "beat", "-s", str(workdir / "schedule"), "-l", "INFO"],
+            cwd=ROOT,
+            env=worker_env(smtp, **extra),
+            stdout=self.log.open("wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        shutil.rmtree(self.workdir, ignore_errors=True)  # its schedule and log
+
+
 def queued_tasks(broker: Any) -> int:
     """Tasks waiting in Redis, on every queue and priority (kombu keeps one list per queue
     and priority step: `render`, `render\x06\x169`, …)."""

@@ -21,15 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import shutil
-import signal
 import socket
-import subprocess
-import sys
-import tempfile
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,7 +35,7 @@ from quotes.models import OutboxEmail, OutboxStatus, Quote
 from tests.real_services import free_port, restart_redis, stop_redis, suite_redis
 
 from .conftest import (
-    ROOT,
+    Beat,
     SmtpRecorder,
     SmtpServer,
     Worker,
@@ -50,7 +44,6 @@ from .conftest import (
     start_worker,
     wait_quiescent,
     wait_until,
-    worker_env,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -199,31 +192,6 @@ def smtp_via_front(front: FaultySmtp, backend: SmtpServer) -> SmtpServer:
     return SmtpServer("127.0.0.1", front.port, backend.recorder)
 
 
-class Beat:
-    def __init__(self, smtp: SmtpServer) -> None:
-        workdir = self.workdir = Path(tempfile.mkdtemp(prefix="gputco-beat-"))
-        self.log = workdir / "beat.log"
-        celery = Path(sys.executable).with_name("celery")
-        self.process = subprocess.Popen(
-            [str(celery), "-A", "config", "beat", "-s", str(workdir / "schedule"), "-l", "INFO"],
-            cwd=ROOT,
-            env=worker_env(smtp, **FAST),
-            stdout=self.log.open("wb"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-        shutil.rmtree(self.workdir, ignore_errors=True)  # its schedule and log
-
-
 class Workers:
     """The module's worker; a test may kill it and start another."""
 
@@ -240,7 +208,7 @@ class Workers:
 def pipeline(smtp_via_front: SmtpServer, django_db_setup: None) -> Iterator[Workers]:
     purge_broker()
     workers = Workers(smtp_via_front)
-    beat = Beat(smtp_via_front)
+    beat = Beat(smtp_via_front, **FAST)
     yield workers
     beat.stop()
     workers.current.stop()

@@ -176,3 +176,50 @@ def test_the_deal_analysis_counts_from_the_lines_lead_time_not_the_calculators(
         revision=revision, line_id=line.pk, lead_time_weeks=Decimal(4), reason="Demo stock"
     )
     assert owned_ready() == (4.0, today + timedelta(days=35))
+
+
+def test_a_quote_line_and_the_stock_feed_meet_the_same_lead_time_limit(
+    quote: Any, sales_user: Any, tmp_path: Any
+) -> None:
+    """common/bounds.py LEAD_TIME_WEEKS (0-260 weeks): the audit found the feed taking
+    9,999.9 weeks while a line's own override stopped at 260."""
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    revision = quote.revisions.get()
+    line = server_line(quote)
+    yesterday = (timezone.localdate() - timedelta(days=1)).isoformat()
+    for weeks in ("260", "260.5"):
+        in_range = weeks == "260"
+        feed = tmp_path / f"feed-{weeks}.csv"
+        feed.write_text(
+            f"sku,quantity,lead_time_weeks,as_of\nSYS-822GS-NBRT,0,{weeks},{yesterday}\n"
+        )
+        if in_range:
+            call_command("import_stock", str(feed))
+            services.revision_set_line_delivery(
+                revision=revision, line_id=line.pk, lead_time_weeks=Decimal(weeks), reason="ERP"
+            )
+            continue
+        with pytest.raises(CommandError):
+            call_command("import_stock", str(feed))
+        with pytest.raises(services.QuoteError, match="between 0 and 260 weeks"):
+            services.revision_set_line_delivery(
+                revision=revision, line_id=line.pk, lead_time_weeks=Decimal(weeks), reason="ERP"
+            )
+    assert ServerAvailability.objects.get(server__key=B200).lead_time_weeks == Decimal(260)
+    line.refresh_from_db()
+    assert line.lead_time_weeks == Decimal(260)
+
+
+@pytest.mark.dates
+def test_a_validity_date_lies_within_a_year(quote: Any) -> None:
+    revision = quote.revisions.get()
+    today = timezone.localdate()
+    services.revision_update(revision=revision, valid_until=today + timedelta(days=366), terms="")
+    with pytest.raises(services.QuoteError, match="at most a year"):
+        services.revision_update(
+            revision=revision, valid_until=today + timedelta(days=367), terms=""
+        )
+    with pytest.raises(services.QuoteError, match="past"):
+        services.revision_update(revision=revision, valid_until=today - timedelta(days=1), terms="")

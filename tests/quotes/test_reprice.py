@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from catalog.models import FxRate, InfrastructureItem, ServerModel
+from catalog.schema import ALL_SPECS
 from catalog.selectors import price_changed_since, prices_changed_since
 from catalog.services import import_price_file
 from common.formatting import format_money
@@ -49,7 +50,9 @@ def change_price(table: tuple[str, str], key: str, price: Decimal, days_ago: int
     kind, column = table
     rows = exported_rows(kind)
     assert set_cell(rows, key, column, str(price))
-    set_cell(rows, key, "as_of", (timezone.localdate() - timedelta(days=days_ago)).isoformat())
+    # The price's date column (a server's price has its own, apart from its specifications').
+    dated = next(spec for spec in ALL_SPECS if spec.kind == kind).price_date
+    set_cell(rows, key, dated, (timezone.localdate() - timedelta(days=days_ago)).isoformat())
     import_price_file(kind=kind, filename=f"{kind}.csv", data=csv_bytes(rows), source="test")
 
 

@@ -48,6 +48,7 @@ def test_stale_prices_are_flagged_and_fresh_ones_are_not(
     # our own server and item prices to staff only (tests/web/test_distributor_face.py).
     for model in (CloudOffering, ServerModel, InfrastructureItem, ApiOffering):
         model.objects.all().update(as_of=timezone.localdate() - timedelta(days=10))
+    ServerModel.objects.update(price_as_of=timezone.localdate() - timedelta(days=10))
     date_current_fx_rates(10)
     assert 'class="badge stale"' not in client.get("/catalog/").content.decode()
     assert 'class="badge stale"' not in admin_client.get("/catalog/").content.decode()
@@ -57,8 +58,8 @@ def test_stale_prices_are_flagged_and_fresh_ones_are_not(
     html = client.get("/catalog/").content.decode()
     assert html.count('class="badge stale"') == 1
     assert "181 days" in html
-    ServerModel.objects.filter(key="nvidia-dgx-h100").update(
-        as_of=timezone.localdate() - timedelta(days=200)
+    ServerModel.objects.filter(key="nvidia-dgx-h100").update(  # the price's own date
+        price_as_of=timezone.localdate() - timedelta(days=200)
     )
     html = client.get("/catalog/").content.decode()
     assert html.count('class="badge stale"') == 1

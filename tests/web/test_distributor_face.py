@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -67,8 +67,9 @@ def _age_catalog(*, own_days: int, others_days: int) -> None:
     """Date the own price rows (servers, items) and the third-party rows apart (the current
     FX rates with the third-party rows)."""
     today = timezone.localdate()
-    for model in (ServerModel, InfrastructureItem):
-        model.objects.update(as_of=today - timedelta(days=own_days))
+    own = today - timedelta(days=own_days)
+    ServerModel.objects.update(as_of=own, price_as_of=own)  # a server's price has its own date
+    InfrastructureItem.objects.update(as_of=own)
     for third_party in (CloudOffering, ApiOffering, Site, Gpu, CloudRegion):
         third_party.objects.update(as_of=today - timedelta(days=others_days))
     date_current_fx_rates(others_days)
@@ -175,8 +176,8 @@ def test_public_catalog_shows_own_prices_without_flags_and_staff_with_them(
 def test_public_price_history_of_an_own_price_shows_no_date_or_flag(
     client: Client, sales_client: Client, seed_catalog: object
 ) -> None:
-    ServerModel.objects.filter(key="nvidia-dgx-a100-640gb").update(
-        as_of=timezone.localdate() - timedelta(days=2393)
+    ServerModel.objects.filter(key="nvidia-dgx-a100-640gb").update(  # the price's own date
+        price_as_of=timezone.localdate() - timedelta(days=2393)
     )
     url = "/catalog/prices/servers/nvidia-dgx-a100-640gb/"
     public = client.get(url).content.decode().split('id="main"', 1)[1].split("</main>")[0]
@@ -259,3 +260,34 @@ def test_a_visitors_workbook_reads_own_prices_as_the_price_list(
     # A cloud price keeps its source and date in both.
     assert public["cloud1_price_per_instance_hour"] == internal["cloud1_price_per_instance_hour"]
     assert public["cloud1_price_per_instance_hour"][1] is not None
+
+
+def test_a_servers_price_and_specifications_keep_their_own_provenance(
+    client: Client, sales_client: Client, seed_catalog: object, frozen_today: date
+) -> None:
+    """The audit's N5: the visitor's workbook masked the server's price but printed the same
+    catalog row's date and estimate flag on its specification rows, because one provenance
+    served both. A price change now dates the price only; visitors read the specifications'
+    source by name (as the catalog page and the API show it) and the price as our list."""
+    from catalog.services import import_price_file
+    from tests.catalog.price_files import csv_bytes, exported_rows, set_cell
+
+    today = frozen_today  # 3 Dec 2026: after the seed's price date (1 Dec 2026)
+    rows = exported_rows("servers")
+    set_cell(rows, "nvidia-dgx-h100", "list_price", "265000")
+    set_cell(rows, "nvidia-dgx-h100", "price_as_of", today.isoformat())
+    import_price_file(kind="servers", filename="servers.csv", data=csv_bytes(rows), source="t")
+
+    internal = _inputs(sales_client.get("/calculator/workbook.xlsx", QUERY).content)
+    spec_source, spec_as_of, _estimate = internal["gpus_per_server"]
+    # Seed row nvidia-dgx-h100: the user guide, as of 2026-12-01, not an estimate.
+    assert spec_source.startswith("NVIDIA DGX H100/H200 user guide (6 × 3.3 kW PSU")
+    assert spec_as_of.date() == date(2026, 12, 1) and internal["gpus_per_server"][2] != "estimate"
+    assert internal["server_price"][1].date() == today  # the price's own date
+    assert internal["server_price"][2] == "estimate"  # the price's own flag
+
+    public = _inputs(client.get("/calculator/workbook.xlsx", QUERY).content)
+    for name in ("gpus_per_server", "idle_power_kw", "max_power_kw"):
+        assert public[name][0] == "NVIDIA DGX H100/H200 user guide", name  # the source's name
+        assert public[name][1] is None and not public[name][2], name
+    assert public["server_price"][0] == "Our price list" and public["server_price"][1] is None
