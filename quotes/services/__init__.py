@@ -92,6 +92,7 @@ from .errors import (
     RevisionLocked,
     TransientDeliveryError,
 )
+from .followup import quotes_remind, revisions_to_remind
 from .leads import (
     display_company,
     display_name,
@@ -265,6 +266,7 @@ __all__ = [
     "quote_revise",
     "quote_send",
     "quotes_expire",
+    "quotes_remind",
     "render_execute",
     "render_mark_failed",
     "revision_accept",
@@ -288,6 +290,7 @@ __all__ = [
     "revision_totals",
     "revision_update",
     "revision_update_line",
+    "revisions_to_remind",
     "seller_snapshot",
     "stored_report",
     "tco_snapshot",
