@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
@@ -27,6 +28,7 @@ from quotes.models import (
     Status,
     Team,
 )
+from tests.tco.test_dutch_pages import untranslated  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -209,11 +211,15 @@ def test_a_manager_of_the_team_and_staff_see_the_figures(
     assert 'id="winloss-sent">5<' in _page(client, boss, team=str(benelux.pk)).content.decode()
 
 
-def test_the_page_in_dutch(client: Client, book: list[Quote], sales_user: User) -> None:
-    from django.conf import settings
-
+def test_the_page_in_dutch(
+    client: Client,
+    book: list[Quote],
+    sales_user: User,
+    untranslated: list[str],  # noqa: F811
+) -> None:
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
     page = _page(client, sales_user).content.decode()
+    assert untranslated == []  # every text on the page was looked up in Dutch and found
     assert "Gewonnen/verloren" in page and "2 van 4 beslist" in page
     assert "Waarom offertes verloren gingen" in page and "de prijs" in page
 
