@@ -175,3 +175,20 @@ def test_an_expired_quote_is_revised_in_one_click_and_the_draft_lists_what_moved
         ]
     revision.refresh_from_db()
     assert revision.status == Status.EXPIRED
+
+
+@override_settings(QUOTES_REMINDER_DAYS=7)
+def test_celery_beat_runs_the_reminders_every_morning(customer: Customer, sales_user: User) -> None:
+    from celery.schedules import crontab
+    from django.conf import settings
+
+    from quotes.tasks import remind_quotes
+
+    entry = settings.CELERY_BEAT_SCHEDULE["remind-quotes"]
+    assert entry["task"] == remind_quotes.name == "quotes.tasks.remind_quotes"
+    schedule = entry["schedule"]
+    assert schedule == crontab(hour=8, minute=0)
+    _sent_revision(customer, sales_user)  # valid until 2 Jan 2027: due from 26 Dec
+    with _at(date(2026, 12, 26)):
+        assert remind_quotes.apply().get() == 1
+        assert remind_quotes.apply().get() == 0  # run again: nothing new
