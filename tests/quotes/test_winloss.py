@@ -193,6 +193,16 @@ def test_sales_of_another_team_see_nothing_of_this_team(
     assert all(quote.number not in page for quote in book)
 
 
+def test_sales_without_a_team_see_no_quote(
+    client: Client, book: list[Quote], make_sales_user: Callable[..., User]
+) -> None:
+    loner = make_sales_user("lone", team=None)
+    page = _page(client, loner).content.decode()
+    assert 'id="winloss-sent">0<' in page and "No quote was sent in this period." in page
+    export = client.get(reverse("quotes:report_export", args=["csv"]), PERIOD)
+    assert export.content.decode("utf-8-sig").count("\n") == 1  # the header only
+
+
 def test_a_manager_of_the_team_and_staff_see_the_figures(
     client: Client, book: list[Quote], make_sales_user: Callable[..., User]
 ) -> None:
