@@ -20,7 +20,7 @@ from .models import (
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin[Team]):
-    list_display = ["name", "margin_floor_pct"]
+    list_display = ["name", "margin_floor_pct", "remind_buyers"]
     search_fields = ["name"]
     filter_horizontal = ["members"]
 

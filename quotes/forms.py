@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Sequence
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -373,3 +374,32 @@ class TeamJoinForm(forms.Form):
         if not data.get("team") and not (data.get("new_name") or "").strip() and not self.errors:
             raise forms.ValidationError(_("Pick a team or type the name of a new one."))
         return data
+
+
+class WinLossForm(forms.Form):
+    """The win/loss page's period (?from=&to=, ISO dates) and team (one of the user's)."""
+
+    team = forms.TypedChoiceField(
+        label=_("Team"), required=False, coerce=int, empty_value=None, choices=()
+    )
+
+    def __init__(self, *args: Any, teams: Sequence[Any] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        date_input = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        # "from" and "to" are the query's names; "from" cannot be a class attribute.
+        self.fields["from"] = forms.DateField(label=_("From"), required=False, widget=date_input)
+        self.fields["to"] = forms.DateField(label=_("To"), required=False, widget=date_input)
+        self.order_fields(["from", "to", "team"])
+        _field(self, "team", forms.ChoiceField).choices = [
+            ("", _("all my teams")),
+            *[(team.pk, team.name) for team in teams],
+        ]
+
+    def period(self, default: tuple[date, date]) -> tuple[date, date, int | None]:
+        """(from, to, team id): the valid values, the defaults for the others; a period
+        given backwards is turned round."""
+        self.is_valid()
+        data = self.cleaned_data
+        start = data.get("from") or default[0]
+        end = data.get("to") or default[1]
+        return min(start, end), max(start, end), data.get("team")

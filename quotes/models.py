@@ -70,6 +70,13 @@ class Team(models.Model):
             "installation, acceptance."
         ),
     )
+    # Before a sent quote expires its owner is reminded (services.followup); with this
+    # switch the buyer is reminded too, with the link to the proposal.
+    remind_buyers = models.BooleanField(
+        _("remind buyers before a quote expires"),
+        default=False,
+        help_text=_("The buyer gets an email with the link to the proposal, once per revision."),
+    )
 
     class Meta:
         ordering = ["name"]
@@ -580,6 +587,7 @@ class EmailKind(models.TextChoices):
     APPROVAL = "approval", _("margin approval notice")
     LEAD_CONFIRM = "confirm", _("address confirmation to visitor")
     UNLOCK = "unlock", _("account unlock link to its owner")
+    REMINDER = "reminder", _("reminder before a quote expires")
 
 
 def new_message_id() -> str:

@@ -62,6 +62,11 @@ def expire_quotes() -> int:
 
 
 @shared_task
+def remind_quotes() -> int:
+    return services.quotes_remind()
+
+
+@shared_task
 def requeue_stuck_outbox() -> int:
     return services.outbox_requeue_stuck()
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import acceptance, exports, leads, lines, options, payments, preview, quotes
+from .views import acceptance, exports, leads, lines, options, payments, preview, quotes, report
 
 app_name = "quotes"
 urlpatterns = [
@@ -11,6 +11,8 @@ urlpatterns = [
     path("leads/", quotes.lead_list, name="leads"),
     path("export/quotes.<str:fmt>", exports.quotes_export, name="quotes_export"),
     path("export/leads.<str:fmt>", exports.leads_export, name="leads_export"),
+    path("report/", report.winloss_report, name="report"),
+    path("report/export.<str:fmt>", report.winloss_export, name="report_export"),
     path(
         "revisions/<uuid:public_id>/workbook.xlsx",
         exports.revision_workbook_download,

@@ -275,6 +275,8 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(hour=7, minute=0),
     },
     "expire-quotes": {"task": "quotes.tasks.expire_quotes", "schedule": crontab(hour=0, minute=5)},
+    # After the expiry run, in working hours: the reminders before a quote expires.
+    "remind-quotes": {"task": "quotes.tasks.remind_quotes", "schedule": crontab(hour=8, minute=0)},
     "requeue-stuck-outbox": {
         "task": "quotes.tasks.requeue_stuck_outbox",
         "schedule": float(env_int("QUOTES_REQUEUE_EVERY_SECONDS", 60)),
@@ -336,6 +338,9 @@ PASSWORD_RESETS_PER_HOUR_PER_NETWORK = env_int(
 # Quotes (docs/quotes.md)
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")  # absolute links in emails
 QUOTE_VALIDITY_DAYS = env_int("QUOTE_VALIDITY_DAYS", 30)
+# This many days before a sent quote expires its owner (and, if the team says so, the
+# buyer) is reminded, once per revision (quotes/services/followup.py).
+QUOTES_REMINDER_DAYS = env_int("QUOTES_REMINDER_DAYS", 7)
 # The margin floor (%) a new sales team starts with; below it, sending needs a sales
 # manager's approval (Team.margin_floor_pct, docs/quotes.md).
 QUOTES_DEFAULT_MARGIN_FLOOR_PCT = env_int("QUOTES_DEFAULT_MARGIN_FLOOR_PCT", 10)

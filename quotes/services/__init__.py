@@ -94,6 +94,7 @@ from .errors import (
     RevisionLocked,
     TransientDeliveryError,
 )
+from .followup import quotes_remind, revisions_to_remind
 from .jobs import jobs_recover, render_mark_failed
 from .leads import (
     display_company,
@@ -272,6 +273,7 @@ __all__ = [
     "quote_revise",
     "quote_send",
     "quotes_expire",
+    "quotes_remind",
     "render_claim",
     "render_execute",
     "render_mark_failed",
@@ -297,6 +299,7 @@ __all__ = [
     "revision_totals",
     "revision_update",
     "revision_update_line",
+    "revisions_to_remind",
     "seller_snapshot",
     "stored_report",
     "tco_snapshot",

@@ -156,6 +156,7 @@ def test_every_sales_page_has_unique_element_ids(
         reverse("quotes:customers"),
         reverse("quotes:leads"),
         reverse("quotes:new"),
+        reverse("quotes:report"),
     ):
         response = client.get(url)
         assert response.status_code == 200, url
