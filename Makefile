@@ -26,7 +26,7 @@ setup: system-deps-run $(STAMP) messages bytecode
 # worker that runs out of tests takes half of the other's queue, so neither idles at the end.
 TEST_WORKERS ?= 2
 test: system-deps-test $(STAMP) messages bytecode lint
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15
 
 # The inner loop: the engine, its doctests and hand calculations; no Django, no database,
 # no browser (well under 2 minutes).

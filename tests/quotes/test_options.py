@@ -14,6 +14,7 @@ from quotes import pdf, services
 from quotes.models import LineKind, Status
 
 from .conftest import pdf_text, send
+from .test_acceptance import finish_render
 
 pytestmark = pytest.mark.django_db
 
@@ -94,9 +95,7 @@ def test_the_buyer_accepts_one_option(
     main, option = offer
     present_without_analysis_where_needed(main, option)
     send(main, sales_user)
-    main.refresh_from_db()
-    render = main.renders.get()
-    services.render_execute(render_id=render.pk)
+    finish_render(main)  # the proposal PDF, without charts (this test reads the signed page)
     with pytest.raises(services.QuoteError, match="Choose one of the options"):
         services.revision_accept(
             revision=main,

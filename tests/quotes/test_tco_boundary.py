@@ -15,6 +15,7 @@ ALLOWED = {
     "tco.presentation.wording",
     "tco.presentation.wording_idle",
     "tco.presentation.wording_site",
+    "tco.presentation.wording_verdict",
     "tco.analysis.calculator",
 }
 
