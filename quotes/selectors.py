@@ -39,7 +39,7 @@ from .money import (
 )
 
 
-def _team_filter(user: Any, prefix: str = "") -> Q:
+def team_filter(user: Any, prefix: str = "") -> Q:
     """Staff see every team's rows; a sales engineer those of their teams."""
     if user.is_staff:
         return Q()
@@ -61,7 +61,7 @@ def quote_list(
     *, user: Any, search: str = "", status: str = "", owner: int | None = None
 ) -> QuerySet[Quote]:
     quotes = (
-        Quote.objects.filter(_team_filter(user))
+        Quote.objects.filter(team_filter(user))
         .select_related("customer", "owner", "team")
         .annotate(current_status=_latest("status"), current_letter=_latest("letter"))
         .distinct()
@@ -109,7 +109,7 @@ def quote_owners(*, user: Any) -> list[tuple[int, str]]:
     """Who owns the quotes the user may see (for the list's owner filter), by name."""
     from django.contrib.auth import get_user_model
 
-    visible = Quote.objects.filter(_team_filter(user)).values("owner_id")
+    visible = Quote.objects.filter(team_filter(user)).values("owner_id")
     owners = get_user_model().objects.filter(pk__in=visible)
     named = [(u.pk, u.get_full_name() or u.get_username()) for u in owners]
     return sorted(named, key=lambda pair: pair[1].lower())
@@ -143,13 +143,13 @@ def quote_detail(*, user: Any, public_id: Any) -> Quote:
 
 
 def _team_or_escalated(user: Any, revision: str, quote: str = "") -> Q:
-    """The user's teams' rows (_team_filter), and a draft whose margin approval was
+    """The user's teams' rows (team_filter), and a draft whose margin approval was
     escalated to the user (a sales manager of another team: services.approval_request).
     `revision` and `quote` are the lookups' prefixes to the revision and the quote."""
     if user.is_staff:
         return Q()  # every team's rows already
     escalated = Q(**{f"{revision}approval_escalated_to": user, f"{revision}status": Status.DRAFT})
-    return _team_filter(user, quote) | escalated
+    return team_filter(user, quote) | escalated
 
 
 def revision_for_user(*, user: Any, public_id: Any) -> QuoteRevision:
@@ -160,21 +160,21 @@ def revision_for_user(*, user: Any, public_id: Any) -> QuoteRevision:
 
 
 def render_for_user(*, user: Any, public_id: Any) -> ProposalRender:
-    queryset = ProposalRender.objects.filter(
-        _team_filter(user, "revision__quote__")
-    ).select_related("revision__quote")
+    queryset = ProposalRender.objects.filter(team_filter(user, "revision__quote__")).select_related(
+        "revision__quote"
+    )
     return get_object_or_404(queryset.distinct(), public_id=public_id)
 
 
 def customer_list(*, user: Any) -> QuerySet[Customer]:
-    return Customer.objects.filter(_team_filter(user)).select_related("team").distinct()
+    return Customer.objects.filter(team_filter(user)).select_related("team").distinct()
 
 
 def lead_list(*, user: Any) -> QuerySet[Lead]:
     """The confirmed leads of the user's teams (staff: all, including leads no team was
     given). A lead whose address was not confirmed may be anyone's: it is not shown."""
     return (
-        Lead.objects.filter(_team_filter(user), confirmed_at__isnull=False)
+        Lead.objects.filter(team_filter(user), confirmed_at__isnull=False)
         .prefetch_related(Prefetch("emails", queryset=OutboxEmail.objects.order_by("-created_at")))
         .order_by("-created_at")
     )

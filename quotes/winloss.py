@@ -31,7 +31,7 @@ from .models import (
     Status,
     Team,
 )
-from .selectors import _team_filter
+from .selectors import team_filter
 from .services.options import chosen_option
 from .services.presentation import argues_against_itself
 
@@ -114,7 +114,7 @@ def outcomes(*, user: Any, start: date, end: date, team: Team | None = None) -> 
         .order_by("seq")
     )
     quotes = (
-        Quote.objects.filter(_team_filter(user))
+        Quote.objects.filter(team_filter(user))
         .annotate(first_sent=_first_sent())
         .filter(first_sent__gte=since, first_sent__lt=until)
         .select_related("customer", "owner", "team")

@@ -39,7 +39,7 @@ def options_of(revision: QuoteRevision) -> list[QuoteRevision]:
 
 
 def option_label(revision: QuoteRevision) -> str:
-    """ "Option B: 24 × H200" (the name when there is one)."""
+    """An option's label, with its name when it has one: Option B: 24 × H200."""
     label = _("Option %(letter)s") % {"letter": revision.option_letter}
     return f"{label}: {revision.option_name}" if revision.option_name else label
 

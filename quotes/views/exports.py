@@ -23,7 +23,7 @@ def _download(content: bytes, content_type: str, filename: str) -> HttpResponse:
     return response
 
 
-def _table(
+def table_response(
     rows: list[dict[str, object]], columns: tuple[tuple[str, str], ...], name: str, fmt: str
 ) -> HttpResponse:
     stamp = timezone.localdate().isoformat()
@@ -45,13 +45,13 @@ def quotes_export(request: HttpRequest, fmt: str) -> HttpResponse:
 
     form = QuoteFilterForm(request.GET, owners=selectors.quote_owners(user=request.user))
     rows = exports.quote_rows(user=request.user, **form.filters())
-    return _table(rows, exports.QUOTE_COLUMNS, "quotes", fmt)
+    return table_response(rows, exports.QUOTE_COLUMNS, "quotes", fmt)
 
 
 @require_GET
 @sales_required
 def leads_export(request: HttpRequest, fmt: str) -> HttpResponse:
-    return _table(exports.lead_rows(user=request.user), exports.LEAD_COLUMNS, "leads", fmt)
+    return table_response(exports.lead_rows(user=request.user), exports.LEAD_COLUMNS, "leads", fmt)
 
 
 @require_GET

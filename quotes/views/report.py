@@ -13,7 +13,7 @@ from .. import winloss
 from ..forms import WinLossForm
 from ..models import DeclineReason
 from .access import sales_required
-from .exports import _table
+from .exports import table_response
 
 # The chart's geometry (an inline SVG; it scales to the page's width).
 BAR_WIDTH, BAR_HEIGHT, LABEL_WIDTH = 360, 28, 120
@@ -76,4 +76,4 @@ def winloss_report(request: HttpRequest) -> HttpResponse:
 @sales_required
 def winloss_export(request: HttpRequest, fmt: str) -> HttpResponse:
     _form, rows = _report(request)
-    return _table(winloss.export_rows(rows), winloss.columns(), "win-loss", fmt)
+    return table_response(winloss.export_rows(rows), winloss.columns(), "win-loss", fmt)
