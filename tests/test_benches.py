@@ -264,12 +264,12 @@ def test_quotes_bench(tmp_path: Path) -> None:
 
 def test_load_bench(tmp_path: Path) -> None:
     out = run_bench(
-        "load_bench.py", tmp_path, postgres=True, BENCH_LOAD_SECONDS="2", BENCH_LOAD_CLIENTS="4"
+        "load_bench.py", tmp_path, postgres=True, BENCH_LOAD_SECONDS="1", BENCH_LOAD_CLIENTS="4"
     )
     figures(
         out,
         rf"server: gunicorn {NUMBER} sync workers × {NUMBER} threads, PostgreSQL and Redis"
-        rf" on loopback, {NUMBER} CPUs; load: 4 clients for 2 s each",
+        rf" on loopback, {NUMBER} CPUs; load: 4 clients for 1 s each",
     )
     per_cpu = {}
     for label in (
