@@ -19,19 +19,14 @@ setup: system-deps-run $(STAMP) messages bytecode
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_catalog
 
-# Lint in the same target: CI runs only this target, so ruff and mypy are enforced here.
+# Lint first: CI runs only this target, so ruff and mypy are enforced here.
 # The suite runs in TEST_WORKERS processes (pytest-xdist), each with its own PostgreSQL and
 # Redis: about a third of a serial run is spent waiting on servers, browsers and workers,
 # so two processes on two cores finish in about two thirds of the time. Work-stealing: a
 # worker that runs out of tests takes half of the other's queue, so neither idles at the end.
 TEST_WORKERS ?= 2
-# Lint runs beside the tests' first minute (mostly spent starting servers), not before it:
-# mypy takes about 20 s from a fresh clone. Either failing fails the target.
-test: system-deps-test $(STAMP) messages bytecode
-	@$(MAKE) --no-print-directory lint > .lint.log 2>&1 & lint=$$!; \
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15; tests=$$?; \
-	wait $$lint; linted=$$?; cat .lint.log; rm -f .lint.log; \
-	[ $$tests -eq 0 ] && [ $$linted -eq 0 ]
+test: system-deps-test $(STAMP) messages bytecode lint
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15
 
 # The inner loop: the engine, its doctests and hand calculations; no Django, no database,
 # no browser (well under 2 minutes).
