@@ -531,13 +531,11 @@ def _option_figures(revision: QuoteRevision) -> dict[str, Any]:
     return quote_services.analysis_figures(tco)
 
 
-def _option(revision: QuoteRevision) -> dict[str, Any]:
+def _priced(revision: QuoteRevision) -> dict[str, Any]:
+    """What a revision and each of its options report alike: totals, lines, analysis."""
     lines = list(revision.lines.order_by("position"))
     totals = quote_services.revision_totals(revision, lines)
     return {
-        "letter": revision.option_letter,
-        "name": revision.option_name,
-        "status": revision.status,
         "totals": {
             "currency": revision.currency,
             "subtotal": str(totals.subtotal),
@@ -550,9 +548,16 @@ def _option(revision: QuoteRevision) -> dict[str, Any]:
     }
 
 
+def _option(revision: QuoteRevision) -> dict[str, Any]:
+    return {
+        "letter": revision.option_letter,
+        "name": revision.option_name,
+        "status": revision.status,
+        **_priced(revision),
+    }
+
+
 def _revision(revision: QuoteRevision) -> dict[str, Any]:
-    lines = list(revision.lines.order_by("position"))
-    totals = quote_services.revision_totals(revision, lines)
     alternatives = revision.alternatives.order_by("option_letter")
     return {
         "id": revision.public_id,
@@ -565,17 +570,9 @@ def _revision(revision: QuoteRevision) -> dict[str, Any]:
         "valid_until": revision.valid_until,
         "created_at": revision.created_at,
         "sent_at": revision.sent_at,
-        "totals": {
-            "currency": revision.currency,
-            "subtotal": str(totals.subtotal),
-            "vat": str(totals.vat),
-            "total": str(totals.total),
-            "optional_subtotal": str(totals.optional_subtotal),
-        },
-        "lines": [quote_services.line_snapshot(line) for line in lines],
+        **_priced(revision),
         "has_analysis": bool(revision.tco),
         "option_name": revision.option_name,
-        "analysis": _option_figures(revision),
         "options": [_option(option) for option in alternatives],
     }
 
