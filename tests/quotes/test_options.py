@@ -153,3 +153,17 @@ def test_a_quote_from_the_calculator_offers_the_next_servers_as_options(
         assert option.tco is not None and option.tco["server"]["key"] == deal.server_key
         gpus.add(option.tco["server"]["gpu"])
     assert len(gpus) == 3  # three different GPUs
+
+
+def test_the_preview_shows_every_option(
+    offer: tuple[Any, Any], sales_user: Any, client: Any
+) -> None:
+    from django.urls import reverse
+
+    _main, option = offer
+    client.force_login(sales_user)
+    # The preview of any option is the whole proposal: option A's pages and option B's.
+    response = client.get(reverse("quotes:revision_preview_pdf", args=[option.public_id]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    text = re.sub(r"\s+", " ", pdf_text(response.content)[0]).replace("\u00a0", " ")
+    assert "Your options" in text and "Option B: H200" in text and "Option A: B200" in text
