@@ -16,12 +16,14 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from catalog.schema import neutralise
 
 from . import selectors, services
 from .models import ApprovalState, Lead, Quote, QuoteRevision
+from .system_bom import part_number
 
 CSV_CONTENT_TYPE = "text/csv; charset=utf-8"
 
@@ -201,3 +203,79 @@ def to_xlsx(
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()
+
+
+def bom_columns() -> tuple[tuple[str, str], ...]:
+    """The BOM export's columns, titled in the active language."""
+    return (
+        ("option", _("Option")),
+        ("system", _("System line")),
+        ("position", _("Line")),
+        ("part_number", _("Part number")),
+        ("description", _("Description")),
+        ("per_system", _("Per system")),
+        ("quantity", _("Quantity")),
+        ("unit_price", _("Unit price")),
+        ("amount", _("Amount")),
+        ("subtotal", _("System subtotal")),
+        ("note", _("Note")),
+    )
+
+
+def bom_rows(revision: QuoteRevision, language: str) -> list[dict[str, Any]]:
+    """An option's bill of materials as rows: each system with the lines under it (or the
+    parts included in its price) and its subtotal, then the lines under no system; the
+    amounts of the quote lines add up to the option's subtotal (before the quote
+    discount)."""
+    from .proposal import boms
+    from .services.snapshots import revision_lines
+
+    lines = revision_lines(revision, language)
+    letter = revision.option_letter
+    rows: list[dict[str, Any]] = []
+    placed: set[int] = set()
+    with translation.override(language):
+        for bom in boms(lines):
+            for row in bom.rows:
+                rows.append(
+                    {
+                        "option": letter,
+                        "system": bom.position,
+                        "position": row.position,
+                        "part_number": row.part_number,
+                        "description": row.description,
+                        "per_system": row.per_system,
+                        "quantity": row.quantity,
+                        "unit_price": row.unit_price,
+                        "amount": row.amount,
+                        "note": _("included in the system price") if row.included else "",
+                    }
+                )
+                if row.position is not None:
+                    placed.add(row.position)
+            rows.append(
+                {
+                    "option": letter,
+                    "system": bom.position,
+                    "description": _("Subtotal of line %(n)s and the lines under it")
+                    % {"n": bom.position},
+                    "note": _("subtotal"),
+                    "subtotal": bom.subtotal,
+                }
+            )
+        for line in lines:
+            if int(line["position"]) in placed:
+                continue
+            rows.append(
+                {
+                    "option": letter,
+                    "position": line["position"],
+                    "part_number": part_number(line),
+                    "description": line["description"],
+                    "quantity": Decimal(line["quantity"]),
+                    "unit_price": Decimal(line["unit_price"]),
+                    "amount": Decimal(line["amount"]),
+                    "note": _("optional") if line.get("optional") else "",
+                }
+            )
+    return rows

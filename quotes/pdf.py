@@ -46,7 +46,7 @@ from tco.report import Report
 from .decisions import analysis_decisions, decisions_frozen
 from .models import LineUnit
 from .money import HUNDRED, to_cents
-from .proposal import offer_context
+from .proposal import boms, offer_context
 from .vat import vat_note
 
 logger = logging.getLogger(__name__)
@@ -450,6 +450,7 @@ def option_sections(snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "letter": section["letter"],
                 "name": section["name"],
                 "lines": _lines(frozen),
+                "boms": boms(frozen["lines"]),
                 "totals": proposal_totals(frozen["totals"]),
                 "executive": tco.get("executive") or {},
                 "report": stored_report(tco) if tco else None,
@@ -477,6 +478,7 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
         "logo_url": logo_url(snapshot.get("seller") or {}),
         "owner": snapshot.get("owner") or {},
         "lines": lines,
+        "system_boms": boms(lines),
         "has_optional": any(line["optional"] for line in lines),
         "has_discount": any(line["discount_pct"] for line in lines),
         "totals": totals,

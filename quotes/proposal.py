@@ -20,6 +20,7 @@ from catalog.models import Cooling, PartRole, ServiceLevel
 
 from .billing import LineBilling, PaymentEvent
 from .models import LineKind
+from .system_bom import SystemBom, system_boms
 
 
 def _label(choices: Any, code: str) -> str:
@@ -55,6 +56,16 @@ def line_details(line: Mapping[str, Any], per_year: Mapping[int, str]) -> dict[s
         else "",
         "yearly_amount": Decimal(yearly) if yearly and billing == LineBilling.YEARLY else None,
     }
+
+
+def part_role_label(code: str) -> str:
+    """A part's role in the active language (empty for no role)."""
+    return _label(PartRole, code) if code else ""
+
+
+def boms(lines: Sequence[Mapping[str, Any]]) -> list[SystemBom]:
+    """Each system's bill of materials in the active language (quotes/system_bom.py)."""
+    return system_boms(lines, part_role_label)
 
 
 def payment_rows(payment: Mapping[str, Any] | None) -> list[dict[str, Any]]:

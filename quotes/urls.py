@@ -108,3 +108,12 @@ urlpatterns += [
         name="revision_preview_pdf",
     ),
 ]
+
+# An option's bill of materials as CSV/XLSX (quotes/views/exports.py).
+urlpatterns += [
+    path(
+        "revisions/<uuid:public_id>/bom.<str:fmt>",
+        exports.revision_bom_export,
+        name="revision_bom",
+    ),
+]

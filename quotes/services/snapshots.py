@@ -53,17 +53,30 @@ def line_snapshot(line: QuoteLine) -> dict[str, Any]:
     }
 
 
+def frozen_lines(
+    line_rows: list[QuoteLine], rows: offer.CatalogRows, language: str
+) -> list[dict[str, Any]]:
+    """The lines (in bill-of-materials order) as the buyer sees them, with their catalog
+    facts, unit labels in `language`."""
+    with translation.override(language):
+        return [
+            {**line_snapshot(line), **offer.line_facts(line, rows, language)} for line in line_rows
+        ]
+
+
+def revision_lines(revision: QuoteRevision, language: str) -> list[dict[str, Any]]:
+    """A revision's lines as its snapshot would freeze them now (the BOM export's rows)."""
+    line_rows = bom_order(list(revision.lines.order_by("position").select_related("parent")))
+    return frozen_lines(line_rows, offer.catalog_rows(line_rows), language)
+
+
 def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
     """What the buyer sees, as plain JSON (the frozen content of a sent revision)."""
     quote = revision.quote
     customer = quote.customer
     line_rows = bom_order(list(revision.lines.order_by("position").select_related("parent")))
     rows = offer.catalog_rows(line_rows)
-    with translation.override(customer.language):  # unit labels in the buyer's language
-        lines = [
-            {**line_snapshot(line), **offer.line_facts(line, rows, customer.language)}
-            for line in line_rows
-        ]
+    lines = frozen_lines(line_rows, rows, customer.language)
     totals = totals_for(lines=lines, vat_rate=revision.vat_rate, discount_pct=revision.discount_pct)
     tco, presentation = frozen_presentation(
         revision, deal_analysis(revision=revision, lines=line_rows), customer.language

@@ -7,7 +7,7 @@ import uuid
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.views.decorators.http import require_GET
 
 from common.downloads import attachment
@@ -67,3 +67,14 @@ def revision_workbook_download(request: HttpRequest, public_id: uuid.UUID) -> Ht
         messages.error(request, str(exc))
         return redirect("quotes:detail", public_id=revision.quote.public_id)
     return _download(content, XLSX_CONTENT_TYPE, workbook_filename(name))
+
+
+@require_GET
+@sales_required
+def revision_bom_export(request: HttpRequest, public_id: uuid.UUID, fmt: str) -> HttpResponse:
+    """One option's bill of materials as CSV/XLSX (part numbers, quantities, a subtotal per
+    system), in the reader's language; the user's teams' revisions only."""
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    rows = exports.bom_rows(revision, translation.get_language() or "en")
+    name = f"bom-{revision.quote.number}-{revision.option_letter}"
+    return table_response(rows, exports.bom_columns(), name, fmt)

@@ -123,8 +123,12 @@ def test_each_server_line_shows_its_configuration_part_numbers_and_warranty(
             assert part.part_number in text, part.part_number
     for role in ("Processor:", "Memory:", "NVMe storage:", "Network adapter:", "Power supply:"):
         assert role in text, role
-    assert "32 × Memory: 64 GB DDR5-4800 ECC RDIMM (2 TB in total) MEM-DR564MC-ER48" in text
-    assert "8 × Network adapter: NVIDIA ConnectX-7" in text and "MCX75310AAS-NEAT" in text
+    # The bill of materials per system: part number, role and description, per server and
+    # for the 4 servers (32 DIMMs per server: 128), included in the server's price.
+    assert (
+        "MEM-DR564MC-ER48 Memory: 64 GB DDR5-4800 ECC RDIMM (2 TB in total) 32 128 included" in text
+    )
+    assert "MCX75310AAS-NEAT Network adapter: NVIDIA ConnectX-7" in text
     # Warranty per server line and the support contract's service level per support line.
     assert "Warranty: 3 years, return to depot (RMA)" in text
     assert "Service level: next-business-day on site" in text
@@ -243,7 +247,7 @@ def test_a_dutch_proposal_says_all_of_it_in_dutch(seed_catalog: object, sales_us
     for words in (
         "Configuratie en prijzen",
         "Processor: Intel Xeon Platinum 8468, 48 kernen",
-        "Geheugen: 64 GB DDR5-4800 ECC RDIMM (2 TB in totaal) MEM-DR564MC-ER48",
+        "MEM-DR564MC-ER48 Geheugen: 64 GB DDR5-4800 ECC RDIMM (2 TB in totaal) 32 128 inbegrepen",
         "Garantie: 3 jaar, retour naar depot (RMA)",
         "Serviceniveau: volgende werkdag op locatie",
         "Jaarlijks vooraf gefactureerd:",
