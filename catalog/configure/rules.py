@@ -270,7 +270,8 @@ def _module_fit(chassis: ChassisRules, spec: ComponentSpec) -> list[Finding]:
             )
         ]
     findings: list[Finding] = []
-    if spec.memory_speed_mts not in chassis.memory_speeds:
+    # Memory soldered with the CPU (Grace's LPDDR5X) has no speed of its own to check.
+    if spec.memory_speed_mts is not None and spec.memory_speed_mts not in chassis.memory_speeds:
         speeds = list(chassis.memory_speeds)
         speed = spec.memory_speed_mts
         findings.append(Finding("memory_speed", {"part": part, "speed": speed, "speeds": speeds}))
