@@ -56,8 +56,9 @@ PERCENT_OF_HARDWARE = "pct_hw_year"  # catalog.models.PricingUnit.PERCENT_OF_HAR
 
 
 # The kinds a "% of hardware" line is priced on: the hardware value the TCO engine applies
-# support to (servers, their networking and storage; not installation or services).
-HARDWARE_KINDS = ("server", "networking", "storage")
+# support to (servers, their networking and storage; not installation or services). A
+# configured system's components are part of its hardware: its line is the barebone.
+HARDWARE_KINDS = ("server", "networking", "storage", "component")
 
 
 def hardware_total(lines: Iterable[Any]) -> Decimal:

@@ -1,6 +1,17 @@
 from django.urls import path
 
-from .views import acceptance, exports, leads, lines, options, payments, preview, quotes, report
+from .views import (
+    acceptance,
+    configure,
+    exports,
+    leads,
+    lines,
+    options,
+    payments,
+    preview,
+    quotes,
+    report,
+)
 
 app_name = "quotes"
 urlpatterns = [
@@ -115,5 +126,15 @@ urlpatterns += [
         "revisions/<uuid:public_id>/bom.<str:fmt>",
         exports.revision_bom_export,
         name="revision_bom",
+    ),
+]
+
+# The configurator of a draft option (quotes/views/configure.py).
+urlpatterns += [
+    path("revisions/<uuid:public_id>/configure/", configure.configurator, name="configure"),
+    path(
+        "revisions/<uuid:public_id>/configure/add/",
+        configure.configured_add,
+        name="configure_add",
     ),
 ]

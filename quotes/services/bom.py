@@ -165,3 +165,15 @@ def copy_lines(source: QuoteRevision, target: QuoteRevision) -> None:
         child.parent = copied[line.parent_id]
         children.append(child)
     QuoteLine.objects.bulk_update(children, ["parent"])
+
+
+def hang_components(system: QuoteLine, components: Sequence[QuoteLine]) -> None:
+    """Save a configured system's component lines (unsaved, each with its `per_parent`)
+    under its system line: each counts per system × the system's quantity and follows it
+    (follow_systems)."""
+    for line in components:
+        assert line.per_parent is not None
+        line.parent = system
+        line.quantity = system.quantity * line.per_parent
+        line.full_clean(exclude=["revision", "parent"])
+    QuoteLine.objects.bulk_create(components)
