@@ -17,7 +17,6 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -114,40 +113,34 @@ def _rows(configuration: Configuration, components: Sequence[Component]) -> list
 
 
 def configurator_context(
-    revision: QuoteRevision | None, server: ServerModel, query: QueryDict, language: str
+    revision: QuoteRevision | None,
+    server: ServerModel,
+    query: QueryDict,
+    *,
+    with_form: bool = True,
 ) -> dict[str, Any]:
-    """What the configurator page shows for the configuration in `query`."""
+    """What the configurator shows for the configuration in `query`: the check, figures
+    and (`with_form`: the whole page, not an edit's answer) the rows to choose from."""
     configuration, errors = requested_configuration(server, query)
-    components = list(Component.objects.order_by("role", "manufacturer", "part_number"))
     result = check_configuration(server, configuration)
-    by_part = {c.part_number: c for c in components}
-    return {
+    context: dict[str, Any] = {
         "revision": revision,
         "server": server,
-        "servers": configurable_servers(),
-        "rows": _rows(configuration, components),
         "input_errors": errors,
         "result": result,
         "violations": [describe(f) for f in result.violations],
         "recommendations": [describe(f) for f in result.recommendations],
         "figures": figures(result),
-        "fixed": server.rules.fixed,
-        "systems": query.get("systems") or "1",
-        "parts": [
-            {
-                "part_number": part,
-                "quantity": quantity,
-                "name": (
-                    by_part[part].name_nl
-                    if language == "nl" and by_part[part].name_nl
-                    else by_part[part].name
-                )
-                if part in by_part
-                else "",
-            }
-            for part, quantity in configuration.quantities().items()
-        ],
     }
+    if with_form:
+        components = list(Component.objects.order_by("role", "manufacturer", "part_number"))
+        context.update(
+            servers=configurable_servers(),
+            rows=_rows(configuration, components),
+            fixed=server.rules.fixed,
+            systems=query.get("systems") or "1",
+        )
+    return context
 
 
 def _server(query: QueryDict, revision: QuoteRevision) -> ServerModel | None:
@@ -171,9 +164,8 @@ def configurator(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> Htt
     if server is None:
         messages.error(request, _("No system in the catalog can be configured part by part."))
         return redirect(detail_url(revision))
-    language = translation.get_language() or "en"
     try:
-        context = configurator_context(revision, server, request.GET, language)
+        context = configurator_context(revision, server, request.GET, with_form=not request.htmx)
     except NotConfigurable:
         messages.error(request, _("This system cannot be configured part by part."))
         return redirect(detail_url(revision))
