@@ -24,6 +24,9 @@ class TcoConfig(AppConfig):
             catalog_models.Site,
             catalog_models.InfrastructureItem,
             catalog_models.FxRate,
+            # The result's "What is in it" (tco.web.views.default_parts).
+            catalog_models.Component,
+            catalog_models.ChassisDefault,
         ):
             for signal in (post_save, post_delete):
                 signal.connect(

@@ -33,7 +33,7 @@ from ..money import catalog_unit_amount
 from .bom import hang_components
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
-from .pricing import _fx_rate_for, follow_hardware, revision_add_line
+from .pricing import follow_hardware, fx_rate_for, revision_add_line
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ def revision_add_configured_system(
     system = revision_add_line(
         revision=revision, catalog_key=f"server:{server.key}", quantity=quantity
     )
-    fx_rate = _fx_rate_for(server.currency, revision.currency)
+    fx_rate = fx_rate_for(server.currency, revision.currency)
 
     def in_quote_currency(value: Decimal) -> Decimal:
         return catalog_unit_amount(
@@ -163,7 +163,7 @@ def revision_add_configured_system(
     lines = []
     for offset, (part, per_system) in enumerate(quantities.items()):
         component = components[part]  # a valid configuration knows every part
-        rate = _fx_rate_for(component.currency, revision.currency)
+        rate = fx_rate_for(component.currency, revision.currency)
         lines.append(_component_line(revision, component, position + offset, rate))
         lines[-1].per_parent = Decimal(per_system)
     hang_components(system, lines)

@@ -312,3 +312,9 @@ def revision_totals(revision: QuoteRevision, lines: list[QuoteLine] | None = Non
     if lines is None:
         lines = list(revision.lines.order_by("position"))
     return totals_for(lines=lines, vat_rate=revision.vat_rate, discount_pct=revision.discount_pct)
+
+
+def fx_rate_for(row_currency: str, currency: str) -> Decimal | None:
+    """The EUR/USD rate a catalog row in `row_currency` is converted at on a quote in
+    `currency` (None when they are the same); QuoteError without a rate."""
+    return _fx_rate_for(row_currency, currency)

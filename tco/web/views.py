@@ -10,6 +10,7 @@ views: loading the URLs, which every web process does at start-up, must not pay 
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest, HttpResponse
@@ -67,6 +68,50 @@ def _charts_toggle_query(request: HttpRequest, all_options: bool) -> str:
     return toggle.urlencode()
 
 
+# The default configurations, read once per catalog generation like the catalog itself
+# (tco.scenario.resolve.CatalogSnapshot.current): {"all": (generation, read at, by server)}.
+_DEFAULTS: dict[str, tuple[int, float, dict[int, list[Any]]]] = {}
+
+
+def default_parts() -> dict[int, list[Any]]:
+    """Every chassis's default configuration (ChassisDefault rows with their component),
+    by server id, held in memory while the catalog generation is unchanged."""
+    from catalog.generation import catalog_generation
+    from catalog.models import ChassisDefault
+    from tco.scenario.resolve import CATALOG_MEMORY_SECONDS
+
+    generation, now = catalog_generation(), time.monotonic()
+    held = _DEFAULTS.get("all")
+    if held is not None and held[0] == generation and now - held[1] < CATALOG_MEMORY_SECONDS:
+        return held[2]
+    by_server: dict[int, list[Any]] = {}
+    rows = ChassisDefault.objects.select_related("component").order_by("server_id", "position")
+    for row in rows:
+        by_server.setdefault(row.server_id, []).append(row)
+    _DEFAULTS["all"] = (generation, now, by_server)
+    return by_server
+
+
+def what_is_in_it(server: Any) -> list[dict[str, Any]]:
+    """The sized server's default configuration, read-only: part number, role and name in
+    the reader's language and quantity per server (docs/configure.md). Nothing internal:
+    no prices, sources or estimate flags."""
+    from catalog.models import ComponentRole
+
+    dutch = translation.get_language() == "nl"
+    return [
+        {
+            "part_number": row.component.part_number,
+            "role": str(ComponentRole(row.component.role).label).capitalize(),
+            "name": row.component.name_nl
+            if dutch and row.component.name_nl
+            else row.component.name,
+            "quantity": row.quantity,
+        }
+        for row in default_parts().get(server.pk, [])
+    ]
+
+
 @require_safe
 @cache_anonymous_page(canonical_inputs)
 def calculator(request: HtmxHttpRequest) -> HttpResponse:
@@ -95,6 +140,9 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
         # Staff and sales read the internal flags of own prices (catalog/audience.py);
         # anonymous pages, the cached ones, never carry them.
         "internal": sees_internal_prices(request.user),
+        "what_is_in_it": what_is_in_it(outcome.analysis.built.server_model)
+        if outcome.analysis
+        else [],
     }
     # Jinja2 (config/jinja.py): the form and the results are most of the page's rendering
     # work; the layout around them is Django's (base.html, shared with every other page).
