@@ -84,3 +84,66 @@ def test_rack_power_limit_from_the_site(seed_catalog: Any) -> None:
     assert [(f.code, f.params) for f in limited.violations] == [
         ("rack_power", {"max_kw": Decimal(132), "limit_kw": Decimal(40)})
     ]
+
+
+@pytest.mark.parametrize(
+    ("language", "balance", "capacity"),
+    [
+        (
+            "en",
+            "8 DIMMs do not populate the 16 channels of two 5th-generation Xeon CPUs evenly; "
+            "fit 16 or 32.",
+            "4 × 3,000 W supplies in 2+2 redundancy carry 6,000 W; the system draws up to "
+            "10,200 W.",
+        ),
+        (
+            "nl",
+            "8 DIMM's vullen de 16 kanalen van twee CPU's (Xeon van de 5e generatie) niet "
+            "gelijkmatig; plaats er 16 of 32.",
+            "4 voedingen van 3.000 W in 2+2-redundantie leveren 6.000 W; het systeem vraagt "
+            "tot 10.200 W.",
+        ),
+    ],
+)
+def test_findings_are_worded_in_the_readers_language(
+    language: str, balance: str, capacity: str
+) -> None:
+    from django.utils import translation
+
+    from catalog.configure.rules import Finding
+    from catalog.configure.wording import describe
+
+    memory = Finding(
+        "memory_balance",
+        {"dimms": 8, "channels": 16, "cpus": 2, "family": "xeon-5", "fits": [16, 32]},
+    )
+    power = Finding(
+        "psu_capacity",
+        {"psus": 4, "rating_w": 3000, "capacity_w": 6000, "max_w": 10200, "scheme": "2+2"},
+    )
+    with translation.override(language):
+        assert describe(memory) == balance
+        assert describe(power) == capacity
+
+
+def test_every_finding_code_has_a_sentence_in_both_languages() -> None:
+    from django.utils import translation
+
+    from catalog.configure.wording import SENTENCES
+
+    params: dict[str, object] = {
+        "part": "X", "family": "xeon-4", "families": ["xeon-5"], "socket": "SP5",
+        "chassis": "LGA4677", "cpus": 1, "sockets": 2, "models": 2, "channels": 16,
+        "dimms": 8, "slots": 10, "fits": [16, 32], "type": "DDR4", "speed": 6400,
+        "speeds": [4800], "capacity": 512, "capacities": [64], "cards": 11, "size": "x16",
+        "drives": 17, "form": "u2", "bays": 16, "psus": 4, "rating_w": 2700,
+        "ratings_w": [3000], "capacity_w": 6000, "max_w": 10200, "scheme": "2+2",
+        "max_kw": Decimal("10.2"), "limit_kw": Decimal(10), "gbps": 400, "gpus": 8,
+        "nics": 4, "enough": 2, "server": "nvidia-dgx-h100",
+    }  # fmt: skip
+    for code, sentence in SENTENCES.items():
+        with translation.override("en"):
+            english = sentence(params)
+        with translation.override("nl"):
+            dutch = sentence(params)
+        assert english and dutch != english, code
