@@ -4,6 +4,8 @@ reproduces the catalog's price, cost and power; every component is sourced and d
 
 from __future__ import annotations
 
+import csv
+import io
 from decimal import Decimal
 from typing import Any
 
@@ -147,3 +149,41 @@ def test_every_finding_code_has_a_sentence_in_both_languages() -> None:
         with translation.override("nl"):
             dutch = sentence(params)
         assert english and dutch != english, code
+
+
+def test_components_rules_and_defaults_export_and_import_unchanged(seed_catalog: Any) -> None:
+    from catalog.services import export_price_list, import_price_file
+
+    for kind in ("components", "chassis", "defaults"):
+        for file_format in ("csv", "xlsx"):
+            exported = export_price_list(kind=kind, file_format=file_format)
+            preview = import_price_file(
+                kind=kind, filename=exported.filename, data=exported.content, source="round trip"
+            )
+            assert preview.ok, (kind, file_format, preview.errors)
+            assert not preview.new and not preview.changed, (kind, file_format)
+            assert preview.unchanged, (kind, file_format)
+
+
+@pytest.mark.dates
+def test_a_component_price_change_is_kept_in_the_price_history(seed_catalog: Any) -> None:
+    from django.utils import timezone
+
+    from catalog.models import PriceChange
+    from catalog.services import export_price_list, import_price_file
+
+    exported = export_price_list(kind="components", file_format="csv").content.decode("utf-8-sig")
+    header, *rows = list(csv.reader(io.StringIO(exported)))
+    today = timezone.localdate().isoformat()
+    for row in rows:
+        if row[0] == "MCX75310AAS-NEAT":
+            row[header.index("list_price")] = "1800"
+            row[header.index("price_as_of")] = today
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows([header, *rows])
+    data = buffer.getvalue().encode()
+    preview = import_price_file(kind="components", filename="c.csv", data=data, source="test")
+    assert preview.ok, preview.errors
+    assert Component.objects.get(part_number="MCX75310AAS-NEAT").list_price == Decimal(1800)
+    change = PriceChange.objects.filter(kind="components", key="MCX75310AAS-NEAT").latest("pk")
+    assert (change.old_value, change.new_value) == (Decimal(1700), Decimal(1800))
