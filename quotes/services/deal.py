@@ -108,8 +108,10 @@ def deal_inputs(
     systems: list[QuoteLine | dict[str, Any]] = []
     others: list[dict[str, str]] = []
     leads: list[Decimal] = []
+    # A component under an optional system is as optional as its system.
+    optional_systems = {_line_id(line) for line in lines if _value(line, "optional")}
     for line in lines:
-        if _value(line, "optional"):
+        if _value(line, "optional") or (_parent_id(line) in optional_systems - {None}):
             continue
         kind = _value(line, "kind")
         quantity = Decimal(str(_value(line, "quantity")))
@@ -173,20 +175,30 @@ def _configuration(
     if not mine:
         return None
     main = max(mine, key=lambda s: Decimal(str(_value(s, "quantity"))))
-    main_id = main.get("id") if isinstance(main, dict) else main.pk
+    main_id = _line_id(main)
     items = tuple(
-        (part, int(Decimal(str(_value(line, "per_parent")))))
+        (part, int(Decimal(str(per_system))))
         for line in lines
         if _value(line, "kind") == LineKind.COMPONENT
         and not _value(line, "optional")
         and _parent_id(line) == main_id
         and (part := part_number_of(str(_value(line, "catalog_key")))) is not None
+        and (per_system := _get(line, "per_parent")) is not None
     )
     return items or None
 
 
+def _get(line: QuoteLine | dict[str, Any], name: str) -> Any:
+    """A field that a line given as a dict may lack (None then)."""
+    return line.get(name) if isinstance(line, dict) else getattr(line, name)
+
+
+def _line_id(line: QuoteLine | dict[str, Any]) -> Any:
+    return line.get("id") if isinstance(line, dict) else line.pk
+
+
 def _parent_id(line: QuoteLine | dict[str, Any]) -> Any:
-    return line.get("parent_id") if isinstance(line, dict) else line.parent_id
+    return _get(line, "parent_id")
 
 
 def configured_power(model: Any, deal: DealInputs) -> dict[str, float]:
@@ -383,6 +395,8 @@ def _compute(revision: QuoteRevision, lines: list[QuoteLine], language: str) -> 
         "support_per_year": str(to_cents(deal.support_per_year)),
         "hardware_net": str(deal.hardware_net),
         "quote_discount_pct": str(deal.quote_discount_pct),
+        # The main system's components per system (part number, quantity), if configured.
+        "configuration": [list(item) for item in deal.configuration or ()],
         "others": deal.others,
         "lines_hash": lines_hash(revision=revision, lines=lines),
     }

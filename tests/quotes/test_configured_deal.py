@@ -126,3 +126,36 @@ def test_an_unconfigured_system_keeps_the_catalogs_power(
     assert tco is not None
     power = {a["label"]: a["value"] for a in tco["assumptions"]}
     assert power["Supermicro SYS-821GE-TNHR power, idle and maximum"] == "2.5\xa0kW / 10.2\xa0kW"
+
+
+def test_a_component_under_an_optional_system_is_optional_too(
+    seed_catalog: Any, customer: Any, sales_user: Any
+) -> None:
+    revision = configured_quote(customer, sales_user, nics=8, drives=8)
+    before = deal_inputs(revision=revision).servers_net
+    spare = QuoteLine.objects.create(
+        revision=revision,
+        position=99,
+        kind=LineKind.SERVER,
+        catalog_key="server:smc-821ge-tnhr-h100",
+        description="Spare system (optional)",
+        quantity=1,
+        unit_price=Decimal(200000),
+        discount_pct=0,
+        optional=True,
+    )
+    QuoteLine.objects.create(
+        revision=revision,
+        position=100,
+        kind=LineKind.COMPONENT,
+        catalog_key=component_key(NIC),
+        description=NIC,
+        quantity=8,
+        unit_price=Decimal(1500),
+        discount_pct=0,
+        parent=spare,
+        per_parent=8,
+    )
+    deal = deal_inputs(revision=revision)
+    assert deal.servers_net == before == Decimal(241520)
+    assert deal.configuration == tuple((part, n) for part, n, _price in PARTS)
