@@ -187,3 +187,17 @@ def test_a_component_price_change_is_kept_in_the_price_history(seed_catalog: Any
     assert Component.objects.get(part_number="MCX75310AAS-NEAT").list_price == Decimal(1800)
     change = PriceChange.objects.filter(kind="components", key="MCX75310AAS-NEAT").latest("pk")
     assert (change.old_value, change.new_value) == (Decimal(1700), Decimal(1800))
+
+
+def test_recommended_configuration_of_a_catalog_server(seed_catalog: Any) -> None:
+    from catalog.configure.service import recommended_configuration
+
+    server = ServerModel.objects.get(key="smc-821ge-tnhr-h100")
+    serving = recommended_configuration(server, "serving")
+    assert dict(serving.items)["MCX75310AAS-NEAT"] == 2
+    result = check_configuration(server, serving, workload="serving")
+    # Six 400G NICs fewer: 280,000 − 6 × 1,700 = 269,800; 6 × 25 W = 150 W less at most.
+    assert result.valid and result.list_price == Decimal(269800)
+    assert result.max_w == 10200 - 150
+    dgx = ServerModel.objects.get(key="nvidia-dgx-h100")
+    assert recommended_configuration(dgx, "serving") == default_configuration(dgx)
