@@ -380,6 +380,43 @@ def recommendations(
     return []
 
 
+def recommended(
+    chassis: ChassisRules, components: Mapping[str, ComponentSpec], workload: str | None
+) -> Configuration:
+    """The default configuration adjusted to the workload's recommendation: for training,
+    the default's fast NIC (≥ 400 Gb/s, in a slot) raised to one per GPU as far as the free
+    x16 slots allow; for serving, the NICs cut to two. A fixed configuration, a default
+    without such a NIC, or another workload: the default as it is.
+
+    >>> nic = ComponentSpec("N", NIC, Decimal(1), None, 1, 1, slot="x16", network_gbps=400)
+    >>> rules = ChassisRules("x", 8, False, 2, "s", ("f",), 32, 8, "DDR5", (4800,), (64,),
+    ...     6, 0, {}, 6, (3000,), "n+2", Decimal(0), None, 10200, 2500, None, (("N", 4),))
+    >>> [recommended(rules, {"N": nic}, work).items for work in (TRAINING, SERVING, None)]
+    [(('N', 6),), (('N', 2),), (('N', 4),)]
+    """
+    items = dict(chassis.default)
+    nics = [
+        part
+        for part in items
+        if part in components
+        and components[part].role == NIC
+        and components[part].slot == "x16"
+        and (components[part].network_gbps or 0) >= TRAINING_NIC_GBPS
+    ]
+    if chassis.fixed or not nics or workload not in (TRAINING, SERVING):
+        return Configuration(chassis.server_key, chassis.default)
+    nic = nics[0]
+    if workload == SERVING:
+        items[nic] = min(items[nic], SERVING_NICS)
+    else:
+        cards = sum(
+            n for part, n in items.items() if part in components and components[part].slot == "x16"
+        )
+        free = chassis.pcie_x16_slots - cards
+        items[nic] = max(items[nic], min(chassis.gpu_count, items[nic] + free))
+    return Configuration(chassis.server_key, tuple(items.items()))
+
+
 # --- the check --------------------------------------------------------------------------
 
 

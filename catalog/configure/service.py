@@ -132,6 +132,13 @@ def default_configuration(server: ServerModel) -> Configuration:
     return Configuration(server.key, chassis_rules(server).default)
 
 
+def recommended_configuration(server: ServerModel, workload: str | None) -> Configuration:
+    """The default adjusted to the workload ("training", "serving"): rules.recommended."""
+    chassis = chassis_rules(server)
+    specs = component_specs((part for part, _n in chassis.default), server.currency)
+    return rules.recommended(chassis, specs, workload)
+
+
 def check_configuration(
     server: ServerModel,
     configuration: Configuration,

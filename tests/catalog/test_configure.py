@@ -4,6 +4,8 @@ reproduces the catalog's price, cost and power; every component is sourced and d
 
 from __future__ import annotations
 
+import csv
+import io
 from decimal import Decimal
 from typing import Any
 
@@ -84,3 +86,118 @@ def test_rack_power_limit_from_the_site(seed_catalog: Any) -> None:
     assert [(f.code, f.params) for f in limited.violations] == [
         ("rack_power", {"max_kw": Decimal(132), "limit_kw": Decimal(40)})
     ]
+
+
+@pytest.mark.parametrize(
+    ("language", "balance", "capacity"),
+    [
+        (
+            "en",
+            "8 DIMMs do not populate the 16 channels of two 5th-generation Xeon CPUs evenly; "
+            "fit 16 or 32.",
+            "4 × 3,000 W supplies in 2+2 redundancy carry 6,000 W; the system draws up to "
+            "10,200 W.",
+        ),
+        (
+            "nl",
+            "8 DIMM's vullen de 16 kanalen van twee CPU's (Xeon van de 5e generatie) niet "
+            "gelijkmatig; plaats er 16 of 32.",
+            "4 voedingen van 3.000 W in 2+2-redundantie leveren 6.000 W; het systeem vraagt "
+            "tot 10.200 W.",
+        ),
+    ],
+)
+def test_findings_are_worded_in_the_readers_language(
+    language: str, balance: str, capacity: str
+) -> None:
+    from django.utils import translation
+
+    from catalog.configure.rules import Finding
+    from catalog.configure.wording import describe
+
+    memory = Finding(
+        "memory_balance",
+        {"dimms": 8, "channels": 16, "cpus": 2, "family": "xeon-5", "fits": [16, 32]},
+    )
+    power = Finding(
+        "psu_capacity",
+        {"psus": 4, "rating_w": 3000, "capacity_w": 6000, "max_w": 10200, "scheme": "2+2"},
+    )
+    with translation.override(language):
+        assert describe(memory) == balance
+        assert describe(power) == capacity
+
+
+def test_every_finding_code_has_a_sentence_in_both_languages() -> None:
+    from django.utils import translation
+
+    from catalog.configure.wording import SENTENCES
+
+    params: dict[str, object] = {
+        "part": "X", "family": "xeon-4", "families": ["xeon-5"], "socket": "SP5",
+        "chassis": "LGA4677", "cpus": 1, "sockets": 2, "models": 2, "channels": 16,
+        "dimms": 8, "slots": 10, "fits": [16, 32], "type": "DDR4", "speed": 6400,
+        "speeds": [4800], "capacity": 512, "capacities": [64], "cards": 11, "size": "x16",
+        "drives": 17, "form": "u2", "bays": 16, "psus": 4, "rating_w": 2700,
+        "ratings_w": [3000], "capacity_w": 6000, "max_w": 10200, "scheme": "2+2",
+        "max_kw": Decimal("10.2"), "limit_kw": Decimal(10), "gbps": 400, "gpus": 8,
+        "nics": 4, "enough": 2, "server": "nvidia-dgx-h100",
+    }  # fmt: skip
+    for code, sentence in SENTENCES.items():
+        with translation.override("en"):
+            english = sentence(params)
+        with translation.override("nl"):
+            dutch = sentence(params)
+        assert english and dutch != english, code
+
+
+def test_components_rules_and_defaults_export_and_import_unchanged(seed_catalog: Any) -> None:
+    from catalog.services import export_price_list, import_price_file
+
+    for kind in ("components", "chassis", "defaults"):
+        for file_format in ("csv", "xlsx"):
+            exported = export_price_list(kind=kind, file_format=file_format)
+            preview = import_price_file(
+                kind=kind, filename=exported.filename, data=exported.content, source="round trip"
+            )
+            assert preview.ok, (kind, file_format, preview.errors)
+            assert not preview.new and not preview.changed, (kind, file_format)
+            assert preview.unchanged, (kind, file_format)
+
+
+@pytest.mark.dates
+def test_a_component_price_change_is_kept_in_the_price_history(seed_catalog: Any) -> None:
+    from django.utils import timezone
+
+    from catalog.models import PriceChange
+    from catalog.services import export_price_list, import_price_file
+
+    exported = export_price_list(kind="components", file_format="csv").content.decode("utf-8-sig")
+    header, *rows = list(csv.reader(io.StringIO(exported)))
+    today = timezone.localdate().isoformat()
+    for row in rows:
+        if row[0] == "MCX75310AAS-NEAT":
+            row[header.index("list_price")] = "1800"
+            row[header.index("price_as_of")] = today
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows([header, *rows])
+    data = buffer.getvalue().encode()
+    preview = import_price_file(kind="components", filename="c.csv", data=data, source="test")
+    assert preview.ok, preview.errors
+    assert Component.objects.get(part_number="MCX75310AAS-NEAT").list_price == Decimal(1800)
+    change = PriceChange.objects.filter(kind="components", key="MCX75310AAS-NEAT").latest("pk")
+    assert (change.old_value, change.new_value) == (Decimal(1700), Decimal(1800))
+
+
+def test_recommended_configuration_of_a_catalog_server(seed_catalog: Any) -> None:
+    from catalog.configure.service import recommended_configuration
+
+    server = ServerModel.objects.get(key="smc-821ge-tnhr-h100")
+    serving = recommended_configuration(server, "serving")
+    assert dict(serving.items)["MCX75310AAS-NEAT"] == 2
+    result = check_configuration(server, serving, workload="serving")
+    # Six 400G NICs fewer: 280,000 − 6 × 1,700 = 269,800; 6 × 25 W = 150 W less at most.
+    assert result.valid and result.list_price == Decimal(269800)
+    assert result.max_w == 10200 - 150
+    dgx = ServerModel.objects.get(key="nvidia-dgx-h100")
+    assert recommended_configuration(dgx, "serving") == default_configuration(dgx)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from decimal import Decimal
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalog.configure.rules import (
@@ -21,6 +21,7 @@ from catalog.configure.rules import (
     ComponentSpec,
     Configuration,
     check,
+    recommended,
     scheme_text,
 )
 
@@ -201,6 +202,8 @@ def test_doubling_nics_and_drives_adds_their_price_and_power() -> None:
     assert result.violations[0].code == "pcie_slots"  # 16 NICs, 10 slots
 
 
+# No deadline: the machine is shared, and a slow example is not a wrong one.
+@settings(max_examples=60, deadline=None)
 @given(st.dictionaries(st.sampled_from(sorted(PARTS)), st.integers(0, 40), max_size=6))
 def test_price_and_power_are_the_barebone_plus_the_parts(quantities: dict[str, int]) -> None:
     result = check(SMC_821, Configuration(SMC_821.server_key, tuple(quantities.items())), PARTS)
@@ -211,3 +214,24 @@ def test_price_and_power_are_the_barebone_plus_the_parts(quantities: dict[str, i
     # The default's parts draw at most 2 × 350 + 32 × 10 + 8 × 14 + 8 × 25 + 6 × 0 = 1,332 W.
     assert result.max_w == 10200 - 1332 + sum(s.max_w * n for s, n in parts)
     assert result.valid == (result.violations == ())
+
+
+def test_the_recommended_configuration_follows_the_workload() -> None:
+    # Serving: the eight 400G NICs cut to two; valid, nothing more to recommend.
+    serving = recommended(SMC_821, PARTS, "serving")
+    assert dict(serving.items)[NIC.part_number] == 2
+    result = check(SMC_821, serving, PARTS, workload="serving")
+    assert result.valid and result.recommendations == ()
+    # Training on a default of 4 NICs: up to one per GPU (8), the ten x16 slots allow it.
+    four = replace(
+        SMC_821, default=tuple((p, 4 if p == NIC.part_number else n) for p, n in DEFAULT)
+    )
+    training = recommended(four, PARTS, "training")
+    assert dict(training.items)[NIC.part_number] == 8
+    assert check(four, training, PARTS, workload="training").recommendations == ()
+    # With only 5 x16 slots (the SYS-521GE-TNRT's for NICs), 5 NICs: the advice remains.
+    five_slots = replace(four, pcie_x16_slots=5)
+    assert dict(recommended(five_slots, PARTS, "training").items)[NIC.part_number] == 5
+    # A fixed system keeps its default.
+    fixed = replace(SMC_821, fixed=True)
+    assert recommended(fixed, PARTS, "serving").items == DEFAULT
