@@ -344,9 +344,12 @@ def revision_price_changes(
     lines = list(lines) if lines is not None else list(revision.lines.order_by("position"))
     rows = _catalog_rows(lines)
 
+    # A rate fixed for the revision (services.fx) converts its lines whatever the market does.
+    fixed = revision.fixed_fx_rate
+
     def depends_on(line: QuoteLine, row: Any) -> list[tuple[str, str]]:
         pairs = [(PRICE_KIND_OF_LINE[LineKind(line.kind)], row.key)]
-        if not _is_percent(row) and row.currency != revision.currency:
+        if not _is_percent(row) and row.currency != revision.currency and fixed is None:
             pairs.append(FX_KEY)
         return pairs
 
@@ -366,8 +369,8 @@ def revision_price_changes(
             for pair in depends_on(line, row)
         )
 
-    fx_rate: Decimal | None = None
-    if any(
+    fx_rate: Decimal | None = fixed
+    if fixed is None and any(
         (row := rows[line.pk]) is not None
         and changed(line)
         and not _is_percent(row)

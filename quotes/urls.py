@@ -33,6 +33,7 @@ urlpatterns = [
     path("revisions/<uuid:public_id>/options/rename/", options.option_rename, name="option_rename"),
     path("revisions/<uuid:public_id>/options/remove/", options.option_remove, name="option_remove"),
     path("revisions/<uuid:public_id>/reprice/", quotes.revision_reprice, name="reprice"),
+    path("revisions/<uuid:public_id>/rate/", quotes.revision_fix_rate, name="fix_rate"),
     path("revisions/<uuid:public_id>/status/", quotes.revision_status, name="status"),
     path("pdf/<uuid:public_id>/", quotes.render_pdf, name="pdf"),
     # Public: signed buyer links and the calculator's PDF request.

@@ -95,6 +95,14 @@ from .errors import (
     TransientDeliveryError,
 )
 from .followup import quotes_remind, revisions_to_remind
+from .fx import (
+    RateMove,
+    currency_clause_of,
+    quotes_watch_rates,
+    rate_moves,
+    revision_fix_rate,
+    revisions_to_watch,
+)
 from .jobs import jobs_recover, render_mark_failed
 from .leads import (
     display_company,
@@ -195,6 +203,7 @@ __all__ = [
     "Margin",
     "QuoteError",
     "RateLimited",
+    "RateMove",
     "RevisionLocked",
     "Totals",
     "TransientDeliveryError",
@@ -217,6 +226,7 @@ __all__ = [
     "catalog_name",
     "company_terms",
     "comparison",
+    "currency_clause_of",
     "customer_create",
     "deal_analysis",
     "deal_inputs",
@@ -274,6 +284,8 @@ __all__ = [
     "quote_send",
     "quotes_expire",
     "quotes_remind",
+    "quotes_watch_rates",
+    "rate_moves",
     "render_claim",
     "render_execute",
     "render_mark_failed",
@@ -282,6 +294,7 @@ __all__ = [
     "revision_add_free_line",
     "revision_add_line",
     "revision_decide",
+    "revision_fix_rate",
     "revision_from_token",
     "revision_is_latest",
     "revision_lead_time_changes",
@@ -300,6 +313,7 @@ __all__ = [
     "revision_update",
     "revision_update_line",
     "revisions_to_remind",
+    "revisions_to_watch",
     "seller_snapshot",
     "stored_report",
     "tco_snapshot",

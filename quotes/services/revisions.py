@@ -41,8 +41,9 @@ from .errors import QuoteError
 from .lines import revision_add_free_line
 from .numbering import next_quote_number, revision_letter
 from .options import MAX_OPTIONS, answer_alternatives, free_letter, new_option
-from .pricing import revision_add_line
+from .pricing import revision_add_line, revision_reprice
 from .queue import enqueue
+from .validity import category_label, longest_allowed, restart
 
 
 def default_terms(language: str) -> str:
@@ -282,6 +283,20 @@ def revision_update(*, revision: QuoteRevision, valid_until: date, terms: str) -
             _("A proposal is valid for at most a year: until %(date)s.")
             % {"date": formats.date_format(latest)}
         )
+    allowed = longest_allowed(revision)
+    if allowed.category and valid_until > allowed.until(timezone.localdate()):
+        raise QuoteError(
+            _(
+                "Line %(line)s (%(category)s) keeps its price for %(days)s days: the proposal"
+                " can be valid until %(date)s at most."
+            )
+            % {
+                "line": allowed.line,
+                "category": category_label(allowed.category),
+                "days": allowed.days,
+                "date": formats.date_format(allowed.until(timezone.localdate())),
+            }
+        )
     revision.valid_until = valid_until
     revision.terms = terms
     revision.save(update_fields=["valid_until", "terms"])
@@ -347,6 +362,10 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
             analysis_reason=option.analysis_reason,
         )
         copy_lines(option, copy)
+    restart(new)  # from today, over the lines' categories
+    if latest.status == Status.EXPIRED:  # one click: today's prices, lead times and rate
+        for option in [new, *new.alternatives.all()]:
+            revision_reprice(revision=option, actor=actor)
     return new
 
 
