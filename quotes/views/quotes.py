@@ -347,7 +347,13 @@ def revision_resend(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> 
 @sales_required
 def revision_revise(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     def revise(revision: Any) -> str:
+        expired = revision.status == Status.EXPIRED  # re-priced at once (services.quote_revise)
         new = services.quote_revise(revision=revision, actor=request.user)
+        if expired:
+            return _(
+                "Revision %(letter)s is a draft at today's prices, lead times and rate; "
+                "what moved is listed below."
+            ) % {"letter": new.letter}
         return _("Revision %(letter)s is a draft.") % {"letter": new.letter}
 
     return _revision_action(request, public_id, revise)

@@ -19,11 +19,23 @@ from django.contrib.auth.models import Group, User
 from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import translation
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from quotes import selectors, services
-from quotes.models import Customer, EmailKind, OutboxEmail, Quote, QuoteRevision, Status
+from quotes.models import (
+    Customer,
+    EmailKind,
+    OutboxEmail,
+    Quote,
+    QuoteLine,
+    QuoteRevision,
+    Status,
+)
 from quotes.pdf import proposal_html, revision_context
 from quotes.services import moved
+from quotes.services.validity import validity
 from tests.quotes.test_reprice import change_eur_usd
 
 from .conftest import send
@@ -345,8 +357,30 @@ def test_an_expired_quote_is_revised_in_one_click_at_todays_prices_lead_time_and
     assert line.unit_price == Decimal(260_440)
     assert line.lead_time_weeks == Decimal(20)
     assert selectors.revision_price_changes(revision=draft) == []  # nothing left to re-price
+    assert "Revision B is a draft at today&#x27;s prices, lead times and rate" in html
     assert 'id="since-previous"' in html
     assert "€259,259.00 → €260,440.00" in html  # a server, revision A → B
     assert "44 → 20 weeks" in html
     # 2 servers: 518,518 → 520,880 excl. VAT.
     assert "total excl. VAT €518,518.00 → €520,880.00." in html
+
+
+KINDS = ["server", "networking", "storage", "installation", "support", "facility", "other"]
+
+
+@hsettings(max_examples=30)  # cheap: no database, a few dozen line sets suffice
+@given(
+    kinds=st.lists(st.sampled_from(KINDS), max_size=6),
+    days=st.dictionaries(st.sampled_from(KINDS), st.integers(1, 60), max_size=4),
+)
+def test_the_validity_is_never_longer_than_the_default_nor_any_lines_category(
+    kinds: list[str], days: dict[str, int]
+) -> None:
+    # Free lines (no catalog row, so no part roles and no query): their kind is their category.
+    lines = [QuoteLine(position=n, kind=kind, catalog_key="") for n, kind in enumerate(kinds, 1)]
+    with override_settings(QUOTE_VALIDITY_DAYS=30, QUOTES_VALIDITY_DAYS_BY_CATEGORY=days):
+        found = validity(lines)
+    expected = min([30, *(days[kind] for kind in kinds if kind in days)])
+    assert found.days == expected
+    if found.category:
+        assert found.line is not None and kinds[found.line - 1] == found.category
