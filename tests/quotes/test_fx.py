@@ -207,6 +207,15 @@ def test_a_fixed_rate_prices_the_lines_and_the_proposal_states_it(
     assert _alerts() == []
 
 
+def test_a_sent_revisions_rate_cannot_be_fixed(sent: QuoteRevision, sales_user: User) -> None:
+    with pytest.raises(services.QuoteError):
+        services.revision_fix_rate(
+            revision=sent, rate=Decimal("1.05"), reason="Too late", actor=sales_user
+        )
+    sent.refresh_from_db()
+    assert sent.fx_fixed_rate is None
+
+
 def test_releasing_the_rate_prices_the_lines_at_the_latest_again(
     seed_catalog: object, customer: Customer, sales_user: User
 ) -> None:
@@ -246,6 +255,8 @@ def test_fixing_the_rate_is_for_the_quotes_team(
     client.force_login(make_sales_user("bob", sales=False))
     assert client.post(url, data).status_code == 403
     client.force_login(make_sales_user("olaf", team="Nordics"))
+    assert client.post(url, data).status_code == 404
+    client.force_login(make_sales_user("sven", team=None))  # sales, in no team yet
     assert client.post(url, data).status_code == 404
     assert fixed() is None
 
