@@ -305,10 +305,13 @@ def revision_update(*, revision: QuoteRevision, valid_until: date, terms: str) -
 
 @transaction.atomic
 def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
-    """The next revision as a draft, with the same lines, prices and analysis.
+    """The next revision as a draft, with the same lines, prices and analysis; valid from
+    today over its lines' categories (services.validity).
 
     The sent revision stays open to the buyer (they may still accept it) until the new
-    one is sent; a draft that is never sent withdraws nothing.
+    one is sent; a draft that is never sent withdraws nothing. An expired revision is
+    revised in one click at today's prices, lead times and rate: the new draft and its
+    options are re-priced at once (the draft page shows what moved, services.moved).
     """
     revision = locked_revision(revision)
     quote = revision.quote
