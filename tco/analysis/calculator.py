@@ -9,6 +9,7 @@ A result URL's query is read here (`analyse_query`, `analyse_result_query`,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
@@ -287,3 +288,42 @@ def _field_problem(path: str, message: str) -> CalculatorOutcome:
     if form_field:
         return CalculatorOutcome(field_errors={form_field: message})
     return CalculatorOutcome(non_field_errors=[message])
+
+
+def input_labels() -> dict[str, Any]:
+    """The scenario document's paths (docs/scenario.md) with the label of the calculator
+    field that sets them, in the active language when read, and the document's own names
+    for what the form chooses from lists: what a comparison of saved scenarios calls each
+    input."""
+    from tco.inputs.field_paths import FIELD_PATHS
+
+    fields = CalculatorForm.base_fields
+    labels: dict[str, Any] = {
+        entry.path: fields[entry.field].label for entry in FIELD_PATHS if entry.field in fields
+    }
+    # What the form chooses from lists or writes by its own rule.
+    own = {
+        "workload.kind": "kind",
+        "workload.precision": "precision",
+        "workload.optimizer": "optimizer",
+        "workload.interconnect": "interconnect",
+        "workload.sharding": "sharding",
+        "site.key": "site",
+        "server": "server",
+        "server.key": "server",
+        "finance.reporting_currency": "currency",
+        "capacity.needed_in_days": "needed_in_days",
+        "capacity.site_readiness_weeks": "site_readiness_weeks",
+        "capacity.if_late": "if_late",
+        "capacity.cost_of_delay_per_week": "cost_of_delay_per_week",
+    }
+    labels.update({path: fields[name].label for path, name in own.items() if name in fields})
+    labels.update(
+        {
+            "name": _("Workload"),
+            "cloud_offerings": _("Cloud offerings compared"),
+            "finance.horizon_months": _("Horizon (months)"),
+            "site.described": _("Site described"),
+        }
+    )
+    return labels
