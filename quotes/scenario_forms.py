@@ -18,7 +18,10 @@ class ScenarioSaveForm(forms.Form):
 
     calc = forms.CharField(widget=forms.HiddenInput, max_length=8000)
     customer = forms.ModelChoiceField(
-        label=_("Customer"), queryset=Customer.objects.none(), to_field_name="public_id"
+        label=_("Customer"),
+        queryset=Customer.objects.none(),
+        to_field_name="public_id",
+        empty_label=_("— choose a customer —"),
     )
     name = forms.CharField(
         label=_("Name"),

@@ -147,27 +147,28 @@ class InputRow:
     differs: bool
 
 
-def flat_inputs(document: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
-    """A scenario document as path → value text: nested blocks by dotted path
-    (``workload.params_billion``), a list of plain values joined by commas, a list of
-    blocks as compact JSON."""
-    flat: dict[str, str] = {}
+def flat_inputs(document: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A scenario document as path → value: nested blocks by dotted path
+    (``workload.params_billion``); lists stay whole."""
+    flat: dict[str, Any] = {}
     for key, value in document.items():
         path = f"{prefix}{key}"
         if isinstance(value, Mapping):
             flat.update(flat_inputs(value, f"{path}."))
-        elif isinstance(value, list) and all(not isinstance(v, Mapping | list) for v in value):
-            flat[path] = ", ".join(_text(v) for v in value)
-        elif isinstance(value, list):
-            flat[path] = json.dumps(value, sort_keys=True, separators=(",", ":"))
         else:
-            flat[path] = _text(value)
+            flat[path] = value
     return flat
 
 
 def _text(value: Any) -> str:
+    """A value as the comparison prints it: a list of plain values joined by commas (a
+    list of blocks by their keys), a whole float without its ".0", yes or no."""
     if value is None:
         return ""
+    if isinstance(value, list):
+        return ", ".join(_text(v.get("key", v) if isinstance(v, Mapping) else v) for v in value)
+    if isinstance(value, Mapping):
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if isinstance(value, float) and value.is_integer():
@@ -175,20 +176,26 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+# The document's name is the workload's kind in the words of the day it was saved: the
+# kind itself is compared.
+NOT_COMPARED = frozenset({"name"})
+
+
 def input_rows(documents: Sequence[Mapping[str, Any]]) -> list[InputRow]:
     """Every input of the documents, in the first one's order then the others' new ones,
-    each labelled as the calculator's form labels it (the document path otherwise) and
+    each labelled and shown as the calculator's form shows it (its label, its choice's
+    label, a percentage as a percentage; the document path and value otherwise) and
     flagged when the scenarios differ in it."""
-    from tco.analysis.calculator import input_labels
+    from tco.analysis.calculator import InputField, input_fields
 
-    labels = input_labels()
+    fields = input_fields()
     flats = [flat_inputs(document) for document in documents]
-    paths = list(dict.fromkeys(path for flat in flats for path in flat))
+    paths = [p for p in dict.fromkeys(p for flat in flats for p in flat) if p not in NOT_COMPARED]
     rows = []
     for path in paths:
-        values = tuple(flat.get(path, "") for flat in flats)
-        label = str(labels.get(path) or path)
-        rows.append(InputRow(path, label, values, differs=len(set(values)) > 1))
+        shown = fields.get(path) or InputField(path)
+        values = tuple(_text(shown.shown(flat.get(path))) for flat in flats)
+        rows.append(InputRow(path, str(shown.label), values, differs=len(set(values)) > 1))
     return rows
 
 
@@ -221,6 +228,11 @@ class Move:
     kind: str
     old: Any
     new: Any
+
+    @property
+    def values(self) -> tuple[Any, Any]:
+        """(saved, today's): the two columns of the re-price table."""
+        return (self.old, self.new)
 
     @property
     def moved(self) -> bool:

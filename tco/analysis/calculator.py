@@ -290,16 +290,48 @@ def _field_problem(path: str, message: str) -> CalculatorOutcome:
     return CalculatorOutcome(non_field_errors=[message])
 
 
-def input_labels() -> dict[str, Any]:
-    """The scenario document's paths (docs/scenario.md) with the label of the calculator
-    field that sets them, in the active language when read, and the document's own names
-    for what the form chooses from lists: what a comparison of saved scenarios calls each
+@dataclass(frozen=True)
+class InputField:
+    """How a comparison of saved scenarios shows one document path: the calculator
+    field's label, its choices (code → label) and the factor from the document's value
+    to the form's (a percentage is a fraction in the document: 100; years are months: 1/12)."""
+
+    label: Any
+    choices: dict[str, Any] = field(default_factory=dict)
+    scale: float = 1.0
+
+    def shown(self, value: Any) -> Any:
+        """A document value as the form shows it: a choice's label, a number in the form's
+        unit (rounded off the float noise of the conversion), anything else as it is."""
+        if isinstance(value, str) and value in self.choices:
+            return self.choices[value]
+        if isinstance(value, int | float) and not isinstance(value, bool) and self.scale != 1:
+            return round(value * self.scale, 9)
+        return value
+
+
+# The form's unit per conversion of tco.inputs.field_paths: the inverse of each.
+FORM_SCALE = {"percent": 100.0, "whole_months": 1 / 12}
+
+
+def input_fields() -> dict[str, InputField]:
+    """The scenario document's paths (docs/scenario.md) as the calculator's form shows
+    them: its field's label (read in the active language), choices and unit; the form's
+    own rules (the workload, the server, the site) by their fields, and the document's
+    other names by their own label: what a comparison of saved scenarios calls each
     input."""
     from tco.inputs.field_paths import FIELD_PATHS
 
     fields = CalculatorForm.base_fields
-    labels: dict[str, Any] = {
-        entry.path: fields[entry.field].label for entry in FIELD_PATHS if entry.field in fields
+
+    def of(name: str, scale: float = 1.0) -> InputField:
+        choices = getattr(fields[name], "choices", None) or []
+        return InputField(fields[name].label, {str(k): v for k, v in choices}, scale)
+
+    found = {
+        entry.path: of(entry.field, FORM_SCALE.get(entry.convert.__name__, 1.0))
+        for entry in FIELD_PATHS
+        if entry.field in fields
     }
     # What the form chooses from lists or writes by its own rule.
     own = {
@@ -317,13 +349,12 @@ def input_labels() -> dict[str, Any]:
         "capacity.if_late": "if_late",
         "capacity.cost_of_delay_per_week": "cost_of_delay_per_week",
     }
-    labels.update({path: fields[name].label for path, name in own.items() if name in fields})
-    labels.update(
+    found.update({path: of(name) for path, name in own.items() if name in fields})
+    found.update(
         {
-            "name": _("Workload"),
-            "cloud_offerings": _("Cloud offerings compared"),
-            "finance.horizon_months": _("Horizon (months)"),
-            "site.described": _("Site described"),
+            "cloud_offerings": InputField(_("Cloud offerings compared")),
+            "finance.horizon_months": InputField(_("Horizon (months)")),
+            "site.described": InputField(_("Site described")),
         }
     )
-    return labels
+    return found

@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
@@ -22,6 +23,7 @@ from catalog.models import ServerModel
 from quotes import services
 from quotes.models import Customer, LineKind, SavedScenario, Team
 from tco.analysis.calculator import analyse_result_query
+from tests.tco.test_dutch_pages import untranslated  # noqa: F401 (a fixture)
 
 from .test_reprice import SERVERS, change_price
 
@@ -102,7 +104,11 @@ def test_the_comparison_flags_the_inputs_that_differ(
     # The form's utilization (50 % against the preset's 70 %) sets both of the document's
     # utilizations; the server differs; the work is the same.
     assert differing == {"server.key", "finance.utilization", "demand.utilization"}
-    assert rows["finance.utilization"].values == ("0.7", "0.5")
+    # As the form shows them: a percentage (the document's fraction × 100), a choice by
+    # its label; the document's name (the kind in the words of the day) is not compared.
+    assert rows["finance.utilization"].values == ("70", "50")
+    assert rows["workload.kind"].values == ("Inference serving", "Inference serving")
+    assert "name" not in rows
     assert rows["server.key"].values == ("smc-8125gs-tnhr-h100", "smc-821ge-tnhr-h200")
     assert rows["workload.params_billion"].values == ("70", "70")
     assert not rows["workload.params_billion"].differs
@@ -306,3 +312,46 @@ def test_the_pages_show_the_scenarios_and_the_differences(
     five = ids + [str(s.public_id) for s in more]
     assert client.get(url, {"s": five}).status_code == 302  # four at most
     assert client.get(url, {"s": ["not-an-id"]}).status_code == 404
+
+
+def test_the_re_price_page_shows_old_and_new_after_a_price_change(
+    client: Client, seed_catalog: object, customer: Customer, sales_user: User
+) -> None:
+    scenario = services.scenario_save(
+        customer=customer, owner=sales_user, query=H100_QUERY, name="H100"
+    )
+    client.force_login(sales_user)
+    url = reverse("quotes:scenario_reprice", args=[scenario.public_id])
+    assert 'class="moved"' not in client.get(url).content.decode()
+    key = scenario.document["server"]["key"]
+    change_price(SERVERS, key, ServerModel.objects.get(key=key).list_price + Decimal(10_000))
+    page = client.get(url).content.decode()
+    old = services.scenario_figures(scenario.summary).owning
+    assert old is not None
+    # The owning cost moved by 12,284.48 EUR (the hand calculation above), whole euros.
+    saved, today = f"€{old:,.0f}", f"€{old + 12_284.48:,.0f}"
+    row = page[page.index('id="move-owning"') :].split("</tr>")[0]
+    assert 'class="moved"' in row and saved in row and today in row
+
+
+def test_the_pages_in_dutch(
+    client: Client,
+    two_saved: list[SavedScenario],
+    customer: Customer,
+    sales_user: User,
+    untranslated: list[str],  # noqa: F811
+) -> None:
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "nl"
+    client.force_login(sales_user)
+    ids = [str(s.public_id) for s in two_saved]
+    pages = [
+        client.get(reverse("quotes:customer", args=[customer.public_id])),
+        client.get(reverse("quotes:scenario_save"), {"calc": H100_QUERY}),
+        client.get(reverse("quotes:scenario_compare", args=[customer.public_id]), {"s": ids}),
+        client.get(reverse("quotes:scenario_reprice", args=[two_saved[0].public_id])),
+    ]
+    assert [page.status_code for page in pages] == [200] * 4
+    assert untranslated == []  # every text on the pages was looked up in Dutch and found
+    compare = pages[2].content.decode()
+    assert "Invoer die verschilt" in compare and "Kosten van bezit over de horizon" in compare
+    assert "Verwachte benutting (%)" in compare and "Offerte maken met deze als opties" in compare
