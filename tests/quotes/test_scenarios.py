@@ -8,6 +8,8 @@ query and copied for the other tests (the calculator takes a second or two a que
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
@@ -351,6 +353,9 @@ def test_the_pages_in_dutch(
         client.get(reverse("quotes:scenario_reprice", args=[two_saved[0].public_id])),
     ]
     assert [page.status_code for page in pages] == [200] * 4
+    for page in pages:  # every element id once on its page
+        ids = re.findall(r'\sid="([^"]+)"', page.content.decode())
+        assert [i for i, n in Counter(ids).items() if n > 1] == []
     assert untranslated == []  # every text on the pages was looked up in Dutch and found
     compare = pages[2].content.decode()
     assert "Invoer die verschilt" in compare and "Kosten van bezit over de horizon" in compare
