@@ -185,18 +185,21 @@ def input_rows(documents: Sequence[Mapping[str, Any]]) -> list[InputRow]:
     """Every input of the documents, in the first one's order then the others' new ones,
     each labelled and shown as the calculator's form shows it (its label, its choice's
     label, a percentage as a percentage; the document path and value otherwise) and
-    flagged when the scenarios differ in it."""
+    flagged when the scenarios differ in it; an input set twice by one field, once."""
     from tco.analysis.calculator import InputField, input_fields
 
     fields = input_fields()
     flats = [flat_inputs(document) for document in documents]
     paths = [p for p in dict.fromkeys(p for flat in flats for p in flat) if p not in NOT_COMPARED]
-    rows = []
+    rows: dict[tuple[str, tuple[str, ...]], InputRow] = {}
     for path in paths:
         shown = fields.get(path) or InputField(path)
         values = tuple(_text(shown.shown(flat.get(path))) for flat in flats)
-        rows.append(InputRow(path, str(shown.label), values, differs=len(set(values)) > 1))
-    return rows
+        row = InputRow(path, str(shown.label), values, differs=len(set(values)) > 1)
+        # One form field may set two paths (the utilization sets the finance's and the
+        # demand's): the same label with the same values is listed once.
+        rows.setdefault((row.label, values), row)
+    return list(rows.values())
 
 
 def comparison_chart(scenarios: Sequence[SavedScenario], language: str) -> dict[str, Any]:

@@ -76,7 +76,7 @@ def test_save_two_scenarios_compare_them_and_quote_both_as_options(
         page.wait_for_selector("#scenario-figures")
         assert page.locator("h1").inner_text() == "Scenario's vergelijken"
         differing = page.locator("#scenario-inputs-differ tr.differs")
-        assert differing.count() == 3
+        assert differing.count() == 2
         assert page.locator('#scenario-inputs-differ [data-path="server.key"] mark').count() == 2
         assert page.locator('[data-chart="scenarios"] svg').first.is_visible()
         assert _fits_the_phone(page)
