@@ -361,3 +361,13 @@ def test_the_pages_in_dutch(
     compare = pages[2].content.decode()
     assert "Invoer die verschilt" in compare and "Kosten van bezit over de horizon" in compare
     assert "Verwachte benutting (%)" in compare and "Offerte maken met deze als opties" in compare
+
+
+def test_staff_find_the_saved_scenarios_in_the_admin(
+    client: Client, two_saved: list[SavedScenario]
+) -> None:
+    client.force_login(User.objects.create_superuser("root", "root@distributor.example", "pw"))
+    listing = client.get(reverse("admin:quotes_savedscenario_changelist"), {"q": "H200"})
+    assert listing.status_code == 200 and "H200" in listing.content.decode()
+    change = client.get(reverse("admin:quotes_savedscenario_change", args=[two_saved[0].pk]))
+    assert change.status_code == 200
