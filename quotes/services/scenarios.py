@@ -202,17 +202,26 @@ def input_rows(documents: Sequence[Mapping[str, Any]]) -> list[InputRow]:
     return list(rows.values())
 
 
+def charted_scenarios(scenarios: Sequence[SavedScenario]) -> list[SavedScenario]:
+    """The scenarios one chart can draw: those priced in the first one's currency (one
+    axis holds one currency; the others are compared in the table only)."""
+    currency = scenario_figures(scenarios[0].summary).currency
+    return [s for s in scenarios if scenario_figures(s.summary).currency == currency]
+
+
 def comparison_chart(scenarios: Sequence[SavedScenario], language: str) -> dict[str, Any]:
     """One cumulative-cost chart of the scenarios' owned options (tco.presentation.charts),
-    each line named by its scenario, in `language`; amounts in the first one's currency."""
+    each line named by its scenario, in `language`: those priced in the first one's
+    currency (`charted_scenarios`)."""
     from django.utils import translation
 
     from tco.presentation.chart_labels import SEPARATORS, chart_labels
     from tco.presentation.charts import figure_payload, scenarios_cumulative_chart
 
+    drawn = charted_scenarios(scenarios)
     with translation.override(language):
-        lines = [(s.name, s.summary["owning_cumulative"]) for s in scenarios]
-        currency = Report.from_json(scenarios[0].summary["report"]).currency
+        lines = [(s.name, s.summary["owning_cumulative"]) for s in drawn]
+        currency = scenario_figures(drawn[0].summary).currency
         figure = scenarios_cumulative_chart(
             lines, currency, chart_labels(), SEPARATORS.get(language, ".,")
         )

@@ -96,6 +96,7 @@ def compare_context(customer: Customer, scenarios: list[SavedScenario]) -> dict[
     language = translation.get_language() or "en"
     figure = services.comparison_chart(scenarios, language)
     rows = services.input_rows([s.document for s in scenarios])
+    drawn = services.charted_scenarios(scenarios)
     try:
         title = _("Cumulative cost of owning, by scenario")
         svg = figure_svg(figure, 950, 400, clip_id="chart-clip-scenarios", label=title, fluid=True)
@@ -107,6 +108,7 @@ def compare_context(customer: Customer, scenarios: list[SavedScenario]) -> dict[
         "differing": [row for row in rows if row.differs],
         "inputs": rows,
         "chart_svg": svg.decode(),
+        "not_charted": [s.name for s in scenarios if s not in drawn],
         "chart_json": charts_json({"scenarios": figure}),
     }
 

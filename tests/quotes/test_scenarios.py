@@ -371,3 +371,20 @@ def test_staff_find_the_saved_scenarios_in_the_admin(
     assert listing.status_code == 200 and "H200" in listing.content.decode()
     change = client.get(reverse("admin:quotes_savedscenario_change", args=[two_saved[0].pk]))
     assert change.status_code == 200
+
+
+def test_scenarios_in_two_currencies_share_the_table_not_the_chart_nor_a_quote(
+    client: Client, two_saved: list[SavedScenario], customer: Customer, sales_user: User
+) -> None:
+    dollars = saved(customer, sales_user, f"{H100_QUERY}&currency=USD", "H100 in USD")
+    assert services.scenario_figures(dollars.summary).currency == "USD"
+    euros = two_saved[0]
+    figure = services.comparison_chart([euros, dollars], "en")
+    assert [trace["name"] for trace in figure["data"]] == ["H100"]
+    client.force_login(sales_user)
+    url = reverse("quotes:scenario_compare", args=[customer.public_id])
+    page = client.get(url, {"s": [str(euros.public_id), str(dollars.public_id)]})
+    assert 'id="not-charted"' in page.content.decode() and "H100 in USD" in page.content.decode()
+    with pytest.raises(services.QuoteError, match="different currencies"):
+        services.quote_from_scenarios(scenarios=[euros, dollars], owner=sales_user)
+    assert not customer.quotes.exists()
