@@ -64,7 +64,7 @@ def scenario_save(
         document = calculator_document(query=canonical, server_key=server_key)
     except AnalysisError as exc:
         raise QuoteError(str(exc)) from exc
-    if document is None:  # the calculator answered, so its inputs are valid
+    if document is None:  # not once the calculator answered: its inputs were valid
         raise QuoteError(
             _("The calculator inputs are not valid; open the calculator and try again.")
         )
