@@ -809,3 +809,30 @@ class SalesProfile(models.Model):
 
     def role_for(self, language: str) -> str:
         return (self.role_nl if language == "nl" and self.role_nl else self.role).strip()
+
+
+class SavedScenario(models.Model):
+    """A calculator result kept for a customer (services.scenarios): its scenario document,
+    the figures it showed when it was saved (the report's JSON form and the owned option's
+    cumulative cost by month) and the day the catalog priced it. The document is what is
+    kept, not a URL: "re-price today" evaluates it again with today's catalog and a quote's
+    options are started from it."""
+
+    public_id = _public_id()
+    customer = models.ForeignKey(Customer, on_delete=models.CASCADE, related_name="scenarios")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="saved_scenarios"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    note = models.TextField(_("note"), blank=True)
+    document = models.JSONField()
+    summary = models.JSONField()
+    catalog_date = models.DateField(_("catalog date"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("saved scenario")
+
+    def __str__(self) -> str:
+        return self.name

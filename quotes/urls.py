@@ -1,6 +1,17 @@
 from django.urls import path
 
-from .views import acceptance, exports, leads, lines, options, payments, preview, quotes, report
+from .views import (
+    acceptance,
+    exports,
+    leads,
+    lines,
+    options,
+    payments,
+    preview,
+    quotes,
+    report,
+    scenarios,
+)
 
 app_name = "quotes"
 urlpatterns = [
@@ -107,5 +118,18 @@ urlpatterns += [
         "revisions/<uuid:public_id>/preview.pdf",
         preview.revision_preview_pdf,
         name="revision_preview_pdf",
+    ),
+]
+
+# Saved scenarios: a calculator result kept for a customer (quotes/views/scenarios.py).
+urlpatterns += [
+    path("customers/<uuid:public_id>/", scenarios.customer_detail, name="customer"),
+    path(
+        "customers/<uuid:public_id>/compare/", scenarios.scenario_compare, name="scenario_compare"
+    ),
+    path("customers/<uuid:public_id>/quote/", scenarios.scenario_quote, name="scenario_quote"),
+    path("scenarios/save/", scenarios.scenario_save, name="scenario_save"),
+    path(
+        "scenarios/<uuid:public_id>/reprice/", scenarios.scenario_reprice, name="scenario_reprice"
     ),
 ]
