@@ -8,9 +8,12 @@ from django.http import HttpRequest
 from . import services
 from .models import (
     ApiOffering,
+    ChassisDefault,
+    ChassisRules,
     CloudAvailability,
     CloudOffering,
     CloudRegion,
+    Component,
     FxRate,
     Gpu,
     InfrastructureItem,
@@ -239,3 +242,40 @@ class PriceImportAdmin(admin.ModelAdmin[PriceImport]):
 @admin.register(StalePriceNotice)
 class StalePriceNoticeAdmin(admin.ModelAdmin[StalePriceNotice]):
     list_display = ("sent_on", "stale_count", "recipient_count")
+
+
+# --- configure to order (docs/configure.md) ---------------------------------------------
+
+
+@admin.register(Component)
+class ComponentAdmin(PriceHistoryAdmin[Component]):
+    price_kind = "components"
+    list_display = (
+        "part_number",
+        "manufacturer",
+        "role",
+        "name",
+        "list_price",
+        "currency",
+        "typical_w",
+        "max_w",
+        "price_is_estimate",
+        "is_estimate",
+    )
+    list_filter = ("role", "manufacturer", "price_is_estimate", "is_estimate")
+    search_fields = ("part_number", "name", "source")
+
+
+@admin.register(ChassisRules)
+class ChassisRulesAdmin(admin.ModelAdmin[ChassisRules]):
+    list_display = ("server", "fixed", "cpu_sockets", "memory_slots", "psu_bays", "psu_redundancy")
+    list_filter = ("fixed", "psu_redundancy", "is_estimate")
+    list_select_related = ("server",)
+
+
+@admin.register(ChassisDefault)
+class ChassisDefaultAdmin(admin.ModelAdmin[ChassisDefault]):
+    list_display = ("server", "position", "component", "quantity", "is_estimate")
+    list_filter = ("server",)
+    list_select_related = ("server", "component")
+    autocomplete_fields = ("component",)

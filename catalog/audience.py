@@ -16,7 +16,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 # The kinds of price list (catalog.models.PriceKind values) that are the distributor's own.
-OWN_PRICE_KINDS = frozenset({"servers", "items"})
+OWN_PRICE_KINDS = frozenset({"servers", "items", "components"})
 
 # An own list price's source as the public reads it.
 OWN_PRICE_SOURCE = _("Our price list")

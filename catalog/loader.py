@@ -488,8 +488,9 @@ def validate_rows(
             ]
         if not row_errors:
             row_errors += _duplicate_errors(spec, file, row_number, values, seen)
-        if isinstance(values.get("key"), str):
-            table.declared_keys.add(values["key"])
+        key = values.get(spec.lookup[0])
+        if len(spec.lookup) == 1 and isinstance(key, str):
+            table.declared_keys.add(key)
         errors += row_errors
         if not row_errors:
             table.rows.append((row_number, values))
@@ -499,14 +500,14 @@ def validate_rows(
 def referenced_keys(specs: Iterable[TableSpec]) -> dict[type[models.Model], set[str]]:
     """The catalog's keys of every model the specs' columns refer to (GPUs, servers)."""
     models_referred = {
-        column.parse.model
+        column.parse.model: column.parse.field
         for spec in specs
         for column in spec.columns
         if isinstance(column.parse, Reference)
     }
     return {
-        model: set(model._default_manager.values_list("key", flat=True))
-        for model in models_referred
+        model: set(model._default_manager.values_list(field, flat=True))
+        for model, field in models_referred.items()
     }
 
 
@@ -687,16 +688,20 @@ def _write_table(
     spec: TableSpec, diffs: list[RowDiff], context: WriteContext, summary: LoadSummary
 ) -> None:
     manager = spec.model._default_manager
-    references = {c.name: c.parse.model for c in spec.columns if isinstance(c.parse, Reference)}
+    references = {c.name: c.parse for c in spec.columns if isinstance(c.parse, Reference)}
     # Referenced rows are looked up now, not when checked: a GPU may have been created by
     # an earlier table of the same load.
     pks = {
         name: dict(
-            model._default_manager.filter(
-                key__in={d.values[name] for d in diffs if d.status != UNCHANGED}
-            ).values_list("key", "pk")
+            reference.model._default_manager.filter(
+                **{
+                    f"{reference.field}__in": {
+                        d.values[name] for d in diffs if d.status != UNCHANGED
+                    }
+                }
+            ).values_list(reference.field, "pk")
         )
-        for name, model in references.items()
+        for name, reference in references.items()
     }
 
     def fields(values: dict[str, Any]) -> dict[str, Any]:

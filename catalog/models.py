@@ -624,6 +624,9 @@ class PriceKind(models.TextChoices):
     API = "api", _("hosted model API prices")
     STOCK = "stock", _("server stock and lead times")
     CLOUD_AVAILABILITY = "cloud_lead", _("cloud availability")
+    COMPONENTS = "components", _("components")
+    CHASSIS = "chassis", _("chassis rules")
+    DEFAULTS = "defaults", _("default configurations")
 
 
 class PriceChange(models.Model):
@@ -728,3 +731,180 @@ class StalePriceNotice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sent_on}: {self.stale_count} stale price(s)"
+
+
+# --- configure to order (docs/configure.md) ---------------------------------------------
+
+
+class ComponentRole(models.TextChoices):
+    """What a component of a configured system is (the rules check each role)."""
+
+    CPU = "cpu", _("processor")
+    MEMORY = "memory", _("memory module")
+    NIC = "nic", _("network adapter")
+    DPU = "dpu", _("DPU")
+    BOOT = "boot", _("boot drive")
+    DRIVE = "drive", _("data drive")
+    PSU = "psu", _("power supply")
+    RAILS = "rails", _("rail kit")
+    CABLES = "cables", _("cables")
+    LICENCE = "licence", _("licence")
+
+
+class DriveFormFactor(models.TextChoices):
+    """The bay a drive takes."""
+
+    U2 = "u2", _('2.5" U.2/U.3 NVMe')
+    E1S = "e1s", _("E1.S NVMe")
+    M2 = "m2", _("M.2 NVMe")
+
+
+class SlotSize(models.TextChoices):
+    """The slot an adapter card takes; empty: not a card (on the GPU baseboard, on board)."""
+
+    X16 = "x16", _("PCIe x16")
+    X8 = "x8", _("PCIe x8")
+
+
+class PsuRedundancy(models.TextChoices):
+    """How many of a chassis's power supplies may fail with the system still at full power:
+    N+N half of them, N+1 one, N+2 two."""
+
+    N_PLUS_N = "n+n", "N+N"
+    N_PLUS_1 = "n+1", "N+1"
+    N_PLUS_2 = "n+2", "N+2"
+
+
+class Component(Provenance):
+    """A part a configured system is built from, under the manufacturer's part number.
+
+    The typed attributes are the ones the chassis rules read (catalog/configure/rules.py):
+    a CPU's family and socket, a memory module's type, speed and capacity, a drive's form
+    factor, an adapter's slot and port speed, a power supply's rating. `typical_w` is what
+    the part draws in normal operation (whatever the GPUs do), `max_w` its most. The list
+    price has its own provenance, apart from the specifications', as a server's has.
+    """
+
+    part_number = models.CharField(_("part number"), max_length=60, unique=True)
+    manufacturer = models.CharField(_("manufacturer"), max_length=40)
+    role = models.CharField(_("role"), max_length=10, choices=ComponentRole.choices)
+    name = models.CharField(_("name"), max_length=200)
+    name_nl = models.CharField(_("name in Dutch"), max_length=240, blank=True)
+    cpu_family = models.CharField(_("CPU family"), max_length=20, blank=True)
+    cpu_socket = models.CharField(_("CPU socket"), max_length=20, blank=True)
+    memory_type = models.CharField(_("memory type"), max_length=12, blank=True)
+    memory_speed_mts = models.PositiveIntegerField(_("memory speed (MT/s)"), null=True, blank=True)
+    memory_capacity_gb = models.PositiveIntegerField(
+        _("module capacity (GB)"), null=True, blank=True
+    )
+    drive_form_factor = models.CharField(
+        _("drive form factor"), max_length=4, choices=DriveFormFactor.choices, blank=True
+    )
+    capacity_tb = models.DecimalField(
+        _("drive capacity (TB)"), max_digits=7, decimal_places=2, null=True, blank=True
+    )
+    slot = models.CharField(_("PCIe slot"), max_length=4, choices=SlotSize.choices, blank=True)
+    network_gbps = models.PositiveIntegerField(_("port speed (Gb/s)"), null=True, blank=True)
+    psu_rating_w = models.PositiveIntegerField(_("power supply rating (W)"), null=True, blank=True)
+    list_price = models.DecimalField(_("list price"), max_digits=12, decimal_places=2)
+    cost_price = models.DecimalField(
+        _("cost price"), max_digits=12, decimal_places=2, null=True, blank=True
+    )
+    currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices)
+    price_source = models.CharField(_("price source"), max_length=300, blank=True)
+    price_as_of = models.DateField(_("price as of"))
+    price_is_estimate = models.BooleanField(_("price is an estimate"), default=True)
+    typical_w = models.PositiveIntegerField(_("typical power (W)"))
+    max_w = models.PositiveIntegerField(_("maximum power (W)"))
+    lead_time_weeks = models.DecimalField(
+        _("lead time (weeks)"), max_digits=5, decimal_places=1, null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["role", "manufacturer", "part_number"]
+        verbose_name = _("component")
+        constraints = [
+            _non_negative("list_price", "component"),
+            models.CheckConstraint(
+                condition=Q(typical_w__lte=models.F("max_w")),
+                name="component_typical_not_above_max",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.part_number}: {self.name}"
+
+    @property
+    def key(self) -> str:
+        """The part number: what a quote line's catalog key (`component:<part number>`)
+        and the price history name the component by."""
+        return self.part_number
+
+    def display_name(self) -> str:
+        """The name in the active language: the Dutch name for Dutch readers when known."""
+        return _in_language(self.name, self.name_nl)
+
+
+class ChassisRules(Provenance):
+    """What a chassis (a server model) takes, as data the rule kinds read
+    (catalog/configure/rules.py): its fixed GPU baseboard, CPU sockets and families, memory
+    slots, channels, types, speeds and capacities, PCIe slots by size, drive bays by form
+    factor, power-supply bays, ratings and redundancy. A fixed configuration (DGX, NVL72)
+    allows only the vendor's default. Lists are `;`-separated in one cell ("4800;5600")."""
+
+    server = models.OneToOneField(ServerModel, on_delete=models.CASCADE, related_name="rules")
+    gpu_baseboard = models.CharField(_("GPU baseboard"), max_length=120)
+    fixed = models.BooleanField(_("fixed configuration"), default=False)
+    cpu_sockets = models.PositiveSmallIntegerField(_("CPU sockets"))
+    cpu_socket = models.CharField(_("CPU socket type"), max_length=20)
+    cpu_families = models.CharField(_("supported CPU families"), max_length=120)
+    memory_slots = models.PositiveSmallIntegerField(_("memory slots"))
+    memory_channels_per_socket = models.PositiveSmallIntegerField(_("memory channels per CPU"))
+    memory_type = models.CharField(_("memory type"), max_length=12)
+    memory_speeds = models.CharField(_("supported memory speeds (MT/s)"), max_length=120)
+    memory_capacities_gb = models.CharField(_("supported module capacities (GB)"), max_length=120)
+    pcie_x16_slots = models.PositiveSmallIntegerField(_("PCIe x16 slots"))
+    pcie_x8_slots = models.PositiveSmallIntegerField(_("PCIe x8 slots"), default=0)
+    bays_u2 = models.PositiveSmallIntegerField(_('2.5" U.2 bays'), default=0)
+    bays_e1s = models.PositiveSmallIntegerField(_("E1.S bays"), default=0)
+    bays_m2 = models.PositiveSmallIntegerField(_("M.2 slots"), default=0)
+    psu_bays = models.PositiveSmallIntegerField(_("power supplies"))
+    psu_ratings_w = models.CharField(_("supported power supply ratings (W)"), max_length=60)
+    psu_redundancy = models.CharField(
+        _("power supply redundancy"), max_length=4, choices=PsuRedundancy.choices
+    )
+
+    class Meta:
+        ordering = ["server"]
+        verbose_name = _("chassis rules")
+        verbose_name_plural = _("chassis rules")
+        constraints = [_positive("psu_bays", "chassis"), _positive("memory_slots", "chassis")]
+
+    def __str__(self) -> str:
+        return f"{self.server.key}: rules"
+
+
+class ChassisDefault(Provenance):
+    """One line of a chassis's default configuration (the vendor's or our standard build):
+    a component and its quantity per system."""
+
+    server = models.ForeignKey(
+        ServerModel, on_delete=models.CASCADE, related_name="default_components"
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
+    component = models.ForeignKey(Component, on_delete=models.PROTECT, related_name="defaults")
+    quantity = models.PositiveSmallIntegerField(_("quantity per system"))
+
+    class Meta:
+        ordering = ["server", "position"]
+        verbose_name = _("default component")
+        constraints = [
+            models.UniqueConstraint(fields=["server", "position"], name="chassis_default_position"),
+            models.UniqueConstraint(
+                fields=["server", "component"], name="chassis_default_component"
+            ),
+            _positive("quantity", "chassis_default"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.server.key} #{self.position}: {self.quantity} × {self.component_id}"

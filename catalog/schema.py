@@ -27,11 +27,16 @@ from common.bounds import (
 
 from .models import (
     ApiOffering,
+    ChassisDefault,
+    ChassisRules,
     CloudAvailability,
     CloudOffering,
     CloudRegion,
+    Component,
+    ComponentRole,
     Cooling,
     Currency,
+    DriveFormFactor,
     FxRate,
     Gpu,
     InfrastructureItem,
@@ -40,6 +45,7 @@ from .models import (
     PartRole,
     PricingTerm,
     PricingUnit,
+    PsuRedundancy,
     ServerAvailability,
     ServerModel,
     ServerPart,
@@ -47,6 +53,7 @@ from .models import (
     Site,
     SiteCooling,
     SiteKind,
+    SlotSize,
 )
 
 # A spreadsheet treats a cell starting with one of these as a formula (or the start of
@@ -319,6 +326,30 @@ def optional_choice(choices: type[models.TextChoices]) -> Parser:
     return lambda raw: parse(raw) if raw else ""
 
 
+def int_list(raw: str) -> str:
+    """A list of whole numbers separated by ";" (`4800;5600`), kept as written.
+
+    >>> int_list("4800;5600")
+    '4800;5600'
+    >>> int_list("4800;fast")
+    Traceback (most recent call last):
+    ...
+    catalog.schema.CellError: 'fast' is not a whole number (list the values separated by ";")
+    """
+    for part in text(raw).split(";"):
+        if not _PLAIN_INTEGER.fullmatch(part) or int(part) <= 0:
+            raise CellError(f'{part!r} is not a whole number (list the values separated by ";")')
+    return raw
+
+
+def code_list(raw: str) -> str:
+    """A list of codes separated by ";" (`xeon-4;xeon-5`), kept as written."""
+    for part in text(raw).split(";"):
+        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", part):
+            raise CellError(f"{part!r} is not a code (lower-case letters, digits and -)")
+    return raw
+
+
 def country_code(raw: str) -> str:
     if len(raw) != 2 or not raw.isalpha():
         raise CellError(f"{raw!r} is not a two-letter country code")
@@ -332,10 +363,12 @@ def optional_country_code(raw: str) -> str:
 
 @dataclass(frozen=True)
 class Reference:
-    """A cell that names another catalog row by its key (a GPU by `h100-sxm`)."""
+    """A cell that names another catalog row by its key (a GPU by `h100-sxm`), or by
+    another unique field (a component by its part number)."""
 
     model: type[models.Model]
     label: str
+    field: str = "key"
 
 
 @dataclass(frozen=True)
@@ -604,6 +637,99 @@ SERVER_PARTS = TableSpec(
     unique=(("server", "position"),),
 )
 
+
+def _typical_not_above_max(values: dict[str, object]) -> list[tuple[str, str]]:
+    typical, peak = values["typical_w"], values["max_w"]
+    if isinstance(typical, int) and isinstance(peak, int) and typical > peak:
+        return [("typical_w", f"{typical} is above max_w {peak}")]
+    return []
+
+
+# Configure to order (docs/configure.md): the components systems are built from, each
+# chassis's rules and its default configuration.
+COMPONENTS = TableSpec(
+    kind="components",
+    label="components",
+    model=Component,
+    filename="components.csv",
+    columns=(
+        Column("part_number", name_text),
+        Column("manufacturer", name_text),
+        Column("role", choice(ComponentRole)),
+        Column("name", name_text),
+        Column("name_nl", optional_name_text),
+        Column("cpu_family", optional_text),
+        Column("cpu_socket", optional_text),
+        Column("memory_type", optional_text),
+        Column("memory_speed_mts", optional_int_positive),
+        Column("memory_capacity_gb", optional_int_positive),
+        Column("drive_form_factor", optional_choice(DriveFormFactor)),
+        Column("capacity_tb", optional_decimal_positive),
+        Column("slot", optional_choice(SlotSize)),
+        Column("network_gbps", optional_int_positive),
+        Column("psu_rating_w", optional_int_positive),
+        Column("list_price", decimal_non_negative),
+        Column("cost_price", optional_decimal_non_negative),
+        Column("currency", choice(Currency)),
+        Column("price_source", optional_text),
+        Column("price_as_of", past_date),
+        Column("price_is_estimate", boolean),
+        Column("typical_w", int_non_negative),
+        Column("max_w", int_non_negative),
+        Column("lead_time_weeks", optional_lead_time_weeks),
+        *PROVENANCE,
+    ),
+    unique=(("part_number",),),
+    price_field="list_price",
+    row_check=_typical_not_above_max,
+    price_date="price_as_of",
+)
+
+CHASSIS_RULES = TableSpec(
+    kind="chassis",
+    label="chassis rules",
+    model=ChassisRules,
+    filename="chassis_rules.csv",
+    columns=(
+        Column("server", Reference(ServerModel, "server model")),
+        Column("gpu_baseboard", text),
+        Column("fixed", boolean),
+        Column("cpu_sockets", int_positive),
+        Column("cpu_socket", text),
+        Column("cpu_families", code_list),
+        Column("memory_slots", int_positive),
+        Column("memory_channels_per_socket", int_positive),
+        Column("memory_type", text),
+        Column("memory_speeds", int_list),
+        Column("memory_capacities_gb", int_list),
+        Column("pcie_x16_slots", int_non_negative),
+        Column("pcie_x8_slots", int_non_negative),
+        Column("bays_u2", int_non_negative),
+        Column("bays_e1s", int_non_negative),
+        Column("bays_m2", int_non_negative),
+        Column("psu_bays", int_positive),
+        Column("psu_ratings_w", int_list),
+        Column("psu_redundancy", choice(PsuRedundancy)),
+        *PROVENANCE,
+    ),
+    unique=(("server",),),
+)
+
+CHASSIS_DEFAULTS = TableSpec(
+    kind="defaults",
+    label="default configurations",
+    model=ChassisDefault,
+    filename="chassis_defaults.csv",
+    columns=(
+        Column("server", Reference(ServerModel, "server model")),
+        Column("position", int_positive),
+        Column("component", Reference(Component, "component", field="part_number")),
+        Column("quantity", int_positive),
+        *PROVENANCE,
+    ),
+    unique=(("server", "position"), ("server", "component")),
+)
+
 FX = TableSpec(
     kind="fx",
     label="FX rates",
@@ -686,6 +812,9 @@ ALL_SPECS: tuple[TableSpec, ...] = (
     API_OFFERINGS,
     SERVER_AVAILABILITY,
     CLOUD_AVAILABILITY,
+    COMPONENTS,
+    CHASSIS_RULES,
+    CHASSIS_DEFAULTS,
 )
 SPECS_BY_KIND = {spec.kind: spec for spec in ALL_SPECS}
 # The price lists staff import and export (`import_prices`, /catalog/import/).
@@ -697,5 +826,8 @@ PRICE_SPECS: tuple[TableSpec, ...] = (
     API_OFFERINGS,
     SERVER_AVAILABILITY,
     CLOUD_AVAILABILITY,
+    COMPONENTS,
+    CHASSIS_RULES,
+    CHASSIS_DEFAULTS,
 )
 PRICE_SPECS_BY_KIND = {spec.kind: spec for spec in PRICE_SPECS}

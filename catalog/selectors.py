@@ -131,7 +131,7 @@ def current_price_row(kind: str, key: str) -> Model | None:
     if kind == "fx":
         base, _, quote = key.partition("-")
         return latest_fx_rate(base, quote)
-    return spec.model._default_manager.filter(key=key).first()
+    return spec.model._default_manager.filter(**{spec.lookup[0]: key}).first()
 
 
 def price_changed_since(*, kind: str, key: str, since: date | dt.datetime) -> bool:

@@ -332,6 +332,9 @@ class LineKind(models.TextChoices):
     SHIPPING = "shipping", _("shipping and freight")
     FACILITY = "facility", _("site build-out")
     OTHER = "other", _("other")
+    # A component of a configured system (catalog key "component:<part number>"), under
+    # its system line with `per_parent` per system (catalog/configure, docs/configure.md).
+    COMPONENT = "component", _("component")
 
 
 class LineUnit(models.TextChoices):

@@ -5,7 +5,10 @@ A quote keeps the calculator query (or scenario document) it was started from in
 (``tco.analysis.analyse``) and replaces its on-prem inputs with the quote:
 
 - servers: the quantity of the non-optional server lines, the model of the largest line;
-- server price: their net amount (after line discount and the quote discount) per server;
+- server price: their net amount (after line discount and the quote discount) per server,
+  with the component lines of configured systems (docs/configure.md);
+- server power: a configured system's (its components under the largest line of the
+  model): maximum, idle and typical power follow the configuration;
 - networking and installation: their lines' net amounts per server;
 - storage: the storage lines' net amounts;
 - support: the support lines' net amount per year (quantity = years) as a share of the
@@ -49,6 +52,7 @@ MODELLED_KINDS = (
     LineKind.STORAGE,
     LineKind.INSTALLATION,
     LineKind.SUPPORT,
+    LineKind.COMPONENT,
 )
 DEAL_SOURCE = gettext_noop("This proposal")
 NO_SERVER = gettext_noop("The quoted server model is no longer in the catalog.")
@@ -72,6 +76,9 @@ class DealInputs:
     # The latest delivery among the server lines (0: all from stock); None when no line
     # carries one (no stock row in the catalog): the analysis keeps its own.
     lead_time_weeks: Decimal | None = None
+    # The configuration of the main system (part number, quantity per system) when its
+    # line has component lines; None: the catalog's system as listed.
+    configuration: tuple[tuple[str, int], ...] | None = None
 
     @property
     def server_price(self) -> Decimal:
@@ -98,10 +105,13 @@ def deal_inputs(
     servers = Decimal(0)
     support_per_year = Decimal(0)
     by_model: dict[str, Decimal] = {}
+    systems: list[QuoteLine | dict[str, Any]] = []
     others: list[dict[str, str]] = []
     leads: list[Decimal] = []
+    # A component under an optional system is as optional as its system.
+    optional_systems = {_line_id(line) for line in lines if _value(line, "optional")}
     for line in lines:
-        if _value(line, "optional"):
+        if _value(line, "optional") or (_parent_id(line) in optional_systems - {None}):
             continue
         kind = _value(line, "kind")
         quantity = Decimal(str(_value(line, "quantity")))
@@ -119,14 +129,18 @@ def deal_inputs(
             servers += quantity
             key = str(_value(line, "catalog_key")).partition(":")[2]
             by_model[key] = by_model.get(key, Decimal(0)) + quantity
+            systems.append(line)
             lead = line.get("lead_time_weeks") if isinstance(line, dict) else line.lead_time_weeks
             if lead is not None:
                 leads.append(Decimal(str(lead)))
         elif kind == LineKind.SUPPORT:
             # A support line is priced per year; its quantity is the number of years.
             support_per_year += net / quantity
+    # A configured system's price is its line's (the barebone) and its components'.
+    servers_net = sums[LineKind.SERVER] + sums[LineKind.COMPONENT]
+    server_key = max(by_model, key=lambda k: by_model[k]) if by_model else None
     hardware = (
-        sums[LineKind.SERVER]
+        servers_net
         + sums[LineKind.NETWORKING]
         + sums[LineKind.STORAGE]
         + sums[LineKind.INSTALLATION]
@@ -134,9 +148,9 @@ def deal_inputs(
     return DealInputs(
         currency=revision.currency,
         quote_discount_pct=quote_discount,
-        server_key=max(by_model, key=lambda k: by_model[k]) if by_model else None,
+        server_key=server_key,
         servers=servers,
-        servers_net=sums[LineKind.SERVER],
+        servers_net=servers_net,
         networking_net=sums[LineKind.NETWORKING],
         installation_net=sums[LineKind.INSTALLATION],
         storage_net=sums[LineKind.STORAGE],
@@ -144,7 +158,66 @@ def deal_inputs(
         hardware_net=to_cents(hardware),
         others=others,
         lead_time_weeks=max(leads) if leads else None,
+        configuration=_configuration(lines, systems, server_key),
     )
+
+
+def _configuration(
+    lines: list[QuoteLine] | list[dict[str, Any]],
+    systems: list[QuoteLine | dict[str, Any]],
+    server_key: str | None,
+) -> tuple[tuple[str, int], ...] | None:
+    """The components per system under the largest line of the main model (the first of
+    equals), None when it has none: its power is then the catalog's."""
+    from catalog.configure.service import part_number_of
+
+    mine = [s for s in systems if str(_value(s, "catalog_key")).partition(":")[2] == server_key]
+    if not mine:
+        return None
+    main = max(mine, key=lambda s: Decimal(str(_value(s, "quantity"))))
+    main_id = _line_id(main)
+    items = tuple(
+        (part, int(Decimal(str(per_system))))
+        for line in lines
+        if _value(line, "kind") == LineKind.COMPONENT
+        and not _value(line, "optional")
+        and _parent_id(line) == main_id
+        and (part := part_number_of(str(_value(line, "catalog_key")))) is not None
+        and (per_system := _get(line, "per_parent")) is not None
+    )
+    return items or None
+
+
+def _get(line: QuoteLine | dict[str, Any], name: str) -> Any:
+    """A field that a line given as a dict may lack (None then)."""
+    return line.get(name) if isinstance(line, dict) else getattr(line, name)
+
+
+def _line_id(line: QuoteLine | dict[str, Any]) -> Any:
+    return line.get("id") if isinstance(line, dict) else line.pk
+
+
+def _parent_id(line: QuoteLine | dict[str, Any]) -> Any:
+    return _get(line, "parent_id")
+
+
+def configured_power(model: Any, deal: DealInputs) -> dict[str, float]:
+    """The configured system's power as the scenario's server overrides (kW): maximum,
+    idle and typical (where the catalog knows it); empty when the system is not
+    configured or its chassis has no rules (the catalog's figures then)."""
+    from catalog.configure.rules import Configuration
+    from catalog.configure.service import NotConfigurable, check_configuration
+
+    if deal.configuration is None:
+        return {}
+    try:
+        result = check_configuration(model, Configuration(model.key, deal.configuration))
+    except NotConfigurable:
+        return {}
+    power = {"max_power_kw": result.max_w / 1000, "idle_power_kw": result.idle_w / 1000}
+    if result.typical_w is not None:
+        power["typical_power_kw"] = result.typical_w / 1000
+    return power
 
 
 def lines_hash(*, revision: QuoteRevision, lines: list[QuoteLine] | None = None) -> str:
@@ -261,6 +334,7 @@ def deal_document(tco: dict[str, Any], deal: DealInputs) -> tuple[dict[str, Any]
             "key": deal.server_key,
             "list_price": fx.convert(float(deal.server_price), deal.currency, model.currency),
             **delivery,
+            **configured_power(model, deal),
         },
         servers=int(deal.servers),
         finance=finance,
@@ -321,6 +395,8 @@ def _compute(revision: QuoteRevision, lines: list[QuoteLine], language: str) -> 
         "support_per_year": str(to_cents(deal.support_per_year)),
         "hardware_net": str(deal.hardware_net),
         "quote_discount_pct": str(deal.quote_discount_pct),
+        # The main system's components per system (part number, quantity), if configured.
+        "configuration": [list(item) for item in deal.configuration or ()],
         "others": deal.others,
         "lines_hash": lines_hash(revision=revision, lines=lines),
     }

@@ -15,9 +15,12 @@ from django.utils import timezone
 from catalog.loader import DATA_DIR, CatalogLoadError, load_catalog
 from catalog.models import (
     ApiOffering,
+    ChassisDefault,
+    ChassisRules,
     CloudAvailability,
     CloudOffering,
     CloudRegion,
+    Component,
     FxRate,
     Gpu,
     InfrastructureItem,
@@ -41,6 +44,9 @@ ALL_MODELS = (
     ApiOffering,
     ServerAvailability,
     CloudAvailability,
+    Component,
+    ChassisRules,
+    ChassisDefault,
 )
 
 
