@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
-        ("quotes", "0022_desk_reminders"),
+        ("quotes", "0023_fx"),
     ]
 
     operations = [
