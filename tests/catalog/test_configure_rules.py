@@ -2,10 +2,11 @@
 configuration of a published system (pure: runs with -p no:django).
 
 The chassis is the Supermicro SYS-821GE-TNHR as its product page describes it (the slot
-split and the 4+2 redundancy are our reading, flagged as estimates in the catalog): two Socket E (LGA-4677) CPUs of the 4th or 5th Xeon generation, 8
-memory channels each and 32 DIMM slots, ten PCIe 5.0 x16 slots (eight low-profile for
-the NICs, two full-height), sixteen 2.5" NVMe bays and two M.2 slots, six 3 kW supplies
-in 4+2 redundancy; 10.2 kW at most (as the DGX H100, its GPUs' system).
+split and the 4+2 redundancy are our reading, flagged as estimates in the catalog): two
+Socket E (LGA-4677) CPUs of the 4th or 5th Xeon generation, 8 memory channels each and 32
+DIMM slots, ten PCIe 5.0 x16 slots (eight low-profile for the NICs, two full-height),
+sixteen 2.5" NVMe bays and two M.2 slots, six 3 kW supplies in 4+2 redundancy; 10.2 kW at
+most (as the DGX H100, its GPUs' system).
 """
 
 from __future__ import annotations
