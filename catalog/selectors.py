@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -65,6 +65,19 @@ def fx_rate_on(base: str, quote: str, on: date) -> FxRate | None:
     if earlier:
         return earlier[-1]
     return rates[0] if rates else None
+
+
+def fx_rates_on(base: str, quote: str, days: Iterable[date]) -> dict[date, FxRate | None]:
+    """fx_rate_on for many days at once, in one query."""
+    wanted = set(days)
+    if not wanted:
+        return {}
+    rates = list(FxRate.objects.filter(base=base, quote=quote).order_by("as_of"))
+    found: dict[date, FxRate | None] = {}
+    for day in wanted:
+        earlier = [rate for rate in rates if rate.as_of <= day]
+        found[day] = earlier[-1] if earlier else (rates[0] if rates else None)
+    return found
 
 
 # --- price lists -----------------------------------------------------------------------

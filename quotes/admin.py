@@ -14,6 +14,7 @@ from .models import (
     Quote,
     QuoteRevision,
     SalesProfile,
+    SavedScenario,
     Team,
 )
 
@@ -160,3 +161,14 @@ class SalesProfileAdmin(admin.ModelAdmin[SalesProfile]):
     list_display = ["user", "role", "role_nl", "phone"]
     search_fields = ["user__username", "user__first_name", "user__last_name", "role"]
     autocomplete_fields = ["user"]
+
+
+@admin.register(SavedScenario)
+class SavedScenarioAdmin(admin.ModelAdmin[SavedScenario]):
+    """Saved scenarios (services.scenarios): what was saved is kept as saved; staff may
+    remove one."""
+
+    list_display = ["name", "customer", "owner", "catalog_date", "created_at"]
+    list_filter = ["customer__team"]
+    search_fields = ["name", "customer__company"]
+    readonly_fields = ["public_id", "customer", "owner", "document", "summary", "catalog_date"]

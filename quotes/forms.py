@@ -15,6 +15,8 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
+from common.numbers import LocalizedDecimalField
+
 from .models import Customer, DeclineReason, LeadStatus, Status, Team
 from .selectors import AWAITING_APPROVAL
 from .vat import country_choices, normalise_vat_id, vat_id_problem
@@ -403,3 +405,28 @@ class WinLossForm(forms.Form):
         start = data.get("from") or default[0]
         end = data.get("to") or default[1]
         return min(start, end), max(start, end), data.get("team")
+
+
+class RateForm(forms.Form):
+    """Fix a draft's EUR/USD rate by hand, with a reason, or release it (services.fx)."""
+
+    rate = LocalizedDecimalField(
+        label=_("1 EUR = … USD"),
+        min_value=Decimal("0.0001"),
+        max_digits=12,
+        decimal_places=6,
+        required=False,
+    )
+    reason = forms.CharField(
+        label=_("Reason (internal)"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+        max_length=2000,
+        required=False,
+    )
+    release = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("release") and data.get("rate") is None and "rate" not in self.errors:
+            self.add_error("rate", _("Give the rate to fix, e.g. 1.0800."))
+        return data

@@ -264,6 +264,18 @@ class QuoteRevision(models.Model):
     )
     option_letter = models.CharField(_("option"), max_length=1, default="A")
     option_name = models.CharField(_("option name"), max_length=120, blank=True)
+    # The EUR/USD rate fixed by hand for this revision and its options (services.fx): the
+    # lines priced from list prices in the other currency are converted at it, the proposal
+    # states it instead of the currency clause's threshold, and the rate watch leaves the
+    # revision alone. The reason stays internal.
+    fx_fixed_rate = models.DecimalField(
+        _("fixed EUR/USD rate"), max_digits=12, decimal_places=6, null=True, blank=True
+    )
+    fx_fixed_reason = models.TextField(_("reason for fixing the rate"), blank=True)
+    fx_fixed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    fx_fixed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["quote", "seq", "option_letter"]
@@ -302,6 +314,13 @@ class QuoteRevision(models.Model):
     def is_alternative(self) -> bool:
         """Option B, C or D of a revision (option A is the revision itself)."""
         return self.option_of_id is not None
+
+    @property
+    def fixed_fx_rate(self) -> Decimal | None:
+        """The EUR/USD rate fixed for this revision: option A's, for its options too."""
+        main = self.option_of if self.option_of_id is not None else self
+        assert main is not None
+        return main.fx_fixed_rate
 
 
 class LineKind(models.TextChoices):
@@ -591,6 +610,7 @@ class EmailKind(models.TextChoices):
     LEAD_CONFIRM = "confirm", _("address confirmation to visitor")
     UNLOCK = "unlock", _("account unlock link to its owner")
     REMINDER = "reminder", _("reminder before a quote expires")
+    FX_MOVE = "fx_move", _("exchange rate moved past the currency clause")
 
 
 def new_message_id() -> str:
@@ -792,3 +812,30 @@ class SalesProfile(models.Model):
 
     def role_for(self, language: str) -> str:
         return (self.role_nl if language == "nl" and self.role_nl else self.role).strip()
+
+
+class SavedScenario(models.Model):
+    """A calculator result kept for a customer (services.scenarios): its scenario document,
+    the figures it showed when it was saved (the report's JSON form and the owned option's
+    cumulative cost by month) and the day the catalog priced it. The document is what is
+    kept, not a URL: "re-price today" evaluates it again with today's catalog and a quote's
+    options are started from it."""
+
+    public_id = _public_id()
+    customer = models.ForeignKey(Customer, on_delete=models.CASCADE, related_name="scenarios")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="saved_scenarios"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    note = models.TextField(_("note"), blank=True)
+    document = models.JSONField()
+    summary = models.JSONField()
+    catalog_date = models.DateField(_("catalog date"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("saved scenario")
+
+    def __str__(self) -> str:
+        return self.name

@@ -110,6 +110,8 @@ def currency_context(clause: Mapping[str, Any] | None) -> dict[str, Any] | None:
         ],
         "percent_lines": _positions(clause.get("percent_lines") or []),
         "threshold_pct": Decimal(clause["threshold_pct"]),
+        # Absent from clauses frozen before a rate could be fixed: they follow the market.
+        "fixed": bool(clause.get("fixed")),
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -10,6 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from catalog.models import InfrastructureItem, PricingUnit, ServerModel
@@ -28,6 +30,7 @@ from .models import (
     QuoteLine,
     QuoteRevision,
     RenderStatus,
+    SavedScenario,
     Status,
 )
 from .money import (
@@ -344,9 +347,12 @@ def revision_price_changes(
     lines = list(lines) if lines is not None else list(revision.lines.order_by("position"))
     rows = _catalog_rows(lines)
 
+    # A rate fixed for the revision (services.fx) converts its lines whatever the market does.
+    fixed = revision.fixed_fx_rate
+
     def depends_on(line: QuoteLine, row: Any) -> list[tuple[str, str]]:
         pairs = [(PRICE_KIND_OF_LINE[LineKind(line.kind)], row.key)]
-        if not _is_percent(row) and row.currency != revision.currency:
+        if not _is_percent(row) and row.currency != revision.currency and fixed is None:
             pairs.append(FX_KEY)
         return pairs
 
@@ -366,8 +372,8 @@ def revision_price_changes(
             for pair in depends_on(line, row)
         )
 
-    fx_rate: Decimal | None = None
-    if any(
+    fx_rate: Decimal | None = fixed
+    if fixed is None and any(
         (row := rows[line.pk]) is not None
         and changed(line)
         and not _is_percent(row)
@@ -449,3 +455,35 @@ def _percent_item_changes(
             line, unit, row.as_of, row.is_estimate, item=row, cost_price=cost
         )
     return changes
+
+
+def customer_for_user(*, user: Any, public_id: Any) -> Customer:
+    """A customer of the user's teams (404 otherwise)."""
+    return get_object_or_404(customer_list(user=user), public_id=public_id)
+
+
+def customer_scenarios(*, customer: Customer) -> QuerySet[SavedScenario]:
+    """The customer's saved scenarios, newest first (the caller scoped the customer)."""
+    return customer.scenarios.select_related("owner")
+
+
+def scenario_for_user(*, user: Any, public_id: Any) -> SavedScenario:
+    """A saved scenario of a customer of the user's teams (404 otherwise)."""
+    scoped = SavedScenario.objects.filter(team_filter(user, "customer__")).distinct()
+    return get_object_or_404(scoped.select_related("customer", "owner"), public_id=public_id)
+
+
+def customer_scenarios_by_id(
+    *, customer: Customer, public_ids: Iterable[Any]
+) -> list[SavedScenario]:
+    """The customer's saved scenarios of these ids, in the order given (each once); 404 when
+    one is not the customer's (the caller scoped the customer to the user's teams)."""
+    try:
+        wanted = list(dict.fromkeys(str(uuid.UUID(str(i))) for i in public_ids))
+    except ValueError as exc:
+        raise Http404("no such scenario") from exc
+    found = customer_scenarios(customer=customer).filter(public_id__in=wanted)
+    rows = {str(s.public_id): s for s in found}
+    if len(rows) != len(wanted):
+        raise Http404("no such scenario")
+    return [rows[i] for i in wanted]

@@ -67,6 +67,11 @@ def remind_quotes() -> int:
 
 
 @shared_task
+def watch_rates() -> int:
+    return services.quotes_watch_rates()
+
+
+@shared_task
 def requeue_stuck_outbox() -> int:
     return services.outbox_requeue_stuck()
 

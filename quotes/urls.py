@@ -11,6 +11,7 @@ from .views import (
     preview,
     quotes,
     report,
+    scenarios,
 )
 
 app_name = "quotes"
@@ -44,6 +45,7 @@ urlpatterns = [
     path("revisions/<uuid:public_id>/options/rename/", options.option_rename, name="option_rename"),
     path("revisions/<uuid:public_id>/options/remove/", options.option_remove, name="option_remove"),
     path("revisions/<uuid:public_id>/reprice/", quotes.revision_reprice, name="reprice"),
+    path("revisions/<uuid:public_id>/rate/", quotes.revision_fix_rate, name="fix_rate"),
     path("revisions/<uuid:public_id>/status/", quotes.revision_status, name="status"),
     path("pdf/<uuid:public_id>/", quotes.render_pdf, name="pdf"),
     # Public: signed buyer links and the calculator's PDF request.
@@ -117,6 +119,19 @@ urlpatterns += [
         "revisions/<uuid:public_id>/preview.pdf",
         preview.revision_preview_pdf,
         name="revision_preview_pdf",
+    ),
+]
+
+# Saved scenarios: a calculator result kept for a customer (quotes/views/scenarios.py).
+urlpatterns += [
+    path("customers/<uuid:public_id>/", scenarios.customer_detail, name="customer"),
+    path(
+        "customers/<uuid:public_id>/compare/", scenarios.scenario_compare, name="scenario_compare"
+    ),
+    path("customers/<uuid:public_id>/quote/", scenarios.scenario_quote, name="scenario_quote"),
+    path("scenarios/save/", scenarios.scenario_save, name="scenario_save"),
+    path(
+        "scenarios/<uuid:public_id>/reprice/", scenarios.scenario_reprice, name="scenario_reprice"
     ),
 ]
 

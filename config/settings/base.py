@@ -11,7 +11,7 @@ from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 from kombu import Queue
 
-from .env import env_bool, env_int, env_list, env_str, redis_url_with_db
+from .env import env_bool, env_days, env_int, env_list, env_str, redis_url_with_db
 
 # Django's generic classes (ModelAdmin, TabularInline) take their model as a type argument.
 django_stubs_ext.monkeypatch()
@@ -277,6 +277,9 @@ CELERY_BEAT_SCHEDULE = {
     "expire-quotes": {"task": "quotes.tasks.expire_quotes", "schedule": crontab(hour=0, minute=5)},
     # After the expiry run, in working hours: the reminders before a quote expires.
     "remind-quotes": {"task": "quotes.tasks.remind_quotes", "schedule": crontab(hour=8, minute=0)},
+    # After the morning's rates are in: owners are told of rates that moved past a
+    # quote's currency clause (quotes/services/fx.py).
+    "watch-rates": {"task": "quotes.tasks.watch_rates", "schedule": crontab(hour=8, minute=15)},
     "requeue-stuck-outbox": {
         "task": "quotes.tasks.requeue_stuck_outbox",
         "schedule": float(env_int("QUOTES_REQUEUE_EVERY_SECONDS", 60)),
@@ -338,6 +341,11 @@ PASSWORD_RESETS_PER_HOUR_PER_NETWORK = env_int(
 # Quotes (docs/quotes.md)
 SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")  # absolute links in emails
 QUOTE_VALIDITY_DAYS = env_int("QUOTE_VALIDITY_DAYS", 30)
+# Shorter validity for volatile components, by catalog category ("memory:14,server:30"):
+# a line's categories are its kind (server, networking, storage, installation, support,
+# facility) and, for a server, the roles of its parts (memory, cpu, nvme, nic, psu, boot);
+# a revision is valid for the fewest days over its lines (quotes/services/validity.py).
+QUOTES_VALIDITY_DAYS_BY_CATEGORY = env_days("QUOTES_VALIDITY_DAYS_BY_CATEGORY", {})
 # This many days before a sent quote expires its owner (and, if the team says so, the
 # buyer) is reminded, once per revision (quotes/services/followup.py).
 QUOTES_REMINDER_DAYS = env_int("QUOTES_REMINDER_DAYS", 7)

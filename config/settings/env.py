@@ -44,6 +44,20 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_days(name: str, default: dict[str, int]) -> dict[str, int]:
+    """ "memory:14,server:30" → {"memory": 14, "server": 30} (days per category)."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    days = {}
+    for pair in (item.strip() for item in raw.split(",") if item.strip()):
+        key, _sep, value = pair.partition(":")
+        if not key.strip() or not value.strip().isdigit() or int(value) < 1:
+            raise ImproperlyConfigured(f"{name} takes category:days pairs, not {pair!r}.")
+        days[key.strip()] = int(value)
+    return days
+
+
 def redis_url_with_db(url: str, db: int) -> str:
     """`url` pointing at Redis database `db` (redis://host:6379/0 → redis://host:6379/1)."""
     parts = urlsplit(url)

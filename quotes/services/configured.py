@@ -140,7 +140,7 @@ def revision_add_configured_system(
     system = revision_add_line(
         revision=revision, catalog_key=f"server:{server.key}", quantity=quantity
     )
-    fx_rate = fx_rate_for(server.currency, revision.currency)
+    fx_rate = fx_rate_for(server.currency, revision)
 
     def in_quote_currency(value: Decimal) -> Decimal:
         return catalog_unit_amount(
@@ -163,7 +163,7 @@ def revision_add_configured_system(
     lines = []
     for offset, (part, per_system) in enumerate(quantities.items()):
         component = components[part]  # a valid configuration knows every part
-        rate = fx_rate_for(component.currency, revision.currency)
+        rate = fx_rate_for(component.currency, revision)
         lines.append(_component_line(revision, component, position + offset, rate))
         lines[-1].per_parent = Decimal(per_system)
     hang_components(system, lines)

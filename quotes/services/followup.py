@@ -46,21 +46,30 @@ def revisions_to_remind(*, today: date) -> QuerySet[QuoteRevision]:
     )
 
 
-def _queue_once(*, key: str, to: str, subject: str, body: str, revision: QuoteRevision) -> bool:
-    """One reminder through the outbox, once per key; True when it was new."""
+def queue_once(
+    *,
+    key: str,
+    to: str,
+    subject: str,
+    body: str,
+    revision: QuoteRevision,
+    kind: str = EmailKind.REMINDER,
+) -> bool:
+    """One email to the sales desk or the buyer through the outbox, once per key; True when
+    it was new (reminders, services.fx's rate alerts)."""
     if OutboxEmail.objects.filter(idempotency_key=key).exists():
         return False
     try:
         with transaction.atomic():
             email = OutboxEmail.objects.create(
                 idempotency_key=key,
-                kind=EmailKind.REMINDER,
+                kind=kind,
                 to_email=to,
                 subject=subject[:300],
                 body=body,
                 revision=revision,
             )
-    except IntegrityError:  # a second run raced in: it queued this reminder
+    except IntegrityError:  # a second run raced in: it queued this email
         return False
     enqueue("send_email", email.pk, priority=PRIORITY_BATCH)
     return True
@@ -81,7 +90,7 @@ def _owner_reminder(revision: QuoteRevision) -> bool:
             "quotes/email/reminder_owner.txt",
             {"revision": revision, "url": settings.SITE_URL.rstrip("/") + path},
         )
-    return _queue_once(
+    return queue_once(
         key=f"reminder:{revision.public_id}:owner",
         to=quote.owner.email,
         subject=subject,
@@ -106,7 +115,7 @@ def _buyer_reminder(revision: QuoteRevision) -> bool:
                 "url": buyer_url(revision=revision),
             },
         )
-    return _queue_once(
+    return queue_once(
         key=f"reminder:{revision.public_id}:buyer",
         to=customer.email,
         subject=subject,

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from catalog.models import InfrastructureItem, PricingUnit, ServerModel
-from catalog.selectors import fx_rate_on
+from catalog.selectors import fx_rates_on
 
 from ..billing import (
     ScheduleError,
@@ -123,12 +125,22 @@ def currency_clause(
     adding or re-pricing it used (services.pricing). A "% of hardware" item follows the
     server lines it is a percentage of.
     """
+    converted = [
+        line
+        for line in lines
+        if (row := rows.of(line)) is not None
+        and row.currency != revision.currency
+        and not _is_percent(row)
+    ]
+    fixed = revision.fixed_fx_rate
+    on_day = (
+        {}
+        if fixed is not None
+        else fx_rates_on("EUR", "USD", {line.priced_at.date() for line in converted})
+    )
     rate_of: dict[int, Any] = {}
-    for line in lines:
-        row = rows.of(line)
-        if row is None or row.currency == revision.currency or _is_percent(row):
-            continue
-        rate = fx_rate_on("EUR", "USD", line.priced_at.date())
+    for line in converted:
+        rate = _fixed(revision) if fixed is not None else on_day[line.priced_at.date()]
         if rate is not None:
             rate_of[line.position] = rate
     if not rate_of:
@@ -150,7 +162,23 @@ def currency_clause(
         ],
         "percent_lines": percent_lines,
         "threshold_pct": str(getattr(settings, "QUOTES_FX_CLAUSE_THRESHOLD_PCT", 3)),
+        # A rate fixed by hand (services.fx): the prices do not follow the market.
+        "fixed": fixed is not None,
     }
+
+
+@dataclass(frozen=True)
+class _FixedRate:
+    rate: Decimal
+    as_of: date
+
+
+def _fixed(revision: QuoteRevision) -> _FixedRate:
+    """The revision's fixed rate as a rate of the day it was fixed (option A's)."""
+    main = revision.option_of if revision.option_of_id is not None else revision
+    assert main is not None and main.fx_fixed_rate is not None
+    fixed_at = main.fx_fixed_at or timezone.now()
+    return _FixedRate(main.fx_fixed_rate, timezone.localdate(fixed_at))
 
 
 def site_prerequisites(

@@ -39,6 +39,7 @@ from .bom import attach_to_system
 from .descriptions import line_description
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
+from .validity import shorten_for
 
 logger = logging.getLogger(__name__)
 
@@ -129,9 +130,13 @@ def follow_hardware(revision: QuoteRevision) -> int:
     return changed
 
 
-def _fx_rate_for(row_currency: str, currency: str) -> Decimal | None:
-    if row_currency == currency:
+def _fx_rate_for(row_currency: str, revision: QuoteRevision) -> Decimal | None:
+    """The EUR/USD rate a catalog row is converted at: the revision's fixed rate when it
+    has one (services.fx), else the latest; None when no conversion is needed."""
+    if row_currency == revision.currency:
         return None
+    if revision.fixed_fx_rate is not None:
+        return revision.fixed_fx_rate
     fx = latest_fx_rate("EUR", "USD")
     if fx is None:
         raise QuoteError(_("No EUR/USD exchange rate in the catalog."))
@@ -182,7 +187,7 @@ def revision_add_line(
             default_unit = LineUnit.YEARS
     else:
         raise QuoteError(_("Unknown catalog item."))
-    fx_rate = None if hardware is not None else _fx_rate_for(row.currency, revision.currency)
+    fx_rate = None if hardware is not None else _fx_rate_for(row.currency, revision)
     try:
         price = catalog_unit_price(row, revision.currency, fx_rate, hardware)
     except PriceUnavailable as exc:  # pragma: no cover - both causes are checked above
@@ -213,6 +218,7 @@ def revision_add_line(
     line.full_clean(exclude=["revision", "parent"])
     line.save()
     follow_hardware(revision)
+    shorten_for(revision, [line])  # a volatile component shortens the validity
     return line
 
 
@@ -314,7 +320,7 @@ def revision_totals(revision: QuoteRevision, lines: list[QuoteLine] | None = Non
     return totals_for(lines=lines, vat_rate=revision.vat_rate, discount_pct=revision.discount_pct)
 
 
-def fx_rate_for(row_currency: str, currency: str) -> Decimal | None:
-    """The EUR/USD rate a catalog row in `row_currency` is converted at on a quote in
-    `currency` (None when they are the same); QuoteError without a rate."""
-    return _fx_rate_for(row_currency, currency)
+def fx_rate_for(row_currency: str, revision: QuoteRevision) -> Decimal | None:
+    """The EUR/USD rate a catalog row in `row_currency` is converted at on `revision`
+    (its fixed rate when it has one; None when no conversion is needed)."""
+    return _fx_rate_for(row_currency, revision)

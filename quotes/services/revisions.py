@@ -41,8 +41,9 @@ from .errors import QuoteError
 from .lines import revision_add_free_line
 from .numbering import next_quote_number, revision_letter
 from .options import MAX_OPTIONS, answer_alternatives, free_letter, new_option
-from .pricing import revision_add_line
+from .pricing import revision_add_line, revision_reprice
 from .queue import enqueue
+from .validity import category_label, longest_allowed, restart
 
 
 def default_terms(language: str) -> str:
@@ -257,17 +258,65 @@ def quote_create_from_scenario(
     """A draft from a scenario document (the API's estimate format), like one started from
     the calculator: the sized servers, their networking as sized, installation and support
     lines, and the analysis attached (with the document, so it can be evaluated again)."""
-    from tco.analysis import AnalysisError, analyse
-
-    try:
-        analysis = analyse(document)
-    except AnalysisError as exc:
-        raise QuoteError(str(exc)) from exc
-    tco = tco_snapshot(analysis=analysis, query="", language=customer.language)
-    tco["scenario"] = document
+    analysis = _document_analysis(document)
+    tco = _document_tco(analysis, document, customer.language)
     quote = quote_create(customer=customer, owner=owner, currency=analysis.report.currency, tco=tco)
     _add_sized_lines(quote.revisions.get(), analysis)
     return quote
+
+
+@transaction.atomic
+def quote_create_from_scenarios(
+    *, customer: Customer, owner: User, scenarios: list[tuple[str, dict[str, Any]]]
+) -> Quote:
+    """A draft whose options A, B, … are the named scenario documents (saved scenarios,
+    services.scenarios): option A as `quote_create_from_scenario` makes it, each other one
+    an option with the same kind of lines sized by its own analysis. The documents must
+    be priced in one currency (a quote's options share its currency)."""
+    if not 1 <= len(scenarios) <= MAX_OPTIONS:
+        raise QuoteError(_("A proposal offers at most four options."))
+    analyses = [_document_analysis(document) for _name, document in scenarios]
+    if len({analysis.report.currency for analysis in analyses}) > 1:
+        raise QuoteError(_("The scenarios are priced in different currencies."))
+    (first_name, first), *others = scenarios
+    quote = quote_create(
+        customer=customer,
+        owner=owner,
+        currency=analyses[0].report.currency,
+        tco=_document_tco(analyses[0], first, customer.language),
+    )
+    revision = quote.revisions.get()
+    _add_sized_lines(revision, analyses[0])
+    if others:
+        revision.option_name = " ".join(first_name.split())[:120]
+        revision.save(update_fields=["option_name"])
+    for (name, document), analysis in zip(others, analyses[1:], strict=True):
+        option = new_option(
+            revision,
+            name=name,
+            letter=free_letter(revision),
+            tco=_document_tco(analysis, document, customer.language),
+        )
+        _add_sized_lines(option, analysis)
+    return quote
+
+
+def _document_analysis(document: dict[str, Any]) -> Any:
+    """A scenario document's analysis with today's catalog, or QuoteError."""
+    from tco.analysis import AnalysisError, analyse
+
+    try:
+        return analyse(document)
+    except AnalysisError as exc:
+        raise QuoteError(str(exc)) from exc
+
+
+def _document_tco(analysis: Any, document: dict[str, Any], language: str) -> dict[str, Any]:
+    """A document's analysis as a revision keeps it, with the document (so that it can be
+    evaluated again)."""
+    tco = tco_snapshot(analysis=analysis, query="", language=language)
+    tco["scenario"] = document
+    return tco
 
 
 @transaction.atomic
@@ -282,6 +331,20 @@ def revision_update(*, revision: QuoteRevision, valid_until: date, terms: str) -
             _("A proposal is valid for at most a year: until %(date)s.")
             % {"date": formats.date_format(latest)}
         )
+    allowed = longest_allowed(revision)
+    if allowed.category and valid_until > allowed.until(timezone.localdate()):
+        raise QuoteError(
+            _(
+                "Line %(line)s (%(category)s) keeps its price for %(days)s days: the proposal"
+                " can be valid until %(date)s at most."
+            )
+            % {
+                "line": allowed.line,
+                "category": category_label(allowed.category),
+                "days": allowed.days,
+                "date": formats.date_format(allowed.until(timezone.localdate())),
+            }
+        )
     revision.valid_until = valid_until
     revision.terms = terms
     revision.save(update_fields=["valid_until", "terms"])
@@ -290,10 +353,13 @@ def revision_update(*, revision: QuoteRevision, valid_until: date, terms: str) -
 
 @transaction.atomic
 def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
-    """The next revision as a draft, with the same lines, prices and analysis.
+    """The next revision as a draft, with the same lines, prices and analysis; valid from
+    today over its lines' categories (services.validity).
 
     The sent revision stays open to the buyer (they may still accept it) until the new
-    one is sent; a draft that is never sent withdraws nothing.
+    one is sent; a draft that is never sent withdraws nothing. An expired revision is
+    revised in one click at today's prices, lead times and rate: the new draft and its
+    options are re-priced at once (the draft page shows what moved, services.moved).
     """
     revision = locked_revision(revision)
     quote = revision.quote
@@ -347,6 +413,10 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
             analysis_reason=option.analysis_reason,
         )
         copy_lines(option, copy)
+    restart(new)  # from today, over the lines' categories
+    if latest.status == Status.EXPIRED:  # one click: today's prices, lead times and rate
+        for option in [new, *new.alternatives.all()]:
+            revision_reprice(revision=option, actor=actor)
     return new
 
 

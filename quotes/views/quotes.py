@@ -28,6 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from common import challenge
 from common.client_ip import client_ip
+from common.formatting import number
 from common.http import AuthenticatedHttpRequest, HtmxHttpRequest
 
 from .. import selectors, services
@@ -39,10 +40,12 @@ from ..forms import (
     LineForm,
     QuoteFilterForm,
     QuoteStartForm,
+    RateForm,
     RevisionForm,
     lead_form_stamp,
 )
 from ..models import AcceptanceRecord, RenderStatus, Status
+from ..services import moved
 from ..vat import country_choices, vat_note
 from .access import buyer_revision, sales_required
 from .buyer_page import buyer_context
@@ -158,6 +161,8 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     acceptance = AcceptanceRecord.objects.filter(revision=options[0]).defer("pdf").first()
     lines = list(current.lines.all())
     totals = services.revision_totals(current, lines) if current.is_draft else None
+    price_changes = selectors.revision_price_changes(revision=current, lines=lines)
+    clause = services.currency_clause_of(revision=current, lines=lines)
     # The analysis of the quoted deal: recomputed for a draft when its lines changed
     # (cached), frozen in the snapshot once sent.
     deal = (
@@ -192,7 +197,15 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         ),
         "acceptance": acceptance,
         # Drafts only (a sent revision is frozen); everyone who sees the page may edit it.
-        "price_changes": selectors.revision_price_changes(revision=current, lines=lines),
+        "price_changes": price_changes,
+        # What a re-price would do to the totals and the margin (sales view only).
+        "reprice_effect": moved.reprice_effect(current, lines, price_changes),
+        # Today's EUR/USD rate against the rates the lines were priced at (draft or sent).
+        "rate_moves": services.rate_moves(revision=current, lines=lines, clause=clause),
+        "currency_clause": clause,
+        "rate_form": RateForm(),
+        # A new revision against the one the buyer held: prices, lead times, total.
+        "since_previous": moved.since_previous(current, lines),
         "lead_time_changes": services.revision_lead_time_changes(revision=current, lines=lines),
         "buyer_url": (
             services.buyer_url(revision=current)
@@ -334,7 +347,13 @@ def revision_resend(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> 
 @sales_required
 def revision_revise(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     def revise(revision: Any) -> str:
+        expired = revision.status == Status.EXPIRED  # re-priced at once (services.quote_revise)
         new = services.quote_revise(revision=revision, actor=request.user)
+        if expired:
+            return _(
+                "Revision %(letter)s is a draft at today's prices, lead times and rate; "
+                "what moved is listed below."
+            ) % {"letter": new.letter}
         return _("Revision %(letter)s is a draft.") % {"letter": new.letter}
 
     return _revision_action(request, public_id, revise)
@@ -354,6 +373,33 @@ def revision_reprice(request: AuthenticatedHttpRequest, public_id: uuid.UUID) ->
         ) % {"count": count}
 
     return _revision_action(request, public_id, reprice)
+
+
+@require_POST
+@sales_required
+def revision_fix_rate(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    """Fix the draft's EUR/USD rate by hand with a reason, or release it (services.fx)."""
+    form = RateForm(request.POST)
+
+    def fix(revision: Any) -> str:
+        if not form.is_valid():
+            raise services.QuoteError(_form_errors(form))
+        data = form.cleaned_data
+        rate = None if data["release"] else data["rate"]
+        count = services.revision_fix_rate(
+            revision=revision, rate=rate, reason=data["reason"], actor=request.user
+        )
+        done = (
+            _("The EUR/USD rate is fixed at %(rate)s.") % {"rate": number(rate, 4)}
+            if rate is not None
+            else _("The EUR/USD rate follows the market again.")
+        )
+        repriced = ngettext(
+            "%(count)d line priced again.", "%(count)d lines priced again.", count
+        ) % {"count": count}
+        return f"{done} {repriced}"
+
+    return _revision_action(request, public_id, fix)
 
 
 @never_cache

@@ -9,6 +9,7 @@ A result URL's query is read here (`analyse_query`, `analyse_result_query`,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
@@ -287,3 +288,73 @@ def _field_problem(path: str, message: str) -> CalculatorOutcome:
     if form_field:
         return CalculatorOutcome(field_errors={form_field: message})
     return CalculatorOutcome(non_field_errors=[message])
+
+
+@dataclass(frozen=True)
+class InputField:
+    """How a comparison of saved scenarios shows one document path: the calculator
+    field's label, its choices (code → label) and the factor from the document's value
+    to the form's (a percentage is a fraction in the document: 100; years are months: 1/12)."""
+
+    label: Any
+    choices: dict[str, Any] = field(default_factory=dict)
+    scale: float = 1.0
+
+    def shown(self, value: Any) -> Any:
+        """A document value as the form shows it: a choice's label, a number in the form's
+        unit (rounded off the float noise of the conversion), anything else as it is."""
+        if isinstance(value, str) and value in self.choices:
+            return self.choices[value]
+        if isinstance(value, int | float) and not isinstance(value, bool) and self.scale != 1:
+            return round(value * self.scale, 9)
+        return value
+
+
+# The form's unit per conversion of tco.inputs.field_paths: the inverse of each.
+FORM_SCALE = {"percent": 100.0, "whole_months": 1 / 12}
+
+
+def input_fields() -> dict[str, InputField]:
+    """The scenario document's paths (docs/scenario.md) as the calculator's form shows
+    them: its field's label (read in the active language), choices and unit; the form's
+    own rules (the workload, the server, the site) by their fields, and the document's
+    other names by their own label: what a comparison of saved scenarios calls each
+    input."""
+    from tco.inputs.field_paths import FIELD_PATHS
+
+    fields = CalculatorForm.base_fields
+
+    def of(name: str, scale: float = 1.0) -> InputField:
+        choices = getattr(fields[name], "choices", None) or []
+        return InputField(fields[name].label, {str(k): v for k, v in choices}, scale)
+
+    found = {
+        entry.path: of(entry.field, FORM_SCALE.get(entry.convert.__name__, 1.0))
+        for entry in FIELD_PATHS
+        if entry.field in fields
+    }
+    # What the form chooses from lists or writes by its own rule.
+    own = {
+        "workload.kind": "kind",
+        "workload.precision": "precision",
+        "workload.optimizer": "optimizer",
+        "workload.interconnect": "interconnect",
+        "workload.sharding": "sharding",
+        "site.key": "site",
+        "server": "server",
+        "server.key": "server",
+        "finance.reporting_currency": "currency",
+        "capacity.needed_in_days": "needed_in_days",
+        "capacity.site_readiness_weeks": "site_readiness_weeks",
+        "capacity.if_late": "if_late",
+        "capacity.cost_of_delay_per_week": "cost_of_delay_per_week",
+    }
+    found.update({path: of(name) for path, name in own.items() if name in fields})
+    found.update(
+        {
+            "cloud_offerings": InputField(_("Cloud offerings compared")),
+            "finance.horizon_months": InputField(_("Horizon (months)")),
+            "site.described": InputField(_("Site described")),
+        }
+    )
+    return found

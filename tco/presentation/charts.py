@@ -19,7 +19,7 @@ import dataclasses
 import functools
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +48,7 @@ __all__ = [
     "figure_payload",
     "omitted_charts",
     "onprem_breakdown_chart",
+    "scenarios_cumulative_chart",
     "tornado_chart",
     "utilization_chart",
 ]
@@ -404,6 +405,40 @@ def cumulative_cost_chart(
         annotations=annotations,
     )
     return _figure(data + markers, layout)
+
+
+def scenarios_cumulative_chart(
+    lines: Sequence[tuple[str, Sequence[float]]],
+    currency: str,
+    labels: ChartLabels = DEFAULT_LABELS,
+    separators: str = ".,",
+) -> Figure:
+    """Cumulative spend by month of several saved scenarios' owned options in one chart: a
+    line per scenario, under its name (quotes' comparison of saved scenarios). The first
+    line has the owning colour, the others the cloud options' colours and dashes, so that
+    each line is told apart without colour too."""
+    money = _money("y", currency)
+    data: list[Trace] = []
+    for k, (name, values) in enumerate(lines):
+        color, dash = (ONPREM_COLOR, "solid") if k == 0 else cloud_style(k - 1)
+        line = {"color": color, "width": 3 if k == 0 else 2, "dash": dash}
+        months = list(range(len(values)))
+        data.append(line_trace(name, f"scenario{k}", months, amounts(values), line, money))
+    last = max([len(values) - 1 for _name, values in lines] + [1])
+    top = max([max(t["y"], default=0.0) for t in data] + [1.0])
+    layout = _layout(
+        labels.cumulative_title,
+        separators,
+        xaxis=_axis(labels.month, dtick=12, range=[0, last], autorange=False),
+        yaxis=_axis(
+            labels.cumulative_cost.format(currency=currency),
+            tickformat=",.0f",
+            range=[0, top * 1.05],
+            autorange=False,
+        ),
+        hovermode="x unified",
+    )
+    return _figure(data, layout)
 
 
 def crossovers(c: Cumulative, labels: ChartLabels, money: str) -> tuple[list[Trace], list[Trace]]:

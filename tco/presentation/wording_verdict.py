@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from tco.presentation.wording import terms_sentence
 from tco.presentation.wording_capacity import bridge_risk, time_sentence
 from tco.presentation.wording_idle import idle_report_sentence
@@ -78,3 +80,10 @@ def verdict_notes(report: Report) -> list[str]:
     texts = [decision.text for decision in verdict_decisions(report)]
     idle = idle_report_sentence(report)
     return [*texts, idle] if idle else texts
+
+
+def verdict_action_label(action: str) -> str:
+    """The engine's verdict action (tco.engine.verdict: "buy", "rent" or "hybrid") in one
+    word or two, for a table of several verdicts side by side; an unknown code as it is."""
+    labels = {"buy": _("Buy"), "rent": _("Rent"), "hybrid": _("Buy and rent the peaks")}
+    return str(labels.get(action, action))

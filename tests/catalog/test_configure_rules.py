@@ -1,11 +1,12 @@
 """The rule kinds of catalog/configure/rules.py, each with a valid and an invalid
 configuration of a published system (pure: runs with -p no:django).
 
-The chassis is the Supermicro SYS-821GE-TNHR as its product page and ServeTheHome's
-review describe it: two Socket E (LGA-4677) CPUs of the 4th or 5th Xeon generation, 8
-memory channels each and 32 DIMM slots, ten PCIe 5.0 x16 slots (eight low-profile for
-the NICs, two full-height), sixteen 2.5" NVMe bays and two M.2 slots, six 3 kW supplies
-in 4+2 redundancy; 10.2 kW at most (as the DGX H100, its GPUs' system).
+The chassis is the Supermicro SYS-821GE-TNHR as its product page describes it (the slot
+split and the 4+2 redundancy are our reading, flagged as estimates in the catalog): two
+Socket E (LGA-4677) CPUs of the 4th or 5th Xeon generation, 8 memory channels each and 32
+DIMM slots, ten PCIe 5.0 x16 slots (eight low-profile for the NICs, two full-height),
+sixteen 2.5" NVMe bays and two M.2 slots, six 3 kW supplies in 4+2 redundancy; 10.2 kW at
+most (as the DGX H100, its GPUs' system).
 """
 
 from __future__ import annotations
@@ -149,7 +150,7 @@ def test_power_supplies_in_redundancy() -> None:
     assert codes(with_parts()) == []
     assert scheme_text("n+2", 6) == "4+2"
     # Full N+N redundancy on the same six supplies (3+3) carries 3 × 3,000 = 9,000 W, less
-    # than the 10,200 W the system draws: ServeTheHome's review notes that N+N takes eight.
+    # than the 10,200 W the system draws.
     n_plus_n = replace(SMC_821, psu_redundancy="n+n")
     result = check(n_plus_n, with_parts(), PARTS)
     assert [(f.code, dict(f.params)) for f in result.violations] == [

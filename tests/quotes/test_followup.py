@@ -14,8 +14,11 @@ from django.utils import timezone
 
 from quotes import selectors, services
 from quotes.models import Customer, EmailKind, OutboxEmail, QuoteRevision, Status, Team
+from quotes.services import moved
 from quotes.services.options import new_option as option_add_alternative
 from tests.quotes.test_reprice import SERVERS, change_price
+
+from .conftest import send
 
 pytestmark = pytest.mark.django_db
 
@@ -151,7 +154,7 @@ def test_a_revision_replaced_by_a_newer_sent_one_is_not_reminded(
     assert [e.revision_id for e in _reminders()] == [second.pk]
 
 
-def test_an_expired_quote_is_revised_in_one_click_and_the_draft_lists_what_moved(
+def test_an_expired_quote_is_revised_in_one_click_at_todays_prices_and_shows_what_moved(
     seed_catalog: object, customer: Customer, sales_user: User
 ) -> None:
     with _at(SENT_ON):
@@ -160,17 +163,20 @@ def test_an_expired_quote_is_revised_in_one_click_and_the_draft_lists_what_moved
         services.revision_add_line(
             revision=revision, catalog_key="server:smc-821ge-tnhr-h100", quantity=Decimal(2)
         )
-        _mark_sent(revision, SENT_ON + timedelta(days=30))
+        send(revision, sales_user)  # valid for 30 days: until 2 Jan 2027
     with _at(date(2027, 1, 10)):  # the validity ended on 2 Jan 2027
         services.quotes_expire()
         change_price(SERVERS, "smc-821ge-tnhr-h100", Decimal(290_000))
         draft = services.quote_revise(revision=revision, actor=sales_user)
         assert draft.status == Status.DRAFT and draft.letter == "B"
         assert draft.valid_until == date(2027, 1, 10) + timedelta(days=30)
-        # The seed's list price $280,000 on a USD quote; today's $290,000: the draft's
-        # re-price notice lists the server line, old and today's price.
-        changes = selectors.revision_price_changes(revision=draft)
-        assert [(c.old_unit_price, c.unit_price) for c in changes] == [
+        # The seed's list price $280,000 on a USD quote; today's $290,000: the one click
+        # re-priced the draft, and the draft's page shows what moved against revision A.
+        assert selectors.revision_price_changes(revision=draft) == []
+        lines = list(draft.lines.all())
+        differences = moved.since_previous(draft, lines)
+        assert differences is not None
+        assert [(m.old_unit_price, m.new_unit_price) for m in differences.lines] == [
             (Decimal("280000.00"), Decimal("290000"))
         ]
     revision.refresh_from_db()

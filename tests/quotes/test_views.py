@@ -168,6 +168,7 @@ def test_start_a_quote_from_a_calculator_result(
     client.force_login(sales_user)
     page = client.get("/calculator/", {"preset": "pretrain-7b"}).content.decode()
     assert 'id="start-quote"' in page and 'id="email-pdf-link"' in page
+    assert 'id="save-scenario"' in page  # saved scenarios: for sales too
     form = client.get(reverse("quotes:new"), {"calc": "preset=serve-70b"})
     assert form.status_code == 200 and 'value="preset=serve-70b"' in form.content.decode()
     response = client.post(
@@ -196,6 +197,7 @@ def test_anonymous_calculator_pages_stay_cacheable(client: Client, seed_catalog:
     page = client.get("/calculator/", {"preset": "pretrain-7b"})
     html = page.content.decode()
     assert 'id="email-pdf-link"' in html and 'id="start-quote"' not in html
+    assert 'id="save-scenario"' not in html
     assert "csrfmiddlewaretoken" not in html and not page.cookies
 
 

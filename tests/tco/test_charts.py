@@ -27,6 +27,7 @@ from tco.presentation.charts import (
     cumulative_cost_chart,
     figure_payload,
     onprem_breakdown_chart,
+    scenarios_cumulative_chart,
     tornado_chart,
     utilization_chart,
 )
@@ -511,3 +512,18 @@ def test_labels_with_option_names_name_those_options_only() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         field = "month"  # any field: the labels are frozen
         setattr(ours, field, "x")
+
+
+def test_the_saved_scenarios_chart_draws_one_line_per_scenario() -> None:
+    # Two scenarios over 3 months: 100 then +10 a month, and 50 then +40 a month.
+    lines = [("A", [100.0, 110.0, 120.0, 130.0]), ("B", [50.0, 90.0, 130.0, 170.0])]
+    fig = go.Figure(scenarios_cumulative_chart(lines, "EUR", ChartLabels(), ",."))
+    assert [trace.name for trace in fig.data] == ["A", "B"]
+    assert list(fig.data[1].y) == [50, 90, 130, 170] and list(fig.data[1].x) == [0, 1, 2, 3]
+    # Told apart without colour: the first solid and thicker, the second dashed.
+    assert fig.data[0].line.dash == "solid" and fig.data[0].line.width == 3
+    assert fig.data[1].line.dash not in (None, "solid")
+    # The y axis reaches 5 % above the highest amount (170 × 1.05 = 178.5).
+    assert tuple(fig.layout.yaxis.range) == pytest.approx((0, 178.5))
+    assert tuple(fig.layout.xaxis.range) == (0, 3) and fig.layout.separators == ",."
+    assert "(EUR)" in fig.layout.yaxis.title.text

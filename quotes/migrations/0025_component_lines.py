@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('quotes', '0022_desk_reminders'),
+        ("quotes", "0024_scenarios"),
     ]
 
     operations = [
