@@ -14,7 +14,7 @@ from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from catalog.models import InfrastructureItem, PricingUnit, ServerModel
+from catalog.models import Component, InfrastructureItem, PricingUnit, ServerModel
 from catalog.selectors import latest_fx_rate, prices_changed_since
 
 from .models import (
@@ -36,6 +36,7 @@ from .models import (
 from .money import (
     HARDWARE_KINDS,
     PriceUnavailable,
+    catalog_unit_amount,
     catalog_unit_cost,
     catalog_unit_price,
     hardware_total,
@@ -278,6 +279,7 @@ PRICE_KIND_OF_LINE = {
     LineKind.SHIPPING: "items",
     LineKind.FACILITY: "items",
     LineKind.OTHER: "items",
+    LineKind.COMPONENT: "components",  # a configured system's part (docs/configure.md)
 }
 # The one rate lines are converted with (services.pricing._to_currency): its history key.
 FX_PAIR = ("EUR", "USD")
@@ -300,24 +302,22 @@ class LinePriceChange:
         return self.line.unit_price
 
 
-def _catalog_row(
-    line: QuoteLine, servers: dict[str, ServerModel], items: dict[str, InfrastructureItem]
-) -> ServerModel | InfrastructureItem | None:
+CatalogRow = ServerModel | InfrastructureItem | Component
+
+
+def _catalog_row(line: QuoteLine, rows: dict[str, dict[str, Any]]) -> CatalogRow | None:
     prefix, _sep, key = line.catalog_key.partition(":")
-    if prefix == "server":
-        return servers.get(key)
-    if prefix == "item":
-        return items.get(key)
-    return None
+    found: CatalogRow | None = rows.get(prefix, {}).get(key)
+    return found
 
 
-def _price_as_of(row: ServerModel | InfrastructureItem) -> date:
-    """The date of the row's price (a server's price has its own)."""
-    return row.price_as_of if isinstance(row, ServerModel) else row.as_of
+def _price_as_of(row: CatalogRow) -> date:
+    """The date of the row's price (a server's and a component's price have their own)."""
+    return row.as_of if isinstance(row, InfrastructureItem) else row.price_as_of
 
 
-def _is_estimate(row: ServerModel | InfrastructureItem) -> bool:
-    return row.price_is_estimate if isinstance(row, ServerModel) else row.is_estimate
+def _is_estimate(row: CatalogRow) -> bool:
+    return row.is_estimate if isinstance(row, InfrastructureItem) else row.price_is_estimate
 
 
 def _is_percent(row: Any) -> bool:
@@ -350,8 +350,15 @@ def revision_price_changes(
     # A rate fixed for the revision (services.fx) converts its lines whatever the market does.
     fixed = revision.fixed_fx_rate
 
+    # A configured system's line is its barebone: the server's price less its default
+    # components', so it follows both (docs/configure.md, "Price and power").
+    configured = {line.parent_id for line in lines if line.kind == LineKind.COMPONENT}
+    defaults = _default_parts({row.pk for pk, row in rows.items() if pk in configured and row})
+
     def depends_on(line: QuoteLine, row: Any) -> list[tuple[str, str]]:
         pairs = [(PRICE_KIND_OF_LINE[LineKind(line.kind)], row.key)]
+        if line.pk in configured:
+            pairs += [("components", part) for part in defaults.get(row.pk, ())]
         if not _is_percent(row) and row.currency != revision.currency and fixed is None:
             pairs.append(FX_KEY)
         return pairs
@@ -389,11 +396,14 @@ def revision_price_changes(
         if row is None or _is_percent(row) or not changed(line):
             continue
         try:
-            unit = catalog_unit_price(row, revision.currency, fx_rate)
+            if line.pk in configured and isinstance(row, ServerModel):
+                unit, cost = barebone_prices(row, revision.currency, fx_rate)
+            else:
+                unit = catalog_unit_price(row, revision.currency, fx_rate)
+                cost = catalog_unit_cost(row, revision.currency, fx_rate)
         except PriceUnavailable:
             continue
         as_of, estimate = _price_as_of(row), _is_estimate(row)
-        cost = catalog_unit_cost(row, revision.currency, fx_rate)
         found[line.pk] = LinePriceChange(line, unit, as_of, estimate, cost_price=cost)
 
     hardware_changed = any(
@@ -404,30 +414,73 @@ def revision_price_changes(
     return [found[line.pk] for line in lines if line.pk in found]
 
 
-def _catalog_rows(lines: list[QuoteLine]) -> dict[int, ServerModel | InfrastructureItem | None]:
-    """Each line's catalog row (None: gone or not from the catalog), in two queries."""
-    keys: dict[str, set[str]] = {"server": set(), "item": set()}
+def _default_parts(server_ids: set[int]) -> dict[int, list[str]]:
+    """The part numbers of these servers' default configurations (one query, none for
+    no server)."""
+    from catalog.models import ChassisDefault
+
+    parts: dict[int, list[str]] = {}
+    if server_ids:
+        rows = ChassisDefault.objects.filter(server_id__in=server_ids)
+        for server_id, part in rows.values_list("server_id", "component__part_number"):
+            parts.setdefault(server_id, []).append(part)
+    return parts
+
+
+def barebone_prices(
+    server: ServerModel, currency: str, fx_rate: Decimal | None
+) -> tuple[Decimal, Decimal | None]:
+    """A configured system line's price and cost in the quote's currency: the server's
+    less its default components' (docs/configure.md, "Price and power"), converted by the
+    catalog pricing rule; PriceUnavailable when the chassis has no rules."""
+    from catalog.configure.rules import Configuration
+    from catalog.configure.service import NotConfigurable, check_configuration
+
+    try:
+        result = check_configuration(server, Configuration(server.key, ()))
+    except NotConfigurable as exc:
+        raise PriceUnavailable(str(exc)) from exc
+
+    def amount(value: Decimal) -> Decimal:
+        return catalog_unit_amount(
+            value,
+            row_currency=server.currency,
+            percent_of_hardware=False,
+            currency=currency,
+            fx_rate=fx_rate,
+            hardware_total=None,
+        )
+
+    cost = result.barebone_cost
+    return amount(result.barebone_list_price), None if cost is None else amount(cost)
+
+
+def _catalog_rows(lines: list[QuoteLine]) -> dict[int, CatalogRow | None]:
+    """Each line's catalog row (None: gone or not from the catalog), in a query per kind
+    of row the lines have (servers, items, components)."""
+    keys: dict[str, set[str]] = {"server": set(), "item": set(), "component": set()}
     for line in lines:
         prefix, _sep, key = line.catalog_key.partition(":")
         if prefix in keys:
             keys[prefix].add(key)
-    servers = (
-        {s.key: s for s in ServerModel.objects.filter(key__in=keys["server"])}
+    rows: dict[str, dict[str, Any]] = {
+        "server": {s.key: s for s in ServerModel.objects.filter(key__in=keys["server"])}
         if keys["server"]
-        else {}
-    )
-    items = (
-        {i.key: i for i in InfrastructureItem.objects.filter(key__in=keys["item"])}
+        else {},
+        "item": {i.key: i for i in InfrastructureItem.objects.filter(key__in=keys["item"])}
         if keys["item"]
-        else {}
-    )
-    return {line.pk: _catalog_row(line, servers, items) for line in lines}
+        else {},
+        "component": {c.key: c for c in Component.objects.filter(part_number__in=keys["component"])}
+        if keys["component"]
+        else {},
+    }
+    return {line.pk: _catalog_row(line, rows) for line in lines}
 
 
 def _percent_item_changes(
     revision: QuoteRevision,
     lines: list[QuoteLine],
-    rows: dict[int, ServerModel | InfrastructureItem | None],
+    rows: dict[int, CatalogRow | None],
     found: dict[int, LinePriceChange],
     candidates: list[QuoteLine],
 ) -> dict[int, LinePriceChange]:

@@ -29,7 +29,8 @@ from catalog.configure.wording import describe
 from catalog.models import Component, ServerModel
 
 from ..models import LineKind, LineUnit, QuoteLine, QuoteRevision
-from ..money import catalog_unit_amount
+from ..money import PriceUnavailable, catalog_unit_amount
+from ..selectors import barebone_prices
 from .bom import hang_components
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
@@ -136,26 +137,16 @@ def revision_add_configured_system(
         raise QuoteError(_("Unknown catalog item."))
     if quantity <= 0 or quantity != quantity.to_integral_value():
         raise QuoteError(_("Give a whole number of systems."))
-    result = check_or_refuse(server, configuration)
+    check_or_refuse(server, configuration)
     system = revision_add_line(
         revision=revision, catalog_key=f"server:{server.key}", quantity=quantity
     )
-    fx_rate = fx_rate_for(server.currency, revision)
-
-    def in_quote_currency(value: Decimal) -> Decimal:
-        return catalog_unit_amount(
-            value,
-            row_currency=server.currency,
-            percent_of_hardware=False,
-            currency=revision.currency,
-            fx_rate=fx_rate,
-            hardware_total=None,
+    try:  # the barebone: the catalog's server less its default components
+        system.unit_price, system.cost_price = barebone_prices(
+            server, revision.currency, fx_rate_for(server.currency, revision)
         )
-
-    system.unit_price = in_quote_currency(result.barebone_list_price)
-    system.cost_price = (
-        None if result.barebone_cost is None else in_quote_currency(result.barebone_cost)
-    )
+    except PriceUnavailable as exc:  # pragma: no cover - the check above needs the rules
+        raise QuoteError(str(exc)) from exc
     system.save(update_fields=["unit_price", "cost_price"])
     quantities = configuration.quantities()
     components = {c.part_number: c for c in Component.objects.filter(part_number__in=quantities)}

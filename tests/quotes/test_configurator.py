@@ -19,11 +19,12 @@ from pypdf import PdfReader
 
 from catalog.configure.rules import Configuration
 from common.formatting import money
-from quotes import pdf, services
+from quotes import pdf, selectors, services
 from quotes.models import LineKind, QuoteRevision
 from quotes.services.configured import revision_add_configured_system
 
 from .conftest import send
+from .test_reprice import SERVERS, change_price
 
 pytestmark = pytest.mark.django_db
 SERVER = "smc-821ge-tnhr-h100"  # Supermicro SYS-821GE-TNHR, USD 280,000 as listed
@@ -91,6 +92,33 @@ def test_a_configured_system_is_its_barebone_and_its_component_lines(
         discount_pct=Decimal(0),
     )
     assert revision.lines.get(catalog_key=f"component:{DIMM}").quantity == 48
+
+
+def test_a_new_server_price_reprices_a_configured_system_as_its_barebone(
+    revision: QuoteRevision, sales_user: User
+) -> None:
+    system = revision_add_configured_system(
+        revision=revision, configuration=configuration(), quantity=Decimal(1)
+    )
+    # The server's list price up $10,000 (a price-list import, as staff change prices).
+    change_price(SERVERS, SERVER, Decimal("290000"))
+    [change] = selectors.revision_price_changes(revision=revision)
+    # The barebone follows: (290,000 − 47,688) ÷ 1.16 = 208,889.66 → €208,890, not the
+    # whole server (290,000 ÷ 1.16 = €250,000) on top of its components.
+    assert (change.line.pk, change.unit_price) == (system.pk, Decimal("208890"))
+    services.revision_reprice(revision=revision, actor=sales_user)
+    system.refresh_from_db()
+    assert system.unit_price == Decimal("208890")
+
+    # A default component's new price: its line follows ($400 ÷ 1.16 = 344.83 → €345 a
+    # module) and the barebone gives it back (the server's list price is unchanged):
+    # (290,000 − 47,688 − 32 × 20) ÷ 1.16 = 241,672 ÷ 1.16 = 208,337.93 → €208,338.
+    change_price(("components", "list_price"), DIMM, Decimal("400"))
+    changes = {
+        c.line.catalog_key: c.unit_price
+        for c in selectors.revision_price_changes(revision=revision)
+    }
+    assert changes == {f"server:{SERVER}": Decimal("208338"), f"component:{DIMM}": Decimal("345")}
 
 
 def test_an_invalid_configuration_is_refused_with_its_reason(revision: QuoteRevision) -> None:
