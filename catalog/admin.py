@@ -14,8 +14,10 @@ from .models import (
     FxRate,
     Gpu,
     InfrastructureItem,
+    PriceBookRow,
     PriceChange,
     PriceImport,
+    PriceTier,
     ServerAvailability,
     ServerModel,
     ServerPart,
@@ -239,3 +241,27 @@ class PriceImportAdmin(admin.ModelAdmin[PriceImport]):
 @admin.register(StalePriceNotice)
 class StalePriceNoticeAdmin(admin.ModelAdmin[StalePriceNotice]):
     list_display = ("sent_on", "stale_count", "recipient_count")
+
+
+@admin.register(PriceTier)
+class PriceTierAdmin(admin.ModelAdmin[PriceTier]):
+    list_display = ["key", "name", "name_nl", "position"]
+
+
+@admin.register(PriceBookRow)
+class PriceBookRowAdmin(admin.ModelAdmin[PriceBookRow]):
+    """Rows are imported and exported with the price lists (/catalog/import/)."""
+
+    list_display = [
+        "key",
+        "tier",
+        "catalog_key",
+        "category",
+        "discount_pct",
+        "net_price",
+        "currency",
+        "valid_from",
+        "valid_to",
+    ]
+    list_filter = ["tier", "category"]
+    search_fields = ["key", "catalog_key", "note"]

@@ -44,7 +44,7 @@ def _clean_vat_id(form: forms.BaseForm, data: dict[str, Any]) -> None:
 class CustomerForm(forms.ModelForm[Customer]):
     class Meta:
         model = Customer
-        fields = ["company", "contact_name", "email", "country", "vat_number", "language"]
+        fields = ["company", "contact_name", "email", "country", "vat_number", "language", "tier"]
         help_texts = {
             "vat_number": _(
                 "EU customers outside the Netherlands: with a valid VAT ID the supply is "

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any
 
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
-from catalog.models import InfrastructureItem, PricingUnit, ServerModel
+from catalog.models import InfrastructureItem, PriceBookRow, PricingUnit, ServerModel
 from catalog.selectors import latest_fx_rate, prices_changed_since
 
 from .models import (
@@ -37,6 +38,7 @@ from .money import (
     catalog_unit_price,
     hardware_total,
 )
+from .tiers import PricingTerms, line_price, line_rule
 
 
 def team_filter(user: Any, prefix: str = "") -> Q:
@@ -281,6 +283,44 @@ FX_PAIR = ("EUR", "USD")
 FX_KEY = ("fx", "EUR-USD")
 
 
+def deal_root(revision: QuoteRevision) -> QuoteRevision:
+    """The revision that holds the deal terms (option A: alternatives share them)."""
+    return revision.option_of if revision.option_of_id is not None else revision  # type: ignore[return-value]
+
+
+def protected_until(revision: QuoteRevision) -> date | None:
+    """The last day the revision's prices are protected (inclusive), or None."""
+    root = deal_root(revision)
+    if not root.price_protection_days or root.price_protection_from is None:
+        return None
+    return root.price_protection_from + timedelta(days=root.price_protection_days)
+
+
+def prices_protected(revision: QuoteRevision, day: date | None = None) -> bool:
+    """Whether re-pricing must leave the revision's prices alone on `day` (today)."""
+    until = protected_until(revision)
+    return until is not None and (day or timezone.localdate()) <= until
+
+
+def pricing_terms(revision: QuoteRevision, day: date | None = None) -> PricingTerms:
+    """The customer's tier rows and the deal registration that hold on `day` (today):
+    what quotes.tiers.line_price prices a catalog line by."""
+    day = day or timezone.localdate()
+    tier = revision.quote.customer.tier
+    rows = tuple(PriceBookRow.objects.filter(tier=tier)) if tier is not None else ()
+    root = deal_root(revision)
+    expires = root.deal_registration_expires
+    holds = bool(root.deal_registration) and (expires is None or day <= expires)
+    return PricingTerms(
+        tier.key if tier is not None else "", rows, day, root.deal_registration if holds else ""
+    )
+
+
+def line_category(line: QuoteLine) -> str:
+    """What a category row of a price book matches a line by (`server` or its kind)."""
+    return str(line.kind)
+
+
 @dataclass(frozen=True)
 class LinePriceChange:
     """A draft line whose catalog price changed after it was priced, and today's price."""
@@ -291,6 +331,8 @@ class LinePriceChange:
     price_is_estimate: bool
     item: InfrastructureItem | None = None  # set for "% of hardware" items
     cost_price: Decimal | None = None  # the catalog's cost by the same rule (None: unknown)
+    list_price: Decimal | None = None  # the catalog's list price (the tier price's base)
+    price_basis: str | None = None  # the rule of the new price (None: unchanged)
 
     @property
     def old_unit_price(self) -> Decimal:
@@ -339,10 +381,12 @@ def revision_price_changes(
     number of queries whatever the line count: the lines (unless given), the servers, the
     items, one for the price history of all of them, and the EUR/USD rate if needed.
     """
-    if not revision.is_draft:
+    if not revision.is_draft or prices_protected(revision):
         return []
     lines = list(lines) if lines is not None else list(revision.lines.order_by("position"))
     rows = _catalog_rows(lines)
+    terms = pricing_terms(revision)
+    fx_rate: Decimal | None = None
 
     def depends_on(line: QuoteLine, row: Any) -> list[tuple[str, str]]:
         pairs = [(PRICE_KIND_OF_LINE[LineKind(line.kind)], row.key)]
@@ -359,14 +403,40 @@ def revision_price_changes(
             since[pair] = min(since.get(pair, line.priced_at), line.priced_at)
     changed_at = prices_changed_since(since=since)
 
+    def rule_today(line: QuoteLine, list_unit: Decimal) -> tuple[Decimal, str]:
+        price = line_price(
+            terms,
+            catalog_key=line.catalog_key,
+            category=line_category(line),
+            list_unit=list_unit,
+            registered_price=line.registered_price,
+            currency=revision.currency,
+            fx_rate=fx_rate,
+        )
+        return price.unit_price, price.basis
+
+    def rule_moved(line: QuoteLine, row: Any) -> bool:
+        """The tier's row or the deal that priced the line no longer holds (or changed)."""
+        if _is_percent(row):
+            return False
+        _row, basis = line_rule(
+            terms,
+            catalog_key=line.catalog_key,
+            category=line_category(line),
+            registered_price=line.registered_price,
+        )
+        return basis != line.price_basis
+
     def changed(line: QuoteLine) -> bool:
         row = rows[line.pk]
-        return row is not None and any(
-            pair in changed_at and changed_at[pair] > line.priced_at
-            for pair in depends_on(line, row)
+        return row is not None and (
+            any(
+                pair in changed_at and changed_at[pair] > line.priced_at
+                for pair in depends_on(line, row)
+            )
+            or rule_moved(line, row)
         )
 
-    fx_rate: Decimal | None = None
     if any(
         (row := rows[line.pk]) is not None
         and changed(line)
@@ -383,12 +453,21 @@ def revision_price_changes(
         if row is None or _is_percent(row) or not changed(line):
             continue
         try:
-            unit = catalog_unit_price(row, revision.currency, fx_rate)
+            list_unit = catalog_unit_price(row, revision.currency, fx_rate)
+            unit, basis = rule_today(line, list_unit)
         except PriceUnavailable:
             continue
         as_of, estimate = _price_as_of(row), _is_estimate(row)
         cost = catalog_unit_cost(row, revision.currency, fx_rate)
-        found[line.pk] = LinePriceChange(line, unit, as_of, estimate, cost_price=cost)
+        found[line.pk] = LinePriceChange(
+            line,
+            unit,
+            as_of,
+            estimate,
+            cost_price=cost,
+            list_price=list_unit,
+            price_basis=basis,
+        )
 
     hardware_changed = any(
         line.pk in found and line.kind in HARDWARE_KINDS and not line.optional for line in lines

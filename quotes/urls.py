@@ -1,6 +1,17 @@
 from django.urls import path
 
-from .views import acceptance, exports, leads, lines, options, payments, preview, quotes, report
+from .views import (
+    acceptance,
+    deal_terms,
+    exports,
+    leads,
+    lines,
+    options,
+    payments,
+    preview,
+    quotes,
+    report,
+)
 
 app_name = "quotes"
 urlpatterns = [
@@ -107,4 +118,6 @@ urlpatterns += [
         preview.revision_preview_pdf,
         name="revision_preview_pdf",
     ),
+    # The deal terms: end customer, deal registration, price protection.
+    path("revisions/<uuid:public_id>/deal-terms/", deal_terms.deal_terms, name="deal_terms"),
 ]

@@ -45,7 +45,9 @@ def test_xlsx_export_of_everything_has_one_sheet_per_kind(
     response = staff_client.get("/catalog/export/", {"kind": "all", "format": "xlsx"})
     assert response["Content-Disposition"].endswith('.xlsx"')
     workbook = openpyxl.load_workbook(io.BytesIO(response.content))
-    assert workbook.sheetnames == ["cloud", "servers", "items", "fx", "api", "stock", "cloud_lead"]
+    assert workbook.sheetnames == [
+        *("cloud", "servers", "items", "fx", "api", "stock", "cloud_lead", "price_book")
+    ]
     fx = list(workbook["fx"].values)
     assert list(fx[0]) == PRICE_SPECS_BY_KIND["fx"].column_names
     assert len(fx) == 1 + FxRate.objects.count()
@@ -68,6 +70,7 @@ def test_csv_export_of_everything_is_a_zip_of_seed_named_files(
         "api_offerings.csv",
         "server_availability.csv",
         "cloud_availability.csv",
+        "price_book.csv",  # the tiers' price books (no seed file: imported by staff)
     ]
 
 
