@@ -38,6 +38,7 @@ class DealTermsForm(forms.Form):
     )
 
     def __init__(self, *args: Any, lines: list[QuoteLine], **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "deal_%s")  # ids apart from the page's other forms
         super().__init__(*args, **kwargs)
         country = self.fields["end_country"]
         assert isinstance(country, forms.ChoiceField)

@@ -15,6 +15,8 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
+from catalog.models import PriceTier
+
 from .models import Customer, DeclineReason, LeadStatus, Status, Team
 from .selectors import AWAITING_APPROVAL
 from .vat import country_choices, normalise_vat_id, vat_id_problem
@@ -83,6 +85,14 @@ class QuoteStartForm(forms.Form):
     vat_number = forms.CharField(label=_("VAT number"), max_length=30, required=False)
     language = forms.ChoiceField(
         label=_("Preferred language"), choices=[("en", _("English")), ("nl", _("Dutch"))]
+    )
+    # A new customer's tier (empty: list price).
+    tier = forms.ModelChoiceField(
+        label=_("Price tier"),
+        queryset=PriceTier.objects.all(),
+        required=False,
+        to_field_name="key",
+        empty_label=_("list price"),
     )
     currency = forms.ChoiceField(
         label=_("Currency"), choices=[("EUR", "EUR"), ("USD", "USD")], required=False

@@ -169,7 +169,7 @@ def render_for_user(*, user: Any, public_id: Any) -> ProposalRender:
 
 
 def customer_list(*, user: Any) -> QuerySet[Customer]:
-    return Customer.objects.filter(team_filter(user)).select_related("team").distinct()
+    return Customer.objects.filter(team_filter(user)).select_related("team", "tier").distinct()
 
 
 def lead_list(*, user: Any) -> QuerySet[Lead]:

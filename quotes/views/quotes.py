@@ -112,6 +112,7 @@ def quote_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                         vat_number=data["vat_number"],
                         language=data["language"],
                     )
+                    services.customer_set_tier(customer=customer, tier=data.get("tier"))
                 if data["calc"] or request.POST.get("from_calculator"):
                     quote = services.quote_create_from_calculator(
                         customer=customer,

@@ -443,3 +443,30 @@ def test_only_staff_import_and_export_price_books(
     preview = client.get(response["Location"]).content.decode()
     assert "education-servers" in preview
     assert not PriceBookRow.objects.filter(key="education-servers").exists()
+
+
+def test_a_new_customer_gets_its_tier_from_the_forms(
+    client: Client, partner: PriceTier, sales_user: User
+) -> None:
+    client.force_login(sales_user)
+    new = {
+        "contact_name": "Els Jansen",
+        "email": "els@reseller.example",
+        "country": "NL",
+        "language": "nl",
+        "tier": "reseller",
+        "currency": "USD",
+    }
+    response = client.post(reverse("quotes:new"), {**new, "company": "Wederverkoop BV"})
+    assert response.status_code == 302
+    assert Customer.objects.get(company="Wederverkoop BV").tier == PriceTier.objects.get(
+        key="reseller"
+    )
+    form = {
+        **new,
+        "company": "Onderwijs BV",
+        "tier": str(PriceTier.objects.get(key="education").pk),
+    }
+    assert client.post(reverse("quotes:customer_new"), form).status_code == 302
+    customers = client.get(reverse("quotes:customers")).content.decode()
+    assert "Education" in customers and "Reseller" in customers
