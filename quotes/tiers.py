@@ -184,3 +184,27 @@ def discount_off_list(list_unit: Decimal | None, unit_price: Decimal) -> Decimal
     if not list_unit:
         return None
     return ((list_unit - unit_price) * HUNDRED / list_unit).quantize(Decimal("0.1"))
+
+
+def basis_price(basis: str, list_unit: Decimal, currency: str) -> Decimal | None:
+    """The unit price a line's rule gives (None: list, or a net price in another
+    currency, whose conversion the basis does not keep): a line whose unit price differs
+    was priced by hand since.
+
+    >>> basis_price("book:partner:p-servers:pct:12", Decimal("300000"), "USD")
+    Decimal('264000.00')
+    >>> basis_price("book:reseller:r-h100:net:255000.00:USD", Decimal("300000"), "USD")
+    Decimal('255000.00')
+    >>> basis_price("deal:DR-1:240000.00", Decimal("300000"), "USD")
+    Decimal('240000.00')
+    >>> basis_price("book:reseller:r-h100:net:255000.00:USD", Decimal("300000"), "EUR") is None
+    True
+    """
+    parts = basis.split(":")
+    if parts[0] == "deal":
+        return Decimal(parts[-1])
+    if parts[0] != "book":
+        return None
+    if parts[3] == "pct":
+        return to_cents(list_unit * (HUNDRED - Decimal(parts[4])) / HUNDRED)
+    return Decimal(parts[4]) if parts[5] == currency else None

@@ -22,7 +22,7 @@ from common.formatting import format_money, number
 
 from ..models import EndCustomer, Quote, QuoteLine, QuoteRevision
 from ..selectors import deal_root, pricing_terms, protected_until
-from ..tiers import deal_basis, discount_off_list
+from ..tiers import basis_price, deal_basis, discount_off_list
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 from .pricing import follow_hardware
@@ -147,6 +147,10 @@ def price_notes(revision: QuoteRevision, lines: list[QuoteLine]) -> dict[int, st
             "list": format_money(line.list_price, revision.currency),
             "off": number(off, 0 if off is None or off == off.to_integral() else 1),
         }
+        ruled = basis_price(line.price_basis, line.list_price, revision.currency)
+        if ruled is not None and ruled != line.unit_price:  # typed over the tier's price
+            notes[line.pk] = _("list %(list)s, −%(off)s %% (price typed by hand)") % params
+            continue
         if kind == "deal":
             params["number"] = rest.partition(":")[0]
             notes[line.pk] = _("list %(list)s, deal registration %(number)s −%(off)s %%") % params

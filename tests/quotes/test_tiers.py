@@ -7,6 +7,7 @@ quoted in USD, so no conversion enters: partner −12 % → 300,000 × 88 / 100 
 from __future__ import annotations
 
 import csv
+import doctest
 import io
 from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime, time
@@ -19,6 +20,7 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 
+import quotes.tiers
 from catalog.models import PriceBookRow, PriceTier
 from catalog.services import (
     apply_price_import,
@@ -264,6 +266,17 @@ def test_the_line_editor_shows_the_tier_price_against_list(
     page = _detail(client, revision)
     assert f'id="line-{line.pk}-price-note">lijstprijs $\u00a0300.000,00, Partner −12 %<' in page
     assert untranslated == []  # every text on the page was looked up in Dutch and found
+    # A price typed over the tier's: (300,000 − 250,000) / 300,000 = 16.7 % off list.
+    services.revision_update_line(
+        revision=revision,
+        line_id=line.pk,
+        quantity=Decimal(1),
+        unit_price=Decimal("250000"),
+        discount_pct=Decimal(0),
+    )
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    note = "list $300,000.00, −16.7 % (price typed by hand)"
+    assert f'id="line-{line.pk}-price-note">{note}<' in _detail(client, revision)
 
 
 def _post_terms(client: Client, revision: QuoteRevision, user: User | None) -> int:
@@ -443,6 +456,10 @@ def test_only_staff_import_and_export_price_books(
     preview = client.get(response["Location"]).content.decode()
     assert "education-servers" in preview
     assert not PriceBookRow.objects.filter(key="education-servers").exists()
+    # A price book keeps no price history: its preview rows link to none, and there is none.
+    assert "/catalog/prices/price_book/" not in preview
+    history = reverse("catalog:price_history", args=["price_book", "partner-servers-2026"])
+    assert client.get(history).status_code == 404
 
 
 def test_a_new_customer_gets_its_tier_from_the_forms(
@@ -470,3 +487,9 @@ def test_a_new_customer_gets_its_tier_from_the_forms(
     assert client.post(reverse("quotes:customer_new"), form).status_code == 302
     customers = client.get(reverse("quotes:customers")).content.decode()
     assert "Education" in customers and "Reseller" in customers
+
+
+def test_the_pricing_rules_hand_calculations() -> None:
+    """quotes/ is outside the doctest paths: its rules' worked examples run here."""
+    outcome = doctest.testmod(quotes.tiers)
+    assert outcome.attempted >= 15 and outcome.failed == 0
