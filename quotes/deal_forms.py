@@ -4,14 +4,30 @@ price protection (quotes/services/tiers.py)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .line_forms import _price
+from common.numbers import LocalizedDecimalField
+
 from .models import QuoteLine
 from .vat import country_choices
+
+
+def _registered_price(label: str) -> forms.DecimalField:
+    """A registered unit price, typed in the reader's number format (2,5 in Dutch)."""
+    field = LocalizedDecimalField(
+        label=label,
+        required=False,
+        decimal_places=2,
+        min_value=Decimal(0),
+        max_value=Decimal("999999999999"),
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+    )
+    field.error_messages["min_value"] = _("An amount cannot be negative.")
+    return field
 
 
 def _date_input() -> forms.DateInput:
@@ -46,7 +62,7 @@ class DealTermsForm(forms.Form):
         self.catalog_lines = [line for line in lines if line.catalog_key]
         for line in self.catalog_lines:
             label = _("Registered net unit price, line %(position)s") % {"position": line.position}
-            self.fields[f"registered_{line.pk}"] = _price(label, required=False)
+            self.fields[f"registered_{line.pk}"] = _registered_price(label)
 
     def registered_fields(self) -> list[tuple[QuoteLine, forms.BoundField]]:
         return [(line, self[f"registered_{line.pk}"]) for line in self.catalog_lines]

@@ -38,7 +38,7 @@ from .money import (
     catalog_unit_price,
     hardware_total,
 )
-from .tiers import PricingTerms, line_price, line_rule
+from .tiers import PricingTerms, TierPrice, line_price, line_rule
 
 
 def team_filter(user: Any, prefix: str = "") -> Q:
@@ -403,30 +403,6 @@ def revision_price_changes(
             since[pair] = min(since.get(pair, line.priced_at), line.priced_at)
     changed_at = prices_changed_since(since=since)
 
-    def rule_today(line: QuoteLine, list_unit: Decimal) -> tuple[Decimal, str]:
-        price = line_price(
-            terms,
-            catalog_key=line.catalog_key,
-            category=line_category(line),
-            list_unit=list_unit,
-            registered_price=line.registered_price,
-            currency=revision.currency,
-            fx_rate=fx_rate,
-        )
-        return price.unit_price, price.basis
-
-    def rule_moved(line: QuoteLine, row: Any) -> bool:
-        """The tier's row or the deal that priced the line no longer holds (or changed)."""
-        if _is_percent(row):
-            return False
-        _row, basis = line_rule(
-            terms,
-            catalog_key=line.catalog_key,
-            category=line_category(line),
-            registered_price=line.registered_price,
-        )
-        return basis != line.price_basis
-
     def changed(line: QuoteLine) -> bool:
         row = rows[line.pk]
         return row is not None and (
@@ -434,7 +410,7 @@ def revision_price_changes(
                 pair in changed_at and changed_at[pair] > line.priced_at
                 for pair in depends_on(line, row)
             )
-            or rule_moved(line, row)
+            or (not _is_percent(row) and _rule_moved(terms, line))
         )
 
     if any(
@@ -454,19 +430,19 @@ def revision_price_changes(
             continue
         try:
             list_unit = catalog_unit_price(row, revision.currency, fx_rate)
-            unit, basis = rule_today(line, list_unit)
+            today = _price_today(terms, line, list_unit, revision.currency, fx_rate)
         except PriceUnavailable:
             continue
         as_of, estimate = _price_as_of(row), _is_estimate(row)
         cost = catalog_unit_cost(row, revision.currency, fx_rate)
         found[line.pk] = LinePriceChange(
             line,
-            unit,
+            today.unit_price,
             as_of,
             estimate,
             cost_price=cost,
             list_price=list_unit,
-            price_basis=basis,
+            price_basis=today.basis,
         )
 
     hardware_changed = any(
@@ -475,6 +451,37 @@ def revision_price_changes(
     percent_lines = [line for line in lines if changed(line) or hardware_changed]
     found.update(_percent_item_changes(revision, lines, rows, found, percent_lines))
     return [found[line.pk] for line in lines if line.pk in found]
+
+
+def _rule_moved(terms: PricingTerms, line: QuoteLine) -> bool:
+    """The tier's row or the deal that priced a catalog line no longer holds (or its
+    price changed): the basis valid today is another than the line's."""
+    _row, basis = line_rule(
+        terms,
+        catalog_key=line.catalog_key,
+        category=line_category(line),
+        registered_price=line.registered_price,
+    )
+    return basis != line.price_basis
+
+
+def _price_today(
+    terms: PricingTerms,
+    line: QuoteLine,
+    list_unit: Decimal,
+    currency: str,
+    fx_rate: Decimal | None,
+) -> TierPrice:
+    """A catalog line's unit price today from its list price (quotes.tiers.line_price)."""
+    return line_price(
+        terms,
+        catalog_key=line.catalog_key,
+        category=line_category(line),
+        list_unit=list_unit,
+        registered_price=line.registered_price,
+        currency=currency,
+        fx_rate=fx_rate,
+    )
 
 
 def _catalog_rows(lines: list[QuoteLine]) -> dict[int, ServerModel | InfrastructureItem | None]:

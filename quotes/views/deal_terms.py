@@ -17,7 +17,6 @@ from ..deal_forms import DealTermsForm
 from ..models import QuoteRevision
 from .access import sales_required
 from .options import detail_url
-from .quotes import _form_errors as form_errors
 
 
 def deal_terms_form(revision: QuoteRevision, lines: list[Any]) -> DealTermsForm:
@@ -48,7 +47,7 @@ def deal_terms(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     lines = list(revision.lines.order_by("position"))
     form = DealTermsForm(request.POST, lines=lines)
     if not form.is_valid():
-        messages.error(request, form_errors(form))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect(detail_url(revision))
     data = form.cleaned_data
     try:
