@@ -17,8 +17,10 @@ from .models import (
     FxRate,
     Gpu,
     InfrastructureItem,
+    PriceBookRow,
     PriceChange,
     PriceImport,
+    PriceTier,
     ServerAvailability,
     ServerModel,
     ServerPart,
@@ -279,3 +281,27 @@ class ChassisDefaultAdmin(admin.ModelAdmin[ChassisDefault]):
     list_filter = ("server",)
     list_select_related = ("server", "component")
     autocomplete_fields = ("component",)
+
+
+@admin.register(PriceTier)
+class PriceTierAdmin(admin.ModelAdmin[PriceTier]):
+    list_display = ["key", "name", "name_nl", "position"]
+
+
+@admin.register(PriceBookRow)
+class PriceBookRowAdmin(admin.ModelAdmin[PriceBookRow]):
+    """Rows are imported and exported with the price lists (/catalog/import/)."""
+
+    list_display = [
+        "key",
+        "tier",
+        "catalog_key",
+        "category",
+        "discount_pct",
+        "net_price",
+        "currency",
+        "valid_from",
+        "valid_to",
+    ]
+    list_filter = ["tier", "category"]
+    search_fields = ["key", "catalog_key", "note"]

@@ -627,6 +627,74 @@ class PriceKind(models.TextChoices):
     COMPONENTS = "components", _("components")
     CHASSIS = "chassis", _("chassis rules")
     DEFAULTS = "defaults", _("default configurations")
+    PRICE_BOOK = "price_book", _("price books")
+
+
+class PriceTier(models.Model):
+    """A channel tier a customer buys at (list, partner, reseller, enterprise, education).
+
+    A customer without a tier buys at list price; so does one in a tier without price-book
+    rows for what is quoted (docs/quotes.md, "Price books and tiers").
+    """
+
+    key = models.SlugField(_("key"), max_length=40, unique=True)
+    name = models.CharField(_("name"), max_length=80)
+    name_nl = models.CharField(_("name in Dutch"), max_length=80, blank=True)
+    position = models.PositiveSmallIntegerField(_("position"), default=0)
+
+    class Meta:
+        ordering = ["position", "key"]
+        verbose_name = _("price tier")
+
+    def __str__(self) -> str:
+        return self.display_name()
+
+    def display_name(self) -> str:
+        if translation.get_language() == "nl" and self.name_nl:
+            return self.name_nl
+        return self.name
+
+
+# What a category row of a price book applies to: server lines, or an item category.
+PRICE_BOOK_CATEGORIES = ("server", *ItemCategory.values)
+
+
+class PriceBookRow(models.Model):
+    """One row of a tier's price book, valid from `valid_from` to `valid_to` (inclusive).
+
+    Either a discount % off list on a catalog item (`catalog_key`: `server:<key>` or
+    `item:<key>`) or on every item of a `category` (`server`, `networking`, …), or a
+    `net_price` for one catalog item in `currency`. The price of a line is worked out by
+    quotes.money.tier_unit_price.
+    """
+
+    key = models.SlugField(_("key"), max_length=80, unique=True)
+    tier = models.ForeignKey(
+        PriceTier, on_delete=models.CASCADE, related_name="rows", verbose_name=_("tier")
+    )
+    catalog_key = models.CharField(_("catalog item"), max_length=90, blank=True)
+    category = models.CharField(_("category"), max_length=20, blank=True)
+    discount_pct = models.DecimalField(
+        _("discount %"), max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    net_price = models.DecimalField(
+        _("net price"), max_digits=12, decimal_places=2, null=True, blank=True
+    )
+    currency = models.CharField(_("currency"), max_length=3, choices=Currency.choices, blank=True)
+    valid_from = models.DateField(_("valid from"))
+    valid_to = models.DateField(_("valid to"), null=True, blank=True)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["tier", "key"]
+        verbose_name = _("price-book row")
+        indexes = [models.Index(fields=["tier", "valid_from"])]
+
+    def __str__(self) -> str:
+        return self.key
+
+    def valid_on(self, day: date) -> bool:
+        return self.valid_from <= day and (self.valid_to is None or day <= self.valid_to)
 
 
 class PriceChange(models.Model):

@@ -26,6 +26,7 @@ from common.bounds import (
 )
 
 from .models import (
+    PRICE_BOOK_CATEGORIES,
     ApiOffering,
     ChassisDefault,
     ChassisRules,
@@ -43,6 +44,8 @@ from .models import (
     ItemCategory,
     ObtainedBy,
     PartRole,
+    PriceBookRow,
+    PriceTier,
     PricingTerm,
     PricingUnit,
     PsuRedundancy,
@@ -266,6 +269,42 @@ def past_date(raw: str) -> date:
     return value
 
 
+def any_date(raw: str) -> date:
+    """A day in YYYY-MM-DD form, past or future (a price book's validity)."""
+    try:
+        return date.fromisoformat(raw)
+    except ValueError as exc:
+        raise CellError(f"{raw!r} is not a date in YYYY-MM-DD form") from exc
+
+
+def optional_date(raw: str) -> date | None:
+    return any_date(raw) if raw else None
+
+
+def optional_catalog_key(raw: str) -> str:
+    """A catalog item as a quote line names it: `server:<key>` or `item:<key>`, or empty.
+
+    >>> optional_catalog_key("server:h100-sxm"), optional_catalog_key("")
+    ('server:h100-sxm', '')
+    >>> optional_catalog_key("gpu:h100")
+    Traceback (most recent call last):
+    ...
+    catalog.schema.CellError: 'gpu:h100' is not server:<key> or item:<key>
+    """
+    if not raw:
+        return ""
+    prefix, sep, key = raw.partition(":")
+    if not sep or prefix not in {"server", "item"} or not key:
+        raise CellError(f"{raw!r} is not server:<key> or item:<key>")
+    return optional_name_text(raw)
+
+
+def optional_price_book_category(raw: str) -> str:
+    if raw and raw not in PRICE_BOOK_CATEGORIES:
+        raise CellError(f"{raw!r} is not one of {', '.join(PRICE_BOOK_CATEGORIES)}")
+    return raw
+
+
 def duration(bounds: NumberRange) -> Parser:
     """A duration within `bounds` (common.bounds), written as a plain number.
 
@@ -431,6 +470,27 @@ def _distinct_currencies(values: dict[str, object]) -> list[tuple[str, str]]:
     if values["base"] == values["quote"]:
         return [("quote", "is the same currency as base")]
     return []
+
+
+def _price_book_row(values: dict[str, object]) -> list[tuple[str, str]]:
+    """A price-book row names one target (an item or a category) and one price (a
+    discount or a net price in a currency); a category takes only a discount."""
+    problems: list[tuple[str, str]] = []
+    if bool(values["catalog_key"]) == bool(values["category"]):
+        problems.append(("catalog_key", "give either catalog_key or category"))
+    discount, net = values["discount_pct"], values["net_price"]
+    if (discount is None) == (net is None):
+        problems.append(("discount_pct", "give either discount_pct or net_price"))
+    if isinstance(discount, Decimal) and discount > 100:
+        problems.append(("discount_pct", f"{discount} is more than 100"))
+    if net is not None and values["category"]:
+        problems.append(("net_price", "a net price is for one catalog_key, not a category"))
+    if net is not None and not values["currency"]:
+        problems.append(("currency", "a net price needs its currency"))
+    start, end = values["valid_from"], values["valid_to"]
+    if isinstance(start, date) and isinstance(end, date) and end < start:
+        problems.append(("valid_to", f"{end} is before valid_from {start}"))
+    return problems
 
 
 PROVENANCE = (
@@ -780,6 +840,29 @@ CLOUD_AVAILABILITY = TableSpec(
     unique=(("offering",),),
 )
 
+# A tier's price book (docs/quotes.md, "Price books and tiers"): no price history (a
+# quote line keeps the rule it was priced by), so no price_field.
+PRICE_BOOK = TableSpec(
+    kind="price_book",
+    label="price books",
+    model=PriceBookRow,
+    filename="price_book.csv",
+    columns=(
+        Column("key", name_text),
+        Column("tier", Reference(PriceTier, "price tier")),
+        Column("catalog_key", optional_catalog_key),
+        Column("category", optional_price_book_category),
+        Column("discount_pct", optional_decimal_non_negative),
+        Column("net_price", optional_decimal_non_negative),
+        Column("currency", optional_choice(Currency)),
+        Column("valid_from", any_date),
+        Column("valid_to", optional_date),
+        Column("note", optional_text),
+    ),
+    row_check=_price_book_row,
+    price_date="valid_from",
+)
+
 # Parsers of numeric cells: a decimal-comma file's cells are converted before these run.
 NUMERIC_PARSERS: frozenset[Parser] = frozenset(
     {
@@ -829,5 +912,6 @@ PRICE_SPECS: tuple[TableSpec, ...] = (
     COMPONENTS,
     CHASSIS_RULES,
     CHASSIS_DEFAULTS,
+    PRICE_BOOK,
 )
 PRICE_SPECS_BY_KIND = {spec.kind: spec for spec in PRICE_SPECS}

@@ -156,8 +156,8 @@ def price_export(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def price_history(request: HttpRequest, kind: str, key: str) -> HttpResponse:
-    if kind not in PRICE_SPECS_BY_KIND:
-        raise Http404
+    if kind not in PRICE_SPECS_BY_KIND or PRICE_SPECS_BY_KIND[kind].price_field is None:
+        raise Http404  # a price book keeps no history (its rows have validity dates)
     row = selectors.current_price_row(kind, key)
     history = selectors.price_history(kind, key)
     if row is None and not history:

@@ -28,8 +28,8 @@ class TeamAdmin(admin.ModelAdmin[Team]):
 
 @admin.register(Customer)
 class CustomerAdmin(admin.ModelAdmin[Customer]):
-    list_display = ["company", "contact_name", "email", "country", "team"]
-    list_filter = ["team", "country", "language"]
+    list_display = ["company", "contact_name", "email", "country", "team", "tier"]
+    list_filter = ["team", "country", "language", "tier"]
     search_fields = ["company", "contact_name", "email", "vat_number"]
 
 

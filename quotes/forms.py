@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.utils.translation import gettext_lazy as _
 
+from catalog.models import PriceTier
 from common.numbers import LocalizedDecimalField
 
 from .models import Customer, DeclineReason, LeadStatus, Status, Team
@@ -46,7 +47,7 @@ def _clean_vat_id(form: forms.BaseForm, data: dict[str, Any]) -> None:
 class CustomerForm(forms.ModelForm[Customer]):
     class Meta:
         model = Customer
-        fields = ["company", "contact_name", "email", "country", "vat_number", "language"]
+        fields = ["company", "contact_name", "email", "country", "vat_number", "language", "tier"]
         help_texts = {
             "vat_number": _(
                 "EU customers outside the Netherlands: with a valid VAT ID the supply is "
@@ -85,6 +86,14 @@ class QuoteStartForm(forms.Form):
     vat_number = forms.CharField(label=_("VAT number"), max_length=30, required=False)
     language = forms.ChoiceField(
         label=_("Preferred language"), choices=[("en", _("English")), ("nl", _("Dutch"))]
+    )
+    # A new customer's tier (empty: list price).
+    tier = forms.ModelChoiceField(
+        label=_("Price tier"),
+        queryset=PriceTier.objects.all(),
+        required=False,
+        to_field_name="key",
+        empty_label=_("list price"),
     )
     currency = forms.ChoiceField(
         label=_("Currency"), choices=[("EUR", "EUR"), ("USD", "USD")], required=False

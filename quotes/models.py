@@ -24,7 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from catalog.models import Currency
+from catalog.models import Currency, PriceTier
 
 from . import clauses
 from .billing import LineBilling, default_schedule, validate_schedule
@@ -101,6 +101,16 @@ class Customer(models.Model):
     vat_number = models.CharField(_("VAT number"), max_length=30, blank=True)
     language = models.CharField(
         _("preferred language"), max_length=2, choices=Language.choices, default=Language.EN
+    )
+    # The channel tier the customer buys at; empty: list price (docs/quotes.md, "Price
+    # books and tiers").
+    tier = models.ForeignKey(
+        PriceTier,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="customers",
+        verbose_name=_("price tier"),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -276,6 +286,18 @@ class QuoteRevision(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     fx_fixed_at = models.DateTimeField(null=True, blank=True)
+    # A deal registered with the vendor (or a special bid): its number and the day its
+    # registered prices (QuoteLine.registered_price) end.
+    deal_registration = models.CharField(_("deal registration number"), max_length=60, blank=True)
+    deal_registration_expires = models.DateField(
+        _("deal registration expires"), null=True, blank=True
+    )
+    # Price protection: the lines' prices are not re-priced before
+    # price_protection_from + price_protection_days (services.tiers.protected_until).
+    price_protection_days = models.PositiveSmallIntegerField(
+        _("price protection (days)"), default=0, validators=[MaxValueValidator(365)]
+    )
+    price_protection_from = models.DateField(null=True, blank=True)
 
     class Meta:
         ordering = ["quote", "seq", "option_letter"]
@@ -417,6 +439,18 @@ class QuoteLine(models.Model):
         _("quantity per system"), max_digits=10, decimal_places=2, null=True, blank=True
     )
     quantity_reason = models.CharField(_("reason for the quantity"), max_length=300, blank=True)
+    # The catalog's list price per unit in the quote's currency when the line was priced,
+    # and the rule that made its unit price from it ("" list, "book:<row>:…" a price-book
+    # row, "deal:<number>" a registered deal price): services.tiers.
+    list_price = models.DecimalField(
+        _("list price"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
+    price_basis = models.CharField(max_length=160, blank=True)
+    # The net unit price registered with the vendor for this line (the revision's deal
+    # registration); it wins over the tier's price until the registration expires.
+    registered_price = models.DecimalField(
+        _("registered price"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
 
     class Meta:
         ordering = ["revision", "position"]
@@ -444,6 +478,25 @@ class QuoteLine(models.Model):
     def follows_system(self) -> bool:
         """A child line whose quantity is its system's × per system (not set by hand)."""
         return self.parent_id is not None and not self.quantity_reason
+
+
+class EndCustomer(models.Model):
+    """The end customer a reseller (the quote's Customer) buys for: kept apart from the
+    reseller's data, printed on the proposal as "for end customer …"."""
+
+    quote = models.OneToOneField(Quote, on_delete=models.CASCADE, related_name="end_customer")
+    company = models.CharField(_("end customer"), max_length=200)
+    country = models.CharField(
+        _("end customer's country"), max_length=2, choices=COUNTRY_CHOICES, blank=True
+    )
+    contact_name = models.CharField(_("end customer's contact"), max_length=200, blank=True)
+    contact_email = models.EmailField(_("end customer's email"), blank=True)
+
+    class Meta:
+        verbose_name = _("end customer")
+
+    def __str__(self) -> str:
+        return self.company
 
 
 class LeadStatus(models.TextChoices):

@@ -487,12 +487,30 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
         "legal_text": legal_vat_text(snapshot["vat"]),
         "valid_until": date.fromisoformat(snapshot["valid_until"]),
         "issued": date.fromisoformat(snapshot["issued"]),
+        **_deal_terms(snapshot),
         "reconcile": reconciliation(snapshot, totals),
         # Options (services.options): the comparison on page 1 and a section per option.
         "option_a": (snapshot.get("option") or {}) if snapshot.get("options") else None,
         "options": comparison(dict(snapshot)),
         "option_sections": option_sections(snapshot),
         **_presented(_tco_context(snapshot.get("tco"), snapshot.get("seller")), snapshot),
+    }
+
+
+def _deal_terms(snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """The end customer, deal registration and price protection a snapshot states (none
+    in revisions frozen before them)."""
+    registration = snapshot.get("deal_registration")
+    until = snapshot.get("protected_until")
+    return {
+        "end_customer": snapshot.get("end_customer"),
+        "deal_registration": registration,
+        "registration_expires": (
+            date.fromisoformat(registration["expires"])
+            if registration and registration.get("expires")
+            else None
+        ),
+        "protected_until": date.fromisoformat(until) if until else None,
     }
 
 

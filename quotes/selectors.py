@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any
@@ -13,8 +13,9 @@ from typing import Any
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
-from catalog.models import Component, InfrastructureItem, PricingUnit, ServerModel
+from catalog.models import Component, InfrastructureItem, PriceBookRow, PricingUnit, ServerModel
 from catalog.selectors import latest_fx_rate, prices_changed_since
 
 from .models import (
@@ -41,6 +42,7 @@ from .money import (
     catalog_unit_price,
     hardware_total,
 )
+from .tiers import PricingTerms, TierPrice, line_price, line_rule
 
 
 def team_filter(user: Any, prefix: str = "") -> Q:
@@ -171,7 +173,7 @@ def render_for_user(*, user: Any, public_id: Any) -> ProposalRender:
 
 
 def customer_list(*, user: Any) -> QuerySet[Customer]:
-    return Customer.objects.filter(team_filter(user)).select_related("team").distinct()
+    return Customer.objects.filter(team_filter(user)).select_related("team", "tier").distinct()
 
 
 def lead_list(*, user: Any) -> QuerySet[Lead]:
@@ -286,6 +288,44 @@ FX_PAIR = ("EUR", "USD")
 FX_KEY = ("fx", "EUR-USD")
 
 
+def deal_root(revision: QuoteRevision) -> QuoteRevision:
+    """The revision that holds the deal terms (option A: alternatives share them)."""
+    return revision.option_of if revision.option_of_id is not None else revision  # type: ignore[return-value]
+
+
+def protected_until(revision: QuoteRevision) -> date | None:
+    """The last day the revision's prices are protected (inclusive), or None."""
+    root = deal_root(revision)
+    if not root.price_protection_days or root.price_protection_from is None:
+        return None
+    return root.price_protection_from + timedelta(days=root.price_protection_days)
+
+
+def prices_protected(revision: QuoteRevision, day: date | None = None) -> bool:
+    """Whether re-pricing must leave the revision's prices alone on `day` (today)."""
+    until = protected_until(revision)
+    return until is not None and (day or timezone.localdate()) <= until
+
+
+def pricing_terms(revision: QuoteRevision, day: date | None = None) -> PricingTerms:
+    """The customer's tier rows and the deal registration that hold on `day` (today):
+    what quotes.tiers.line_price prices a catalog line by."""
+    day = day or timezone.localdate()
+    tier = revision.quote.customer.tier
+    rows = tuple(PriceBookRow.objects.filter(tier=tier)) if tier is not None else ()
+    root = deal_root(revision)
+    expires = root.deal_registration_expires
+    holds = bool(root.deal_registration) and (expires is None or day <= expires)
+    return PricingTerms(
+        tier.key if tier is not None else "", rows, day, root.deal_registration if holds else ""
+    )
+
+
+def line_category(line: QuoteLine) -> str:
+    """What a category row of a price book matches a line by (`server` or its kind)."""
+    return str(line.kind)
+
+
 @dataclass(frozen=True)
 class LinePriceChange:
     """A draft line whose catalog price changed after it was priced, and today's price."""
@@ -296,6 +336,8 @@ class LinePriceChange:
     price_is_estimate: bool
     item: InfrastructureItem | None = None  # set for "% of hardware" items
     cost_price: Decimal | None = None  # the catalog's cost by the same rule (None: unknown)
+    list_price: Decimal | None = None  # the catalog's list price (the tier price's base)
+    price_basis: str | None = None  # the rule of the new price (None: unchanged)
 
     @property
     def old_unit_price(self) -> Decimal:
@@ -342,23 +384,20 @@ def revision_price_changes(
     number of queries whatever the line count: the lines (unless given), the servers, the
     items, one for the price history of all of them, and the EUR/USD rate if needed.
     """
-    if not revision.is_draft:
+    if not revision.is_draft or prices_protected(revision):
         return []
     lines = list(lines) if lines is not None else list(revision.lines.order_by("position"))
     rows = _catalog_rows(lines)
-
+    terms = pricing_terms(revision)
     # A rate fixed for the revision (services.fx) converts its lines whatever the market does.
     fixed = revision.fixed_fx_rate
+    fx_rate: Decimal | None = fixed
 
-    # A configured system's line is its barebone: the server's price less its default
-    # components', so it follows both (docs/configure.md, "Price and power").
-    configured = {line.parent_id for line in lines if line.kind == LineKind.COMPONENT}
-    defaults = _default_parts({row.pk for pk, row in rows.items() if pk in configured and row})
+    barebones = _barebone_parts(lines, rows)
 
     def depends_on(line: QuoteLine, row: Any) -> list[tuple[str, str]]:
         pairs = [(PRICE_KIND_OF_LINE[LineKind(line.kind)], row.key)]
-        if line.pk in configured:
-            pairs += [("components", part) for part in defaults.get(row.pk, ())]
+        pairs += [("components", part) for part in barebones.get(line.pk, ())]
         if not _is_percent(row) and row.currency != revision.currency and fixed is None:
             pairs.append(FX_KEY)
         return pairs
@@ -374,12 +413,14 @@ def revision_price_changes(
 
     def changed(line: QuoteLine) -> bool:
         row = rows[line.pk]
-        return row is not None and any(
-            pair in changed_at and changed_at[pair] > line.priced_at
-            for pair in depends_on(line, row)
+        return row is not None and (
+            any(
+                pair in changed_at and changed_at[pair] > line.priced_at
+                for pair in depends_on(line, row)
+            )
+            or (not _is_percent(row) and _rule_moved(terms, line))
         )
 
-    fx_rate: Decimal | None = fixed
     if fixed is None and any(
         (row := rows[line.pk]) is not None
         and changed(line)
@@ -396,15 +437,20 @@ def revision_price_changes(
         if row is None or _is_percent(row) or not changed(line):
             continue
         try:
-            if line.pk in configured and isinstance(row, ServerModel):
-                unit, cost = barebone_prices(row, revision.currency, fx_rate)
-            else:
-                unit = catalog_unit_price(row, revision.currency, fx_rate)
-                cost = catalog_unit_cost(row, revision.currency, fx_rate)
+            list_unit, cost = _list_and_cost(row, line.pk in barebones, revision.currency, fx_rate)
+            today = _price_today(terms, line, list_unit, revision.currency, fx_rate)
         except PriceUnavailable:
             continue
         as_of, estimate = _price_as_of(row), _is_estimate(row)
-        found[line.pk] = LinePriceChange(line, unit, as_of, estimate, cost_price=cost)
+        found[line.pk] = LinePriceChange(
+            line,
+            today.unit_price,
+            as_of,
+            estimate,
+            cost_price=cost,
+            list_price=list_unit,
+            price_basis=today.basis,
+        )
 
     hardware_changed = any(
         line.pk in found and line.kind in HARDWARE_KINDS and not line.optional for line in lines
@@ -414,17 +460,31 @@ def revision_price_changes(
     return [found[line.pk] for line in lines if line.pk in found]
 
 
-def _default_parts(server_ids: set[int]) -> dict[int, list[str]]:
-    """The part numbers of these servers' default configurations (one query, none for
-    no server)."""
+def _barebone_parts(lines: list[QuoteLine], rows: dict[int, Any]) -> dict[int, list[str]]:
+    """The configured system lines (with component lines under them) and the default parts
+    their barebone price depends on: a configured system's line is the server's price less
+    its default components' (docs/configure.md, "Price and power"). One query, none when
+    no system is configured."""
     from catalog.models import ChassisDefault
 
+    configured = {line.parent_id for line in lines if line.kind == LineKind.COMPONENT}
+    servers = {pk: row.pk for pk, row in rows.items() if pk in configured and row is not None}
     parts: dict[int, list[str]] = {}
-    if server_ids:
-        rows = ChassisDefault.objects.filter(server_id__in=server_ids)
-        for server_id, part in rows.values_list("server_id", "component__part_number"):
+    if servers:
+        defaults = ChassisDefault.objects.filter(server_id__in=set(servers.values()))
+        for server_id, part in defaults.values_list("server_id", "component__part_number"):
             parts.setdefault(server_id, []).append(part)
-    return parts
+    return {pk: parts.get(server_id, []) for pk, server_id in servers.items()}
+
+
+def _list_and_cost(
+    row: CatalogRow, barebone: bool, currency: str, fx_rate: Decimal | None
+) -> tuple[Decimal, Decimal | None]:
+    """A catalog line's list price and cost in the quote's currency today (a configured
+    system's: its barebone's)."""
+    if barebone and isinstance(row, ServerModel):
+        return barebone_prices(row, currency, fx_rate)
+    return catalog_unit_price(row, currency, fx_rate), catalog_unit_cost(row, currency, fx_rate)
 
 
 def barebone_prices(
@@ -453,6 +513,37 @@ def barebone_prices(
 
     cost = result.barebone_cost
     return amount(result.barebone_list_price), None if cost is None else amount(cost)
+
+
+def _rule_moved(terms: PricingTerms, line: QuoteLine) -> bool:
+    """The tier's row or the deal that priced a catalog line no longer holds (or its
+    price changed): the basis valid today is another than the line's."""
+    _row, basis = line_rule(
+        terms,
+        catalog_key=line.catalog_key,
+        category=line_category(line),
+        registered_price=line.registered_price,
+    )
+    return basis != line.price_basis
+
+
+def _price_today(
+    terms: PricingTerms,
+    line: QuoteLine,
+    list_unit: Decimal,
+    currency: str,
+    fx_rate: Decimal | None,
+) -> TierPrice:
+    """A catalog line's unit price today from its list price (quotes.tiers.line_price)."""
+    return line_price(
+        terms,
+        catalog_key=line.catalog_key,
+        category=line_category(line),
+        list_unit=list_unit,
+        registered_price=line.registered_price,
+        currency=currency,
+        fx_rate=fx_rate,
+    )
 
 
 def _catalog_rows(lines: list[QuoteLine]) -> dict[int, CatalogRow | None]:

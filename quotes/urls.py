@@ -3,6 +3,7 @@ from django.urls import path
 from .views import (
     acceptance,
     configure,
+    deal_terms,
     exports,
     leads,
     lines,
@@ -120,6 +121,8 @@ urlpatterns += [
         preview.revision_preview_pdf,
         name="revision_preview_pdf",
     ),
+    # The deal terms: end customer, deal registration, price protection.
+    path("revisions/<uuid:public_id>/deal-terms/", deal_terms.deal_terms, name="deal_terms"),
 ]
 
 # Saved scenarios: a calculator result kept for a customer (quotes/views/scenarios.py).

@@ -63,6 +63,7 @@ from .bom import bom_order, installation_item
 from .commercial import revision_set_payment_terms
 from .customers import (
     customer_create,
+    customer_set_tier,
     is_sales,
     team_for,
 )
@@ -203,6 +204,14 @@ from .snapshots import (
     line_snapshot,
     revision_snapshot,
 )
+from .tiers import (
+    DealTerms,
+    end_customer_of,
+    line_set_registered_price,
+    price_notes,
+    protection_state,
+    revision_set_deal_terms,
+)
 
 __all__ = [
     "BUYER_LINK_SALT",
@@ -214,6 +223,7 @@ __all__ = [
     "BuyerLinkExpired",
     "BuyerLinkInvalid",
     "DealInputs",
+    "DealTerms",
     "InputRow",
     "LeadTimeChange",
     "LineMargin",
@@ -250,12 +260,14 @@ __all__ = [
     "comparison_chart",
     "currency_clause_of",
     "customer_create",
+    "customer_set_tier",
     "deal_analysis",
     "deal_inputs",
     "default_terms",
     "delivery_snapshot",
     "display_company",
     "display_name",
+    "end_customer_of",
     "ensure_answerable",
     "ensure_sending_allowed",
     "escalation_candidates",
@@ -279,6 +291,7 @@ __all__ = [
     "lead_token",
     "lead_update",
     "line_description",
+    "line_set_registered_price",
     "line_snapshot",
     "lines_hash",
     "main_option",
@@ -298,8 +311,10 @@ __all__ = [
     "past_sale_life_lines",
     "plain",
     "presentation_needed",
+    "price_notes",
     "pricing_fingerprint",
     "proposal_snapshot",
+    "protection_state",
     "quote_create",
     "quote_create_from_calculator",
     "quote_create_from_scenario",
@@ -329,6 +344,7 @@ __all__ = [
     "revision_remove_line",
     "revision_reprice",
     "revision_resend",
+    "revision_set_deal_terms",
     "revision_set_discount",
     "revision_set_line_delivery",
     "revision_set_payment_terms",

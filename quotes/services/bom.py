@@ -154,6 +154,9 @@ def copy_lines(source: QuoteRevision, target: QuoteRevision) -> None:
             delivery_reason=line.delivery_reason,
             per_parent=line.per_parent,
             quantity_reason=line.quantity_reason,
+            list_price=line.list_price,
+            price_basis=line.price_basis,
+            registered_price=line.registered_price,
         )
         for line in source.lines.order_by("position")
     }

@@ -34,7 +34,7 @@ from ..selectors import barebone_prices
 from .bom import hang_components
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
-from .pricing import follow_hardware, fx_rate_for, revision_add_line
+from .pricing import follow_hardware, fx_rate_for, revision_add_line, tier_price
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def _component_line(
         )
 
     cost = component.cost_price
-    return QuoteLine(
+    line = QuoteLine(
         revision=revision,
         position=position,
         kind=LineKind.COMPONENT,
@@ -106,6 +106,17 @@ def _component_line(
         price_is_estimate=component.price_is_estimate,
         priced_at=timezone.now(),
     )
+    _price(line, revision, line.unit_price, fx_rate)
+    return line
+
+
+def _price(
+    line: QuoteLine, revision: QuoteRevision, list_unit: Decimal, fx_rate: Decimal | None
+) -> None:
+    """The line at the customer's tier price of its list price (price books), as every
+    catalog line is priced (services.pricing.revision_add_line)."""
+    priced = tier_price(revision, line.catalog_key, str(line.kind), list_unit, fx_rate)
+    line.list_price, line.unit_price, line.price_basis = list_unit, priced.unit_price, priced.basis
 
 
 def check_or_refuse(server: ServerModel, configuration: Configuration) -> Check:
@@ -141,13 +152,13 @@ def revision_add_configured_system(
     system = revision_add_line(
         revision=revision, catalog_key=f"server:{server.key}", quantity=quantity
     )
+    fx_rate = fx_rate_for(server.currency, revision)
     try:  # the barebone: the catalog's server less its default components
-        system.unit_price, system.cost_price = barebone_prices(
-            server, revision.currency, fx_rate_for(server.currency, revision)
-        )
+        list_unit, system.cost_price = barebone_prices(server, revision.currency, fx_rate)
     except PriceUnavailable as exc:  # pragma: no cover - the check above needs the rules
         raise QuoteError(str(exc)) from exc
-    system.save(update_fields=["unit_price", "cost_price"])
+    _price(system, revision, list_unit, fx_rate)
+    system.save(update_fields=["unit_price", "list_price", "price_basis", "cost_price"])
     quantities = configuration.quantities()
     components = {c.part_number: c for c in Component.objects.filter(part_number__in=quantities)}
     position = (revision.lines.aggregate(m=Max("position"))["m"] or 0) + 1

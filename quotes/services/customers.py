@@ -6,6 +6,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from catalog.models import PriceTier
+
 from ..models import (
     Customer,
     Team,
@@ -44,4 +46,12 @@ def customer_create(
     )
     customer.full_clean()
     customer.save()
+    return customer
+
+
+def customer_set_tier(*, customer: Customer, tier: PriceTier | None) -> Customer:
+    """The tier the customer buys at (None: list price); new lines and re-pricing of its
+    drafts follow it (docs/quotes.md, "Price books and tiers")."""
+    customer.tier = tier
+    customer.save(update_fields=["tier"])
     return customer

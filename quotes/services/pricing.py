@@ -33,7 +33,8 @@ from ..money import (
     line_amount,
     to_cents,
 )
-from ..selectors import revision_price_changes
+from ..selectors import pricing_terms, revision_price_changes
+from ..tiers import LIST_BASIS, TierPrice, line_price
 from .availability import apply_catalog_delivery, refresh_deliveries
 from .bom import attach_to_system
 from .descriptions import line_description
@@ -143,6 +144,35 @@ def _fx_rate_for(row_currency: str, revision: QuoteRevision) -> Decimal | None:
     return fx.rate
 
 
+def _tier_price(
+    revision: QuoteRevision,
+    catalog_key: str,
+    kind: str,
+    list_price: Decimal,
+    fx_rate: Decimal | None,
+) -> TierPrice:
+    """A new catalog line's net unit price: the customer's tier price valid today (a new
+    line has no registered deal price yet)."""
+    terms = pricing_terms(revision)
+
+    def priced(rate: Decimal | None) -> TierPrice:
+        return line_price(
+            terms,
+            catalog_key=catalog_key,
+            category=kind,
+            list_unit=list_price,
+            registered_price=None,
+            currency=revision.currency,
+            fx_rate=rate,
+        )
+
+    try:
+        return priced(fx_rate)
+    except PriceUnavailable:  # a net price in the other currency than the catalog's
+        other = "EUR" if revision.currency == "USD" else "USD"
+        return priced(_fx_rate_for(other, revision))
+
+
 @transaction.atomic
 def revision_add_line(
     *,
@@ -189,9 +219,13 @@ def revision_add_line(
         raise QuoteError(_("Unknown catalog item."))
     fx_rate = None if hardware is not None else _fx_rate_for(row.currency, revision)
     try:
-        price = catalog_unit_price(row, revision.currency, fx_rate, hardware)
+        list_price = catalog_unit_price(row, revision.currency, fx_rate, hardware)
     except PriceUnavailable as exc:  # pragma: no cover - both causes are checked above
         raise QuoteError(str(exc)) from exc
+    price, basis = list_price, LIST_BASIS
+    if hardware is None:  # a "% of hardware" item follows the (tier-priced) hardware
+        tier_price = _tier_price(revision, catalog_key, kind, list_price, fx_rate)
+        price, basis = tier_price.unit_price, tier_price.basis
     position = (revision.lines.aggregate(m=Max("position"))["m"] or 0) + 1
     line = QuoteLine(
         revision=revision,
@@ -211,6 +245,8 @@ def revision_add_line(
         hardware_share_pct=(
             row.price if isinstance(row, InfrastructureItem) and hardware is not None else None
         ),
+        list_price=list_price,
+        price_basis=basis,
     )
     if isinstance(row, ServerModel):
         apply_catalog_delivery(line, row)
@@ -244,6 +280,9 @@ def revision_reprice(*, revision: QuoteRevision, actor: User) -> int:
         line.cost_price = change.cost_price
         line.priced_at = now
         fields = ["unit_price", "cost_price", "price_as_of", "price_is_estimate", "priced_at"]
+        if change.price_basis is not None:  # a catalog line: today's list and tier rule
+            line.list_price, line.price_basis = change.list_price, change.price_basis
+            fields += ["list_price", "price_basis"]
         if change.item is not None:  # "% of hardware": the percentage may have changed
             language = revision.quote.customer.language
             line.description = line_description(change.item, language)[:300]
@@ -324,3 +363,15 @@ def fx_rate_for(row_currency: str, revision: QuoteRevision) -> Decimal | None:
     """The EUR/USD rate a catalog row in `row_currency` is converted at on `revision`
     (its fixed rate when it has one; None when no conversion is needed)."""
     return _fx_rate_for(row_currency, revision)
+
+
+def tier_price(
+    revision: QuoteRevision,
+    catalog_key: str,
+    kind: str,
+    list_price: Decimal,
+    fx_rate: Decimal | None,
+) -> TierPrice:
+    """A new catalog line's net unit price from its list price in the quote's currency:
+    the customer's tier price valid today (as revision_add_line prices a line)."""
+    return _tier_price(revision, catalog_key, kind, list_price, fx_rate)

@@ -381,6 +381,11 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
     new.analysis_presentation = latest.analysis_presentation
     new.analysis_reason = latest.analysis_reason
     new.option_name = latest.option_name
+    # The deal registration and the protection given to the buyer carry over.
+    new.deal_registration = latest.deal_registration
+    new.deal_registration_expires = latest.deal_registration_expires
+    new.price_protection_days = latest.price_protection_days
+    new.price_protection_from = latest.price_protection_from
     new.save(
         update_fields=[
             "tco",
@@ -390,6 +395,10 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
             "analysis_presentation",
             "analysis_reason",
             "option_name",
+            "deal_registration",
+            "deal_registration_expires",
+            "price_protection_days",
+            "price_protection_from",
         ]
     )
     copy_lines(latest, new)

@@ -23,6 +23,7 @@ from .leads import display_company, display_name
 from .presentation import frozen_presentation
 from .pricing import totals_for
 from .seller import owner_snapshot, seller_snapshot
+from .tiers import deal_snapshot
 
 
 def line_snapshot(line: QuoteLine) -> dict[str, Any]:
@@ -102,6 +103,9 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
         "seller": seller_snapshot(),
         "valid_until": revision.valid_until.isoformat(),
         "issued": timezone.localdate().isoformat(),
+        # The end customer of a reseller's quote, the deal registration and the price
+        # protection (services.tiers); absent in revisions frozen before them.
+        **deal_snapshot(revision),
         "terms": revision.terms,
         "vat": {
             "rate": plain(revision.vat_rate),

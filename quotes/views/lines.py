@@ -71,12 +71,14 @@ def draft_context(
     # The analysis of the deal (cached by the lines): does it argue against the quote?
     deal = services.deal_analysis(revision=revision, lines=lines)
     past_sale_life = services.past_sale_life_lines(lines)
+    price_notes = services.price_notes(revision, lines)
     rows = [
         {
             "line": line,
             "form": bound.get(line.pk) or line_form(line),
             "margin": status.margin.lines.get(line.pk),
             "past_sale_life": line.pk in past_sale_life,
+            "price_note": price_notes.get(line.pk, ""),
         }
         for line in lines
     ]

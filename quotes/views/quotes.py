@@ -115,6 +115,7 @@ def quote_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                         vat_number=data["vat_number"],
                         language=data["language"],
                     )
+                    services.customer_set_tier(customer=customer, tier=data.get("tier"))
                 if data["calc"] or request.POST.get("from_calculator"):
                     quote = services.quote_create_from_calculator(
                         customer=customer,
@@ -213,13 +214,31 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
             else None
         ),
     }
+    context.update(_deal_context(quote, current))
     if current.is_draft:  # the line editor, amounts, margin and approval; payment terms
+        from .deal_terms import deal_terms_form
         from .lines import draft_context
         from .payments import payment_context
 
         context.update(draft_context(current, lines))
         context.update(payment_context(current))
+        context["deal_form"] = deal_terms_form(current, lines)
     return render(request, "quotes/detail.html", context)
+
+
+def _deal_context(quote: Any, current: Any) -> dict[str, Any]:
+    """The end customer, the deal registration and the protection, for the sales view."""
+    root = selectors.deal_root(current)
+    registration = (
+        {"number": root.deal_registration, "expires": root.deal_registration_expires}
+        if root.deal_registration
+        else None
+    )
+    return {
+        "end_customer": services.end_customer_of(quote),
+        "deal_registration": registration,
+        "protected_until": services.protection_state(current),
+    }
 
 
 def _option_rows(options: list[Any], acceptance: AcceptanceRecord | None) -> list[dict[str, Any]]:
@@ -447,8 +466,10 @@ def customer_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         if team is None:
             form.add_error(None, _("You are not in a sales team yet."))
         else:
-            data = form.cleaned_data
-            services.customer_create(team=team, **data)
+            data = dict(form.cleaned_data)
+            tier = data.pop("tier", None)
+            customer = services.customer_create(team=team, **data)
+            services.customer_set_tier(customer=customer, tier=tier)
             messages.success(request, _("Customer saved."))
             return redirect("quotes:customers")
     return render(request, "quotes/customer_new.html", {"form": form})

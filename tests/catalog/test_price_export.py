@@ -47,7 +47,7 @@ def test_xlsx_export_of_everything_has_one_sheet_per_kind(
     workbook = openpyxl.load_workbook(io.BytesIO(response.content))
     assert workbook.sheetnames == [
         *("cloud", "servers", "items", "fx", "api", "stock", "cloud_lead"),
-        *("components", "chassis", "defaults"),
+        *("components", "chassis", "defaults", "price_book"),
     ]
     fx = list(workbook["fx"].values)
     assert list(fx[0]) == PRICE_SPECS_BY_KIND["fx"].column_names
@@ -74,6 +74,7 @@ def test_csv_export_of_everything_is_a_zip_of_seed_named_files(
         "components.csv",
         "chassis_rules.csv",
         "chassis_defaults.csv",
+        "price_book.csv",  # the tiers' price books (no seed file: imported by staff)
     ]
 
 
