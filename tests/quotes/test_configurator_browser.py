@@ -35,8 +35,8 @@ TIMER = """() => {
   document.addEventListener("input", now("input"), true);
   document.addEventListener("htmx:afterSettle", now("settled"));
 }"""
-ELAPSED = "window.configuratorTimes.settled - window.configuratorTimes.input"
-SETTLED = "window.configuratorTimes.settled > window.configuratorTimes.input"
+ELAPSED = "() => window.configuratorTimes.settled - window.configuratorTimes.input"
+SETTLED = "() => window.configuratorTimes.settled > window.configuratorTimes.input"
 VIOLATION = "8 DIMMs do not populate the 16 channels of two 4th-generation Xeon CPUs evenly"
 
 
