@@ -450,7 +450,7 @@ def option_sections(snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "letter": section["letter"],
                 "name": section["name"],
                 "lines": _lines(frozen),
-                "boms": boms(frozen["lines"]),
+                "boms": boms(frozen["lines"]) if frozen.get("bill_of_materials") else [],
                 "totals": proposal_totals(frozen["totals"]),
                 "executive": tco.get("executive") or {},
                 "report": stored_report(tco) if tco else None,
@@ -478,7 +478,8 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
         "logo_url": logo_url(snapshot.get("seller") or {}),
         "owner": snapshot.get("owner") or {},
         "lines": lines,
-        "system_boms": boms(lines),
+        # Frozen before the bill of materials: the parts print under their line instead.
+        "system_boms": boms(lines) if snapshot.get("bill_of_materials") else [],
         "has_optional": any(line["optional"] for line in lines),
         "has_discount": any(line["discount_pct"] for line in lines),
         "totals": totals,

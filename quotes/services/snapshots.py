@@ -115,6 +115,9 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
             "legal_text": vat_legal_text(revision.vat_kind, customer.language, buyer_vat_id),
         },
         "lines": lines,
+        # The proposal prints each system's bill of materials (quotes/system_bom.py);
+        # revisions frozen before it print the parts under the line, as they were sent.
+        "bill_of_materials": True,
         "totals": {
             "subtotal": str(totals.subtotal),
             "discount_pct": plain(totals.discount_pct),
