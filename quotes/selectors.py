@@ -280,6 +280,7 @@ PRICE_KIND_OF_LINE = {
     LineKind.SHIPPING: "items",
     LineKind.FACILITY: "items",
     LineKind.OTHER: "items",
+    LineKind.COMPONENT: "components",
 }
 # The one rate lines are converted with (services.pricing._to_currency): its history key.
 FX_PAIR = ("EUR", "USD")
