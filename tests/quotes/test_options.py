@@ -167,3 +167,41 @@ def test_the_preview_shows_every_option(
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     text = re.sub(r"\s+", " ", pdf_text(response.content)[0]).replace("\u00a0", " ")
     assert "Your options" in text and "Option B: H200" in text and "Option A: B200" in text
+
+
+# Pre-training 70B three times a year within 90 days, needed in 30: 17 × B300 (option A)
+# against 24 × H200 (option B), a fleet too slow for three runs a year.
+TRAINING = "preset=pretrain-70b&server=smc-822gs-nb3rt-b300&needed_in_days=30"
+
+
+def test_the_options_compare_with_one_rental_of_the_same_work(
+    seed_catalog: object, customer: Any, sales_user: Any
+) -> None:
+    """Renting is sized to the work, never to the owned servers, so every option is
+    compared with the same best rental. Option B's 24 × H200 take 3,629.6 h a run: three
+    runs a year need 3 × 3,629.6 = 10,889 h, more than the 8,760 the fleet has, so its
+    utilization stops at 100 %; the rental used to follow it and came out at 8,760 ÷ 10,889
+    = 80.4 % of option A's (€20.2 M against €25.2 M). Renting all 15 runs (3 a year × 5
+    years) costs 15 × one run's rental on the same instances, whichever option is bought."""
+    quote = services.quote_create_from_calculator(
+        customer=customer, owner=sales_user, query=TRAINING
+    )
+    main = quote.revisions.get()
+    option = services.option_add(revision=main, name="24 × H200")
+    b300 = option.lines.get(kind=LineKind.SERVER)
+    b300.children.all().delete()
+    services.revision_remove_line(revision=option, line_id=b300.pk)
+    services.revision_add_line(revision=option, catalog_key=H200, quantity=Decimal(24))
+
+    reports = [services.stored_report(services.deal_analysis(revision=r)) for r in (main, option)]
+    a_run, b_run = (r.demand.run_hours if r and r.demand else None for r in reports)
+    assert a_run is not None and b_run is not None
+    assert 3 * a_run < 8760 < 3 * b_run  # option A keeps up with the runs, B does not
+    rows = services.comparison(services.proposal_snapshot(revision=main))
+    assert rows[0]["best_rental"] == rows[1]["best_rental"]
+    assert rows[0]["rental_total"] == pytest.approx(rows[1]["rental_total"], abs=0.01)
+    for report, row in zip(reports, rows, strict=True):
+        assert report is not None and report.demand is not None and report.demand.runs == 15
+        (rental,) = [o for o in report.options if o.name == report.verdict.reference_cloud]
+        assert rental.cost_of_run is not None
+        assert row["rental_total"] == pytest.approx(15 * rental.cost_of_run, rel=1e-6)
