@@ -118,6 +118,38 @@ def option_remove(*, revision: QuoteRevision) -> QuoteRevision:
     return main
 
 
+# What the revision as a whole says, whichever option is the main one: the new main option
+# takes them from the old one (an alternative keeps the copy it was made with).
+REVISION_FIELDS = ("currency", "vat_rate", "vat_kind", "valid_until", "terms", "payment_schedule")
+
+
+@transaction.atomic
+def option_make_main(*, revision: QuoteRevision) -> QuoteRevision:
+    """Make the draft alternative `revision` option A: it becomes the revision (the headline
+    total is its own, the others show their difference from it) and the old option A takes
+    its letter. Each option keeps its name, lines, discount, approval and analysis (they are
+    its own row's); the revision's terms stay the revision's. QuoteError on option A or a
+    sent revision. Returns the new option A."""
+    if not revision.is_alternative:
+        raise QuoteError(_("This option is already the main one."))
+    old = locked_revision(main_option(revision))
+    ensure_draft(old)
+    new = locked_revision(revision)
+    ensure_draft(new)
+    letter = new.option_letter
+    others = old.alternatives.exclude(pk=new.pk)
+    # In an order the constraints accept at every step: the old A becomes an alternative of
+    # the new one (no row is the revision for a moment), then the others follow.
+    old.option_of, old.option_letter = new, letter
+    old.save(update_fields=["option_of", "option_letter"])
+    others.update(option_of=new)
+    new.option_of, new.option_letter = None, "A"
+    for name in REVISION_FIELDS:
+        setattr(new, name, getattr(old, name))
+    new.save(update_fields=["option_of", "option_letter", *REVISION_FIELDS])
+    return new
+
+
 def check_alternatives(main: QuoteRevision) -> list[QuoteRevision]:
     """The draft alternatives of `main`, each checked as sending checks option A (lines,
     margin approval, how its analysis is presented); QuoteError naming the option."""

@@ -66,3 +66,20 @@ def option_remove(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         return redirect(detail_url(revision))
     messages.success(request, _("Option %(letter)s removed.") % {"letter": revision.option_letter})
     return redirect(detail_url(main))
+
+
+@require_POST
+@sales_required
+def option_make_main(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    try:
+        main = services.option_make_main(revision=revision)
+    except services.QuoteError as exc:
+        messages.error(request, str(exc))
+        return redirect(detail_url(revision))
+    messages.success(
+        request,
+        _("%(name)s is now option A, the main option; the other options show their difference.")
+        % {"name": services.option_label(revision)},
+    )
+    return redirect(detail_url(main))

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from quotes import pdf, services
-from quotes.models import LineKind, Status
+from quotes.models import ApprovalState, LineKind, Status
 
 from .conftest import pdf_text, send
 from .test_acceptance import finish_render
@@ -167,6 +167,64 @@ def test_the_preview_shows_every_option(
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     text = re.sub(r"\s+", " ", pdf_text(response.content)[0]).replace("\u00a0", " ")
     assert "Your options" in text and "Option B: H200" in text and "Option A: B200" in text
+
+
+def _lines(revision: Any) -> list[tuple[str, str, Decimal]]:
+    return [(x.kind, x.catalog_key, x.quantity) for x in revision.lines.order_by("position")]
+
+
+def test_another_option_becomes_the_main_one(
+    offer: tuple[Any, Any], sales_user: Any, client: Any
+) -> None:
+    """ "Make main" on option B: B's row becomes the revision (option A, the headline total)
+    and the old option A takes the letter B; each keeps its name, lines and approval, and
+    the revision's terms stay the revision's. Refused once the revision is sent."""
+    from django.urls import reverse
+
+    main, option = offer
+    a_lines, b_lines = _lines(main), _lines(option)
+    option.approval_state = ApprovalState.REQUESTED  # B's margin approval, asked for
+    option.save(update_fields=["approval_state"])
+    main.terms = "Delivered DDP Amsterdam."
+    main.save(update_fields=["terms"])
+    before = services.comparison(services.proposal_snapshot(revision=main))
+    a_net, b_net = before[0]["net"], before[1]["net"]
+
+    client.force_login(sales_user)
+    response = client.post(reverse("quotes:option_make_main", args=[option.public_id]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("quotes:detail", args=[main.quote.public_id])
+    main.refresh_from_db()
+    option.refresh_from_db()
+    assert (option.option_of_id, option.option_letter, option.option_name) == (None, "A", "H200")
+    assert (main.option_of_id, main.option_letter, main.option_name) == (option.pk, "B", "B200")
+    assert (_lines(option), _lines(main)) == (b_lines, a_lines)
+    assert (option.approval_state, main.approval_state) == (
+        ApprovalState.REQUESTED,
+        ApprovalState.NOT_NEEDED,
+    )
+    assert option.terms == "Delivered DDP Amsterdam."
+    assert [o.pk for o in services.options_of(main)] == [option.pk, main.pk]
+    # The headline is H200's net; B200 shows its difference: a_net − b_net (the opposite
+    # of before).
+    after = services.comparison(services.proposal_snapshot(revision=main))
+    assert [(r["letter"], r["name"], r["net"]) for r in after] == [
+        ("A", "H200", b_net),
+        ("B", "B200", a_net),
+    ]
+    assert after[1]["difference"] == a_net - b_net
+    page = client.get(reverse("quotes:detail", args=[main.quote.public_id])).content.decode()
+    assert 'id="option-tab-A"' in page and "</strong>: H200" in page
+
+    option.approval_state = ApprovalState.NOT_NEEDED
+    option.save(update_fields=["approval_state"])
+    present_without_analysis_where_needed(option, main)
+    send(option, sales_user)
+    main.refresh_from_db()
+    with pytest.raises(services.QuoteError, match="has been sent"):
+        services.option_make_main(revision=main)
+    with pytest.raises(services.QuoteError, match="already the main one"):
+        services.option_make_main(revision=option)
 
 
 # Pre-training 70B three times a year within 90 days, needed in 30: 17 × B300 (option A)
