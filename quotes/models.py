@@ -264,6 +264,12 @@ class QuoteRevision(models.Model):
     )
     option_letter = models.CharField(_("option"), max_length=1, default="A")
     option_name = models.CharField(_("option name"), max_length=120, blank=True)
+    # An option that leases its hardware instead of buying it: paid in monthly instalments
+    # over this many months, at the lease rate of its analysis (one of the terms the engine
+    # computes; services.options.lease_figures). Empty: bought.
+    lease_term_months = models.PositiveSmallIntegerField(
+        _("lease term (months)"), null=True, blank=True
+    )
 
     class Meta:
         ordering = ["quote", "seq", "option_letter"]

@@ -440,13 +440,22 @@ def _lines(snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def option_sections(snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Each alternative option (B, C, D) as its section of the proposal prints it: its
-    lines, totals and the summary of its own analysis."""
+    lines, totals, how it is paid (a lease's instalments) and the summary of its own
+    analysis."""
+    from .services.options import analysis_figures, lease_term
+
     sections = []
     for section in snapshot.get("options") or []:
         frozen = section["snapshot"]
         tco = frozen.get("tco") or {}
+        figures = analysis_figures(tco, lease_term(frozen))
         sections.append(
             {
+                "lease": frozen.get("lease"),
+                # With the analysis: owning with the lease against the best rental.
+                "lease_owning": figures["owning"] if figures["lease"] else None,
+                "rental_total": figures["rental_total"],
+                "best_rental": figures["best_rental"],
                 "letter": section["letter"],
                 "name": section["name"],
                 "lines": _lines(frozen),

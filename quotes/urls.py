@@ -37,6 +37,7 @@ urlpatterns = [
         options.option_make_main,
         name="option_make_main",
     ),
+    path("revisions/<uuid:public_id>/options/lease/", options.option_lease, name="option_lease"),
     path("revisions/<uuid:public_id>/reprice/", quotes.revision_reprice, name="reprice"),
     path("revisions/<uuid:public_id>/status/", quotes.revision_status, name="status"),
     path("pdf/<uuid:public_id>/", quotes.render_pdf, name="pdf"),

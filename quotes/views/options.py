@@ -83,3 +83,19 @@ def option_make_main(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse
         % {"name": services.option_label(revision)},
     )
     return redirect(detail_url(main))
+
+
+@require_POST
+@sales_required
+def option_lease(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    """Lease the option's hardware over the chosen term, or buy it ("" for the term)."""
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    raw = request.POST.get("term_months", "")
+    try:
+        term = int(raw) if raw else None
+        services.option_set_lease(revision=revision, term_months=term)
+    except ValueError:
+        messages.error(request, _("Choose a lease term."))
+    except services.QuoteError as exc:
+        messages.error(request, str(exc))
+    return redirect(detail_url(revision))

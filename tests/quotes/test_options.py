@@ -263,3 +263,66 @@ def test_the_options_compare_with_one_rental_of_the_same_work(
         (rental,) = [o for o in report.options if o.name == report.verdict.reference_cloud]
         assert rental.cost_of_run is not None
         assert row["rental_total"] == pytest.approx(15 * rental.cost_of_run, rel=1e-6)
+
+
+def test_a_leased_option_states_its_instalments_and_its_cost_against_renting(
+    seed_catalog: object, customer: Any, sales_user: Any, client: Any
+) -> None:
+    """The calculator's quote with the lease of its servers as option B: the same lines,
+    paid in 36 monthly instalments at the analysis' lease rate (6 % a year). Serving 70B on
+    one HGX B200: the hardware's net total P = €438,339.69 (the deal's upfront amount);
+    i = 6 % ÷ 12 = 0.5 % a month; instalment = P × i ÷ (1 − 1.005^−36) = €2,191.70 ÷
+    0.164355 = €13,335.14; 36 of them = €480,065.04. Owning with the lease costs the
+    purchase's cost of owning + what the instalments add to the price: + €480,065.04 −
+    €438,339.69 = + €41,725.35 (the running costs and residual are the purchase's)."""
+    from django.urls import reverse
+
+    quote = services.quote_create_from_calculator(
+        customer=customer, owner=sales_user, query=QUERY, lease_term_months=36
+    )
+    main = quote.revisions.get(option_of__isnull=True)
+    bought, leased = services.options_of(main)
+    assert (bought.lease_term_months, leased.lease_term_months) == (None, 36)
+    assert leased.option_name == f"{main.option_name}, leased over 36 months"
+    assert _lines(leased) == _lines(bought)
+
+    deal = services.deal_analysis(revision=leased)
+    assert deal is not None
+    p = Decimal(deal["deal"]["hardware_net"])
+    i = Decimal("0.06") / 12
+    instalment = p * i / (1 - (1 + i) ** -36)
+    rows = services.comparison(services.proposal_snapshot(revision=main))
+    assert rows[0]["lease"] is None
+    lease = rows[1]["lease"]
+    assert lease["term_months"] == 36 and lease["annual_rate"] == pytest.approx(0.06)
+    assert lease["monthly_payment"] == pytest.approx(float(instalment), abs=0.01)
+    assert lease["total_paid"] == pytest.approx(36 * float(instalment), abs=0.36)
+    extra = 36 * float(instalment) - float(p)
+    assert rows[1]["owning"] == pytest.approx(rows[0]["owning"] + extra, abs=1.0)
+    assert rows[1]["rental_total"] == rows[0]["rental_total"]
+    assert rows[1]["saving"] == pytest.approx(abs(rows[1]["rental_total"] - rows[1]["owning"]))
+    assert rows[1]["payback_month"] is None  # the purchase's payback says nothing of a lease
+
+    # The proposal states it: in the comparison and in option B's section.
+    document = pdf.render_revision(
+        services.proposal_snapshot(revision=main), language="en", draft=True, with_charts=False
+    )
+    text = re.sub(r"\s+", " ", pdf_text(document.pdf)[0]).replace("\u00a0", " ")
+    monthly = f"€{instalment:,.0f}"
+    assert f"lease: 36 × {monthly} a month" in text
+    assert (
+        f"Leased instead of bought: the hardware, €{p:,.2f} excl. VAT, in 36 monthly "
+        f"instalments of €{instalment:,.2f}"
+    ) in text
+    assert f"the hardware leased: 36 × €{instalment:,.2f} a month" in text  # to sign
+
+    # Only the terms the analysis computed; the quote page sets another, or the purchase.
+    with pytest.raises(services.QuoteError, match="36, 48, 60 months"):
+        services.option_set_lease(revision=leased, term_months=24)
+    client.force_login(sales_user)
+    client.post(reverse("quotes:option_lease", args=[leased.public_id]), {"term_months": "48"})
+    leased.refresh_from_db()
+    assert leased.lease_term_months == 48
+    client.post(reverse("quotes:option_lease", args=[leased.public_id]), {"term_months": ""})
+    leased.refresh_from_db()
+    assert leased.lease_term_months is None
