@@ -118,6 +118,7 @@ def quote_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                         owner=request.user,
                         query=data["calc"],
                         alternatives=data["alternatives"] or 0,
+                        lease_term_months=data["lease_term_months"] or None,
                     )
                 else:
                     quote = services.quote_create(

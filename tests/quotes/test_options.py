@@ -268,7 +268,8 @@ def test_the_options_compare_with_one_rental_of_the_same_work(
 def test_a_leased_option_states_its_instalments_and_its_cost_against_renting(
     seed_catalog: object, customer: Any, sales_user: Any, client: Any
 ) -> None:
-    """The calculator's quote with the lease of its servers as option B: the same lines,
+    """The calculator's quote with the lease of its servers as option B (the "Start a
+    quote" form's "Also offer a lease"): the same lines,
     paid in 36 monthly instalments at the analysis' lease rate (6 % a year). Serving 70B on
     one HGX B200: the hardware's net total P = €438,339.69 (the deal's upfront amount);
     i = 6 % ÷ 12 = 0.5 % a month; instalment = P × i ÷ (1 − 1.005^−36) = €2,191.70 ÷
@@ -277,10 +278,15 @@ def test_a_leased_option_states_its_instalments_and_its_cost_against_renting(
     €438,339.69 = + €41,725.35 (the running costs and residual are the purchase's)."""
     from django.urls import reverse
 
-    quote = services.quote_create_from_calculator(
-        customer=customer, owner=sales_user, query=QUERY, lease_term_months=36
-    )
-    main = quote.revisions.get(option_of__isnull=True)
+    from quotes.models import Quote
+
+    # "Start a quote" from the calculator result, also offering the lease over 36 months.
+    client.force_login(sales_user)
+    form = {"customer": customer.public_id, "calc": QUERY, "lease_term_months": "36"}
+    form |= {"country": "NL", "language": "en"}
+    response = client.post(reverse("quotes:new"), form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    main = Quote.objects.get().revisions.get(option_of__isnull=True)
     bought, leased = services.options_of(main)
     assert (bought.lease_term_months, leased.lease_term_months) == (None, 36)
     assert leased.option_name == f"{main.option_name}, leased over 36 months"
@@ -319,7 +325,6 @@ def test_a_leased_option_states_its_instalments_and_its_cost_against_renting(
     # Only the terms the analysis computed; the quote page sets another, or the purchase.
     with pytest.raises(services.QuoteError, match="36, 48, 60 months"):
         services.option_set_lease(revision=leased, term_months=24)
-    client.force_login(sales_user)
     client.post(reverse("quotes:option_lease", args=[leased.public_id]), {"term_months": "48"})
     leased.refresh_from_db()
     assert leased.lease_term_months == 48
