@@ -468,6 +468,23 @@ def option_sections(snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
     return sections
 
 
+def _lease_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """The frozen lease of option A's revision and, with its analysis, its cost of owning
+    with the lease against the best rental (as the comparison computes them)."""
+    from .services.options import analysis_figures, lease_term
+
+    lease = snapshot.get("lease")
+    if not lease:
+        return {"lease": None}
+    figures = analysis_figures(snapshot.get("tco"), lease_term(dict(snapshot)))
+    return {
+        "lease": lease,
+        "lease_owning": figures["owning"] if figures["lease"] else None,
+        "lease_rental": figures["rental_total"],
+        "lease_best": figures["best_rental"],
+    }
+
+
 def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
     from .services.options import comparison
 
@@ -499,6 +516,8 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
         "option_a": (snapshot.get("option") or {}) if snapshot.get("options") else None,
         "options": comparison(dict(snapshot)),
         "option_sections": option_sections(snapshot),
+        # A leased option A (or a lone leased revision): its instalments beside its price.
+        **_lease_context(snapshot),
         **_presented(_tco_context(snapshot.get("tco"), snapshot.get("seller")), snapshot),
     }
 

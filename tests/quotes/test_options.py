@@ -309,18 +309,24 @@ def test_a_leased_option_states_its_instalments_and_its_cost_against_renting(
     assert rows[1]["saving"] == pytest.approx(abs(rows[1]["rental_total"] - rows[1]["owning"]))
     assert rows[1]["payback_month"] is None  # the purchase's payback says nothing of a lease
 
-    # The proposal states it: in the comparison and in option B's section.
+    # The proposal states it: in the comparison, option B's section and the signature
+    # block; with option A leased over 48 months too, beside A's own price summary.
+    services.option_set_lease(revision=bought, term_months=48)
+    main.refresh_from_db()
     document = pdf.render_revision(
         services.proposal_snapshot(revision=main), language="en", draft=True, with_charts=False
     )
     text = re.sub(r"\s+", " ", pdf_text(document.pdf)[0]).replace("\u00a0", " ")
     monthly = f"€{instalment:,.0f}"
     assert f"lease: 36 × {monthly} a month" in text
+    section = text[text.index("Option B: ") :]
     assert (
         f"Leased instead of bought: the hardware, €{p:,.2f} excl. VAT, in 36 monthly "
         f"instalments of €{instalment:,.2f}"
-    ) in text
+    ) in section
     assert f"the hardware leased: 36 × €{instalment:,.2f} a month" in text  # to sign
+    summary = text[text.index("Option A: ") : text.index("Option B: ")]
+    assert f"Leased instead of bought: the hardware, €{p:,.2f} excl. VAT, in 48 monthly" in summary
 
     # Only the terms the analysis computed; the quote page sets another, or the purchase.
     with pytest.raises(services.QuoteError, match="36, 48, 60 months"):
