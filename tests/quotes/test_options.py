@@ -191,9 +191,13 @@ def test_another_option_becomes_the_main_one(
     a_net, b_net = before[0]["net"], before[1]["net"]
 
     client.force_login(sales_user)
+    detail = reverse("quotes:detail", args=[main.quote.public_id])
+    page = client.get(f"{detail}?option=B").content.decode()
+    assert 'id="option-make-main-button"' in page  # on an alternative of a draft
+    assert 'id="option-lease-form"' in page and "lease over 36 months" in page
     response = client.post(reverse("quotes:option_make_main", args=[option.public_id]))
     assert response.status_code == 302
-    assert response["Location"] == reverse("quotes:detail", args=[main.quote.public_id])
+    assert response["Location"] == detail
     main.refresh_from_db()
     option.refresh_from_db()
     assert (option.option_of_id, option.option_letter, option.option_name) == (None, "A", "H200")
@@ -213,8 +217,9 @@ def test_another_option_becomes_the_main_one(
         ("B", "B200", a_net),
     ]
     assert after[1]["difference"] == a_net - b_net
-    page = client.get(reverse("quotes:detail", args=[main.quote.public_id])).content.decode()
+    page = client.get(detail).content.decode()
     assert 'id="option-tab-A"' in page and "</strong>: H200" in page
+    assert 'id="option-make-main-button"' not in page  # option A is the main one
 
     option.approval_state = ApprovalState.NOT_NEEDED
     option.save(update_fields=["approval_state"])
