@@ -124,11 +124,15 @@ def test_the_buyer_accepts_one_option(
 
 def test_a_new_revision_keeps_the_options(offer: tuple[Any, Any], sales_user: Any) -> None:
     main, option = offer
+    services.option_set_lease(revision=option, term_months=36)
     present_without_analysis_where_needed(main, option)
     send(main, sales_user)
+    option.refresh_from_db()
+    assert option.snapshot is not None and option.snapshot["lease"]["term_months"] == 36
     new = services.quote_revise(revision=main, actor=sales_user)
     [copy] = new.alternatives.all()
     assert (copy.option_letter, copy.option_name, copy.seq) == ("B", "H200", new.seq)
+    assert (new.lease_term_months, copy.lease_term_months) == (None, 36)
     assert copy.lines.get(kind=LineKind.SERVER).catalog_key == H200
 
 
