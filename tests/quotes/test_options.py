@@ -336,6 +336,7 @@ def test_a_leased_option_states_its_instalments_and_its_cost_against_renting(
     assert f"the hardware leased: 36 × €{instalment:,.2f} a month" in text  # to sign
     summary = text[text.index("Option A: ") : text.index("Option B: ")]
     assert f"Leased instead of bought: the hardware, €{p:,.2f} excl. VAT, in 48 monthly" in summary
+    assert "This schedule is that of a purchase. Leased, the hardware" in text  # A's payment
 
     # Only the terms the analysis computed; the quote page sets another, or the purchase.
     with pytest.raises(services.QuoteError, match="36, 48, 60 months"):
