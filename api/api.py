@@ -522,13 +522,17 @@ def quotes(request: HttpRequest, filters: Query[QuoteFilter]) -> Any:
 
 
 def _option_figures(revision: QuoteRevision) -> dict[str, Any]:
-    """An option's analysis figures: its deal's (a draft) or as frozen (sent)."""
-    tco = (
-        quote_services.deal_analysis(revision=revision)
-        if revision.is_draft
-        else (revision.snapshot or {}).get("tco")
+    """An option's analysis figures: its deal's (a draft) or as frozen (sent); a leased
+    option's payment terms with them (frozen with a sent option, analysis or not)."""
+    if revision.is_draft:
+        tco = quote_services.deal_analysis(revision=revision)
+        figures = quote_services.analysis_figures(tco, revision.lease_term_months)
+        return {**figures, "lease": quote_services.lease_payment(figures["lease"])}
+    snapshot = revision.snapshot or {}
+    figures = quote_services.analysis_figures(
+        snapshot.get("tco"), quote_services.lease_term(snapshot)
     )
-    return quote_services.analysis_figures(tco)
+    return {**figures, "lease": snapshot.get("lease")}
 
 
 def _priced(revision: QuoteRevision) -> dict[str, Any]:

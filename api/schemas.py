@@ -213,6 +213,14 @@ class LineOut(Schema):
     price_is_estimate: bool
 
 
+class LeaseOut(Schema):
+    financed: float = Field(description="the hardware's net total the lease finances")
+    term_months: int
+    annual_rate: float
+    monthly_payment: float = Field(description="excl. VAT")
+    total_paid: float = Field(description="the instalments over the term")
+
+
 class OptionAnalysisOut(Schema):
     owning: float | None = Field(description="cost of owning over the horizon, bridge included")
     best_rental: str | None
@@ -222,6 +230,7 @@ class OptionAnalysisOut(Schema):
     payback_month: float | None
     it_kw: float | None
     racks: int | None
+    lease: LeaseOut | None = Field(None, description="a leased option's payment terms")
 
 
 class OptionOut(Schema):

@@ -122,6 +122,7 @@ def quote_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                         owner=request.user,
                         query=data["calc"],
                         alternatives=data["alternatives"] or 0,
+                        lease_term_months=data["lease_term_months"] or None,
                     )
                 else:
                     quote = services.quote_create(
@@ -183,6 +184,8 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         "deal": deal,
         "deal_report": services.stored_report(deal),  # the analysis' figures (tco.report)
         "deal_decisions": services.analysis_decisions(deal),  # beside its headline
+        # The lease terms the option's analysis computed (an option may be leased).
+        "lease_terms": services.lease_terms(deal) if current.is_draft else [],
         "vat_note": (current.snapshot or {}).get("vat", {}).get("legal_text")
         or vat_note(current.vat_kind, quote.customer.vat_number),
         "line_form": LineForm(choices=services.catalog_choices()) if current.is_draft else None,

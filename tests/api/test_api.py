@@ -606,6 +606,13 @@ def test_draft_quote_from_calculator_query_and_from_scenario(
     assert b["totals"] == detail["totals"] and len(b["lines"]) == len(detail["lines"])
     assert b["analysis"] == detail["analysis"]
     assert b["analysis"]["owning"] is not None and option.option_of_id == stored.pk
+    # Leased over 36 months: its payment terms, P × 0.5 % ÷ (1 − 1.005^−36) a month.
+    quote_services.option_set_lease(revision=option, term_months=36)
+    detail = api.get(f"/api/v1/sales/revisions/{revision['id']}", **write).json()
+    lease = detail["options"][0]["analysis"]["lease"]
+    assert detail["analysis"]["lease"] is None and lease["term_months"] == 36
+    financed = lease["financed"]
+    assert lease["monthly_payment"] == pytest.approx(financed * 0.005 / (1 - 1.005**-36), abs=0.01)
 
     bad = {**scenario, "server": "nope"}
     response = post_json(
