@@ -33,7 +33,7 @@ TODAY_VARIABLE = "GPUTCO_TEST_TODAY"
 _TRAVELLER = pytest.StashKey[time_machine.travel]()
 
 
-def _on(day: date) -> time_machine.travel:
+def travel_to(day: date) -> time_machine.travel:
     """Travel to ``day`` at the present time of day, the clock ticking on from there."""
     return time_machine.travel(
         datetime.combine(day, datetime.now(UTC).time(), tzinfo=UTC), tick=True
@@ -43,7 +43,7 @@ def _on(day: date) -> time_machine.travel:
 def pytest_configure(config: pytest.Config) -> None:
     day = os.environ.get(TODAY_VARIABLE)
     if day:
-        traveller = _on(date.fromisoformat(day))
+        traveller = travel_to(date.fromisoformat(day))
         traveller.start()
         config.stash[_TRAVELLER] = traveller
 
@@ -73,7 +73,7 @@ def calendar_day(request: pytest.FixtureRequest) -> Iterator[date]:
     if day is None:
         yield date.today()
         return
-    with _on(day):
+    with travel_to(day):
         yield day
 
 
