@@ -76,7 +76,7 @@ class SharedSeedCatalog:
     def __init__(self) -> None:
         self.blocker: Any = None  # pytest-django's database blocker, once the database exists
         self.atomic: Any = None
-        self.day: date | None = None
+        self.loaded_on = date.min  # the day the open transaction's catalog was loaded on
         self.summary: Any = None
         self.item: pytest.Item | None = None  # the test the open transaction serves
 
@@ -101,13 +101,15 @@ class SharedSeedCatalog:
         if self.blocker is None:
             return  # no database yet: the first test that asks loads its own
         shares, day = self.day_for(item)
-        if shares and self.atomic is not None and self.day == day:
+        runs_on = day or date.today()  # a run past midnight loads again for the new day
+        if shares and self.atomic is not None and self.loaded_on == runs_on:
             self.item = item
             return
         self.close()
         if shares:
             self.open(day)
             self.item = item
+            self.loaded_on = runs_on
 
     def open(self, day: date | None) -> None:
         from django.db import transaction
@@ -119,7 +121,6 @@ class SharedSeedCatalog:
             self.atomic.__enter__()
             with travel_to(day) if day is not None else contextlib.nullcontext():
                 self.summary = load_catalog()
-        self.day = day
 
     def close(self) -> None:
         from django.db import connection, transaction
