@@ -6,7 +6,7 @@ and a draft quote. Schemathesis reads /api/v1/openapi.json and generates request
 every operation, valid and invalid; every response must be free of 5xx and match the
 schema (status code, content type, headers, body). The run is bounded: a fixed number of
 examples per operation, derandomized, so it takes the same time every run; `make test` sends
-a quarter of the examples `make fuzz` sends (API_FUZZ_SCALE), and every operation is
+3/10 of the examples `make fuzz` sends (API_FUZZ_SCALE), and every operation is
 requested at least once either way. Then issue 32's
 hostile bodies (too many offerings, repeats, deep nesting, a body over the upload limit,
 control characters, formula text in overrides) go to every POST operation: each answer
