@@ -333,6 +333,8 @@ def test_a_leased_option_states_its_instalments_and_its_cost_against_renting(
         f"Leased instead of bought: the hardware, €{p:,.2f} excl. VAT, in 36 monthly "
         f"instalments of €{instalment:,.2f}"
     ) in section
+    # A lease rate is the finance partner's to confirm: the proposal says so, not as a term.
+    assert "The lease figures are indicative: the lease is provided by a finance partner" in section
     assert f"the hardware leased: 36 × €{instalment:,.2f} a month" in text  # to sign
     summary = text[text.index("Option A: ") : text.index("Option B: ")]
     assert f"Leased instead of bought: the hardware, €{p:,.2f} excl. VAT, in 48 monthly" in summary
