@@ -14,6 +14,7 @@ from django.utils import translation
 from django.views.decorators.http import require_POST, require_safe
 
 from common.client_ip import client_ip
+from common.downloads import pdf_download
 
 from .. import selectors, services
 from ..forms import AcceptanceForm
@@ -52,10 +53,7 @@ def buyer_accept(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _signed_copy_response(record: AcceptanceRecord) -> HttpResponse:
-    response = HttpResponse(bytes(record.pdf), content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{record.filename}"'
-    response["X-Content-SHA256"] = record.sha256
-    return response
+    return pdf_download(record.pdf, filename=record.filename, sha256=record.sha256)
 
 
 @require_safe

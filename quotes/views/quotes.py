@@ -28,6 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from common import challenge
 from common.client_ip import client_ip
+from common.downloads import pdf_download
 from common.formatting import number
 from common.http import AuthenticatedHttpRequest, HtmxHttpRequest
 
@@ -447,10 +448,7 @@ def render_pdf(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 def _pdf_response(render_row: Any) -> HttpResponse:
     if render_row.status != RenderStatus.DONE or not render_row.pdf:
         return HttpResponse(_("The PDF is not ready yet."), status=404, content_type="text/plain")
-    response = HttpResponse(bytes(render_row.pdf), content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{render_row.filename}"'
-    response["X-Content-SHA256"] = render_row.sha256
-    return response
+    return pdf_download(render_row.pdf, filename=render_row.filename, sha256=render_row.sha256)
 
 
 @require_safe
