@@ -45,7 +45,7 @@ from ..forms import (
     RevisionForm,
     lead_form_stamp,
 )
-from ..models import AcceptanceRecord, RenderStatus, Status
+from ..models import AcceptanceRecord, OutboxEmail, RenderStatus, Status
 from ..services import moved
 from ..vat import country_choices, vat_note
 from .access import buyer_revision, sales_required
@@ -328,42 +328,46 @@ def revision_edit(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     return _revision_action(request, public_id, edit)
 
 
-@require_POST
-@sales_required
-def revision_send(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def _email_action(
+    request: AuthenticatedHttpRequest,
+    public_id: uuid.UUID,
+    queue: Callable[..., OutboxEmail],
+    done: str,
+) -> HttpResponse:
+    """Send or send again: the form's idempotency key makes a double submit queue one email;
+    `done` names the recipient as %(email)s."""
     form = ActionForm(request.POST)
 
-    def send(revision: Any) -> str:
+    def act(revision: Any) -> str:
         if not form.is_valid():
             raise services.QuoteError(_("The form has expired; reload the page and try again."))
-        email = services.quote_send(
+        email = queue(
             revision=revision,
             actor=request.user,
             idempotency_key=str(form.cleaned_data["idempotency_key"]),
         )
-        return _("Revision sent to %(email)s: the PDF is being prepared.") % {
-            "email": email.to_email
-        }
+        return done % {"email": email.to_email}
 
-    return _revision_action(request, public_id, send)
+    return _revision_action(request, public_id, act)
+
+
+@require_POST
+@sales_required
+def revision_send(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    return _email_action(
+        request,
+        public_id,
+        services.quote_send,
+        _("Revision sent to %(email)s: the PDF is being prepared."),
+    )
 
 
 @require_POST
 @sales_required
 def revision_resend(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
-    form = ActionForm(request.POST)
-
-    def resend(revision: Any) -> str:
-        if not form.is_valid():
-            raise services.QuoteError(_("The form has expired; reload the page and try again."))
-        email = services.revision_resend(
-            revision=revision,
-            actor=request.user,
-            idempotency_key=str(form.cleaned_data["idempotency_key"]),
-        )
-        return _("Sent again to %(email)s.") % {"email": email.to_email}
-
-    return _revision_action(request, public_id, resend)
+    return _email_action(
+        request, public_id, services.revision_resend, _("Sent again to %(email)s.")
+    )
 
 
 @require_POST
