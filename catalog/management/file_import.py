@@ -1,12 +1,15 @@
-"""What the import commands (import_prices, import_stock) share: one file checked, imported
-all rows or none, and reported on the command's output."""
+"""What the catalog's commands share: the import commands (import_prices, import_stock) take
+one file, check it, import it all rows or none and report it; a refused file or catalog
+(load_catalog too) ends the command with its problems."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, ClassVar
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from catalog.services import PriceImportError, check_upload, import_price_file
 from common.time_budget import command_time_budget
@@ -49,11 +52,7 @@ def import_file(
         if rows_on_refusal:
             for line in exc.preview.lines():
                 command.stdout.write(line)
-        for error in exc.preview.errors:
-            command.stderr.write(str(error))
-        raise CommandError(
-            f"{exc.preview.error_count} problem(s) found; nothing was imported."
-        ) from exc
+        raise refusal(command, exc.preview.errors, exc.preview.error_count) from exc
     for line in preview.lines():
         command.stdout.write(line)
     changed = len(preview.new) + len(preview.changed)
@@ -62,4 +61,39 @@ def import_file(
     else:
         command.stdout.write(
             command.style.SUCCESS(f"Imported {path.name}: {changed} row(s) changed.")
+        )
+
+
+def refusal(command: BaseCommand, problems: Sequence[object], count: int) -> CommandError:
+    """Write each problem to stderr; the error that ends the command (`count` problems in
+    all, more than are listed when the list was capped), nothing imported."""
+    for problem in problems:
+        command.stderr.write(str(problem))
+    return CommandError(f"{count} problem(s) found; nothing was imported.")
+
+
+class FileImportCommand(BaseCommand):
+    """A command that imports one file (`file`, `--dry-run`) as the kind `kind_of` names."""
+
+    source_name: ClassVar[str]  # the command's name, recorded as the rows' source
+    rows_on_refusal: ClassVar[bool] = False
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path)
+        parser.add_argument(
+            "--dry-run", action="store_true", help="check and show the changes, write nothing"
+        )
+
+    def kind_of(self, options: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path: Path = options["file"]
+        import_file(
+            self,
+            path=path,
+            kind=self.kind_of(options),
+            source=f"{self.source_name} {path}",
+            dry_run=options["dry_run"],
+            rows_on_refusal=self.rows_on_refusal,
         )

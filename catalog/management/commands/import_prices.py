@@ -1,32 +1,22 @@
-from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandParser
 
-from catalog.management.file_import import import_file
+from catalog.management.file_import import FileImportCommand
 from catalog.schema import PRICE_SPECS_BY_KIND
 
 
-class Command(BaseCommand):
+class Command(FileImportCommand):
     help = (
         "Import a price list (CSV or XLSX) for cloud offerings, server models, "
         "infrastructure items or FX rates: all rows or none, with price history."
     )
+    source_name = "import_prices"
+    rows_on_refusal = True  # a price list's rows, then its problems
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", type=Path)
+        super().add_arguments(parser)
         parser.add_argument("--kind", required=True, choices=sorted(PRICE_SPECS_BY_KIND))
-        parser.add_argument(
-            "--dry-run", action="store_true", help="check and show the changes, write nothing"
-        )
 
-    def handle(self, *args: Any, **options: Any) -> None:
-        path: Path = options["file"]
-        import_file(
-            self,
-            path=path,
-            kind=options["kind"],
-            source=f"import_prices {path}",
-            dry_run=options["dry_run"],
-            rows_on_refusal=True,
-        )
+    def kind_of(self, options: dict[str, Any]) -> str:
+        return str(options["kind"])

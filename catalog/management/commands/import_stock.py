@@ -2,33 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
-
-from catalog.management.file_import import import_file
+from catalog.management.file_import import FileImportCommand
 
 
-class Command(BaseCommand):
+class Command(FileImportCommand):
     help = (
         "Import a stock feed (CSV or XLSX: sku, quantity, lead_time_weeks, as_of, optional "
         "gpu) as an ERP exports it: servers in stock and lead times, all rows or none."
     )
+    source_name = "import_stock"
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", type=Path)
-        parser.add_argument(
-            "--dry-run", action="store_true", help="check and show the changes, write nothing"
-        )
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        path: Path = options["file"]
-        import_file(
-            self,
-            path=path,
-            kind="stock",
-            source=f"import_stock {path}",
-            dry_run=options["dry_run"],
-            rows_on_refusal=False,
-        )
+    def kind_of(self, options: dict[str, Any]) -> str:
+        return "stock"
