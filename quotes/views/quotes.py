@@ -48,7 +48,7 @@ from ..forms import (
 from ..models import AcceptanceRecord, OutboxEmail, RenderStatus, Status
 from ..services import moved
 from ..vat import country_choices, vat_note
-from .access import buyer_revision, sales_required
+from .access import buyer_revision, lead_of_link, sales_required
 from .buyer_page import buyer_context
 from .options import detail_url
 
@@ -636,10 +636,9 @@ def lead_request(request: HtmxHttpRequest) -> HttpResponse:
 @never_cache
 @require_safe
 def lead_status(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    try:
-        lead = services.lead_from_token(token=token)
-    except services.BuyerLinkInvalid as exc:
-        return render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+    lead, problem = lead_of_link(request, token)
+    if problem:
+        return problem
     context = {"lead": lead, "token": token, "delivery": selectors.lead_delivery_state(lead=lead)}
     template = "quotes/_lead_status.html" if request.htmx else "quotes/lead_page.html"
     return render(request, template, context)
@@ -647,10 +646,9 @@ def lead_status(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 @require_safe
 def lead_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    try:
-        lead = services.lead_from_token(token=token)
-    except services.BuyerLinkInvalid as exc:
-        return render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+    lead, problem = lead_of_link(request, token)
+    if problem:
+        return problem
     render_row = getattr(lead, "render", None)
     if render_row is None:
         return HttpResponse(_("The PDF is not ready yet."), status=404, content_type="text/plain")
@@ -663,10 +661,9 @@ def lead_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """The link in the confirmation email. Opening it asks for a click (mail scanners
     open links too); the click confirms the address and sends the PDF, then the status
     page follows (post/redirect/get)."""
-    try:
-        lead = services.lead_from_confirm_token(token=token)
-    except services.BuyerLinkInvalid as exc:
-        return render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+    lead, problem = lead_of_link(request, token, services.lead_from_confirm_token)
+    if problem:
+        return problem
     status_url = reverse("quotes:lead_status", kwargs={"token": services.lead_token(lead=lead)})
     if lead.confirmed_at is not None:
         return redirect(status_url)

@@ -503,3 +503,10 @@ def test_send_and_send_again_through_the_views_queue_one_email_per_key(
     )
     expired = client.post(reverse("quotes:resend", args=[revision.public_id]), {}, follow=True)
     assert "The form has expired" in expired.content.decode()
+
+
+def test_tampered_lead_links_are_refused(client: Client) -> None:
+    for name in ("quotes:lead_status", "quotes:lead_pdf", "quotes:lead_confirm"):
+        response = client.get(reverse(name, args=["nonsense:signature"]))
+        assert response.status_code == 404, name
+        assert "not valid" in response.content.decode(), name
