@@ -386,7 +386,9 @@ def test_catalog_filters_and_pagination(seed_catalog: object, api: Client) -> No
     estimates = api.get("/api/v1/catalog/sites", {"is_estimate": "true"}).json()
     assert estimates["count"] >= 1 and all(s["is_estimate"] for s in estimates["items"])
     one = api.get("/api/v1/catalog/servers", {"key": "smc-821ge-tnhr-h100"}).json()
-    assert one["count"] == 1 and one["items"][0]["gpu"]
+    assert one["count"] == 1 and one["items"][0]["gpu"] == "h100-sxm"  # the GPU by its key
+    gpus = {g["key"] for g in api.get("/api/v1/catalog/gpus", {"limit": 100}).json()["items"]}
+    assert {o["gpu"] for o in everything["items"]} <= gpus
     for name, value in (("limit", 0), ("limit", 101), ("offset", -1), ("offset", 10**20)):
         bad = api.get("/api/v1/catalog/gpus", {name: value})
         assert bad.status_code == 422 and bad.json()["field"] == name
