@@ -43,6 +43,13 @@ NO_NUL = r"^[^\x00]*$"
 PROBLEMS = {400: s.Problem, 401: s.Problem, 403: s.Problem, 404: s.Problem, 422: s.Problem}
 PUBLIC_PROBLEMS = {400: s.Problem, 404: s.Problem, 413: s.Problem, 422: s.Problem, 429: s.Problem}
 SALES_PROBLEMS = {**PROBLEMS, 413: s.Problem, 429: s.Problem}
+# The workbook endpoints answer a file, not JSON: their 200 is described here, once.
+WORKBOOK_RESPONSES = {
+    200: {
+        "description": "An .xlsx workbook",
+        "content": {XLSX_CONTENT_TYPE: {"schema": {"type": "string", "format": "binary"}}},
+    }
+}
 
 
 class TokenAuth(HttpBearer):
@@ -230,12 +237,7 @@ def estimate(request: HttpRequest) -> HttpResponse:
     summary="The scenario's TCO model as an Excel workbook with live formulas",
     openapi_extra={
         **s.SCENARIO_BODY,
-        "responses": {
-            200: {
-                "description": "An .xlsx workbook",
-                "content": {XLSX_CONTENT_TYPE: {"schema": {"type": "string", "format": "binary"}}},
-            }
-        },
+        "responses": WORKBOOK_RESPONSES,
     },
 )
 def estimate_workbook(request: HttpRequest) -> HttpResponse:
@@ -599,14 +601,7 @@ def revision_detail(request: HttpRequest, revision_id: UUID) -> Any:
     "/revisions/{revision_id}/workbook",
     response={200: None, **SALES_PROBLEMS},
     summary="The revision's TCO analysis as an Excel workbook with live formulas",
-    openapi_extra={
-        "responses": {
-            200: {
-                "description": "An .xlsx workbook",
-                "content": {XLSX_CONTENT_TYPE: {"schema": {"type": "string", "format": "binary"}}},
-            }
-        }
-    },
+    openapi_extra={"responses": WORKBOOK_RESPONSES},
 )
 def revision_workbook(request: HttpRequest, revision_id: UUID) -> HttpResponse:
     from quotes.workbook import revision_workbook as build
