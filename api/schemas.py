@@ -190,6 +190,16 @@ class CustomerOut(Schema):
     team: str
     created_at: datetime
 
+    # Read from the customer row itself: its public id (never the row's key) and team name.
+    @staticmethod
+    def resolve_id(source: Any) -> UUID:
+        public_id: UUID = source.public_id
+        return public_id
+
+    @staticmethod
+    def resolve_team(source: Any) -> str:
+        return str(source.team.name)
+
 
 class TotalsOut(Schema):
     currency: str
