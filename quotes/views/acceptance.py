@@ -19,7 +19,7 @@ from common.downloads import pdf_download
 from .. import selectors, services
 from ..forms import AcceptanceForm
 from ..models import AcceptanceRecord
-from .access import buyer_revision, sales_required
+from .access import buyer_language, buyer_revision, sales_required
 from .buyer_page import acceptance_context, buyer_context
 
 
@@ -29,7 +29,7 @@ def buyer_accept(request: HttpRequest, token: str) -> HttpResponse:
     if problem:
         return problem
     form = AcceptanceForm(request.POST)
-    with translation.override(revision.snapshot.get("language", "en")):
+    with translation.override(buyer_language(revision)):
         if form.is_valid():
             data = form.cleaned_data
             try:

@@ -54,3 +54,9 @@ def lead_of_link(
         return read(token=token), None
     except services.BuyerLinkInvalid as exc:
         return None, render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+
+
+def buyer_language(revision: Any) -> str:
+    """The language the buyer's pages speak: the one the proposal was sent in."""
+    language: str = revision.snapshot.get("language", "en")
+    return language

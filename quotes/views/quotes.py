@@ -48,7 +48,7 @@ from ..forms import (
 from ..models import AcceptanceRecord, OutboxEmail, RenderStatus, Status
 from ..services import moved
 from ..vat import country_choices, vat_note
-from .access import buyer_revision, lead_of_link, sales_required
+from .access import buyer_language, buyer_revision, lead_of_link, sales_required
 from .buyer_page import buyer_context
 from .options import detail_url
 
@@ -500,7 +500,7 @@ def buyer_view(request: HttpRequest, token: str) -> HttpResponse:
     revision, problem = buyer_revision(request, token)
     if problem:
         return problem
-    with translation.override(revision.snapshot.get("language", "en")):
+    with translation.override(buyer_language(revision)):
         return render(request, "quotes/buyer.html", buyer_context(revision, token))
 
 
@@ -530,7 +530,7 @@ def buyer_done(request: HttpRequest, token: str) -> HttpResponse:
         "acceptance": AcceptanceRecord.objects.filter(revision=revision).defer("pdf").first(),
         "token": token,
     }
-    with translation.override(revision.snapshot.get("language", "en")):
+    with translation.override(buyer_language(revision)):
         return render(request, "quotes/buyer_done.html", context)
 
 
@@ -540,7 +540,7 @@ def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
     if problem:
         return problem
     form = DecisionForm(request.POST)
-    with translation.override(revision.snapshot.get("language", "en")):
+    with translation.override(buyer_language(revision)):
         if form.is_valid() and form.cleaned_data["decision"] == "accept":
             # Accepting needs the evidence of the acceptance form (views/acceptance.py).
             form.add_error(None, _("To accept, tick the terms and type your name and role."))
