@@ -300,7 +300,7 @@ class QuoteRevision(models.Model):
     price_protection_from = models.DateField(null=True, blank=True)
     # An option that leases its hardware instead of buying it: paid in monthly instalments
     # over this many months, at the lease rate of its analysis (one of the terms the engine
-    # computes; services.options.lease_figures). Empty: bought.
+    # computes; services.lease.lease_figures). Empty: bought.
     lease_term_months = models.PositiveSmallIntegerField(
         _("lease term (months)"), null=True, blank=True
     )

@@ -442,7 +442,8 @@ def option_sections(snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Each alternative option (B, C, D) as its section of the proposal prints it: its
     lines, totals, how it is paid (a lease's instalments) and the summary of its own
     analysis."""
-    from .services.options import analysis_figures, lease_term
+    from .services.lease import lease_term
+    from .services.options import analysis_figures
 
     sections = []
     for section in snapshot.get("options") or []:
@@ -471,7 +472,8 @@ def option_sections(snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
 def _lease_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
     """The frozen lease of option A's revision and, with its analysis, its cost of owning
     with the lease against the best rental (as the comparison computes them)."""
-    from .services.options import analysis_figures, lease_term
+    from .services.lease import lease_term
+    from .services.options import analysis_figures
 
     lease = snapshot.get("lease")
     if not lease:

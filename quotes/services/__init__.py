@@ -117,6 +117,7 @@ from .leads import (
     lead_team,
     lead_update,
 )
+from .lease import lease_figures, lease_payment, lease_term, lease_terms
 from .lines import (
     revision_add_free_line,
     revision_set_discount,
@@ -141,10 +142,6 @@ from .onboarding import team_join
 from .options import (
     analysis_figures,
     comparison,
-    lease_figures,
-    lease_payment,
-    lease_term,
-    lease_terms,
     main_option,
     option_add,
     option_add_lease,

@@ -20,7 +20,7 @@ from .availability import delivery_snapshot
 from .bom import bom_order
 from .deal import deal_analysis
 from .leads import display_company, display_name
-from .options import lease_figures, lease_payment
+from .lease import lease_figures, lease_payment
 from .presentation import frozen_presentation
 from .pricing import totals_for
 from .seller import owner_snapshot, seller_snapshot
@@ -123,7 +123,7 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
         # (none when the engineer chose to send it without: services.presentation).
         "tco": tco,
         "analysis": presentation,
-        # A leased option's payment terms (services.options.lease_figures); None: bought.
+        # A leased option's payment terms (services.lease.lease_figures); None: bought.
         "lease": lease_payment(lease_figures(deal, revision.lease_term_months)),
     }
 
