@@ -53,13 +53,21 @@ bench: system-deps-bench $(STAMP) messages bytecode
 	$(PY) bench/run.py
 
 # 20,000 generated requests against every public and sales URL (tests/hardening/test_fuzz.py);
-# prints the count of each status and fails on any 500.
+# prints the count of each status and fails on any 500. Then schemathesis against the API
+# with 40/30/30 examples per operation (tests/api/test_fuzz.py; `make test` sends 12/9/9).
 FUZZ_REQUESTS ?= 20000
+API_FUZZ_SCALE ?= 10
 fuzz: system-deps-test $(STAMP) messages
 	FUZZ_REQUESTS=$(FUZZ_REQUESTS) FUZZ_RANDOM=1 LOG_LEVEL=ERROR $(PY) -m pytest tests/hardening/test_fuzz.py -q -s
+	API_FUZZ_SCALE=$(API_FUZZ_SCALE) LOG_LEVEL=ERROR $(PY) -m pytest tests/api/test_fuzz.py -q -s
 
-messages: $(STAMP)
-	@if [ -d locale ]; then $(PY) manage.py compilemessages --ignore=.venv -v0; fi
+# Each language's .mo is compiled again only when its .po changed: compilemessages starts
+# Django (~3 s) and `make test` runs it every time.
+MO_FILES := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
+messages: $(MO_FILES)
+
+locale/%.mo: locale/%.po | $(STAMP)
+	$(PY) manage.py compilemessages --ignore=.venv -v0 --locale $(firstword $(subst /, ,$*))
 
 # The app's own bytecode (the libraries' is compiled at install): a fresh process, e.g. a
 # worker after a deploy, then reads .pyc files instead of compiling every module again.

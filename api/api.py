@@ -28,7 +28,7 @@ from common.downloads import attachment
 from quotes import exports as quote_exports
 from quotes import selectors as quote_selectors
 from quotes import services as quote_services
-from quotes.models import Customer, Quote, QuoteRevision
+from quotes.models import Quote, QuoteRevision
 from tco.presentation.downloads import XLSX_CONTENT_TYPE, workbook_filename
 from tco.report.models import Report
 
@@ -43,6 +43,13 @@ NO_NUL = r"^[^\x00]*$"
 PROBLEMS = {400: s.Problem, 401: s.Problem, 403: s.Problem, 404: s.Problem, 422: s.Problem}
 PUBLIC_PROBLEMS = {400: s.Problem, 404: s.Problem, 413: s.Problem, 422: s.Problem, 429: s.Problem}
 SALES_PROBLEMS = {**PROBLEMS, 413: s.Problem, 429: s.Problem}
+# The workbook endpoints answer a file, not JSON: their 200 is described here, once.
+WORKBOOK_RESPONSES = {
+    200: {
+        "description": "An .xlsx workbook",
+        "content": {XLSX_CONTENT_TYPE: {"schema": {"type": "string", "format": "binary"}}},
+    }
+}
 
 
 class TokenAuth(HttpBearer):
@@ -230,12 +237,7 @@ def estimate(request: HttpRequest) -> HttpResponse:
     summary="The scenario's TCO model as an Excel workbook with live formulas",
     openapi_extra={
         **s.SCENARIO_BODY,
-        "responses": {
-            200: {
-                "description": "An .xlsx workbook",
-                "content": {XLSX_CONTENT_TYPE: {"schema": {"type": "string", "format": "binary"}}},
-            }
-        },
+        "responses": WORKBOOK_RESPONSES,
     },
 )
 def estimate_workbook(request: HttpRequest) -> HttpResponse:
@@ -464,25 +466,11 @@ def me(request: HttpRequest) -> Any:
     }
 
 
-def _customer(c: Customer) -> dict[str, Any]:
-    return {
-        "id": c.public_id,
-        "company": c.company,
-        "contact_name": c.contact_name,
-        "email": c.email,
-        "country": c.country,
-        "vat_number": c.vat_number,
-        "language": c.language,
-        "team": c.team.name,
-        "created_at": c.created_at,
-    }
-
-
 @sales.get("/customers", response={200: list[s.CustomerOut], **SALES_PROBLEMS})
 @paginate(Pages)
 def customers(request: HttpRequest) -> Any:
     user = _sales_user(request)
-    return Rows(quote_selectors.customer_list(user=user).order_by("company", "pk"), _customer)
+    return quote_selectors.customer_list(user=user).order_by("company", "pk")
 
 
 class QuoteFilter(Schema):
@@ -522,13 +510,17 @@ def quotes(request: HttpRequest, filters: Query[QuoteFilter]) -> Any:
 
 
 def _option_figures(revision: QuoteRevision) -> dict[str, Any]:
-    """An option's analysis figures: its deal's (a draft) or as frozen (sent)."""
-    tco = (
-        quote_services.deal_analysis(revision=revision)
-        if revision.is_draft
-        else (revision.snapshot or {}).get("tco")
+    """An option's analysis figures: its deal's (a draft) or as frozen (sent); a leased
+    option's payment terms with them (frozen with a sent option, analysis or not)."""
+    if revision.is_draft:
+        tco = quote_services.deal_analysis(revision=revision)
+        figures = quote_services.analysis_figures(tco, revision.lease_term_months)
+        return {**figures, "lease": quote_services.lease_payment(figures["lease"])}
+    snapshot = revision.snapshot or {}
+    figures = quote_services.analysis_figures(
+        snapshot.get("tco"), quote_services.lease_term(snapshot)
     )
-    return quote_services.analysis_figures(tco)
+    return {**figures, "lease": snapshot.get("lease")}
 
 
 def _priced(revision: QuoteRevision) -> dict[str, Any]:
@@ -595,14 +587,7 @@ def revision_detail(request: HttpRequest, revision_id: UUID) -> Any:
     "/revisions/{revision_id}/workbook",
     response={200: None, **SALES_PROBLEMS},
     summary="The revision's TCO analysis as an Excel workbook with live formulas",
-    openapi_extra={
-        "responses": {
-            200: {
-                "description": "An .xlsx workbook",
-                "content": {XLSX_CONTENT_TYPE: {"schema": {"type": "string", "format": "binary"}}},
-            }
-        }
-    },
+    openapi_extra={"responses": WORKBOOK_RESPONSES},
 )
 def revision_workbook(request: HttpRequest, revision_id: UUID) -> HttpResponse:
     from quotes.workbook import revision_workbook as build

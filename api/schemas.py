@@ -61,7 +61,7 @@ def scenario_components() -> dict[str, Any]:
 
 
 # The catalog's responses read their catalog rows field by field (ninja's Schema reads
-# attributes); a row's GPU is given as its key (``resolve_gpu``).
+# attributes); a row's GPU is given as its key (``GpuByKey``).
 
 
 def gpu_key(source: Any) -> str:
@@ -69,6 +69,14 @@ def gpu_key(source: Any) -> str:
     servers are read, then their internal figures blanked, then read again as the response)."""
     gpu = source.gpu
     return gpu if isinstance(gpu, str) else str(gpu.key)
+
+
+class GpuByKey(Schema):
+    """A catalog row's GPU given as its key (mixed into the responses that name a GPU)."""
+
+    @staticmethod
+    def resolve_gpu(source: Any) -> str:
+        return gpu_key(source)
 
 
 class Provenance(Schema):
@@ -107,7 +115,7 @@ class GpuOut(Provenance):
     tdp_w: int
 
 
-class ServerOut(OwnPriceProvenance):
+class ServerOut(OwnPriceProvenance, GpuByKey):
     key: str
     vendor: str
     sku: str
@@ -130,10 +138,6 @@ class ServerOut(OwnPriceProvenance):
     )
     price_is_estimate: bool | None = Field(description=OWN_IS_ESTIMATE)
 
-    @staticmethod
-    def resolve_gpu(source: Any) -> str:
-        return gpu_key(source)
-
 
 class SiteOut(Provenance):
     key: str
@@ -148,7 +152,7 @@ class SiteOut(Provenance):
     currency: str
 
 
-class CloudOfferingOut(Provenance):
+class CloudOfferingOut(Provenance, GpuByKey):
     key: str
     provider: str
     instance_type: str
@@ -158,10 +162,6 @@ class CloudOfferingOut(Provenance):
     term: str
     price_per_hour: float
     currency: str
-
-    @staticmethod
-    def resolve_gpu(source: Any) -> str:
-        return gpu_key(source)
 
 
 class ItemOut(OwnPriceProvenance):
@@ -190,6 +190,16 @@ class CustomerOut(Schema):
     team: str
     created_at: datetime
 
+    # Read from the customer row itself: its public id (never the row's key) and team name.
+    @staticmethod
+    def resolve_id(source: Any) -> UUID:
+        public_id: UUID = source.public_id
+        return public_id
+
+    @staticmethod
+    def resolve_team(source: Any) -> str:
+        return str(source.team.name)
+
 
 class TotalsOut(Schema):
     currency: str
@@ -213,6 +223,14 @@ class LineOut(Schema):
     price_is_estimate: bool
 
 
+class LeaseOut(Schema):
+    financed: float = Field(description="the hardware's net total the lease finances")
+    term_months: int
+    annual_rate: float
+    monthly_payment: float = Field(description="excl. VAT")
+    total_paid: float = Field(description="the instalments over the term")
+
+
 class OptionAnalysisOut(Schema):
     owning: float | None = Field(description="cost of owning over the horizon, bridge included")
     best_rental: str | None
@@ -222,6 +240,7 @@ class OptionAnalysisOut(Schema):
     payback_month: float | None
     it_kw: float | None
     racks: int | None
+    lease: LeaseOut | None = Field(None, description="a leased option's payment terms")
 
 
 class OptionOut(Schema):

@@ -349,6 +349,19 @@ def server_env(tmp: Path) -> dict[str, str]:
     return env
 
 
+# `make setup`'s migrate and load_catalog, in one process: one Django start-up (~1.3 s of
+# CPU) fewer for every benchmark that prepares its own database.
+PREPARE_DATABASE = """
+from django.core.management import call_command
+call_command("migrate", interactive=False, verbosity=0)
+call_command("load_catalog")
+"""
+
+
+def prepare_database(env: dict[str, str]) -> None:
+    run_manage(["shell", "-c", PREPARE_DATABASE], env)
+
+
 def run_manage(args: list[str], env: dict[str, str]) -> None:
     result = subprocess.run(
         [sys.executable, "manage.py", *args],
@@ -460,8 +473,7 @@ def main() -> int:
     log_file = None
     try:
         env = server_env(tmp)
-        run_manage(["migrate", "--noinput", "-v0"], env)
-        run_manage(["load_catalog"], env)
+        prepare_database(env)
 
         port = free_port()
         log = tmp / "gunicorn.log"

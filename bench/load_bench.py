@@ -239,10 +239,8 @@ def main() -> int:
             LOG_LEVEL="WARNING",
             QUOTES_LEAD_REQUESTS_PER_HOUR_GLOBAL="1000000",
         )
-        cb.run_manage(["migrate", "--noinput"], env)
-        cb.run_manage(["load_catalog"], env)
-        setup = subprocess.run(
-            [sys.executable, "manage.py", "shell", "-c", SETUP_SCRIPT],
+        setup = subprocess.run(  # migrate and load the catalog, then the sent quote
+            [sys.executable, "manage.py", "shell", "-c", cb.PREPARE_DATABASE + SETUP_SCRIPT],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=True,
         )  # fmt: skip
         lines = setup.stdout.splitlines()

@@ -72,6 +72,7 @@ from calculator_bench import (
     BenchError,
     free_port,
     gunicorn_command,
+    prepare_database,
     run_manage,
     server_env,
     stop,
@@ -437,8 +438,7 @@ def main() -> int:
     log_file = None
     try:
         env = server_env(tmp)
-        run_manage(["migrate", "--noinput", "-v0"], env)
-        run_manage(["load_catalog"], env)
+        prepare_database(env)
         times = server_times(env)
         cpu, wall = statistics.median(times["cpu"]), statistics.median(times["wall"])
         print(

@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from calculator_bench import HOST, ROOT, BenchError, free_port, stop, verdict
+from calculator_bench import HOST, PREPARE_DATABASE, ROOT, BenchError, free_port, stop, verdict
 
 RUNS = 3
 TARGET_FIRST_PAGE_S = 2.0
@@ -117,15 +117,14 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="gputco-startup-bench-"))
     try:
         env = local_env(tmp)
-        for args in (["migrate", "--noinput"], ["load_catalog"]):
-            subprocess.run(
-                [sys.executable, "manage.py", *args],
-                cwd=ROOT,
-                env=env,
-                check=True,
-                capture_output=True,
-                timeout=600,
-            )
+        subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", PREPARE_DATABASE],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
         log = tmp / "runserver.log"
         pages = [first_page_seconds(env, log) for _ in range(RUNS)]
         setups = [setup_seconds(env) for _ in range(RUNS)]

@@ -5,7 +5,8 @@ What the in-memory catalog (tco.scenario.resolve.CatalogSnapshot.current) and th
 calculator pages (tco/web/page_cache.py) key on, so that a price change is visible at once.
 Kept with the catalog, below both, so that neither the scenario layer nor the quotes app
 reaches into the calculator's web layer for it. The receivers are connected in
-TcoConfig.ready (catalog rows) and QuotesConfig.ready (the company profile every page shows).
+TcoConfig.ready (catalog rows) and QuotesConfig.ready (the company profile every page shows),
+both through `bump_on_every_write`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import time
 from typing import Any
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import models, transaction
+from django.db.models.signals import post_delete, post_save
 
 GENERATION_KEY = "catalog-generation"
 
@@ -54,3 +56,15 @@ def bump_after_bulk_write(**_kwargs: Any) -> None:
     """One bump for a whole import or seed load (catalog.signals.catalog_written, sent once
     it has committed), instead of two Redis writes for each of its rows."""
     _bump()
+
+
+def bump_on_every_write(model: type[models.Model], *, uid: str) -> None:
+    """Bump the generation whenever a row of `model` is saved or deleted (`uid` names the
+    connection, so a second call connects nothing more)."""
+    for signal in (post_save, post_delete):
+        signal.connect(
+            bump_catalog_generation,
+            sender=model,
+            weak=False,
+            dispatch_uid=f"{uid}-{signal is post_save}",
+        )

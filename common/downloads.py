@@ -11,6 +11,8 @@ from __future__ import annotations
 import unicodedata
 from urllib.parse import quote
 
+from django.http import HttpResponse
+
 MAX_FILENAME_LENGTH = 100
 
 
@@ -42,3 +44,12 @@ def attachment(filename: str, *, inline: bool = False) -> str:
     full = stem[: MAX_FILENAME_LENGTH - len(dot + suffix)] + dot + suffix
     kind = "inline" if inline else "attachment"
     return f"{kind}; filename=\"{ascii_filename(full)}\"; filename*=UTF-8''{quote(full, safe='')}"
+
+
+def pdf_download(pdf: bytes | memoryview, *, filename: str, sha256: str) -> HttpResponse:
+    """A stored PDF as a download, with its SHA-256 in a header so the buyer's and the
+    team's copies can be checked against the one on record (proposals, signed copies)."""
+    response = HttpResponse(bytes(pdf), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-SHA256"] = sha256
+    return response

@@ -1,5 +1,4 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
 
 
@@ -11,17 +10,11 @@ class QuotesConfig(AppConfig):
     def ready(self) -> None:
         # Every page's header and footer show the company profile (templates/base.html):
         # cached anonymous calculator pages (tco/web/page_cache.py) must not keep an old one.
-        from catalog.generation import bump_catalog_generation
+        from catalog.generation import bump_on_every_write
 
         from .models import CompanyProfile
 
-        for signal in (post_save, post_delete):
-            signal.connect(
-                bump_catalog_generation,
-                sender=CompanyProfile,
-                weak=False,
-                dispatch_uid=f"quotes-company-page-cache-{signal is post_save}",
-            )
+        bump_on_every_write(CompanyProfile, uid="quotes-company-page-cache")
 
         # Registers the quote path's Celery tasks in this process too, so that
         # quotes/services/queue.py finds them by name (a worker finds them by autodiscovery).

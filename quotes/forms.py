@@ -112,6 +112,20 @@ class QuoteStartForm(forms.Form):
         initial=0,
         required=False,
     )
+    # From a calculator result: the lease of the recommended servers as the last option,
+    # over one of the engine's default lease terms (services.options.option_add_lease).
+    lease_term_months = forms.TypedChoiceField(
+        label=_("Also offer a lease"),
+        choices=[
+            (0, _("no lease")),
+            (36, _("the recommended servers leased over 36 months")),
+            (48, _("the recommended servers leased over 48 months")),
+            (60, _("the recommended servers leased over 60 months")),
+        ],
+        coerce=int,
+        initial=0,
+        required=False,
+    )
     # The lead the quote is started from ("Start a quote" on the leads page).
     lead = forms.UUIDField(widget=forms.HiddenInput, required=False)
 

@@ -298,6 +298,12 @@ class QuoteRevision(models.Model):
         _("price protection (days)"), default=0, validators=[MaxValueValidator(365)]
     )
     price_protection_from = models.DateField(null=True, blank=True)
+    # An option that leases its hardware instead of buying it: paid in monthly instalments
+    # over this many months, at the lease rate of its analysis (one of the terms the engine
+    # computes; services.lease.lease_figures). Empty: bought.
+    lease_term_months = models.PositiveSmallIntegerField(
+        _("lease term (months)"), null=True, blank=True
+    )
 
     class Meta:
         ordering = ["quote", "seq", "option_letter"]

@@ -440,13 +440,23 @@ def _lines(snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def option_sections(snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Each alternative option (B, C, D) as its section of the proposal prints it: its
-    lines, totals and the summary of its own analysis."""
+    lines, totals, how it is paid (a lease's instalments) and the summary of its own
+    analysis."""
+    from .services.lease import lease_term
+    from .services.options import analysis_figures
+
     sections = []
     for section in snapshot.get("options") or []:
         frozen = section["snapshot"]
         tco = frozen.get("tco") or {}
+        figures = analysis_figures(tco, lease_term(frozen))
         sections.append(
             {
+                "lease": frozen.get("lease"),
+                # With the analysis: owning with the lease against the best rental.
+                "lease_owning": figures["owning"] if figures["lease"] else None,
+                "rental_total": figures["rental_total"],
+                "best_rental": figures["best_rental"],
                 "letter": section["letter"],
                 "name": section["name"],
                 "lines": _lines(frozen),
@@ -458,6 +468,24 @@ def option_sections(snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
             }
         )
     return sections
+
+
+def _lease_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """The frozen lease of option A's revision and, with its analysis, its cost of owning
+    with the lease against the best rental (as the comparison computes them)."""
+    from .services.lease import lease_term
+    from .services.options import analysis_figures
+
+    lease = snapshot.get("lease")
+    if not lease:
+        return {"lease": None}
+    figures = analysis_figures(snapshot.get("tco"), lease_term(dict(snapshot)))
+    return {
+        "lease": lease,
+        "lease_owning": figures["owning"] if figures["lease"] else None,
+        "lease_rental": figures["rental_total"],
+        "lease_best": figures["best_rental"],
+    }
 
 
 def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
@@ -494,6 +522,8 @@ def revision_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:
         "option_a": (snapshot.get("option") or {}) if snapshot.get("options") else None,
         "options": comparison(dict(snapshot)),
         "option_sections": option_sections(snapshot),
+        # A leased option A (or a lone leased revision): its instalments beside its price.
+        **_lease_context(snapshot),
         **_presented(_tco_context(snapshot.get("tco"), snapshot.get("seller")), snapshot),
     }
 

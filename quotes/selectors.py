@@ -97,17 +97,24 @@ def quote_list_with_lines(
 ) -> QuerySet[Quote]:
     """quote_list with every revision and its lines prefetched (totals without N+1)."""
     return quote_list(user=user, search=search, status=status, owner=owner).prefetch_related(
-        Prefetch(
-            "revisions",
-            queryset=QuoteRevision.objects.filter(option_of__isnull=True)
-            .order_by("-seq")
-            .prefetch_related(
-                Prefetch(
-                    "lines",
-                    queryset=QuoteLine.objects.order_by("position").select_related("parent"),
-                )
+        _revisions_with_lines()
+    )
+
+
+def _revisions_with_lines(*also: Prefetch[Any]) -> Prefetch[Any]:
+    """A quote's revisions (not their options), newest first, each with its lines in order
+    and what else the page reads of it (`also`)."""
+    return Prefetch(
+        "revisions",
+        queryset=QuoteRevision.objects.filter(option_of__isnull=True)
+        .order_by("-seq")
+        .prefetch_related(
+            Prefetch(
+                "lines",
+                queryset=QuoteLine.objects.order_by("position").select_related("parent"),
             ),
-        )
+            *also,
+        ),
     )
 
 
@@ -127,20 +134,9 @@ def quote_detail(*, user: Any, public_id: Any) -> Quote:
         Quote.objects.filter(_team_or_escalated(user, "revisions__"))
         .select_related("customer", "owner", "team")
         .prefetch_related(
-            Prefetch(
-                "revisions",
-                queryset=QuoteRevision.objects.filter(option_of__isnull=True)
-                .order_by("-seq")
-                .prefetch_related(
-                    Prefetch(
-                        "lines",
-                        queryset=QuoteLine.objects.order_by("position").select_related("parent"),
-                    ),
-                    Prefetch("emails", queryset=OutboxEmail.objects.order_by("-created_at")),
-                    Prefetch(
-                        "renders", queryset=ProposalRender.objects.defer("pdf").order_by("pk")
-                    ),
-                ),
+            _revisions_with_lines(
+                Prefetch("emails", queryset=OutboxEmail.objects.order_by("-created_at")),
+                Prefetch("renders", queryset=ProposalRender.objects.defer("pdf").order_by("pk")),
             )
         )
         .distinct()
@@ -281,7 +277,7 @@ PRICE_KIND_OF_LINE = {
     LineKind.SHIPPING: "items",
     LineKind.FACILITY: "items",
     LineKind.OTHER: "items",
-    LineKind.COMPONENT: "components",  # a configured system's part (docs/configure.md)
+    LineKind.COMPONENT: "components",
 }
 # The one rate lines are converted with (services.pricing._to_currency): its history key.
 FX_PAIR = ("EUR", "USD")

@@ -45,6 +45,12 @@ urlpatterns = [
     path("revisions/<uuid:public_id>/options/add/", options.option_add, name="option_add"),
     path("revisions/<uuid:public_id>/options/rename/", options.option_rename, name="option_rename"),
     path("revisions/<uuid:public_id>/options/remove/", options.option_remove, name="option_remove"),
+    path(
+        "revisions/<uuid:public_id>/options/make-main/",
+        options.option_make_main,
+        name="option_make_main",
+    ),
+    path("revisions/<uuid:public_id>/options/lease/", options.option_lease, name="option_lease"),
     path("revisions/<uuid:public_id>/reprice/", quotes.revision_reprice, name="reprice"),
     path("revisions/<uuid:public_id>/rate/", quotes.revision_fix_rate, name="fix_rate"),
     path("revisions/<uuid:public_id>/status/", quotes.revision_status, name="status"),

@@ -1,5 +1,4 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_delete, post_save
 
 
 class TcoConfig(AppConfig):
@@ -10,7 +9,7 @@ class TcoConfig(AppConfig):
         # Any catalog write invalidates cached calculator pages (tco/web/page_cache.py) and the
         # in-memory catalog (CatalogSnapshot.current).
         from catalog import models as catalog_models
-        from catalog.generation import bump_after_bulk_write, bump_catalog_generation
+        from catalog.generation import bump_after_bulk_write, bump_on_every_write
         from catalog.signals import catalog_written
 
         # Imports and the seed load write in bulk (no post_save per row) and say so once.
@@ -28,10 +27,4 @@ class TcoConfig(AppConfig):
             catalog_models.Component,
             catalog_models.ChassisDefault,
         ):
-            for signal in (post_save, post_delete):
-                signal.connect(
-                    bump_catalog_generation,
-                    sender=model,
-                    weak=False,
-                    dispatch_uid=f"tco-cache-{signal is post_save}-{model.__name__}",
-                )
+            bump_on_every_write(model, uid=f"tco-cache-{model.__name__}")

@@ -33,7 +33,7 @@ TODAY_VARIABLE = "GPUTCO_TEST_TODAY"
 _TRAVELLER = pytest.StashKey[time_machine.travel]()
 
 
-def _on(day: date) -> time_machine.travel:
+def travel_to(day: date) -> time_machine.travel:
     """Travel to ``day`` at the present time of day, the clock ticking on from there."""
     return time_machine.travel(
         datetime.combine(day, datetime.now(UTC).time(), tzinfo=UTC), tick=True
@@ -43,7 +43,7 @@ def _on(day: date) -> time_machine.travel:
 def pytest_configure(config: pytest.Config) -> None:
     day = os.environ.get(TODAY_VARIABLE)
     if day:
-        traveller = _on(date.fromisoformat(day))
+        traveller = travel_to(date.fromisoformat(day))
         traveller.start()
         config.stash[_TRAVELLER] = traveller
 
@@ -66,6 +66,32 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("calendar_day", days, ids=ids, indirect=True)
 
 
+def day_rank(item: pytest.Item) -> int:
+    """0 for a test run today, 1, 2, … for one run on OTHER_DAYS."""
+    callspec = getattr(item, "callspec", None)
+    day = callspec.params.get("calendar_day") if callspec is not None else None
+    if day is None:
+        return 0
+    return 1 + OTHER_DAYS.index(day) if day in OTHER_DAYS else 1 + len(OTHER_DAYS)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Within each file, today's tests run first, then those of each of OTHER_DAYS: tests on
+    the same day follow one another and share one load of the seed catalog
+    (tests/conftest.py's SharedSeedCatalog). Files keep their order."""
+    first_in_file: dict[str, int] = {}
+    for index, item in enumerate(items):
+        first_in_file.setdefault(item.nodeid.split("::")[0], index)
+    order = {id(item): index for index, item in enumerate(items)}
+    items.sort(
+        key=lambda item: (
+            first_in_file[item.nodeid.split("::")[0]],
+            day_rank(item),
+            order[id(item)],
+        )
+    )
+
+
 @pytest.fixture(autouse=True)
 def calendar_day(request: pytest.FixtureRequest) -> Iterator[date]:
     """The day a test runs on: today, or one of ``OTHER_DAYS`` for a test marked ``dates``."""
@@ -73,7 +99,7 @@ def calendar_day(request: pytest.FixtureRequest) -> Iterator[date]:
     if day is None:
         yield date.today()
         return
-    with _on(day):
+    with travel_to(day):
         yield day
 
 

@@ -13,7 +13,7 @@ import io
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -23,7 +23,6 @@ from common.text import one_line
 from ..models import (
     AcceptanceRecord,
     EmailKind,
-    OutboxEmail,
     ProposalRender,
     QuoteRevision,
     RenderStatus,
@@ -32,7 +31,7 @@ from ..models import (
 from .drafts import locked_revision
 from .errors import QuoteError
 from .options import answer_alternatives, chosen_option
-from .queue import enqueue
+from .queue import email_once
 from .revisions import ensure_answerable
 
 
@@ -83,20 +82,15 @@ def _acceptance_email(*, record: AcceptanceRecord, to: str, language: str, key: 
         body = render_to_string(
             "quotes/email/acceptance.txt", {"record": record, "revision": revision}
         )
-    try:
-        with transaction.atomic():
-            email = OutboxEmail.objects.create(
-                idempotency_key=key,
-                kind=EmailKind.ACCEPTANCE,
-                to_email=to,
-                subject=subject[:300],
-                body=body,
-                revision=revision,
-                acceptance=record,
-            )
-    except IntegrityError:  # already queued by this acceptance
-        return
-    enqueue("send_email", email.pk)
+    email_once(
+        key=key,
+        kind=EmailKind.ACCEPTANCE,
+        to=to,
+        subject=subject,
+        body=body,
+        revision=revision,
+        acceptance=record,
+    )
 
 
 @transaction.atomic

@@ -26,11 +26,11 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from ..models import ApprovalState, EmailKind, OutboxEmail, QuoteLine, QuoteRevision
+from ..models import ApprovalState, EmailKind, QuoteLine, QuoteRevision
 from ..money import HUNDRED, line_amount, to_cents
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
-from .queue import enqueue
+from .queue import email_once
 
 SALES_MANAGER_GROUP = "sales-manager"
 PCT = Decimal("0.1")
@@ -285,23 +285,6 @@ def _quote_url(revision: QuoteRevision) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
-def _outbox_notice(*, key: str, to: str, subject: str, body: str, revision: QuoteRevision) -> bool:
-    """One notice through the outbox, once per key; True when it was new (and enqueued)."""
-    email, created = OutboxEmail.objects.get_or_create(
-        idempotency_key=key,
-        defaults={
-            "kind": EmailKind.APPROVAL,
-            "to_email": to,
-            "subject": subject[:300],
-            "body": body,
-            "revision": revision,
-        },
-    )
-    if created:
-        enqueue("send_email", email.pk)
-    return created
-
-
 def _notify_managers(revision: QuoteRevision) -> int:
     """Email each manager of the quote's team that a margin waits for their decision."""
     quote = revision.quote
@@ -326,8 +309,13 @@ def _notify_managers(revision: QuoteRevision) -> int:
                 },
             )
         key = f"approval-request:{revision.public_id}:{stamp}:{manager.pk}"
-        count += _outbox_notice(
-            key=key, to=manager.email, subject=subject, body=body, revision=revision
+        count += email_once(
+            key=key,
+            kind=EmailKind.APPROVAL,
+            to=manager.email,
+            subject=subject,
+            body=body,
+            revision=revision,
         )
     return count
 
@@ -354,8 +342,9 @@ def _notify_requester(revision: QuoteRevision) -> bool:
             },
         )
     stamp = revision.approval_decided_at.isoformat() if revision.approval_decided_at else ""
-    return _outbox_notice(
+    return email_once(
         key=f"approval-decision:{revision.public_id}:{stamp}",
+        kind=EmailKind.APPROVAL,
         to=requester.email,
         subject=subject,
         body=body,

@@ -13,7 +13,6 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -21,9 +20,9 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from ..models import EmailKind, OutboxEmail, QuoteRevision, Status
+from ..models import EmailKind, QuoteRevision, Status
 from .links import buyer_url
-from .queue import PRIORITY_BATCH, enqueue
+from .queue import PRIORITY_BATCH, email_once
 
 
 def revisions_to_remind(*, today: date) -> QuerySet[QuoteRevision]:
@@ -46,35 +45,6 @@ def revisions_to_remind(*, today: date) -> QuerySet[QuoteRevision]:
     )
 
 
-def queue_once(
-    *,
-    key: str,
-    to: str,
-    subject: str,
-    body: str,
-    revision: QuoteRevision,
-    kind: str = EmailKind.REMINDER,
-) -> bool:
-    """One email to the sales desk or the buyer through the outbox, once per key; True when
-    it was new (reminders, services.fx's rate alerts)."""
-    if OutboxEmail.objects.filter(idempotency_key=key).exists():
-        return False
-    try:
-        with transaction.atomic():
-            email = OutboxEmail.objects.create(
-                idempotency_key=key,
-                kind=kind,
-                to_email=to,
-                subject=subject[:300],
-                body=body,
-                revision=revision,
-            )
-    except IntegrityError:  # a second run raced in: it queued this email
-        return False
-    enqueue("send_email", email.pk, priority=PRIORITY_BATCH)
-    return True
-
-
 def _owner_reminder(revision: QuoteRevision) -> bool:
     quote = revision.quote
     if not quote.owner.email:
@@ -90,11 +60,13 @@ def _owner_reminder(revision: QuoteRevision) -> bool:
             "quotes/email/reminder_owner.txt",
             {"revision": revision, "url": settings.SITE_URL.rstrip("/") + path},
         )
-    return queue_once(
+    return email_once(
         key=f"reminder:{revision.public_id}:owner",
+        kind=EmailKind.REMINDER,
         to=quote.owner.email,
         subject=subject,
         body=body,
+        priority=PRIORITY_BATCH,  # a reminder is never ahead of a proposal someone waits for
         revision=revision,
     )
 
@@ -115,11 +87,13 @@ def _buyer_reminder(revision: QuoteRevision) -> bool:
                 "url": buyer_url(revision=revision),
             },
         )
-    return queue_once(
+    return email_once(
         key=f"reminder:{revision.public_id}:buyer",
+        kind=EmailKind.REMINDER,
         to=customer.email,
         subject=subject,
         body=body,
+        priority=PRIORITY_BATCH,  # a reminder is never ahead of a proposal someone waits for
         revision=revision,
     )
 

@@ -38,10 +38,10 @@ from ..models import EmailKind, OutboxEmail, QuoteLine, QuoteRevision, Status
 from ..money import HUNDRED, catalog_unit_cost, catalog_unit_price
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
-from .followup import queue_once
 from .offer import catalog_rows, currency_clause
 from .options import main_option, options_of
 from .pricing import follow_hardware
+from .queue import PRIORITY_BATCH, email_once
 
 # The largest rate a person can mean for EUR/USD; a typo such as 10800 is refused.
 MAX_RATE = Decimal(10)
@@ -250,12 +250,13 @@ def _owner_alert(
                 "url": settings.SITE_URL.rstrip("/") + path,
             },
         )
-    return queue_once(
+    return email_once(
         key=_alert_key(revision),
         kind=EmailKind.FX_MOVE,
         to=quote.owner.email,
         subject=subject,
         body=body,
+        priority=PRIORITY_BATCH,  # a notice to the sales desk, never ahead of a proposal
         revision=revision,
     )
 

@@ -22,6 +22,7 @@ from .analysis import stored_report
 from .bom import copy_lines
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
+from .lease import lease_figures, lease_term, lease_terms
 
 LETTERS = "ABCD"
 MAX_OPTIONS = len(LETTERS)
@@ -116,6 +117,73 @@ def option_remove(*, revision: QuoteRevision) -> QuoteRevision:
     main = main_option(revision)
     revision.delete()
     return main
+
+
+@transaction.atomic
+def option_set_lease(*, revision: QuoteRevision, term_months: int | None) -> QuoteRevision:
+    """Lease the draft option's hardware over `term_months` (one of the terms its analysis
+    computed), or buy it (None); QuoteError on another term or without an analysis."""
+    from .deal import deal_analysis
+
+    revision = locked_revision(revision)
+    ensure_draft(revision)
+    if term_months is not None:
+        terms = lease_terms(deal_analysis(revision=revision))
+        if term_months not in terms:
+            raise QuoteError(
+                _("Lease over one of the terms the analysis computes: %(terms)s months.")
+                % {"terms": ", ".join(str(t) for t in terms) or "–"}
+            )
+    revision.lease_term_months = term_months
+    revision.save(update_fields=["lease_term_months"])
+    return revision
+
+
+def option_add_lease(*, revision: QuoteRevision, term_months: int) -> QuoteRevision:
+    """A new option leasing option A's hardware over `term_months`: a copy of its lines,
+    discount and analysis, named after it ("17 × B300, leased over 36 months")."""
+    from django.utils import translation
+
+    main = main_option(revision)
+    with translation.override(main.quote.customer.language):
+        name = _("%(name)s, leased over %(months)s months") % {
+            "name": main.option_name or _("Option A"),
+            "months": term_months,
+        }
+    option = option_add(revision=main, name=name)
+    return option_set_lease(revision=option, term_months=term_months)
+
+
+# What the revision as a whole says, whichever option is the main one: the new main option
+# takes them from the old one (an alternative keeps the copy it was made with).
+REVISION_FIELDS = ("currency", "vat_rate", "vat_kind", "valid_until", "terms", "payment_schedule")
+
+
+@transaction.atomic
+def option_make_main(*, revision: QuoteRevision) -> QuoteRevision:
+    """Make the draft alternative `revision` option A: it becomes the revision (the headline
+    total is its own, the others show their difference from it) and the old option A takes
+    its letter. Each option keeps its name, lines, discount, approval and analysis (they are
+    its own row's); the revision's terms stay the revision's. QuoteError on option A or a
+    sent revision. Returns the new option A."""
+    if not revision.is_alternative:
+        raise QuoteError(_("This option is already the main one."))
+    old = locked_revision(main_option(revision))
+    ensure_draft(old)
+    new = locked_revision(revision)
+    ensure_draft(new)
+    letter = new.option_letter
+    others = old.alternatives.exclude(pk=new.pk)
+    # In an order the constraints accept at every step: the old A becomes an alternative of
+    # the new one (no row is the revision for a moment), then the others follow.
+    old.option_of, old.option_letter = new, letter
+    old.save(update_fields=["option_of", "option_letter"])
+    others.update(option_of=new)
+    new.option_of, new.option_letter = None, "A"
+    for name in REVISION_FIELDS:
+        setattr(new, name, getattr(old, name))
+    new.save(update_fields=["option_of", "option_letter", *REVISION_FIELDS])
+    return new
 
 
 def check_alternatives(main: QuoteRevision) -> list[QuoteRevision]:
@@ -231,14 +299,18 @@ def comparison(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def analysis_figures(tco: dict[str, Any] | None) -> dict[str, Any]:
+def analysis_figures(
+    tco: dict[str, Any] | None, lease_term_months: int | None = None
+) -> dict[str, Any]:
     """An option's analysis in the figures the options are compared by (all None without
     an analysis): the cost of owning over the horizon (bridge included), the best rental
     and its total, the saving (of buying, or of renting when ``buy`` is false), payback,
-    IT power and racks."""
+    IT power and racks. A leased option (``lease_term_months``): its ``lease`` figures, and
+    the cost of owning and the saving with the lease instead of the purchase (no payback:
+    the cash purchase's does not describe a lease)."""
     report = stored_report(tco)
     executive = (tco or {}).get("executive") or {}
-    return {
+    figures = {
         "owning": report.onprem.total_cost if report and report.onprem else None,
         "best_rental": executive.get("best_cloud") or None,
         "rental_total": executive.get("cloud_total"),
@@ -247,7 +319,20 @@ def analysis_figures(tco: dict[str, Any] | None) -> dict[str, Any]:
         "payback_month": executive.get("payback_month"),
         "it_kw": report.racks.it_kw if report else None,
         "racks": report.racks.racks_required if report else None,
+        "lease": None,
     }
+    lease = lease_figures(tco, lease_term_months)
+    if lease is not None:
+        rental = figures["rental_total"]
+        saving = rental - lease["owning"] if rental is not None else None
+        figures.update(
+            owning=lease["owning"],
+            lease=lease,
+            saving=abs(saving) if saving is not None else None,
+            buy=saving > 0 if saving is not None else None,
+            payback_month=None,
+        )
+    return figures
 
 
 def _comparison_row(option: dict[str, Any], snapshot: dict[str, Any]) -> dict[str, Any]:
@@ -263,6 +348,8 @@ def _comparison_row(option: dict[str, Any], snapshot: dict[str, Any]) -> dict[st
         "net": Decimal(totals.get("net") or totals.get("subtotal") or 0),
         "total": Decimal(totals.get("total") or 0),
         # None: sent without the analysis (services.presentation)
-        **analysis_figures(snapshot.get("tco")),
+        **analysis_figures(snapshot.get("tco"), lease_term(snapshot)),
+        # How it is paid: frozen with the option (its analysis may be left out).
+        "lease": snapshot.get("lease"),
         "delivery": max(deliveries) if deliveries else None,
     }

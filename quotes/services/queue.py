@@ -84,6 +84,31 @@ def enqueue(task_name: str, object_id: int, *, priority: int = PRIORITY_NOW) -> 
     transaction.on_commit(publish)
 
 
+def email_once(
+    *,
+    key: str,
+    kind: str,
+    to: str,
+    subject: str,
+    body: str,
+    priority: int = PRIORITY_NOW,
+    **links: Any,
+) -> bool:
+    """One email through the outbox per idempotency key, sent after the commit; True when
+    it is new, False when that key was queued before (a second run, or one racing this one).
+
+    `links` are the rows it belongs to (revision=, acceptance=); the subject is cut to its
+    column's 300 characters.
+    """
+    email, created = OutboxEmail.objects.get_or_create(
+        idempotency_key=key,
+        defaults={"kind": kind, "to_email": to, "subject": subject[:300], "body": body, **links},
+    )
+    if created:
+        enqueue("send_email", email.pk, priority=priority)
+    return created
+
+
 def publish_now(task_name: str, object_id: int, *, priority: int = PRIORITY_NOW) -> bool:
     """Hand the task to the broker; False when the broker is away."""
     found = task(task_name)  # outside the try: an unknown name is a bug, not an outage

@@ -40,7 +40,13 @@ from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 from .lines import revision_add_free_line
 from .numbering import next_quote_number, revision_letter
-from .options import MAX_OPTIONS, answer_alternatives, free_letter, new_option
+from .options import (
+    MAX_OPTIONS,
+    answer_alternatives,
+    free_letter,
+    new_option,
+    option_add_lease,
+)
 from .pricing import revision_add_line, revision_reprice
 from .queue import enqueue
 from .validity import category_label, longest_allowed, restart
@@ -105,20 +111,27 @@ def quote_create(
 
 @transaction.atomic
 def quote_create_from_calculator(
-    *, customer: Customer, owner: User, query: str, alternatives: int = 0
+    *,
+    customer: Customer,
+    owner: User,
+    query: str,
+    alternatives: int = 0,
+    lease_term_months: int | None = None,
 ) -> Quote:
     """A draft with the recommended servers, their fabric, installation and support, and
     the calculator analysis attached; with `alternatives`, as many more options: the next
     cheapest servers of the calculator's ranking with another GPU, each sized and analysed
-    for the same work."""
+    for the same work; with `lease_term_months`, last, the option of leasing the recommended
+    servers over that term (services.options.option_add_lease)."""
     analysis = analyse_calculator_query(query=query)
     currency = analysis.report.currency
     tco = tco_snapshot(analysis=analysis, query=query, language=customer.language)
     quote = quote_create(customer=customer, owner=owner, currency=currency, tco=tco)
     revision = quote.revisions.get()
     _add_sized_lines(revision, analysis)
-    servers = alternative_servers(analysis, max(0, min(alternatives, MAX_OPTIONS - 1)))
-    if servers:
+    room = MAX_OPTIONS - 1 - (1 if lease_term_months else 0)
+    servers = alternative_servers(analysis, max(0, min(alternatives, room)))
+    if servers or lease_term_months:
         revision.option_name = _fleet_name(analysis)
         revision.save(update_fields=["option_name"])
     for server in servers:
@@ -131,6 +144,8 @@ def quote_create_from_calculator(
             tco=tco_snapshot(analysis=other, query=option_query, language=customer.language),
         )
         _add_sized_lines(option, other)
+    if lease_term_months:
+        option_add_lease(revision=revision, term_months=lease_term_months)
     return quote
 
 
@@ -386,8 +401,10 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
     new.deal_registration_expires = latest.deal_registration_expires
     new.price_protection_days = latest.price_protection_days
     new.price_protection_from = latest.price_protection_from
+    new.lease_term_months = latest.lease_term_months
     new.save(
         update_fields=[
+            "lease_term_months",
             "tco",
             "terms",
             "discount_pct",
@@ -420,6 +437,7 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
             discount_pct=option.discount_pct,
             analysis_presentation=option.analysis_presentation,
             analysis_reason=option.analysis_reason,
+            lease_term_months=option.lease_term_months,
         )
         copy_lines(option, copy)
     restart(new)  # from today, over the lines' categories

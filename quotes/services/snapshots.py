@@ -20,6 +20,7 @@ from .availability import delivery_snapshot
 from .bom import bom_order
 from .deal import deal_analysis
 from .leads import display_company, display_name
+from .lease import lease_figures, lease_payment
 from .presentation import frozen_presentation
 from .pricing import totals_for
 from .seller import owner_snapshot, seller_snapshot
@@ -79,9 +80,8 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
     rows = offer.catalog_rows(line_rows)
     lines = frozen_lines(line_rows, rows, customer.language)
     totals = totals_for(lines=lines, vat_rate=revision.vat_rate, discount_pct=revision.discount_pct)
-    tco, presentation = frozen_presentation(
-        revision, deal_analysis(revision=revision, lines=line_rows), customer.language
-    )
+    deal = deal_analysis(revision=revision, lines=line_rows)
+    tco, presentation = frozen_presentation(revision, deal, customer.language)
     buyer_vat_id = (
         normalise_vat_id(customer.vat_number, customer.country)
         if revision.vat_kind == REVERSE_CHARGE
@@ -139,6 +139,8 @@ def revision_snapshot(*, revision: QuoteRevision) -> dict[str, Any]:
         # (none when the engineer chose to send it without: services.presentation).
         "tco": tco,
         "analysis": presentation,
+        # A leased option's payment terms (services.lease.lease_figures); None: bought.
+        "lease": lease_payment(lease_figures(deal, revision.lease_term_months)),
     }
 
 

@@ -14,11 +14,12 @@ from django.utils import translation
 from django.views.decorators.http import require_POST, require_safe
 
 from common.client_ip import client_ip
+from common.downloads import pdf_download
 
 from .. import selectors, services
 from ..forms import AcceptanceForm
 from ..models import AcceptanceRecord
-from .access import buyer_revision, sales_required
+from .access import buyer_language, buyer_revision, sales_required
 from .buyer_page import acceptance_context, buyer_context
 
 
@@ -28,7 +29,7 @@ def buyer_accept(request: HttpRequest, token: str) -> HttpResponse:
     if problem:
         return problem
     form = AcceptanceForm(request.POST)
-    with translation.override(revision.snapshot.get("language", "en")):
+    with translation.override(buyer_language(revision)):
         if form.is_valid():
             data = form.cleaned_data
             try:
@@ -52,10 +53,7 @@ def buyer_accept(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _signed_copy_response(record: AcceptanceRecord) -> HttpResponse:
-    response = HttpResponse(bytes(record.pdf), content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{record.filename}"'
-    response["X-Content-SHA256"] = record.sha256
-    return response
+    return pdf_download(record.pdf, filename=record.filename, sha256=record.sha256)
 
 
 @require_safe

@@ -1,5 +1,6 @@
-"""Who may see a page: the sales group (sales_required) or a buyer's signed link
-(buyer_revision). Shared by every page module of quotes/views/."""
+"""Who may see a page: the sales group (sales_required), a buyer's signed link
+(buyer_revision) or a visitor's link to their analysis (lead_of_link). Shared by every page
+module of quotes/views/."""
 
 from __future__ import annotations
 
@@ -42,3 +43,20 @@ def buyer_revision(request: HttpRequest, token: str) -> tuple[Any, HttpResponse 
         )
     except services.BuyerLinkInvalid as exc:
         return None, render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+
+
+def lead_of_link(
+    request: HttpRequest, token: str, read: Callable[..., Any] = services.lead_from_token
+) -> tuple[Any, HttpResponse | None]:
+    """The lead of a visitor's signed link (`read`: the status link's reader, or the
+    confirmation link's), or the page that says the link is not good (404)."""
+    try:
+        return read(token=token), None
+    except services.BuyerLinkInvalid as exc:
+        return None, render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+
+
+def buyer_language(revision: Any) -> str:
+    """The language the buyer's pages speak: the one the proposal was sent in."""
+    language: str = revision.snapshot.get("language", "en")
+    return language

@@ -66,3 +66,36 @@ def option_remove(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         return redirect(detail_url(revision))
     messages.success(request, _("Option %(letter)s removed.") % {"letter": revision.option_letter})
     return redirect(detail_url(main))
+
+
+@require_POST
+@sales_required
+def option_make_main(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    try:
+        main = services.option_make_main(revision=revision)
+    except services.QuoteError as exc:
+        messages.error(request, str(exc))
+        return redirect(detail_url(revision))
+    messages.success(
+        request,
+        _("%(name)s is now option A, the main option; the other options show their difference.")
+        % {"name": services.option_label(revision)},
+    )
+    return redirect(detail_url(main))
+
+
+@require_POST
+@sales_required
+def option_lease(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    """Lease the option's hardware over the chosen term, or buy it ("" for the term)."""
+    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
+    raw = request.POST.get("term_months", "")
+    try:
+        term = int(raw) if raw else None
+        services.option_set_lease(revision=revision, term_months=term)
+    except ValueError:
+        messages.error(request, _("Choose a lease term."))
+    except services.QuoteError as exc:
+        messages.error(request, str(exc))
+    return redirect(detail_url(revision))

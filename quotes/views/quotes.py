@@ -28,6 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from common import challenge
 from common.client_ip import client_ip
+from common.downloads import pdf_download
 from common.formatting import number
 from common.http import AuthenticatedHttpRequest, HtmxHttpRequest
 
@@ -44,10 +45,10 @@ from ..forms import (
     RevisionForm,
     lead_form_stamp,
 )
-from ..models import AcceptanceRecord, RenderStatus, Status
+from ..models import AcceptanceRecord, OutboxEmail, RenderStatus, Status
 from ..services import moved
 from ..vat import country_choices, vat_note
-from .access import buyer_revision, sales_required
+from .access import buyer_language, buyer_revision, lead_of_link, sales_required
 from .buyer_page import buyer_context
 from .options import detail_url
 
@@ -122,6 +123,7 @@ def quote_new(request: AuthenticatedHttpRequest) -> HttpResponse:
                         owner=request.user,
                         query=data["calc"],
                         alternatives=data["alternatives"] or 0,
+                        lease_term_months=data["lease_term_months"] or None,
                     )
                 else:
                     quote = services.quote_create(
@@ -183,6 +185,8 @@ def quote_detail(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         "deal": deal,
         "deal_report": services.stored_report(deal),  # the analysis' figures (tco.report)
         "deal_decisions": services.analysis_decisions(deal),  # beside its headline
+        # The lease terms the option's analysis computed (an option may be leased).
+        "lease_terms": services.lease_terms(deal) if current.is_draft else [],
         "vat_note": (current.snapshot or {}).get("vat", {}).get("legal_text")
         or vat_note(current.vat_kind, quote.customer.vat_number),
         "line_form": LineForm(choices=services.catalog_choices()) if current.is_draft else None,
@@ -324,42 +328,46 @@ def revision_edit(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     return _revision_action(request, public_id, edit)
 
 
-@require_POST
-@sales_required
-def revision_send(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
+def _email_action(
+    request: AuthenticatedHttpRequest,
+    public_id: uuid.UUID,
+    queue: Callable[..., OutboxEmail],
+    done: str,
+) -> HttpResponse:
+    """Send or send again: the form's idempotency key makes a double submit queue one email;
+    `done` names the recipient as %(email)s."""
     form = ActionForm(request.POST)
 
-    def send(revision: Any) -> str:
+    def act(revision: Any) -> str:
         if not form.is_valid():
             raise services.QuoteError(_("The form has expired; reload the page and try again."))
-        email = services.quote_send(
+        email = queue(
             revision=revision,
             actor=request.user,
             idempotency_key=str(form.cleaned_data["idempotency_key"]),
         )
-        return _("Revision sent to %(email)s: the PDF is being prepared.") % {
-            "email": email.to_email
-        }
+        return done % {"email": email.to_email}
 
-    return _revision_action(request, public_id, send)
+    return _revision_action(request, public_id, act)
+
+
+@require_POST
+@sales_required
+def revision_send(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
+    return _email_action(
+        request,
+        public_id,
+        services.quote_send,
+        _("Revision sent to %(email)s: the PDF is being prepared."),
+    )
 
 
 @require_POST
 @sales_required
 def revision_resend(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
-    form = ActionForm(request.POST)
-
-    def resend(revision: Any) -> str:
-        if not form.is_valid():
-            raise services.QuoteError(_("The form has expired; reload the page and try again."))
-        email = services.revision_resend(
-            revision=revision,
-            actor=request.user,
-            idempotency_key=str(form.cleaned_data["idempotency_key"]),
-        )
-        return _("Sent again to %(email)s.") % {"email": email.to_email}
-
-    return _revision_action(request, public_id, resend)
+    return _email_action(
+        request, public_id, services.revision_resend, _("Sent again to %(email)s.")
+    )
 
 
 @require_POST
@@ -444,10 +452,7 @@ def render_pdf(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 def _pdf_response(render_row: Any) -> HttpResponse:
     if render_row.status != RenderStatus.DONE or not render_row.pdf:
         return HttpResponse(_("The PDF is not ready yet."), status=404, content_type="text/plain")
-    response = HttpResponse(bytes(render_row.pdf), content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{render_row.filename}"'
-    response["X-Content-SHA256"] = render_row.sha256
-    return response
+    return pdf_download(render_row.pdf, filename=render_row.filename, sha256=render_row.sha256)
 
 
 @require_safe
@@ -495,7 +500,7 @@ def buyer_view(request: HttpRequest, token: str) -> HttpResponse:
     revision, problem = buyer_revision(request, token)
     if problem:
         return problem
-    with translation.override(revision.snapshot.get("language", "en")):
+    with translation.override(buyer_language(revision)):
         return render(request, "quotes/buyer.html", buyer_context(revision, token))
 
 
@@ -525,7 +530,7 @@ def buyer_done(request: HttpRequest, token: str) -> HttpResponse:
         "acceptance": AcceptanceRecord.objects.filter(revision=revision).defer("pdf").first(),
         "token": token,
     }
-    with translation.override(revision.snapshot.get("language", "en")):
+    with translation.override(buyer_language(revision)):
         return render(request, "quotes/buyer_done.html", context)
 
 
@@ -535,7 +540,7 @@ def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
     if problem:
         return problem
     form = DecisionForm(request.POST)
-    with translation.override(revision.snapshot.get("language", "en")):
+    with translation.override(buyer_language(revision)):
         if form.is_valid() and form.cleaned_data["decision"] == "accept":
             # Accepting needs the evidence of the acceptance form (views/acceptance.py).
             form.add_error(None, _("To accept, tick the terms and type your name and role."))
@@ -631,10 +636,9 @@ def lead_request(request: HtmxHttpRequest) -> HttpResponse:
 @never_cache
 @require_safe
 def lead_status(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    try:
-        lead = services.lead_from_token(token=token)
-    except services.BuyerLinkInvalid as exc:
-        return render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+    lead, problem = lead_of_link(request, token)
+    if problem:
+        return problem
     context = {"lead": lead, "token": token, "delivery": selectors.lead_delivery_state(lead=lead)}
     template = "quotes/_lead_status.html" if request.htmx else "quotes/lead_page.html"
     return render(request, template, context)
@@ -642,10 +646,9 @@ def lead_status(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 @require_safe
 def lead_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    try:
-        lead = services.lead_from_token(token=token)
-    except services.BuyerLinkInvalid as exc:
-        return render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+    lead, problem = lead_of_link(request, token)
+    if problem:
+        return problem
     render_row = getattr(lead, "render", None)
     if render_row is None:
         return HttpResponse(_("The PDF is not ready yet."), status=404, content_type="text/plain")
@@ -658,10 +661,9 @@ def lead_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """The link in the confirmation email. Opening it asks for a click (mail scanners
     open links too); the click confirms the address and sends the PDF, then the status
     page follows (post/redirect/get)."""
-    try:
-        lead = services.lead_from_confirm_token(token=token)
-    except services.BuyerLinkInvalid as exc:
-        return render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+    lead, problem = lead_of_link(request, token, services.lead_from_confirm_token)
+    if problem:
+        return problem
     status_url = reverse("quotes:lead_status", kwargs={"token": services.lead_token(lead=lead)})
     if lead.confirmed_at is not None:
         return redirect(status_url)

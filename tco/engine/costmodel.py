@@ -93,6 +93,9 @@ class CostModel:
     fixed_monthly: Number = 0.0  # on-prem fees every month (facility fee, licences)
     one_off_cost: Number = 0.0  # on-prem lump sums in month 0 (spares, services)
     service_life_months: Number = NO_REFRESH  # the fleet is bought again at this age
+    # The work demanded ÷ the work the owned fleet does: above 1 when the runs exceed the
+    # fleet, whose utilization stops at 1; renting is billed for the whole work.
+    rented_work_scale: Number = 1.0
 
     def replace(self, **changes: Number | tuple[CloudCostParams, ...]) -> CostModel:
         """A copy with some fields replaced (e.g. by arrays for a sweep)."""
@@ -553,10 +556,11 @@ def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
     Billed in the unit the provider sells, whole instances: instances =
     ceil(owned GPUs × fleet ratio ÷ GPUs per instance). Pay per use: instances ×
     (work ratio ÷ fleet ratio: the hours they run per owned hour) × 730 h × H × u
-    × usage multiplier × price (a service's instances, ``always_on``, run every
-    hour: u = 1 for the bill). Committed: instances × 730 h × price for every
-    month of the horizon, or (``whole_terms``) for whole terms covering the
-    active months: a 1-day run on a 1-year term pays the year.
+    × s × usage multiplier × price (a service's instances, ``always_on``, run every
+    hour: u × s = 1 for the bill); s (``rented_work_scale``) is the work demanded ÷
+    the work the owned fleet does, 1 unless the runs exceed the fleet. Committed:
+    instances × 730 h × price for every month of the horizon, or (``whole_terms``) for
+    whole terms covering the active months: a 1-day run on a 1-year term pays the year.
 
     >>> from tco.engine.costmodel import CostModel, CloudCostParams
     >>> m = CostModel(servers=1, gpus_per_server=8, server_price=1.0, idle_power_kw=0.0,
@@ -581,7 +585,7 @@ def cloud_bill(m: CostModel, cloud: CloudCostParams) -> CloudBill:
         * (as_array(cloud.work_ratio) / as_array(cloud.fleet_ratio))
         * HOURS_PER_MONTH
         * as_array(m.horizon_months)
-        * (on + (1.0 - on) * as_array(m.utilization))
+        * (on + (1.0 - on) * as_array(m.utilization) * as_array(m.rented_work_scale))
         * as_array(cloud.usage_multiplier)
     )
     active = active_months(m)

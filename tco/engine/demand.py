@@ -35,6 +35,9 @@ class DemandPlan:
     run_hours: float | None  # one run on the owned fleet, wall clock
     gpu_hours: float  # work over the horizon, in owned GPU-hours
     utilization: float  # owned fleet, average over the horizon
+    # The work demanded ÷ the owned fleet's hours, not capped at 1: above 1 when the runs
+    # do not fit on the fleet (renting is billed for all of it, owning does what it can).
+    work_share: float
     active_months: float  # months the work runs in (WHOLE_HORIZON: every month)
     whole_terms: bool  # commitments must be bought whole for the active months
     profile: tuple[float, ...]  # server-equivalents busy per month, months 1..H
@@ -42,6 +45,20 @@ class DemandPlan:
     tolerates_interruptions: bool
     varies: bool  # bursts, growth or a monthly profile: the hybrid optimiser applies
     notes: tuple[Note, ...]
+
+    @property
+    def rented_work_scale(self) -> float:
+        """The work demanded ÷ the work the owned fleet does (1 unless the runs exceed the
+        fleet): the factor that bills renting for the whole work, whatever is owned.
+
+        >>> plan = plan_demand(Demand(DemandPattern.RECURRING, runs_per_year=3), servers=1,
+        ...     gpus_per_server=8, run_hours=3650.0, horizon_months=60, utilization=0.7)
+        >>> plan.utilization, round(plan.rented_work_scale, 4)  # 3 × 3,650 ÷ 8,760
+        (1.0, 1.25)
+        """
+        if self.utilization <= 0 or self.work_share <= self.utilization:
+            return 1.0
+        return self.work_share / self.utilization
 
 
 def growth_factors(growth_per_year: float, horizon_months: int) -> FloatArray:
@@ -196,13 +213,15 @@ def plan_demand(
         monthly = servers * u * factors / load_peak
         busy += monthly * HOURS_PER_MONTH
         derived = u * float(factors.mean()) / load_peak
+        demanded = derived
     else:
         if run_hours is None:
             raise InvalidInput(
                 "demand.pattern", "Serving is continuous work: choose 'continuous' demand."
             )
         runs_per_year, runs, active = _place_runs(demand, run_hours, servers, busy, notes)
-        derived = min(1.0, (runs or 0.0) * run_hours * servers / fleet_hours)
+        demanded = (runs or 0.0) * run_hours * servers / fleet_hours
+        derived = min(1.0, demanded)
     _spread(busy, demand.bursts_per_year, demand.burst_days * 24.0, demand.burst_servers, 0.5)
     profile = _monthly_profile(demand, busy / HOURS_PER_MONTH)
     return DemandPlan(
@@ -212,6 +231,7 @@ def plan_demand(
         run_hours=run_hours,
         gpu_hours=derived * fleet_hours * gpus_per_server,
         utilization=derived,
+        work_share=demanded,
         active_months=active,
         whole_terms=pattern is DemandPattern.ONE_OFF,
         profile=tuple(profile.tolist()),  # Python floats

@@ -317,6 +317,7 @@ def build_cost_model(
         one_off_cost=fin_money(fin.one_off_total)
         + fx.convert(fit.build_out_cost, fit.currency, cur),
         service_life_months=float(fin.service_life_months),
+        rented_work_scale=plan.rented_work_scale if plan is not None else 1.0,
     )
 
 
@@ -1313,6 +1314,7 @@ def _horizons(
                 horizon_months=float(months),
                 utilization=plan.utilization,
                 active_months=plan.active_months,
+                rented_work_scale=plan.rented_work_scale,
             )
         )
     resold: list[float | None] | None = None
@@ -1369,11 +1371,11 @@ def cloud_energy_and_carbon(
 ) -> tuple[float | None, float | None]:
     """kWh and tonnes of CO₂ of the work on a cloud offering (None without a PUE).
 
-    GPU-hours of the work on that GPU (owned GPU-hours × work ratio, × spot's
-    re-run overhead) × kW per GPU × the provider's PUE; kW per GPU is the GPU's
-    TDP × the owned server's ratio of maximum power to its GPUs' TDP (CPUs,
-    memory, network and fans). 1,000 GPU-hours at 0.7 kW × 1.82 × PUE 1.15 =
-    1,465 kWh.
+    GPU-hours of the work on that GPU (owned GPU-hours × the rented work scale, 1 unless
+    the runs exceed the owned fleet, × work ratio, × spot's re-run overhead) × kW per GPU
+    × the provider's PUE; kW per GPU is the GPU's TDP × the owned server's ratio of
+    maximum power to its GPUs' TDP (CPUs, memory, network and fans). 1,000 GPU-hours at
+    0.7 kW × 1.82 × PUE 1.15 = 1,465 kWh.
     """
     if offering.pue is None:
         return None, None
@@ -1384,6 +1386,7 @@ def cloud_energy_and_carbon(
         * HOURS_PER_MONTH
         * horizon_months
         * plan.utilization
+        * plan.rented_work_scale
         * fit.work_ratio
         * offering.usage_multiplier
     )

@@ -171,7 +171,7 @@ def provenance_for(
             "colocation_on_facility_kw",
         ):
             found[name] = at_site
-    for name in ("servers", "utilization", "active_months", "whole_terms"):
+    for name in ("servers", "utilization", "rented_work_scale", "active_months", "whole_terms"):
         found[name] = ENGINE
     items = {i.key: i for i in InfrastructureItem.objects.filter(key__in=DEFAULT_ITEMS.values())}
     for field, key in DEFAULT_ITEMS.items():

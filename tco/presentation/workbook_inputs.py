@@ -45,6 +45,12 @@ MODEL_INPUTS: tuple[tuple[str, str, str, str], ...] = (
     ("colocation_per_kw_month", "Colocation per kW-month", "{cur}/kW/month", MONEY),
     ("colocation_on_facility_kw", "Colocation billed on facility kW (1) or IT kW (0)", "0/1", "0"),
     ("utilization", "Utilization of the owned fleet", "fraction", "0.000000"),
+    (
+        "rented_work_scale",
+        "Work demanded per unit of work the owned fleet does (above 1: runs exceed the fleet)",
+        "factor",
+        NUMBER,
+    ),
     ("horizon_months", "Horizon", "months", "0"),
     ("active_months", "Months the work runs in (one-off run; larger = all)", "months", "0.00"),
     ("whole_terms", "Commitments bought whole for the active months (1) or not (0)", "0/1", "0"),

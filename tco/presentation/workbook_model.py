@@ -278,7 +278,8 @@ def cloud_amounts(derived: Derived, k: int) -> None:
     derived(
         f"{c}usage_total",
         f"Option {k}: billed by use over the horizon",
-        f"(1-{c}committed)*{c}hours_at_full*({c}always_on+(1-{c}always_on)*utilization)*{c}price",
+        f"(1-{c}committed)*{c}hours_at_full"
+        f"*({c}always_on+(1-{c}always_on)*utilization*rented_work_scale)*{c}price",
     )
     derived(
         f"{c}committed_monthly",
@@ -310,7 +311,8 @@ def cloud_amounts(derived: Derived, k: int) -> None:
     derived(
         f"{c}slope_total",
         f"Option {k}: total per unit of utilization (line D)",
-        f"(1-{c}committed)*(1-{c}always_on)*{c}hours_at_full*{c}price*(1+{c}uplift_pct)",
+        f"(1-{c}committed)*(1-{c}always_on)*{c}hours_at_full*rented_work_scale*{c}price"
+        f"*(1+{c}uplift_pct)",
     )
     derived(
         f"{c}break_even_u",

@@ -36,6 +36,19 @@ def options(
     return rows
 
 
+# An option that owning is not compared with month by month (resell, the hybrid, a hosted
+# API) has no break-even, no cost per GPU-hour and no energy of its own.
+_NOT_COMPARED: dict[str, Any] = {
+    "break_even_utilization": None,
+    "break_even_note": "",
+    "payback_month": None,
+    "break_even_month": None,
+    "cost_per_gpu_hour": None,
+    "energy_kwh": None,
+    "carbon_tonnes": None,
+}
+
+
 def _shared(
     result: ScenarioResult, name: str, total: float | None, site_fit: rm.SiteFit | None = None
 ) -> dict[str, Any]:
@@ -199,17 +212,11 @@ def _resell(result: ScenarioResult, site_fit: rm.SiteFit | None) -> list[rm.Opti
         kind="onprem_resell",
         total_cost=total,
         npv=figure(exact_npv, 2),
-        break_even_utilization=None,
-        break_even_note="",
-        payback_month=None,
-        break_even_month=None,
-        cost_per_gpu_hour=None,
-        energy_kwh=None,
-        carbon_tonnes=None,
         months_owned=rs.months_owned,
         resale_fraction=figure(rs.resale_fraction, 4),
         resale_value=figure(rs.resale_value, 2),
         cost_of_run=total,
+        **_NOT_COMPARED,
         **_shared(result, RESELL_NAME, total, site_fit),
     )
     return [option]
@@ -224,15 +231,9 @@ def _hybrid(result: ScenarioResult, site_fit: rm.SiteFit | None) -> list[rm.Opti
     option = rm.Option(
         name=HYBRID_NAME,
         kind="hybrid",
-        cost_per_gpu_hour=None,
-        energy_kwh=None,
-        carbon_tonnes=None,
-        break_even_utilization=None,
-        break_even_note="",
-        payback_month=None,
-        break_even_month=None,
         total_cost=total,
         npv=figure(ranked.npv, 2),
+        **_NOT_COMPARED,
         **_shared(result, HYBRID_NAME, total, site_fit),
     )
     return [option]
@@ -259,12 +260,6 @@ def _api(result: ScenarioResult, api: ApiOptionResult) -> rm.Option:
         npv=figure(exact_npv, 2),
         break_even_requests_per_day=figure(api.break_even_requests_per_day, 1),
         break_even_beyond_capacity=api.break_even_beyond_capacity,
-        break_even_utilization=None,
-        break_even_note="",
-        payback_month=None,
-        break_even_month=None,
-        cost_per_gpu_hour=None,
-        energy_kwh=None,
-        carbon_tonnes=None,
+        **_NOT_COMPARED,
         **_shared(result, api.name, total),
     )

@@ -191,6 +191,18 @@ def _not_modified(etag: str) -> HttpResponse:
     return _revalidatable(HttpResponseNotModified(), etag)
 
 
+def _answer_from_cache(request: HttpRequest, key: str) -> HttpResponse | None:
+    """304 when the browser holds the entry, the stored page when the cache does, else None
+    (the page must be rendered)."""
+    etag = _etag(key)
+    if _matches(request, etag):
+        return _not_modified(etag)
+    cached = _cached(request, key)
+    if cached is not None:
+        return _revalidatable(cached, etag)
+    return None
+
+
 def cache_anonymous_page[R: HttpRequest](
     canonical: Canonicaliser,
 ) -> Callable[[View[R]], View[R]]:
@@ -215,21 +227,17 @@ def cache_anonymous_page[R: HttpRequest](
             raw = request.META.get("QUERY_STRING", "")
             # Fast path: a canonical URL (or a preset alias) is found without validating.
             raw_key = _key(request, raw)
-            if _matches(request, _etag(raw_key)):
-                return _not_modified(_etag(raw_key))
-            cached = _cached(request, raw_key)
-            if cached is not None:
-                return _revalidatable(cached, _etag(raw_key))
+            answer = _answer_from_cache(request, raw_key)
+            if answer is not None:
+                return answer
             query = canonical(request)
             if query is None:  # inputs not valid: served, never stored
                 return _revalidatable(view(request), None)
             key = _key(request, query)
             if key != raw_key:
-                if _matches(request, _etag(key)):
-                    return _not_modified(_etag(key))
-                cached = _cached(request, key)
-                if cached is not None:
-                    return _revalidatable(cached, _etag(key))
+                answer = _answer_from_cache(request, key)
+                if answer is not None:
+                    return answer
             response = view(request)
             cacheable = (
                 response.status_code == 200

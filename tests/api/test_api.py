@@ -6,6 +6,7 @@ import io
 import json
 import re
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -386,7 +387,9 @@ def test_catalog_filters_and_pagination(seed_catalog: object, api: Client) -> No
     estimates = api.get("/api/v1/catalog/sites", {"is_estimate": "true"}).json()
     assert estimates["count"] >= 1 and all(s["is_estimate"] for s in estimates["items"])
     one = api.get("/api/v1/catalog/servers", {"key": "smc-821ge-tnhr-h100"}).json()
-    assert one["count"] == 1 and one["items"][0]["gpu"]
+    assert one["count"] == 1 and one["items"][0]["gpu"] == "h100-sxm"  # the GPU by its key
+    gpus = {g["key"] for g in api.get("/api/v1/catalog/gpus", {"limit": 100}).json()["items"]}
+    assert {o["gpu"] for o in everything["items"]} <= gpus
     for name, value in (("limit", 0), ("limit", 101), ("offset", -1), ("offset", 10**20)):
         bad = api.get("/api/v1/catalog/gpus", {name: value})
         assert bad.status_code == 422 and bad.json()["field"] == name
@@ -514,6 +517,20 @@ def test_sales_endpoints_are_scoped_to_the_users_teams(
     assert [q["number"] for q in listed["items"]] == [mine.number]
     customers = api.get("/api/v1/sales/customers", **anna).json()
     assert [c["id"] for c in customers["items"]] == [str(mine.customer.public_id)]
+    # The customer as the fixture made it: its public id, never the row's key; its team's name.
+    (listed_customer,) = customers["items"]
+    created = datetime.fromisoformat(listed_customer.pop("created_at"))
+    assert timedelta(0) <= mine.customer.created_at - created < timedelta(milliseconds=1)
+    assert listed_customer == {
+        "id": str(mine.customer.public_id),
+        "company": "Deep Learning BV",
+        "contact_name": "Jan de Vries",
+        "email": "jan@buyer.example",
+        "country": "NL",
+        "vat_number": "NL123456789B01",
+        "language": "en",
+        "team": "Benelux",
+    }
     for method, url in sales_endpoints(theirs):
         if theirs.number in url or str(theirs.public_id) in url or "revisions/" in url:
             response = call(api, method, url, **anna)
@@ -606,6 +623,13 @@ def test_draft_quote_from_calculator_query_and_from_scenario(
     assert b["totals"] == detail["totals"] and len(b["lines"]) == len(detail["lines"])
     assert b["analysis"] == detail["analysis"]
     assert b["analysis"]["owning"] is not None and option.option_of_id == stored.pk
+    # Leased over 36 months: its payment terms, P × 0.5 % ÷ (1 − 1.005^−36) a month.
+    quote_services.option_set_lease(revision=option, term_months=36)
+    detail = api.get(f"/api/v1/sales/revisions/{revision['id']}", **write).json()
+    lease = detail["options"][0]["analysis"]["lease"]
+    assert detail["analysis"]["lease"] is None and lease["term_months"] == 36
+    financed = lease["financed"]
+    assert lease["monthly_payment"] == pytest.approx(financed * 0.005 / (1 - 1.005**-36), abs=0.01)
 
     bad = {**scenario, "server": "nope"}
     response = post_json(

@@ -184,6 +184,57 @@ def test_a_fine_tune_rents_the_instance_its_plan_needs() -> None:
     assert result.verdict.params["smaller_server"] == "HGX B300"
 
 
+# One B300 in a workstation: the owned fleet slower than the 8-GPU instance rented.
+WORKSTATION = ServerSpec("B300 workstation", B300, 1, 4, 1.8, 0.4, False, Money(60_000.0))
+FINETUNE_8B = Workload(
+    WorkloadKind.FULL_FINETUNE, 8.0, tokens_billion=5.0, deadline_days=30.0, mfu=0.45, goodput=0.9
+)
+
+
+def _finetunes(server: ServerSpec, runs_per_year: int, servers: int | None = None) -> Scenario:
+    return Scenario(
+        FINETUNE_8B,
+        server,
+        COLO,
+        (LAMBDA_B200,),
+        FINANCE,
+        demand=Demand(DemandPattern.RECURRING, runs_per_year=runs_per_year),
+        servers=servers,
+    )
+
+
+def test_runs_that_exceed_the_owned_fleet_are_rented_in_full() -> None:
+    """The 8B fine-tune above, 150 times a year, owning one B300 workstation: one run takes
+    2.4e20 ÷ (1 × 2.25e15 × 0.45 × 0.9) = 263,374 s = 73.2 h on it, so 150 runs need
+    150 × 73.2 = 10,974 h a year, more than its 8,760: it is busy all the time and warns.
+    Renting is billed for the whole work, not the share the workstation manages: 150 runs
+    × 5 years × 10 whole hours on one 8 × B200 instance × $53.52 = $401,400 (before, the
+    rental followed the owned fleet's capped utilization: $401,400 × 8,760 ÷ 10,974 =
+    $320,420) — the same as renting it beside a rack or an HGX server sized to the work."""
+    result = evaluate(_finetunes(WORKSTATION, 150, servers=1))
+    run_hours = 2.4e20 / (2.25e15 * 0.45 * 0.9) / 3600
+    assert result.sizing.training_hours == pytest.approx(run_hours, rel=1e-6)
+    assert result.demand.utilization == 1.0
+    assert result.demand.work_share == pytest.approx(150 * run_hours / 8760, rel=1e-6)
+    assert "demand_exceeds_fleet" in [n.code for n in result.warnings]
+    (cloud,) = result.cloud_options
+    assert cloud.instances == 1
+    assert cloud.total_cost == pytest.approx(150 * 5 * 10 * 53.52, rel=1e-9)
+    for server in (NVL72, HGX_B300):
+        other = evaluate(_finetunes(server, 150)).cloud_options[0]
+        assert other.total_cost == pytest.approx(cloud.total_cost, rel=1e-9)
+
+
+@settings(max_examples=8, deadline=None)
+@given(runs=st.integers(1, 400))
+def test_renting_the_runs_does_not_depend_on_the_owned_fleet_keeping_up(runs: int) -> None:
+    """Whether the owned workstation manages the runs or not, renting them costs the same
+    as beside a fleet sized to the work."""
+    small = evaluate(_finetunes(WORKSTATION, runs, servers=1)).cloud_options[0]
+    sized = evaluate(_finetunes(HGX_B300, runs)).cloud_options[0]
+    assert small.total_cost == pytest.approx(sized.total_cost, rel=1e-9)
+
+
 @settings(max_examples=15, deadline=None)
 @given(users=st.integers(10, 50_000))
 def test_the_rented_side_does_not_depend_on_the_owned_unit(users: int) -> None:

@@ -13,12 +13,14 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
-from django.utils import formats, translation
+from django.utils import formats, timezone, translation
 from playwright.sync_api import Browser, Page
 from pytest_django.live_server_helper import LiveServer
 
+from common.formatting import money, money0
 from quotes import pdf, services
 from quotes.models import AcceptanceRecord, LineKind, Status
+from quotes.winloss import outcomes
 
 from .conftest import pdf_text
 from .test_acceptance import finish_render
@@ -47,6 +49,15 @@ def _with_options(customer: Any, sales_user: Any) -> tuple[Any, Any]:
         if services.presentation_needed(revision, services.deal_analysis(revision=revision)):
             services.revision_set_presentation(revision=revision, presentation="without")
     return main, option
+
+
+def _eur(amount: Any) -> str:
+    """An amount as the PDF prints it (in the active language), spaces as _text reads them."""
+    return money(amount, "EUR").replace("\u00a0", " ")
+
+
+def _eur0(amount: Any) -> str:
+    return money0(amount, "EUR").replace("\u00a0", " ")
 
 
 def _text(data: bytes) -> str:
@@ -102,6 +113,23 @@ def test_a_deal_with_options_from_the_line_editor_to_the_buyers_choice(
     a_net, b_net = rows[0]["net"], rows[1]["net"]
     assert rows[1]["difference"] == b_net - a_net
     assert {line["quantity"] for line in snapshot["lines"] if line["kind"] != "support"} == {"16"}
+    # Read from the PDF's text: the comparison's prices are each option's own totals, option
+    # B's section lists its 24 H200 servers with their delivery, the comparison's cost of
+    # owning is option A's analysis' (its own pages show it too), and both options are
+    # compared with one rental of the same work.
+    with translation.override("nl"):
+        b = snapshot["options"][0]["snapshot"]
+        assert "Optie B: 24 × H200" in text
+        for net in (a_net, b_net):
+            assert _eur0(net) in text
+        assert _eur(Decimal(b["totals"]["net"])) in text
+        (h200,) = [line for line in b["lines"] if line["catalog_key"] == H200]
+        assert h200["quantity"] == "24" and _eur(Decimal(h200["amount"])) in text
+        b_delivered = date.fromisoformat(h200["delivery"]["expected_delivery"])
+        assert formats.date_format(b_delivered, "DATE_FORMAT") in text
+        if rows[0]["owning"] is not None:  # the analysis is presented with option A
+            assert text.count(_eur0(rows[0]["owning"])) >= 2
+        assert rows[0]["rental_total"] == rows[1]["rental_total"]
 
     # Send (from the page), and the PDF is rendered.
     page.goto(live_server.url + detail)
@@ -145,3 +173,9 @@ def test_a_deal_with_options_from_the_line_editor_to_the_buyers_choice(
     assert "option B" in page.locator("#option-chosen").inner_text()
     assert page.locator("#option-status-A").inner_text() == "not chosen"
     assert page.locator("#option-status-B").inner_text() == "accepted"
+    # Won, with option B's net total (the sales figures count the option chosen).
+    today = timezone.localdate()
+    (outcome,) = [
+        o for o in outcomes(user=sales_user, start=today, end=today) if o.quote == main.quote
+    ]
+    assert (outcome.outcome, outcome.option, outcome.value) == ("won", "B", b_net)

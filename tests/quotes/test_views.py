@@ -481,3 +481,32 @@ def test_nothing_posted_by_buyers_or_visitors_gives_a_500(
     assert response.status_code < 500
     response = client.post(reverse("quotes:lead_request"), lead)
     assert response.status_code < 500
+
+
+def test_send_and_send_again_through_the_views_queue_one_email_per_key(
+    client: Client, draft_quote: Quote, sales_user: User
+) -> None:
+    revision = draft_quote.revisions.get()
+    client.force_login(sales_user)
+    key = {"idempotency_key": "4b0f6a2e-5d1c-4f3e-9a7b-2c8d1e0f3a6b"}
+    sent = client.post(reverse("quotes:send", args=[revision.public_id]), key, follow=True)
+    assert "Revision sent to jan@buyer.example" in sent.content.decode()
+    again = {"idempotency_key": "9e2d7c1b-3a4f-4b5e-8c6d-1f0a2b3c4d5e"}
+    for _ in range(2):  # a double submit: the same key queues the email once
+        resent = client.post(
+            reverse("quotes:resend", args=[revision.public_id]), again, follow=True
+        )
+        assert "Sent again to jan@buyer.example." in resent.content.decode()
+    assert (
+        OutboxEmail.objects.filter(idempotency_key=f"resend:{again['idempotency_key']}").count()
+        == 1
+    )
+    expired = client.post(reverse("quotes:resend", args=[revision.public_id]), {}, follow=True)
+    assert "The form has expired" in expired.content.decode()
+
+
+def test_tampered_lead_links_are_refused(client: Client) -> None:
+    for name in ("quotes:lead_status", "quotes:lead_pdf", "quotes:lead_confirm"):
+        response = client.get(reverse(name, args=["nonsense:signature"]))
+        assert response.status_code == 404, name
+        assert "not valid" in response.content.decode(), name

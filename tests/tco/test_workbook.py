@@ -144,7 +144,9 @@ def set_input(xlsx: bytes, name: str, value: float) -> bytes:
 
 
 SCENARIOS = [
-    ("pretrain-7b-nl.json", {}),
+    # One server for four runs a year it cannot manage: renting is billed for all four (the
+    # fleet sized to the work is the last case's).
+    ("pretrain-7b-nl.json", {"servers": 1}),
     (
         # One-off run: a 1-year commitment bought whole, spot (interruption overhead), a
         # capacity block (minimum billed hours) and an A100 offering: other GPUs, so the
@@ -195,6 +197,8 @@ def test_workbook_recalculated_by_libreoffice_matches_engine(
         assert hardware[48] > 0 and hardware[96] > 0 and hardware[47] == 0
     if example.startswith("lora"):
         assert result.resell is not None  # the one-off case checks buy-run-resell too
+    if changes.get("servers") == 1:  # the runs exceed the fleet: the rental scaled up
+        assert float(result.cost_model.rented_work_scale) > 1
     inputs = {row[6]: row for row in book["Inputs"].iter_rows(min_row=2, values_only=True)}
     assert inputs["server_price"][3] and inputs["server_price"][4] is not None  # source, date
 

@@ -1,62 +1,22 @@
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandParser
 
+from catalog.management.file_import import FileImportCommand
 from catalog.schema import PRICE_SPECS_BY_KIND
-from catalog.services import PriceImportError, check_upload, import_price_file
-from common.time_budget import command_time_budget
 
 
-class Command(BaseCommand):
+class Command(FileImportCommand):
     help = (
         "Import a price list (CSV or XLSX) for cloud offerings, server models, "
         "infrastructure items or FX rates: all rows or none, with price history."
     )
+    source_name = "import_prices"
+    rows_on_refusal = True  # a price list's rows, then its problems
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", type=Path)
+        super().add_arguments(parser)
         parser.add_argument("--kind", required=True, choices=sorted(PRICE_SPECS_BY_KIND))
-        parser.add_argument(
-            "--dry-run", action="store_true", help="check and show the changes, write nothing"
-        )
 
-    def handle(self, *args: Any, **options: Any) -> None:
-        path: Path = options["file"]
-        try:
-            size = path.stat().st_size
-        except OSError as exc:
-            raise CommandError(f"{path}: cannot be read ({exc.strerror})") from exc
-        # The size is checked before the file is read, so a huge file is never loaded.
-        refused = check_upload(filename=path.name, size=size)
-        if refused:
-            raise CommandError("\n".join(error.reason for error in refused))
-        # A file that passes every bound but is slow to parse (a very wide workbook)
-        # stops at the budget instead of running on.
-        try:
-            with command_time_budget(float(settings.IMPORT_TIME_BUDGET_SECONDS)):
-                preview = import_price_file(
-                    kind=options["kind"],
-                    filename=path.name,
-                    data=path.read_bytes(),
-                    source=f"import_prices {path}"[:300],
-                    dry_run=options["dry_run"],
-                )
-        except PriceImportError as exc:
-            for line in exc.preview.lines():
-                self.stdout.write(line)
-            for error in exc.preview.errors:
-                self.stderr.write(str(error))
-            raise CommandError(
-                f"{exc.preview.error_count} problem(s) found; nothing was imported."
-            ) from exc
-        for line in preview.lines():
-            self.stdout.write(line)
-        changed = len(preview.new) + len(preview.changed)
-        if options["dry_run"]:
-            self.stdout.write(f"Dry run: {changed} row(s) would change; nothing was written.")
-        else:
-            self.stdout.write(
-                self.style.SUCCESS(f"Imported {path.name}: {changed} row(s) changed.")
-            )
+    def kind_of(self, options: dict[str, Any]) -> str:
+        return str(options["kind"])

@@ -1,10 +1,11 @@
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from catalog.coherence import catalog_price_inversions
 from catalog.loader import DATA_DIR, CatalogLoadError, load_catalog
+from catalog.management.file_import import refusal
 
 
 class Command(BaseCommand):
@@ -20,11 +21,7 @@ class Command(BaseCommand):
         try:
             summary = load_catalog(data_dir=options["data_dir"], dry_run=options["dry_run"])
         except CatalogLoadError as exc:
-            for error in exc.errors:
-                self.stderr.write(str(error))
-            raise CommandError(
-                f"{len(exc.errors)} problem(s) found; nothing was imported."
-            ) from exc
+            raise refusal(self, exc.errors, len(exc.errors)) from exc
         for line in summary.lines():
             self.stdout.write(line)
         verb = "would change" if options["dry_run"] else "changed"
