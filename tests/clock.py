@@ -75,17 +75,35 @@ def day_rank(item: pytest.Item) -> int:
     return 1 + OTHER_DAYS.index(day) if day in OTHER_DAYS else 1 + len(OTHER_DAYS)
 
 
+def database_group(item: pytest.Item) -> int:
+    """pytest-django's order, which this reordering keeps (as Django's runner does): tests in
+    a rolled-back transaction first (0), then tests that commit (1), whose flush empties the
+    tables that migrations seeded (the company profile, the price tiers), then the rest (2)."""
+    fixtures = getattr(item, "fixturenames", ())
+    marker = item.get_closest_marker("django_db")
+    committing = "transactional_db" in fixtures or "live_server" in fixtures
+    if marker is not None:
+        committing = committing or bool(
+            marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences")
+        )
+    if committing:
+        return 1
+    return 0 if marker is not None or "db" in fixtures else 2
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Within each file, today's tests run first, then those of each of OTHER_DAYS: tests on
-    the same day follow one another and share one load of the seed catalog
-    (tests/conftest.py's SharedSeedCatalog). Files keep their order."""
-    first_in_file: dict[str, int] = {}
+    """Within each file (and each of pytest-django's groups: database_group), today's tests
+    run first, then those of each of OTHER_DAYS: tests on the same day follow one another
+    and share one load of the seed catalog (tests/conftest.py's SharedSeedCatalog). Files
+    keep their order."""
+    first_in_file: dict[tuple[int, str], int] = {}
     for index, item in enumerate(items):
-        first_in_file.setdefault(item.nodeid.split("::")[0], index)
+        first_in_file.setdefault((database_group(item), item.nodeid.split("::")[0]), index)
     order = {id(item): index for index, item in enumerate(items)}
     items.sort(
         key=lambda item: (
-            first_in_file[item.nodeid.split("::")[0]],
+            database_group(item),
+            first_in_file[(database_group(item), item.nodeid.split("::")[0])],
             day_rank(item),
             order[id(item)],
         )

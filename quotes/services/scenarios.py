@@ -209,25 +209,6 @@ def charted_scenarios(scenarios: Sequence[SavedScenario]) -> list[SavedScenario]
     return [s for s in scenarios if scenario_figures(s.summary).currency == currency]
 
 
-def comparison_chart(scenarios: Sequence[SavedScenario], language: str) -> dict[str, Any]:
-    """One cumulative-cost chart of the scenarios' owned options (tco.presentation.charts),
-    each line named by its scenario, in `language`: those priced in the first one's
-    currency (`charted_scenarios`)."""
-    from django.utils import translation
-
-    from tco.presentation.chart_labels import SEPARATORS, chart_labels
-    from tco.presentation.charts import figure_payload, scenarios_cumulative_chart
-
-    drawn = charted_scenarios(scenarios)
-    with translation.override(language):
-        lines = [(s.name, s.summary["owning_cumulative"]) for s in drawn]
-        currency = scenario_figures(drawn[0].summary).currency
-        figure = scenarios_cumulative_chart(
-            lines, currency, chart_labels(), SEPARATORS.get(language, ".,")
-        )
-        return figure_payload(figure)
-
-
 # --- re-price -------------------------------------------------------------------------
 
 

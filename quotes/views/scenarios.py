@@ -6,6 +6,7 @@ team's customer or scenario is 404)."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -86,6 +87,23 @@ def scenario_compare(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse
     return render(request, "quotes/scenario_compare.html", compare_context(customer, scenarios))
 
 
+def comparison_chart(scenarios: Sequence[SavedScenario], language: str) -> dict[str, Any]:
+    """One cumulative-cost chart of the scenarios' owned options (tco.presentation.charts),
+    each line named by its scenario, in `language`: those priced in the first one's
+    currency (`charted_scenarios`)."""
+    from tco.presentation.chart_labels import SEPARATORS, chart_labels
+    from tco.presentation.charts import figure_payload, scenarios_cumulative_chart
+
+    drawn = services.charted_scenarios(scenarios)
+    with translation.override(language):
+        lines = [(s.name, s.summary["owning_cumulative"]) for s in drawn]
+        currency = services.scenario_figures(drawn[0].summary).currency
+        figure = scenarios_cumulative_chart(
+            lines, currency, chart_labels(), SEPARATORS.get(language, ".,")
+        )
+        return figure_payload(figure)
+
+
 def compare_context(customer: Customer, scenarios: list[SavedScenario]) -> dict[str, Any]:
     """The comparison page: each scenario's figures, the inputs (those that differ
     flagged) and the combined cumulative-cost chart, drawn on the server and as Plotly
@@ -94,7 +112,7 @@ def compare_context(customer: Customer, scenarios: list[SavedScenario]) -> dict[
     from tco.presentation.charts import charts_json
 
     language = translation.get_language() or "en"
-    figure = services.comparison_chart(scenarios, language)
+    figure = comparison_chart(scenarios, language)
     rows = services.input_rows([s.document for s in scenarios])
     drawn = services.charted_scenarios(scenarios)
     try:

@@ -24,6 +24,7 @@ from django.urls import reverse
 from catalog.models import ServerModel
 from quotes import services
 from quotes.models import Customer, LineKind, SavedScenario, Team
+from quotes.views.scenarios import comparison_chart
 from tco.analysis.calculator import analyse_result_query
 from tests.tco.test_dutch_pages import untranslated  # noqa: F401 (a fixture)
 
@@ -125,7 +126,7 @@ def test_the_combined_chart_has_one_line_per_scenario_s_owned_option(
 ) -> None:
     h100 = saved(customer, sales_user, H100_QUERY, "H100")
     h200 = saved(customer, sales_user, H200_QUERY, "H200")
-    figure = services.comparison_chart([h100, h200], "nl")
+    figure = comparison_chart([h100, h200], "nl")
     names = [trace["name"] for trace in figure["data"]]
     assert names == ["H100", "H200"]
     # Month 0 of each line is its purchase: the saved cumulative series, in whole euros.
@@ -379,7 +380,7 @@ def test_scenarios_in_two_currencies_share_the_table_not_the_chart_nor_a_quote(
     dollars = saved(customer, sales_user, f"{H100_QUERY}&currency=USD", "H100 in USD")
     assert services.scenario_figures(dollars.summary).currency == "USD"
     euros = two_saved[0]
-    figure = services.comparison_chart([euros, dollars], "en")
+    figure = comparison_chart([euros, dollars], "en")
     assert [trace["name"] for trace in figure["data"]] == ["H100"]
     client.force_login(sales_user)
     url = reverse("quotes:scenario_compare", args=[customer.public_id])
