@@ -93,7 +93,8 @@ def ensure_own_customer(customer: Customer, user: User) -> None:
 class ScenarioFigures:
     """A scenario's figures as the comparison and the re-price show them. ``verdict``: the
     engine's action (buy, rent, hybrid, …); ``headline`` its sentence in the active
-    language; ``owning``: the cost of owning over the horizon (bridge included);
+    language; ``owning``: the cost over the horizon of the owning the verdict compares (kept, or
+    run once and resold; bridge included);
     ``rental``/``rental_total``: the rented option the verdict compares with;
     ``break_even_month``: the month owning overtakes renting (None: not within the
     horizon)."""
@@ -126,7 +127,8 @@ def scenario_figures(summary: Mapping[str, Any]) -> ScenarioFigures:
         headline=str(verdict_headline(report.verdict, report.currency)),
         servers=report.sizing.servers_required,
         server=str((summary.get("server") or {}).get("name", "")),
-        owning=report.onprem.total_cost if report.onprem else None,
+        # The owning the verdict and the chart compare (a one-run fleet resold, or kept).
+        owning=report.owned.total_cost if report.owned else None,
         rental=cloud_label(report.verdict.reference_cloud or ""),
         rental_total=reference.total_cost if reference else None,
         break_even_month=report.break_even_month,

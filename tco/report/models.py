@@ -583,6 +583,13 @@ class Report(ReportModel):
         return next(self.options_of("onprem"), None)
 
     @property
+    def owned(self) -> Option | None:
+        """The owning option the verdict compares with renting: buy and keep, or buy, run
+        and resell (``verdict.owning_kind``); buy and keep when the verdict names none."""
+        named = self.option(self.verdict.owning) if self.verdict.owning else None
+        return named or self.onprem
+
+    @property
     def reference(self) -> Option | None:
         """The cheapest eligible rented option the verdict compares owning with."""
         ref = self.verdict.reference_cloud

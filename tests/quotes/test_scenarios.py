@@ -85,6 +85,28 @@ def test_saving_keeps_the_document_of_the_chosen_server_and_the_figures_shown(
     assert not services.scenario_reprice(scenario).moved
 
 
+def test_a_fleet_run_once_and_resold_is_the_owning_the_table_and_the_chart_show(
+    seed_catalog: object, customer: Customer, sales_user: User
+) -> None:
+    # Pre-training 7B: the verdict compares renting with buying 3 servers for the one run
+    # and reselling them ("3.1× cheaper than owning"), not with keeping them 5 years.
+    scenario = services.scenario_save(
+        customer=customer, owner=sales_user, query="preset=pretrain-7b", name="7B"
+    )
+    figures = services.scenario_figures(scenario.summary)
+    report = analyse_result_query("preset=pretrain-7b").analysis.report  # type: ignore[union-attr]
+    assert report.verdict.owning_kind == "own_resell"
+    resold = next(report.options_of("onprem_resell"))
+    assert figures.owning is not None and figures.owning == resold.total_cost
+    assert report.onprem is not None and report.onprem.total_cost is not None
+    assert figures.owning < report.onprem.total_cost
+    # The chart's line ends where the table's figure is: one cost of owning on the page.
+    assert scenario.summary["owning_cumulative"][-1] == pytest.approx(figures.owning, abs=1)
+    # And the headline's ratio is that figure over the rental's.
+    assert figures.rental_total is not None
+    assert round(figures.owning / figures.rental_total, 1) == 3.1
+
+
 def test_saving_is_refused_for_another_teams_customer_and_without_a_name(
     seed_catalog: object, customer: Customer, make_sales_user: Callable[..., User]
 ) -> None:
