@@ -69,6 +69,21 @@ def test_the_draft_page_shows_amounts_margin_and_inline_forms(
     assert 'id="request-approval-button"' not in html  # above the floor
 
 
+def test_a_line_numbered_past_a_thousand_keeps_its_form_and_ids(
+    client: Client, draft_quote: Quote, draft: QuoteRevision, sales_user: User
+) -> None:
+    # Numbers on pages carry thousands separators; a line's number in its ids and form
+    # link must not ("lineform-1,234" broke every test once the database counted past it).
+    line = draft.lines.filter(parent=None, children=None).first()
+    assert line is not None
+    draft.lines.filter(pk=line.pk).update(id=1234)
+    client.force_login(sales_user)
+    html = client.get(reverse("quotes:detail", args=[draft_quote.public_id])).content.decode()
+    assert 'id="lineform-1234"' in html and 'form="lineform-1234"' in html
+    assert 'id="line-1234-amount"' in html
+    assert "1,234" not in html
+
+
 def test_an_htmx_edit_returns_the_fragment_with_new_amounts(
     client: Client, draft: QuoteRevision, sales_user: User
 ) -> None:
