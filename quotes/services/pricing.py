@@ -131,7 +131,7 @@ def follow_hardware(revision: QuoteRevision) -> int:
     return changed
 
 
-def _fx_rate_for(row_currency: str, revision: QuoteRevision) -> Decimal | None:
+def fx_rate_for(row_currency: str, revision: QuoteRevision) -> Decimal | None:
     """The EUR/USD rate a catalog row is converted at: the revision's fixed rate when it
     has one (services.fx), else the latest; None when no conversion is needed."""
     if row_currency == revision.currency:
@@ -144,7 +144,7 @@ def _fx_rate_for(row_currency: str, revision: QuoteRevision) -> Decimal | None:
     return fx.rate
 
 
-def _tier_price(
+def tier_price(
     revision: QuoteRevision,
     catalog_key: str,
     kind: str,
@@ -170,7 +170,7 @@ def _tier_price(
         return priced(fx_rate)
     except PriceUnavailable:  # a net price in the other currency than the catalog's
         other = "EUR" if revision.currency == "USD" else "USD"
-        return priced(_fx_rate_for(other, revision))
+        return priced(fx_rate_for(other, revision))
 
 
 @transaction.atomic
@@ -217,15 +217,15 @@ def revision_add_line(
             default_unit = LineUnit.YEARS
     else:
         raise QuoteError(_("Unknown catalog item."))
-    fx_rate = None if hardware is not None else _fx_rate_for(row.currency, revision)
+    fx_rate = None if hardware is not None else fx_rate_for(row.currency, revision)
     try:
         list_price = catalog_unit_price(row, revision.currency, fx_rate, hardware)
     except PriceUnavailable as exc:  # pragma: no cover - both causes are checked above
         raise QuoteError(str(exc)) from exc
     price, basis = list_price, LIST_BASIS
     if hardware is None:  # a "% of hardware" item follows the (tier-priced) hardware
-        tier_price = _tier_price(revision, catalog_key, kind, list_price, fx_rate)
-        price, basis = tier_price.unit_price, tier_price.basis
+        priced_by_tier = tier_price(revision, catalog_key, kind, list_price, fx_rate)
+        price, basis = priced_by_tier.unit_price, priced_by_tier.basis
     position = (revision.lines.aggregate(m=Max("position"))["m"] or 0) + 1
     line = QuoteLine(
         revision=revision,
@@ -357,21 +357,3 @@ def revision_totals(revision: QuoteRevision, lines: list[QuoteLine] | None = Non
     if lines is None:
         lines = list(revision.lines.order_by("position"))
     return totals_for(lines=lines, vat_rate=revision.vat_rate, discount_pct=revision.discount_pct)
-
-
-def fx_rate_for(row_currency: str, revision: QuoteRevision) -> Decimal | None:
-    """The EUR/USD rate a catalog row in `row_currency` is converted at on `revision`
-    (its fixed rate when it has one; None when no conversion is needed)."""
-    return _fx_rate_for(row_currency, revision)
-
-
-def tier_price(
-    revision: QuoteRevision,
-    catalog_key: str,
-    kind: str,
-    list_price: Decimal,
-    fx_rate: Decimal | None,
-) -> TierPrice:
-    """A new catalog line's net unit price from its list price in the quote's currency:
-    the customer's tier price valid today (as revision_add_line prices a line)."""
-    return _tier_price(revision, catalog_key, kind, list_price, fx_rate)
