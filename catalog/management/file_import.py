@@ -73,9 +73,11 @@ def refusal(command: BaseCommand, problems: Sequence[object], count: int) -> Com
 
 
 class FileImportCommand(BaseCommand):
-    """A command that imports one file (`file`, `--dry-run`) as the kind `kind_of` names."""
+    """A command that imports one file (`file`, `--dry-run`) as the kind `kind_of` names:
+    the class's `kind`, or what a subclass reads from its own options."""
 
     source_name: ClassVar[str]  # the command's name, recorded as the rows' source
+    kind: ClassVar[str] = ""  # the price-list kind every file of this command is
     rows_on_refusal: ClassVar[bool] = False
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -85,7 +87,7 @@ class FileImportCommand(BaseCommand):
         )
 
     def kind_of(self, options: dict[str, Any]) -> str:
-        raise NotImplementedError
+        return self.kind
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]

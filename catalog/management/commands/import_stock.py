@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from catalog.management.file_import import FileImportCommand
 
 
@@ -13,6 +11,4 @@ class Command(FileImportCommand):
         "gpu) as an ERP exports it: servers in stock and lead times, all rows or none."
     )
     source_name = "import_stock"
-
-    def kind_of(self, options: dict[str, Any]) -> str:
-        return "stock"
+    kind = "stock"
