@@ -29,7 +29,7 @@ from catalog.configure.wording import describe
 from catalog.models import Component, ServerModel
 
 from ..models import LineKind, LineUnit, QuoteLine, QuoteRevision
-from ..money import PriceUnavailable, catalog_unit_amount
+from ..money import PriceUnavailable, catalog_unit_cost, catalog_unit_price
 from ..selectors import barebone_prices
 from .bom import hang_components
 from .drafts import ensure_draft, locked_revision
@@ -77,20 +77,8 @@ def component_description(component: Component, language: str) -> str:
 def _component_line(
     revision: QuoteRevision, component: Component, position: int, fx_rate: Decimal | None
 ) -> QuoteLine:
-    """An unsaved component line at the catalog's price and cost in the quote's currency."""
-    currency = revision.currency
-
-    def amount(value: Decimal) -> Decimal:
-        return catalog_unit_amount(
-            value,
-            row_currency=component.currency,
-            percent_of_hardware=False,
-            currency=currency,
-            fx_rate=fx_rate,
-            hardware_total=None,
-        )
-
-    cost = component.cost_price
+    """An unsaved component line at the catalog's price and cost in the quote's currency,
+    by the rule that re-prices it (selectors: catalog_unit_price and catalog_unit_cost)."""
     line = QuoteLine(
         revision=revision,
         position=position,
@@ -99,8 +87,8 @@ def _component_line(
         description=component_description(component, revision.quote.customer.language),
         quantity=Decimal(0),  # hang_components: per system × systems
         unit=LineUnit.PCS,
-        unit_price=amount(component.list_price),
-        cost_price=None if cost is None else amount(cost),
+        unit_price=catalog_unit_price(component, revision.currency, fx_rate),
+        cost_price=catalog_unit_cost(component, revision.currency, fx_rate),
         discount_pct=Decimal(0),
         price_as_of=component.price_as_of,
         price_is_estimate=component.price_is_estimate,
