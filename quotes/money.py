@@ -135,6 +135,25 @@ def catalog_unit_amount(
     return to_whole(convert(value, row_currency, currency, fx_rate))
 
 
+def _row_amount(
+    row: Any,
+    value: Decimal,
+    currency: str,
+    fx_rate: Decimal | None,
+    hardware_total: Decimal | None,
+) -> Decimal:
+    """One of a catalog row's figures (its price or its cost) in `currency`: the row says
+    its currency and whether it is a "% of hardware" item (catalog_unit_amount)."""
+    return catalog_unit_amount(
+        value,
+        row_currency=row.currency,
+        percent_of_hardware=getattr(row, "unit", "") == PERCENT_OF_HARDWARE,
+        currency=currency,
+        fx_rate=fx_rate,
+        hardware_total=hardware_total,
+    )
+
+
 def catalog_unit_price(
     row: Any, currency: str, fx_rate: Decimal | None, hardware_total: Decimal | None = None
 ) -> Decimal:
@@ -151,14 +170,7 @@ def catalog_unit_price(
     Decimal('199000.00')
     """
     value = row.list_price if hasattr(row, "list_price") else row.price
-    return catalog_unit_amount(
-        value,
-        row_currency=row.currency,
-        percent_of_hardware=getattr(row, "unit", "") == PERCENT_OF_HARDWARE,
-        currency=currency,
-        fx_rate=fx_rate,
-        hardware_total=hardware_total,
-    )
+    return _row_amount(row, value, currency, fx_rate, hardware_total)
 
 
 def catalog_unit_cost(
@@ -176,13 +188,6 @@ def catalog_unit_cost(
     if cost is None:
         return None
     try:
-        return catalog_unit_amount(
-            cost,
-            row_currency=row.currency,
-            percent_of_hardware=getattr(row, "unit", "") == PERCENT_OF_HARDWARE,
-            currency=currency,
-            fx_rate=fx_rate,
-            hardware_total=hardware_total,
-        )
+        return _row_amount(row, cost, currency, fx_rate, hardware_total)
     except PriceUnavailable:
         return None
