@@ -81,20 +81,25 @@ def new_option(
     name = " ".join(name.split())[:120]
     if not name:
         raise QuoteError(_("Give the option a name, e.g. “24 × H200”."))
+    return alternative_of(main, option_letter=letter, option_name=name, tco=tco)
+
+
+def alternative_of(main: QuoteRevision, **own: Any) -> QuoteRevision:
+    """A new alternative to `main` without lines, with its `own` fields (letter, name,
+    analysis …) and `main`'s currency, VAT, validity, terms and payment schedule: the
+    options are sent and accepted as one proposal, on one set of terms."""
     return QuoteRevision.objects.create(
         quote=main.quote,
         seq=main.seq,
         letter=main.letter,
         option_of=main,
-        option_letter=letter,
-        option_name=name,
         currency=main.currency,
         vat_rate=main.vat_rate,
         vat_kind=main.vat_kind,
         valid_until=main.valid_until,
         terms=main.terms,
         payment_schedule=main.payment_schedule,
-        tco=tco,
+        **own,
     )
 
 

@@ -42,6 +42,7 @@ from .lines import revision_add_free_line
 from .numbering import next_quote_number, revision_letter
 from .options import (
     MAX_OPTIONS,
+    alternative_of,
     answer_alternatives,
     free_letter,
     new_option,
@@ -420,19 +421,10 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
     )
     copy_lines(latest, new)
     for option in latest.alternatives.order_by("option_letter"):
-        copy = QuoteRevision.objects.create(
-            quote=quote,
-            seq=new.seq,
-            letter=new.letter,
-            option_of=new,
+        copy = alternative_of(
+            new,
             option_letter=option.option_letter,
             option_name=option.option_name,
-            currency=new.currency,
-            vat_rate=new.vat_rate,
-            vat_kind=new.vat_kind,
-            valid_until=new.valid_until,
-            terms=new.terms,
-            payment_schedule=new.payment_schedule,
             tco=option.tco,
             discount_pct=option.discount_pct,
             analysis_presentation=option.analysis_presentation,
