@@ -755,9 +755,7 @@ def _options(setup: _Setup) -> _Options:
         raise NoCompliantOption(placed_elsewhere(setup.own_fit, fit, server.name))
     hybrid, hybrid_option = _hybrid(model, plan, clouds, eligible)
     if hybrid is not None:
-        candidates += _hybrid_candidate(
-            hybrid, hybrid_option, candidates, clouds, own_breaks, cloud_breaks
-        )
+        candidates += _hybrid_candidate(hybrid, hybrid_option, candidates)
     build_out_weeks = fit.build_out_weeks if fit.status == BUILD_OUT else 0.0
     capacity = _capacity(
         kept, servers, plan, clouds, eligible, hybrid, resell is not None, build_out_weeks
@@ -1197,23 +1195,19 @@ def _api_candidates(scenario: Scenario, apis: Sequence[ApiOptionResult]) -> list
 
 
 def _hybrid_candidate(
-    hybrid: HybridResult,
-    hybrid_option: str | None,
-    candidates: Sequence[Candidate],
-    clouds: Sequence[CloudOptionResult],
-    own_breaks: tuple[Note, ...],
-    cloud_breaks: Sequence[tuple[Note, ...]],
+    hybrid: HybridResult, hybrid_option: str | None, candidates: Sequence[Candidate]
 ) -> list[Candidate]:
     """Owning part of the fleet and renting the rest, as a candidate when it mixes both and
-    beats every other recommendable option; it breaks what both of its parts break."""
+    beats every other recommendable option; it breaks what both of its parts break (the
+    owning candidate's and the rented offering's, as ``candidates`` already hold them)."""
     if not (
         0 < hybrid.owned_servers < len(hybrid.total_by_owned_servers) - 1
         and hybrid.total_cost < min(c.total_cost for c in candidates if c.recommendable)
     ):
         return []
-    hybrid_breaks = own_breaks + next(
-        breaks for o, breaks in zip(clouds, cloud_breaks, strict=True) if o.name == hybrid_option
-    )
+    owned = next(c for c in candidates if c.kind == OWN)
+    rented = next(c for c in candidates if c.kind == CLOUD and c.name == hybrid_option)
+    hybrid_breaks = owned.violations + rented.violations
     return [Candidate(HYBRID_NAME, HYBRID, hybrid.total_cost, hybrid.npv, violations=hybrid_breaks)]
 
 

@@ -38,7 +38,13 @@ from tco.engine.inputs import (
 )
 from tco.engine.moe import expert_split, experts_touched, weights_read_per_step
 from tco.engine.sizing import size_inference
-from tco.engine.sizing.inference import copy_options, latency_targets, plan_serving, requests_of
+from tco.engine.sizing.inference import (
+    ServingInputs,
+    copy_options,
+    latency_targets,
+    plan_serving,
+    requests_of,
+)
 from tco.engine.units import Money
 
 H100 = GpuSpec("H100 SXM5", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)
@@ -323,7 +329,7 @@ def test_fewer_servers_are_never_bought_by_missing_the_latency_target(
     w = llama_70b(serving_demand=demand, target_tokens_per_second=target)
     plan = plan_serving(w, HGX_H200, LLAMA_70B, 126.9)
     model, requests, targets = plan.model, plan.requests, plan.targets
-    options = copy_options(w, HGX_H200, model, requests, targets, 126.9)
+    options = copy_options(ServingInputs(w, HGX_H200, model, requests, 126.9), targets)
     meeting = [o for o in options if o.meets_targets]
     if meeting:
         assert targets.met_by(plan.peak)

@@ -233,9 +233,8 @@ def _options(w: Workload, server: ServerSpec) -> list[CopyOption]:
     from tco.engine.sizing import inference
 
     model = ServedModel.of(w, w.shape or ModelShape(80, 8192, 64, 8))
-    return inference.copy_options(
-        w, server, model, inference.requests_of(w), inference.latency_targets(w), 72.0
-    )
+    inputs = inference.ServingInputs(w, server, model, inference.requests_of(w), 72.0)
+    return inference.copy_options(inputs, inference.latency_targets(w))
 
 
 def test_inference_huge_model_pipelines_across_servers(server: ServerSpec) -> None:

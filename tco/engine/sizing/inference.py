@@ -135,15 +135,21 @@ def _largest_true(low: int, high: int, ok: Callable[[int], bool]) -> int:
     return low
 
 
-def copy_options(
-    workload: Workload,
-    server: ServerSpec,
-    model: ServedModel,
-    requests: Requests,
-    targets: LatencyTargets,
-    usable_gb: float,
-) -> list[CopyOption]:
+@dataclass(frozen=True, slots=True)
+class ServingInputs:
+    """What every layout of a copy is tried with: the workload on the server, the served
+    model, its requests and the memory each GPU leaves for it (GB)."""
+
+    workload: Workload
+    server: ServerSpec
+    model: ServedModel
+    requests: Requests
+    usable_gb: float
+
+
+def copy_options(inputs: ServingInputs, targets: LatencyTargets) -> list[CopyOption]:
     """Every layout that holds at least one sequence (or the given batch), with its batch."""
+    workload, server, model = inputs.workload, inputs.server, inputs.model
     gps = server.gpus_per_server
     fixed_tp = workload.tensor_parallel is not None
     degrees = tensor_degrees(workload, gps)
@@ -154,8 +160,8 @@ def copy_options(
             fit = largest_batch(
                 model,
                 t * p,
-                usable_gb,
-                requests.context_tokens,
+                inputs.usable_gb,
+                inputs.requests.context_tokens,
                 workload.inference_overhead_fraction,
                 workload.framework_overhead_gb,
             )
@@ -174,7 +180,7 @@ def copy_options(
         )
 
         def point(s: int, copy: CopyHardware = copy) -> ServingPoint:
-            return serving_point(model, copy, requests, s)
+            return serving_point(model, copy, inputs.requests, s)
 
         if workload.concurrent_sequences is not None:
             batch = workload.concurrent_sequences
@@ -193,20 +199,15 @@ def _servers_for(copies: int, gpus_per_copy: int, gps: int) -> int:
 
 
 def _relaxed(
-    workload: Workload,
-    server: ServerSpec,
-    model: ServedModel,
-    requests: Requests,
-    targets: LatencyTargets,
-    usable_gb: float,
-    options: list[CopyOption],
+    inputs: ServingInputs, targets: LatencyTargets, options: list[CopyOption]
 ) -> tuple[list[CopyOption], dict[str, float]]:
     """When no layout meets the targets, the engine drops one (time to first token first,
     which the batch barely changes; then time per output token) and sizes for throughput.
     Returns the options and, per dropped target, the best the hardware reaches: one
     sequence per copy on the fastest layout."""
+    model, requests = inputs.model, inputs.requests
     best: dict[str, float] = {}
-    if workload.concurrent_sequences is not None:
+    if inputs.workload.concurrent_sequences is not None:
         return options, best  # the batch is given: it, not the hardware, misses the target
     for metric in ("time_to_first_token", "time_per_output_token"):
         if any(o.meets_targets for o in options):
@@ -222,7 +223,7 @@ def _relaxed(
             if metric == "time_to_first_token"
             else LatencyTargets(None, targets.time_to_first_token_ms)
         )
-        options = copy_options(workload, server, model, requests, targets, usable_gb)
+        options = copy_options(inputs, targets)
     return options, best
 
 
@@ -242,7 +243,8 @@ def plan_serving(
     model = ServedModel.of(workload, shape)
     requests = requests_of(workload)
     targets = latency_targets(workload)
-    options = copy_options(workload, server, model, requests, targets, usable_gb)
+    inputs = ServingInputs(workload, server, model, requests, usable_gb)
+    options = copy_options(inputs, targets)
     if not options:
         raise DoesNotFit(
             f"The model ({model.weights_gb:,.1f} GB of weights) and the KV cache of "
@@ -251,7 +253,7 @@ def plan_serving(
             code="does_not_fit_fleet",
             params={"max_servers": MAX_SERVERS},
         )
-    options, unreachable = _relaxed(workload, server, model, requests, targets, usable_gb, options)
+    options, unreachable = _relaxed(inputs, targets, options)
     if any(o.meets_targets for o in options):
         options = [o for o in options if o.meets_targets]
     target = workload.target_tokens_per_second
