@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import timedelta
 from typing import Any
 
 from django.utils import timezone
 
+from common.tokens import token_digest
+
 from .models import ApiToken, Scope
 
 TOKEN_PREFIX = "gtco_"
 # last_used_at is written at most this often per token (one UPDATE, not one per request).
 TOUCH_EVERY = timedelta(minutes=5)
-
-
-def token_digest(raw: str) -> str:
-    """SHA-256 (hex) of a token: what is stored and looked up; the token itself never is.
-
-    >>> token_digest("gtco_example")[:16]
-    '7e20ca3c69da575e'
-    """
-    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
 def token_create(*, user: Any, name: str, scope: str) -> tuple[ApiToken, str]:
