@@ -6,6 +6,7 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
+from django.http import HttpRequest
 from django.utils import timezone
 
 from common.tokens import token_digest
@@ -59,3 +60,13 @@ def token_authenticate(raw: str) -> ApiToken | None:
     if token.last_used_at is None or now - token.last_used_at > TOUCH_EVERY:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
     return token
+
+
+def bearer_token(request: HttpRequest) -> ApiToken | None:
+    """The live token the request sends as ``Authorization: Bearer <token>``, or None (no
+    such header, or a token that is made up, revoked or its user's inactive)."""
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    scheme, _sep, raw = header.partition(" ")
+    if scheme.lower() == "bearer" and raw.strip():
+        return token_authenticate(raw.strip())
+    return None
