@@ -11,7 +11,6 @@ that is locked stays locked.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -25,14 +24,11 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from common import throttle
+from common.tokens import token_digest
 from quotes.models import EmailKind, OutboxEmail
 from quotes.services.queue import enqueue
 
 from .models import AccountUnlock
-
-
-def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _valid_since() -> Any:

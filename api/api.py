@@ -36,7 +36,7 @@ from . import schemas as s
 from .models import ApiToken
 from .parser import BodyRefused, BoundedJsonParser
 from .problems import PROBLEM_CONTENT_TYPE, field_path, problem
-from .services import token_authenticate
+from .services import bearer_token, token_authenticate
 
 # PostgreSQL text cannot hold NUL: such filters are refused as invalid input (422).
 NO_NUL = r"^[^\x00]*$"
@@ -277,12 +277,8 @@ class CatalogFilter(Schema):
 def _sees_internal_prices(request: HttpRequest) -> bool:
     """Whether the caller reads the internal flags of our own list prices: a staff member or
     sales engineer, by a live API token or a signed-in session (catalog/audience.py)."""
-    token = getattr(request, "api_token", None)  # looked up by the rate limiter
-    if token is None:
-        header = request.META.get("HTTP_AUTHORIZATION", "")
-        scheme, _sep, raw = header.partition(" ")
-        if scheme.lower() == "bearer" and raw.strip():
-            token = token_authenticate(raw.strip())
+    # The rate limiter has looked the token up already (unless limits are off).
+    token = getattr(request, "api_token", None) or bearer_token(request)
     return sees_internal_prices(token.user if token is not None else request.user)
 
 

@@ -22,7 +22,7 @@ from common.client_ip import client_ip
 from common.throttle import hit
 
 from .problems import problem
-from .services import token_authenticate
+from .services import bearer_token
 
 API_PREFIX = "/api/v1/"
 
@@ -30,13 +30,10 @@ API_PREFIX = "/api/v1/"
 def client_key(request: HttpRequest) -> tuple[str, int]:
     """(cache key part, limit per window): the token's user's when it is a live token, else
     the client address's (made-up tokens do not get counters of their own)."""
-    header = request.META.get("HTTP_AUTHORIZATION", "")
-    scheme, _sep, raw = header.partition(" ")
-    if scheme.lower() == "bearer" and raw.strip():
-        token = token_authenticate(raw.strip())
-        vars(request)["api_token"] = token  # spares TokenAuth a query
-        if token is not None:
-            return f"u:{token.user_id}", settings.API_RATE_LIMIT_TOKEN
+    token = bearer_token(request)
+    vars(request)["api_token"] = token  # spares TokenAuth a query
+    if token is not None:
+        return f"u:{token.user_id}", settings.API_RATE_LIMIT_TOKEN
     return "a:" + (client_ip(request) or "unknown"), settings.API_RATE_LIMIT_ANONYMOUS
 
 

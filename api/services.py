@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import timedelta
 from typing import Any
 
+from django.http import HttpRequest
 from django.utils import timezone
+
+from common.tokens import token_digest
 
 from .models import ApiToken, Scope
 
 TOKEN_PREFIX = "gtco_"
 # last_used_at is written at most this often per token (one UPDATE, not one per request).
 TOUCH_EVERY = timedelta(minutes=5)
-
-
-def token_digest(raw: str) -> str:
-    """SHA-256 (hex) of a token: what is stored and looked up; the token itself never is.
-
-    >>> token_digest("gtco_example")[:16]
-    '7e20ca3c69da575e'
-    """
-    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
 def token_create(*, user: Any, name: str, scope: str) -> tuple[ApiToken, str]:
@@ -67,3 +60,13 @@ def token_authenticate(raw: str) -> ApiToken | None:
     if token.last_used_at is None or now - token.last_used_at > TOUCH_EVERY:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
     return token
+
+
+def bearer_token(request: HttpRequest) -> ApiToken | None:
+    """The live token the request sends as ``Authorization: Bearer <token>``, or None (no
+    such header, or a token that is made up, revoked or its user's inactive)."""
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    scheme, _sep, raw = header.partition(" ")
+    if scheme.lower() == "bearer" and raw.strip():
+        return token_authenticate(raw.strip())
+    return None

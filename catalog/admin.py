@@ -5,6 +5,8 @@ from django.contrib.auth.models import User
 from django.db import models, transaction
 from django.http import HttpRequest
 
+from common.admin import WrittenOnceAdmin
+
 from . import services
 from .models import (
     ApiOffering,
@@ -210,7 +212,9 @@ class FxRateAdmin(PriceHistoryAdmin[FxRate]):
 
 
 @admin.register(PriceChange)
-class PriceChangeAdmin(admin.ModelAdmin[PriceChange]):
+class PriceChangeAdmin(WrittenOnceAdmin[PriceChange]):
+    """History is written by the catalog writer only; the admin shows it."""
+
     list_display = (
         "kind",
         "key",
@@ -224,13 +228,6 @@ class PriceChangeAdmin(admin.ModelAdmin[PriceChange]):
     list_filter = ("kind", "currency")
     search_fields = ("key", "source")
     date_hierarchy = "effective_from"
-
-    # History is written by the catalog writer only; the admin shows it.
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(PriceImport)

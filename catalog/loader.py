@@ -729,7 +729,17 @@ def _write_table(
     updated = sum(len(instances) for instances in by_columns.values())
 
     PriceChange.objects.bulk_create(
-        [_price_change(spec, diff, context) for diff in diffs if diff.records_price],
+        [
+            price_change(
+                spec,
+                diff.values,
+                old_price=diff.old_price,
+                changed_by=context.changed_by,
+                source=context.source,
+            )
+            for diff in diffs
+            if diff.records_price
+        ],
         batch_size=BATCH_SIZE,
     )
     summary.created[spec.kind] = len(created)
@@ -737,19 +747,28 @@ def _write_table(
     summary.unchanged[spec.kind] = sum(1 for d in diffs if d.status == UNCHANGED)
 
 
-def _price_change(spec: TableSpec, diff: RowDiff, context: WriteContext) -> PriceChange:
-    """The price-history line of a row that records a price (`diff.records_price`)."""
-    assert spec.price_field is not None and diff.new_price is not None
+def price_change(
+    spec: TableSpec,
+    values: dict[str, Any],
+    *,
+    old_price: Decimal | None,
+    changed_by: User | None,
+    source: str,
+) -> PriceChange:
+    """The price-history line of a row of a price list (`values`, its new price included)
+    whose price was `old_price` (None: the row brings its first price). Loads and imports
+    write these in bulk, the admin one per edit."""
+    assert spec.price_field is not None
     return PriceChange(
         kind=spec.kind,
-        key=diff.history_key,
+        key=spec.history_key(values),
         field=spec.price_field,
-        old_value=diff.old_price,
-        new_value=diff.new_price,
-        currency=spec.history_currency(diff.values),
-        effective_from=diff.values[spec.price_date],
-        changed_by=context.changed_by,
-        source=context.source[:300],
+        old_value=old_price,
+        new_value=values[spec.price_field],
+        currency=spec.history_currency(values),
+        effective_from=values[spec.price_date],
+        changed_by=changed_by,
+        source=source[:300],
     )
 
 

@@ -463,9 +463,7 @@ class Site(Provenance):
 
     def display_name(self) -> str:
         """The name in the active language: the Dutch name for Dutch readers when known."""
-        if translation.get_language() == "nl" and self.name_nl:
-            return self.name_nl
-        return self.name
+        return _in_language(self.name, self.name_nl)
 
 
 class ItemCategory(models.TextChoices):
@@ -518,9 +516,7 @@ class InfrastructureItem(Provenance):
 
     def display_name(self) -> str:
         """The name in the active language: the Dutch name for Dutch readers when known."""
-        if translation.get_language() == "nl" and self.name_nl:
-            return self.name_nl
-        return self.name
+        return _in_language(self.name, self.name_nl)
 
 
 class FxRate(Provenance):
@@ -650,9 +646,8 @@ class PriceTier(models.Model):
         return self.display_name()
 
     def display_name(self) -> str:
-        if translation.get_language() == "nl" and self.name_nl:
-            return self.name_nl
-        return self.name
+        """The name in the active language: the Dutch name for Dutch readers when known."""
+        return _in_language(self.name, self.name_nl)
 
 
 # What a category row of a price book applies to: server lines, or an item category.

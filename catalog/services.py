@@ -32,6 +32,7 @@ from .loader import (
     WriteContext,
     diff_table,
     file_format_of,
+    price_change,
     read_table,
     referenced_keys,
     validate_rows,
@@ -597,13 +598,12 @@ def record_price_edit(
     user: User | None,
 ) -> None:
     """Keep the history complete when a price is edited one row at a time (the admin)."""
-    from .models import FxRate, PriceChange
+    from .models import FxRate
 
     assert spec.price_field is not None
     values = {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
-    new_price = getattr(instance, spec.price_field)
     if isinstance(instance, FxRate) and created:
-        previous = (
+        old_price = (
             FxRate.objects.filter(
                 base=instance.base, quote=instance.quote, as_of__lt=instance.as_of
             )
@@ -611,17 +611,8 @@ def record_price_edit(
             .values_list("rate", flat=True)
             .first()
         )
-        old_price = previous
-    elif not created and old_price == new_price:
+    elif created:
+        old_price = None
+    elif old_price == values[spec.price_field]:
         return
-    PriceChange.objects.create(
-        kind=spec.kind,
-        key=spec.history_key(values),
-        field=spec.price_field,
-        old_value=None if created and not isinstance(instance, FxRate) else old_price,
-        new_value=new_price,
-        currency=spec.history_currency(values),
-        effective_from=values[spec.price_date],
-        changed_by=user,
-        source="admin",
-    )
+    price_change(spec, values, old_price=old_price, changed_by=user, source="admin").save()

@@ -3,6 +3,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from common.admin import WrittenOnceAdmin
+
 from .models import (
     AcceptanceRecord,
     CompanyProfile,
@@ -78,17 +80,11 @@ class LeadRouteAdmin(admin.ModelAdmin[LeadRoute]):
 
 
 @admin.register(AcceptanceRecord)
-class AcceptanceRecordAdmin(admin.ModelAdmin[AcceptanceRecord]):
+class AcceptanceRecordAdmin(WrittenOnceAdmin[AcceptanceRecord]):
     list_display = ["revision", "name", "role", "po_number", "accepted_at", "accepted_sha256"]
     search_fields = ["name", "po_number", "revision__quote__number"]
     exclude = ["pdf"]
     readonly_fields = [f.name for f in AcceptanceRecord._meta.fields if f.name != "pdf"]
-
-    def has_add_permission(self, request: object) -> bool:
-        return False
-
-    def has_change_permission(self, request: object, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(OutboxEmail)

@@ -402,7 +402,7 @@ def test_token_page_creates_a_token_shown_once_and_stored_hashed(
     client: Client, sales_user: User
 ) -> None:
     from api.models import ApiToken
-    from api.services import token_digest
+    from common.tokens import token_digest
 
     client.force_login(sales_user)
     response = client.post(reverse("api_tokens"), {"name": "CRM", "scope": "read"})
