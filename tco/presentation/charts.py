@@ -390,21 +390,34 @@ def cumulative_cost_chart(
         data.append(line_trace(name, "api", months, amounts(c.api.values), line, money))
     top = max([float(on_cum.max())] + [float(t["y"][-1]) for t in data[1:]] + [1.0])
     top = max([top] + [max(t["y"]) for t in data])
-    layout = _layout(
+    layout = _cumulative_layout(labels, separators, cur, months[-1], top, annotations=annotations)
+    return _figure(data + markers, layout)
+
+
+def _cumulative_layout(
+    labels: ChartLabels,
+    separators: str,
+    currency: str,
+    last_month: int,
+    top: float,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The layout of a cumulative spend chart (the options' or saved scenarios'): months 0
+    to ``last_month``, money from zero to 5 % above the highest line ``top``."""
+    return _layout(
         labels.cumulative_title,
         separators,
-        xaxis=_axis(labels.month, dtick=12, range=[0, months[-1]], autorange=False),
+        xaxis=_axis(labels.month, dtick=12, range=[0, last_month], autorange=False),
         # A fixed range: autorange would stretch below zero to fit the labels.
         yaxis=_axis(
-            labels.cumulative_cost.format(currency=cur),
+            labels.cumulative_cost.format(currency=currency),
             tickformat=",.0f",
             range=[0, top * 1.05],
             autorange=False,
         ),
         hovermode="x unified",
-        annotations=annotations,
+        **extra,
     )
-    return _figure(data + markers, layout)
 
 
 def scenarios_cumulative_chart(
@@ -426,19 +439,7 @@ def scenarios_cumulative_chart(
         data.append(line_trace(name, f"scenario{k}", months, amounts(values), line, money))
     last = max([len(values) - 1 for _name, values in lines] + [1])
     top = max([max(t["y"], default=0.0) for t in data] + [1.0])
-    layout = _layout(
-        labels.cumulative_title,
-        separators,
-        xaxis=_axis(labels.month, dtick=12, range=[0, last], autorange=False),
-        yaxis=_axis(
-            labels.cumulative_cost.format(currency=currency),
-            tickformat=",.0f",
-            range=[0, top * 1.05],
-            autorange=False,
-        ),
-        hovermode="x unified",
-    )
-    return _figure(data, layout)
+    return _figure(data, _cumulative_layout(labels, separators, currency, last, top))
 
 
 def crossovers(c: Cumulative, labels: ChartLabels, money: str) -> tuple[list[Trace], list[Trace]]:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from tco.engine import ScenarioResult
     from tco.engine.cashflow import CashFlow
     from tco.engine.hosted_api import ApiOptionResult
-    from tco.engine.inputs import CloudOfferingSpec
+    from tco.engine.inputs import ApiOfferingSpec, CloudOfferingSpec
     from tco.engine.options import CloudOptionResult
     from tco.engine.verdict import RankedOption
 
@@ -50,14 +50,37 @@ _NOT_COMPARED: dict[str, Any] = {
 
 
 def _shared(
-    result: ScenarioResult, name: str, total: float | None, site_fit: rm.SiteFit | None = None
+    result: ScenarioResult,
+    name: str,
+    ranked_total: float,
+    ranked_npv: float,
+    site_fit: rm.SiteFit | None = None,
 ) -> dict[str, Any]:
-    """What every option has besides its own figures: the verdict's ranking, the unit
-    costs of the total shown, its time to capacity and (owned options) the site fit."""
+    """What every option has besides its own figures: its total and NPV as the verdict
+    ranks them (``timed``) to the cent, the verdict's ranking, the unit costs of the total
+    shown, its time to capacity and (owned options) the site fit."""
+    total = figure(ranked_total, 2)
     plan = result.capacity
     timing = option_time(plan.timing(name) if plan is not None else None)
     owned = {"site_fit": site_fit} if site_fit is not None else {}
-    return {**ranking(result, name), **_unit_costs(total, result), **timing, **owned}
+    return {
+        "total_cost": total,
+        "npv": figure(ranked_npv, 2),
+        **ranking(result, name),
+        **_unit_costs(total, result),
+        **timing,
+        **owned,
+    }
+
+
+def _where(spec: CloudOfferingSpec | ApiOfferingSpec) -> dict[str, str]:
+    """Who rents a rented option out, under whose law and where its data is processed:
+    what the constraints check (tco/engine/constraints.py ``violations``)."""
+    return {
+        "provider": spec.provider,
+        "jurisdiction": spec.jurisdiction,
+        "data_country": spec.data_country,
+    }
 
 
 def _ranked(result: ScenarioResult, name: str) -> RankedOption | None:
@@ -122,12 +145,9 @@ def _onprem(
     """Buy and keep."""
     on = result.onprem
     exact_total, exact_npv = timed(result, on.name, on.total_cost, on.npv)
-    total = figure(exact_total, 2)
     return rm.Option(
         name=on.name,
         kind="onprem",
-        total_cost=total,
-        npv=figure(exact_npv, 2),
         upfront_cost=figure(on.upfront_cost, 2),
         monthly_opex=figure(on.monthly_opex, 2),
         break_even_utilization=None,
@@ -141,7 +161,7 @@ def _onprem(
         energy_kwh=figure(result.energy_kwh, 1),
         carbon_tonnes=figure(result.carbon_tonnes, 3),
         **_cashflow(on.cashflow, include_cashflows),
-        **_shared(result, on.name, total, site_fit),
+        **_shared(result, on.name, exact_total, exact_npv, site_fit),
     )
 
 
@@ -171,17 +191,11 @@ def _cloud(
     """One cloud offering: its price, break-evens against owning, energy."""
     kwh, co2 = energy
     exact_total, exact_npv = timed(result, c.name, c.total_cost, c.npv)
-    total = figure(exact_total, 2)
     return rm.Option(
         name=c.name,
         kind="cloud",
-        provider=spec.provider,
-        jurisdiction=spec.jurisdiction,
-        data_country=spec.data_country,
         instances=c.instances,
         committed=c.committed,
-        total_cost=total,
-        npv=figure(exact_npv, 2),
         break_even_utilization=figure(c.break_even_utilization, 4),
         break_even_note=c.break_even_note,
         payback_month=c.payback_month,
@@ -196,7 +210,8 @@ def _cloud(
         energy_kwh=figure(kwh, 1),
         carbon_tonnes=figure(co2, 3),
         **_cashflow(c.cashflow, include_cashflows),
-        **_shared(result, c.name, total),
+        **_where(spec),
+        **_shared(result, c.name, exact_total, exact_npv),
     )
 
 
@@ -206,35 +221,30 @@ def _resell(result: ScenarioResult, site_fit: rm.SiteFit | None) -> list[rm.Opti
     if rs is None:
         return []
     exact_total, exact_npv = timed(result, RESELL_NAME, rs.total_cost, rs.npv)
-    total = figure(exact_total, 2)
+    shared = _shared(result, RESELL_NAME, exact_total, exact_npv, site_fit)
     option = rm.Option(
         name=RESELL_NAME,
         kind="onprem_resell",
-        total_cost=total,
-        npv=figure(exact_npv, 2),
         months_owned=rs.months_owned,
         resale_fraction=figure(rs.resale_fraction, 4),
         resale_value=figure(rs.resale_value, 2),
-        cost_of_run=total,
+        cost_of_run=shared["total_cost"],  # the one run is all it is bought for
         **_NOT_COMPARED,
-        **_shared(result, RESELL_NAME, total, site_fit),
+        **shared,
     )
     return [option]
 
 
 def _hybrid(result: ScenarioResult, site_fit: rm.SiteFit | None) -> list[rm.Option]:
     """Own part, rent the rest: an option when the verdict ranked it."""
-    ranked = next((o for o in result.verdict.options if o.name == HYBRID_NAME), None)
+    ranked = _ranked(result, HYBRID_NAME)
     if ranked is None:
         return []
-    total = figure(ranked.total_cost, 2)
     option = rm.Option(
         name=HYBRID_NAME,
         kind="hybrid",
-        total_cost=total,
-        npv=figure(ranked.npv, 2),
         **_NOT_COMPARED,
-        **_shared(result, HYBRID_NAME, total, site_fit),
+        **_shared(result, HYBRID_NAME, ranked.total_cost, ranked.npv, site_fit),
     )
     return [option]
 
@@ -243,23 +253,18 @@ def _api(result: ScenarioResult, api: ApiOptionResult) -> rm.Option:
     """A hosted API, costed per request."""
     spec = api.spec
     exact_total, exact_npv = timed(result, api.name, api.total_cost, api.npv)
-    total = figure(exact_total, 2)
     return rm.Option(
         name=api.name,
         kind="api",
-        provider=spec.provider,
         model=spec.model,
         region=spec.region,
-        jurisdiction=spec.jurisdiction,
-        data_country=spec.data_country,
         currency_of_prices=spec.currency,
         price_input_per_million=figure(spec.price_input_per_million, 4),
         price_output_per_million=figure(spec.price_output_per_million, 4),
         price_per_request=figure(api.price_per_request, 10),
-        total_cost=total,
-        npv=figure(exact_npv, 2),
         break_even_requests_per_day=figure(api.break_even_requests_per_day, 1),
         break_even_beyond_capacity=api.break_even_beyond_capacity,
         **_NOT_COMPARED,
-        **_shared(result, api.name, total),
+        **_where(spec),
+        **_shared(result, api.name, exact_total, exact_npv),
     )
