@@ -24,6 +24,7 @@ from django.utils import timezone, translation
 from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from catalog.models import (
     ApiOffering,
@@ -885,35 +886,41 @@ def _site_fit_assumptions(
             )
     colo = liquid_ready_colocation(sites, site)
     if colo is not None:
-        name = _site_name(colo)
-        rows += [
-            Assumption(
-                format_lazy(_("{site}: electricity price"), site=name),
-                (Amount(colo.electricity_price_per_kwh, f"{colo.currency}/kWh", 4),),
-                _source(colo),
-                colo.as_of,
-                colo.is_estimate,
-                site_role="fallback",
-            ),
-            Assumption(
-                format_lazy(_("{site}: colocation per kW-month"), site=name),
-                (Amount(colo.colocation_per_kw_month, colo.currency, 0),),
-                _source(colo),
-                colo.as_of,
-                colo.is_estimate,
-                site_role="fallback",
-            ),
-            Assumption(
-                format_lazy(_("{site}: PUE with liquid cooling"), site=name),
-                (Amount(colo.pue_liquid or colo.pue, "", 2),),
-                _source(colo),
-                colo.as_of,
-                colo.is_estimate,
-                is_price=False,
-                site_role="fallback",
-            ),
-        ]
+        rows += _fallback_assumptions(colo)
     return rows
+
+
+def _fallback_assumptions(colo: Site) -> list[Assumption]:
+    """The liquid-ready colocation's figures that a fleet placed there is costed with:
+    each from the colocation's catalog row, with its source and date."""
+    name = _site_name(colo)
+
+    def figure(label: StrOrPromise, amount: Amount, *, is_price: bool = True) -> Assumption:
+        return Assumption(
+            format_lazy(label, site=name),
+            (amount,),
+            _source(colo),
+            colo.as_of,
+            colo.is_estimate,
+            is_price=is_price,
+            site_role="fallback",
+        )
+
+    return [
+        figure(
+            _("{site}: electricity price"),
+            Amount(colo.electricity_price_per_kwh, f"{colo.currency}/kWh", 4),
+        ),
+        figure(
+            _("{site}: colocation per kW-month"),
+            Amount(colo.colocation_per_kw_month, colo.currency, 0),
+        ),
+        figure(
+            _("{site}: PUE with liquid cooling"),
+            Amount(colo.pue_liquid or colo.pue, "", 2),
+            is_price=False,
+        ),
+    ]
 
 
 def _offering_assumption(
