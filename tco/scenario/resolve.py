@@ -20,7 +20,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -826,13 +826,6 @@ def _assumptions(
             )
         )
     return tuple(rows)
-
-
-# A catalog item's name in the reader's language.
-_item_name = lazy(
-    lambda item: item.name_nl if translation.get_language() == "nl" and item.name_nl else item.name,
-    str,
-)
 
 
 def _liquid_pue_assumption(site: Site, used: float | None) -> list[Assumption]:
