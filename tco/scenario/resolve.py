@@ -245,6 +245,11 @@ class BuiltScenario:
 # --- catalog rows → engine specs -------------------------------------------------------
 
 
+def _optional(value: Any) -> float | None:
+    """A catalog figure that may be missing (no FP8, no NVLink), as the engine's number."""
+    return float(value) if value is not None else None
+
+
 def gpu_spec(gpu: Gpu, path: str, overrides: dict[str, Any] | None = None) -> GpuSpec:
     """The engine's view of a catalog GPU, with any field overridden."""
     base = dict(
@@ -252,12 +257,10 @@ def gpu_spec(gpu: Gpu, path: str, overrides: dict[str, Any] | None = None) -> Gp
         memory_gb=float(gpu.memory_gb),
         memory_bandwidth_tbps=float(gpu.memory_bandwidth_tbps),
         bf16_tflops=float(gpu.bf16_tflops),
-        fp8_tflops=float(gpu.fp8_tflops) if gpu.fp8_tflops is not None else None,
-        fp4_tflops=float(gpu.fp4_tflops) if gpu.fp4_tflops is not None else None,
+        fp8_tflops=_optional(gpu.fp8_tflops),
+        fp4_tflops=_optional(gpu.fp4_tflops),
         tdp_w=float(gpu.tdp_w),
-        nvlink_bandwidth_gbps=(
-            float(gpu.nvlink_bandwidth_gbps) if gpu.nvlink_bandwidth_gbps is not None else None
-        ),
+        nvlink_bandwidth_gbps=_optional(gpu.nvlink_bandwidth_gbps),
     )
     return construct(path, GpuSpec, **{**base, **(overrides or {})})
 
@@ -302,9 +305,7 @@ def server_spec(
         "cooling": COOLING[model.cooling],
         "whole_rack": model.whole_rack,
         "nvlink_domain_gpus": model.nvlink_domain_gpus,
-        "typical_power_kw": (
-            float(model.typical_power_kw) if model.typical_power_kw is not None else None
-        ),
+        "typical_power_kw": _optional(model.typical_power_kw),
         "price": construct(
             f"{path}.list_price",
             Money,
@@ -369,10 +370,6 @@ def liquid_ready_colocation(sites: dict[str, Site], near: Site) -> Site | None:
     if not ready:
         return None
     return max(ready, key=lambda s: (s.country == near.country, s.rack_power_limit_kw, s.key))
-
-
-def _optional(value: Any) -> float | None:
-    return float(value) if value is not None else None
 
 
 def site_spec(
