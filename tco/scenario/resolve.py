@@ -251,18 +251,15 @@ def _optional(value: Any) -> float | None:
 
 
 def gpu_spec(gpu: Gpu, path: str, overrides: dict[str, Any] | None = None) -> GpuSpec:
-    """The engine's view of a catalog GPU, with any field overridden."""
-    base = dict(
-        name=gpu.name,
-        memory_gb=float(gpu.memory_gb),
-        memory_bandwidth_tbps=float(gpu.memory_bandwidth_tbps),
-        bf16_tflops=float(gpu.bf16_tflops),
-        fp8_tflops=_optional(gpu.fp8_tflops),
-        fp4_tflops=_optional(gpu.fp4_tflops),
-        tdp_w=float(gpu.tdp_w),
-        nvlink_bandwidth_gbps=_optional(gpu.nvlink_bandwidth_gbps),
-    )
-    return construct(path, GpuSpec, **{**base, **(overrides or {})})
+    """The engine's view of a catalog GPU, with any field overridden: each figure of a
+    GpuSpec is the catalog GPU's field of the same name, as a float (None where the GPU has
+    none: no FP8, FP4 or NVLink)."""
+    figures = {
+        field.name: _optional(getattr(gpu, field.name))
+        for field in dataclasses.fields(GpuSpec)
+        if field.name != "name"
+    }
+    return construct(path, GpuSpec, **{"name": gpu.name, **figures, **(overrides or {})})
 
 
 def resolve_gpu_override(path: str, server: schema.Server) -> Gpu | None:
