@@ -208,6 +208,15 @@ BASIC_FIELDS = (
     "horizon_years",
     "currency",
 )
+# The page's sections of fields, in its order (templates/jinja2/tco/calculator_body.jinja);
+# every field in none of them, but the hidden ones, sits under "Advanced".
+SECTIONS = {
+    "basic": BASIC_FIELDS,
+    "site": SITE_FIELDS,
+    "terms": CONSTRAINT_FIELDS,
+    "capacity": CAPACITY_FIELDS,
+}
+HIDDEN_FIELDS = ("preset", "full")
 TRAINING_KINDS = {"pretrain", "full_finetune", "lora", "qlora"}
 # Fields that matter only for some workloads or demand patterns: shown only then (the page
 # hides the others) and neither validated nor used otherwise.
@@ -772,32 +781,16 @@ class CalculatorForm(forms.Form):
         ):
             self.fields[name].widget.attrs["placeholder"] = site_figure(value)
 
-    @property
-    def basic_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in BASIC_FIELDS]
-
-    @property
-    def site_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in SITE_FIELDS]
-
-    @property
-    def constraint_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in CONSTRAINT_FIELDS]
-
-    @property
-    def capacity_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in CAPACITY_FIELDS]
-
-    @property
-    def advanced_fields(self) -> list[forms.BoundField]:
+    def section(self, name: str) -> list[forms.BoundField]:
+        """The bound fields of one of the page's SECTIONS, or of "advanced": every other
+        field that is not hidden."""
+        if name != "advanced":
+            return [self[field] for field in SECTIONS[name]]
+        placed = {field for fields in SECTIONS.values() for field in fields}
         return [
-            self[name]
-            for name in self.fields
-            if name not in BASIC_FIELDS
-            and name not in CONSTRAINT_FIELDS
-            and name not in SITE_FIELDS
-            and name not in CAPACITY_FIELDS
-            and name not in ("preset", "full")
+            self[field]
+            for field in self.fields
+            if field not in placed and field not in HIDDEN_FIELDS
         ]
 
     def _choice_field(self, name: str) -> forms.ChoiceField:

@@ -20,10 +20,11 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.functional import Promise, lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from catalog.models import (
     ApiOffering,
@@ -244,21 +245,21 @@ class BuiltScenario:
 # --- catalog rows → engine specs -------------------------------------------------------
 
 
+def _optional(value: Any) -> float | None:
+    """A catalog figure that may be missing (no FP8, no NVLink), as the engine's number."""
+    return float(value) if value is not None else None
+
+
 def gpu_spec(gpu: Gpu, path: str, overrides: dict[str, Any] | None = None) -> GpuSpec:
-    """The engine's view of a catalog GPU, with any field overridden."""
-    base = dict(
-        name=gpu.name,
-        memory_gb=float(gpu.memory_gb),
-        memory_bandwidth_tbps=float(gpu.memory_bandwidth_tbps),
-        bf16_tflops=float(gpu.bf16_tflops),
-        fp8_tflops=float(gpu.fp8_tflops) if gpu.fp8_tflops is not None else None,
-        fp4_tflops=float(gpu.fp4_tflops) if gpu.fp4_tflops is not None else None,
-        tdp_w=float(gpu.tdp_w),
-        nvlink_bandwidth_gbps=(
-            float(gpu.nvlink_bandwidth_gbps) if gpu.nvlink_bandwidth_gbps is not None else None
-        ),
-    )
-    return construct(path, GpuSpec, **{**base, **(overrides or {})})
+    """The engine's view of a catalog GPU, with any field overridden: each figure of a
+    GpuSpec is the catalog GPU's field of the same name, as a float (None where the GPU has
+    none: no FP8, FP4 or NVLink)."""
+    figures = {
+        field.name: _optional(getattr(gpu, field.name))
+        for field in dataclasses.fields(GpuSpec)
+        if field.name != "name"
+    }
+    return construct(path, GpuSpec, **{"name": gpu.name, **figures, **(overrides or {})})
 
 
 def resolve_gpu_override(path: str, server: schema.Server) -> Gpu | None:
@@ -301,9 +302,7 @@ def server_spec(
         "cooling": COOLING[model.cooling],
         "whole_rack": model.whole_rack,
         "nvlink_domain_gpus": model.nvlink_domain_gpus,
-        "typical_power_kw": (
-            float(model.typical_power_kw) if model.typical_power_kw is not None else None
-        ),
+        "typical_power_kw": _optional(model.typical_power_kw),
         "price": construct(
             f"{path}.list_price",
             Money,
@@ -368,10 +367,6 @@ def liquid_ready_colocation(sites: dict[str, Site], near: Site) -> Site | None:
     if not ready:
         return None
     return max(ready, key=lambda s: (s.country == near.country, s.rack_power_limit_kw, s.key))
-
-
-def _optional(value: Any) -> float | None:
-    return float(value) if value is not None else None
 
 
 def site_spec(
@@ -827,13 +822,6 @@ def _assumptions(
     return tuple(rows)
 
 
-# A catalog item's name in the reader's language.
-_item_name = lazy(
-    lambda item: item.name_nl if translation.get_language() == "nl" and item.name_nl else item.name,
-    str,
-)
-
-
 def _liquid_pue_assumption(site: Site, used: float | None) -> list[Assumption]:
     """The PUE of liquid-cooled racks on the scenario's site, when it has one of its own
     (from the catalog or typed): the costs use it instead of the site's PUE."""
@@ -885,35 +873,41 @@ def _site_fit_assumptions(
             )
     colo = liquid_ready_colocation(sites, site)
     if colo is not None:
-        name = _site_name(colo)
-        rows += [
-            Assumption(
-                format_lazy(_("{site}: electricity price"), site=name),
-                (Amount(colo.electricity_price_per_kwh, f"{colo.currency}/kWh", 4),),
-                _source(colo),
-                colo.as_of,
-                colo.is_estimate,
-                site_role="fallback",
-            ),
-            Assumption(
-                format_lazy(_("{site}: colocation per kW-month"), site=name),
-                (Amount(colo.colocation_per_kw_month, colo.currency, 0),),
-                _source(colo),
-                colo.as_of,
-                colo.is_estimate,
-                site_role="fallback",
-            ),
-            Assumption(
-                format_lazy(_("{site}: PUE with liquid cooling"), site=name),
-                (Amount(colo.pue_liquid or colo.pue, "", 2),),
-                _source(colo),
-                colo.as_of,
-                colo.is_estimate,
-                is_price=False,
-                site_role="fallback",
-            ),
-        ]
+        rows += _fallback_assumptions(colo)
     return rows
+
+
+def _fallback_assumptions(colo: Site) -> list[Assumption]:
+    """The liquid-ready colocation's figures that a fleet placed there is costed with:
+    each from the colocation's catalog row, with its source and date."""
+    name = _site_name(colo)
+
+    def figure(label: StrOrPromise, amount: Amount, *, is_price: bool = True) -> Assumption:
+        return Assumption(
+            format_lazy(label, site=name),
+            (amount,),
+            _source(colo),
+            colo.as_of,
+            colo.is_estimate,
+            is_price=is_price,
+            site_role="fallback",
+        )
+
+    return [
+        figure(
+            _("{site}: electricity price"),
+            Amount(colo.electricity_price_per_kwh, f"{colo.currency}/kWh", 4),
+        ),
+        figure(
+            _("{site}: colocation per kW-month"),
+            Amount(colo.colocation_per_kw_month, colo.currency, 0),
+        ),
+        figure(
+            _("{site}: PUE with liquid cooling"),
+            Amount(colo.pue_liquid or colo.pue, "", 2),
+            is_price=False,
+        ),
+    ]
 
 
 def _offering_assumption(

@@ -43,6 +43,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from common.bounds import SCENARIO_DAYS
+from common.dates import iso_date
 from tco import engine
 from tco.engine import defaults
 from tco.engine.capacity import DEFAULT_LEAD_TIME_RANGE, DEFAULT_ON_DEMAND_BRIDGE_GPUS
@@ -143,7 +144,7 @@ def _date(value: object) -> object:
     """
     if value is None:
         return value
-    day = value if isinstance(value, date) else _iso_date(value)
+    day = value if isinstance(value, date) else iso_date(value)
     if day is None:
         raise PydanticCustomError("date", "expected a date in YYYY-MM-DD form")
     first, last = SCENARIO_DAYS
@@ -154,15 +155,6 @@ def _date(value: object) -> object:
             {"first": first.isoformat(), "last": last.isoformat()},
         )
     return day
-
-
-def _iso_date(value: object) -> date | None:
-    if isinstance(value, str):
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            return None
-    return None
 
 
 WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
@@ -197,6 +189,14 @@ Text = Annotated[Name, AfterValidator(_no_formula)]
 Currency = Literal["USD", "EUR", "GBP"]
 # A country: ISO 3166 alpha-2 in capitals, empty when unknown (the engine checks the form).
 COUNTRY = "ISO 3166 alpha-2 code in capitals (NL, US); empty: unknown"
+# Where a rented offering (a cloud's or a hosted API's) stands, for the buyer's terms
+# (tco/engine/constraints.py): whose law the provider is under, where the data is processed.
+Jurisdiction = Annotated[
+    Text | None, Field(description=f"the country whose law controls the provider: {COUNTRY}")
+]
+DataCountry = Annotated[
+    Text | None, Field(description=f"the country of the region processing the data: {COUNTRY}")
+]
 # The engine's enums accept their values in a document (strict mode would want members).
 Kind = Annotated[engine.WorkloadKind, Strict(False)]
 Precision = Annotated[engine.Precision, Strict(False)]
@@ -609,12 +609,8 @@ class CloudOffering(Overrides):
     ready_in_days: float | None = Field(
         None, ge=0, le=730, description="booking or provisioning lead time; on demand: 0"
     )
-    jurisdiction: Text | None = Field(
-        None, description=f"the country whose law controls the provider: {COUNTRY}"
-    )
-    data_country: Text | None = Field(
-        None, description=f"the country of the region processing the data: {COUNTRY}"
-    )
+    jurisdiction: Jurisdiction = None
+    data_country: DataCountry = None
 
 
 class ApiOffering(Overrides):
@@ -627,12 +623,8 @@ class ApiOffering(Overrides):
     currency: Currency | None = None
     params_billion: float | None = Field(None, gt=0)
     region: Text | None = None
-    jurisdiction: Text | None = Field(
-        None, description=f"the country whose law controls the provider: {COUNTRY}"
-    )
-    data_country: Text | None = Field(
-        None, description=f"the country of the region processing the data: {COUNTRY}"
-    )
+    jurisdiction: Jurisdiction = None
+    data_country: DataCountry = None
 
 
 # A catalog reference: a key, or an object with "key" and fields to override.
