@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext as _
 
+from common.dates import iso_date
 from common.formatting import grouped
 from quotes.services import approval_refusal, escalation_candidates, needs_escalation
 from quotes.services import is_sales as _is_sales
@@ -106,14 +107,7 @@ def escalation_choices(user: Any, revision: Any) -> list[Any]:
 @register.filter
 def parse_iso_date(value: Any) -> Any:
     """A snapshot's YYYY-MM-DD text as a date (for the date filter); other values as they are."""
-    from datetime import date
-
-    if isinstance(value, str):
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            return value
-    return value
+    return iso_date(value) or value
 
 
 @register.filter

@@ -43,6 +43,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from common.bounds import SCENARIO_DAYS
+from common.dates import iso_date
 from tco import engine
 from tco.engine import defaults
 from tco.engine.capacity import DEFAULT_LEAD_TIME_RANGE, DEFAULT_ON_DEMAND_BRIDGE_GPUS
@@ -143,7 +144,7 @@ def _date(value: object) -> object:
     """
     if value is None:
         return value
-    day = value if isinstance(value, date) else _iso_date(value)
+    day = value if isinstance(value, date) else iso_date(value)
     if day is None:
         raise PydanticCustomError("date", "expected a date in YYYY-MM-DD form")
     first, last = SCENARIO_DAYS
@@ -154,15 +155,6 @@ def _date(value: object) -> object:
             {"first": first.isoformat(), "last": last.isoformat()},
         )
     return day
-
-
-def _iso_date(value: object) -> date | None:
-    if isinstance(value, str):
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            return None
-    return None
 
 
 WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
