@@ -1,5 +1,4 @@
-"""Dates written as text in ISO form (YYYY-MM-DD), as JSON documents and stored snapshots
-hold them."""
+"""Dates stored as text (scenario documents, quote snapshots) read back as dates."""
 
 from __future__ import annotations
 
@@ -7,12 +6,10 @@ from datetime import date
 
 
 def iso_date(value: object) -> date | None:
-    """``value`` as a date when it is text in ISO form, else None.
+    """`value` as a date when it is YYYY-MM-DD text, else None.
 
-    >>> iso_date("2026-12-03")
-    datetime.date(2026, 12, 3)
-    >>> iso_date("3 Dec 2026") is None, iso_date(None) is None
-    (True, True)
+    >>> iso_date("2026-12-03"), iso_date("3 December"), iso_date(20261203)
+    (datetime.date(2026, 12, 3), None, None)
     """
     if isinstance(value, str):
         try:

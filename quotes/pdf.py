@@ -554,21 +554,6 @@ def _presented(context: dict[str, Any], snapshot: Mapping[str, Any]) -> dict[str
     return context
 
 
-def _render_proposal(
-    tco: Mapping[str, Any] | None,
-    context_of: Callable[[], dict[str, Any]],
-    *,
-    language: str,
-    with_charts: bool,
-    draft: bool = False,
-) -> RenderedPdf:
-    """The proposal template in `language`, with the snapshot's charts (or placeholders)."""
-    html, charts = proposal_html(
-        tco, context_of, language=language, with_charts=with_charts, draft=draft
-    )
-    return html_to_pdf(html, charts, proposal=True)
-
-
 def proposal_html(
     tco: Mapping[str, Any] | None,
     context_of: Callable[[], dict[str, Any]],
@@ -593,25 +578,27 @@ def render_revision(
 ) -> RenderedPdf:
     """The proposal of a sent revision, in the buyer's language (``draft``: the preview of
     a draft, watermarked on every page)."""
-    return _render_proposal(
+    html, charts = proposal_html(
         snapshot.get("tco"),
         lambda: revision_context(snapshot),
         language=language,
         with_charts=with_charts,
         draft=draft,
     )
+    return html_to_pdf(html, charts, proposal=True)
 
 
 def render_lead(
     snapshot: Mapping[str, Any], *, language: str, with_charts: bool = True
 ) -> RenderedPdf:
     """The calculator analysis for a lead: the same document without priced lines."""
-    return _render_proposal(
+    html, charts = proposal_html(
         snapshot.get("tco"),
         lambda: lead_context(snapshot),
         language=language,
         with_charts=with_charts,
     )
+    return html_to_pdf(html, charts, proposal=True)
 
 
 def lead_context(snapshot: Mapping[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import EmailMessage, mailers
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -36,19 +36,18 @@ from .jobs import lease_expired_before, render_heartbeat
 from .links import buyer_url
 from .options import check_alternatives, freeze_alternatives
 from .presentation import ensure_analysis_presented
-from .queue import PRIORITY_BATCH, enqueue
+from .queue import PRIORITY_BATCH, email_once, enqueue
 from .snapshots import lead_snapshot, revision_snapshot
 
 logger = logging.getLogger(__name__)
 
 
-def _render_for_revision(revision: QuoteRevision, language: str) -> ProposalRender:
-    render, _created = ProposalRender.objects.get_or_create(revision=revision, language=language)
-    return render
-
-
-def _proposal_email(*, revision: QuoteRevision, render: ProposalRender, key: str) -> OutboxEmail:
+def _proposal_email(*, revision: QuoteRevision, key: str) -> OutboxEmail:
+    """The email of the revision's proposal to the buyer, with the PDF in their language."""
     customer = revision.quote.customer
+    render, _created = ProposalRender.objects.get_or_create(
+        revision=revision, language=customer.language
+    )
     with translation.override(customer.language):
         subject = _("Proposal %(number)s (revision %(letter)s)") % {
             "number": revision.quote.number,
@@ -67,15 +66,17 @@ def _proposal_email(*, revision: QuoteRevision, render: ProposalRender, key: str
                 ),
             },
         )
-    return OutboxEmail.objects.create(
-        idempotency_key=key,
+    email_once(
+        key=key,
         kind=EmailKind.PROPOSAL,
-        to_email=customer.email,
+        to=customer.email,
         subject=subject,
         body=body,
         render=render,
         revision=revision,
     )
+    # This action's email, or the one the same action queued first when it raced in.
+    return OutboxEmail.objects.get(idempotency_key=key)
 
 
 @transaction.atomic
@@ -116,14 +117,7 @@ def quote_send(*, revision: QuoteRevision, actor: User, idempotency_key: str) ->
     revision.sent_by = actor
     revision.save(update_fields=["snapshot", "status", "sent_at", "sent_by"])
     freeze_alternatives(revision, alternatives)
-    render = _render_for_revision(revision, revision.quote.customer.language)
-    try:
-        with transaction.atomic():
-            email = _proposal_email(revision=revision, render=render, key=key)
-    except IntegrityError:  # the same action raced in: the other one wins
-        return OutboxEmail.objects.get(idempotency_key=key)
-    enqueue("render_proposal", render.pk)
-    return email
+    return _proposal_email(revision=revision, key=key)
 
 
 @transaction.atomic
@@ -136,13 +130,7 @@ def revision_resend(*, revision: QuoteRevision, actor: User, idempotency_key: st
     revision = locked_revision(revision)
     if revision.status not in (Status.SENT, Status.VIEWED):
         raise QuoteError(_("Only a sent revision that awaits an answer can be sent again."))
-    render = _render_for_revision(revision, revision.quote.customer.language)
-    email = _proposal_email(revision=revision, render=render, key=key)
-    if render.status == RenderStatus.DONE:
-        enqueue("send_email", email.pk)
-    else:
-        enqueue("render_proposal", render.pk)
-    return email
+    return _proposal_email(revision=revision, key=key)
 
 
 def render_execute(*, render_id: int) -> ProposalRender | None:

@@ -31,7 +31,7 @@ from ..models import (
 from .analysis import calculator_analysis, summary_lines, tco_snapshot
 from .errors import QuoteError, RateLimited
 from .links import lead_confirm_url
-from .queue import PRIORITY_BATCH, enqueue
+from .queue import PRIORITY_BATCH, email_once
 
 
 @dataclass(frozen=True)
@@ -185,19 +185,15 @@ def lead_notify_team(*, lead: Lead) -> int:
                     "url": leads_url,
                 },
             )
-        email, created = OutboxEmail.objects.get_or_create(
-            idempotency_key=f"lead-notice:{lead.public_id}:{member.pk}",
-            defaults={
-                "kind": EmailKind.LEAD_NOTICE,
-                "to_email": member.email,
-                "subject": subject[:300],
-                "body": body,
-                "lead": lead,
-            },
+        count += email_once(
+            key=f"lead-notice:{lead.public_id}:{member.pk}",
+            kind=EmailKind.LEAD_NOTICE,
+            to=member.email,
+            subject=subject,
+            body=body,
+            priority=PRIORITY_BATCH,  # for the team, not the visitor: behind what buyers wait for
+            lead=lead,
         )
-        if created:  # for the team, not the visitor: behind what buyers wait for
-            enqueue("send_email", email.pk, priority=PRIORITY_BATCH)
-            count += 1
     return count
 
 
@@ -284,15 +280,9 @@ def lead_request_pdf(
             "quotes/email/lead_confirm.txt",
             {"url": settings.SITE_URL.rstrip("/") + lead_confirm_url(lead=lead)},
         )
-    email_row = OutboxEmail.objects.create(
-        idempotency_key=key,
-        kind=EmailKind.LEAD_CONFIRM,
-        to_email=lead.email,
-        subject=subject,
-        body=body,
-        lead=lead,
+    email_once(
+        key=key, kind=EmailKind.LEAD_CONFIRM, to=lead.email, subject=subject, body=body, lead=lead
     )
-    enqueue("send_email", email_row.pk)
     return lead
 
 
@@ -319,15 +309,14 @@ def lead_confirm(*, lead: Lead) -> Lead:
                 + (lead.tco or {}).get("query", ""),
             },
         )
-    OutboxEmail.objects.create(
-        idempotency_key=f"lead-pdf:{lead.public_id}",
+    email_once(
+        key=f"lead-pdf:{lead.public_id}",
         kind=EmailKind.LEAD_PDF,
-        to_email=lead.email,
+        to=lead.email,
         subject=subject,
         body=body,
         render=render,
         lead=lead,
     )
-    enqueue("render_proposal", render.pk)
     lead_notify_team(lead=lead)
     return lead

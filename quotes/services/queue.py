@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from ..models import OutboxEmail, ProposalRender
+from ..models import OutboxEmail, ProposalRender, RenderStatus
 
 logger = logging.getLogger(__name__)
 
@@ -97,16 +97,23 @@ def email_once(
     """One email through the outbox per idempotency key, sent after the commit; True when
     it is new, False when that key was queued before (a second run, or one racing this one).
 
-    `links` are the rows it belongs to (revision=, acceptance=); the subject is cut to its
-    column's 300 characters.
+    `links` are the rows it belongs to (revision=, acceptance=, lead=, render=); the
+    subject is cut to its column's 300 characters. An email with a PDF (render=) that is
+    not rendered yet waits for it: the render is queued, and queues the email once the PDF
+    exists (delivery.render_execute).
     """
     email, created = OutboxEmail.objects.get_or_create(
         idempotency_key=key,
         defaults={"kind": kind, "to_email": to, "subject": subject[:300], "body": body, **links},
     )
-    if created:
+    if not created:
+        return False
+    render = email.render
+    if render is not None and render.status != RenderStatus.DONE:
+        enqueue("render_proposal", render.pk, priority=priority)
+    else:
         enqueue("send_email", email.pk, priority=priority)
-    return created
+    return True
 
 
 def publish_now(task_name: str, object_id: int, *, priority: int = PRIORITY_NOW) -> bool:

@@ -107,8 +107,7 @@ def escalation_choices(user: Any, revision: Any) -> list[Any]:
 @register.filter
 def parse_iso_date(value: Any) -> Any:
     """A snapshot's YYYY-MM-DD text as a date (for the date filter); other values as they are."""
-    day = iso_date(value)
-    return value if day is None else day
+    return iso_date(value) or value
 
 
 @register.filter
