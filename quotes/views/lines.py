@@ -33,7 +33,7 @@ from ..line_forms import (
 )
 from ..models import QuoteLine, QuoteRevision
 from .access import sales_required
-from .options import detail_url
+from .actions import detail_url
 
 
 def line_form(line: QuoteLine, data: Any = None) -> LineEditForm:
