@@ -1,7 +1,8 @@
 """How a quote page runs a service and says how it went, shared by the page modules.
 
 A service refuses with services.QuoteError, whose message is written for the user. Pages
-that redirect put it in the next page's messages (revision_action, report).
+that redirect put it in the next page's messages (revision_action, report); pages that
+show their form again put it on the form (saved).
 """
 
 from __future__ import annotations
@@ -76,3 +77,26 @@ def valid_data(form: forms.Form) -> dict[str, Any]:
         errors = " ".join(str(error) for errors in form.errors.values() for error in errors)
         raise services.QuoteError(errors)
     return form.cleaned_data
+
+
+def saved(
+    form: forms.Form, save: Callable[[dict[str, Any]], object], field: str | None = None
+) -> bool:
+    """Whether `save` (a service call) took the valid form's data. A refusal becomes the
+    form's error on `field` (None: above the form), for the page that shows it again."""
+    if not form.is_valid():
+        return False
+    try:
+        save(form.cleaned_data)
+    except services.QuoteError as exc:
+        form.add_error(field, str(exc))
+        return False
+    return True
+
+
+def page_reload() -> HttpResponse:
+    """Tell htmx to reload the whole page (the draft was sent meanwhile: its panels are
+    frozen now and the page must show it so)."""
+    response = HttpResponse(status=204)
+    response["HX-Refresh"] = "true"
+    return response
