@@ -48,8 +48,8 @@ from ..forms import (
 from ..models import AcceptanceRecord, OutboxEmail, RenderStatus, Status
 from ..services import moved
 from ..vat import country_choices, vat_note
-from .access import buyer_language, buyer_revision, lead_of_link, sales_required
-from .actions import revision_action, valid_data
+from .access import buyer_language, buyer_link, buyer_revision, lead_of_link, sales_required
+from .actions import revision_action, saved, valid_data
 from .buyer_page import buyer_context
 
 # --- sales pages -------------------------------------------------------------------------
@@ -462,13 +462,11 @@ def lead_list(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 @require_safe
-def buyer_view(request: HttpRequest, token: str) -> HttpResponse:
+@buyer_link
+def buyer_view(request: HttpRequest, revision: Any, token: str) -> HttpResponse:
     """The proposal. Opening the link does not mark it viewed: mail scanners open links
     too. The page's script reports the buyer's first interaction (buyer_viewed), and
     downloading the PDF counts as viewing it."""
-    revision, problem = buyer_revision(request, token)
-    if problem:
-        return problem
     with translation.override(buyer_language(revision)):
         return render(request, "quotes/buyer.html", buyer_context(revision, token))
 
@@ -486,12 +484,10 @@ def buyer_viewed(request: HttpRequest, token: str) -> HttpResponse:
 
 @never_cache
 @require_safe
-def buyer_done(request: HttpRequest, token: str) -> HttpResponse:
+@buyer_link
+def buyer_done(request: HttpRequest, revision: Any, token: str) -> HttpResponse:
     """The thank-you page after accepting or declining, reached by a redirect (post/
     redirect/get): reloading it shows it again instead of posting the answer twice."""
-    revision, problem = buyer_revision(request, token)
-    if problem:
-        return problem
     if revision.status not in (Status.ACCEPTED, Status.DECLINED):
         return redirect("quotes:buyer", token=token)
     context = {
@@ -504,38 +500,33 @@ def buyer_done(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
-    revision, problem = buyer_revision(request, token)
-    if problem:
-        return problem
+@buyer_link
+def buyer_decide(request: HttpRequest, revision: Any, token: str) -> HttpResponse:
     form = DecisionForm(request.POST)
-    with translation.override(buyer_language(revision)):
-        if form.is_valid() and form.cleaned_data["decision"] == "accept":
+
+    def decide(data: dict[str, Any]) -> None:
+        if data["decision"] == "accept":
             # Accepting needs the evidence of the acceptance form (views/acceptance.py).
-            form.add_error(None, _("To accept, tick the terms and type your name and role."))
-        elif form.is_valid():
-            try:
-                revision = services.revision_decide(
-                    revision=revision,
-                    accept=form.cleaned_data["decision"] == "accept",
-                    name=form.cleaned_data["name"],
-                    reason=form.cleaned_data["reason"],
-                    note=form.cleaned_data["note"],
-                )
-            except services.QuoteError as exc:
-                form.add_error(None, str(exc))
-            else:
-                return redirect("quotes:buyer_done", token=token)
+            raise services.QuoteError(_("To accept, tick the terms and type your name and role."))
+        services.revision_decide(
+            revision=revision,
+            accept=data["decision"] == "accept",
+            name=data["name"],
+            reason=data["reason"],
+            note=data["note"],
+        )
+
+    with translation.override(buyer_language(revision)):
+        if saved(form, decide):
+            return redirect("quotes:buyer_done", token=token)
         return render(
             request, "quotes/buyer.html", buyer_context(revision, token, form), status=400
         )
 
 
 @require_safe
-def buyer_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    revision, problem = buyer_revision(request, token)
-    if problem:
-        return problem
+@buyer_link
+def buyer_pdf(request: HttpRequest, revision: Any, token: str) -> HttpResponse:
     render_row = revision.renders.filter(status=RenderStatus.DONE).first()
     if render_row is None:
         return HttpResponse(_("The PDF is not ready yet."), status=404, content_type="text/plain")
