@@ -80,7 +80,7 @@ def valid_data(form: forms.Form) -> dict[str, Any]:
 
 
 def saved(
-    form: forms.Form, save: Callable[[dict[str, Any]], object], field: str | None = None
+    form: forms.Form, save: Callable[[dict[str, Any]], object], *, field: str | None = None
 ) -> bool:
     """Whether `save` (a service call) took the valid form's data. A refusal becomes the
     form's error on `field` (None: above the form), for the page that shows it again."""

@@ -233,7 +233,7 @@ def discount_set(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> Htt
     def save(data: dict[str, Any]) -> None:
         services.revision_set_discount(revision=revision, discount_pct=data["discount_pct"])
 
-    saved(form, save, "discount_pct")
+    saved(form, save, field="discount_pct")
     if request.htmx:
         if not revision.is_draft:
             return page_reload()
