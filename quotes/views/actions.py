@@ -74,8 +74,8 @@ def valid_data(form: forms.Form) -> dict[str, Any]:
     """The form's data; an invalid form is refused with all its errors in one message (for
     pages that redirect, where no form is shown again)."""
     if not form.is_valid():
-        errors = " ".join(str(error) for errors in form.errors.values() for error in errors)
-        raise services.QuoteError(errors)
+        message = " ".join(str(error) for errors in form.errors.values() for error in errors)
+        raise services.QuoteError(message)
     return form.cleaned_data
 
 
