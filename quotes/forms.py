@@ -58,9 +58,7 @@ class CustomerForm(forms.ModelForm[Customer]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Names in the reader's language, not the stored ISO codes.
-        country = self.fields["country"]
-        assert isinstance(country, forms.ChoiceField)
-        country.choices = country_choices()
+        _field(self, "country", forms.ChoiceField).choices = country_choices()
 
     def clean(self) -> dict[str, Any]:
         super().clean()

@@ -7,6 +7,7 @@ services.revision_accept, which records the evidence and emails the signed copy.
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -18,41 +19,44 @@ from common.downloads import pdf_download
 
 from .. import selectors, services
 from ..forms import AcceptanceForm
-from ..models import AcceptanceRecord
-from .access import buyer_language, buyer_revision, sales_required
+from ..models import AcceptanceRecord, QuoteRevision
+from .access import buyer_language, buyer_link, sales_required
+from .actions import saved
 from .buyer_page import acceptance_context, buyer_context
 
 
 @require_POST
-def buyer_accept(request: HttpRequest, token: str) -> HttpResponse:
-    revision, problem = buyer_revision(request, token)
-    if problem:
-        return problem
+@buyer_link
+def buyer_accept(request: HttpRequest, revision: QuoteRevision, token: str) -> HttpResponse:
     form = AcceptanceForm(request.POST)
+
+    def accept(data: dict[str, Any]) -> None:
+        services.revision_accept(
+            revision=revision,
+            name=data["name"],
+            role=data["role"],
+            po_number=data["po_number"],
+            terms_accepted=data["terms"],
+            ip_address=client_ip(request),
+            user_agent=request.headers.get("User-Agent", ""),
+            offered_sha256=data["pdf_sha256"] or "",
+            option=data["option"] or "",
+        )
+
     with translation.override(buyer_language(revision)):
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                services.revision_accept(
-                    revision=revision,
-                    name=data["name"],
-                    role=data["role"],
-                    po_number=data["po_number"],
-                    terms_accepted=data["terms"],
-                    ip_address=client_ip(request),
-                    user_agent=request.headers.get("User-Agent", ""),
-                    offered_sha256=data["pdf_sha256"] or "",
-                    option=data["option"] or "",
-                )
-            except services.QuoteError as exc:
-                form.add_error(None, str(exc))
-            else:  # post/redirect/get: a reload of the thank-you page posts nothing
-                return redirect("quotes:buyer_done", token=token)
+        if saved(form, accept):  # post/redirect/get: a reload of the thank-you page posts nothing
+            return redirect("quotes:buyer_done", token=token)
         context = {**buyer_context(revision, token), **acceptance_context(revision, form)}
         return render(request, "quotes/buyer.html", context, status=400)
 
 
-def _signed_copy_response(record: AcceptanceRecord) -> HttpResponse:
+def _signed_copy(revision: QuoteRevision) -> HttpResponse:
+    """The signed copy of the revision's acceptance (404 while it has none)."""
+    record = (
+        AcceptanceRecord.objects.filter(revision=revision).select_related("revision__quote").first()
+    )
+    if record is None:
+        return HttpResponse(status=404)
     return pdf_download(record.pdf, filename=record.filename, sha256=record.sha256)
 
 
@@ -60,23 +64,10 @@ def _signed_copy_response(record: AcceptanceRecord) -> HttpResponse:
 @sales_required
 def acceptance_pdf(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     """The signed copy (accepted PDF + acceptance page), for the quote's team."""
-    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
-    record = (
-        AcceptanceRecord.objects.filter(revision=revision).select_related("revision__quote").first()
-    )
-    if record is None:
-        return HttpResponse(status=404)
-    return _signed_copy_response(record)
+    return _signed_copy(selectors.revision_for_user(user=request.user, public_id=public_id))
 
 
 @require_safe
-def buyer_acceptance_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    revision, problem = buyer_revision(request, token)
-    if problem:
-        return problem
-    record = (
-        AcceptanceRecord.objects.filter(revision=revision).select_related("revision__quote").first()
-    )
-    if record is None:
-        return HttpResponse(status=404)
-    return _signed_copy_response(record)
+@buyer_link
+def buyer_acceptance_pdf(request: HttpRequest, revision: QuoteRevision, token: str) -> HttpResponse:
+    return _signed_copy(revision)

@@ -1,6 +1,6 @@
 """Who may see a page: the sales group (sales_required), a buyer's signed link
-(buyer_revision) or a visitor's link to their analysis (lead_of_link). Shared by every page
-module of quotes/views/."""
+(buyer_revision, buyer_link) or a visitor's link to their analysis (lead_of_link). Shared by
+every page module of quotes/views/."""
 
 from __future__ import annotations
 
@@ -43,6 +43,20 @@ def buyer_revision(request: HttpRequest, token: str) -> tuple[Any, HttpResponse 
         )
     except services.BuyerLinkInvalid as exc:
         return None, render(request, "quotes/buyer_invalid.html", {"reason": str(exc)}, status=404)
+
+
+def buyer_link(view: Callable[[HttpRequest, Any, str], HttpResponse]) -> View:
+    """Buyer pages: the view gets the revision of the signed link in the URL; a link that is
+    not good gets the page that says why (buyer_revision)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, token: str) -> HttpResponse:
+        revision, problem = buyer_revision(request, token)
+        if problem:
+            return problem
+        return view(request, revision, token)
+
+    return wrapper
 
 
 def lead_of_link(

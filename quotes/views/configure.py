@@ -31,7 +31,7 @@ from ..models import QuoteRevision
 from ..services.bom import main_system
 from ..services.configured import figures, revision_add_configured_system
 from .access import sales_required
-from .options import detail_url
+from .actions import detail_url
 
 MAX_QUANTITY = 64  # per system: more than any chassis takes of one part
 EXTRA_ROWS = 1  # an empty row to add a part the default has no row for

@@ -6,9 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -16,7 +14,7 @@ from .. import selectors, services
 from ..deal_forms import DealTermsForm
 from ..models import QuoteRevision
 from .access import sales_required
-from .options import detail_url
+from .actions import revision_action, valid_data
 
 
 def deal_terms_form(revision: QuoteRevision, lines: list[Any]) -> DealTermsForm:
@@ -43,14 +41,10 @@ def deal_terms_form(revision: QuoteRevision, lines: list[Any]) -> DealTermsForm:
 @require_POST
 @sales_required
 def deal_terms(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
-    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
-    lines = list(revision.lines.order_by("position"))
-    form = DealTermsForm(request.POST, lines=lines)
-    if not form.is_valid():
-        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
-        return redirect(detail_url(revision))
-    data = form.cleaned_data
-    try:
+    def save(revision: QuoteRevision) -> str:
+        lines = list(revision.lines.order_by("position"))
+        form = DealTermsForm(request.POST, lines=lines)
+        data = valid_data(form)
         services.revision_set_deal_terms(
             revision=revision,
             terms=services.DealTerms(
@@ -67,8 +61,6 @@ def deal_terms(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
             price = data[f"registered_{line.pk}"]
             if price != line.registered_price:
                 services.line_set_registered_price(revision=revision, line_id=line.pk, price=price)
-    except services.QuoteError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("Deal terms saved."))
-    return redirect(detail_url(revision))
+        return _("Deal terms saved.")
+
+    return revision_action(request, public_id, save)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
@@ -17,6 +16,7 @@ from .. import selectors, services
 from ..forms import LeadUpdateForm, TeamJoinForm
 from ..models import Lead, LeadStatus
 from .access import sales_required
+from .actions import report, valid_data
 
 
 def lead_for_user(*, user: Any, public_id: Any) -> Lead | None:
@@ -93,40 +93,23 @@ def lead_update(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         owners=services.lead_owner_choices(lead=lead),
         prefix=f"lead-{lead.public_id}",
     )
-    if not form.is_valid():
-        errors = " ".join(str(e) for errs in form.errors.values() for e in errs)
-        messages.error(request, errors)
-    else:
-        try:
-            services.lead_update(
-                lead=lead, owner=form.cleaned_data["owner"], status=form.cleaned_data["status"]
-            )
-        except services.QuoteError as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(
-                request, _("Lead %(name)s saved.") % {"name": services.display_name(lead.name)}
-            )
+
+    def save() -> str:
+        data = valid_data(form)
+        services.lead_update(lead=lead, owner=data["owner"], status=data["status"])
+        return _("Lead %(name)s saved.") % {"name": services.display_name(lead.name)}
+
+    report(request, save)
     return redirect("quotes:leads")
 
 
 @require_POST
 @sales_required
 def team_join(request: HttpRequest) -> HttpResponse:
-    form = TeamJoinForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
-        return redirect("quotes:list")
-    try:
-        team = services.team_join(
-            user=request.user,
-            team=form.cleaned_data["team"],
-            new_name=form.cleaned_data["new_name"],
-        )
-    except services.QuoteError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(
-            request, _("You are in team %(team)s: you can quote now.") % {"team": team.name}
-        )
+    def join() -> str:
+        data = valid_data(TeamJoinForm(request.POST))
+        team = services.team_join(user=request.user, team=data["team"], new_name=data["new_name"])
+        return _("You are in team %(team)s: you can quote now.") % {"team": team.name}
+
+    report(request, join)
     return redirect("quotes:list")

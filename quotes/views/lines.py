@@ -33,7 +33,7 @@ from ..line_forms import (
 )
 from ..models import QuoteLine, QuoteRevision
 from .access import sales_required
-from .options import detail_url
+from .actions import detail_url, page_reload, revision_action, saved, valid_data
 
 
 def line_form(line: QuoteLine, data: Any = None) -> LineEditForm:
@@ -114,13 +114,6 @@ def _fragment(request: HttpRequest, revision: QuoteRevision, **kwargs: Any) -> H
     return response
 
 
-def _refresh() -> HttpResponse:
-    """Tell htmx to reload the page (the revision was sent meanwhile: no editor any more)."""
-    response = HttpResponse(status=204)
-    response["HX-Refresh"] = "true"
-    return response
-
-
 def _back(revision: QuoteRevision) -> HttpResponse:
     return redirect(f"{detail_url(revision)}#draft-lines")
 
@@ -134,27 +127,26 @@ def line_edit(
     line = QuoteLine.objects.filter(revision=revision, pk=line_id).first()
     if line is None:  # removed meanwhile (or never there): show the page as it is now
         messages.error(request, _("That line is not on this revision."))
-        return _refresh() if request.htmx else _back(revision)
+        return page_reload() if request.htmx else _back(revision)
     form = line_form(line, request.POST)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            services.revision_update_line(
-                revision=revision,
-                line_id=line.pk,
-                quantity=data["quantity"],
-                unit_price=data["unit_price"],
-                discount_pct=data["discount_pct"] or Decimal(0),
-                unit=data["unit"],
-                cost_price=data.get("cost_price"),
-                description=data.get("description"),
-                quantity_reason=data.get("quantity_reason") or "",
-            )
-        except services.QuoteError as exc:
-            form.add_error(None, str(exc))
+
+    def save(data: dict[str, Any]) -> None:
+        services.revision_update_line(
+            revision=revision,
+            line_id=line.pk,
+            quantity=data["quantity"],
+            unit_price=data["unit_price"],
+            discount_pct=data["discount_pct"] or Decimal(0),
+            unit=data["unit"],
+            cost_price=data.get("cost_price"),
+            description=data.get("description"),
+            quantity_reason=data.get("quantity_reason") or "",
+        )
+
+    saved(form, save)
     if request.htmx:
         if not revision.is_draft:  # sent meanwhile: the page must reload to show it
-            return _refresh()
+            return page_reload()
         return _fragment(request, revision, bound={line.pk: form} if form.errors else None)
     if form.errors:
         return render(
@@ -181,21 +173,18 @@ def line_delivery(request: HttpRequest, public_id: uuid.UUID, line_id: int) -> H
         form = LineDeliveryForm(initial=initial)
     else:
         form = LineDeliveryForm(request.POST)
-        if form.is_valid():
-            try:
-                services.revision_set_line_delivery(
-                    revision=revision,
-                    line_id=line.pk,
-                    lead_time_weeks=form.cleaned_data["lead_time_weeks"],
-                    reason=form.cleaned_data["reason"],
-                )
-            except services.QuoteError as exc:
-                form.add_error(None, str(exc))
-            else:
-                messages.success(
-                    request, _("Line %(position)s saved.") % {"position": line.position}
-                )
-                return _back(revision)
+
+        def save(data: dict[str, Any]) -> None:
+            services.revision_set_line_delivery(
+                revision=revision,
+                line_id=line.pk,
+                lead_time_weeks=data["lead_time_weeks"],
+                reason=data["reason"],
+            )
+
+        if saved(form, save):
+            messages.success(request, _("Line %(position)s saved.") % {"position": line.position})
+            return _back(revision)
     context = {"form": form, "line": line, "current": revision, "quote": revision.quote}
     return render(
         request,
@@ -210,23 +199,21 @@ def line_delivery(request: HttpRequest, public_id: uuid.UUID, line_id: int) -> H
 def free_line_add(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     revision = selectors.revision_for_user(user=request.user, public_id=public_id)
     form = FreeLineForm(request.POST)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            services.revision_add_free_line(
-                revision=revision,
-                description=data["description"],
-                kind=data["kind"],
-                quantity=data["quantity"],
-                unit=data["unit"],
-                unit_price=data["unit_price"],
-                cost_price=data["cost_price"],
-                discount_pct=data["discount_pct"] or Decimal(0),
-                optional=data["optional"],
-            )
-        except services.QuoteError as exc:
-            form.add_error(None, str(exc))
-    if form.errors:
+
+    def add(data: dict[str, Any]) -> None:
+        services.revision_add_free_line(
+            revision=revision,
+            description=data["description"],
+            kind=data["kind"],
+            quantity=data["quantity"],
+            unit=data["unit"],
+            unit_price=data["unit_price"],
+            cost_price=data["cost_price"],
+            discount_pct=data["discount_pct"] or Decimal(0),
+            optional=data["optional"],
+        )
+
+    if not saved(form, add):
         return render(
             request,
             "quotes/free_line.html",
@@ -242,16 +229,14 @@ def free_line_add(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
 def discount_set(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     revision = selectors.revision_for_user(user=request.user, public_id=public_id)
     form = QuoteDiscountForm(request.POST)
-    if form.is_valid():
-        try:
-            services.revision_set_discount(
-                revision=revision, discount_pct=form.cleaned_data["discount_pct"]
-            )
-        except services.QuoteError as exc:
-            form.add_error("discount_pct", str(exc))
+
+    def save(data: dict[str, Any]) -> None:
+        services.revision_set_discount(revision=revision, discount_pct=data["discount_pct"])
+
+    saved(form, save, field="discount_pct")
     if request.htmx:
         if not revision.is_draft:
-            return _refresh()
+            return page_reload()
         return _fragment(request, revision, discount_form=form if form.errors else None)
     if form.errors:
         for error in form.errors.get("discount_pct", []) + form.non_field_errors():
@@ -279,15 +264,12 @@ def approval_request(request: AuthenticatedHttpRequest, public_id: uuid.UUID) ->
     revision = selectors.revision_for_user(user=request.user, public_id=public_id)
     form = ApprovalRequestForm(request.POST)
     try:
-        if not form.is_valid():
-            raise services.QuoteError(
-                " ".join(str(e) for errs in form.errors.values() for e in errs)
-            )
+        data = valid_data(form)
         revision = services.approval_request(
             revision=revision,
             actor=request.user,
-            note=form.cleaned_data["note"],
-            escalate_to=_escalation_target(revision, request.user, form.cleaned_data),
+            note=data["note"],
+            escalate_to=_escalation_target(revision, request.user, data),
         )
     except services.QuoteError as exc:
         messages.error(request, str(exc))
@@ -353,15 +335,13 @@ def approval_decide(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> 
 @sales_required
 def presentation_set(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
     """How the proposal presents an analysis that recommends renting."""
-    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
-    try:
+
+    def present(revision: QuoteRevision) -> str:
         services.revision_set_presentation(
             revision=revision,
             presentation=request.POST.get("presentation", ""),
             reason=request.POST.get("reason", ""),
         )
-    except services.QuoteError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("Saved: how the proposal presents the analysis."))
-    return _back(revision)
+        return _("Saved: how the proposal presents the analysis.")
+
+    return revision_action(request, public_id, present, anchor="#draft-lines")

@@ -21,6 +21,7 @@ from ..billing import LineBilling, PaymentEvent
 from ..models import LineKind, QuoteRevision
 from ..payment_forms import PaymentTermsForm
 from .access import sales_required
+from .actions import page_reload, saved
 
 
 def payment_context(
@@ -50,18 +51,16 @@ def payment_terms(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> Ht
     revision = selectors.revision_for_user(user=request.user, public_id=public_id)
     support = list(revision.lines.filter(kind=LineKind.SUPPORT).order_by("position"))
     form = PaymentTermsForm(request.POST, support_lines=support)
-    if form.is_valid():
-        try:
-            services.revision_set_payment_terms(
-                revision=revision, schedule=form.milestones(), support_billing=form.billing()
-            )
-        except services.QuoteError as exc:
-            form.add_error(None, str(exc))
+
+    def save(_data: dict[str, Any]) -> None:
+        services.revision_set_payment_terms(
+            revision=revision, schedule=form.milestones(), support_billing=form.billing()
+        )
+
+    saved(form, save)
     if request.htmx:
         if not revision.is_draft:  # sent meanwhile: reload to show the frozen revision
-            response = HttpResponse(status=204)
-            response["HX-Refresh"] = "true"
-            return response
+            return page_reload()
         context = payment_context(revision, form if form.errors else None)
         context["saved"] = not form.errors
         return render(request, "quotes/_payment_terms.html", context)

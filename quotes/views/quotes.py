@@ -48,14 +48,9 @@ from ..forms import (
 from ..models import AcceptanceRecord, OutboxEmail, RenderStatus, Status
 from ..services import moved
 from ..vat import country_choices, vat_note
-from .access import buyer_language, buyer_revision, lead_of_link, sales_required
+from .access import buyer_language, buyer_link, buyer_revision, lead_of_link, sales_required
+from .actions import revision_action, saved, valid_data
 from .buyer_page import buyer_context
-from .options import detail_url
-
-
-def _form_errors(form: Any) -> str:
-    return " ".join(f"{error}" for errors in form.errors.values() for error in errors)
-
 
 # --- sales pages -------------------------------------------------------------------------
 
@@ -265,29 +260,11 @@ def _option_rows(options: list[Any], acceptance: AcceptanceRecord | None) -> lis
     return rows
 
 
-def _revision_action(
-    request: HttpRequest, public_id: uuid.UUID, action: Callable[[Any], str | None]
-) -> HttpResponse:
-    revision = selectors.revision_for_user(user=request.user, public_id=public_id)
-    try:
-        message = action(revision)
-    except services.QuoteError as exc:
-        messages.error(request, str(exc))
-    else:
-        if message:
-            messages.success(request, message)
-    return redirect(detail_url(revision))
-
-
 @require_POST
 @sales_required
 def line_add(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
-    form = LineForm(request.POST, choices=services.catalog_choices())
-
     def add(revision: Any) -> str:
-        if not form.is_valid():
-            raise services.QuoteError(_form_errors(form))
-        data = form.cleaned_data
+        data = valid_data(LineForm(request.POST, choices=services.catalog_choices()))
         services.revision_add_line(
             revision=revision,
             catalog_key=data["catalog_key"],
@@ -297,7 +274,7 @@ def line_add(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
         )
         return _("Line added.")
 
-    return _revision_action(request, public_id, add)
+    return revision_action(request, public_id, add)
 
 
 @require_POST
@@ -307,25 +284,20 @@ def line_remove(request: HttpRequest, public_id: uuid.UUID, line_id: int) -> Htt
         services.revision_remove_line(revision=revision, line_id=line_id)
         return _("Line removed.")
 
-    return _revision_action(request, public_id, remove)
+    return revision_action(request, public_id, remove)
 
 
 @require_POST
 @sales_required
 def revision_edit(request: HttpRequest, public_id: uuid.UUID) -> HttpResponse:
-    form = RevisionForm(request.POST)
-
     def edit(revision: Any) -> str:
-        if not form.is_valid():
-            raise services.QuoteError(_form_errors(form))
+        data = valid_data(RevisionForm(request.POST))
         services.revision_update(
-            revision=revision,
-            valid_until=form.cleaned_data["valid_until"],
-            terms=form.cleaned_data["terms"],
+            revision=revision, valid_until=data["valid_until"], terms=data["terms"]
         )
         return _("Saved.")
 
-    return _revision_action(request, public_id, edit)
+    return revision_action(request, public_id, edit)
 
 
 def _email_action(
@@ -348,7 +320,7 @@ def _email_action(
         )
         return done % {"email": email.to_email}
 
-    return _revision_action(request, public_id, act)
+    return revision_action(request, public_id, act)
 
 
 @require_POST
@@ -383,7 +355,7 @@ def revision_revise(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> 
             ) % {"letter": new.letter}
         return _("Revision %(letter)s is a draft.") % {"letter": new.letter}
 
-    return _revision_action(request, public_id, revise)
+    return revision_action(request, public_id, revise)
 
 
 @require_POST
@@ -399,19 +371,16 @@ def revision_reprice(request: AuthenticatedHttpRequest, public_id: uuid.UUID) ->
             count,
         ) % {"count": count}
 
-    return _revision_action(request, public_id, reprice)
+    return revision_action(request, public_id, reprice)
 
 
 @require_POST
 @sales_required
 def revision_fix_rate(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -> HttpResponse:
     """Fix the draft's EUR/USD rate by hand with a reason, or release it (services.fx)."""
-    form = RateForm(request.POST)
 
     def fix(revision: Any) -> str:
-        if not form.is_valid():
-            raise services.QuoteError(_form_errors(form))
-        data = form.cleaned_data
+        data = valid_data(RateForm(request.POST))
         rate = None if data["release"] else data["rate"]
         count = services.revision_fix_rate(
             revision=revision, rate=rate, reason=data["reason"], actor=request.user
@@ -426,7 +395,7 @@ def revision_fix_rate(request: AuthenticatedHttpRequest, public_id: uuid.UUID) -
         ) % {"count": count}
         return f"{done} {repriced}"
 
-    return _revision_action(request, public_id, fix)
+    return revision_action(request, public_id, fix)
 
 
 @never_cache
@@ -493,13 +462,11 @@ def lead_list(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 @require_safe
-def buyer_view(request: HttpRequest, token: str) -> HttpResponse:
+@buyer_link
+def buyer_view(request: HttpRequest, revision: Any, token: str) -> HttpResponse:
     """The proposal. Opening the link does not mark it viewed: mail scanners open links
     too. The page's script reports the buyer's first interaction (buyer_viewed), and
     downloading the PDF counts as viewing it."""
-    revision, problem = buyer_revision(request, token)
-    if problem:
-        return problem
     with translation.override(buyer_language(revision)):
         return render(request, "quotes/buyer.html", buyer_context(revision, token))
 
@@ -517,12 +484,10 @@ def buyer_viewed(request: HttpRequest, token: str) -> HttpResponse:
 
 @never_cache
 @require_safe
-def buyer_done(request: HttpRequest, token: str) -> HttpResponse:
+@buyer_link
+def buyer_done(request: HttpRequest, revision: Any, token: str) -> HttpResponse:
     """The thank-you page after accepting or declining, reached by a redirect (post/
     redirect/get): reloading it shows it again instead of posting the answer twice."""
-    revision, problem = buyer_revision(request, token)
-    if problem:
-        return problem
     if revision.status not in (Status.ACCEPTED, Status.DECLINED):
         return redirect("quotes:buyer", token=token)
     context = {
@@ -535,38 +500,33 @@ def buyer_done(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-def buyer_decide(request: HttpRequest, token: str) -> HttpResponse:
-    revision, problem = buyer_revision(request, token)
-    if problem:
-        return problem
+@buyer_link
+def buyer_decide(request: HttpRequest, revision: Any, token: str) -> HttpResponse:
     form = DecisionForm(request.POST)
-    with translation.override(buyer_language(revision)):
-        if form.is_valid() and form.cleaned_data["decision"] == "accept":
+
+    def decide(data: dict[str, Any]) -> None:
+        if data["decision"] == "accept":
             # Accepting needs the evidence of the acceptance form (views/acceptance.py).
-            form.add_error(None, _("To accept, tick the terms and type your name and role."))
-        elif form.is_valid():
-            try:
-                revision = services.revision_decide(
-                    revision=revision,
-                    accept=form.cleaned_data["decision"] == "accept",
-                    name=form.cleaned_data["name"],
-                    reason=form.cleaned_data["reason"],
-                    note=form.cleaned_data["note"],
-                )
-            except services.QuoteError as exc:
-                form.add_error(None, str(exc))
-            else:
-                return redirect("quotes:buyer_done", token=token)
+            raise services.QuoteError(_("To accept, tick the terms and type your name and role."))
+        services.revision_decide(
+            revision=revision,
+            accept=data["decision"] == "accept",
+            name=data["name"],
+            reason=data["reason"],
+            note=data["note"],
+        )
+
+    with translation.override(buyer_language(revision)):
+        if saved(form, decide):
+            return redirect("quotes:buyer_done", token=token)
         return render(
             request, "quotes/buyer.html", buyer_context(revision, token, form), status=400
         )
 
 
 @require_safe
-def buyer_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    revision, problem = buyer_revision(request, token)
-    if problem:
-        return problem
+@buyer_link
+def buyer_pdf(request: HttpRequest, revision: Any, token: str) -> HttpResponse:
     render_row = revision.renders.filter(status=RenderStatus.DONE).first()
     if render_row is None:
         return HttpResponse(_("The PDF is not ready yet."), status=404, content_type="text/plain")
