@@ -20,10 +20,11 @@ from collections.abc import Callable, Iterable
 
 from django.conf import settings
 from django.db import connections
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from api.problems import problem
 from common.time_budget import OverTimeBudget, time_budget
 from config.outage import DATABASE_DOWN, database_unavailable
 
@@ -70,9 +71,8 @@ def _reject(request: HttpRequest, where: str) -> HttpResponse:
         "where": where
     }
     if request.path.startswith("/api/"):
-        # The API answers every error as RFC 9457 problem details (api/problems.py).
-        body = {"type": "about:blank", "title": "Bad Request", "status": 400, "detail": message}
-        return JsonResponse(body, status=400, content_type="application/problem+json")
+        # The API answers every error as RFC 9457 problem details.
+        return problem(400, message)
     return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
 
 
@@ -125,10 +125,7 @@ class PermissionsPolicyMiddleware:
 def _unavailable(request: HttpRequest, message: str, retry_after: int) -> HttpResponse:
     """503 with Retry-After: problem details under /api/, plain text elsewhere."""
     if request.path.startswith("/api/"):
-        body = {"type": "about:blank", "title": "Service Unavailable", "status": 503}
-        response: HttpResponse = JsonResponse(
-            {**body, "detail": message}, status=503, content_type="application/problem+json"
-        )
+        response = problem(503, message)
     else:
         response = HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
     response["Retry-After"] = str(retry_after)

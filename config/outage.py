@@ -20,11 +20,13 @@ import logging
 import sys
 
 from django.db import InterfaceError, OperationalError, connections
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import defaults
+
+from api.problems import problem
 
 logger = logging.getLogger(__name__)
 
@@ -42,10 +44,7 @@ def database_unavailable(request: HttpRequest) -> HttpResponse:
     with translation.override(translation.get_language_from_request(request)):
         message = _("The service is briefly unavailable; please try again in a few seconds.")
         if request.path.startswith("/api/"):
-            body = {"type": "about:blank", "title": "Service Unavailable", "status": 503}
-            response: HttpResponse = JsonResponse(
-                {**body, "detail": message}, status=503, content_type="application/problem+json"
-            )
+            response = problem(503, message)
         else:
             page = render_to_string(
                 "503.html",

@@ -99,8 +99,8 @@ class CopyHardware:
         weights' matrix multiplies run in FP4: the attention over the FP8 KV cache runs
         at the FP8 peak and the plain compute efficiency (TensorRT-LLM's FP4 checkpoints).
 
-        >>> h100 = GpuSpec("H100", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)
-        >>> c = CopyHardware.of(h100, Precision.FP4, 8)
+        >>> from tco.engine.examples import H100_SXM
+        >>> c = CopyHardware.of(H100_SXM, Precision.FP4, 8)
         >>> c.peak_tflops, c.attention_peak_tflops, c.link_gb_per_s, c.gpus
         (989.0, 989.0, 450.0, 8)
         >>> b200 = GpuSpec("B200", 180.0, 7.7, 2250.0, 4500.0, 9000.0, 1000.0, 1800.0)
@@ -208,11 +208,9 @@ def decode_step(
     ÷ 20.1 TB/s = 1.565 ms; 80 layers × 2 all-reduces × (19 µs + 7/4 × 2 × 8,192 × 64 B
     ÷ 450 GB/s) = 3.692 ms. The step takes 8.770 ms.
 
-    >>> from tco.engine.inputs import WorkloadKind
-    >>> w = Workload(WorkloadKind.INFERENCE, 70.6, precision=Precision.FP8)
-    >>> m = ServedModel.of(w, ModelShape(80, 8192, 64, 8))
-    >>> h100 = GpuSpec("H100", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)
-    >>> s = decode_step(m, CopyHardware.of(h100, Precision.FP8, 8), 64, 1500)
+    >>> from tco.engine.examples import H100_SXM, LLAMA_70B_FP8
+    >>> m = ServedModel.of(LLAMA_70B_FP8, LLAMA_70B_FP8.shape)
+    >>> s = decode_step(m, CopyHardware.of(H100_SXM, Precision.FP8, 8), 64, 1500)
     >>> [round(x * 1000, 3) for x in (s.weights_s, s.attention_s, s.communication_s)]
     [3.512, 1.565, 3.692]
     >>> round(s.total_s * 1000, 3)
@@ -251,11 +249,9 @@ def prefill_seconds(model: ServedModel, copy: CopyHardware, prompt_tokens: float
     × 0.46) = 405.8 ms, and 160 all-reduces of 81.9 MB at 450 GB/s, 19 µs each on top:
     32.2 ms; 437.9 ms.
 
-    >>> from tco.engine.inputs import WorkloadKind
-    >>> w = Workload(WorkloadKind.INFERENCE, 70.6, precision=Precision.FP8)
-    >>> m = ServedModel.of(w, ModelShape(80, 8192, 64, 8))
-    >>> h100 = GpuSpec("H100", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)
-    >>> round(prefill_seconds(m, CopyHardware.of(h100, Precision.FP8, 2), 5000) * 1000, 1)
+    >>> from tco.engine.examples import H100_SXM, LLAMA_70B_FP8
+    >>> m = ServedModel.of(LLAMA_70B_FP8, LLAMA_70B_FP8.shape)
+    >>> round(prefill_seconds(m, CopyHardware.of(H100_SXM, Precision.FP8, 2), 5000) * 1000, 1)
     437.9
     """
     if prompt_tokens <= 0:
@@ -291,11 +287,9 @@ def first_token_seconds(model: ServedModel, copy: CopyHardware, prompt_tokens: f
     at FP8 on 2 × H100 reads 70.6 GB at 5.025 TB/s: 14.05 ms, and 160 all-reduces of
     16 KB take 160 × (19 µs + 16,384 B ÷ 450 GB/s) = 3.05 ms: 17.10 ms.
 
-    >>> from tco.engine.inputs import WorkloadKind
-    >>> w = Workload(WorkloadKind.INFERENCE, 70.6, precision=Precision.FP8)
-    >>> m = ServedModel.of(w, ModelShape(80, 8192, 64, 8))
-    >>> h100 = GpuSpec("H100", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)
-    >>> copy = CopyHardware.of(h100, Precision.FP8, 2)
+    >>> from tco.engine.examples import H100_SXM, LLAMA_70B_FP8
+    >>> m = ServedModel.of(LLAMA_70B_FP8, LLAMA_70B_FP8.shape)
+    >>> copy = CopyHardware.of(H100_SXM, Precision.FP8, 2)
     >>> [round(first_token_seconds(m, copy, n) * 1000, 2) for n in (5000, 0)]
     [437.93, 17.1]
     """
@@ -359,11 +353,9 @@ def serving_point(
     25/500 of a prompt is 21.90 ms: TPOT 47.7 ms, ρ = 45.9 %, a wait of 185.9 ms: TTFT
     437.93 + 185.88 = 623.8 ms, and 25 ÷ 47.7 ms = 524 tokens/s.
 
-    >>> from tco.engine.inputs import WorkloadKind
-    >>> w = Workload(WorkloadKind.INFERENCE, 70.6, precision=Precision.FP8)
-    >>> m = ServedModel.of(w, ModelShape(80, 8192, 64, 8))
-    >>> h100 = GpuSpec("H100", 80.0, 3.35, 989.0, 1979.0, None, 700.0, 900.0)
-    >>> copy, req = CopyHardware.of(h100, Precision.FP8, 2), Requests(5000, 500, 5500, 5250)
+    >>> from tco.engine.examples import H100_SXM, LLAMA_70B_FP8
+    >>> m = ServedModel.of(LLAMA_70B_FP8, LLAMA_70B_FP8.shape)
+    >>> copy, req = CopyHardware.of(H100_SXM, Precision.FP8, 2), Requests(5000, 500, 5500, 5250)
     >>> one, many = serving_point(m, copy, req, 1), serving_point(m, copy, req, 25)
     >>> [round(p.time_per_output_token_s * 1000, 1) for p in (one, many)]
     [18.3, 47.7]
@@ -403,9 +395,8 @@ def memory_per_gpu_gb(
     70.6 B at FP8 on 2 GPUs with 100 sequences of 2,000 tokens (BF16 cache):
     (70.6 + 100 × 2,000 × 327,680 B = 65.5 GB) ÷ 2 + 3 = 71.07 GB.
 
-    >>> from tco.engine.inputs import WorkloadKind
-    >>> w = Workload(WorkloadKind.INFERENCE, 70.6, precision=Precision.FP8)
-    >>> m = ServedModel.of(w, ModelShape(80, 8192, 64, 8))
+    >>> from tco.engine.examples import LLAMA_70B_FP8
+    >>> m = ServedModel.of(LLAMA_70B_FP8, LLAMA_70B_FP8.shape)
     >>> round(memory_per_gpu_gb(m, 2, 100, 2000, 0.0, 3.0), 2)
     71.07
     """
@@ -426,9 +417,8 @@ def largest_batch(
     2 × 72 GB usable, 3 GB each for the framework, 70.6 GB of weights: 67.4 GB hold
     67.4e9 ÷ (2,000 × 327,680 B) = 102 sequences of 2,000 tokens.
 
-    >>> from tco.engine.inputs import WorkloadKind
-    >>> w = Workload(WorkloadKind.INFERENCE, 70.6, precision=Precision.FP8)
-    >>> m = ServedModel.of(w, ModelShape(80, 8192, 64, 8))
+    >>> from tco.engine.examples import LLAMA_70B_FP8
+    >>> m = ServedModel.of(LLAMA_70B_FP8, LLAMA_70B_FP8.shape)
     >>> largest_batch(m, 2, 72.0, 2000, 0.0, 3.0)
     102
     """

@@ -16,6 +16,8 @@ from tco.engine.inputs import (
     DemandPattern,
     FinanceInputs,
     GpuSpec,
+    ModelShape,
+    Precision,
     Scenario,
     ServerSpec,
     SiteSpec,
@@ -66,6 +68,15 @@ PRETRAIN_7B = Workload(
     params_billion=7.0,
     tokens_billion=1000.0,
     deadline_days=30.0,
+)
+
+# Llama 3.3 70B served at FP8 with a BF16 KV cache: the model of the serving worked
+# examples (tco/engine/decode.py), on H100_SXM.
+LLAMA_70B_FP8 = Workload(
+    kind=WorkloadKind.INFERENCE,
+    params_billion=70.6,
+    precision=Precision.FP8,
+    shape=ModelShape(80, 8192, 64, 8),
 )
 
 

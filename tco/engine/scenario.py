@@ -49,6 +49,7 @@ from tco.engine.horizons import HORIZONS_MONTHS, HorizonView, horizon_view
 from tco.engine.hosted_api import ApiOptionResult, cost_api_offering
 from tco.engine.hybrid import HybridResult, optimise_hybrid
 from tco.engine.inputs import (
+    ApiOfferingSpec,
     CloudOfferingSpec,
     CloudTerm,
     Demand,
@@ -57,6 +58,7 @@ from tco.engine.inputs import (
     GpuSpec,
     Scenario,
     ServerSpec,
+    ServingDemand,
     UncertaintyRanges,
     Workload,
 )
@@ -1240,22 +1242,37 @@ def _api_options(
     demand = scenario.workload.serving_demand
     if serving is None or demand is None or not scenario.api_offerings:
         return ()
-    fin = scenario.finance
-    a, b = onprem_line(model)
+    owning = onprem_line(model)
     return tuple(
-        cost_api_offering(
-            spec,
-            demand,
-            serving.load,
-            fx=fin.fx,
-            currency=fin.reporting_currency,
-            load_factors=_load_factors(scenario),
-            discount_rate=fin.discount_rate,
-            owning_line=(float(a), float(b)),
-            utilization=float(model.utilization),
-            fleet_capacity_requests_per_day=serving.fleet_capacity_requests_per_day,
-        )
-        for spec in scenario.api_offerings
+        _api_bill(spec, scenario, demand, serving, model, owning) for spec in scenario.api_offerings
+    )
+
+
+def _api_bill(
+    spec: ApiOfferingSpec,
+    scenario: Scenario,
+    demand: ServingDemand,
+    serving: ServingOutcome,
+    model: CostModel,
+    owning: tuple[FloatArray, FloatArray],
+    horizon_months: int | None = None,
+) -> ApiOptionResult:
+    """One hosted API offering billed for the requests over ``horizon_months`` (the
+    scenario's own when None), against the owned fleet's line ``owning`` (onprem_line):
+    the option itself and each horizon of the verdict's API are costed alike."""
+    fin = scenario.finance
+    a, b = owning
+    return cost_api_offering(
+        spec,
+        demand,
+        serving.load,
+        fx=fin.fx,
+        currency=fin.reporting_currency,
+        load_factors=_load_factors(scenario, horizon_months),
+        discount_rate=fin.discount_rate,
+        owning_line=(float(a), float(b)),
+        utilization=float(model.utilization),
+        fleet_capacity_requests_per_day=serving.fleet_capacity_requests_per_day,
     )
 
 
@@ -1335,21 +1352,9 @@ def _with_api_horizons(
     demand = scenario.workload.serving_demand
     if view is None or api is None or serving is None or demand is None:
         return view
-    fin = scenario.finance
-    a, b = onprem_line(model)
+    owning = onprem_line(model)
     totals = tuple(
-        cost_api_offering(
-            api.spec,
-            demand,
-            serving.load,
-            fx=fin.fx,
-            currency=fin.reporting_currency,
-            load_factors=_load_factors(scenario, months),
-            discount_rate=fin.discount_rate,
-            owning_line=(float(a), float(b)),
-            utilization=float(model.utilization),
-            fleet_capacity_requests_per_day=serving.fleet_capacity_requests_per_day,
-        ).total_cost
+        _api_bill(api.spec, scenario, demand, serving, model, owning, months).total_cost
         for months in view.months
     )
     return dataclasses.replace(view, apis=((api.name, totals),))

@@ -12,7 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-# The scenario's workload.serving_demand fields, named alike on the form.
+# The scenario's workload.serving_demand fields, named alike on the form: the load, then
+# the latency targets.
+SERVING_LATENCY_FIELDS = ("latency_ms_per_token", "time_to_first_token_ms")
 SERVING_DEMAND_FIELDS = (
     "users",
     "requests_per_user_per_day",
@@ -21,8 +23,7 @@ SERVING_DEMAND_FIELDS = (
     "peak_factor",
     "hours_per_day",
     "days_per_week",
-    "latency_ms_per_token",
-    "time_to_first_token_ms",
+    *SERVING_LATENCY_FIELDS,
 )
 
 

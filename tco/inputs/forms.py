@@ -17,7 +17,12 @@ from django_stubs_ext import StrOrPromise
 from catalog.models import PricingTerm, past_sale_life
 from common.formatting import grouped
 from tco.engine import defaults
-from tco.inputs.field_paths import SERVING_DEMAND_FIELDS, always, document_values
+from tco.inputs.field_paths import (
+    SERVING_DEMAND_FIELDS,
+    SERVING_LATENCY_FIELDS,
+    always,
+    document_values,
+)
 from tco.inputs.presets import DEFAULT_PRESET, PRESETS, preset_data
 from tco.scenario import ScenarioDocument, parse_document, parse_server
 from tco.scenario.resolve import CatalogSnapshot
@@ -146,21 +151,14 @@ TRAINING_PATHS = (
     "workload.goodput",
 )
 SERVING_SIZE_PATHS = ("workload.context_tokens", "workload.concurrent_sequences")
+# The load in users and requests, written as it is; the input tokens a request (0 when
+# empty) and the latency targets (only when given) have rules of their own.
 USERS_PATHS = tuple(
     f"workload.serving_demand.{name}"
-    for name in (
-        "users",
-        "requests_per_user_per_day",
-        "output_tokens_per_request",
-        "peak_factor",
-        "hours_per_day",
-        "days_per_week",
-    )
+    for name in SERVING_DEMAND_FIELDS
+    if name not in ("input_tokens_per_request", *SERVING_LATENCY_FIELDS)
 )
-LATENCY_PATHS = (
-    "workload.serving_demand.latency_ms_per_token",
-    "workload.serving_demand.time_to_first_token_ms",
-)
+LATENCY_PATHS = tuple(f"workload.serving_demand.{name}" for name in SERVING_LATENCY_FIELDS)
 FINANCE_PATHS = (
     "finance.utilization",
     "finance.lease_annual_rate",

@@ -56,17 +56,41 @@ COMMON: dict[str, Any] = {
     "compare_apis": True,
 }
 
+# What each workload starts from when the visitor switches to it on the page
+# (static/js/calculator.js): a value still at the previous workload's default is replaced,
+# so a LoRA fine-tune never inherits a pre-training run's trillion tokens. Each set is
+# complete for its demand pattern (a recurring fine-tune says how often: four times a
+# year). Serving runs continuously; its request rate is an estimate (the field's help says
+# so). The pretrain-7b, finetune-8b and lora-70b presets are these runs on one model size.
+KIND_DEFAULTS: dict[str, dict[str, Any]] = {
+    "pretrain": {"tokens_billion": 1000, "deadline_days": 30, "demand_pattern": "one_off"},
+    "full_finetune": {
+        "tokens_billion": 5,
+        "deadline_days": 3,
+        "demand_pattern": "recurring",
+        "runs_per_year": 4,
+    },
+    "lora": {"tokens_billion": 1, "deadline_days": 2, "demand_pattern": "one_off"},
+    "qlora": {"tokens_billion": 1, "deadline_days": 2, "demand_pattern": "one_off"},
+    "inference": {
+        "demand_pattern": "continuous",
+        "serving_load": "users",
+        "users": 2000,
+        "requests_per_user_per_day": 20,
+    },
+}
+
+LORA_70B = Preset(
+    "lora-70b",
+    _("LoRA fine-tune 70B, once"),
+    {"kind": "lora", "params_billion": 70, **KIND_DEFAULTS["lora"]},
+)
+
 PRESETS: tuple[Preset, ...] = (
     Preset(
         "pretrain-7b",
         _("Pre-train a 7B model on 1T tokens in 30 days, once"),
-        {
-            "kind": "pretrain",
-            "params_billion": 7,
-            "tokens_billion": 1000,
-            "deadline_days": 30,
-            "demand_pattern": "one_off",
-        },
+        {"kind": "pretrain", "params_billion": 7, **KIND_DEFAULTS["pretrain"]},
     ),
     Preset(
         "pretrain-70b",
@@ -83,26 +107,9 @@ PRESETS: tuple[Preset, ...] = (
     Preset(
         "finetune-8b",
         _("Full fine-tune 8B, four times a year"),
-        {
-            "kind": "full_finetune",
-            "params_billion": 8,
-            "tokens_billion": 5,
-            "deadline_days": 3,
-            "demand_pattern": "recurring",
-            "runs_per_year": 4,
-        },
+        {"kind": "full_finetune", "params_billion": 8, **KIND_DEFAULTS["full_finetune"]},
     ),
-    Preset(
-        "lora-70b",
-        _("LoRA fine-tune 70B, once"),
-        {
-            "kind": "lora",
-            "params_billion": 70,
-            "tokens_billion": 1,
-            "deadline_days": 2,
-            "demand_pattern": "one_off",
-        },
-    ),
+    LORA_70B,
     Preset(
         "serve-70b",
         _("Serve a 70B model at 5,000 tokens/s"),
@@ -117,17 +124,13 @@ PRESETS: tuple[Preset, ...] = (
         "customer-service",
         _("Customer-service assistant: 2,000 users, 20 questions a day each"),
         {
-            # The demand of issue 16 in the customer's terms: office hours, five days a week.
+            # The demand of issue 16 in the customer's terms; the requests' sizes, the peak and
+            # the office hours (ten a day, five days a week) are COMMON's.
             "kind": "inference",
             "params_billion": 70,
             "serving_load": "users",
             "users": 2000,
             "requests_per_user_per_day": 20,
-            "input_tokens_per_request": 1000,
-            "output_tokens_per_request": 400,
-            "peak_factor": 3,
-            "hours_per_day": 10,
-            "days_per_week": 5,
             "latency_ms_per_token": 50,
         },
     ),
@@ -139,11 +142,7 @@ CONSTRAINED_BUYER = Preset(
     "eu-own-premises",
     _("Fine-tune 70B once; data stays in the EU, on our own premises"),
     {
-        "kind": "lora",
-        "params_billion": 70,
-        "tokens_billion": 1,
-        "deadline_days": 2,
-        "demand_pattern": "one_off",
+        **LORA_70B.values,
         "site": "onprem-server-room",
         "eu_data_only": True,
         "own_premises_only": True,
@@ -172,31 +171,6 @@ RACK_SCALE = Preset(
 PRESETS = (*PRESETS, CONSTRAINED_BUYER, RACK_SCALE)
 PRESETS_BY_SLUG = {preset.slug: preset for preset in PRESETS}
 DEFAULT_PRESET = PRESETS[0]
-
-
-# What each workload starts from when the visitor switches to it on the page
-# (static/js/calculator.js): a value still at the previous workload's default is replaced,
-# so a LoRA fine-tune never inherits a pre-training run's trillion tokens. Each set is
-# complete for its demand pattern (a recurring fine-tune says how often: four times a
-# year, as the finetune-8b preset). Serving runs continuously; its request rate is an
-# estimate (the field's help says so).
-KIND_DEFAULTS: dict[str, dict[str, Any]] = {
-    "pretrain": {"tokens_billion": 1000, "deadline_days": 30, "demand_pattern": "one_off"},
-    "full_finetune": {
-        "tokens_billion": 5,
-        "deadline_days": 3,
-        "demand_pattern": "recurring",
-        "runs_per_year": 4,
-    },
-    "lora": {"tokens_billion": 1, "deadline_days": 2, "demand_pattern": "one_off"},
-    "qlora": {"tokens_billion": 1, "deadline_days": 2, "demand_pattern": "one_off"},
-    "inference": {
-        "demand_pattern": "continuous",
-        "serving_load": "users",
-        "users": 2000,
-        "requests_per_user_per_day": 20,
-    },
-}
 
 
 def preset_data(slug: str) -> dict[str, Any] | None:
