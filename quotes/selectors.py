@@ -279,7 +279,7 @@ PRICE_KIND_OF_LINE = {
     LineKind.OTHER: "items",
     LineKind.COMPONENT: "components",
 }
-# The one rate lines are converted with (services.pricing._to_currency): its history key.
+# The one rate lines are converted with (services.pricing.fx_rate_for): its history key.
 FX_PAIR = ("EUR", "USD")
 FX_KEY = ("fx", "EUR-USD")
 

@@ -28,7 +28,6 @@ from ..money import (
     PriceUnavailable,
     catalog_unit_cost,
     catalog_unit_price,
-    convert,
     hardware_total,
     line_amount,
     to_cents,
@@ -43,15 +42,6 @@ from .errors import QuoteError
 from .validity import shorten_for
 
 logger = logging.getLogger(__name__)
-
-
-def _to_currency(amount: Decimal, source: str, target: str) -> Decimal:
-    if source == target:
-        return amount
-    fx = latest_fx_rate("EUR", "USD")
-    if fx is None:
-        raise QuoteError(_("No EUR/USD exchange rate in the catalog."))
-    return convert(amount, source, target, fx.rate)
 
 
 def catalog_choices() -> list[tuple[str, list[tuple[str, str]]]]:
