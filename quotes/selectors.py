@@ -184,24 +184,19 @@ def lead_list(*, user: Any) -> QuerySet[Lead]:
 
 def delivery_state(*, revision: QuoteRevision) -> dict[str, Any]:
     """The newest proposal email of a revision and its PDF, for the progress badge."""
-    email = (
-        OutboxEmail.objects.filter(revision=revision, kind="proposal")
-        .select_related("render")
-        .defer("render__pdf", "body")
-        .order_by("-created_at")
-        .first()
-    )
-    return _state(email)
+    return _newest_state(OutboxEmail.objects.filter(revision=revision, kind="proposal"))
 
 
 def lead_delivery_state(*, lead: Lead) -> dict[str, Any]:
     """The visitor's PDF email (none until the address is confirmed) and its render."""
+    return _newest_state(OutboxEmail.objects.filter(lead=lead, kind=EmailKind.LEAD_PDF))
+
+
+def _newest_state(emails: QuerySet[OutboxEmail]) -> dict[str, Any]:
+    """The state of the newest of `emails` with its render; the badge needs neither the
+    PDF nor the body, so they stay in the database."""
     email = (
-        OutboxEmail.objects.filter(lead=lead, kind=EmailKind.LEAD_PDF)
-        .select_related("render")
-        .defer("render__pdf", "body")
-        .order_by("-created_at")
-        .first()
+        emails.select_related("render").defer("render__pdf", "body").order_by("-created_at").first()
     )
     return _state(email)
 
