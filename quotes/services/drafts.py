@@ -1,14 +1,16 @@
-"""The draft guard: a revision changes only while it is a draft, under a row lock."""
+"""The draft guard: a revision changes only while it is a draft, under a row lock; and
+the line of a revision that a change is about."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
 from ..models import (
+    QuoteLine,
     QuoteRevision,
     Status,
 )
-from .errors import RevisionLocked
+from .errors import QuoteError, RevisionLocked
 
 
 def ensure_draft(revision: QuoteRevision) -> None:
@@ -26,3 +28,12 @@ def locked_revision(revision: QuoteRevision) -> QuoteRevision:
         .select_related("quote__customer")
         .get(pk=revision.pk)
     )
+
+
+def revision_line(revision: QuoteRevision, line_id: int) -> QuoteLine:
+    """The revision's line `line_id`; QuoteError when it is not on it (another revision's
+    line, or one removed meanwhile in another tab)."""
+    line = QuoteLine.objects.filter(revision=revision, pk=line_id).first()
+    if line is None:
+        raise QuoteError(_("That line is not on this revision."))
+    return line

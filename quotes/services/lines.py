@@ -22,7 +22,7 @@ from catalog.models import ServerModel
 from ..models import LineKind, LineUnit, QuoteLine, QuoteRevision
 from .availability import apply_catalog_delivery
 from .bom import attach_to_system, follow_systems, set_child_quantity
-from .drafts import ensure_draft, locked_revision
+from .drafts import ensure_draft, locked_revision, revision_line
 from .errors import QuoteError
 from .pricing import follow_hardware
 
@@ -71,9 +71,7 @@ def revision_update_line(
     """
     revision = locked_revision(revision)
     ensure_draft(revision)
-    line = QuoteLine.objects.filter(revision=revision, pk=line_id).first()
-    if line is None:
-        raise QuoteError(_("That line is not on this revision."))
+    line = revision_line(revision, line_id)
     if line.hardware_share_pct is not None and unit_price != line.unit_price:
         line.hardware_share_pct = None  # a price typed by hand no longer follows the hardware
     if line.parent_id is not None:
