@@ -50,7 +50,22 @@ from .options import (
 )
 from .pricing import revision_add_line, revision_reprice
 from .queue import enqueue
+from .tiers import DEAL_TERM_FIELDS
 from .validity import category_label, longest_allowed, restart
+
+# What a revised quote takes over from the latest revision besides its lines and options:
+# the deal registration and the protection given to the buyer included, the margin
+# approval not (it holds for one revision's prices).
+CARRIED_OVER = (
+    "tco",
+    "terms",
+    "discount_pct",
+    "analysis_presentation",
+    "analysis_reason",
+    "option_name",
+    "lease_term_months",
+    *DEAL_TERM_FIELDS,
+)
 
 
 def default_terms(language: str) -> str:
@@ -390,35 +405,10 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
     new = new_revision(
         quote=quote, seq=latest.seq + 1, currency=latest.currency, customer=quote.customer
     )
-    new.tco = latest.tco
-    new.terms = latest.terms
-    new.discount_pct = latest.discount_pct  # the approval is not copied: it is per revision
+    for field in CARRIED_OVER:
+        setattr(new, field, getattr(latest, field))
     new.payment_schedule = latest.payment_schedule or new.payment_schedule
-    new.analysis_presentation = latest.analysis_presentation
-    new.analysis_reason = latest.analysis_reason
-    new.option_name = latest.option_name
-    # The deal registration and the protection given to the buyer carry over.
-    new.deal_registration = latest.deal_registration
-    new.deal_registration_expires = latest.deal_registration_expires
-    new.price_protection_days = latest.price_protection_days
-    new.price_protection_from = latest.price_protection_from
-    new.lease_term_months = latest.lease_term_months
-    new.save(
-        update_fields=[
-            "lease_term_months",
-            "tco",
-            "terms",
-            "discount_pct",
-            "payment_schedule",
-            "analysis_presentation",
-            "analysis_reason",
-            "option_name",
-            "deal_registration",
-            "deal_registration_expires",
-            "price_protection_days",
-            "price_protection_from",
-        ]
-    )
+    new.save(update_fields=[*CARRIED_OVER, "payment_schedule"])
     copy_lines(latest, new)
     for option in latest.alternatives.order_by("option_letter"):
         copy = alternative_of(

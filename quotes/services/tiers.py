@@ -27,6 +27,15 @@ from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
 from .pricing import follow_hardware
 
+# The revision's fields that hold the deal terms: the registration with the vendor and the
+# price protection given to the buyer (kept on option A: selectors.deal_root).
+DEAL_TERM_FIELDS = (
+    "deal_registration",
+    "deal_registration_expires",
+    "price_protection_days",
+    "price_protection_from",
+)
+
 
 @dataclass(frozen=True)
 class DealTerms:
@@ -85,14 +94,7 @@ def revision_set_deal_terms(*, revision: QuoteRevision, terms: DealTerms) -> Quo
     if terms.protection_days != revision.price_protection_days:
         revision.price_protection_from = timezone.localdate() if terms.protection_days else None
     revision.price_protection_days = terms.protection_days
-    revision.save(
-        update_fields=[
-            "deal_registration",
-            "deal_registration_expires",
-            "price_protection_days",
-            "price_protection_from",
-        ]
-    )
+    revision.save(update_fields=DEAL_TERM_FIELDS)
     return revision
 
 
