@@ -37,9 +37,9 @@ from .models import (
 from .money import (
     HARDWARE_KINDS,
     PriceUnavailable,
-    catalog_unit_amount,
     catalog_unit_cost,
     catalog_unit_price,
+    fixed_catalog_amount,
     hardware_total,
 )
 from .tiers import PricingTerms, TierPrice, line_price, line_rule
@@ -493,14 +493,7 @@ def barebone_prices(
         raise PriceUnavailable(str(exc)) from exc
 
     def amount(value: Decimal) -> Decimal:
-        return catalog_unit_amount(
-            value,
-            row_currency=server.currency,
-            percent_of_hardware=False,
-            currency=currency,
-            fx_rate=fx_rate,
-            hardware_total=None,
-        )
+        return fixed_catalog_amount(value, server.currency, currency, fx_rate)
 
     cost = result.barebone_cost
     return amount(result.barebone_list_price), None if cost is None else amount(cost)
