@@ -530,14 +530,21 @@ def _price_today(
     )
 
 
-def _catalog_rows(lines: list[QuoteLine]) -> dict[int, CatalogRow | None]:
-    """Each line's catalog row (None: gone or not from the catalog), in a query per kind
-    of row the lines have (servers, items, components)."""
-    keys: dict[str, set[str]] = {"server": set(), "item": set(), "component": set()}
+def catalog_keys(lines: Iterable[QuoteLine], kinds: Iterable[str]) -> dict[str, set[str]]:
+    """The lines' catalog keys per kind of row among `kinds` ("server", "item",
+    "component"): what to load in one query per kind."""
+    keys: dict[str, set[str]] = {kind: set() for kind in kinds}
     for line in lines:
         prefix, _sep, key = line.catalog_key.partition(":")
         if prefix in keys:
             keys[prefix].add(key)
+    return keys
+
+
+def _catalog_rows(lines: list[QuoteLine]) -> dict[int, CatalogRow | None]:
+    """Each line's catalog row (None: gone or not from the catalog), in a query per kind
+    of row the lines have (servers, items, components)."""
+    keys = catalog_keys(lines, ("server", "item", "component"))
     rows: dict[str, dict[str, Any]] = {
         "server": {s.key: s for s in ServerModel.objects.filter(key__in=keys["server"])}
         if keys["server"]
