@@ -22,7 +22,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -30,6 +29,7 @@ from ..models import ApprovalState, EmailKind, QuoteLine, QuoteRevision
 from ..money import HUNDRED, line_amount, to_cents
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
+from .links import quote_url
 from .queue import email_once
 
 SALES_MANAGER_GROUP = "sales-manager"
@@ -280,11 +280,6 @@ def team_managers(revision: QuoteRevision) -> Any:
     return managers.exclude(email="").distinct().order_by("pk")
 
 
-def _quote_url(revision: QuoteRevision) -> str:
-    path = reverse("quotes:detail", kwargs={"public_id": revision.quote.public_id})
-    return settings.SITE_URL.rstrip("/") + path
-
-
 def _notify_managers(revision: QuoteRevision) -> int:
     """Email each manager of the quote's team that a margin waits for their decision."""
     quote = revision.quote
@@ -305,7 +300,7 @@ def _notify_managers(revision: QuoteRevision) -> int:
                     "requester": requester.get_full_name() or requester.get_username()
                     if requester
                     else "",
-                    "url": _quote_url(revision),
+                    "url": quote_url(quote=revision.quote),
                 },
             )
         key = f"approval-request:{revision.public_id}:{stamp}:{manager.pk}"
@@ -338,7 +333,7 @@ def _notify_requester(revision: QuoteRevision) -> bool:
                 "quote": revision.quote,
                 "approved": revision.approval_state == ApprovalState.APPROVED,
                 "decider": decider.get_full_name() or decider.get_username() if decider else "",
-                "url": _quote_url(revision),
+                "url": quote_url(quote=revision.quote),
             },
         )
     stamp = revision.approval_decided_at.isoformat() if revision.approval_decided_at else ""

@@ -15,13 +15,12 @@ from datetime import date, timedelta
 from django.conf import settings
 from django.db.models import Exists, OuterRef, QuerySet
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from ..models import EmailKind, QuoteRevision, Status
-from .links import buyer_url
+from .links import buyer_url, quote_url
 from .queue import PRIORITY_BATCH, email_once
 
 
@@ -49,7 +48,6 @@ def _owner_reminder(revision: QuoteRevision) -> bool:
     quote = revision.quote
     if not quote.owner.email:
         return False
-    path = reverse("quotes:detail", kwargs={"public_id": quote.public_id})
     with translation.override(settings.LANGUAGE_CODE):  # the sales desk's language
         subject = _("%(number)s rev. %(letter)s expires on %(date)s without an answer") % {
             "number": quote.number,
@@ -58,7 +56,7 @@ def _owner_reminder(revision: QuoteRevision) -> bool:
         }
         body = render_to_string(
             "quotes/email/reminder_owner.txt",
-            {"revision": revision, "url": settings.SITE_URL.rstrip("/") + path},
+            {"revision": revision, "url": quote_url(quote=quote)},
         )
     return email_once(
         key=f"reminder:{revision.public_id}:owner",

@@ -26,7 +26,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
@@ -38,6 +37,7 @@ from ..models import EmailKind, OutboxEmail, QuoteLine, QuoteRevision, Status
 from ..money import HUNDRED, catalog_unit_cost, catalog_unit_price
 from .drafts import ensure_draft, locked_revision
 from .errors import QuoteError
+from .links import quote_url
 from .offer import catalog_rows, currency_clause
 from .options import main_option, options_of
 from .pricing import follow_hardware
@@ -235,7 +235,6 @@ def _owner_alert(
     revision: QuoteRevision, moves: list[tuple[QuoteRevision, list[RateMove]]]
 ) -> bool:
     quote = revision.quote
-    path = reverse("quotes:detail", kwargs={"public_id": quote.public_id})
     with translation.override(settings.LANGUAGE_CODE):  # the sales desk's language
         subject = _("%(number)s rev. %(letter)s: the exchange rate moved past %(pct)s %%") % {
             "number": quote.number,
@@ -247,7 +246,7 @@ def _owner_alert(
             {
                 "revision": revision,
                 "moves": moves,
-                "url": settings.SITE_URL.rstrip("/") + path,
+                "url": quote_url(quote=quote),
             },
         )
     return email_once(

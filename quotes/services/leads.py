@@ -30,7 +30,7 @@ from ..models import (
 )
 from .analysis import calculator_analysis, summary_lines, tco_snapshot
 from .errors import QuoteError, RateLimited
-from .links import lead_confirm_url
+from .links import lead_confirm_url, site_url
 from .queue import PRIORITY_BATCH, email_once
 
 
@@ -168,7 +168,7 @@ def lead_notify_team(*, lead: Lead) -> int:
     """
     if lead.team is None:
         return 0
-    leads_url = settings.SITE_URL.rstrip("/") + reverse("quotes:leads")
+    leads_url = site_url(reverse("quotes:leads"))
     count = 0
     for member in lead.team.members.filter(is_active=True).exclude(email="").order_by("pk"):
         with translation.override(settings.LANGUAGE_CODE):
@@ -278,7 +278,7 @@ def lead_request_pdf(
         subject = _("Please confirm your address for the GPU cost analysis")
         body = render_to_string(
             "quotes/email/lead_confirm.txt",
-            {"url": settings.SITE_URL.rstrip("/") + lead_confirm_url(lead=lead)},
+            {"url": site_url(lead_confirm_url(lead=lead))},
         )
     email_once(
         key=key, kind=EmailKind.LEAD_CONFIRM, to=lead.email, subject=subject, body=body, lead=lead
@@ -303,10 +303,9 @@ def lead_confirm(*, lead: Lead) -> Lead:
             {
                 "name": display_name(lead.name),
                 "summary": summary_lines(lead.tco),
-                "calculator_url": settings.SITE_URL.rstrip("/")
-                + reverse("tco:calculator")
-                + "?"
-                + (lead.tco or {}).get("query", ""),
+                "calculator_url": site_url(
+                    reverse("tco:calculator") + "?" + (lead.tco or {}).get("query", "")
+                ),
             },
         )
     email_once(
