@@ -44,6 +44,22 @@ def revisions_to_remind(*, today: date) -> QuerySet[QuoteRevision]:
     )
 
 
+def _queue_reminder(
+    revision: QuoteRevision, recipient: str, to: str, subject: str, body: str
+) -> bool:
+    """Queue a reminder once per revision and recipient ("owner" or "buyer"); False when
+    it was queued before."""
+    return email_once(
+        key=f"reminder:{revision.public_id}:{recipient}",
+        kind=EmailKind.REMINDER,
+        to=to,
+        subject=subject,
+        body=body,
+        priority=PRIORITY_BATCH,  # a reminder is never ahead of a proposal someone waits for
+        revision=revision,
+    )
+
+
 def _owner_reminder(revision: QuoteRevision) -> bool:
     quote = revision.quote
     if not quote.owner.email:
@@ -58,15 +74,7 @@ def _owner_reminder(revision: QuoteRevision) -> bool:
             "quotes/email/reminder_owner.txt",
             {"revision": revision, "url": quote_url(quote=quote)},
         )
-    return email_once(
-        key=f"reminder:{revision.public_id}:owner",
-        kind=EmailKind.REMINDER,
-        to=quote.owner.email,
-        subject=subject,
-        body=body,
-        priority=PRIORITY_BATCH,  # a reminder is never ahead of a proposal someone waits for
-        revision=revision,
-    )
+    return _queue_reminder(revision, "owner", quote.owner.email, subject, body)
 
 
 def _buyer_reminder(revision: QuoteRevision) -> bool:
@@ -85,15 +93,7 @@ def _buyer_reminder(revision: QuoteRevision) -> bool:
                 "url": buyer_url(revision=revision),
             },
         )
-    return email_once(
-        key=f"reminder:{revision.public_id}:buyer",
-        kind=EmailKind.REMINDER,
-        to=customer.email,
-        subject=subject,
-        body=body,
-        priority=PRIORITY_BATCH,  # a reminder is never ahead of a proposal someone waits for
-        revision=revision,
-    )
+    return _queue_reminder(revision, "buyer", customer.email, subject, body)
 
 
 def quotes_remind(*, today: date | None = None) -> int:
