@@ -26,7 +26,6 @@ from ..models import (
     EmailKind,
     LineKind,
     LineUnit,
-    OutboxEmail,
     Quote,
     QuoteRevision,
     Status,
@@ -49,7 +48,7 @@ from .options import (
     option_add_lease,
 )
 from .pricing import revision_add_line, revision_reprice
-from .queue import enqueue
+from .queue import email_once
 from .tiers import DEAL_TERM_FIELDS
 from .validity import category_label, longest_allowed, restart
 
@@ -507,15 +506,14 @@ def revision_decide(
                 "quotes/email/decision.txt",
                 {"revision": revision, "accept": accept, "name": name},
             )
-        email = OutboxEmail.objects.create(
-            idempotency_key=f"decision:{revision.public_id}",
+        email_once(
+            key=f"decision:{revision.public_id}",
             kind=EmailKind.DECISION,
-            to_email=owner.email,
-            subject=subject[:300],
+            to=owner.email,
+            subject=subject,
             body=body,
             revision=revision,
         )
-        enqueue("send_email", email.pk)
     return revision
 
 
