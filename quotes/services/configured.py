@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -32,7 +31,7 @@ from ..models import LineKind, LineUnit, QuoteLine, QuoteRevision
 from ..money import PriceUnavailable, catalog_unit_cost, catalog_unit_price
 from ..selectors import barebone_prices
 from .bom import hang_components
-from .drafts import ensure_draft, locked_revision
+from .drafts import ensure_draft, locked_revision, next_position
 from .errors import QuoteError
 from .pricing import follow_hardware, fx_rate_for, revision_add_line, tier_price
 
@@ -149,7 +148,7 @@ def revision_add_configured_system(
     system.save(update_fields=["unit_price", "list_price", "price_basis", "cost_price"])
     quantities = configuration.quantities()
     components = {c.part_number: c for c in Component.objects.filter(part_number__in=quantities)}
-    position = (revision.lines.aggregate(m=Max("position"))["m"] or 0) + 1
+    position = next_position(revision)
     lines = []
     for offset, (part, per_system) in enumerate(quantities.items()):
         component = components[part]  # a valid configuration knows every part

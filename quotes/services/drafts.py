@@ -1,8 +1,9 @@
-"""The draft guard: a revision changes only while it is a draft, under a row lock; and
-the line of a revision that a change is about."""
+"""The draft guard: a revision changes only while it is a draft, under a row lock; the
+line of a revision that a change is about, and where a new line goes."""
 
 from __future__ import annotations
 
+from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from ..models import (
@@ -37,3 +38,8 @@ def revision_line(revision: QuoteRevision, line_id: int) -> QuoteLine:
     if line is None:
         raise QuoteError(_("That line is not on this revision."))
     return line
+
+
+def next_position(revision: QuoteRevision) -> int:
+    """The position after the revision's last line: a new line goes at the end."""
+    return (revision.lines.aggregate(m=Max("position"))["m"] or 0) + 1

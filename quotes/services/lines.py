@@ -13,7 +13,6 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -22,7 +21,7 @@ from catalog.models import ServerModel
 from ..models import LineKind, LineUnit, QuoteLine, QuoteRevision
 from .availability import apply_catalog_delivery
 from .bom import attach_to_system, follow_systems, set_child_quantity
-from .drafts import ensure_draft, locked_revision, revision_line
+from .drafts import ensure_draft, locked_revision, next_position, revision_line
 from .errors import QuoteError
 from .pricing import follow_hardware
 
@@ -124,10 +123,9 @@ def revision_add_free_line(
         raise QuoteError(_("Unknown kind of line."))
     if unit not in LineUnit.values:
         raise QuoteError(_("Unknown unit."))
-    position = (revision.lines.aggregate(m=Max("position"))["m"] or 0) + 1
     line = QuoteLine(
         revision=revision,
-        position=position,
+        position=next_position(revision),
         kind=kind,
         catalog_key="",
         description=description.strip()[:300],

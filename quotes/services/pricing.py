@@ -9,7 +9,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -37,7 +36,7 @@ from ..tiers import LIST_BASIS, TierPrice, line_price
 from .availability import apply_catalog_delivery, refresh_deliveries
 from .bom import attach_to_system
 from .descriptions import line_description
-from .drafts import ensure_draft, locked_revision
+from .drafts import ensure_draft, locked_revision, next_position
 from .errors import QuoteError
 from .validity import shorten_for
 
@@ -216,10 +215,9 @@ def revision_add_line(
     if hardware is None:  # a "% of hardware" item follows the (tier-priced) hardware
         priced_by_tier = tier_price(revision, catalog_key, kind, list_price, fx_rate)
         price, basis = priced_by_tier.unit_price, priced_by_tier.basis
-    position = (revision.lines.aggregate(m=Max("position"))["m"] or 0) + 1
     line = QuoteLine(
         revision=revision,
-        position=position,
+        position=next_position(revision),
         kind=kind,
         catalog_key=catalog_key,
         description=description[:300],
