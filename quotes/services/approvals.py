@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from ..models import ApprovalState, EmailKind, QuoteLine, QuoteRevision
 from ..money import HUNDRED, line_amount, to_cents
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft
 from .errors import QuoteError
 from .links import quote_url
 from .queue import email_once
@@ -226,8 +226,7 @@ def approval_request(
 ) -> QuoteRevision:
     """Ask a sales manager to approve the draft's margin as it is now: the team's managers,
     or (`escalate_to`) one of the escalation_candidates, who alone is then asked."""
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     if escalate_to is not None and not needs_escalation(revision, actor):
         raise QuoteError(
             _("Team %(team)s has another sales manager: ask them, not someone outside it.")
@@ -354,8 +353,7 @@ def approval_decide(
     """A sales manager of the quote's team, other than the requester, or the one the
     request was escalated to, approves or rejects the requested margin (a rejection needs
     a reason)."""
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     if revision.approval_state != ApprovalState.REQUESTED:
         raise QuoteError(_("No approval has been requested for this revision."))
     refusal = approval_refusal(revision=revision, user=actor)

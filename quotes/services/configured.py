@@ -31,7 +31,7 @@ from ..models import LineKind, LineUnit, QuoteLine, QuoteRevision
 from ..money import PriceUnavailable, catalog_unit_cost, catalog_unit_price
 from ..selectors import barebone_prices
 from .bom import hang_components
-from .drafts import ensure_draft, locked_revision, next_position
+from .drafts import locked_draft, next_position
 from .errors import QuoteError
 from .pricing import follow_hardware, fx_rate_for, revision_add_line, tier_price
 
@@ -128,8 +128,7 @@ def revision_add_configured_system(
     """Add `quantity` systems of a valid configuration to a draft option: the system line
     at the barebone price and its component lines under it; QuoteError when the
     configuration is not valid. Returns the system line."""
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     server = ServerModel.objects.filter(key=configuration.server_key).first()
     if server is None:
         raise QuoteError(_("Unknown catalog item."))

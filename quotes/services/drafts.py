@@ -31,6 +31,14 @@ def locked_revision(revision: QuoteRevision) -> QuoteRevision:
     )
 
 
+def locked_draft(revision: QuoteRevision) -> QuoteRevision:
+    """The revision re-read under a row lock, refused (RevisionLocked) unless it is still
+    a draft: how every change to a draft starts."""
+    locked = locked_revision(revision)
+    ensure_draft(locked)
+    return locked
+
+
 def revision_line(revision: QuoteRevision, line_id: int) -> QuoteLine:
     """The revision's line `line_id`; QuoteError when it is not on it (another revision's
     line, or one removed meanwhile in another tab)."""

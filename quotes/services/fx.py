@@ -35,7 +35,7 @@ from catalog.selectors import latest_fx_rate
 
 from ..models import EmailKind, OutboxEmail, QuoteLine, QuoteRevision, Status
 from ..money import HUNDRED, catalog_unit_cost, catalog_unit_price
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft
 from .errors import QuoteError
 from .links import quote_url
 from .offer import catalog_rows, currency_clause
@@ -191,8 +191,7 @@ def revision_fix_rate(
     """Fix the EUR/USD rate of a draft and its options by hand (`rate` None releases it);
     the lines priced from another currency are priced again at the fixed rate (released:
     at the latest). Returns how many lines were priced again."""
-    main = locked_revision(main_option(revision))
-    ensure_draft(main)
+    main = locked_draft(main_option(revision))
     reason = reason.strip()
     if rate is not None:
         if not reason:

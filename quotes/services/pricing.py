@@ -36,7 +36,7 @@ from ..tiers import LIST_BASIS, TierPrice, line_price
 from .availability import apply_catalog_delivery, refresh_deliveries
 from .bom import attach_to_system
 from .descriptions import line_description
-from .drafts import ensure_draft, locked_revision, next_position
+from .drafts import locked_draft, next_position
 from .errors import QuoteError
 from .validity import shorten_for
 
@@ -178,8 +178,7 @@ def revision_add_line(
     The unit defaults to years for items priced per year ("% of hardware per year"),
     pieces otherwise.
     """
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     kind_name, _sep, key = catalog_key.partition(":")
     row: ServerModel | InfrastructureItem | None
     hardware: Decimal | None = None
@@ -256,8 +255,7 @@ def revision_reprice(*, revision: QuoteRevision, actor: User) -> int:
     flag, and is marked priced now. Quantities, discounts and options stay; the totals
     follow from the lines. A sent revision is refused (RevisionLocked).
     """
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     now = timezone.now()
     changes = revision_price_changes(revision=revision)
     for change in changes:
@@ -290,8 +288,7 @@ def revision_reprice(*, revision: QuoteRevision, actor: User) -> int:
 
 @transaction.atomic
 def revision_remove_line(*, revision: QuoteRevision, line_id: int) -> None:
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     deleted, _detail = QuoteLine.objects.filter(revision=revision, pk=line_id).delete()
     if not deleted:
         raise QuoteError(_("That line is not on this revision."))

@@ -35,7 +35,7 @@ from ..money import to_cents
 from ..vat import vat_for
 from .analysis import analyse_calculator_query, tco_snapshot
 from .bom import copy_lines, installation_item
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft, locked_revision
 from .errors import QuoteError
 from .lines import revision_add_free_line
 from .numbering import next_quote_number, revision_letter
@@ -351,8 +351,7 @@ def _document_tco(analysis: Any, document: dict[str, Any], language: str) -> dic
 
 @transaction.atomic
 def revision_update(*, revision: QuoteRevision, valid_until: date, terms: str) -> QuoteRevision:
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     if valid_until < timezone.localdate():
         raise QuoteError(_("The validity date cannot lie in the past."))
     latest = VALID_UNTIL.bounds(timezone.localdate())[1]
