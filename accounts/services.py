@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from common import throttle
 from common.tokens import token_digest
 from quotes.models import EmailKind, OutboxEmail
-from quotes.services.queue import enqueue
+from quotes.services.queue import email_once
 
 from .models import AccountUnlock
 
@@ -65,15 +65,9 @@ def unlock_offer(*, username: str) -> OutboxEmail | None:
             "accounts/email/unlock.txt",
             {"url": url, "hours": settings.ACCOUNT_UNLOCK_LINK_HOURS},
         )
-    email = OutboxEmail.objects.create(
-        idempotency_key=f"account-unlock:{unlock.pk}",
-        kind=EmailKind.UNLOCK,
-        to_email=user.email,
-        subject=subject,
-        body=body,
-    )
-    enqueue("send_email", email.pk)
-    return email
+    key = f"account-unlock:{unlock.pk}"
+    email_once(key=key, kind=EmailKind.UNLOCK, to=user.email, subject=subject, body=body)
+    return OutboxEmail.objects.get(idempotency_key=key)
 
 
 def unlock_is_open(*, token: str) -> bool:

@@ -128,6 +128,18 @@ def catalog_unit_amount(
         if not hardware_total:
             raise PriceUnavailable("no hardware to take a percentage of")
         return to_cents(hardware_total * value / HUNDRED)
+    return fixed_catalog_amount(value, row_currency, currency, fx_rate)
+
+
+def fixed_catalog_amount(
+    value: Decimal, row_currency: str, currency: str, fx_rate: Decimal | None
+) -> Decimal:
+    """A catalog amount (not a "% of hardware") in the quote's currency: as it is (cents)
+    in the same currency, else converted and rounded to whole units (catalog_unit_amount).
+
+    >>> fixed_catalog_amount(Decimal("290000"), "USD", "EUR", Decimal("1.16"))
+    Decimal('250000')
+    """
     if row_currency == currency:
         return to_cents(value)
     if fx_rate is None:

@@ -37,9 +37,9 @@ from .models import (
 from .money import (
     HARDWARE_KINDS,
     PriceUnavailable,
-    catalog_unit_amount,
     catalog_unit_cost,
     catalog_unit_price,
+    fixed_catalog_amount,
     hardware_total,
 )
 from .tiers import PricingTerms, TierPrice, line_price, line_rule
@@ -184,24 +184,19 @@ def lead_list(*, user: Any) -> QuerySet[Lead]:
 
 def delivery_state(*, revision: QuoteRevision) -> dict[str, Any]:
     """The newest proposal email of a revision and its PDF, for the progress badge."""
-    email = (
-        OutboxEmail.objects.filter(revision=revision, kind="proposal")
-        .select_related("render")
-        .defer("render__pdf", "body")
-        .order_by("-created_at")
-        .first()
-    )
-    return _state(email)
+    return _newest_state(OutboxEmail.objects.filter(revision=revision, kind="proposal"))
 
 
 def lead_delivery_state(*, lead: Lead) -> dict[str, Any]:
     """The visitor's PDF email (none until the address is confirmed) and its render."""
+    return _newest_state(OutboxEmail.objects.filter(lead=lead, kind=EmailKind.LEAD_PDF))
+
+
+def _newest_state(emails: QuerySet[OutboxEmail]) -> dict[str, Any]:
+    """The state of the newest of `emails` with its render; the badge needs neither the
+    PDF nor the body, so they stay in the database."""
     email = (
-        OutboxEmail.objects.filter(lead=lead, kind=EmailKind.LEAD_PDF)
-        .select_related("render")
-        .defer("render__pdf", "body")
-        .order_by("-created_at")
-        .first()
+        emails.select_related("render").defer("render__pdf", "body").order_by("-created_at").first()
     )
     return _state(email)
 
@@ -279,7 +274,7 @@ PRICE_KIND_OF_LINE = {
     LineKind.OTHER: "items",
     LineKind.COMPONENT: "components",
 }
-# The one rate lines are converted with (services.pricing._to_currency): its history key.
+# The one rate lines are converted with (services.pricing.fx_rate_for): its history key.
 FX_PAIR = ("EUR", "USD")
 FX_KEY = ("fx", "EUR-USD")
 
@@ -498,14 +493,7 @@ def barebone_prices(
         raise PriceUnavailable(str(exc)) from exc
 
     def amount(value: Decimal) -> Decimal:
-        return catalog_unit_amount(
-            value,
-            row_currency=server.currency,
-            percent_of_hardware=False,
-            currency=currency,
-            fx_rate=fx_rate,
-            hardware_total=None,
-        )
+        return fixed_catalog_amount(value, server.currency, currency, fx_rate)
 
     cost = result.barebone_cost
     return amount(result.barebone_list_price), None if cost is None else amount(cost)
@@ -542,14 +530,21 @@ def _price_today(
     )
 
 
-def _catalog_rows(lines: list[QuoteLine]) -> dict[int, CatalogRow | None]:
-    """Each line's catalog row (None: gone or not from the catalog), in a query per kind
-    of row the lines have (servers, items, components)."""
-    keys: dict[str, set[str]] = {"server": set(), "item": set(), "component": set()}
+def catalog_keys(lines: Iterable[QuoteLine], kinds: Iterable[str]) -> dict[str, set[str]]:
+    """The lines' catalog keys per kind of row among `kinds` ("server", "item",
+    "component"): what to load in one query per kind."""
+    keys: dict[str, set[str]] = {kind: set() for kind in kinds}
     for line in lines:
         prefix, _sep, key = line.catalog_key.partition(":")
         if prefix in keys:
             keys[prefix].add(key)
+    return keys
+
+
+def _catalog_rows(lines: list[QuoteLine]) -> dict[int, CatalogRow | None]:
+    """Each line's catalog row (None: gone or not from the catalog), in a query per kind
+    of row the lines have (servers, items, components)."""
+    keys = catalog_keys(lines, ("server", "item", "component"))
     rows: dict[str, dict[str, Any]] = {
         "server": {s.key: s for s in ServerModel.objects.filter(key__in=keys["server"])}
         if keys["server"]

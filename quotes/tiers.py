@@ -15,7 +15,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from .money import HUNDRED, catalog_unit_amount, to_cents
+from .money import HUNDRED, fixed_catalog_amount, to_cents
 
 LIST_BASIS = ""
 
@@ -86,7 +86,7 @@ def book_unit_price(
     """The net unit price a price-book row gives an item listed at `list_unit`.
 
     A discount: list × (100 − discount) / 100, rounded to cents. A net price: the row's
-    price in the quote's currency by the catalog's rule (money.catalog_unit_amount:
+    price in the quote's currency by the catalog's rule (money.fixed_catalog_amount:
     converted prices rounded to whole units).
 
     Hand calculation: list €300,000, partner −12 % → 300,000 × 88 / 100 = €264,000.00.
@@ -101,14 +101,7 @@ def book_unit_price(
     """
     if row.discount_pct is not None:
         return to_cents(list_unit * (HUNDRED - row.discount_pct) / HUNDRED)
-    return catalog_unit_amount(
-        row.net_price,
-        row_currency=row.currency,
-        percent_of_hardware=False,
-        currency=currency,
-        fx_rate=fx_rate,
-        hardware_total=None,
-    )
+    return fixed_catalog_amount(row.net_price, row.currency, currency, fx_rate)
 
 
 @dataclass(frozen=True)

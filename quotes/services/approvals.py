@@ -22,14 +22,14 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from ..models import ApprovalState, EmailKind, QuoteLine, QuoteRevision
 from ..money import HUNDRED, line_amount, to_cents
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft
 from .errors import QuoteError
+from .links import quote_url
 from .queue import email_once
 
 SALES_MANAGER_GROUP = "sales-manager"
@@ -226,8 +226,7 @@ def approval_request(
 ) -> QuoteRevision:
     """Ask a sales manager to approve the draft's margin as it is now: the team's managers,
     or (`escalate_to`) one of the escalation_candidates, who alone is then asked."""
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     if escalate_to is not None and not needs_escalation(revision, actor):
         raise QuoteError(
             _("Team %(team)s has another sales manager: ask them, not someone outside it.")
@@ -280,11 +279,6 @@ def team_managers(revision: QuoteRevision) -> Any:
     return managers.exclude(email="").distinct().order_by("pk")
 
 
-def _quote_url(revision: QuoteRevision) -> str:
-    path = reverse("quotes:detail", kwargs={"public_id": revision.quote.public_id})
-    return settings.SITE_URL.rstrip("/") + path
-
-
 def _notify_managers(revision: QuoteRevision) -> int:
     """Email each manager of the quote's team that a margin waits for their decision."""
     quote = revision.quote
@@ -305,7 +299,7 @@ def _notify_managers(revision: QuoteRevision) -> int:
                     "requester": requester.get_full_name() or requester.get_username()
                     if requester
                     else "",
-                    "url": _quote_url(revision),
+                    "url": quote_url(quote=revision.quote),
                 },
             )
         key = f"approval-request:{revision.public_id}:{stamp}:{manager.pk}"
@@ -338,7 +332,7 @@ def _notify_requester(revision: QuoteRevision) -> bool:
                 "quote": revision.quote,
                 "approved": revision.approval_state == ApprovalState.APPROVED,
                 "decider": decider.get_full_name() or decider.get_username() if decider else "",
-                "url": _quote_url(revision),
+                "url": quote_url(quote=revision.quote),
             },
         )
     stamp = revision.approval_decided_at.isoformat() if revision.approval_decided_at else ""
@@ -359,8 +353,7 @@ def approval_decide(
     """A sales manager of the quote's team, other than the requester, or the one the
     request was escalated to, approves or rejects the requested margin (a rejection needs
     a reason)."""
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     if revision.approval_state != ApprovalState.REQUESTED:
         raise QuoteError(_("No approval has been requested for this revision."))
     refusal = approval_refusal(revision=revision, user=actor)

@@ -23,7 +23,7 @@ from catalog.models import ServerAvailability, ServerModel
 from common.bounds import LEAD_TIME_WEEKS
 
 from ..models import LineKind, QuoteLine, QuoteRevision
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft, revision_line
 from .errors import QuoteError
 
 
@@ -81,11 +81,8 @@ def revision_set_line_delivery(
 ) -> QuoteLine:
     """Set a draft server line's delivery by hand (0 weeks: from stock), with a reason; or,
     with no lead time, give it back the catalog's."""
-    revision = locked_revision(revision)
-    ensure_draft(revision)
-    line = QuoteLine.objects.filter(revision=revision, pk=line_id).first()
-    if line is None:
-        raise QuoteError(_("That line is not on this revision."))
+    revision = locked_draft(revision)
+    line = revision_line(revision, line_id)
     if line.kind != LineKind.SERVER:
         raise QuoteError(_("Only server lines have a delivery time."))
     if lead_time_weeks is None:

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from ..billing import LineBilling, ScheduleError, clean_schedule
 from ..models import LineKind, QuoteLine, QuoteRevision
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft
 from .errors import QuoteError
 
 
@@ -25,8 +25,7 @@ def revision_set_payment_terms(
     """Set a draft's payment schedule (milestones that add up to 100 %) and the billing of
     its support lines (line id → "upfront" or "yearly"). All or nothing: a bad milestone or
     billing changes neither."""
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     try:
         cleaned = clean_schedule(schedule)
     except ScheduleError as exc:

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -32,7 +31,7 @@ from ..models import LineKind, LineUnit, QuoteLine, QuoteRevision
 from ..money import PriceUnavailable, catalog_unit_cost, catalog_unit_price
 from ..selectors import barebone_prices
 from .bom import hang_components
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft, next_position
 from .errors import QuoteError
 from .pricing import follow_hardware, fx_rate_for, revision_add_line, tier_price
 
@@ -129,8 +128,7 @@ def revision_add_configured_system(
     """Add `quantity` systems of a valid configuration to a draft option: the system line
     at the barebone price and its component lines under it; QuoteError when the
     configuration is not valid. Returns the system line."""
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     server = ServerModel.objects.filter(key=configuration.server_key).first()
     if server is None:
         raise QuoteError(_("Unknown catalog item."))
@@ -149,7 +147,7 @@ def revision_add_configured_system(
     system.save(update_fields=["unit_price", "list_price", "price_basis", "cost_price"])
     quantities = configuration.quantities()
     components = {c.part_number: c for c in Component.objects.filter(part_number__in=quantities)}
-    position = (revision.lines.aggregate(m=Max("position"))["m"] or 0) + 1
+    position = next_position(revision)
     lines = []
     for offset, (part, per_system) in enumerate(quantities.items()):
         component = components[part]  # a valid configuration knows every part

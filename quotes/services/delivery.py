@@ -30,7 +30,7 @@ from ..models import (
 )
 from .analysis import summary_lines
 from .approvals import ensure_sending_allowed
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft, locked_revision
 from .errors import QuoteError, TransientDeliveryError
 from .jobs import lease_expired_before, render_heartbeat
 from .links import buyer_url
@@ -91,8 +91,7 @@ def quote_send(*, revision: QuoteRevision, actor: User, idempotency_key: str) ->
         return existing
     if revision.option_of is not None:  # an option is sent with its set, from option A
         revision = revision.option_of
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     if not revision.lines.exists():
         raise QuoteError(_("Add at least one line before sending."))
     ensure_sending_allowed(revision)  # margin floor: a sales manager's approval

@@ -15,13 +15,12 @@ from datetime import date, timedelta
 from django.conf import settings
 from django.db.models import Exists, OuterRef, QuerySet
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from ..models import EmailKind, QuoteRevision, Status
-from .links import buyer_url
+from .links import buyer_url, quote_url
 from .queue import PRIORITY_BATCH, email_once
 
 
@@ -45,11 +44,26 @@ def revisions_to_remind(*, today: date) -> QuerySet[QuoteRevision]:
     )
 
 
+def _queue_reminder(
+    revision: QuoteRevision, recipient: str, to: str, subject: str, body: str
+) -> bool:
+    """Queue a reminder once per revision and recipient ("owner" or "buyer"); False when
+    it was queued before."""
+    return email_once(
+        key=f"reminder:{revision.public_id}:{recipient}",
+        kind=EmailKind.REMINDER,
+        to=to,
+        subject=subject,
+        body=body,
+        priority=PRIORITY_BATCH,  # a reminder is never ahead of a proposal someone waits for
+        revision=revision,
+    )
+
+
 def _owner_reminder(revision: QuoteRevision) -> bool:
     quote = revision.quote
     if not quote.owner.email:
         return False
-    path = reverse("quotes:detail", kwargs={"public_id": quote.public_id})
     with translation.override(settings.LANGUAGE_CODE):  # the sales desk's language
         subject = _("%(number)s rev. %(letter)s expires on %(date)s without an answer") % {
             "number": quote.number,
@@ -58,17 +72,9 @@ def _owner_reminder(revision: QuoteRevision) -> bool:
         }
         body = render_to_string(
             "quotes/email/reminder_owner.txt",
-            {"revision": revision, "url": settings.SITE_URL.rstrip("/") + path},
+            {"revision": revision, "url": quote_url(quote=quote)},
         )
-    return email_once(
-        key=f"reminder:{revision.public_id}:owner",
-        kind=EmailKind.REMINDER,
-        to=quote.owner.email,
-        subject=subject,
-        body=body,
-        priority=PRIORITY_BATCH,  # a reminder is never ahead of a proposal someone waits for
-        revision=revision,
-    )
+    return _queue_reminder(revision, "owner", quote.owner.email, subject, body)
 
 
 def _buyer_reminder(revision: QuoteRevision) -> bool:
@@ -87,15 +93,7 @@ def _buyer_reminder(revision: QuoteRevision) -> bool:
                 "url": buyer_url(revision=revision),
             },
         )
-    return email_once(
-        key=f"reminder:{revision.public_id}:buyer",
-        kind=EmailKind.REMINDER,
-        to=customer.email,
-        subject=subject,
-        body=body,
-        priority=PRIORITY_BATCH,  # a reminder is never ahead of a proposal someone waits for
-        revision=revision,
-    )
+    return _queue_reminder(revision, "buyer", customer.email, subject, body)
 
 
 def quotes_remind(*, today: date | None = None) -> int:

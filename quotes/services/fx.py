@@ -26,7 +26,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
@@ -36,8 +35,9 @@ from catalog.selectors import latest_fx_rate
 
 from ..models import EmailKind, OutboxEmail, QuoteLine, QuoteRevision, Status
 from ..money import HUNDRED, catalog_unit_cost, catalog_unit_price
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft
 from .errors import QuoteError
+from .links import quote_url
 from .offer import catalog_rows, currency_clause
 from .options import main_option, options_of
 from .pricing import follow_hardware
@@ -191,8 +191,7 @@ def revision_fix_rate(
     """Fix the EUR/USD rate of a draft and its options by hand (`rate` None releases it);
     the lines priced from another currency are priced again at the fixed rate (released:
     at the latest). Returns how many lines were priced again."""
-    main = locked_revision(main_option(revision))
-    ensure_draft(main)
+    main = locked_draft(main_option(revision))
     reason = reason.strip()
     if rate is not None:
         if not reason:
@@ -235,7 +234,6 @@ def _owner_alert(
     revision: QuoteRevision, moves: list[tuple[QuoteRevision, list[RateMove]]]
 ) -> bool:
     quote = revision.quote
-    path = reverse("quotes:detail", kwargs={"public_id": quote.public_id})
     with translation.override(settings.LANGUAGE_CODE):  # the sales desk's language
         subject = _("%(number)s rev. %(letter)s: the exchange rate moved past %(pct)s %%") % {
             "number": quote.number,
@@ -247,7 +245,7 @@ def _owner_alert(
             {
                 "revision": revision,
                 "moves": moves,
-                "url": settings.SITE_URL.rstrip("/") + path,
+                "url": quote_url(quote=quote),
             },
         )
     return email_once(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +31,7 @@ from ..models import (
 )
 from .analysis import calculator_analysis, summary_lines, tco_snapshot
 from .errors import QuoteError, RateLimited
-from .links import lead_confirm_url
+from .links import lead_confirm_url, site_url
 from .queue import PRIORITY_BATCH, email_once
 
 
@@ -99,6 +100,15 @@ def lead_rate_limit(
     return None
 
 
+def _safe_text(text: str, allowed: Callable[[str], bool], limit: int) -> str:
+    """`text` with each character not `allowed` made a space, white space and runs of
+    dots folded to one, cut to `limit` characters: what a visitor typed, made safe to
+    show in an email or on a cover."""
+    kept = "".join(ch if allowed(ch) else " " for ch in text)
+    kept = re.sub(r"\.{2,}", ".", " ".join(kept.split()))
+    return kept[:limit].strip()
+
+
 def display_name(name: str) -> str:
     """A visitor's name as it may appear in an email we send: letters, spaces and . ' -
     only (no links, addresses or markup), at most 60 characters.
@@ -106,9 +116,7 @@ def display_name(name: str) -> str:
     >>> display_name("Ann-Marie O'Neil"), display_name("Win $$$ at http://spam.example <b>")
     ("Ann-Marie O'Neil", 'Win at http spam.example b')
     """
-    kept = "".join(ch if ch.isalpha() or ch in " .'-" else " " for ch in name)
-    kept = re.sub(r"\.{2,}", ".", " ".join(kept.split()))
-    return kept[:60].strip()
+    return _safe_text(name, lambda ch: ch.isalpha() or ch in " .'-", 60)
 
 
 def display_company(company: str) -> str:
@@ -119,9 +127,7 @@ def display_company(company: str) -> str:
     >>> display_company("3M Nederland B.V."), display_company("Acme & Co\\r\\n<b>http://x.example")
     ('3M Nederland B.V.', 'Acme & Co b http x.example')
     """
-    kept = "".join(ch if ch.isalnum() or ch in " .,&'()-" else " " for ch in company)
-    kept = re.sub(r"\.{2,}", ".", " ".join(kept.split()))
-    return kept[:80].strip()
+    return _safe_text(company, lambda ch: ch.isalnum() or ch in " .,&'()-", 80)
 
 
 def lead_team(country: str = "") -> Team | None:
@@ -168,7 +174,7 @@ def lead_notify_team(*, lead: Lead) -> int:
     """
     if lead.team is None:
         return 0
-    leads_url = settings.SITE_URL.rstrip("/") + reverse("quotes:leads")
+    leads_url = site_url(reverse("quotes:leads"))
     count = 0
     for member in lead.team.members.filter(is_active=True).exclude(email="").order_by("pk"):
         with translation.override(settings.LANGUAGE_CODE):
@@ -278,7 +284,7 @@ def lead_request_pdf(
         subject = _("Please confirm your address for the GPU cost analysis")
         body = render_to_string(
             "quotes/email/lead_confirm.txt",
-            {"url": settings.SITE_URL.rstrip("/") + lead_confirm_url(lead=lead)},
+            {"url": site_url(lead_confirm_url(lead=lead))},
         )
     email_once(
         key=key, kind=EmailKind.LEAD_CONFIRM, to=lead.email, subject=subject, body=body, lead=lead
@@ -303,10 +309,9 @@ def lead_confirm(*, lead: Lead) -> Lead:
             {
                 "name": display_name(lead.name),
                 "summary": summary_lines(lead.tco),
-                "calculator_url": settings.SITE_URL.rstrip("/")
-                + reverse("tco:calculator")
-                + "?"
-                + (lead.tco or {}).get("query", ""),
+                "calculator_url": site_url(
+                    reverse("tco:calculator") + "?" + (lead.tco or {}).get("query", "")
+                ),
             },
         )
     email_once(

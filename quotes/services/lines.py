@@ -13,7 +13,6 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -22,7 +21,7 @@ from catalog.models import ServerModel
 from ..models import LineKind, LineUnit, QuoteLine, QuoteRevision
 from .availability import apply_catalog_delivery
 from .bom import attach_to_system, follow_systems, set_child_quantity
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft, next_position, revision_line
 from .errors import QuoteError
 from .pricing import follow_hardware
 
@@ -69,11 +68,8 @@ def revision_update_line(
     lines follow its new quantity; a per-system line takes another quantity than its
     system's only with `quantity_reason` (services.bom).
     """
-    revision = locked_revision(revision)
-    ensure_draft(revision)
-    line = QuoteLine.objects.filter(revision=revision, pk=line_id).first()
-    if line is None:
-        raise QuoteError(_("That line is not on this revision."))
+    revision = locked_draft(revision)
+    line = revision_line(revision, line_id)
     if line.hardware_share_pct is not None and unit_price != line.unit_price:
         line.hardware_share_pct = None  # a price typed by hand no longer follows the hardware
     if line.parent_id is not None:
@@ -120,16 +116,14 @@ def revision_add_free_line(
 ) -> QuoteLine:
     """A line typed by the sales engineer (not from the catalog): description, unit,
     quantity, price and cost. Re-pricing never touches it."""
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     if kind not in LineKind.values:
         raise QuoteError(_("Unknown kind of line."))
     if unit not in LineUnit.values:
         raise QuoteError(_("Unknown unit."))
-    position = (revision.lines.aggregate(m=Max("position"))["m"] or 0) + 1
     line = QuoteLine(
         revision=revision,
-        position=position,
+        position=next_position(revision),
         kind=kind,
         catalog_key="",
         description=description.strip()[:300],
@@ -153,8 +147,7 @@ def revision_add_free_line(
 @transaction.atomic
 def revision_set_discount(*, revision: QuoteRevision, discount_pct: Decimal) -> QuoteRevision:
     """The quote-level discount (%) on the subtotal of the non-optional lines."""
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     if discount_pct is None or not Decimal(0) <= discount_pct <= Decimal(100):
         raise QuoteError(_("The discount must lie between 0 and 100 %."))
     revision.discount_pct = discount_pct

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from ..models import (
     Lead,
+    Quote,
     QuoteRevision,
     Status,
 )
@@ -55,9 +56,19 @@ def revision_from_token(*, token: str) -> QuoteRevision:
     return revision
 
 
+def site_url(path: str) -> str:
+    """The full web address of a path on this site: what an email links to."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
 def buyer_url(*, revision: QuoteRevision) -> str:
     path = reverse("quotes:buyer", kwargs={"token": buyer_link_token(revision=revision)})
-    return settings.SITE_URL.rstrip("/") + path
+    return site_url(path)
+
+
+def quote_url(*, quote: Quote) -> str:
+    """The full web address of a quote's sales page (the sales desk's emails link to it)."""
+    return site_url(reverse("quotes:detail", kwargs={"public_id": quote.public_id}))
 
 
 def lead_token(*, lead: Lead) -> str:

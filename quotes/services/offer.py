@@ -33,6 +33,7 @@ from ..billing import (
     yearly_lines,
 )
 from ..models import LineKind, QuoteLine, QuoteRevision
+from ..selectors import catalog_keys
 from .analysis import stored_report
 from .errors import QuoteError
 from .pricing import Totals
@@ -54,11 +55,7 @@ class CatalogRows:
 
 def catalog_rows(lines: Sequence[QuoteLine]) -> CatalogRows:
     """The lines' catalog rows in three queries (servers, their parts, items)."""
-    keys: dict[str, set[str]] = {"server": set(), "item": set()}
-    for line in lines:
-        prefix, _sep, key = line.catalog_key.partition(":")
-        if prefix in keys:
-            keys[prefix].add(key)
+    keys = catalog_keys(lines, ("server", "item"))
     servers = ServerModel.objects.filter(key__in=keys["server"]).select_related("gpu")
     items = InfrastructureItem.objects.filter(key__in=keys["item"])
     return CatalogRows(

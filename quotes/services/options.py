@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from ..models import QuoteRevision, Status
 from .analysis import stored_report
 from .bom import copy_lines
-from .drafts import ensure_draft, locked_revision
+from .drafts import ensure_draft, locked_draft
 from .errors import QuoteError
 from .lease import lease_figures, lease_term, lease_terms
 
@@ -51,8 +51,7 @@ def option_add(
 ) -> QuoteRevision:
     """A new alternative to a draft: a copy of `copy_of`'s lines, discount, analysis and
     presentation (option A's by default), named `name`; QuoteError beyond four options."""
-    main = locked_revision(main_option(revision))
-    ensure_draft(main)
+    main = locked_draft(main_option(revision))
     source = copy_of or main
     if main_option(source).pk != main.pk:
         raise QuoteError(_("Copy an option of this proposal."))
@@ -105,8 +104,7 @@ def alternative_of(main: QuoteRevision, **own: Any) -> QuoteRevision:
 
 @transaction.atomic
 def option_rename(*, revision: QuoteRevision, name: str) -> QuoteRevision:
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     revision.option_name = " ".join(name.split())[:120]
     revision.save(update_fields=["option_name"])
     return revision
@@ -117,8 +115,7 @@ def option_remove(*, revision: QuoteRevision) -> QuoteRevision:
     """Remove a draft alternative; returns option A. Option A itself stays."""
     if not revision.is_alternative:
         raise QuoteError(_("Option A is the proposal itself: remove the alternatives instead."))
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     main = main_option(revision)
     revision.delete()
     return main
@@ -130,8 +127,7 @@ def option_set_lease(*, revision: QuoteRevision, term_months: int | None) -> Quo
     computed), or buy it (None); QuoteError on another term or without an analysis."""
     from .deal import deal_analysis
 
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     if term_months is not None:
         terms = lease_terms(deal_analysis(revision=revision))
         if term_months not in terms:
@@ -173,10 +169,8 @@ def option_make_main(*, revision: QuoteRevision) -> QuoteRevision:
     sent revision. Returns the new option A."""
     if not revision.is_alternative:
         raise QuoteError(_("This option is already the main one."))
-    old = locked_revision(main_option(revision))
-    ensure_draft(old)
-    new = locked_revision(revision)
-    ensure_draft(new)
+    old = locked_draft(main_option(revision))
+    new = locked_draft(revision)
     letter = new.option_letter
     others = old.alternatives.exclude(pk=new.pk)
     # In an order the constraints accept at every step: the old A becomes an alternative of

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from ..models import AnalysisPresentation, QuoteRevision
 from .deal import deal_analysis
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft
 from .errors import QuoteError
 
 
@@ -56,8 +56,7 @@ def revision_set_presentation(
 ) -> QuoteRevision:
     """How the draft's proposal presents its analysis (a like-for-like comparison needs the
     buyer's reason for owning)."""
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     if presentation not in AnalysisPresentation.values:
         raise QuoteError(_("Choose how the proposal presents the analysis."))
     reason = " ".join(reason.split())[:500]

@@ -9,7 +9,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -28,7 +27,6 @@ from ..money import (
     PriceUnavailable,
     catalog_unit_cost,
     catalog_unit_price,
-    convert,
     hardware_total,
     line_amount,
     to_cents,
@@ -38,20 +36,11 @@ from ..tiers import LIST_BASIS, TierPrice, line_price
 from .availability import apply_catalog_delivery, refresh_deliveries
 from .bom import attach_to_system
 from .descriptions import line_description
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft, next_position
 from .errors import QuoteError
 from .validity import shorten_for
 
 logger = logging.getLogger(__name__)
-
-
-def _to_currency(amount: Decimal, source: str, target: str) -> Decimal:
-    if source == target:
-        return amount
-    fx = latest_fx_rate("EUR", "USD")
-    if fx is None:
-        raise QuoteError(_("No EUR/USD exchange rate in the catalog."))
-    return convert(amount, source, target, fx.rate)
 
 
 def catalog_choices() -> list[tuple[str, list[tuple[str, str]]]]:
@@ -189,8 +178,7 @@ def revision_add_line(
     The unit defaults to years for items priced per year ("% of hardware per year"),
     pieces otherwise.
     """
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     kind_name, _sep, key = catalog_key.partition(":")
     row: ServerModel | InfrastructureItem | None
     hardware: Decimal | None = None
@@ -226,10 +214,9 @@ def revision_add_line(
     if hardware is None:  # a "% of hardware" item follows the (tier-priced) hardware
         priced_by_tier = tier_price(revision, catalog_key, kind, list_price, fx_rate)
         price, basis = priced_by_tier.unit_price, priced_by_tier.basis
-    position = (revision.lines.aggregate(m=Max("position"))["m"] or 0) + 1
     line = QuoteLine(
         revision=revision,
-        position=position,
+        position=next_position(revision),
         kind=kind,
         catalog_key=catalog_key,
         description=description[:300],
@@ -268,8 +255,7 @@ def revision_reprice(*, revision: QuoteRevision, actor: User) -> int:
     flag, and is marked priced now. Quantities, discounts and options stay; the totals
     follow from the lines. A sent revision is refused (RevisionLocked).
     """
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     now = timezone.now()
     changes = revision_price_changes(revision=revision)
     for change in changes:
@@ -302,8 +288,7 @@ def revision_reprice(*, revision: QuoteRevision, actor: User) -> int:
 
 @transaction.atomic
 def revision_remove_line(*, revision: QuoteRevision, line_id: int) -> None:
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     deleted, _detail = QuoteLine.objects.filter(revision=revision, pk=line_id).delete()
     if not deleted:
         raise QuoteError(_("That line is not on this revision."))

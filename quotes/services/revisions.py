@@ -26,7 +26,6 @@ from ..models import (
     EmailKind,
     LineKind,
     LineUnit,
-    OutboxEmail,
     Quote,
     QuoteRevision,
     Status,
@@ -36,7 +35,7 @@ from ..money import to_cents
 from ..vat import vat_for
 from .analysis import analyse_calculator_query, tco_snapshot
 from .bom import copy_lines, installation_item
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft, locked_revision
 from .errors import QuoteError
 from .lines import revision_add_free_line
 from .numbering import next_quote_number, revision_letter
@@ -49,8 +48,23 @@ from .options import (
     option_add_lease,
 )
 from .pricing import revision_add_line, revision_reprice
-from .queue import enqueue
+from .queue import email_once
+from .tiers import DEAL_TERM_FIELDS
 from .validity import category_label, longest_allowed, restart
+
+# What a revised quote takes over from the latest revision besides its lines and options:
+# the deal registration and the protection given to the buyer included, the margin
+# approval not (it holds for one revision's prices).
+CARRIED_OVER = (
+    "tco",
+    "terms",
+    "discount_pct",
+    "analysis_presentation",
+    "analysis_reason",
+    "option_name",
+    "lease_term_months",
+    *DEAL_TERM_FIELDS,
+)
 
 
 def default_terms(language: str) -> str:
@@ -337,8 +351,7 @@ def _document_tco(analysis: Any, document: dict[str, Any], language: str) -> dic
 
 @transaction.atomic
 def revision_update(*, revision: QuoteRevision, valid_until: date, terms: str) -> QuoteRevision:
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     if valid_until < timezone.localdate():
         raise QuoteError(_("The validity date cannot lie in the past."))
     latest = VALID_UNTIL.bounds(timezone.localdate())[1]
@@ -390,35 +403,10 @@ def quote_revise(*, revision: QuoteRevision, actor: User) -> QuoteRevision:
     new = new_revision(
         quote=quote, seq=latest.seq + 1, currency=latest.currency, customer=quote.customer
     )
-    new.tco = latest.tco
-    new.terms = latest.terms
-    new.discount_pct = latest.discount_pct  # the approval is not copied: it is per revision
+    for field in CARRIED_OVER:
+        setattr(new, field, getattr(latest, field))
     new.payment_schedule = latest.payment_schedule or new.payment_schedule
-    new.analysis_presentation = latest.analysis_presentation
-    new.analysis_reason = latest.analysis_reason
-    new.option_name = latest.option_name
-    # The deal registration and the protection given to the buyer carry over.
-    new.deal_registration = latest.deal_registration
-    new.deal_registration_expires = latest.deal_registration_expires
-    new.price_protection_days = latest.price_protection_days
-    new.price_protection_from = latest.price_protection_from
-    new.lease_term_months = latest.lease_term_months
-    new.save(
-        update_fields=[
-            "lease_term_months",
-            "tco",
-            "terms",
-            "discount_pct",
-            "payment_schedule",
-            "analysis_presentation",
-            "analysis_reason",
-            "option_name",
-            "deal_registration",
-            "deal_registration_expires",
-            "price_protection_days",
-            "price_protection_from",
-        ]
-    )
+    new.save(update_fields=[*CARRIED_OVER, "payment_schedule"])
     copy_lines(latest, new)
     for option in latest.alternatives.order_by("option_letter"):
         copy = alternative_of(
@@ -517,15 +505,14 @@ def revision_decide(
                 "quotes/email/decision.txt",
                 {"revision": revision, "accept": accept, "name": name},
             )
-        email = OutboxEmail.objects.create(
-            idempotency_key=f"decision:{revision.public_id}",
+        email_once(
+            key=f"decision:{revision.public_id}",
             kind=EmailKind.DECISION,
-            to_email=owner.email,
-            subject=subject[:300],
+            to=owner.email,
+            subject=subject,
             body=body,
             revision=revision,
         )
-        enqueue("send_email", email.pk)
     return revision
 
 

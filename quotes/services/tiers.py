@@ -23,9 +23,18 @@ from common.formatting import format_money, number
 from ..models import EndCustomer, Quote, QuoteLine, QuoteRevision
 from ..selectors import deal_root, pricing_terms, protected_until
 from ..tiers import basis_price, deal_basis, discount_off_list
-from .drafts import ensure_draft, locked_revision
+from .drafts import locked_draft
 from .errors import QuoteError
 from .pricing import follow_hardware
+
+# The revision's fields that hold the deal terms: the registration with the vendor and the
+# price protection given to the buyer (kept on option A: selectors.deal_root).
+DEAL_TERM_FIELDS = (
+    "deal_registration",
+    "deal_registration_expires",
+    "price_protection_days",
+    "price_protection_from",
+)
 
 
 @dataclass(frozen=True)
@@ -73,8 +82,7 @@ def revision_set_deal_terms(*, revision: QuoteRevision, terms: DealTerms) -> Quo
     Protection counts from today when its days are set or changed; the same days keep
     their start (a revised quote keeps the protection the buyer was given).
     """
-    revision = locked_revision(deal_root(revision))
-    ensure_draft(revision)
+    revision = locked_draft(deal_root(revision))
     if not 0 <= terms.protection_days <= 365:
         raise QuoteError(_("Price protection lies between 0 and 365 days."))
     if terms.registration_expires is not None and not terms.registration.strip():
@@ -85,14 +93,7 @@ def revision_set_deal_terms(*, revision: QuoteRevision, terms: DealTerms) -> Quo
     if terms.protection_days != revision.price_protection_days:
         revision.price_protection_from = timezone.localdate() if terms.protection_days else None
     revision.price_protection_days = terms.protection_days
-    revision.save(
-        update_fields=[
-            "deal_registration",
-            "deal_registration_expires",
-            "price_protection_days",
-            "price_protection_from",
-        ]
-    )
+    revision.save(update_fields=DEAL_TERM_FIELDS)
     return revision
 
 
@@ -106,8 +107,7 @@ def line_set_registered_price(
     keeps it through re-pricing; once the registration expires, re-pricing moves it to
     the tier's price (selectors.revision_price_changes).
     """
-    revision = locked_revision(revision)
-    ensure_draft(revision)
+    revision = locked_draft(revision)
     line = QuoteLine.objects.filter(revision=revision, pk=line_id).first()
     if line is None or not line.catalog_key:
         raise QuoteError(_("That line is not a catalog line of this revision."))

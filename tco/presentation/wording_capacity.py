@@ -13,6 +13,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from common.dates import iso_date
 from common.formatting import format_money, number
 from tco.presentation.wording import cloud_label, option_label
 from tco.report import Bridge, Option, Report
@@ -21,11 +22,14 @@ OWNED_KINDS = ("onprem", "onprem_resell", "hybrid")
 
 
 def day_text(value: str | date | None) -> str:
-    """A date (or an ISO date) in the active language's date style."""
-    if not value:
-        return ""
-    day = date.fromisoformat(value) if isinstance(value, str) else value
-    return date_format(day, "DATE_FORMAT")
+    """A date (or an ISO date) in the active language's date style; empty when there is
+    none or the text is not a date (a stored document's text is not trusted).
+
+    >>> day_text("2027-02-30"), day_text(None)
+    ('', '')
+    """
+    day = iso_date(value) if isinstance(value, str) else value
+    return date_format(day, "DATE_FORMAT") if day else ""
 
 
 def _weeks(days: float | None) -> str:
