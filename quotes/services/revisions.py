@@ -495,12 +495,14 @@ def revision_decide(
     answer_alternatives(revision, status=revision.status, chosen="A")
     owner = revision.quote.owner
     if owner.email:
-        subject = (
-            _("%(number)s rev. %(letter)s accepted by %(name)s")
-            if accept
-            else _("%(number)s rev. %(letter)s declined by %(name)s")
-        ) % {"number": revision.quote.number, "letter": revision.letter, "name": name}
-        with translation.override(settings.LANGUAGE_CODE):  # the sales desk's, as its text
+        # The sales desk's language for subject and text alike: the buyer's page may be in
+        # another language, but the email goes to the quote's owner.
+        with translation.override(settings.LANGUAGE_CODE):
+            subject = (
+                _("%(number)s rev. %(letter)s accepted by %(name)s")
+                if accept
+                else _("%(number)s rev. %(letter)s declined by %(name)s")
+            ) % {"number": revision.quote.number, "letter": revision.letter, "name": name}
             body = render_to_string(
                 "quotes/email/decision.txt",
                 {"revision": revision, "accept": accept, "name": name},

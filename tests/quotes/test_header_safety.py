@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from quotes import services
 from quotes.models import AcceptanceRecord, EmailKind, OutboxEmail, OutboxStatus, Quote
@@ -114,3 +115,14 @@ def test_an_email_that_cannot_be_built_is_marked_with_why_and_shown_on_the_quote
     assert 'id="undelivered"' in page
     assert "decision notice to owner to anna@distributor.example" in page
     assert "This email cannot be sent:" in page
+
+
+def test_the_owner_reads_a_decision_in_the_sales_desks_language(rendered_quote: Quote) -> None:
+    """A buyer on the Dutch page declines: the owner's email (subject and text) is in the
+    desk's language (English here), not half Dutch: the subject was worded outside it."""
+    revision = rendered_quote.revisions.get()
+    with translation.override("nl"):
+        services.revision_decide(revision=revision, accept=False, name="Jan", reason="timing")
+    row = OutboxEmail.objects.get(kind=EmailKind.DECISION)
+    assert row.subject == f"{rendered_quote.number} rev. A declined by Jan"
+    assert "afgewezen" not in row.body
