@@ -139,6 +139,22 @@ def test_a_deal_with_options_from_the_line_editor_to_the_buyers_choice(
     assert main.status == Status.SENT
     finish_render(main)
 
+    # On a 1366 px screen the buyer sees every column of the comparison without scrolling it.
+    desk = chromium.new_context(viewport={"width": 1366, "height": 900})
+    try:
+        wide = desk.new_page()
+        wide.goto(
+            live_server.url
+            + reverse("quotes:buyer", args=[services.buyer_link_token(revision=main)])
+        )
+        table = wide.evaluate(
+            "(() => { const w = document.querySelector('table.option-comparison').parentElement;"
+            " return [w.scrollWidth, w.clientWidth]; })()"
+        )
+        assert table[0] <= table[1], table
+    finally:
+        desk.close()
+
     # The buyer accepts option B on a phone, in Dutch.
     phone = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     buyer = phone.new_page()
