@@ -77,10 +77,16 @@ def new_option(
     main: QuoteRevision, *, name: str, letter: str, tco: dict[str, Any] | None
 ) -> QuoteRevision:
     """An alternative to `main` without lines, with the revision's terms and `tco`."""
+    return alternative_of(main, option_letter=letter, option_name=option_name(name), tco=tco)
+
+
+def option_name(name: str, *, required: bool = True) -> str:
+    """`name` on one line of at most 120 characters. An alternative needs one (the buyer
+    tells options apart by it); option A may go without (it is the proposal itself)."""
     name = " ".join(name.split())[:120]
-    if not name:
+    if required and not name:
         raise QuoteError(_("Give the option a name, e.g. “24 × H200”."))
-    return alternative_of(main, option_letter=letter, option_name=name, tco=tco)
+    return name
 
 
 def alternative_of(main: QuoteRevision, **own: Any) -> QuoteRevision:
@@ -105,7 +111,7 @@ def alternative_of(main: QuoteRevision, **own: Any) -> QuoteRevision:
 @transaction.atomic
 def option_rename(*, revision: QuoteRevision, name: str) -> QuoteRevision:
     revision = locked_draft(revision)
-    revision.option_name = " ".join(name.split())[:120]
+    revision.option_name = option_name(name, required=revision.is_alternative)
     revision.save(update_fields=["option_name"])
     return revision
 

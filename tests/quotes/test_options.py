@@ -65,6 +65,20 @@ def test_at_most_four_options(offer: tuple[Any, Any]) -> None:
         services.option_add(revision=main, name="E")
 
 
+def test_an_alternative_keeps_a_name_and_option_a_may_go_without(
+    offer: tuple[Any, Any],
+) -> None:
+    """A buyer tells the alternatives apart by their names: renaming one to blanks is refused
+    as adding one without a name is; option A, the proposal itself, may drop its name."""
+    main, option = offer
+    with pytest.raises(services.QuoteError, match="Give the option a name"):
+        services.option_rename(revision=option, name=" \t ")
+    option.refresh_from_db()
+    assert option.option_name == "H200"
+    assert services.option_rename(revision=main, name="  ").option_name == ""
+    assert services.option_rename(revision=option, name=" 2 ×\n H200 ").option_name == "2 × H200"
+
+
 def test_sending_freezes_every_option_and_the_pdf_compares_them(
     offer: tuple[Any, Any], sales_user: Any
 ) -> None:
