@@ -24,6 +24,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from common import throttle
+from common.site import site_url
 from common.tokens import token_digest
 from quotes.models import EmailKind, OutboxEmail
 from quotes.services.queue import email_once
@@ -58,7 +59,7 @@ def unlock_offer(*, username: str) -> OutboxEmail | None:
         return None
     token = secrets.token_urlsafe(32)
     unlock = AccountUnlock.objects.create(user=user, token_sha256=token_digest(token))
-    url = settings.SITE_URL.rstrip("/") + reverse("account_unlock", kwargs={"token": token})
+    url = site_url(reverse("account_unlock", kwargs={"token": token}))
     with translation.override(settings.LANGUAGE_CODE):
         subject = _("Sign-ins to your account were paused")
         body = render_to_string(

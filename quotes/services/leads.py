@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from common.challenge import solved, spend
 from common.client_ip import client_network
+from common.site import site_url
 from common.throttle import count, digest, hit, peek, wait_text
 
 from ..models import (
@@ -31,7 +32,7 @@ from ..models import (
 )
 from .analysis import calculator_analysis, summary_lines, tco_snapshot
 from .errors import QuoteError, RateLimited
-from .links import lead_confirm_url, site_url
+from .links import lead_confirm_url
 from .queue import PRIORITY_BATCH, email_once
 
 

@@ -10,6 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from common.site import site_url
+
 from ..models import (
     Lead,
     Quote,
@@ -54,11 +56,6 @@ def revision_from_token(*, token: str) -> QuoteRevision:
     if revision.status == Status.EXPIRED:
         raise BuyerLinkExpired(_("This link has expired."))
     return revision
-
-
-def site_url(path: str) -> str:
-    """The full web address of a path on this site: what an email links to."""
-    return settings.SITE_URL.rstrip("/") + path
 
 
 def buyer_url(*, revision: QuoteRevision) -> str:
